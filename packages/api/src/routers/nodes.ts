@@ -1,0 +1,19 @@
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { nodeViewSchema } from "../schemas";
+import { authedProcedure, router } from "../trpc";
+
+export const nodesRouter = router({
+  list: authedProcedure
+    .output(z.array(nodeViewSchema))
+    .query(({ ctx }) => ctx.services.nodes.list()),
+
+  get: authedProcedure
+    .input(z.object({ id: z.string().min(1, "node id is required").max(200) }))
+    .output(nodeViewSchema)
+    .query(async ({ ctx, input }) => {
+      const node = await ctx.services.nodes.get(input.id);
+      if (!node) throw new TRPCError({ code: "NOT_FOUND", message: `node "${input.id}" is not known` });
+      return node;
+    }),
+});

@@ -1,0 +1,76 @@
+// Shapes the API returns and accepts. One zod schema per concept: the server validates against
+// them, the console and `llmgw ctl` read the inferred types.
+import { z } from "zod";
+
+export const nodeStateSchema = z.enum(["ready", "unreachable"]);
+export type NodeState = z.infer<typeof nodeStateSchema>;
+
+/** A card as the API shows it. Measurements the driver did not report are null, never zero. */
+export const gpuViewSchema = z.object({
+  index: z.number().int(),
+  uuid: z.string(),
+  name: z.string(),
+  memoryBytesTotal: z.number(),
+  memoryBytesUsed: z.number().nullable(),
+  computeCapability: z.string().nullable(),
+  pcieGenMax: z.number().nullable(),
+  pcieGenCurrent: z.number().nullable(),
+  pcieWidthMax: z.number().nullable(),
+  pcieWidthCurrent: z.number().nullable(),
+  migEnabled: z.boolean(),
+  utilizationPercent: z.number().nullable(),
+  temperatureCelsius: z.number().nullable(),
+  powerWatts: z.number().nullable(),
+});
+export type GpuView = z.infer<typeof gpuViewSchema>;
+
+export const nodeViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  state: nodeStateSchema,
+  simulated: z.boolean(),
+  simulationProfile: z.string().nullable(),
+  agentVersion: z.string(),
+  labels: z.record(z.string(), z.string()),
+  engines: z.array(z.string()),
+  features: z.array(z.string()),
+  /** ISO-8601 timestamps. */
+  firstSeenAt: z.string(),
+  lastSeenAt: z.string(),
+  cpu: z.object({
+    model: z.string(),
+    cores: z.number().int(),
+    utilizationPercent: z.number().nullable(),
+  }),
+  memory: z.object({ bytesTotal: z.number(), bytesUsed: z.number().nullable() }),
+  disk: z.object({ bytesTotal: z.number(), bytesFree: z.number().nullable() }),
+  os: z.string(),
+  arch: z.string(),
+  driverVersion: z.string().nullable(),
+  gpus: z.array(gpuViewSchema),
+});
+export type NodeView = z.infer<typeof nodeViewSchema>;
+
+export const roleSchema = z.enum(["admin", "operator", "viewer"]);
+export type Role = z.infer<typeof roleSchema>;
+
+export const userViewSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  role: roleSchema,
+});
+export type UserView = z.infer<typeof userViewSchema>;
+
+export const loginInputSchema = z.object({
+  username: z.string().trim().min(1, "username is required").max(200),
+  password: z.string().min(1, "password is required").max(1000),
+});
+export type LoginInput = z.infer<typeof loginInputSchema>;
+
+export const loginOutputSchema = z.object({
+  /** Session token: the console gets it as an httpOnly cookie, the CLI as a bearer token. */
+  token: z.string(),
+  expiresAt: z.string(),
+  user: userViewSchema,
+});
+export type LoginOutput = z.infer<typeof loginOutputSchema>;
