@@ -1,0 +1,102 @@
+// One agent connection: refuses everything until a Register with the right join token arrives,
+// then records heartbeats and answers pings. Persistence happens off the socket handler.
+import { ErrorCode, type Envelope, type Register } from "@llmgw/proto";
+import type { FleetRegistry } from "../fleet/registry";
+import { constantTimeEqual } from "../secrets";
+import { CLOSE_UNAUTHENTICATED, type AgentSocket } from "./agent-server";
+
+export interface AgentSessionHandler {
+  isRegistered(): boolean;
+  onEnvelope(envelope: Envelope): void;
+  onClose(): void;
+}
+
+export interface SessionDeps {
+  joinToken: string;
+  heartbeatIntervalMs: number;
+  serverVersion: string;
+  registry: FleetRegistry;
+  nowMs(): number;
+  onRegistered(register: Register): void;
+  onDisconnected(nodeId: string): void;
+  log(line: string): void;
+}
+
+let nextSessionId = 1;
+
+export function createAgentSession(socket: AgentSocket, deps: SessionDeps): AgentSessionHandler {
+  const sessionId = nextSessionId++;
+  let nodeId: string | null = null;
+
+  const refuse = (code: ErrorCode, message: string) =>
+    socket.send({ msg: { case: "error", value: { code, message } } });
+
+  const register = (envelope: Envelope, msg: Register) => {
+    if (!constantTimeEqual(msg.joinToken, deps.joinToken)) {
+      deps.log(`agent from ${socket.remoteAddress} refused: wrong join token`);
+      refuse(ErrorCode.UNAUTHENTICATED, "join token refused");
+      socket.close(CLOSE_UNAUTHENTICATED, "join token refused");
+      return;
+    }
+    const invalid = validateRegister(msg);
+    if (invalid) {
+      refuse(ErrorCode.MALFORMED_FRAME, invalid);
+      socket.close(1008, invalid);
+      return;
+    }
+    nodeId = msg.nodeId;
+    deps.registry.connect(msg, sessionId, deps.nowMs());
+    socket.send({
+      requestId: envelope.requestId,
+      msg: {
+        case: "registerAck",
+        value: { nodeId, heartbeatIntervalMs: deps.heartbeatIntervalMs, serverVersion: deps.serverVersion },
+      },
+    });
+    deps.onRegistered(msg);
+  };
+
+  return {
+    isRegistered: () => nodeId !== null,
+    onEnvelope(envelope) {
+      const { msg } = envelope;
+      if (msg.case === "register") return register(envelope, msg.value);
+      if (nodeId === null) {
+        refuse(ErrorCode.NOT_REGISTERED, `send Register first (got ${msg.case ?? "nothing"})`);
+        socket.close(CLOSE_UNAUTHENTICATED, "not registered");
+        return;
+      }
+      switch (msg.case) {
+        case "heartbeat":
+          deps.registry.heartbeat(nodeId, sessionId, msg.value, deps.nowMs());
+          return;
+        case "ping":
+          deps.registry.touch(nodeId, sessionId, deps.nowMs());
+          socket.send({ requestId: envelope.requestId, msg: { case: "pong", value: { sentAtMs: msg.value.sentAtMs } } });
+          return;
+        case "pong":
+          deps.registry.touch(nodeId, sessionId, deps.nowMs());
+          return;
+        case "error":
+          deps.log(`agent ${nodeId} reported: ${msg.value.message}`);
+          return;
+        default:
+          refuse(ErrorCode.UNSUPPORTED, `the server does not accept ${msg.case ?? "this frame"} from agents`);
+      }
+    },
+    onClose() {
+      if (nodeId === null) return;
+      deps.registry.disconnect(nodeId, sessionId);
+      deps.onDisconnected(nodeId);
+    },
+  };
+}
+
+const NODE_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function validateRegister(msg: Register): string | null {
+  if (!NODE_ID_PATTERN.test(msg.nodeId)) return "Register.node_id must be 1-128 characters of A-Z a-z 0-9 . _ : -";
+  if (msg.nodeName.length === 0 || msg.nodeName.length > 253) return "Register.node_name must be 1-253 characters";
+  if ((msg.hardware?.gpus.length ?? 0) > 1024) return "Register.hardware.gpus lists more than 1024 cards";
+  return null;
+}

@@ -1,0 +1,87 @@
+// Server configuration: parsed once from the environment (and flags) in main, then passed down.
+// Nothing else in the server reads process.env.
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+
+const port = (name: string, fallback: number) =>
+  z.coerce
+    .number({ message: `${name} must be a port number` })
+    .int(`${name} must be a whole number`)
+    .min(0, `${name} must be 0-65535`)
+    .max(65535, `${name} must be 0-65535`)
+    .default(fallback);
+
+const envSchema = z.object({
+  LLMGW_HOME: z.string().default(".llmgw"),
+  LLMGW_DATA_DIR: z.string().optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must start with postgres:// or postgresql://")
+    .optional(),
+  LLMGW_PORT: port("LLMGW_PORT", 8080),
+  LLMGW_AGENT_PORT: port("LLMGW_AGENT_PORT", 8081),
+  LLMGW_BIND: z.string().default("127.0.0.1"),
+  LLMGW_AGENT_BIND: z.string().default("0.0.0.0"),
+  LLMGW_JOIN_TOKEN: z.string().min(16, "LLMGW_JOIN_TOKEN must be at least 16 characters").optional(),
+  LLMGW_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
+  LLMGW_MISSED_HEARTBEATS: z.coerce.number().int().min(1).max(100).default(3),
+  LLMGW_ADMIN_PASSWORD: z.string().min(8, "LLMGW_ADMIN_PASSWORD must be at least 8 characters").optional(),
+  LLMGW_SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
+});
+
+export interface ServerConfig {
+  homeDir: string;
+  store: { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
+  httpHost: string;
+  httpPort: number;
+  agentHost: string;
+  agentPort: number;
+  /** Null means: read it from (or create) `<home>/join-token`. */
+  joinToken: string | null;
+  heartbeatIntervalMs: number;
+  missedHeartbeatsMax: number;
+  initialAdminPassword: string | null;
+  sessionTtlMs: number;
+  maxFrameBytes: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const { values } = parseArgs({
+    args: argv,
+    options: { port: { type: "string" }, "agent-port": { type: "string" }, home: { type: "string" } },
+    strict: true,
+  });
+  const merged = {
+    ...env,
+    ...(values.port !== undefined && { LLMGW_PORT: values.port }),
+    ...(values["agent-port"] !== undefined && { LLMGW_AGENT_PORT: values["agent-port"] }),
+    ...(values.home !== undefined && { LLMGW_HOME: values.home }),
+  };
+  const parsed = envSchema.safeParse(merged);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+  }
+  const e = parsed.data;
+  const homeDir = resolve(e.LLMGW_HOME);
+  return {
+    homeDir,
+    store: e.DATABASE_URL
+      ? { kind: "postgres", url: e.DATABASE_URL }
+      : { kind: "pglite", dataDir: resolve(e.LLMGW_DATA_DIR ?? `${homeDir}/data`) },
+    httpHost: e.LLMGW_BIND,
+    httpPort: e.LLMGW_PORT,
+    agentHost: e.LLMGW_AGENT_BIND,
+    agentPort: e.LLMGW_AGENT_PORT,
+    joinToken: e.LLMGW_JOIN_TOKEN ?? null,
+    heartbeatIntervalMs: e.LLMGW_HEARTBEAT_INTERVAL_MS,
+    missedHeartbeatsMax: e.LLMGW_MISSED_HEARTBEATS,
+    initialAdminPassword: e.LLMGW_ADMIN_PASSWORD ?? null,
+    sessionTtlMs: e.LLMGW_SESSION_TTL_HOURS * 3_600_000,
+    maxFrameBytes: 4 * 1024 * 1024,
+  };
+}

@@ -1,0 +1,63 @@
+// Persists what agents report at registration, so the fleet is known again after a restart.
+import { eq, gpus, inArray, nodes, type Database } from "@llmgw/db";
+import type { Gpu, Register } from "@llmgw/proto";
+
+export async function saveRegistration(db: Database, register: Register, now: Date): Promise<void> {
+  const hw = register.hardware;
+  const row = {
+    id: register.nodeId,
+    name: register.nodeName,
+    agentVersion: register.agentVersion,
+    labels: { ...register.labels },
+    engines: [...register.engines],
+    features: [...register.features],
+    isSimulated: register.simulated,
+    simulationProfile: register.simulationProfile || null,
+    host: {
+      cpuModel: hw?.cpu?.model ?? "",
+      cpuCores: hw?.cpu?.cores ?? 0,
+      os: hw?.os ?? "",
+      arch: hw?.arch ?? "",
+      driverVersion: hw?.driverVersion || null,
+    },
+    memoryBytesTotal: Number(hw?.memoryBytesTotal ?? 0n),
+    diskBytesTotal: Number(hw?.diskBytesTotal ?? 0n),
+    lastSeenAt: now,
+  };
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(nodes)
+      .values({ ...row, firstSeenAt: now })
+      .onConflictDoUpdate({ target: nodes.id, set: row });
+    await tx.delete(gpus).where(eq(gpus.nodeId, register.nodeId));
+    const cards = (hw?.gpus ?? []).map((gpu) => gpuRow(register.nodeId, gpu, now));
+    if (cards.length > 0) {
+      // A card moved from another node (or a re-imaged node) belongs to this one now.
+      await tx.delete(gpus).where(inArray(gpus.uuid, cards.map((card) => card.uuid)));
+      await tx.insert(gpus).values(cards);
+    }
+  });
+}
+
+function gpuRow(nodeId: string, gpu: Gpu, now: Date) {
+  return {
+    uuid: gpu.uuid,
+    nodeId,
+    index: gpu.index,
+    name: gpu.name,
+    memoryBytesTotal: Number(gpu.memoryBytesTotal),
+    computeCapability: gpu.computeCapability || null,
+    pcieGenMax: gpu.pcieGenMax ?? null,
+    pcieGenCurrent: gpu.pcieGenCurrent ?? null,
+    pcieWidthMax: gpu.pcieWidthMax ?? null,
+    pcieWidthCurrent: gpu.pcieWidthCurrent ?? null,
+    pciBusId: gpu.pciBusId || null,
+    isMigEnabled: gpu.migEnabled,
+    powerLimitWatts: gpu.powerLimitWatts ?? null,
+    updatedAt: now,
+  };
+}
+
+export async function saveLastSeen(db: Database, nodeId: string, at: Date): Promise<void> {
+  await db.update(nodes).set({ lastSeenAt: at }).where(eq(nodes.id, nodeId));
+}

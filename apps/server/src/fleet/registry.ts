@@ -1,0 +1,62 @@
+// Live fleet state: which nodes have an open agent session, and their latest samples. It lives in
+// memory on purpose: heartbeats arrive every 2 s per node and only the inventory needs to survive
+// a restart (that is in the store).
+import type { GpuSample, Heartbeat, Register } from "@llmgw/proto";
+
+export interface LiveNode {
+  nodeId: string;
+  register: Register;
+  sessionId: number;
+  connectedAtMs: number;
+  lastSeenMs: number;
+  isConnected: boolean;
+  heartbeat: Heartbeat | null;
+  samplesByUuid: Map<string, GpuSample>;
+}
+
+export class FleetRegistry {
+  private readonly nodes = new Map<string, LiveNode>();
+
+  connect(register: Register, sessionId: number, nowMs: number): LiveNode {
+    const live: LiveNode = {
+      nodeId: register.nodeId,
+      register,
+      sessionId,
+      connectedAtMs: nowMs,
+      lastSeenMs: nowMs,
+      isConnected: true,
+      heartbeat: null,
+      samplesByUuid: new Map(),
+    };
+    this.nodes.set(register.nodeId, live);
+    return live;
+  }
+
+  heartbeat(nodeId: string, sessionId: number, heartbeat: Heartbeat, nowMs: number): boolean {
+    const live = this.nodes.get(nodeId);
+    if (!live || live.sessionId !== sessionId) return false;
+    live.lastSeenMs = nowMs;
+    live.heartbeat = heartbeat;
+    for (const sample of heartbeat.gpus) live.samplesByUuid.set(sample.uuid, sample);
+    return true;
+  }
+
+  touch(nodeId: string, sessionId: number, nowMs: number): void {
+    const live = this.nodes.get(nodeId);
+    if (live && live.sessionId === sessionId) live.lastSeenMs = nowMs;
+  }
+
+  /** Only the session that owns the entry may close it: a reconnect may already have replaced it. */
+  disconnect(nodeId: string, sessionId: number): void {
+    const live = this.nodes.get(nodeId);
+    if (live && live.sessionId === sessionId) live.isConnected = false;
+  }
+
+  get(nodeId: string): LiveNode | undefined {
+    return this.nodes.get(nodeId);
+  }
+
+  all(): LiveNode[] {
+    return [...this.nodes.values()];
+  }
+}

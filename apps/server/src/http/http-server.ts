@@ -1,0 +1,77 @@
+// The public HTTP port: tRPC for the console and CLI, health probes and metrics. Later issues add
+// /v1, /mcp, /scim and /auth here.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createHTTPHandler } from "@trpc/server/adapters/standalone";
+import { appRouter, TRPC_PATH, type ApiContext } from "@llmgw/api";
+
+export interface HttpServerOptions {
+  host: string;
+  port: number;
+  createContext(req: IncomingMessage, res: ServerResponse): Promise<ApiContext>;
+  isReady(): boolean;
+  metrics(): Promise<{ contentType: string; body: string }>;
+  log(line: string): void;
+}
+
+export interface HttpServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
+  const trpc = createHTTPHandler({
+    router: appRouter,
+    basePath: `${TRPC_PATH}/`,
+    createContext: ({ req, res }) => options.createContext(req, res),
+    onError: ({ error, path }) => {
+      if (error.code === "INTERNAL_SERVER_ERROR") options.log(`tRPC ${path ?? "?"} failed: ${error.message}`);
+    },
+  });
+  const server: Server = createServer((req, res) => {
+    route(req, res, trpc, options).catch((error: unknown) => {
+      options.log(`request ${req.method} ${req.url} failed: ${(error as Error).message}`);
+      if (!res.headersSent) sendJson(res, 500, { error: { message: "internal error" } });
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function route(
+  req: IncomingMessage,
+  res: ServerResponse,
+  trpc: ReturnType<typeof createHTTPHandler>,
+  options: HttpServerOptions,
+): Promise<void> {
+  const path = (req.url ?? "/").split("?")[0] ?? "/";
+  if (path.startsWith(`${TRPC_PATH}/`)) {
+    trpc(req, res);
+    return;
+  }
+  if (path === "/healthz") return sendJson(res, 200, { ok: true });
+  if (path === "/ready") {
+    return options.isReady() ? sendJson(res, 200, { ready: true }) : sendJson(res, 503, { ready: false });
+  }
+  if (path === "/metrics") {
+    const { contentType, body } = await options.metrics();
+    res.writeHead(200, { "content-type": contentType }).end(body);
+    return;
+  }
+  sendJson(res, 404, { error: { message: `no route for ${req.method ?? "GET"} ${path}`, type: "not_found" } });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+}

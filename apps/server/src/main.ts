@@ -1,0 +1,119 @@
+// Wires the control plane together: config → store → live fleet → agent port and HTTP port.
+import { join } from "node:path";
+import { openStore } from "@llmgw/db";
+import type { ApiServices } from "@llmgw/api";
+import { ConfigError, parseServerConfig, type ServerConfig } from "./config";
+import { startAgentServer } from "./agents/agent-server";
+import { createAgentSession } from "./agents/session";
+import { FleetRegistry } from "./fleet/registry";
+import { saveLastSeen, saveRegistration } from "./fleet/inventory";
+import { createContext } from "./http/context";
+import { startHttpServer } from "./http/http-server";
+import { createMetrics } from "./metrics";
+import { readOrCreateSecretFile } from "./secrets";
+import { createAuthService, ensureFirstAdmin, userForSession } from "./services/auth";
+import { createNodesService } from "./services/nodes";
+import { startLivenessSweep } from "./fleet/liveness-sweep";
+import { SERVER_VERSION } from "./version";
+
+export interface RunningServer {
+  httpPort: number;
+  agentPort: number;
+  stop(): Promise<void>;
+}
+
+const log = (line: string): void => {
+  process.stderr.write(`${new Date().toISOString()} server ${line}\n`);
+};
+
+export async function startServer(config: ServerConfig): Promise<RunningServer> {
+  const store = await openStore(config.store);
+  const { db } = store;
+  const admin = await ensureFirstAdmin(db, config.initialAdminPassword);
+  if (admin) {
+    const shown = config.initialAdminPassword ? "the password given in LLMGW_ADMIN_PASSWORD" : `password (shown once): ${admin.password}`;
+    log(`created the first admin "${admin.username}" with ${shown}`);
+  }
+  const joinToken = config.joinToken ?? readOrCreateSecretFile(join(config.homeDir, "join-token")).value;
+
+  const nowMs = () => Date.now();
+  const registry = new FleetRegistry();
+  const policy = { heartbeatIntervalMs: config.heartbeatIntervalMs, missedHeartbeatsMax: config.missedHeartbeatsMax };
+  const services: ApiServices = {
+    nodes: createNodesService(db, registry, policy, nowMs),
+    auth: createAuthService(db, config.sessionTtlMs, nowMs),
+  };
+  const metrics = createMetrics(services.nodes);
+  const persist = (what: string, work: Promise<void>) =>
+    work.catch((error: unknown) => log(`could not save ${what}: ${(error as Error).message}`));
+
+  const agents = await startAgentServer({
+    host: config.agentHost,
+    port: config.agentPort,
+    maxFrameBytes: config.maxFrameBytes,
+    onMalformedFrame: () => metrics.malformedFrames.inc(),
+    onConnection: (socket) =>
+      createAgentSession(socket, {
+        joinToken,
+        heartbeatIntervalMs: config.heartbeatIntervalMs,
+        serverVersion: SERVER_VERSION,
+        registry,
+        nowMs,
+        log: (line) => {
+          if (line.includes("refused")) metrics.refusedAgents.inc();
+          log(line);
+        },
+        onRegistered: (register) => {
+          log(`node ${register.nodeName} (${register.nodeId}) registered from ${socket.remoteAddress}`);
+          void persist(`node ${register.nodeId}`, saveRegistration(db, register, new Date()));
+        },
+        onDisconnected: (nodeId) => {
+          log(`node ${nodeId} disconnected`);
+          void persist(`node ${nodeId}`, saveLastSeen(db, nodeId, new Date(registry.get(nodeId)?.lastSeenMs ?? nowMs())));
+        },
+      }),
+  });
+  const sweep = startLivenessSweep({ registry, policy, nowMs, log, saveLastSeen: (id, at) => persist(`node ${id}`, saveLastSeen(db, id, at)) });
+  const http = await startHttpServer({
+    host: config.httpHost,
+    port: config.httpPort,
+    isReady: () => true,
+    log,
+    createContext: (req, res) => createContext(req, res, services, (token) => userForSession(db, token, new Date())),
+    metrics: async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() }),
+  });
+  log(`listening: http://${config.httpHost}:${http.port} (API), ws://${config.agentHost}:${agents.port}/agent/v1 (agents), store ${store.kind}`);
+
+  return {
+    httpPort: http.port,
+    agentPort: agents.port,
+    async stop() {
+      sweep.stop();
+      await Promise.all([http.close(), agents.close()]);
+      await store.close();
+    },
+  };
+}
+
+/** `llmgw server`: runs until SIGINT or SIGTERM. */
+export async function runServer(argv: string[]): Promise<void> {
+  let config: ServerConfig;
+  try {
+    config = parseServerConfig(argv);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`llmgw server: ${error.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    throw error;
+  }
+  const server = await startServer(config);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  log("stopping");
+  await server.stop();
+}

@@ -1,0 +1,39 @@
+// Prometheus metrics for the server. Fleet gauges are computed when scraped, from live state,
+// so nothing ticks between scrapes and nothing can drift.
+import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
+import type { NodesService } from "@llmgw/api";
+
+export interface ServerMetrics {
+  registry: Registry;
+  malformedFrames: Counter;
+  refusedAgents: Counter;
+}
+
+export function createMetrics(nodes: NodesService): ServerMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "llmgw_process_" });
+  const malformedFrames = new Counter({
+    name: "llmgw_agent_frames_malformed_total",
+    help: "Frames on the agent port that were not a valid Envelope.",
+    registers: [registry],
+  });
+  const refusedAgents = new Counter({
+    name: "llmgw_agent_connections_refused_total",
+    help: "Agent connections closed for a wrong or missing join token.",
+    registers: [registry],
+  });
+  new Gauge({
+    name: "llmgw_nodes",
+    help: "Known nodes by state.",
+    labelNames: ["state"],
+    registers: [registry],
+    async collect() {
+      const list = await nodes.list();
+      this.reset();
+      for (const state of ["ready", "unreachable"] as const) {
+        this.set({ state }, list.filter((node) => node.state === state).length);
+      }
+    },
+  });
+  return { registry, malformedFrames, refusedAgents };
+}

@@ -1,0 +1,79 @@
+// The nodes the API shows: the stored inventory, overlaid with live state from agent sessions.
+import { asc, gpus, nodes, type Database, type GpuRow, type NodeRow } from "@llmgw/db";
+import type { GpuView, NodeView, NodesService } from "@llmgw/api";
+import { nodeLiveness, type LivenessPolicy } from "@llmgw/domain";
+import type { FleetRegistry, LiveNode } from "../fleet/registry";
+
+export function createNodesService(
+  db: Database,
+  registry: FleetRegistry,
+  policy: LivenessPolicy,
+  nowMs: () => number,
+): NodesService {
+  const load = async (): Promise<NodeView[]> => {
+    const [nodeRows, gpuRows] = await Promise.all([
+      db.select().from(nodes).orderBy(asc(nodes.name)),
+      db.select().from(gpus).orderBy(asc(gpus.index)),
+    ]);
+    const cardsByNode = new Map<string, GpuRow[]>();
+    for (const card of gpuRows) cardsByNode.set(card.nodeId, [...(cardsByNode.get(card.nodeId) ?? []), card]);
+    const now = nowMs();
+    return nodeRows.map((row) => toView(row, cardsByNode.get(row.id) ?? [], registry.get(row.id), policy, now));
+  };
+  return {
+    list: load,
+    async get(id) {
+      return (await load()).find((node) => node.id === id || node.name === id) ?? null;
+    },
+  };
+}
+
+function toView(row: NodeRow, cards: GpuRow[], live: LiveNode | undefined, policy: LivenessPolicy, nowMs: number): NodeView {
+  const heartbeat = live?.heartbeat ?? null;
+  const lastSeenMs = live ? Math.max(live.lastSeenMs, row.lastSeenAt.getTime()) : row.lastSeenAt.getTime();
+  return {
+    id: row.id,
+    name: row.name,
+    state: live ? nodeLiveness({ isConnected: live.isConnected, lastSeenMs }, nowMs, policy) : "unreachable",
+    simulated: row.isSimulated,
+    simulationProfile: row.simulationProfile,
+    agentVersion: row.agentVersion,
+    labels: row.labels,
+    engines: row.engines,
+    features: row.features,
+    firstSeenAt: row.firstSeenAt.toISOString(),
+    lastSeenAt: new Date(lastSeenMs).toISOString(),
+    cpu: { model: row.host.cpuModel, cores: row.host.cpuCores, utilizationPercent: heartbeat?.cpuUtilizationPercent ?? null },
+    memory: { bytesTotal: row.memoryBytesTotal, bytesUsed: optionalNumber(heartbeat?.memoryBytesUsed) },
+    disk: { bytesTotal: row.diskBytesTotal, bytesFree: optionalNumber(heartbeat?.diskBytesFree) },
+    os: row.host.os,
+    arch: row.host.arch,
+    driverVersion: row.host.driverVersion,
+    gpus: cards.map((card) => gpuView(card, live)),
+  };
+}
+
+function gpuView(card: GpuRow, live: LiveNode | undefined): GpuView {
+  // Samples from a session that has ended are stale: show them as unknown rather than current.
+  const sample = live?.isConnected ? live.samplesByUuid.get(card.uuid) : undefined;
+  return {
+    index: card.index,
+    uuid: card.uuid,
+    name: card.name,
+    memoryBytesTotal: card.memoryBytesTotal,
+    memoryBytesUsed: optionalNumber(sample?.memoryBytesUsed),
+    computeCapability: card.computeCapability,
+    pcieGenMax: card.pcieGenMax,
+    pcieGenCurrent: card.pcieGenCurrent,
+    pcieWidthMax: card.pcieWidthMax,
+    pcieWidthCurrent: card.pcieWidthCurrent,
+    migEnabled: card.isMigEnabled,
+    utilizationPercent: sample?.utilizationPercent ?? null,
+    temperatureCelsius: sample?.temperatureCelsius ?? null,
+    powerWatts: sample?.powerWatts ?? null,
+  };
+}
+
+function optionalNumber(value: bigint | undefined): number | null {
+  return value === undefined ? null : Number(value);
+}

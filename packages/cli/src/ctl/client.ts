@@ -1,0 +1,41 @@
+// A tRPC client typed by the server's AppRouter, and the translation of its failures into
+// sentences a person can act on.
+import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
+import { TRPC_PATH, type AppRouter } from "@llmgw/api";
+
+export type ApiClient = ReturnType<typeof createTRPCClient<AppRouter>>;
+
+export function createApiClient(server: string, token: string | null): ApiClient {
+  return createTRPCClient<AppRouter>({
+    links: [
+      httpLink({
+        url: `${server}${TRPC_PATH}`,
+        headers: () => (token ? { authorization: `Bearer ${token}` } : {}),
+      }),
+    ],
+  });
+}
+
+export class CtlError extends Error {
+  override readonly name = "CtlError";
+}
+
+export function explain(error: unknown, server: string): string {
+  if (error instanceof CtlError) return error.message;
+  if (error instanceof TRPCClientError) {
+    const code = (error.data as { code?: string } | undefined)?.code;
+    if (code === "UNAUTHORIZED") {
+      return `${error.message} (server ${server}); run \`llmgw ctl login --server ${server}\``;
+    }
+    if (!error.data) return `cannot reach the llmgw server at ${server}: ${causeOf(error)}`;
+    return error.message;
+  }
+  return (error as Error).message ?? String(error);
+}
+
+function causeOf(error: Error): string {
+  let cause: unknown = error.cause;
+  while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
+  const code = (cause as { code?: string } | undefined)?.code;
+  return code ?? (cause instanceof Error ? cause.message : error.message);
+}

@@ -1,0 +1,127 @@
+// `llmgw dev`: the whole product on one machine — the server on embedded PGlite, the console, and
+// a simulated fleet of three agents — with the sign-in printed and written to <home>/dev.json.
+import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
+import { join } from "node:path";
+import { randomToken, readOrCreateSecretFile } from "@llmgw/server";
+import { devConfig, inheritedEnv, type DevConfig } from "./config";
+import { startChild, stopChildren, type Child } from "./children";
+import { LLMGW_BIN } from "./paths";
+
+/** The simulated fleet: name and simulation profile. */
+export const DEV_FLEET = [
+  { name: "sim-h100-a", profile: "h100x8" },
+  { name: "sim-l40s-a", profile: "l40sx4" },
+  { name: "sim-cpu-a", profile: "cpu" },
+] as const;
+
+export interface DevFacts {
+  consoleUrl: string;
+  apiUrl: string;
+  agentUrl: string;
+  adminUser: string;
+  adminPassword: string;
+}
+
+export async function runDev(_argv: string[]): Promise<number> {
+  const config = devConfig();
+  mkdirSync(config.homeDir, { recursive: true, mode: 0o700 });
+  const facts = devFacts(config);
+  const joinToken = readOrCreateSecretFile(join(config.homeDir, "join-token")).value;
+  const children: Child[] = [];
+  let stopping = false;
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write("llmgw dev: stopping…\n");
+    await stopChildren(children);
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGTERM", () => void shutdown(0));
+
+  const env = { ...inheritedEnv(), LLMGW_HOME: config.homeDir, LLMGW_JOIN_TOKEN: joinToken };
+  const server = startChild("server", [LLMGW_BIN, "server"], {
+    ...env,
+    LLMGW_PORT: String(config.apiPort),
+    LLMGW_AGENT_PORT: String(config.agentPort),
+    LLMGW_ADMIN_PASSWORD: facts.adminPassword,
+  }, false);
+  children.push(server);
+  void server.exited.then((code) => {
+    if (!stopping) process.stderr.write(`llmgw dev: the server exited (code ${code}); stopping\n`);
+    return shutdown(1);
+  });
+  if (!(await waitForHttp(`${facts.apiUrl}/healthz`, 60_000))) return failed(shutdown, `the server did not answer at ${facts.apiUrl}`);
+
+  children.push(startChild("web", [LLMGW_BIN, "web"], { ...env, LLMGW_WEB_PORT: String(config.webPort), LLMGW_API_URL: facts.apiUrl }, false));
+  for (const agent of DEV_FLEET) {
+    children.push(startAgent(agent, config, env));
+  }
+  if (!(await waitForHttp(`${facts.consoleUrl}/sign-in`, 60_000))) return failed(shutdown, `the console did not answer at ${facts.consoleUrl}`);
+
+  const isFirstRun = !existsSync(join(config.homeDir, "dev.json"));
+  writeFacts(config, facts);
+  printBanner(facts, join(config.homeDir, "dev.json"), isFirstRun);
+  await new Promise(() => undefined);
+  return 0;
+}
+
+function startAgent(agent: (typeof DEV_FLEET)[number], config: DevConfig, env: NodeJS.ProcessEnv): Child {
+  const args = [LLMGW_BIN, "agent", "--server", `ws://127.0.0.1:${config.agentPort}`, "--name", agent.name, "--simulate", agent.profile];
+  return startChild(agent.name, args, { ...env, LLMGW_AGENT_DATA_DIR: join(config.homeDir, "agents", agent.name) }, true);
+}
+
+/** Reuses the admin password of an earlier run: the server only uses it when it makes the admin. */
+function devFacts(config: DevConfig): DevFacts {
+  const path = join(config.homeDir, "dev.json");
+  const previous = existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as Partial<DevFacts>) : {};
+  return {
+    consoleUrl: `http://127.0.0.1:${config.webPort}`,
+    apiUrl: `http://127.0.0.1:${config.apiPort}`,
+    agentUrl: `ws://127.0.0.1:${config.agentPort}/agent/v1`,
+    adminUser: "admin",
+    adminPassword: previous.adminPassword ?? randomToken(12),
+  };
+}
+
+function writeFacts(config: DevConfig, facts: DevFacts): void {
+  const path = join(config.homeDir, "dev.json");
+  writeFileSync(path, `${JSON.stringify(facts, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600);
+}
+
+function printBanner(facts: DevFacts, factsPath: string, isFirstRun: boolean): void {
+  // The password is printed once; afterwards it is only in the 0600 facts file.
+  const password = isFirstRun ? facts.adminPassword : `the one printed on the first run (see ${factsPath})`;
+  process.stdout.write(`
+  llmgw is running (simulated fleet: ${DEV_FLEET.map((a) => a.name).join(", ")})
+
+    console   ${facts.consoleUrl}
+    sign in   user ${facts.adminUser}, password ${password}
+    API       ${facts.apiUrl}   (llmgw ctl login --server ${facts.apiUrl})
+    agents    ${facts.agentUrl}
+
+  These facts are also in ${factsPath}. Press Ctrl-C to stop everything.
+
+`);
+}
+
+async function waitForHttp(url: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url, { redirect: "manual" });
+      if (res.status < 500) return true;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return false;
+}
+
+async function failed(shutdown: (code: number) => Promise<void>, why: string): Promise<number> {
+  process.stderr.write(`llmgw dev: ${why}\n`);
+  await shutdown(1);
+  return 1;
+}

@@ -1,0 +1,48 @@
+// Opens the store: embedded PGlite in a data directory by default, PostgreSQL through
+// postgres-js when a URL is given. Migrations from the top-level drizzle/ folder run on open,
+// so both backends always carry the same schema.
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import * as schema from "./schema/index";
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type StoreOptions =
+  | { kind: "pglite"; dataDir: string }
+  | { kind: "postgres"; url: string; maxConnections?: number };
+
+export interface Store {
+  db: Database;
+  kind: StoreOptions["kind"];
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL("../../../drizzle", import.meta.url));
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  return options.kind === "pglite" ? openPglite(options.dataDir) : openPostgres(options);
+}
+
+async function openPglite(dataDir: string): Promise<Store> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir);
+  const db = drizzle(client, { schema });
+  await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  return { db: db as unknown as Database, kind: "pglite", close: () => client.close() };
+}
+
+async function openPostgres(options: { url: string; maxConnections?: number }): Promise<Store> {
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+  // Notices (e.g. "relation already exists, skipping") are noise at every start.
+  const client = postgres(options.url, { max: options.maxConnections ?? 10, onnotice: () => {} });
+  const db = drizzle(client, { schema });
+  await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  return { db: db as unknown as Database, kind: "postgres", close: () => client.end({ timeout: 5 }) };
+}

@@ -1,0 +1,2 @@
+// Pure decisions with no I/O: everything here is a function of its inputs and the time passed in.
+export * from "./node-state";
