@@ -1,0 +1,27 @@
+// Root document. The inline script applies the remembered theme and language before first paint;
+// everything visible is rendered on the client by <Providers>.
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { Providers } from "@/components/providers";
+import { DEFAULT_LANGUAGE, DEFAULT_THEME, PREFERENCES_BOOT_SCRIPT } from "@/lib/preferences";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: "llmgw",
+  description: "Control plane console for GPU clusters serving AI models",
+};
+
+// Next requires the root layout as the default export.
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    // The boot script may change lang and data-theme before React hydrates; that is intended.
+    <html lang={DEFAULT_LANGUAGE} data-theme={DEFAULT_THEME} suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: PREFERENCES_BOOT_SCRIPT }} />
+      </head>
+      <body>
+        <Providers>{children}</Providers>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,6 @@
+import { SignInForm } from "@/components/sign-in-form";
+
+// Next requires pages as default exports.
+export default function SignInPage() {
+  return <SignInForm />;
+}

@@ -1,0 +1,91 @@
+"use client";
+// One row per card. Measurements the driver did not report stay an em dash; a PCIe link below
+// its maximum is flagged, since it silently caps host-to-device bandwidth.
+import type { GpuView } from "@llmgw/api";
+import type { TFunction } from "i18next";
+import { useTranslation } from "react-i18next";
+import { ABSENT, formatBytesPair, formatCelsius, formatPercent, formatWatts } from "../../lib/format";
+import { isPcieDegraded } from "../../lib/nodes";
+
+const GPU_COLUMNS = [
+  { id: "index", isNumeric: true },
+  { id: "name" },
+  { id: "uuid" },
+  { id: "memory", isNumeric: true },
+  { id: "utilization", isNumeric: true },
+  { id: "temperature", isNumeric: true },
+  { id: "power", isNumeric: true },
+  { id: "computeCapability" },
+  { id: "pcie" },
+] as const;
+
+function pcieLink(gen: number | null, width: number | null, t: TFunction<"nodes">): string {
+  if (gen == null && width == null) return ABSENT;
+  return t("gpu.pcieLink", { gen: gen ?? ABSENT, width: width ?? ABSENT });
+}
+
+function PcieCell({ gpu }: { gpu: GpuView }) {
+  const { t } = useTranslation("nodes");
+  const isDegraded = isPcieDegraded(gpu);
+  const text = `${pcieLink(gpu.pcieGenCurrent, gpu.pcieWidthCurrent, t)} / ${pcieLink(gpu.pcieGenMax, gpu.pcieWidthMax, t)}`;
+  if (!isDegraded) return <span>{text}</span>;
+  return (
+    <span className="warning" title={t("gpu.pcieDegraded")} data-testid="pcie-degraded">
+      <span aria-hidden="true">{"⚠ "}</span>
+      {text}
+    </span>
+  );
+}
+
+function UtilizationCell({ percent, lang }: { percent: number | null; lang: string }) {
+  return (
+    <span className="meter-cell">
+      {percent == null ? null : (
+        <span className="meter" aria-hidden="true">
+          <span style={{ width: `${Math.min(100, Math.max(0, percent))}%` }} />
+        </span>
+      )}
+      {formatPercent(percent, lang)}
+    </span>
+  );
+}
+
+export function GpuTable({ gpus }: { gpus: GpuView[] }) {
+  const { t, i18n } = useTranslation("nodes");
+  const lang = i18n.language;
+  return (
+    <table className="grid" data-testid="node-gpus-table">
+      <thead>
+        <tr>
+          {GPU_COLUMNS.map((column) => (
+            <th key={column.id} className={"isNumeric" in column ? "numeric" : undefined}>
+              {t(`gpu.${column.id}`)}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {gpus.map((gpu) => (
+          <tr key={gpu.uuid} data-testid="gpu-row">
+            <td className="numeric">{gpu.index}</td>
+            <td>
+              {gpu.name}
+              {gpu.migEnabled ? <span className="badge badge-simulated">{t("gpu.mig")}</span> : null}
+            </td>
+            <td className="mono muted">{gpu.uuid}</td>
+            <td className="numeric">{formatBytesPair(gpu.memoryBytesUsed, gpu.memoryBytesTotal, lang)}</td>
+            <td className="numeric">
+              <UtilizationCell percent={gpu.utilizationPercent} lang={lang} />
+            </td>
+            <td className="numeric">{formatCelsius(gpu.temperatureCelsius, lang)}</td>
+            <td className="numeric">{formatWatts(gpu.powerWatts, lang)}</td>
+            <td>{gpu.computeCapability ?? ABSENT}</td>
+            <td>
+              <PcieCell gpu={gpu} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

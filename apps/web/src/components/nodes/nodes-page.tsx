@@ -1,0 +1,114 @@
+"use client";
+// The fleet at a glance: live list, filter, sort, keyboard selection, and the empty and error
+// states that tell the operator what to do next.
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useCallback, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useRowKeyboard } from "../../hooks/use-row-keyboard";
+import { FILTER_INPUT_ATTRIBUTE } from "../../hooks/use-shell-shortcuts";
+import { isSortKey, matchesFilter, sortNodes, type SortKey, type SortState } from "../../lib/nodes";
+import { readStored, STORAGE_KEYS, writeStored } from "../../lib/preferences";
+import { useTRPC } from "../../trpc/react";
+import { ErrorPanel } from "../error-panel";
+import { NodesTable } from "./nodes-table";
+
+export const NODES_REFETCH_INTERVAL_MS = 2000;
+const AGENT_PORT_DEFAULT = 8081;
+const DEFAULT_SORT: SortState = { key: "name", direction: "asc" };
+
+function storedSort(): SortState {
+  try {
+    const parsed: unknown = JSON.parse(readStored(STORAGE_KEYS.nodesSort) ?? "null");
+    if (parsed && typeof parsed === "object" && "key" in parsed && "direction" in parsed) {
+      const { key, direction } = parsed as { key: unknown; direction: unknown };
+      if (isSortKey(key) && (direction === "asc" || direction === "desc")) return { key, direction };
+    }
+  } catch {
+    // A corrupt stored value just means the default order.
+  }
+  return DEFAULT_SORT;
+}
+
+function EmptyFleet() {
+  const { t } = useTranslation("nodes");
+  // The agent port is the server's second listener; the browser's host is the best guess at its name.
+  const command = `LLMGW_JOIN_TOKEN=<token> llmgw agent --server ws://${window.location.hostname}:${AGENT_PORT_DEFAULT}`;
+  return (
+    <div className="panel" data-testid="nodes-empty">
+      <h2>{t("empty.title")}</h2>
+      <p>{t("empty.body")}</p>
+      <pre className="command">{command}</pre>
+    </div>
+  );
+}
+
+export function NodesPage() {
+  const { t } = useTranslation("nodes");
+  const { t: tc } = useTranslation();
+  const trpc = useTRPC();
+  const router = useRouter();
+  const [filter, setFilter] = useState("");
+  const [sort, setSort] = useState<SortState>(storedSort);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const nodesQuery = useQuery(
+    trpc.nodes.list.queryOptions(undefined, { refetchInterval: NODES_REFETCH_INTERVAL_MS, placeholderData: keepPreviousData }),
+  );
+
+  const allNodes = nodesQuery.data;
+  const visibleNodes = useMemo(
+    () => sortNodes((allNodes ?? []).filter((node) => matchesFilter(node, filter)), sort),
+    [allNodes, filter, sort],
+  );
+
+  const onSort = useCallback((key: SortKey) => {
+    setSort((current) => {
+      const next: SortState = { key, direction: current.key === key && current.direction === "asc" ? "desc" : "asc" };
+      writeStored(STORAGE_KEYS.nodesSort, JSON.stringify(next));
+      return next;
+    });
+  }, []);
+  const onOpen = useCallback((id: string) => router.push(`/nodes/${encodeURIComponent(id)}`), [router]);
+  useRowKeyboard({ rowIds: visibleNodes.map((node) => node.id), selectedId, onSelect: setSelectedId, onOpen });
+
+  return (
+    <section className="page">
+      <div className="toolbar">
+        <h1>{t("title")}</h1>
+        <input
+          className="filter"
+          type="search"
+          data-testid="nodes-filter"
+          {...{ [FILTER_INPUT_ATTRIBUTE]: "" }}
+          aria-label={t("filterLabel")}
+          placeholder={t("filterPlaceholder")}
+          value={filter}
+          onChange={(event) => setFilter(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === "Escape" && filter) setFilter("");
+          }}
+        />
+        <span className="muted" data-testid="nodes-count">
+          {allNodes ? (filter ? t("shownOfTotal", { shown: visibleNodes.length, total: allNodes.length }) : t("count", { count: allNodes.length })) : null}
+        </span>
+        <div className="top-bar-spacer" />
+        {nodesQuery.isError && allNodes ? (
+          <span className="status status-stale" data-testid="nodes-stale">{t("stale")}</span>
+        ) : (
+          <span className="status status-live">{t("live")}</span>
+        )}
+      </div>
+      {nodesQuery.isError && !allNodes ? (
+        <ErrorPanel error={nodesQuery.error} title={t("error.title")} hint={t("error.hint")} onRetry={() => void nodesQuery.refetch()} />
+      ) : null}
+      {nodesQuery.isPending ? <p className="muted">{tc("loading")}</p> : null}
+      {allNodes && allNodes.length === 0 ? <EmptyFleet /> : null}
+      {allNodes && allNodes.length > 0 ? (
+        <div className="table-scroll">
+          <NodesTable nodes={visibleNodes} sort={sort} selectedId={selectedId} onSort={onSort} onSelect={setSelectedId} onOpen={onOpen} />
+          {visibleNodes.length === 0 ? <p className="muted empty-filter">{t("empty.noMatch", { query: filter })}</p> : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}

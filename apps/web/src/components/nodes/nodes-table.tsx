@@ -1,0 +1,149 @@
+"use client";
+// The dense fleet table. Columns are data: each names its sort key (if sortable) and how a node
+// renders in it, so adding a column is one entry here plus one translation.
+import type { NodeView } from "@llmgw/api";
+import type { TFunction } from "i18next";
+import Link from "next/link";
+import { useEffect, useRef, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useNow } from "../../hooks/use-now";
+import { ABSENT, formatBytes, formatBytesPair, formatDateTime, formatNumber, formatRelativeTime } from "../../lib/format";
+import { gpuMemoryBytesTotal, groupGpusByName, labelPairs, type SortKey, type SortState } from "../../lib/nodes";
+import { LabelChips, SimulatedBadge, StateBadge } from "./node-badges";
+
+interface CellContext {
+  lang: string;
+  nowMs: number;
+  t: TFunction<"nodes">;
+}
+
+interface Column {
+  id: string;
+  sortKey: SortKey | null;
+  isNumeric?: boolean;
+  render(node: NodeView, context: CellContext): ReactNode;
+}
+
+function GpuSummary({ node, context }: { node: NodeView; context: CellContext }) {
+  if (node.gpus.length === 0) return <span className="muted">{context.t("cpuOnly")}</span>;
+  const text = groupGpusByName(node.gpus)
+    .map((group) => context.t("gpuGroup", { count: group.count, name: group.name }))
+    .join(", ");
+  return <span title={text}>{text}</span>;
+}
+
+const COLUMNS: Column[] = [
+  {
+    id: "name",
+    sortKey: "name",
+    render: (node) => (
+      <span className="name-cell">
+        <Link href={`/nodes/${encodeURIComponent(node.id)}`} data-testid="node-link">
+          {node.name}
+        </Link>
+        {node.simulated ? <SimulatedBadge /> : null}
+      </span>
+    ),
+  },
+  { id: "state", sortKey: "state", render: (node) => <StateBadge state={node.state} /> },
+  { id: "gpus", sortKey: "gpus", render: (node, context) => <GpuSummary node={node} context={context} /> },
+  {
+    id: "gpuMemory",
+    sortKey: "gpuMemory",
+    isNumeric: true,
+    render: (node, { lang }) => (node.gpus.length ? formatBytes(gpuMemoryBytesTotal(node), lang) : ABSENT),
+  },
+  { id: "cpuCores", sortKey: "cpuCores", isNumeric: true, render: (node, { lang }) => formatNumber(node.cpu.cores, lang) },
+  { id: "memory", sortKey: "memory", isNumeric: true, render: (node, { lang }) => formatBytes(node.memory.bytesTotal, lang) },
+  {
+    id: "disk",
+    sortKey: "disk",
+    isNumeric: true,
+    render: (node, { lang }) => formatBytesPair(node.disk.bytesFree, node.disk.bytesTotal, lang),
+  },
+  { id: "labels", sortKey: null, render: (node) => <LabelChips pairs={labelPairs(node.labels)} /> },
+  { id: "agentVersion", sortKey: "agentVersion", render: (node) => <span className="mono">{node.agentVersion}</span> },
+  {
+    id: "lastSeen",
+    sortKey: "lastSeen",
+    render: (node, { lang, nowMs }) => (
+      <span title={formatDateTime(node.lastSeenAt, lang)}>{formatRelativeTime(node.lastSeenAt, nowMs, lang)}</span>
+    ),
+  },
+];
+
+interface NodesTableProps {
+  nodes: NodeView[];
+  sort: SortState;
+  selectedId: string | null;
+  onSort(key: SortKey): void;
+  onSelect(id: string): void;
+  onOpen(id: string): void;
+}
+
+function SortHeader({ column, sort, onSort }: { column: Column; sort: SortState; onSort(key: SortKey): void }) {
+  const { t } = useTranslation("nodes");
+  const label = t(`columns.${column.id as "name"}`);
+  const className = column.isNumeric ? "numeric" : undefined;
+  if (!column.sortKey) return <th className={className}>{label}</th>;
+  const sortKey = column.sortKey;
+  const isSorted = sort.key === sortKey;
+  const ariaSort = isSorted ? (sort.direction === "asc" ? "ascending" : "descending") : "none";
+  return (
+    <th className={className} aria-sort={ariaSort}>
+      <button type="button" className="sort-button" onClick={() => onSort(sortKey)} title={t("sortBy", { column: label })} data-testid={`sort-${sortKey}`}>
+        {label}
+        <span className="sort-mark" aria-hidden="true">
+          {isSorted ? (sort.direction === "asc" ? "▲" : "▼") : ""}
+        </span>
+      </button>
+    </th>
+  );
+}
+
+export function NodesTable({ nodes, sort, selectedId, onSort, onSelect, onOpen }: NodesTableProps) {
+  const { t, i18n } = useTranslation("nodes");
+  const nowMs = useNow();
+  const context: CellContext = { lang: i18n.language, nowMs, t };
+  const selectedRowRef = useRef<HTMLTableRowElement>(null);
+
+  useEffect(() => {
+    selectedRowRef.current?.scrollIntoView({ block: "nearest" });
+  }, [selectedId]);
+
+  return (
+    <table className="grid" data-testid="nodes-table">
+      <thead>
+        <tr>
+          {COLUMNS.map((column) => (
+            <SortHeader key={column.id} column={column} sort={sort} onSort={onSort} />
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {nodes.map((node) => {
+          const isSelected = node.id === selectedId;
+          return (
+            <tr
+              key={node.id}
+              ref={isSelected ? selectedRowRef : undefined}
+              data-testid="node-row"
+              data-node-id={node.id}
+              data-node-name={node.name}
+              aria-selected={isSelected}
+              className={isSelected ? "selected" : undefined}
+              onClick={() => onSelect(node.id)}
+              onDoubleClick={() => onOpen(node.id)}
+            >
+              {COLUMNS.map((column) => (
+                <td key={column.id} className={column.isNumeric ? "numeric" : undefined}>
+                  {column.render(node, context)}
+                </td>
+              ))}
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,53 @@
+"use client";
+// Everything a console page needs from React context: preferences (language, theme), the query
+// cache and the typed tRPC client. Created once per tab.
+import type { AppRouter } from "@llmgw/api";
+import { TRPC_PATH } from "@llmgw/api";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { createTRPCClient, httpBatchLink } from "@trpc/client";
+import { useState, type ReactNode } from "react";
+import { useIsClient } from "../hooks/use-is-client";
+import { isPermanentError } from "../lib/errors";
+import { TRPCProvider } from "../trpc/react";
+import { PreferencesProvider } from "./preferences";
+
+const RETRIES_MAX = 2;
+
+function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 1000,
+        retry: (failureCount, error) => !isPermanentError(error) && failureCount < RETRIES_MAX,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+function createClient() {
+  // Same-origin path: the console's route handler relays it to the control plane with the cookie.
+  return createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: TRPC_PATH })] });
+}
+
+function ClientProviders({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(createQueryClient);
+  const [trpcClient] = useState(createClient);
+  return (
+    <PreferencesProvider>
+      <QueryClientProvider client={queryClient}>
+        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+          {children}
+        </TRPCProvider>
+      </QueryClientProvider>
+    </PreferencesProvider>
+  );
+}
+
+export function Providers({ children }: { children: ReactNode }) {
+  // Rendering only after hydration keeps server HTML and first client render identical even though
+  // language and theme come from localStorage; every page needs the signed-in API anyway.
+  const isClient = useIsClient();
+  if (!isClient) return null;
+  return <ClientProviders>{children}</ClientProviders>;
+}

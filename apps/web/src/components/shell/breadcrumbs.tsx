@@ -1,0 +1,34 @@
+"use client";
+// Where the operator is. A node's crumb shows its name, read from the same query cache the detail
+// page fills, so it costs no extra request.
+import { skipToken, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useTranslation } from "react-i18next";
+import { useTRPC } from "../../trpc/react";
+
+export function Breadcrumbs() {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const pathname = usePathname();
+  const [section, id] = pathname.split("/").filter(Boolean).map(decodeURIComponent);
+  const node = useQuery(trpc.nodes.get.queryOptions(section === "nodes" && id ? { id } : skipToken));
+
+  return (
+    <nav className="breadcrumbs" aria-label={t("topBar.breadcrumbs")} data-testid="breadcrumbs">
+      {section === "nodes" ? (
+        <Link href="/nodes" aria-current={id ? undefined : "page"}>
+          {t("nav.nodes")}
+        </Link>
+      ) : null}
+      {id ? (
+        <>
+          <span className="crumb-separator" aria-hidden="true">
+            {"/"}
+          </span>
+          <span aria-current="page">{node.data?.name ?? id}</span>
+        </>
+      ) : null}
+    </nav>
+  );
+}

@@ -1,0 +1,76 @@
+"use client";
+// The frame around every signed-in page. It owns the session check: until auth.me answers nothing
+// else renders, and any UNAUTHORIZED answer (expired or revoked session) sends the operator to
+// sign in instead of leaving a half-broken page on screen.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useShellShortcuts } from "../../hooks/use-shell-shortcuts";
+import { isUnauthorized } from "../../lib/errors";
+import { useTRPC } from "../../trpc/react";
+import { ErrorPanel } from "../error-panel";
+import { HelpOverlay } from "./help-overlay";
+import { Sidebar } from "./sidebar";
+import { TopBar } from "./top-bar";
+
+function useRedirectWhenSignedOut(): void {
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  useEffect(() => {
+    const redirectIfUnauthorized = (error: unknown) => {
+      if (!isUnauthorized(error)) return;
+      queryClient.clear();
+      router.replace("/sign-in");
+    };
+    for (const query of queryClient.getQueryCache().getAll()) redirectIfUnauthorized(query.state.error);
+    return queryClient.getQueryCache().subscribe((event) => {
+      if (event.type === "updated" && event.action.type === "error") redirectIfUnauthorized(event.action.error);
+    });
+  }, [queryClient, router]);
+}
+
+export function ConsoleShell({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [isHelpOpen, setHelpOpen] = useState(false);
+  const me = useQuery(trpc.auth.me.queryOptions(undefined, { staleTime: 30_000 }));
+  useRedirectWhenSignedOut();
+
+  const signOut = useMutation(
+    trpc.auth.logout.mutationOptions({
+      // Signing out locally is right even if the server call failed: the operator asked to leave.
+      onSettled: () => {
+        queryClient.clear();
+        router.replace("/sign-in");
+      },
+    }),
+  );
+
+  useShellShortcuts({
+    goTo: useCallback((path: string) => router.push(path), [router]),
+    toggleHelp: useCallback(() => setHelpOpen((open) => !open), []),
+    closeOverlays: useCallback(() => setHelpOpen(false), []),
+  });
+
+  if (me.isPending || isUnauthorized(me.error)) {
+    return <div className="boot-message">{t("loading")}</div>;
+  }
+  if (me.isError) {
+    return (
+      <div className="boot-message">
+        <ErrorPanel error={me.error} onRetry={() => void me.refetch()} />
+      </div>
+    );
+  }
+  return (
+    <div className="shell">
+      <TopBar user={me.data} isSigningOut={signOut.isPending} onSignOut={() => signOut.mutate()} onHelp={() => setHelpOpen(true)} />
+      <Sidebar />
+      <main className="content">{children}</main>
+      {isHelpOpen ? <HelpOverlay onClose={() => setHelpOpen(false)} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+"use client";
+// The "?" overlay: every shortcut the console answers, in the operator's language.
+import { useTranslation } from "react-i18next";
+
+// Key caps are printed as on the keyboard, so they are not translated.
+const SHORTCUTS = [
+  { keys: ["g", "n"], action: "goNodes" },
+  { keys: ["/"], action: "focusFilter" },
+  { keys: ["↑", "↓"], action: "moveSelection" },
+  { keys: ["Enter"], action: "openSelection" },
+  { keys: ["?"], action: "help" },
+  { keys: ["Esc"], action: "escape" },
+] as const;
+
+export function HelpOverlay({ onClose }: { onClose(): void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="overlay" role="presentation" onClick={onClose}>
+      <div
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="help-title"
+        data-testid="help-overlay"
+        onClick={(event) => event.stopPropagation()}
+      >
+        <header className="dialog-header">
+          <h2 id="help-title">{t("shortcuts.title")}</h2>
+          <button type="button" className="control" onClick={onClose} data-testid="help-close" autoFocus>
+            {t("shortcuts.close")}
+          </button>
+        </header>
+        <table className="shortcuts">
+          <tbody>
+            {SHORTCUTS.map((shortcut) => (
+              <tr key={shortcut.action}>
+                <td className="keys">
+                  {shortcut.keys.map((key, index) => (
+                    <span key={key}>
+                      {index > 0 && shortcut.action === "goNodes" ? <i className="muted">{t("shortcuts.then")}</i> : null}
+                      <kbd>{key}</kbd>
+                    </span>
+                  ))}
+                </td>
+                <td>{t(`shortcuts.${shortcut.action}`)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

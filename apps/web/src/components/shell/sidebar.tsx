@@ -1,0 +1,32 @@
+"use client";
+// Left navigation. It lists only pages that exist; future areas appear when they are built.
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useTranslation } from "react-i18next";
+
+const ENTRIES = [{ href: "/nodes", label: "nav.nodes", testId: "nav-nodes", shortcut: "g n" }] as const;
+
+export function Sidebar() {
+  const { t } = useTranslation();
+  const pathname = usePathname();
+  return (
+    <nav className="sidebar" aria-label={t("nav.main")}>
+      <div className="sidebar-section">{t("nav.fleet")}</div>
+      {ENTRIES.map((entry) => {
+        const isActive = pathname === entry.href || pathname.startsWith(`${entry.href}/`);
+        return (
+          <Link
+            key={entry.href}
+            href={entry.href}
+            className="sidebar-link"
+            data-testid={entry.testId}
+            aria-current={isActive ? "page" : undefined}
+          >
+            <span>{t(entry.label)}</span>
+            <kbd>{entry.shortcut}</kbd>
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

@@ -1,0 +1,35 @@
+"use client";
+// The strip across the top: product, location, and the operator's own controls.
+import type { UserView } from "@llmgw/api";
+import { useTranslation } from "react-i18next";
+import { LanguageSwitch, ThemeSwitch } from "../preference-switches";
+import { Breadcrumbs } from "./breadcrumbs";
+
+interface TopBarProps {
+  user: UserView;
+  isSigningOut: boolean;
+  onSignOut(): void;
+  onHelp(): void;
+}
+
+export function TopBar({ user, isSigningOut, onSignOut, onHelp }: TopBarProps) {
+  const { t } = useTranslation();
+  return (
+    <header className="top-bar">
+      <div className="brand">{t("productName")}</div>
+      <Breadcrumbs />
+      <div className="top-bar-spacer" />
+      <button type="button" className="control" onClick={onHelp} title={t("topBar.help")} aria-label={t("topBar.help")} data-testid="help-button">
+        {"?"}
+      </button>
+      <LanguageSwitch />
+      <ThemeSwitch />
+      <span className="current-user" data-testid="current-user">
+        {t("topBar.signedInAs", { username: user.username, role: t(`roles.${user.role}`) })}
+      </span>
+      <button type="button" className="control" onClick={onSignOut} disabled={isSigningOut} data-testid="sign-out">
+        {t("topBar.signOut")}
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,90 @@
+"use client";
+// The local administrator's sign-in. The server sets the session as an httpOnly cookie through the
+// console's proxy, so this form never sees or stores the token itself.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useEffect, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { describeError, trpcErrorCode } from "../lib/errors";
+import { useTRPC } from "../trpc/react";
+import { LanguageSwitch, ThemeSwitch } from "./preference-switches";
+
+export function SignInForm() {
+  const { t } = useTranslation(["auth", "common"]);
+  const { t: tc } = useTranslation("common");
+  const trpc = useTRPC();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+
+  // An operator who is already signed in has nothing to do here.
+  const me = useQuery(trpc.auth.me.queryOptions(undefined, { retry: false }));
+  useEffect(() => {
+    if (me.isSuccess) router.replace("/nodes");
+  }, [me.isSuccess, router]);
+
+  const login = useMutation(
+    trpc.auth.login.mutationOptions({
+      onSuccess: (result) => {
+        queryClient.setQueryData(trpc.auth.me.queryKey(), result.user);
+        router.replace("/nodes");
+      },
+    }),
+  );
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    login.mutate({ username: username.trim(), password });
+  };
+
+  // Show "cannot reach the control plane" before the operator even types, when the probe says so.
+  const probeError = trpcErrorCode(me.error) === "BAD_GATEWAY" ? me.error : null;
+  const error = login.error ?? probeError;
+
+  return (
+    <main className="sign-in">
+      <div className="sign-in-corner">
+        <LanguageSwitch />
+        <ThemeSwitch />
+      </div>
+      <form className="sign-in-card" onSubmit={onSubmit} data-testid="signin-form">
+        <div className="sign-in-brand">{tc("productName")}</div>
+        <h1>{t("title")}</h1>
+        <p className="muted">{t("subtitle")}</p>
+        <label className="field">
+          <span>{t("username")}</span>
+          <input
+            data-testid="signin-username"
+            name="username"
+            autoComplete="username"
+            autoFocus
+            required
+            value={username}
+            onChange={(event) => setUsername(event.target.value)}
+          />
+        </label>
+        <label className="field">
+          <span>{t("password")}</span>
+          <input
+            data-testid="signin-password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        </label>
+        {error ? (
+          <p className="form-error" role="alert" data-testid="signin-error">
+            {describeError(error, tc, { isSignIn: error === login.error })}
+          </p>
+        ) : null}
+        <button className="primary" type="submit" data-testid="signin-submit" disabled={login.isPending}>
+          {login.isPending ? t("submitting") : t("submit")}
+        </button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,45 @@
+// Turns whatever a tRPC call failed with into words for the operator. Known cases are translated;
+// anything else shows the control plane's own message, which already names what to do.
+import { TRPCClientError } from "@trpc/client";
+import type { TFunction } from "i18next";
+
+interface ErrorData {
+  code?: string;
+  apiUrl?: string;
+}
+
+function errorData(error: unknown): ErrorData | null {
+  if (!(error instanceof TRPCClientError)) return null;
+  const data: unknown = error.data;
+  return typeof data === "object" && data !== null ? (data as ErrorData) : null;
+}
+
+/** The tRPC error code ("UNAUTHORIZED", "NOT_FOUND", "BAD_GATEWAY"…), or null for other failures. */
+export function trpcErrorCode(error: unknown): string | null {
+  return errorData(error)?.code ?? null;
+}
+
+export function isUnauthorized(error: unknown): boolean {
+  return trpcErrorCode(error) === "UNAUTHORIZED";
+}
+
+/** Failures that another attempt cannot fix; retrying them only delays the message. */
+export function isPermanentError(error: unknown): boolean {
+  const code = trpcErrorCode(error);
+  return code === "UNAUTHORIZED" || code === "FORBIDDEN" || code === "NOT_FOUND" || code === "BAD_REQUEST";
+}
+
+export interface DescribeOptions {
+  /** Set on the sign-in form, where UNAUTHORIZED means the pair did not match. */
+  isSignIn?: boolean;
+}
+
+export function describeError(error: unknown, t: TFunction<"common">, options: DescribeOptions = {}): string {
+  const data = errorData(error);
+  if (data?.code === "BAD_GATEWAY" && data.apiUrl) return t("errors.unreachable", { url: data.apiUrl });
+  if (options.isSignIn && data?.code === "UNAUTHORIZED") return t("errors.wrongCredentials");
+  // No tRPC data at all means the response never came from tRPC: the console itself is down.
+  if (error instanceof TRPCClientError && !data) return t("errors.consoleUnreachable");
+  const message = error instanceof Error ? error.message : String(error);
+  return t("errors.server", { message });
+}

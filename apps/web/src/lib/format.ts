@@ -1,0 +1,89 @@
+// Locale-aware formatting for everything the console displays. Every helper takes the language
+// explicitly (the UI passes i18next's current one) so the same value reads naturally in English
+// and Turkish, and renders an em dash for values the agent did not report rather than a fake 0.
+
+export const ABSENT = "—";
+
+const KIB = 1024;
+const MIB = KIB * 1024;
+const GIB = MIB * 1024;
+const TIB = GIB * 1024;
+
+function numberFormat(lang: string, fractionDigits: number): Intl.NumberFormat {
+  return new Intl.NumberFormat(lang, {
+    minimumFractionDigits: fractionDigits,
+    maximumFractionDigits: fractionDigits,
+  });
+}
+
+export function formatNumber(value: number | null | undefined, lang: string, fractionDigits = 0): string {
+  if (value == null || !Number.isFinite(value)) return ABSENT;
+  return numberFormat(lang, fractionDigits).format(value);
+}
+
+/**
+ * Binary sizes. GiB is the unit operators compare cards and hosts in; smaller values drop to MiB
+ * and disks of several TiB go up a unit so the column stays readable.
+ */
+export function formatBytes(bytes: number | null | undefined, lang: string): string {
+  if (bytes == null || !Number.isFinite(bytes)) return ABSENT;
+  if (bytes >= 10 * TIB) return `${numberFormat(lang, 1).format(bytes / TIB)} TiB`;
+  if (bytes >= GIB || bytes === 0) return `${numberFormat(lang, 1).format(bytes / GIB)} GiB`;
+  return `${numberFormat(lang, 0).format(bytes / MIB)} MiB`;
+}
+
+/** `used / total` with one unit chosen from the total, so both sides are comparable at a glance. */
+export function formatBytesPair(used: number | null | undefined, total: number | null | undefined, lang: string): string {
+  return `${formatBytes(used, lang)} / ${formatBytes(total, lang)}`;
+}
+
+/** Percent from a 0–100 value. Intl places the sign by locale: Turkish writes `%45`. */
+export function formatPercent(percent: number | null | undefined, lang: string): string {
+  if (percent == null || !Number.isFinite(percent)) return ABSENT;
+  return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(percent / 100);
+}
+
+export function formatCelsius(celsius: number | null | undefined, lang: string): string {
+  if (celsius == null || !Number.isFinite(celsius)) return ABSENT;
+  return new Intl.NumberFormat(lang, { style: "unit", unit: "celsius", maximumFractionDigits: 0 }).format(celsius);
+}
+
+// Intl has no sanctioned "watt" unit, so the symbol is appended; it is the same in both languages.
+export function formatWatts(watts: number | null | undefined, lang: string): string {
+  if (watts == null || !Number.isFinite(watts)) return ABSENT;
+  return `${formatNumber(watts, lang, 0)} W`;
+}
+
+export function formatDateTime(iso: string | null | undefined, lang: string): string {
+  if (!iso) return ABSENT;
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return ABSENT;
+  return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium" }).format(date);
+}
+
+const RELATIVE_STEPS: Array<{ unit: Intl.RelativeTimeFormatUnit; seconds: number }> = [
+  { unit: "day", seconds: 86_400 },
+  { unit: "hour", seconds: 3_600 },
+  { unit: "minute", seconds: 60 },
+  { unit: "second", seconds: 1 },
+];
+
+/** "5 seconds ago" / "5 saniye önce"; the largest whole unit wins, like an operator would say it. */
+export function formatRelativeTime(iso: string | null | undefined, nowMs: number, lang: string): string {
+  if (!iso) return ABSENT;
+  const thenMs = new Date(iso).getTime();
+  if (Number.isNaN(thenMs)) return ABSENT;
+  const deltaSeconds = Math.round((thenMs - nowMs) / 1000);
+  const format = new Intl.RelativeTimeFormat(lang, { numeric: "auto" });
+  for (const step of RELATIVE_STEPS) {
+    if (Math.abs(deltaSeconds) >= step.seconds) {
+      return format.format(Math.trunc(deltaSeconds / step.seconds), step.unit);
+    }
+  }
+  return format.format(0, "second");
+}
+
+/** Display casing that respects the language: Turkish uppercases i to İ, not I. */
+export function upperForDisplay(text: string, lang: string): string {
+  return text.toLocaleUpperCase(lang);
+}

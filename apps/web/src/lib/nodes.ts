@@ -1,0 +1,105 @@
+// Pure helpers for the nodes views: how a node's cards are summarised, how the table filters and
+// sorts. Kept out of the components so they can be unit-tested without a DOM.
+import type { GpuView, NodeView } from "@llmgw/api";
+
+export interface GpuGroup {
+  name: string;
+  count: number;
+}
+
+/** Cards grouped by model name in first-seen order, so `8 × H100` reads as one entry. */
+export function groupGpusByName(gpus: readonly GpuView[]): GpuGroup[] {
+  const groups = new Map<string, number>();
+  for (const gpu of gpus) groups.set(gpu.name, (groups.get(gpu.name) ?? 0) + 1);
+  return [...groups].map(([name, count]) => ({ name, count }));
+}
+
+export function gpuMemoryBytesTotal(node: NodeView): number {
+  return node.gpus.reduce((sum, gpu) => sum + gpu.memoryBytesTotal, 0);
+}
+
+/** A link is degraded when either generation or width is below what card and slot can do. */
+export function isPcieDegraded(gpu: GpuView): boolean {
+  const genLow = gpu.pcieGenCurrent != null && gpu.pcieGenMax != null && gpu.pcieGenCurrent < gpu.pcieGenMax;
+  const widthLow =
+    gpu.pcieWidthCurrent != null && gpu.pcieWidthMax != null && gpu.pcieWidthCurrent < gpu.pcieWidthMax;
+  return genLow || widthLow;
+}
+
+export function labelPairs(labels: Record<string, string>): string[] {
+  return Object.entries(labels)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, value]) => (value ? `${key}=${value}` : key));
+}
+
+/**
+ * Every word of the query must appear somewhere in the node's searchable text. Identifiers are
+ * matched with locale-independent lowercasing so `gpu=H100` finds the same nodes in every language.
+ */
+export function matchesFilter(node: NodeView, query: string): boolean {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const haystack = [
+    node.name,
+    node.id,
+    node.state,
+    node.simulated ? "simulated" : "",
+    node.agentVersion,
+    node.os,
+    node.arch,
+    ...labelPairs(node.labels),
+    ...node.gpus.map((gpu) => gpu.name),
+  ]
+    .join(" ")
+    .toLowerCase();
+  return words.every((word) => haystack.includes(word));
+}
+
+export type SortKey =
+  | "name"
+  | "state"
+  | "gpus"
+  | "gpuMemory"
+  | "cpuCores"
+  | "memory"
+  | "disk"
+  | "agentVersion"
+  | "lastSeen";
+
+export type SortDirection = "asc" | "desc";
+
+export interface SortState {
+  key: SortKey;
+  direction: SortDirection;
+}
+
+const SORT_VALUES: Record<SortKey, (node: NodeView) => string | number> = {
+  name: (node) => node.name,
+  state: (node) => node.state,
+  gpus: (node) => node.gpus.length,
+  gpuMemory: gpuMemoryBytesTotal,
+  cpuCores: (node) => node.cpu.cores,
+  memory: (node) => node.memory.bytesTotal,
+  disk: (node) => node.disk.bytesFree ?? -1,
+  agentVersion: (node) => node.agentVersion,
+  lastSeen: (node) => new Date(node.lastSeenAt).getTime(),
+};
+
+function compareValues(a: string | number, b: string | number): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  // Numeric collation keeps node-2 before node-10, which is how fleets are usually named.
+  return String(a).localeCompare(String(b), undefined, { numeric: true });
+}
+
+/** Sorted copy; ties fall back to the name so rows never swap places between refreshes. */
+export function sortNodes(nodes: readonly NodeView[], sort: SortState): NodeView[] {
+  const value = SORT_VALUES[sort.key];
+  const sign = sort.direction === "asc" ? 1 : -1;
+  return [...nodes].sort(
+    (a, b) => sign * compareValues(value(a), value(b)) || compareValues(a.name, b.name) || compareValues(a.id, b.id),
+  );
+}
+
+export function isSortKey(value: unknown): value is SortKey {
+  return typeof value === "string" && value in SORT_VALUES;
+}
