@@ -1,0 +1,166 @@
+// The agent's configuration as one value, parsed from argv and the environment. This is the only
+// file that reads process.env. Flags beat environment variables; the join token is best given by
+// LLMGW_JOIN_TOKEN or --token-file, because argv is visible to every user of the machine (ps).
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import { parseArgs } from "node:util";
+import { AGENT_WS_PATH } from "@llmgw/proto";
+import { z } from "zod";
+import { SIMULATION_PROFILE_NAMES } from "./simulate";
+
+export const DEFAULT_SERVER = "ws://127.0.0.1:8081";
+export const DEFAULT_DATA_DIR = "./.llmgw/agent";
+
+export const AGENT_FLAGS = {
+  server: { type: "string", multiple: true },
+  token: { type: "string" },
+  "token-file": { type: "string" },
+  name: { type: "string" },
+  label: { type: "string", multiple: true },
+  simulate: { type: "string" },
+  seed: { type: "string" },
+  "data-dir": { type: "string" },
+} as const;
+
+/** Where each setting comes from, so an error names what the operator typed. */
+const SOURCES: Record<string, string> = {
+  serverUrls: "--server (or LLMGW_SERVERS)",
+  joinToken: "--token-file, --token or LLMGW_JOIN_TOKEN",
+  nodeName: "--name",
+  labels: "--label",
+  simulationProfile: "--simulate",
+  seed: "--seed",
+  dataDir: "--data-dir (or LLMGW_AGENT_DATA_DIR)",
+};
+
+const serverUrlSchema = z.string().transform((value, ctx) => {
+  const url = normaliseServerUrl(value);
+  if (url === undefined) {
+    ctx.addIssue({ code: "custom", message: `"${value}" is not a ws:// or wss:// address such as ws://10.0.0.5:8081` });
+    return z.NEVER;
+  }
+  return url;
+});
+
+export const agentConfigSchema = z.object({
+  serverUrls: z.array(serverUrlSchema).min(1, "give at least one control plane address"),
+  joinToken: z.string().max(4096, "the token is longer than 4096 characters"),
+  nodeName: z.string().min(1, "the node name is empty").max(253, "the node name is longer than 253 characters"),
+  labels: z.record(z.string(), z.string()),
+  simulationProfile: z
+    .string()
+    .refine((name) => SIMULATION_PROFILE_NAMES.includes(name), {
+      message: `unknown profile; allowed: ${SIMULATION_PROFILE_NAMES.join(", ")}`,
+    })
+    .optional(),
+  seed: z.coerce
+    .number({ message: "must be a whole number" })
+    .int("must be a whole number")
+    .min(0, "must be 0 or more")
+    .max(2 ** 32 - 1, "must fit in 32 bits")
+    .optional(),
+  dataDir: z.string().min(1, "the data directory is empty"),
+});
+
+export type AgentConfig = z.infer<typeof agentConfigSchema>;
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+export interface ConfigSources {
+  env: Record<string, string | undefined>;
+  hostname: () => string;
+  readTextFile: (path: string) => string;
+}
+
+/** Parses argv and env; throws ConfigError naming the bad flag and what is allowed. */
+export function parseConfig(argv: readonly string[], sources: ConfigSources): AgentConfig {
+  const values = parseFlags(argv);
+  const raw = {
+    serverUrls: splitList(values.server ?? (sources.env.LLMGW_SERVERS ? [sources.env.LLMGW_SERVERS] : [DEFAULT_SERVER])),
+    joinToken: readJoinToken(values, sources),
+    nodeName: values.name ?? sources.hostname(),
+    labels: parseLabels(values.label ?? []),
+    simulationProfile: values.simulate,
+    seed: values.seed,
+    dataDir: values["data-dir"] ?? sources.env.LLMGW_AGENT_DATA_DIR ?? DEFAULT_DATA_DIR,
+  };
+  const parsed = agentConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const source = SOURCES[String(issue.path[0])] ?? String(issue.path[0]);
+    throw new ConfigError(`${source}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** Reads the real process environment; main.ts calls this, nothing else does. */
+export function loadConfig(argv: readonly string[]): AgentConfig {
+  return parseConfig(argv, {
+    env: process.env,
+    hostname: () => os.hostname(),
+    readTextFile: (path) => readFileSync(path, "utf8"),
+  });
+}
+
+function parseFlags(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], options: AGENT_FLAGS, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    const allowed = Object.keys(AGENT_FLAGS).map((flag) => `--${flag}`).join(", ");
+    throw new ConfigError(`${(error as Error).message}; allowed flags: ${allowed}`);
+  }
+}
+
+function readJoinToken(values: { token?: string; "token-file"?: string }, sources: ConfigSources): string {
+  if (values.token !== undefined && values["token-file"] !== undefined) {
+    throw new ConfigError("--token and --token-file both given; use one (LLMGW_JOIN_TOKEN or --token-file keeps it out of ps)");
+  }
+  const path = values["token-file"];
+  if (path === undefined) return values.token ?? sources.env.LLMGW_JOIN_TOKEN ?? "";
+  try {
+    return sources.readTextFile(path).trim();
+  } catch (error) {
+    throw new ConfigError(`--token-file ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
+function splitList(values: readonly string[]): string[] {
+  return values.flatMap((value) => value.split(",")).map((value) => value.trim()).filter((value) => value !== "");
+}
+
+const LABEL_KEY = /^[A-Za-z0-9]([A-Za-z0-9._/-]{0,61}[A-Za-z0-9])?$/;
+
+function parseLabels(pairs: readonly string[]): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf("=");
+    const key = at < 0 ? "" : pair.slice(0, at);
+    if (!LABEL_KEY.test(key)) {
+      throw new ConfigError(`--label "${pair}": expected key=value with a key of letters, digits, ".", "_", "/" or "-" (e.g. --label rack=r12)`);
+    }
+    labels[key] = pair.slice(at + 1);
+  }
+  return labels;
+}
+
+/** Accepts ws://host:port (or with the agent path already on it) and returns it without the path. */
+export function normaliseServerUrl(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== "ws:" && url.protocol !== "wss:") return undefined;
+  const path = url.pathname.replace(/\/+$/, "");
+  if (path !== "" && path !== AGENT_WS_PATH) return undefined;
+  if (url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") return undefined;
+  return `${url.protocol}//${url.host}`;
+}
+
+/** The address the agent dials: the server address plus the agent path. */
+export function agentSocketUrl(serverUrl: string): string {
+  return `${serverUrl}${AGENT_WS_PATH}`;
+}

@@ -1,0 +1,256 @@
+// The agent's session with the control plane: one WebSocket at a time to one of several
+// addresses, Register first, heartbeats at the interval the server asks for, Pong for Ping.
+// Start-up order never matters: a lost or refused connection is retried with backoff forever,
+// and the backoff starts again after a session that worked.
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import {
+  decodeEnvelope,
+  encodeEnvelope,
+  ErrorCode,
+  MAX_FRAME_BYTES,
+  type Envelope,
+  type EnvelopeInit,
+  type HeartbeatSchema,
+  type RegisterSchema,
+} from "@llmgw/proto";
+import WebSocket from "ws";
+import { createBackoff, DEFAULT_BACKOFF, type Backoff } from "./backoff";
+import { agentSocketUrl } from "./config";
+import type { HostLoad } from "./discovery/host";
+import type { GpuSampleValues } from "./discovery/nvidia-smi";
+import type { Logger } from "./log-ring";
+import type { RandomFn } from "./random";
+
+export type RegisterInit = MessageInitShape<typeof RegisterSchema>;
+export type HeartbeatInit = MessageInitShape<typeof HeartbeatSchema>;
+
+/** What a heartbeat carries apart from its timestamp. */
+export interface HeartbeatContent extends HostLoad {
+  gpus: GpuSampleValues[];
+}
+
+export const DEFAULT_HEARTBEAT_INTERVAL_MS = 2000;
+/** Close codes a server uses for a refused agent: ours (4401) and the standard policy violation. */
+export const AUTH_CLOSE_CODES: readonly number[] = [4401, 1008];
+const STOP_GRACE_MS = 2000;
+
+export interface Timers {
+  setTimeout(callback: () => void, delayMs: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const realTimers: Timers = {
+  setTimeout: (callback, delayMs) => setTimeout(callback, delayMs),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export interface ConnectionOptions {
+  serverUrls: readonly string[];
+  /** Builds the Register frame for each new connection (hardware may have changed). */
+  register: () => RegisterInit;
+  /** Samples what a heartbeat carries; sent_at_ms is filled in here. */
+  heartbeat: () => Promise<HeartbeatContent>;
+  logger: Logger;
+  random: RandomFn;
+  nowMs: () => number;
+  timers?: Timers;
+  backoff?: { baseMs: number; capMs: number };
+  handshakeTimeoutMs?: number;
+}
+
+export type ConnectionState = "idle" | "connecting" | "registered" | "waiting" | "stopped";
+
+/** One socket and what belongs to it; a new connection gets a new session. */
+interface Session {
+  socket: WebSocket;
+  serverUrl: string;
+  registered: boolean;
+  heartbeatTimer: unknown;
+}
+
+export class AgentConnection {
+  private readonly timers: Timers;
+  private readonly backoff: Backoff;
+  private session: Session | undefined;
+  private reconnectTimer: unknown;
+  private nextUrlIndex = 0;
+  private failuresInRound = 0;
+  private requestCounter = 0;
+  private currentState: ConnectionState = "idle";
+
+  constructor(private readonly options: ConnectionOptions) {
+    if (options.serverUrls.length === 0) throw new Error("AgentConnection needs at least one server address");
+    this.timers = options.timers ?? realTimers;
+    this.backoff = createBackoff({ ...(options.backoff ?? DEFAULT_BACKOFF), random: options.random });
+  }
+
+  get state(): ConnectionState {
+    return this.currentState;
+  }
+
+  start(): void {
+    if (this.currentState !== "idle") return;
+    this.connect();
+  }
+
+  /** Closes the socket and cancels every timer; resolves once the socket is closed. */
+  async stop(): Promise<void> {
+    this.currentState = "stopped";
+    this.timers.clearTimeout(this.reconnectTimer);
+    const session = this.session;
+    if (session === undefined) return;
+    this.timers.clearTimeout(session.heartbeatTimer);
+    const socket = session.socket;
+    if (socket.readyState === WebSocket.CLOSED) return;
+    await new Promise<void>((resolve) => {
+      const force = setTimeout(() => socket.terminate(), STOP_GRACE_MS);
+      socket.once("close", () => {
+        clearTimeout(force);
+        resolve();
+      });
+      socket.close(1000, "agent stopping");
+    });
+  }
+
+  private connect(): void {
+    const serverUrl = this.options.serverUrls[this.nextUrlIndex % this.options.serverUrls.length]!;
+    this.nextUrlIndex = (this.nextUrlIndex + 1) % this.options.serverUrls.length;
+    this.currentState = "connecting";
+    const socket = new WebSocket(agentSocketUrl(serverUrl), {
+      maxPayload: MAX_FRAME_BYTES,
+      handshakeTimeout: this.options.handshakeTimeoutMs ?? 10_000,
+      perMessageDeflate: false,
+    });
+    const session: Session = { socket, serverUrl, registered: false, heartbeatTimer: undefined };
+    this.session = session;
+    socket.on("open", () => this.onOpen(session));
+    socket.on("message", (data, isBinary) => this.onMessage(session, data, isBinary));
+    socket.on("error", (error) => this.onError(session, error));
+    socket.on("close", (code, reason) => this.onClose(session, code, reason.toString("utf8")));
+  }
+
+  private onOpen(session: Session): void {
+    this.options.logger.info("connected", { server: session.serverUrl });
+    this.send(session, { requestId: this.nextRequestId("register"), msg: { case: "register", value: this.options.register() } });
+  }
+
+  private onMessage(session: Session, data: WebSocket.RawData, isBinary: boolean): void {
+    if (!isBinary) {
+      this.options.logger.warn("frame ignored", { server: session.serverUrl, why: "text frame; the protocol is binary protobuf" });
+      return;
+    }
+    let envelope: Envelope;
+    try {
+      envelope = decodeEnvelope(toBytes(data));
+    } catch (error) {
+      this.options.logger.warn("frame ignored", { server: session.serverUrl, why: (error as Error).message });
+      return;
+    }
+    this.handleEnvelope(session, envelope);
+  }
+
+  private handleEnvelope(session: Session, envelope: Envelope): void {
+    const { msg } = envelope;
+    switch (msg.case) {
+      case "registerAck": {
+        session.registered = true;
+        this.currentState = "registered";
+        this.backoff.reset();
+        this.failuresInRound = 0;
+        const intervalMs = msg.value.heartbeatIntervalMs || DEFAULT_HEARTBEAT_INTERVAL_MS;
+        this.options.logger.info("registered", { server: session.serverUrl, node: msg.value.nodeId, heartbeat_ms: intervalMs, server_version: msg.value.serverVersion || undefined });
+        this.scheduleHeartbeat(session, intervalMs, 0);
+        return;
+      }
+      case "ping":
+        this.send(session, { requestId: envelope.requestId, msg: { case: "pong", value: { sentAtMs: BigInt(this.options.nowMs()) } } });
+        return;
+      case "error": {
+        const code = ErrorCode[msg.value.code] ?? String(msg.value.code);
+        const level = msg.value.code === ErrorCode.UNAUTHENTICATED ? "error" : "warn";
+        this.options.logger.log(level, "server error", { server: session.serverUrl, code, message: msg.value.message, request: envelope.requestId || undefined });
+        return;
+      }
+      default:
+        this.options.logger.warn("frame ignored", { server: session.serverUrl, why: `unexpected ${msg.case ?? "empty"} from the server` });
+    }
+  }
+
+  /** Heartbeats are chained, not on an interval, so a slow nvidia-smi never stacks them up. */
+  private scheduleHeartbeat(session: Session, intervalMs: number, delayMs: number): void {
+    session.heartbeatTimer = this.timers.setTimeout(() => {
+      void this.sendHeartbeat(session).finally(() => {
+        if (this.session === session && session.socket.readyState === WebSocket.OPEN) this.scheduleHeartbeat(session, intervalMs, intervalMs);
+      });
+    }, delayMs);
+  }
+
+  private async sendHeartbeat(session: Session): Promise<void> {
+    try {
+      const heartbeat = await this.options.heartbeat();
+      this.send(session, { msg: { case: "heartbeat", value: { ...heartbeat, sentAtMs: BigInt(this.options.nowMs()) } } });
+    } catch (error) {
+      this.options.logger.warn("heartbeat skipped", { why: (error as Error).message });
+    }
+  }
+
+  private onError(session: Session, error: Error): void {
+    if (this.currentState === "stopped") return;
+    const refused = /Unexpected server response: (401|403)/.test(error.message);
+    if (refused) {
+      this.options.logger.error("refused by server", { server: session.serverUrl, why: error.message, fix: "check the join token (LLMGW_JOIN_TOKEN or --token-file)" });
+    } else {
+      this.options.logger.warn("connection error", { server: session.serverUrl, why: error.message });
+    }
+  }
+
+  private onClose(session: Session, code: number, reason: string): void {
+    this.timers.clearTimeout(session.heartbeatTimer);
+    if (this.session !== session || this.currentState === "stopped") return;
+    if (AUTH_CLOSE_CODES.includes(code)) {
+      this.options.logger.error("refused by server", { server: session.serverUrl, code, reason, fix: "check the join token (LLMGW_JOIN_TOKEN or --token-file); retrying" });
+    } else if (session.registered) {
+      this.options.logger.warn("disconnected", { server: session.serverUrl, code, reason: reason || undefined });
+    }
+    this.scheduleReconnect(session);
+  }
+
+  /**
+   * After a session that worked: back to the same address soon (jittered, so a restarted server
+   * is not hit by every agent at once). After a failure: the next address at once, and the full
+   * backoff only when every address in the list has failed in turn.
+   */
+  private scheduleReconnect(session: Session): void {
+    let delayMs = 0;
+    if (session.registered) {
+      this.backoff.reset();
+      this.failuresInRound = 0;
+      this.nextUrlIndex = this.options.serverUrls.indexOf(session.serverUrl);
+      delayMs = this.backoff.nextDelayMs();
+    } else if (++this.failuresInRound >= this.options.serverUrls.length) {
+      this.failuresInRound = 0;
+      delayMs = this.backoff.nextDelayMs();
+    }
+    this.currentState = "waiting";
+    this.options.logger.info("reconnecting", { in_ms: delayMs, attempt: this.backoff.attempt });
+    this.reconnectTimer = this.timers.setTimeout(() => {
+      if (this.currentState !== "stopped") this.connect();
+    }, delayMs);
+  }
+
+  private send(session: Session, init: EnvelopeInit): void {
+    if (session.socket.readyState !== WebSocket.OPEN) return;
+    session.socket.send(encodeEnvelope(init), { binary: true });
+  }
+
+  private nextRequestId(prefix: string): string {
+    this.requestCounter++;
+    return `${prefix}-${this.requestCounter}`;
+  }
+}
+
+function toBytes(data: WebSocket.RawData): Uint8Array {
+  if (Array.isArray(data)) return new Uint8Array(Buffer.concat(data));
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}

@@ -1,0 +1,92 @@
+// What this node has and how busy it is, from the real machine or from a simulation, in the shape
+// the wire wants. Everything downstream treats both sources the same; only Register says which.
+import type { AgentConfig } from "./config";
+import type { HeartbeatContent, RegisterInit } from "./connection";
+import { createHostLoadSampler, discoverHost, type HostInfo, type HostLoad, type HostProbe } from "./discovery/host";
+import { discoverGpus, sampleGpus, type DiscoveredGpu, type GpuSampleValues } from "./discovery/nvidia-smi";
+import type { ExecFn } from "./discovery/exec";
+import type { Logger } from "./log-ring";
+import { createSimulation } from "./simulate";
+
+export const AGENT_VERSION = "0.1.0";
+
+export interface Inventory {
+  simulationProfile: string | undefined;
+  gpus: DiscoveredGpu[];
+  host: HostInfo;
+  engines: string[];
+  sample(): Promise<{ gpus: GpuSampleValues[]; host: HostLoad }>;
+}
+
+export function simulatedInventory(profile: string, nodeName: string, seed: number): Inventory {
+  const simulation = createSimulation(profile, nodeName, seed);
+  return {
+    simulationProfile: profile,
+    gpus: simulation.gpus,
+    host: simulation.host,
+    engines: ["sim"],
+    sample: async () => simulation.step(),
+  };
+}
+
+/** Discovers the real machine; a node without nvidia-smi is a CPU node, said in the log. */
+export async function realInventory(dataDir: string, exec: ExecFn, logger: Logger, probe?: HostProbe): Promise<Inventory> {
+  const discovery = await discoverGpus(exec);
+  if (discovery.reason !== undefined) logger.warn("no gpus", { why: discovery.reason });
+  const versions = { driverVersion: discovery.driverVersion, cudaVersion: discovery.cudaVersion };
+  const host = await discoverHost(dataDir, dropUndefined(versions), probe);
+  const hostLoad = createHostLoadSampler(dataDir, probe);
+  const gpus = discovery.rows.map((row) => row.gpu);
+  const sampleCards = async (): Promise<GpuSampleValues[]> => {
+    if (gpus.length === 0) return [];
+    try {
+      return await sampleGpus(exec, discovery.fields);
+    } catch (error) {
+      // A failed sample leaves the cards unmeasured for one beat; the host load still goes out.
+      logger.warn("gpu sample failed", { why: (error as Error).message });
+      return [];
+    }
+  };
+  return {
+    simulationProfile: undefined,
+    gpus,
+    host,
+    engines: [],
+    sample: async () => ({ gpus: await sampleCards(), host: await hostLoad() }),
+  };
+}
+
+export function buildRegister(config: AgentConfig, nodeId: string, inventory: Inventory): RegisterInit {
+  const { host } = inventory;
+  return {
+    nodeId,
+    nodeName: config.nodeName,
+    agentVersion: AGENT_VERSION,
+    features: [],
+    labels: config.labels,
+    engines: inventory.engines,
+    simulated: inventory.simulationProfile !== undefined,
+    simulationProfile: inventory.simulationProfile ?? "",
+    joinToken: config.joinToken,
+    hardware: {
+      gpus: inventory.gpus,
+      cpu: { model: host.cpuModel, cores: host.cpuCores },
+      memoryBytesTotal: host.memoryBytesTotal,
+      diskBytesTotal: host.diskBytesTotal,
+      diskBytesFree: host.diskBytesFree,
+      os: host.os,
+      arch: host.arch,
+      driverVersion: host.driverVersion ?? "",
+      cudaVersion: host.cudaVersion ?? "",
+    },
+  };
+}
+
+export async function buildHeartbeat(inventory: Inventory): Promise<HeartbeatContent> {
+  const { gpus, host } = await inventory.sample();
+  return { gpus, ...host };
+}
+
+function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

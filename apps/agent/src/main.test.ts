@@ -1,0 +1,61 @@
+import { once } from "node:events";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AGENT_WS_PATH, decodeEnvelope, type Envelope } from "@llmgw/proto";
+import { afterEach, describe, expect, it } from "vitest";
+import { WebSocketServer } from "ws";
+import { parseConfig } from "./config";
+import { LogRing } from "./log-ring";
+import { runAgent } from "./main";
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe("runAgent", () => {
+  it("registers a simulated node with its stored id and resolves once aborted, closing the socket", async () => {
+    const server = new WebSocketServer({ host: "127.0.0.1", port: 0, path: AGENT_WS_PATH });
+    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+    await once(server, "listening");
+    const frames: Envelope[] = [];
+    let closed = false;
+    server.on("connection", (socket) => {
+      socket.on("message", (data) => frames.push(decodeEnvelope(new Uint8Array(data as Buffer))));
+      socket.on("close", () => (closed = true));
+    });
+    const dataDir = await mkdtemp(join(tmpdir(), "llmgw-agent-main-"));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const argv = ["--server", url, "--simulate", "l40sx4", "--name", "sim-7", "--data-dir", dataDir];
+    const env = { LLMGW_JOIN_TOKEN: "t0k" };
+    const abort = new AbortController();
+    const ring = new LogRing();
+    const running = runAgent(argv, {
+      loadConfig: (args) => parseConfig(args, { env, hostname: () => "unused", readTextFile: () => "" }),
+      writeLog: () => {},
+      signal: abort.signal,
+      ring,
+    });
+
+    const deadline = Date.now() + 5000;
+    while (frames.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    const register = frames[0]?.msg;
+    if (register?.case !== "register") throw new Error(`expected register, got ${register?.case}`);
+    const nodeId = (await readFile(join(dataDir, "node-id"), "utf8")).trim();
+    expect(register.value).toMatchObject({ nodeId, nodeName: "sim-7", joinToken: "t0k", simulated: true, simulationProfile: "l40sx4", engines: ["sim"] });
+    expect(register.value.hardware?.gpus.map((gpu) => gpu.name)).toEqual(Array(4).fill("NVIDIA L40S"));
+
+    abort.abort();
+    await running;
+    expect(ring.snapshot().at(-1)).toMatch(/ info stopped$/);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(closed).toBe(true);
+  });
+
+  it("fails with the config error before touching anything", async () => {
+    await expect(runAgent(["--simulate", "nope"], { writeLog: () => {} })).rejects.toThrow(/--simulate: unknown profile/);
+  });
+});

@@ -1,0 +1,93 @@
+// Wires the agent: config → node identity → inventory (discovered or simulated) → connection,
+// and back down again on SIGINT/SIGTERM (or an abort signal, for tests and for `llmgw dev`).
+import { loadConfig, type AgentConfig } from "./config";
+import { AgentConnection } from "./connection";
+import { execProgram, type ExecFn } from "./discovery/exec";
+import { buildHeartbeat, buildRegister, realInventory, simulatedInventory, type Inventory } from "./inventory";
+import { createLogger, LogRing, type Logger } from "./log-ring";
+import { loadOrCreateNodeId } from "./node-identity";
+import { seedFromName, type RandomFn } from "./random";
+
+export interface AgentDeps {
+  /** Parses argv (and the real environment) by default; tests pass a config value. */
+  loadConfig: (argv: string[]) => AgentConfig;
+  writeLog: (line: string) => void;
+  exec: ExecFn;
+  random: RandomFn;
+  nowMs: () => number;
+  /** Stops the agent when aborted; SIGINT and SIGTERM always do. */
+  signal: AbortSignal | undefined;
+  ring: LogRing;
+}
+
+/** Runs the agent until SIGINT/SIGTERM (or deps.signal), then closes everything and resolves. */
+export async function runAgent(argv: string[], overrides: Partial<AgentDeps> = {}): Promise<void> {
+  const deps: AgentDeps = {
+    loadConfig,
+    writeLog: (line) => process.stderr.write(line),
+    exec: execProgram,
+    random: Math.random,
+    nowMs: Date.now,
+    signal: undefined,
+    ring: new LogRing(),
+    ...overrides,
+  };
+  const logger = createLogger({ ring: deps.ring, write: deps.writeLog, nowMs: deps.nowMs });
+  const config = deps.loadConfig(argv);
+  const stopped = waitForStop(deps.signal);
+  try {
+    const nodeId = await loadOrCreateNodeId(config.dataDir);
+    const inventory = await loadInventory(config, deps, logger);
+    logStart(logger, config, nodeId, inventory);
+    const connection = new AgentConnection({
+      serverUrls: config.serverUrls,
+      register: () => buildRegister(config, nodeId, inventory),
+      heartbeat: () => buildHeartbeat(inventory),
+      logger,
+      random: deps.random,
+      nowMs: deps.nowMs,
+    });
+    connection.start();
+    const why = await stopped.promise;
+    logger.info("stopping", { why });
+    await connection.stop();
+    logger.info("stopped");
+  } finally {
+    stopped.dispose();
+  }
+}
+
+async function loadInventory(config: AgentConfig, deps: AgentDeps, logger: Logger): Promise<Inventory> {
+  if (config.simulationProfile === undefined) return realInventory(config.dataDir, deps.exec, logger);
+  return simulatedInventory(config.simulationProfile, config.nodeName, config.seed ?? seedFromName(config.nodeName));
+}
+
+function logStart(logger: Logger, config: AgentConfig, nodeId: string, inventory: Inventory): void {
+  logger.info("starting", {
+    node: config.nodeName,
+    id: nodeId,
+    servers: config.serverUrls.join(","),
+    gpus: inventory.gpus.length,
+    simulated: inventory.simulationProfile,
+  });
+  if (config.joinToken === "") logger.warn("no join token", { fix: "set LLMGW_JOIN_TOKEN or pass --token-file" });
+}
+
+/** Resolves with what stopped the agent; dispose() removes the signal handlers again. */
+function waitForStop(signal: AbortSignal | undefined): { promise: Promise<string>; dispose: () => void } {
+  let dispose = () => {};
+  const promise = new Promise<string>((resolve) => {
+    const onSignal = (name: NodeJS.Signals) => resolve(name);
+    const onAbort = () => resolve("aborted");
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal?.aborted) resolve("aborted");
+    dispose = () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      signal?.removeEventListener("abort", onAbort);
+    };
+  });
+  return { promise, dispose };
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from "vitest";
+import {
+  AGENT_WS_PATH,
+  decodeEnvelope,
+  encodeEnvelope,
+  ErrorCode,
+  FrameDecodeError,
+  MAX_FRAME_BYTES,
+  type EnvelopeInit,
+} from "./index";
+
+const GIB = 1024n * 1024n * 1024n;
+
+// One frame of every message type, with every field set to something other than its default.
+const FRAMES: Record<string, EnvelopeInit> = {
+  register: {
+    requestId: "reg-1",
+    msg: {
+      case: "register",
+      value: {
+        nodeId: "node-1", nodeName: "gpu-01", agentVersion: "0.1.0", features: ["logs", "reclaim"], labels: { rack: "r12", site: "ist" },
+        engines: ["vllm", "sim"], simulated: true, simulationProfile: "h100x8", joinToken: "tok",
+        hardware: {
+          gpus: [{
+            index: 3, uuid: "GPU-abc", name: "NVIDIA H100 80GB HBM3", memoryBytesTotal: 80n * GIB, computeCapability: "9.0",
+            pcieGenMax: 5, pcieGenCurrent: 4, pcieWidthMax: 16, pcieWidthCurrent: 8, pciBusId: "00000000:18:00.0", migEnabled: true, powerLimitWatts: 700,
+          }],
+          cpu: { model: "Xeon", cores: 112 }, memoryBytesTotal: 2048n * GIB, diskBytesTotal: 30_000n * GIB, diskBytesFree: 12n * GIB,
+          os: "linux", arch: "x86_64", driverVersion: "590.48.01", cudaVersion: "13.1",
+        },
+      },
+    },
+  },
+  registerAck: { requestId: "reg-1", msg: { case: "registerAck", value: { nodeId: "node-1", heartbeatIntervalMs: 2000, serverVersion: "0.1.0" } } },
+  heartbeat: {
+    msg: {
+      case: "heartbeat",
+      value: {
+        gpus: [{ uuid: "GPU-abc", utilizationPercent: 87.5, memoryBytesUsed: 40n * GIB, temperatureCelsius: 71.25, powerWatts: 612.4 }],
+        cpuUtilizationPercent: 12.5, memoryBytesUsed: 100n * GIB, diskBytesFree: 11n * GIB, sentAtMs: 1_767_000_000_000n,
+      },
+    },
+  },
+  ping: { requestId: "p-1", msg: { case: "ping", value: { sentAtMs: 123n } } },
+  pong: { requestId: "p-1", msg: { case: "pong", value: { sentAtMs: 456n } } },
+  error: { requestId: "x", msg: { case: "error", value: { code: ErrorCode.FRAME_TOO_LARGE, message: "frame of 5 MiB is over 4 MiB" } } },
+};
+
+/** Strips protobuf-es's $typeName so decoded messages compare with the plain init objects. */
+function plain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plain);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).filter(([key]) => key !== "$typeName").map(([key, v]) => [key, plain(v)]));
+  }
+  return value;
+}
+
+describe("encodeEnvelope / decodeEnvelope", () => {
+  for (const [name, init] of Object.entries(FRAMES)) {
+    it(`round-trips ${name} with every field`, () => {
+      const decoded = decodeEnvelope(encodeEnvelope(init));
+      expect(decoded.msg.case).toBe(name);
+      expect(decoded.requestId).toBe(init.requestId ?? "");
+      expect(plain(decoded.msg.value)).toEqual(plain(init.msg!.value));
+    });
+  }
+
+  it("covers every case of the oneof", () => {
+    const cases = Object.keys(FRAMES).sort();
+    expect(cases).toEqual(["error", "heartbeat", "ping", "pong", "register", "registerAck"]);
+  });
+
+  it("keeps an optional field set to zero apart from one left absent", () => {
+    const decoded = decodeEnvelope(
+      encodeEnvelope({
+        msg: { case: "heartbeat", value: { gpus: [{ uuid: "GPU-zero", utilizationPercent: 0, memoryBytesUsed: 0n, temperatureCelsius: 0, powerWatts: 0 }, { uuid: "GPU-absent" }] } },
+      }),
+    );
+    if (decoded.msg.case !== "heartbeat") throw new Error(`got ${decoded.msg.case}`);
+    const [zero, absent] = decoded.msg.value.gpus;
+    expect(zero).toMatchObject({ utilizationPercent: 0, memoryBytesUsed: 0n, temperatureCelsius: 0, powerWatts: 0 });
+    expect(absent?.utilizationPercent).toBeUndefined();
+    expect(absent?.memoryBytesUsed).toBeUndefined();
+    expect(absent?.temperatureCelsius).toBeUndefined();
+    expect(absent?.powerWatts).toBeUndefined();
+    expect(decoded.msg.value.cpuUtilizationPercent).toBeUndefined();
+  });
+
+  it("keeps absent PCIe fields absent on a Gpu and zero ones zero", () => {
+    const decoded = decodeEnvelope(
+      encodeEnvelope({ msg: { case: "register", value: { hardware: { gpus: [{ uuid: "a", pcieGenMax: 0 }, { uuid: "b" }] } } } }),
+    );
+    if (decoded.msg.case !== "register") throw new Error(`got ${decoded.msg.case}`);
+    const [zero, absent] = decoded.msg.value.hardware!.gpus;
+    expect(zero?.pcieGenMax).toBe(0);
+    expect(absent?.pcieGenMax).toBeUndefined();
+    expect(absent?.powerLimitWatts).toBeUndefined();
+  });
+
+  it("rejects an empty frame", () => {
+    expect(() => decodeEnvelope(new Uint8Array())).toThrow(FrameDecodeError);
+  });
+
+  it("rejects an envelope with only a request id", () => {
+    expect(() => decodeEnvelope(encodeEnvelope({ requestId: "r" }))).toThrow(/carries no message/);
+  });
+
+  it("rejects every truncation of a frame", () => {
+    const bytes = encodeEnvelope(FRAMES.register!);
+    for (let length = 0; length < bytes.length; length++) {
+      let error: unknown;
+      try {
+        decodeEnvelope(bytes.subarray(0, length));
+      } catch (caught) {
+        error = caught;
+      }
+      // A prefix ending on a field boundary (after the request id) parses, but carries no message.
+      if (error === undefined) throw new Error(`truncated frame of ${length}/${bytes.length} bytes decoded`);
+      expect(error).toBeInstanceOf(FrameDecodeError);
+    }
+  });
+
+  it("rejects random bytes with FrameDecodeError and never anything else", () => {
+    let seed = 12345;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return seed;
+    };
+    let rejected = 0;
+    for (let i = 0; i < 500; i++) {
+      const bytes = Uint8Array.from({ length: 1 + (random() % 64) }, () => random() & 0xff);
+      try {
+        decodeEnvelope(bytes);
+      } catch (error) {
+        expect(error).toBeInstanceOf(FrameDecodeError);
+        rejected++;
+      }
+    }
+    expect(rejected).toBeGreaterThan(400);
+  });
+
+  it("exports the path and a frame cap far below ws's 100 MiB default", () => {
+    expect(AGENT_WS_PATH).toBe("/agent/v1");
+    expect(MAX_FRAME_BYTES).toBeLessThanOrEqual(16 * 1024 * 1024);
+  });
+});
