@@ -1,0 +1,93 @@
+// `llmgw ctl` as a person uses it: real processes, a real server with a simulated node.
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, spawnLlmgw, tempDir, waitFor, type SpawnedProcess } from "@llmgw/testing";
+
+const TOKEN = "ctl-test-join-token-0123456789";
+const PASSWORD = "ctl-test-admin-pw";
+let apiUrl: string;
+let configDir: string;
+const started: SpawnedProcess[] = [];
+
+beforeAll(async () => {
+  const home = await tempDir("ctl-home");
+  configDir = (await tempDir("ctl-config")).path;
+  const [httpPort, agentPort] = [await freePort(), await freePort()];
+  apiUrl = `http://127.0.0.1:${httpPort}`;
+  started.push(
+    spawnLlmgw(["server"], {
+      env: {
+        LLMGW_HOME: home.path,
+        LLMGW_PORT: String(httpPort),
+        LLMGW_AGENT_PORT: String(agentPort),
+        LLMGW_AGENT_BIND: "127.0.0.1",
+        LLMGW_JOIN_TOKEN: TOKEN,
+        LLMGW_ADMIN_PASSWORD: PASSWORD,
+      },
+    }),
+  );
+  await waitFor(async () => (await fetch(`${apiUrl}/healthz`)).ok, { what: "server", timeoutMs: 60_000 });
+  started.push(
+    spawnLlmgw(["agent", "--server", `ws://127.0.0.1:${agentPort}`, "--name", "ctl-l40s", "--simulate", "l40sx4"], {
+      env: { LLMGW_JOIN_TOKEN: TOKEN, LLMGW_AGENT_DATA_DIR: join(home.path, "agent") },
+    }),
+  );
+});
+afterAll(async () => {
+  await Promise.all(started.map((p) => p.stop()));
+});
+
+async function ctl(args: string[], stdin?: string, env: Record<string, string> = {}) {
+  const proc = spawnLlmgw(["ctl", ...args], { env: { LLMGW_CONFIG_DIR: configDir, ...env }, stdin: stdin === undefined ? "ignore" : "pipe" });
+  if (stdin !== undefined) proc.child.stdin?.end(stdin);
+  const exit = await proc.exited;
+  return { code: exit.code, output: proc.output() };
+}
+
+describe("llmgw ctl", () => {
+  it("fails clearly before login, logs in, and lists nodes as a table and as JSON", async () => {
+    const before = await ctl(["nodes", "--server", apiUrl]);
+    expect(before.code).not.toBe(0);
+    expect(before.output).toMatch(/sign in first.*llmgw ctl login/s);
+
+    const wrong = await ctl(["login", "--server", apiUrl, "--password-stdin"], "not-the-password\n");
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.output).toMatch(/wrong username or password/);
+
+    const login = await ctl(["login", "--server", apiUrl, "--password-stdin"], `${PASSWORD}\n`);
+    expect(login.code).toBe(0);
+    expect(statSync(join(configDir, "credentials.json")).mode & 0o777).toBe(0o600);
+
+    const table = await waitFor(
+      async () => {
+        const result = await ctl(["nodes"]);
+        return result.output.includes("ctl-l40s") ? result : null;
+      },
+      { what: "ctl-l40s in `ctl nodes`", timeoutMs: 30_000 },
+    );
+    expect(table.code).toBe(0);
+    const lines = table.output.trim().split("\n");
+    expect(lines[0]).toMatch(/^NAME\s+STATE\s+GPUS/);
+    const row = lines.find((line) => line.startsWith("ctl-l40s"));
+    expect(row).toMatch(/ready \(simulated\)\s+4 x NVIDIA L40S/);
+    // Columns line up: STATE starts at the same offset in the header and the row.
+    expect(row?.indexOf("ready")).toBe(lines[0]?.indexOf("STATE"));
+
+    const json = await ctl(["nodes", "--json"]);
+    const nodes = JSON.parse(json.output) as Array<{ name: string; gpus: unknown[]; simulated: boolean }>;
+    expect(nodes.find((n) => n.name === "ctl-l40s")).toMatchObject({ simulated: true, gpus: expect.any(Array) });
+    expect(nodes.find((n) => n.name === "ctl-l40s")?.gpus).toHaveLength(4);
+  });
+
+  it("says so when the server cannot be reached or the token is wrong", async () => {
+    const port = await freePort();
+    const unreachable = await ctl(["nodes", "--server", `http://127.0.0.1:${port}`]);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.output).toMatch(/cannot reach the llmgw server at http:\/\/127\.0\.0\.1:\d+/);
+
+    const badToken = await ctl(["nodes", "--server", apiUrl], undefined, { LLMGW_TOKEN: "forged" });
+    expect(badToken.code).toBe(1);
+    expect(badToken.output).toMatch(/sign in first/);
+  });
+});
