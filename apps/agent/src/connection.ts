@@ -159,6 +159,8 @@ export class AgentConnection {
         this.failuresInRound = 0;
         const intervalMs = msg.value.heartbeatIntervalMs || DEFAULT_HEARTBEAT_INTERVAL_MS;
         this.options.logger.info("registered", { server: session.serverUrl, node: msg.value.nodeId, heartbeat_ms: intervalMs, server_version: msg.value.serverVersion || undefined });
+        // A repeated ack restarts the chain rather than starting a second one beside it.
+        this.timers.clearTimeout(session.heartbeatTimer);
         this.scheduleHeartbeat(session, intervalMs, 0);
         return;
       }

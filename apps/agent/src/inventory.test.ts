@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { queryGpuCsv } from "../test/nvidia-smi-captures";
+import type { ExecFn } from "./discovery/exec";
+import { ExecError } from "./discovery/exec";
+import { buildHeartbeat, buildRegister, realInventory } from "./inventory";
+import { createLogger, LogRing } from "./log-ring";
+
+const CONFIG = { serverUrls: ["ws://a:1"], joinToken: "tok", nodeName: "gpu-9", labels: { zone: "z1" }, dataDir: "." };
+
+function logger() {
+  const ring = new LogRing();
+  return { ring, logger: createLogger({ ring, write: () => {}, nowMs: () => 0 }) };
+}
+
+describe("realInventory", () => {
+  it("registers a real H200 MIG node as not simulated, with driver and CUDA versions", async () => {
+    const exec: ExecFn = async (_file, args) =>
+      args[0] === "--version"
+        ? { exitCode: 0, stdout: "DRIVER version : 590.48.01\nCUDA Version : 13.1\n", stderr: "" }
+        : { exitCode: 0, stdout: queryGpuCsv("linux-x86_64__nvidia-h200-mig__590.48.01.txt", "load"), stderr: "" };
+    const { logger: log } = logger();
+    const inventory = await realInventory(".", exec, log);
+    const register = buildRegister(CONFIG, "id-9", inventory);
+    expect(register).toMatchObject({ nodeId: "id-9", simulated: false, simulationProfile: "", joinToken: "tok", labels: { zone: "z1" } });
+    expect(register.hardware).toMatchObject({ driverVersion: "590.48.01", cudaVersion: "13.1" });
+    expect(register.hardware?.gpus?.[0]).toMatchObject({ name: "NVIDIA H200", migEnabled: true });
+    const heartbeat = await buildHeartbeat(inventory);
+    expect(heartbeat.gpus[0]?.utilizationPercent).toBeUndefined();
+    expect(heartbeat.gpus[0]?.temperatureCelsius).toBe(36);
+  });
+
+  it("is a CPU node, said in the log, when nvidia-smi is missing", async () => {
+    const exec: ExecFn = async () => Promise.reject(new ExecError("spawn nvidia-smi ENOENT", "ENOENT", false));
+    const { ring, logger: log } = logger();
+    const inventory = await realInventory(".", exec, log);
+    expect(inventory.gpus).toEqual([]);
+    expect(ring.snapshot().join("\n")).toMatch(/warn no gpus why="nvidia-smi not found/);
+    expect((await buildHeartbeat(inventory)).gpus).toEqual([]);
+  });
+});
