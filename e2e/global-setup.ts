@@ -1,0 +1,33 @@
+// Starts `llmgw dev` (server on PGlite, console, three simulated agents) for the browser tests and
+// hands its facts (console URL, admin password) to them through the environment.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { freePort, spawnLlmgw, tempDir, waitFor } from "@llmgw/testing";
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const home = await tempDir("e2e-home");
+  const ports = { api: await freePort(), agent: await freePort(), web: await freePort() };
+  const dev = spawnLlmgw(["dev"], {
+    name: "dev",
+    env: {
+      LLMGW_HOME: home.path,
+      LLMGW_PORT: String(ports.api),
+      LLMGW_AGENT_PORT: String(ports.agent),
+      LLMGW_WEB_PORT: String(ports.web),
+    },
+  });
+  const factsPath = join(home.path, "dev.json");
+  try {
+    await waitFor(() => existsSync(factsPath), { what: "llmgw dev to write dev.json", timeoutMs: 150_000, intervalMs: 500 });
+  } catch (error) {
+    process.stderr.write(dev.output());
+    await dev.stop();
+    throw error;
+  }
+  process.env.LLMGW_E2E_FACTS = readFileSync(factsPath, "utf8");
+  process.env.LLMGW_E2E_HOME = home.path;
+  return async () => {
+    await dev.stop();
+    await home.remove();
+  };
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+// `npm test`: installs what the suites need, then runs every check and suite in order — generated
+// code and migrations up to date, types, lint, unit and integration tests (PGlite and a real
+// PostgreSQL 15), and the browser end-to-end tests in Debian's Chromium. Ends with one line:
+// "N passed, N failed".
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, ensureInstalled, ensureWebBuilt, pnpm } from "./ensure.mjs";
+
+const RESULTS = join(ROOT, "test-results");
+const SYSTEM_PACKAGES = [
+  { path: "/usr/bin/chromium", pkg: "chromium", why: "browser end-to-end tests" },
+  { path: "/usr/lib/postgresql/15/bin/initdb", pkg: "postgresql-15", why: "integration tests on PostgreSQL" },
+];
+
+function ensureSystemPackages() {
+  const missing = SYSTEM_PACKAGES.filter((p) => !existsSync(p.path));
+  if (missing.length === 0) return;
+  const names = missing.map((p) => p.pkg);
+  if (process.getuid?.() !== 0) {
+    console.error(`llmgw test: missing ${names.join(", ")} (${missing.map((p) => p.why).join("; ")}); install with apt-get`);
+    process.exit(1);
+  }
+  console.error(`llmgw test: installing ${names.join(", ")} from Debian…`);
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
+  const result = spawnSync("apt-get", ["install", "-y", "-qq", ...names], { stdio: "inherit", env });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+function step(title, fn) {
+  const started = Date.now();
+  console.log(`\n=== ${title}`);
+  fn();
+  console.log(`=== ${title}: ok (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+function countVitest(file) {
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  return { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests };
+}
+
+function countPlaywright(file) {
+  const { stats } = JSON.parse(readFileSync(file, "utf8"));
+  return { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+}
+
+function run(args, { allowFail = false } = {}) {
+  const result = spawnSync("npx", ["-y", "pnpm@10.34.9", ...args], {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...process.env, npm_config_update_notifier: "false", NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (result.status !== 0 && !allowFail) {
+    console.error(`llmgw test: \`pnpm ${args.join(" ")}\` failed`);
+    process.exit(result.status ?? 1);
+  }
+  return result.status === 0;
+}
+
+rmSync(RESULTS, { recursive: true, force: true });
+mkdirSync(RESULTS, { recursive: true });
+step("install", () => {
+  ensureInstalled();
+  ensureSystemPackages();
+});
+step("generated protobuf code and buf lint", () => {
+  pnpm(["--filter", "@llmgw/proto", "check:generated"]);
+  pnpm(["--filter", "@llmgw/proto", "lint:proto"]);
+});
+step("types", () => pnpm(["-r", "--workspace-concurrency=1", "typecheck"]));
+step("lint", () => pnpm(["exec", "eslint", "--max-warnings=0", "."]));
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const add = (counts) => {
+  for (const key of Object.keys(totals)) totals[key] += counts[key];
+};
+const vitestReport = join(RESULTS, "vitest.json");
+console.log("\n=== unit and integration tests (vitest)");
+const vitestOk = run(["exec", "vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`], { allowFail: true });
+if (existsSync(vitestReport)) add(countVitest(vitestReport));
+else if (!vitestOk) totals.failed += 1;
+
+step("build the console", () => ensureWebBuilt());
+const playwrightReport = join(RESULTS, "playwright.json");
+console.log("\n=== browser end-to-end tests (Playwright, Debian Chromium)");
+const e2eOk = spawnSync("npx", ["-y", "pnpm@10.34.9", "--filter", "@llmgw/e2e", "exec", "playwright", "test"], {
+  cwd: ROOT,
+  stdio: "inherit",
+  env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport, npm_config_update_notifier: "false" },
+}).status === 0;
+if (existsSync(playwrightReport)) add(countPlaywright(playwrightReport));
+else if (!e2eOk) totals.failed += 1;
+
+console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
+process.exit(vitestOk && e2eOk && totals.failed === 0 ? 0 : 1);
