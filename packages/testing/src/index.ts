@@ -1,0 +1,25 @@
+// @llmgw/testing owns the real pieces integration and browser tests start: a PostgreSQL 15 server,
+// child processes in their own process groups, free ports, temp dirs and polling with a deadline.
+// Everything started here is registered so that `cleanupAll()` (or process exit) leaves nothing behind.
+export {
+  cleanupAll,
+  registerCleanup,
+  type CleanupHandle,
+  type Resource,
+} from "./cleanup-registry.ts";
+export { freePort } from "./free-port.ts";
+export { llmgwBin, repoRoot } from "./paths.ts";
+export {
+  startPostgres,
+  type PostgresServer,
+  type StartPostgresOptions,
+} from "./postgres-server.ts";
+export {
+  spawnLlmgw,
+  spawnProcess,
+  type ExitInfo,
+  type SpawnedProcess,
+  type SpawnProcessOptions,
+} from "./spawn-process.ts";
+export { tempDir, type TempDir } from "./temp-dir.ts";
+export { waitFor, type WaitForOptions } from "./wait-for.ts";

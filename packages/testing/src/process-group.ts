@@ -1,0 +1,44 @@
+// Process-group inspection through /proc. Once a group leader has exited, its orphans are adopted
+// by PID 1, which in these sandboxes does not reap, so a zombie must count as gone or a stop would
+// wait forever for a process that is already dead.
+import { readdirSync, readFileSync } from "node:fs";
+
+interface ProcStat {
+  pid: number;
+  state: string;
+  processGroupId: number;
+}
+
+function readStat(pid: string): ProcStat | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name is in parentheses and may contain spaces; fields resume after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { pid: Number(pid), state: fields[0] ?? "", processGroupId: Number(fields[2]) };
+  } catch {
+    return undefined; // The process exited between readdir and read.
+  }
+}
+
+/** Pids of the living (not zombie) members of a process group. */
+export function livingGroupMembers(processGroupId: number): number[] {
+  const members: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readStat(entry);
+    if (stat && stat.processGroupId === processGroupId && stat.state !== "Z")
+      members.push(stat.pid);
+  }
+  return members;
+}
+
+/** Sends a signal to a whole group; false when the group no longer exists. */
+export function signalGroup(processGroupId: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-processGroupId, signal);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
+    throw error;
+  }
+}

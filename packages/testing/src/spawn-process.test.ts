@@ -1,0 +1,107 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { cleanupAll } from "./cleanup-registry.ts";
+import { livingGroupMembers } from "./process-group.ts";
+import { spawnProcess } from "./spawn-process.ts";
+import { waitFor } from "./wait-for.ts";
+
+// Orphans are adopted by a PID 1 that may never reap them, so a zombie counts as gone.
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+  } catch {
+    return "";
+  }
+}
+
+/** Waits until both `sleep`s run (bash may or may not exec the last one) and returns every member. */
+async function sleepingGroup(pid: number): Promise<number[]> {
+  return waitFor(
+    () => {
+      const members = livingGroupMembers(pid);
+      return members.filter((member) => commandOf(member) === "sleep").length === 2
+        ? members
+        : undefined;
+    },
+    { what: `two sleeps in process group ${pid}`, timeoutMs: 5_000, intervalMs: 20 },
+  );
+}
+
+describe("spawnProcess", () => {
+  it("stops the whole process group", async () => {
+    const spawned = spawnProcess("bash", ["-c", "sleep 100 & sleep 100"], { name: "sleepers" });
+    const members = await sleepingGroup(spawned.pid);
+    expect(members).toContain(spawned.pid);
+    expect(members.length).toBeGreaterThanOrEqual(2);
+    const exit = await spawned.stop();
+    expect(exit.signal).toBe("SIGTERM");
+    for (const pid of members) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+  });
+
+  it("escalates to SIGKILL when SIGTERM is ignored", async () => {
+    const spawned = spawnProcess(
+      "bash",
+      ["-c", "trap '' TERM; echo ready; sleep 100 & sleep 100 & wait"],
+      {
+        name: "stubborn",
+        stopGraceMs: 300,
+      },
+    );
+    await spawned.waitForOutput(/ready/, 5_000);
+    const members = await sleepingGroup(spawned.pid);
+    const exit = await spawned.stop();
+    expect(exit.signal).toBe("SIGKILL");
+    for (const pid of members) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+  });
+
+  it("captures stdout and stderr and matches output", async () => {
+    const spawned = spawnProcess(
+      "bash",
+      ["-c", 'echo "listening on port $PORT"; echo oops >&2; sleep 100'],
+      {
+        name: "printer",
+        env: { PORT: "4321" },
+      },
+    );
+    const match = await spawned.waitForOutput(/listening on port (\d+)/, 5_000);
+    expect(match[1]).toBe("4321");
+    await waitFor(() => spawned.output().includes("oops"), {
+      what: "stderr output",
+      timeoutMs: 5_000,
+    });
+    await spawned.stop();
+  });
+
+  it("rejects waitForOutput when the process exits first, with its output", async () => {
+    const spawned = spawnProcess("bash", ["-c", "echo config invalid; exit 3"], {
+      name: "crasher",
+    });
+    await expect(spawned.waitForOutput(/listening/, 5_000)).rejects.toThrow(
+      /process "crasher" exited \(code 3\) before printing \/listening\/; output:\nconfig invalid/,
+    );
+  });
+
+  it("rejects waitForOutput on timeout", async () => {
+    const spawned = spawnProcess("sleep", ["100"], { name: "silent" });
+    await expect(spawned.waitForOutput(/never/, 100)).rejects.toThrow(
+      /process "silent" did not within 100 ms print/,
+    );
+    await spawned.stop();
+  });
+
+  it("is stopped by cleanupAll", async () => {
+    const spawned = spawnProcess("bash", ["-c", "sleep 100 & sleep 100"], { name: "leftover" });
+    const members = await sleepingGroup(spawned.pid);
+    await cleanupAll();
+    for (const pid of members) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+  });
+});
