@@ -165,7 +165,7 @@ export class AgentConnection {
         return;
       }
       case "ping":
-        this.send(session, { requestId: envelope.requestId, msg: { case: "pong", value: { sentAtMs: BigInt(this.options.nowMs()) } } });
+        this.send(session, { requestId: envelope.requestId, msg: { case: "pong", value: { sentAtMs: msg.value.sentAtMs } } });
         return;
       case "error": {
         const code = ErrorCode[msg.value.code] ?? String(msg.value.code);

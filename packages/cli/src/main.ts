@@ -17,9 +17,17 @@ export async function main(argv: string[]): Promise<number> {
     case "server":
       await (await import("@llmgw/server")).runServer(rest);
       return Number(process.exitCode ?? 0);
-    case "agent":
-      await (await import("@llmgw/agent")).runAgent(rest);
+    case "agent": {
+      const agent = await import("@llmgw/agent");
+      try {
+        await agent.runAgent(rest);
+      } catch (error) {
+        if (!(error instanceof agent.ConfigError)) throw error;
+        process.stderr.write(`llmgw agent: ${error.message}\n`);
+        return 2;
+      }
       return Number(process.exitCode ?? 0);
+    }
     case "web":
       return (await import("./web")).runWeb(rest);
     case "ctl":
