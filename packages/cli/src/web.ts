@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { WEB_DIR } from "./paths";
-import { webConfig } from "./config";
+import { inheritedEnv, webConfig } from "./config";
 
 export async function runWeb(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { port: { type: "string" } }, strict: true });
@@ -18,7 +18,7 @@ export async function runWeb(argv: string[]): Promise<number> {
   const child = spawn(process.execPath, [nextBin, "start", "-p", String(config.port), "-H", config.host], {
     cwd: WEB_DIR,
     stdio: "inherit",
-    env: { ...process.env, LLMGW_API_URL: config.apiUrl, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...inheritedEnv(), LLMGW_API_URL: config.apiUrl, NEXT_TELEMETRY_DISABLED: "1" },
   });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   process.on("SIGINT", forward);

@@ -1,0 +1,81 @@
+// The session state machine on its own, with a fake socket and a fixed clock.
+import { create } from "@bufbuild/protobuf";
+import { describe, expect, it } from "vitest";
+import { EnvelopeSchema, ErrorCode, RegisterSchema, type Envelope, type EnvelopeInit } from "@llmgw/proto";
+import { FleetRegistry } from "../fleet/registry";
+import type { AgentSocket } from "./agent-server";
+import { createAgentSession } from "./session";
+
+const TOKEN = "the-join-token-0123456789";
+
+function harness() {
+  const sent: EnvelopeInit[] = [];
+  const closed: Array<{ code: number; reason: string }> = [];
+  const socket: AgentSocket = { remoteAddress: "127.0.0.1", send: (f) => sent.push(f), close: (code, reason) => closed.push({ code, reason }) };
+  const registry = new FleetRegistry();
+  let now = 1_000;
+  const registered: string[] = [];
+  const session = createAgentSession(socket, {
+    joinToken: TOKEN,
+    heartbeatIntervalMs: 2_000,
+    serverVersion: "test",
+    registry,
+    nowMs: () => now,
+    onRegistered: (r) => registered.push(r.nodeId),
+    onDisconnected: () => undefined,
+    log: () => undefined,
+  });
+  return { session, sent, closed, registry, registered, advance: (ms: number) => (now += ms) };
+}
+
+const envelope = (init: EnvelopeInit): Envelope => create(EnvelopeSchema, init);
+const register = (token: string, nodeId = "node-1") =>
+  envelope({ requestId: "r1", msg: { case: "register", value: create(RegisterSchema, { nodeId, nodeName: "n1", joinToken: token }) } });
+
+describe("agent session", () => {
+  it("acknowledges a Register with the right token and the heartbeat interval", () => {
+    const h = harness();
+    h.session.onEnvelope(register(TOKEN));
+    expect(h.closed).toEqual([]);
+    expect(h.sent[0]).toMatchObject({ requestId: "r1", msg: { case: "registerAck", value: { nodeId: "node-1", heartbeatIntervalMs: 2_000 } } });
+    expect(h.registered).toEqual(["node-1"]);
+    expect(h.registry.get("node-1")?.isConnected).toBe(true);
+  });
+
+  it("refuses a wrong token and closes with 4401", () => {
+    const h = harness();
+    h.session.onEnvelope(register("nope"));
+    expect(h.sent[0]).toMatchObject({ msg: { case: "error", value: { code: ErrorCode.UNAUTHENTICATED } } });
+    expect(h.closed).toEqual([{ code: 4401, reason: "join token refused" }]);
+    expect(h.registry.get("node-1")).toBeUndefined();
+  });
+
+  it("refuses a node id that could not be stored safely", () => {
+    const h = harness();
+    h.session.onEnvelope(register(TOKEN, "../../etc/passwd"));
+    expect(h.closed[0]?.code).toBe(1008);
+    expect(h.closed[0]?.reason).toMatch(/node_id/);
+  });
+
+  it("records heartbeats, answers pings, and marks the node disconnected on close", () => {
+    const h = harness();
+    h.session.onEnvelope(register(TOKEN));
+    h.advance(500);
+    h.session.onEnvelope(envelope({ msg: { case: "heartbeat", value: { gpus: [{ uuid: "GPU-1", utilizationPercent: 42 }] } } }));
+    expect(h.registry.get("node-1")?.lastSeenMs).toBe(1_500);
+    expect(h.registry.get("node-1")?.samplesByUuid.get("GPU-1")?.utilizationPercent).toBe(42);
+    h.session.onEnvelope(envelope({ requestId: "p9", msg: { case: "ping", value: { sentAtMs: 77n } } }));
+    expect(h.sent.at(-1)).toMatchObject({ requestId: "p9", msg: { case: "pong", value: { sentAtMs: 77n } } });
+    h.session.onClose();
+    expect(h.registry.get("node-1")?.isConnected).toBe(false);
+  });
+
+  it("does not let an old session's close mark a newer session disconnected", () => {
+    const first = harness();
+    first.session.onEnvelope(register(TOKEN));
+    const registry = first.registry;
+    registry.connect(create(RegisterSchema, { nodeId: "node-1", nodeName: "n1" }), 999_999, 2_000);
+    first.session.onClose();
+    expect(registry.get("node-1")?.isConnected).toBe(true);
+  });
+});

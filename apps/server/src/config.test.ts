@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseServerConfig } from "./config";
+
+describe("parseServerConfig", () => {
+  it("defaults to PGlite under the home directory and the documented ports", () => {
+    const config = parseServerConfig([], { LLMGW_HOME: "/srv/llmgw" });
+    expect(config.store).toEqual({ kind: "pglite", dataDir: "/srv/llmgw/data" });
+    expect([config.httpPort, config.agentPort]).toEqual([8080, 8081]);
+    expect(config.heartbeatIntervalMs).toBe(2000);
+    expect(config.missedHeartbeatsMax).toBe(3);
+  });
+
+  it("uses PostgreSQL when DATABASE_URL is set and flags beat the environment", () => {
+    const config = parseServerConfig(["--port", "9090"], { DATABASE_URL: "postgres://u@db/llmgw", LLMGW_PORT: "7070" });
+    expect(config.store).toEqual({ kind: "postgres", url: "postgres://u@db/llmgw" });
+    expect(config.httpPort).toBe(9090);
+  });
+
+  it("names the variable that is wrong", () => {
+    expect(() => parseServerConfig([], { LLMGW_PORT: "eighty" })).toThrow(/LLMGW_PORT/);
+    expect(() => parseServerConfig([], { LLMGW_AGENT_PORT: "70000" })).toThrow(/LLMGW_AGENT_PORT: LLMGW_AGENT_PORT must be 0-65535/);
+    expect(() => parseServerConfig([], { DATABASE_URL: "mysql://x" })).toThrow(ConfigError);
+    expect(() => parseServerConfig([], { LLMGW_JOIN_TOKEN: "short" })).toThrow(/at least 16 characters/);
+    expect(() => parseServerConfig(["--bogus"], {})).toThrow(/bogus/);
+  });
+});
