@@ -54,11 +54,12 @@ export function formatWatts(watts: number | null | undefined, lang: string): str
   return `${formatNumber(watts, lang, 0)} W`;
 }
 
-export function formatDateTime(iso: string | null | undefined, lang: string): string {
+/** The browser's own time zone by default; tests pass one so they do not depend on the machine. */
+export function formatDateTime(iso: string | null | undefined, lang: string, timeZone?: string): string {
   if (!iso) return ABSENT;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return ABSENT;
-  return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium" }).format(date);
+  return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium", timeZone }).format(date);
 }
 
 const RELATIVE_STEPS: Array<{ unit: Intl.RelativeTimeFormatUnit; seconds: number }> = [

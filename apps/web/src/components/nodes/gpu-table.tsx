@@ -72,7 +72,11 @@ export function GpuTable({ gpus }: { gpus: GpuView[] }) {
               {gpu.name}
               {gpu.migEnabled ? <span className="badge badge-simulated">{t("gpu.mig")}</span> : null}
             </td>
-            <td className="mono muted">{gpu.uuid}</td>
+            <td className="mono muted">
+              <span className="truncate uuid" title={gpu.uuid}>
+                {gpu.uuid}
+              </span>
+            </td>
             <td className="numeric">{formatBytesPair(gpu.memoryBytesUsed, gpu.memoryBytesTotal, lang)}</td>
             <td className="numeric">
               <UtilizationCell percent={gpu.utilizationPercent} lang={lang} />

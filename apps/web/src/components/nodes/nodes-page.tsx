@@ -7,6 +7,7 @@ import { useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRowKeyboard } from "../../hooks/use-row-keyboard";
 import { FILTER_INPUT_ATTRIBUTE } from "../../hooks/use-shell-shortcuts";
+import { describeError } from "../../lib/errors";
 import { isSortKey, matchesFilter, sortNodes, type SortKey, type SortState } from "../../lib/nodes";
 import { readStored, STORAGE_KEYS, writeStored } from "../../lib/preferences";
 import { useTRPC } from "../../trpc/react";
@@ -39,6 +40,7 @@ function EmptyFleet() {
       <h2>{t("empty.title")}</h2>
       <p>{t("empty.body")}</p>
       <pre className="command">{command}</pre>
+      <p className="muted">{t("empty.tokenHint")}</p>
     </div>
   );
 }
@@ -93,7 +95,9 @@ export function NodesPage() {
         </span>
         <div className="top-bar-spacer" />
         {nodesQuery.isError && allNodes ? (
-          <span className="status status-stale" data-testid="nodes-stale">{t("stale")}</span>
+          <span className="status status-stale" data-testid="nodes-stale" title={describeError(nodesQuery.error, tc)}>
+            {t("stale")}
+          </span>
         ) : (
           <span className="status status-live">{t("live")}</span>
         )}

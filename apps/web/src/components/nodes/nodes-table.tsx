@@ -29,7 +29,11 @@ function GpuSummary({ node, context }: { node: NodeView; context: CellContext })
   const text = groupGpusByName(node.gpus)
     .map((group) => context.t("gpuGroup", { count: group.count, name: group.name }))
     .join(", ");
-  return <span title={text}>{text}</span>;
+  return (
+    <span className="truncate gpu-summary" title={text}>
+      {text}
+    </span>
+  );
 }
 
 const COLUMNS: Column[] = [

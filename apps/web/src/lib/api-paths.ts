@@ -1,0 +1,4 @@
+// Where the browser sends tRPC calls. It mirrors TRPC_PATH of @llmgw/api as a literal because
+// @llmgw/api's entry point also exports the router, and importing it at run time would pull
+// @trpc/server into the browser bundle, which refuses to load there. A unit test keeps the two equal.
+export const CONSOLE_TRPC_PATH = "/api/trpc";

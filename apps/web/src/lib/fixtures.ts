@@ -1,0 +1,46 @@
+// Node and card factories for the console's unit tests; defaults look like a real H100 host.
+import type { GpuView, NodeView } from "@llmgw/api";
+
+export function gpuFixture(overrides: Partial<GpuView> = {}): GpuView {
+  return {
+    index: 0,
+    uuid: "GPU-00000000-0000-0000-0000-000000000000",
+    name: "NVIDIA H100 80GB HBM3",
+    memoryBytesTotal: 81_559 * 1024 ** 2,
+    memoryBytesUsed: 1024 ** 3,
+    computeCapability: "9.0",
+    pcieGenMax: 5,
+    pcieGenCurrent: 5,
+    pcieWidthMax: 16,
+    pcieWidthCurrent: 16,
+    migEnabled: false,
+    utilizationPercent: 12,
+    temperatureCelsius: 41,
+    powerWatts: 120,
+    ...overrides,
+  };
+}
+
+export function nodeFixture(overrides: Partial<NodeView> = {}): NodeView {
+  return {
+    id: "node-1",
+    name: "gpu-1",
+    state: "ready",
+    simulated: false,
+    simulationProfile: null,
+    agentVersion: "0.1.0",
+    labels: {},
+    engines: ["vllm"],
+    features: [],
+    firstSeenAt: "2026-03-01T10:00:00Z",
+    lastSeenAt: "2026-03-01T12:00:00Z",
+    cpu: { model: "AMD EPYC 9454", cores: 96, utilizationPercent: 5 },
+    memory: { bytesTotal: 1024 * 1024 ** 3, bytesUsed: null },
+    disk: { bytesTotal: 4 * 1024 ** 4, bytesFree: 3 * 1024 ** 4 },
+    os: "Ubuntu 22.04",
+    arch: "x86_64",
+    driverVersion: "550.54.15",
+    gpus: [],
+    ...overrides,
+  };
+}

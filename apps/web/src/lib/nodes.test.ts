@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { gpuFixture, nodeFixture } from "./fixtures";
+import { gpuMemoryBytesTotal, groupGpusByName, isPcieDegraded, labelPairs, matchesFilter, sortNodes } from "./nodes";
+
+describe("groupGpusByName", () => {
+  it("counts cards per model in first-seen order", () => {
+    const gpus = [
+      gpuFixture({ index: 0 }),
+      gpuFixture({ index: 1, name: "NVIDIA L40S" }),
+      gpuFixture({ index: 2 }),
+    ];
+    expect(groupGpusByName(gpus)).toEqual([
+      { name: "NVIDIA H100 80GB HBM3", count: 2 },
+      { name: "NVIDIA L40S", count: 1 },
+    ]);
+    expect(groupGpusByName([])).toEqual([]);
+  });
+
+  it("sums GPU memory", () => {
+    expect(gpuMemoryBytesTotal(nodeFixture({ gpus: [gpuFixture(), gpuFixture({ index: 1 })] }))).toBe(2 * 81_559 * 1024 ** 2);
+  });
+});
+
+describe("isPcieDegraded", () => {
+  it("flags a lower generation or a narrower width, not a full link or unknown values", () => {
+    expect(isPcieDegraded(gpuFixture())).toBe(false);
+    expect(isPcieDegraded(gpuFixture({ pcieGenCurrent: 1 }))).toBe(true);
+    expect(isPcieDegraded(gpuFixture({ pcieWidthCurrent: 8 }))).toBe(true);
+    expect(isPcieDegraded(gpuFixture({ pcieGenCurrent: null, pcieWidthCurrent: null }))).toBe(false);
+  });
+});
+
+describe("matchesFilter", () => {
+  const node = nodeFixture({ name: "gpu-7", labels: { zone: "ist-1" }, simulated: true, gpus: [gpuFixture()] });
+
+  it("needs every word to match name, labels, GPU names or flags", () => {
+    expect(matchesFilter(node, "")).toBe(true);
+    expect(matchesFilter(node, "GPU-7 h100")).toBe(true);
+    expect(matchesFilter(node, "zone=ist-1 simulated")).toBe(true);
+    expect(matchesFilter(node, "gpu-7 l40s")).toBe(false);
+  });
+});
+
+describe("sortNodes", () => {
+  const nodes = [
+    nodeFixture({ id: "a", name: "node-10", gpus: [gpuFixture()] }),
+    nodeFixture({ id: "b", name: "node-2", gpus: [] }),
+    nodeFixture({ id: "c", name: "node-1", gpus: [gpuFixture(), gpuFixture({ index: 1 })] }),
+  ];
+
+  it("sorts names numerically and can reverse", () => {
+    expect(sortNodes(nodes, { key: "name", direction: "asc" }).map((n) => n.name)).toEqual(["node-1", "node-2", "node-10"]);
+    expect(sortNodes(nodes, { key: "name", direction: "desc" }).map((n) => n.name)).toEqual(["node-10", "node-2", "node-1"]);
+  });
+
+  it("sorts by GPU count with the name breaking ties, without mutating the input", () => {
+    expect(sortNodes(nodes, { key: "gpus", direction: "desc" }).map((n) => n.id)).toEqual(["c", "a", "b"]);
+    expect(nodes.map((n) => n.id)).toEqual(["a", "b", "c"]);
+  });
+
+  it("lists labels sorted as key=value", () => {
+    expect(labelPairs({ zone: "b", gpu: "h100", spare: "" })).toEqual(["gpu=h100", "spare", "zone=b"]);
+  });
+});

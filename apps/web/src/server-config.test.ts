@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { readServerConfig } from "./server-config";
+
+describe("readServerConfig", () => {
+  it("defaults to the local control plane", () => {
+    expect(readServerConfig({})).toEqual({ apiUrl: "http://127.0.0.1:8080" });
+    expect(readServerConfig({ LLMGW_API_URL: "  " })).toEqual({ apiUrl: "http://127.0.0.1:8080" });
+  });
+
+  it("takes LLMGW_API_URL without a trailing slash", () => {
+    expect(readServerConfig({ LLMGW_API_URL: "https://cp.example:9443/" })).toEqual({ apiUrl: "https://cp.example:9443" });
+  });
+
+  it("names the setting when the value is unusable", () => {
+    expect(() => readServerConfig({ LLMGW_API_URL: "cp.example:8080" })).toThrow(/LLMGW_API_URL="cp.example:8080"/);
+    expect(() => readServerConfig({ LLMGW_API_URL: "ws://cp.example" })).toThrow(/http:\/\/ or https:\/\//);
+  });
+});
