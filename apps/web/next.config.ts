@@ -1,6 +1,5 @@
 // Next configuration for the console. The console owns no data: everything it shows comes from the
-// control plane through the tRPC proxy in app/api/trpc, so there is nothing to configure here
-// beyond compiling the workspace's TypeScript contract package.
+// control plane through the tRPC proxy in app/api/trpc, so the configuration stays small.
 import type { NextConfig } from "next";
 
 export const nextConfig: NextConfig = {
@@ -9,6 +8,11 @@ export const nextConfig: NextConfig = {
   // The console is a separate process; no header should advertise the framework to the fleet's users.
   poweredByHeader: false,
   reactStrictMode: true,
+  // The console has no landing page; the fleet is what an operator opens it for. A config redirect
+  // answers with a real 307 before any rendering, where redirect() in a page streams a 200 first.
+  async redirects() {
+    return [{ source: "/", destination: "/nodes", permanent: false }];
+  },
 };
 
 // Next requires the configuration as the default export.

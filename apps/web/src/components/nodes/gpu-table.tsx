@@ -45,7 +45,7 @@ function UtilizationCell({ percent, lang }: { percent: number | null; lang: stri
           <span style={{ width: `${Math.min(100, Math.max(0, percent))}%` }} />
         </span>
       )}
-      {formatPercent(percent, lang)}
+      <span className="meter-value">{formatPercent(percent, lang)}</span>
     </span>
   );
 }
