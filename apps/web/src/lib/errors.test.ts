@@ -1,0 +1,38 @@
+import { TRPCClientError } from "@trpc/client";
+import { describe, expect, it } from "vitest";
+import { createI18n } from "../i18n/create-i18n";
+import { describeError, isPermanentError, isUnauthorized } from "./errors";
+
+function trpcError(code: string, message: string, extra: Record<string, unknown> = {}) {
+  return TRPCClientError.from({ error: { message, code: -32000, data: { code, ...extra } } });
+}
+
+const unreachable = trpcError("BAD_GATEWAY", "the console cannot reach…", { apiUrl: "http://cp:8080" });
+const wrongPassword = trpcError("UNAUTHORIZED", "wrong username or password");
+
+describe("describeError", () => {
+  const en = createI18n("en").getFixedT("en", "common");
+  const tr = createI18n("tr").getFixedT("tr", "common");
+
+  it("translates an unreachable control plane and names its URL", () => {
+    expect(describeError(unreachable, en)).toContain("cannot reach the control plane at http://cp:8080");
+    expect(describeError(unreachable, tr)).toContain("http://cp:8080 adresindeki kontrol düzlemine ulaşamıyor");
+  });
+
+  it("translates wrong credentials only on the sign-in form", () => {
+    expect(describeError(wrongPassword, tr, { isSignIn: true })).toBe("Kullanıcı adı veya parola hatalı.");
+    expect(describeError(wrongPassword, en)).toBe("The control plane answered: wrong username or password");
+  });
+
+  it("blames the console itself when no tRPC answer came back", () => {
+    const networkFailure = TRPCClientError.from(new TypeError("Failed to fetch"));
+    expect(describeError(networkFailure, en)).toMatch(/console is not answering/);
+  });
+
+  it("classifies errors that retrying cannot fix", () => {
+    expect(isUnauthorized(wrongPassword)).toBe(true);
+    expect(isPermanentError(wrongPassword)).toBe(true);
+    expect(isPermanentError(unreachable)).toBe(false);
+    expect(isUnauthorized(new Error("x"))).toBe(false);
+  });
+});
