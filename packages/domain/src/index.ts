@@ -1,2 +1,4 @@
 // Pure decisions with no I/O: everything here is a function of its inputs and the time passed in.
 export * from "./node-state";
+export * from "./catalog";
+export * from "./placement";

@@ -1,0 +1,7 @@
+// Catalog: what a model definition may say, and the immutable set of them the cluster serves.
+export * from "./model-definition";
+export * from "./catalog";
+export * from "./presets";
+export { checkEngineArgs, type FlagRefusal } from "./engine-flags";
+export { normaliseGpuClass, parseComputeCapability, GPU_CLASS_PATTERN } from "./gpu-class";
+export { sourceKind, pickleExtension, PICKLE_EXTENSIONS, type SourceKind } from "./source";

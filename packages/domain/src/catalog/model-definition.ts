@@ -1,0 +1,205 @@
+// The one schema for a model definition. Files, tRPC inputs, CLI flags and console forms all
+// parse through it, so a definition refused in one place is refused with the same words in all.
+import { z } from "zod";
+import { ENGINES, checkEngineArgs, type Engine } from "./engine-flags";
+import { GPU_CLASS_PATTERN } from "./gpu-class";
+import { pickleExtension, sourceKind } from "./source";
+
+export { ENGINES, type Engine };
+
+/** Engines that can serve without a card; the others refuse a profile with no gpu. */
+export const CPU_CAPABLE_ENGINES: ReadonlySet<Engine> = new Set<Engine>(["llamacpp", "sim"]);
+
+export const PRIORITY_CLASSES = ["critical", "high", "normal", "low"] as const;
+
+const NAME_PATTERN = /^[a-z0-9](?:[a-z0-9.-]{0,61}[a-z0-9])?$/;
+const NAME_RULE =
+  'use 1-63 lowercase letters, digits, "-" or ".", starting and ending with a letter or digit ' +
+  "(it appears in URLs, metric labels and the API's model field)";
+
+// Variables through which an engine would pick its own cards, move its caches or see a key.
+const REFUSED_ENV: Record<string, string> = {
+  CUDA_VISIBLE_DEVICES: "placement chooses the cards; the agent sets it",
+  NVIDIA_VISIBLE_DEVICES: "placement chooses the cards; the agent sets it",
+  HIP_VISIBLE_DEVICES: "placement chooses the cards; the agent sets it",
+  HF_HOME: "the agent owns the weight cache; set the model's source instead",
+  HF_HUB_CACHE: "the agent owns the weight cache; set the model's source instead",
+  VLLM_API_KEY: "the agent derives each replica's key",
+  LLAMA_API_KEY: "the agent derives each replica's key",
+};
+
+const labelsSchema = z.record(
+  z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,252}$/, { error: "label keys are letters, digits, '.', '_', '/' and '-'" }),
+  z.string().max(63),
+);
+
+export const gpuNeedSchema = z.strictObject({
+  min_compute_capability: z.number().min(1).max(20),
+  min_memory_gb: z.number().positive().max(4096),
+});
+
+const gpuSchema = z.union([
+  z.string().regex(GPU_CLASS_PATTERN, {
+    error: 'a GPU class is letters, digits, "." and "-" such as "H100-80G" or "L40S"',
+  }),
+  gpuNeedSchema,
+]);
+
+const count = (min: number, max: number) => z.int().min(min).max(max);
+
+export const profileSchema = z.strictObject({
+  name: z.string().regex(NAME_PATTERN, { error: `profile name: ${NAME_RULE}` }),
+  engine: z.enum(ENGINES, { error: `engine must be one of ${ENGINES.join(", ")}` }),
+  /** A class ("H100-80G"), a need standing for every class meeting it, or absent for CPU. */
+  gpu: gpuSchema.optional(),
+  /** Cards each replica holds on each of its nodes. */
+  gpus: count(0, 64).optional(),
+  nodes: count(1, 64).default(1),
+  tensor_parallel: count(1, 512).optional(),
+  context_length: count(128, 10_000_000).optional(),
+  /** Host memory and cores each replica needs on each node. */
+  memory_gb: z.number().min(0).max(65_536).default(0),
+  cpu_cores: z.number().min(0).max(4_096).default(0),
+  args: z.array(z.string().max(4_096)).max(256).default([]),
+  env: z
+    .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "environment names are letters, digits and _" }), z.string())
+    .default({}),
+  node_selector: z.strictObject({ labels: labelsSchema.default({}) }).default({ labels: {} }),
+});
+
+const ownerSchema = z
+  .strictObject({ org: z.string().min(1).optional(), team: z.string().min(1).optional(), project: z.string().min(1).optional() })
+  .refine((owner) => Object.values(owner).filter((value) => value !== undefined).length === 1, {
+    error: "name exactly one owner: {org: …}, {team: …} or {project: …}",
+  });
+
+const baseSchema = z.strictObject({
+  name: z.string().regex(NAME_PATTERN, { error: NAME_RULE }),
+  source: z.string().min(1).max(2_048),
+  /** Size of the weights on disk; placement needs that much free disk where they are not cached. */
+  size_gb: z.number().min(0).max(100_000).default(0),
+  profiles: z.array(profileSchema).min(1, { error: "give at least one profile" }).max(32),
+  replicas: z.strictObject({ min: count(0, 10_000), max: count(1, 10_000) }).default({ min: 1, max: 1 }),
+  on_demand: z.boolean().default(false),
+  priority_class: z.enum(PRIORITY_CLASSES, { error: `priority_class is one of ${PRIORITY_CLASSES.join(", ")}` }).default("normal"),
+  allow_pickle: z.boolean().default(false),
+  owner: ownerSchema.optional(),
+});
+
+type BaseModel = z.output<typeof baseSchema>;
+type Profile = z.output<typeof profileSchema>;
+type Issues = z.core.$RefinementCtx<BaseModel>;
+
+function report(ctx: Issues, path: (string | number)[], message: string): void {
+  ctx.addIssue({ code: "custom", path, message });
+}
+
+function checkSource(model: BaseModel, ctx: Issues): void {
+  const kind = sourceKind(model.source);
+  if (kind === undefined) {
+    report(ctx, ["source"], `"${model.source}" is not a source; give a Hugging Face id (org/name), an http(s):// URL, a file:// URL or an absolute path on the nodes`);
+    return;
+  }
+  const pickle = pickleExtension(model.source);
+  if (pickle && !model.allow_pickle) {
+    report(ctx, ["source"], `weights "${model.source}" are a Python pickle (${pickle}), which runs code when loaded; mirror the model's safetensors and point source at them, or set allow_pickle: true if you trust who made it`);
+  }
+  const downloadsItself = model.profiles.some((profile) => profile.engine === "trtllm");
+  if (kind === "hub" && downloadsItself && !model.allow_pickle) {
+    report(ctx, ["source"], "TensorRT-LLM downloads a Hugging Face id itself, without the safetensors check; mirror the safetensors and give their URL or path, or set allow_pickle: true");
+  }
+}
+
+function checkGpu(profile: Profile, path: (string | number)[], ctx: Issues): void {
+  const hasGpu = profile.gpu !== undefined;
+  if (!hasGpu && !CPU_CAPABLE_ENGINES.has(profile.engine)) {
+    report(ctx, [...path, "gpu"], `engine ${profile.engine} needs a GPU; set gpu to a class such as "H100-80G" or a need {min_compute_capability, min_memory_gb}, or use engine llamacpp to serve on CPU`);
+  }
+  if (!hasGpu && (profile.gpus ?? 0) > 0) {
+    report(ctx, [...path, "gpus"], "gpus is set but gpu is not; say which cards with gpu, or remove gpus to run on CPU");
+  }
+  if (hasGpu && profile.gpus === 0) {
+    report(ctx, [...path, "gpus"], "gpu is set but gpus is 0; give at least 1, or remove gpu to run on CPU");
+  }
+}
+
+function checkParallelism(profile: Profile, path: (string | number)[], ctx: Issues): void {
+  const tensorParallel = profile.tensor_parallel ?? 1;
+  if (profile.engine === "llamacpp" && profile.nodes > 1) {
+    report(ctx, [...path, "nodes"], "llama.cpp serves from one node; set nodes: 1, or use vllm or sglang to span nodes");
+  }
+  if (profile.engine === "llamacpp" && tensorParallel > 1) {
+    report(ctx, [...path, "tensor_parallel"], "llama.cpp splits layers across its node's cards by itself; remove tensor_parallel, or use vllm or sglang for tensor parallelism");
+    return;
+  }
+  const cards = (profile.gpus ?? (profile.gpu === undefined ? 0 : 1)) * profile.nodes;
+  if (tensorParallel > 1 && (cards === 0 || cards % tensorParallel !== 0)) {
+    report(ctx, [...path, "tensor_parallel"], `tensor_parallel ${tensorParallel} must divide the replica's ${cards} cards (gpus × nodes); change gpus or tensor_parallel`);
+  }
+}
+
+function checkProfile(profile: Profile, index: number, ctx: Issues): void {
+  const path = ["profiles", index];
+  checkGpu(profile, path, ctx);
+  checkParallelism(profile, path, ctx);
+  for (const refusal of checkEngineArgs(profile.engine, profile.args)) {
+    report(ctx, [...path, "args", refusal.index], refusal.message);
+  }
+  for (const name of Object.keys(profile.env)) {
+    const why = REFUSED_ENV[name];
+    if (why) report(ctx, [...path, "env", name], `${name} may not be set: ${why}`);
+  }
+}
+
+function checkModel(model: BaseModel, ctx: Issues): void {
+  checkSource(model, ctx);
+  if (model.replicas.min > model.replicas.max) {
+    report(ctx, ["replicas"], `min ${model.replicas.min} is above max ${model.replicas.max}; raise max or lower min`);
+  }
+  const seen = new Set<string>();
+  model.profiles.forEach((profile, index) => {
+    if (seen.has(profile.name)) report(ctx, ["profiles", index, "name"], `profile "${profile.name}" is named twice; give each profile its own name`);
+    seen.add(profile.name);
+    checkProfile(profile, index, ctx);
+  });
+}
+
+/** Defaults filled: a profile with a gpu holds 1 card unless it says otherwise. */
+function withDefaults(model: BaseModel) {
+  const profiles = model.profiles.map((profile) => ({
+    ...profile,
+    gpus: profile.gpus ?? (profile.gpu === undefined ? 0 : 1),
+    tensor_parallel: profile.tensor_parallel ?? 1,
+  }));
+  return { ...model, profiles };
+}
+
+export const modelDefinitionSchema = baseSchema.superRefine(checkModel).transform(withDefaults);
+
+export type ModelDefinitionInput = z.input<typeof modelDefinitionSchema>;
+export type ModelDefinition = z.output<typeof modelDefinitionSchema>;
+export type ModelProfile = ModelDefinition["profiles"][number];
+export type GpuNeed = z.output<typeof gpuNeedSchema>;
+
+export type ParseResult = { ok: true; model: ModelDefinition } | { ok: false; errors: string[] };
+
+/** `profiles[0].args[2]` from zod's path, so an error points where a person would look. */
+export function formatIssuePath(path: readonly PropertyKey[]): string {
+  return path
+    .map((part, index) => (typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`))
+    .join("");
+}
+
+function formatIssue(issue: z.core.$ZodIssue): string {
+  const where = formatIssuePath(issue.path) || "definition";
+  if (issue.code === "unrecognized_keys") {
+    return `${where}: unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}; remove ${issue.keys.length > 1 ? "them" : "it"} or check the spelling`;
+  }
+  return `${where}: ${issue.message}`;
+}
+
+export function parseModelDefinition(input: unknown): ParseResult {
+  const parsed = modelDefinitionSchema.safeParse(input);
+  if (parsed.success) return { ok: true, model: parsed.data };
+  return { ok: false, errors: parsed.error.issues.map(formatIssue) };
+}
