@@ -1,0 +1,50 @@
+// explain-placement: every node with what it says about one replica, for the CLI and console to
+// print as they are. It runs the same checks as placement, all of them rather than the first.
+import { buildFleet } from "./fleet";
+import { placeReplica, rejectionsFor } from "./place";
+import { DEFAULT_PLACEMENT_POLICY, type PlacementInput, type PlacementRequest, type ReplicaShard } from "./types";
+
+export interface NodeExplanation {
+  nodeId: string;
+  nodeName: string;
+  fits: boolean;
+  /** The shard placement would put here, when this node is (one of) its choice. */
+  chosen?: ReplicaShard;
+  failed: string[];
+  reasons: string[];
+}
+
+export interface PlacementExplanation {
+  replicaId: string;
+  summary: string;
+  nodes: NodeExplanation[];
+}
+
+export function explainPlacement(input: PlacementInput, request: PlacementRequest): PlacementExplanation {
+  const policy = input.policy ?? DEFAULT_PLACEMENT_POLICY;
+  const result = placeReplica(input, request);
+  const rejections = new Map(rejectionsFor(buildFleet(input.nodes, input.replicas), policy, request).map((r) => [r.nodeId, r]));
+  const chosen = new Map(result.ok ? result.shards.map((shard) => [shard.nodeId, shard]) : []);
+  const nodes = input.nodes.map((node): NodeExplanation => {
+    const rejection = rejections.get(node.id);
+    const shard = chosen.get(node.id);
+    const base = { nodeId: node.id, nodeName: node.name, fits: !rejection, failed: rejection?.failed ?? [], reasons: rejection?.reasons ?? [] };
+    return shard ? { ...base, chosen: shard } : base;
+  });
+  const summary = result.ok
+    ? `model "${request.model}" profile "${request.profile}": placed on ${result.shards.map((s) => s.nodeId).join(", ")}`
+    : result.summary;
+  return { replicaId: request.replicaId, summary, nodes };
+}
+
+/** One line per node: `node-3: needs 2 free H100-80G cards, has 1 (cards 2,5 held by qwen-7b/r2)`. */
+export function formatExplanation(explanation: PlacementExplanation): string[] {
+  const lines = explanation.nodes.map((node) => {
+    if (node.chosen) {
+      const cards = node.chosen.cardIndexes.length > 0 ? ` (cards ${node.chosen.cardIndexes.join(",")})` : "";
+      return `${node.nodeName}: chosen${cards}`;
+    }
+    return `${node.nodeName}: ${node.fits ? "fits, not chosen" : node.reasons.join("; ")}`;
+  });
+  return [explanation.summary, ...lines];
+}

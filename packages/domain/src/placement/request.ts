@@ -1,0 +1,21 @@
+// The bridge from a catalog definition to what placement reads, so placement never depends on
+// the shape of the schema and the schema can grow without touching it.
+import type { ModelDefinition, ModelProfile } from "../catalog/model-definition";
+import type { PlacementRequest } from "./types";
+
+export function placementRequestFor(model: ModelDefinition, profile: ModelProfile, replicaId: string): PlacementRequest {
+  const request: PlacementRequest = {
+    replicaId,
+    model: model.name,
+    profile: profile.name,
+    source: model.source,
+    engine: profile.engine,
+    gpus: profile.gpu === undefined ? 0 : profile.gpus,
+    nodes: profile.nodes,
+    memoryGb: profile.memory_gb,
+    cpuCores: profile.cpu_cores,
+    sizeGb: model.size_gb,
+    nodeSelector: profile.node_selector.labels,
+  };
+  return profile.gpu === undefined ? request : { ...request, gpu: profile.gpu };
+}

@@ -1,0 +1,45 @@
+// Among the nodes that pass every check, which one is best. Scores are tuples compared in order,
+// so each rule only breaks the ties of the ones before it and the order reads as the policy.
+import type { Fleet, NodeUsage } from "./fleet";
+import type { PlacementRequest } from "./types";
+
+export type Score = readonly number[];
+
+export function compareScores(a: Score, b: Score): number {
+  for (let index = 0; index < a.length; index += 1) {
+    const difference = (a[index] ?? 0) - (b[index] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
+
+function freeCardsTotal(usage: NodeUsage): number {
+  let total = 0;
+  for (const free of usage.freeByClass.values()) total += free;
+  return total;
+}
+
+/** The first class, most fitting first, with enough free cards on this node. */
+export function classOnNode(usage: NodeUsage, classes: readonly string[], gpus: number): string | undefined {
+  return classes.find((gpuClass) => (usage.freeByClass.get(gpuClass) ?? 0) >= gpus);
+}
+
+/**
+ * Lower is better. First, a model's replicas go to nodes holding fewer of them, so losing one
+ * node loses as few of its replicas as possible. Then GPU replicas pack onto the fullest node
+ * that fits, leaving whole nodes free for replicas that need all their cards, while CPU replicas
+ * spread, since nothing allocates cores to stop two of them contending on one machine. Cached
+ * weights and smaller cards (for a need) break the remaining ties; the node's place in the
+ * input breaks the last, so the same input always gives the same answer.
+ */
+export function scoreNode(usage: NodeUsage, request: PlacementRequest, gpuClass: string | undefined, fleet: Fleet): Score {
+  const sameModel = usage.modelCounts.get(request.model) ?? 0;
+  const notCached = usage.cachedSources.has(request.source) ? 0 : 1;
+  if (gpuClass === undefined) {
+    const memoryShare = usage.memoryGbUsed / Math.max(usage.node.memoryGbTotal, 1);
+    return [sameModel, usage.replicaCount, memoryShare, notCached];
+  }
+  const cardsLeftOver = freeCardsTotal(usage) - request.gpus;
+  const cardMemoryGb = fleet.classes.get(gpuClass)?.memoryGb ?? 0;
+  return [sameModel, cardsLeftOver, notCached, cardMemoryGb];
+}

@@ -1,0 +1,89 @@
+// The inputs and outputs of placement. They are plain values so the server can build them from
+// live inventory, a test from a literal and a benchmark from a generator, and get the same answer.
+import type { Engine } from "../catalog/engine-flags";
+import type { GpuNeed } from "../catalog/model-definition";
+
+export interface PlacementCard {
+  /** The card's index on its node, as nvidia-smi numbers it. */
+  index: number;
+  gpuClass: string;
+  memoryGb: number;
+  computeCapability: number;
+  /** An unhealthy card is neither used nor free: it is never chosen and never counted as room. */
+  isHealthy: boolean;
+}
+
+export interface PlacementNode {
+  id: string;
+  name: string;
+  /** Unreachable nodes are never chosen, whatever they last reported. */
+  isReachable: boolean;
+  labels: Readonly<Record<string, string>>;
+  cards: readonly PlacementCard[];
+  memoryGbTotal: number;
+  cpuCoresTotal: number;
+  diskGbFree: number;
+  /** Engines the node's agent offers; absent means any. */
+  engines?: readonly Engine[];
+  /** Model sources whose weights the node already holds, so it needs no disk for them. */
+  cachedSources?: readonly string[];
+}
+
+/** The part of a replica on one node: a multi-node replica has one shard per node. */
+export interface ReplicaShard {
+  nodeId: string;
+  cardIndexes: readonly number[];
+}
+
+export interface ExistingReplica {
+  /** Shown in reasons as the holder of a card, e.g. "qwen-7b/r2". */
+  id: string;
+  model: string;
+  shards: readonly ReplicaShard[];
+  /** Host memory and cores held on each of its nodes. */
+  memoryGb: number;
+  cpuCores: number;
+}
+
+export interface PlacementRequest {
+  replicaId: string;
+  model: string;
+  profile: string;
+  source: string;
+  engine: Engine;
+  /** A class, a need standing for every class meeting it, or absent for a CPU replica. */
+  gpu?: string | GpuNeed;
+  /** Cards on each node. */
+  gpus: number;
+  nodes: number;
+  memoryGb: number;
+  cpuCores: number;
+  /** Weights on disk; needed free on every node that does not hold them yet. */
+  sizeGb: number;
+  nodeSelector: Readonly<Record<string, string>>;
+}
+
+export interface PlacementPolicy {
+  /** A node with this label takes only profiles whose selector asks for its value. */
+  roleLabel: string;
+}
+
+export const DEFAULT_PLACEMENT_POLICY: PlacementPolicy = { roleLabel: "llmgw.role" };
+
+export interface NodeRejection {
+  nodeId: string;
+  nodeName: string;
+  /** Which checks failed, in the order they ran; stable names for grouping and metrics. */
+  failed: string[];
+  reasons: string[];
+}
+
+export type PlacementResult =
+  | { ok: true; replicaId: string; shards: ReplicaShard[]; gpuClass?: string }
+  | { ok: false; replicaId: string; summary: string; rejections: NodeRejection[] };
+
+export interface PlacementInput {
+  nodes: readonly PlacementNode[];
+  replicas: readonly ExistingReplica[];
+  policy?: PlacementPolicy;
+}
