@@ -33,7 +33,9 @@ function valueAfter(args: readonly string[], flag: string): string | undefined {
 }
 
 describe("vLLM adapter", () => {
-  const command = engineAdapters.vllm.buildCommand(launch({ extraArgs: ["--enable-prefix-caching"] }));
+  const command = engineAdapters.vllm.buildCommand(
+    launch({ extraArgs: ["--enable-prefix-caching"] }),
+  );
 
   it("serves the model with host, port, name, tensor parallel and context on argv", () => {
     expect(command.command).toBe("vllm");
@@ -58,17 +60,23 @@ describe("vLLM adapter", () => {
   it("switches to pooling for embeddings, or --task embed for older releases", () => {
     const modern = engineAdapters.vllm.buildCommand(launch({ isEmbedding: true }));
     expect(valueAfter(modern.args, "--runner")).toBe("pooling");
-    const legacy = createVllmAdapter({ embeddingStyle: "task" }).buildCommand(launch({ isEmbedding: true }));
+    const legacy = createVllmAdapter({ embeddingStyle: "task" }).buildCommand(
+      launch({ isEmbedding: true }),
+    );
     expect(valueAfter(legacy.args, "--task")).toBe("embed");
     expect(command.args).not.toContain("--runner");
   });
 
   it("refuses CPU, tensor parallel beyond its cards, and a key in the profile's args", () => {
-    expect(() => engineAdapters.vllm.buildCommand(launch({ gpus: [], tensorParallel: 1 }))).toThrow(/cannot serve on CPU/);
-    expect(() => engineAdapters.vllm.buildCommand(launch({ gpus: ["0"], tensorParallel: 2 }))).toThrow(
-      /needs 2 cards but the replica has 1/,
+    expect(() => engineAdapters.vllm.buildCommand(launch({ gpus: [], tensorParallel: 1 }))).toThrow(
+      /cannot serve on CPU/,
     );
-    expect(() => engineAdapters.vllm.buildCommand(launch({ extraArgs: ["--api-key=x"] }))).toThrow(EngineLaunchError);
+    expect(() =>
+      engineAdapters.vllm.buildCommand(launch({ gpus: ["0"], tensorParallel: 2 })),
+    ).toThrow(/needs 2 cards but the replica has 1/);
+    expect(() => engineAdapters.vllm.buildCommand(launch({ extraArgs: ["--api-key=x"] }))).toThrow(
+      EngineLaunchError,
+    );
   });
 
   it("does not let the profile's environment move cards or swap the key", () => {
@@ -76,7 +84,9 @@ describe("vLLM adapter", () => {
       launch({ extraEnv: { CUDA_VISIBLE_DEVICES: "7", VLLM_API_KEY: "mine", HF_HOME: "/x" } }),
     ).env;
     expect(env).toMatchObject({ CUDA_VISIBLE_DEVICES: "0,1", VLLM_API_KEY: KEY, HF_HOME: "/x" });
-    const keyless = engineAdapters.vllm.buildCommand(launch({ apiKey: undefined, extraEnv: { VLLM_API_KEY: "mine" } }));
+    const keyless = engineAdapters.vllm.buildCommand(
+      launch({ apiKey: undefined, extraEnv: { VLLM_API_KEY: "mine" } }),
+    );
     expect(keyless.env.VLLM_API_KEY).toBeUndefined();
     expect(keyless.warnings.join()).toMatch(/without a key/);
   });
@@ -84,7 +94,9 @@ describe("vLLM adapter", () => {
 
 describe("llama.cpp adapter", () => {
   it("runs llama-server with --metrics, the alias and the key in LLAMA_API_KEY", () => {
-    const command = engineAdapters.llamacpp.buildCommand(launch({ model: "/w/m.gguf", tensorParallel: 1 }));
+    const command = engineAdapters.llamacpp.buildCommand(
+      launch({ model: "/w/m.gguf", tensorParallel: 1 }),
+    );
     expect(command.command).toBe("llama-server");
     expect(valueAfter(command.args, "--model")).toBe("/w/m.gguf");
     expect(valueAfter(command.args, "--alias")).toBe("qwen-7b");
@@ -96,14 +108,18 @@ describe("llama.cpp adapter", () => {
   });
 
   it("serves on CPU with every card hidden, and embeddings with --embeddings", () => {
-    const command = engineAdapters.llamacpp.buildCommand(launch({ gpus: [], tensorParallel: undefined, isEmbedding: true }));
+    const command = engineAdapters.llamacpp.buildCommand(
+      launch({ gpus: [], tensorParallel: undefined, isEmbedding: true }),
+    );
     expect(command.env.CUDA_VISIBLE_DEVICES).toBe("");
     expect(valueAfter(command.args, "--n-gpu-layers")).toBe("0");
     expect(command.args).toContain("--embeddings");
   });
 
   it("refuses tensor parallel, since its cards split by layers", () => {
-    expect(() => engineAdapters.llamacpp.buildCommand(launch({ tensorParallel: 2 }))).toThrow(/tensor parallel 2 is not supported/);
+    expect(() => engineAdapters.llamacpp.buildCommand(launch({ tensorParallel: 2 }))).toThrow(
+      /tensor parallel 2 is not supported/,
+    );
   });
 });
 
@@ -155,7 +171,10 @@ describe("sim adapter", () => {
   });
 
   it("takes the agent's own launcher", () => {
-    const adapter = createSimAdapter({ command: "/usr/bin/node", prefixArgs: ["/opt/llmgw.mjs", "sim-engine"] });
+    const adapter = createSimAdapter({
+      command: "/usr/bin/node",
+      prefixArgs: ["/opt/llmgw.mjs", "sim-engine"],
+    });
     const command = adapter.buildCommand(launch());
     expect(command.command).toBe("/usr/bin/node");
     expect(command.args.slice(0, 2)).toEqual(["/opt/llmgw.mjs", "sim-engine"]);
@@ -163,11 +182,16 @@ describe("sim adapter", () => {
 });
 
 describe("every adapter", () => {
-  it.each(Object.values(engineAdapters))("$name keeps env-delivered keys out of argv", (adapter) => {
-    const command = adapter.buildCommand(launch({ tensorParallel: adapter.supportsTensorParallel ? 2 : 1 }));
-    if (adapter.keyDelivery.kind !== "argv") expect(command.args.join(" ")).not.toContain(KEY);
-    expect(adapter.healthPath).toBe("/health");
-  });
+  it.each(Object.values(engineAdapters))(
+    "$name keeps env-delivered keys out of argv",
+    (adapter) => {
+      const command = adapter.buildCommand(
+        launch({ tensorParallel: adapter.supportsTensorParallel ? 2 : 1 }),
+      );
+      if (adapter.keyDelivery.kind !== "argv") expect(command.args.join(" ")).not.toContain(KEY);
+      expect(adapter.healthPath).toBe("/health");
+    },
+  );
 
   it("is found by name, and an unknown name lists the known ones", () => {
     expect(getEngineAdapter("llamacpp").name).toBe("llamacpp");
@@ -178,8 +202,16 @@ describe("every adapter", () => {
 describe("redaction", () => {
   it("hides values of secret flags in both spellings and leaves the rest", () => {
     expect(redactArgs(["--port", "1", "--api-key", "s1", "--api-key=s2", "--api-key"])).toEqual([
-      "--port", "1", "--api-key", "[redacted]", "--api-key=[redacted]", "--api-key",
+      "--port",
+      "1",
+      "--api-key",
+      "[redacted]",
+      "--api-key=[redacted]",
+      "--api-key",
     ]);
-    expect(redactEnv({ VLLM_API_KEY: "s", PATH: "/bin" }, ["VLLM_API_KEY"])).toEqual({ VLLM_API_KEY: "[redacted]", PATH: "/bin" });
+    expect(redactEnv({ VLLM_API_KEY: "s", PATH: "/bin" }, ["VLLM_API_KEY"])).toEqual({
+      VLLM_API_KEY: "[redacted]",
+      PATH: "/bin",
+    });
   });
 });

@@ -3,9 +3,19 @@
 // uses it to validate profiles, the agent to spawn and scrape engines.
 export { createLlamaCppAdapter, llamaCppAdapter, LLAMACPP_METRIC_NAMES } from "./adapters/llamacpp";
 export { createSglangAdapter, sglangAdapter, SGLANG_METRIC_NAMES } from "./adapters/sglang";
-export { createSimAdapter, simAdapter, SIM_ENGINE_KEY_VARIABLE, type SimAdapterOptions } from "./adapters/sim";
+export {
+  createSimAdapter,
+  simAdapter,
+  SIM_ENGINE_KEY_VARIABLE,
+  type SimAdapterOptions,
+} from "./adapters/sim";
 export { createTrtllmAdapter, trtllmAdapter } from "./adapters/trtllm";
-export { createVllmAdapter, vllmAdapter, VLLM_METRIC_NAMES, type VllmAdapterOptions } from "./adapters/vllm";
+export {
+  createVllmAdapter,
+  vllmAdapter,
+  VLLM_METRIC_NAMES,
+  type VllmAdapterOptions,
+} from "./adapters/vllm";
 export {
   parseEngineMetrics,
   parsePrometheusText,

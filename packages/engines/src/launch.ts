@@ -1,5 +1,10 @@
 // Checks and pieces every adapter shares, so each adapter file reads as its engine's flags only.
-import { EngineLaunchError, type EngineCommand, type KeyDelivery, type ReplicaLaunch } from "./types";
+import {
+  EngineLaunchError,
+  type EngineCommand,
+  type KeyDelivery,
+  type ReplicaLaunch,
+} from "./types";
 
 export interface EngineLimits {
   displayName: string;
@@ -21,18 +26,28 @@ export function checkLaunch(launch: ReplicaLaunch, limits: EngineLimits): number
     fail(`${limits.displayName} cannot serve on CPU; give the profile a GPU class`);
   }
   const tensorParallel = launch.tensorParallel ?? 1;
-  if (!Number.isInteger(tensorParallel) || tensorParallel < 1) fail(`tensor parallel ${tensorParallel} is not a whole number ≥ 1`);
+  if (!Number.isInteger(tensorParallel) || tensorParallel < 1)
+    fail(`tensor parallel ${tensorParallel} is not a whole number ≥ 1`);
   if (tensorParallel > 1 && !limits.supportsTensorParallel) {
-    fail(`tensor parallel ${tensorParallel} is not supported; use 1 (cards split by layers instead)`);
+    fail(
+      `tensor parallel ${tensorParallel} is not supported; use 1 (cards split by layers instead)`,
+    );
   }
   if (tensorParallel > Math.max(1, launch.gpus.length)) {
-    fail(`tensor parallel ${tensorParallel} needs ${tensorParallel} cards but the replica has ${launch.gpus.length}`);
+    fail(
+      `tensor parallel ${tensorParallel} needs ${tensorParallel} cards but the replica has ${launch.gpus.length}`,
+    );
   }
-  if (launch.contextTokensMax !== undefined && !(Number.isInteger(launch.contextTokensMax) && launch.contextTokensMax > 0)) {
+  if (
+    launch.contextTokensMax !== undefined &&
+    !(Number.isInteger(launch.contextTokensMax) && launch.contextTokensMax > 0)
+  ) {
     fail(`context length ${launch.contextTokensMax} is not a positive whole number`);
   }
   if ((launch.extraArgs ?? []).some((arg) => /^--api[-_]key(=|$)/.test(arg))) {
-    fail("the profile's arguments set --api-key; the replica's key is derived by llmgw, remove it from args");
+    fail(
+      "the profile's arguments set --api-key; the replica's key is derived by llmgw, remove it from args",
+    );
   }
   return tensorParallel;
 }
@@ -43,7 +58,10 @@ export function checkLaunch(launch: ReplicaLaunch, limits: EngineLimits): number
  * off GPUs another replica owns.
  */
 export function launchEnv(launch: ReplicaLaunch, keyDelivery: KeyDelivery): Record<string, string> {
-  const env: Record<string, string> = { ...launch.extraEnv, CUDA_VISIBLE_DEVICES: launch.gpus.join(",") };
+  const env: Record<string, string> = {
+    ...launch.extraEnv,
+    CUDA_VISIBLE_DEVICES: launch.gpus.join(","),
+  };
   if (keyDelivery.kind === "env") {
     if (launch.apiKey !== undefined) env[keyDelivery.variable] = launch.apiKey;
     // A key inherited from the profile would be one the router does not know.
@@ -68,9 +86,13 @@ export function finishCommand(
 ): EngineCommand {
   const warnings: string[] = [];
   if (keyDelivery.kind === "none") {
-    warnings.push(`this engine cannot check a key: anyone who can reach ${launch.host}:${launch.port} can use replica "${launch.replicaId}"`);
+    warnings.push(
+      `this engine cannot check a key: anyone who can reach ${launch.host}:${launch.port} can use replica "${launch.replicaId}"`,
+    );
   } else if (launch.apiKey === undefined) {
-    warnings.push(`replica "${launch.replicaId}" starts without a key: anyone who can reach ${launch.host}:${launch.port} can use it`);
+    warnings.push(
+      `replica "${launch.replicaId}" starts without a key: anyone who can reach ${launch.host}:${launch.port} can use it`,
+    );
   }
   return {
     command: parts.command,

@@ -51,7 +51,7 @@ describe("parseEngineMetrics", () => {
   });
 
   it("reads values with timestamps and exponents", () => {
-    const samples = parsePrometheusText("a_total 1.5e3 1712345678000\nb{x=\"\\\"}\"} +Inf\n");
+    const samples = parsePrometheusText('a_total 1.5e3 1712345678000\nb{x="\\"}"} +Inf\n');
     expect(samples.get("a_total")).toEqual([1500]);
     expect(samples.get("b")).toEqual([Infinity]);
   });
@@ -67,7 +67,12 @@ describe("resolveMetricNames", () => {
   });
 
   it("takes an override naming its running metric as complete", () => {
-    expect(resolveMetricNames(VLLM_METRIC_NAMES, { runningRequests: "my:running", kvCacheUsageRatio: " " })).toEqual({
+    expect(
+      resolveMetricNames(VLLM_METRIC_NAMES, {
+        runningRequests: "my:running",
+        kvCacheUsageRatio: " ",
+      }),
+    ).toEqual({
       runningRequests: ["my:running"],
       waitingRequests: [],
       kvCacheUsageRatio: [],

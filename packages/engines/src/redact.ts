@@ -2,7 +2,10 @@
 export const REDACTED = "[redacted]";
 
 /** Replaces the value of each secret flag, in both `--flag value` and `--flag=value` forms. */
-export function redactArgs(args: readonly string[], secretFlags: readonly string[] = ["--api-key"]): string[] {
+export function redactArgs(
+  args: readonly string[],
+  secretFlags: readonly string[] = ["--api-key"],
+): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] ?? "";
@@ -29,6 +32,7 @@ export function redactEnv(
   secretNames: readonly string[],
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) out[name] = secretNames.includes(name) ? REDACTED : value;
+  for (const [name, value] of Object.entries(env))
+    out[name] = secretNames.includes(name) ? REDACTED : value;
   return out;
 }

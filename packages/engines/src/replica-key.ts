@@ -15,6 +15,9 @@ export function deriveReplicaKey(secret: Uint8Array, replicaId: string): string 
       `replica-key secret is ${secret.byteLength} bytes; at least ${MIN_SECRET_BYTES} are needed, or every replica key can be guessed`,
     );
   }
-  if (replicaId.length === 0) throw new Error("replica id is empty; a key needs the replica it opens");
-  return createHmac("sha256", secret).update(DOMAIN_LABEL + replicaId, "utf8").digest("base64url");
+  if (replicaId.length === 0)
+    throw new Error("replica id is empty; a key needs the replica it opens");
+  return createHmac("sha256", secret)
+    .update(DOMAIN_LABEL + replicaId, "utf8")
+    .digest("base64url");
 }

@@ -47,34 +47,65 @@ The replica key comes from SIM_ENGINE_API_KEY or VLLM_API_KEY; without one the e
 `;
 
 const count = (flag: string, min: number) =>
-  z.coerce.number({ message: `${flag} must be a number` }).int(`${flag} must be a whole number`).min(min, `${flag} must be at least ${min}`);
+  z.coerce
+    .number({ message: `${flag} must be a number` })
+    .int(`${flag} must be a whole number`)
+    .min(min, `${flag} must be at least ${min}`);
 
 const flagsSchema = z.object({
   host: z.string().min(1, "--host must not be empty").default("127.0.0.1"),
   port: count("--port", 0).max(65535, "--port must be 0-65535").default(8000),
   model: z.string().min(1, "--model must not be empty").default("sim-model"),
-  "tokens-per-second": z.coerce.number({ message: "--tokens-per-second must be a number" }).positive("--tokens-per-second must be above 0").default(50),
+  "tokens-per-second": z.coerce
+    .number({ message: "--tokens-per-second must be a number" })
+    .positive("--tokens-per-second must be above 0")
+    .default(50),
   "ttft-ms": count("--ttft-ms", 0).default(100),
   "ready-after-ms": count("--ready-after-ms", 0).default(1000),
   "max-num-seqs": count("--max-num-seqs", 1).default(8),
   "kv-cache-tokens": count("--kv-cache-tokens", 1).default(32768),
   "max-model-len": count("--max-model-len", 1).optional(),
-  "embedding-dim": count("--embedding-dim", 1).max(8192, "--embedding-dim must be at most 8192").default(256),
+  "embedding-dim": count("--embedding-dim", 1)
+    .max(8192, "--embedding-dim must be at most 8192")
+    .default(256),
   seed: count("--seed", 0).optional(),
 });
 
-const stringFlags = ["host", "port", "model", "tokens-per-second", "ttft-ms", "ready-after-ms", "max-num-seqs", "kv-cache-tokens", "max-model-len", "embedding-dim", "seed"] as const;
+const stringFlags = [
+  "host",
+  "port",
+  "model",
+  "tokens-per-second",
+  "ttft-ms",
+  "ready-after-ms",
+  "max-num-seqs",
+  "kv-cache-tokens",
+  "max-model-len",
+  "embedding-dim",
+  "seed",
+] as const;
 
-export function parseSimEngineArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): SimEngineConfig {
+export function parseSimEngineArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): SimEngineConfig {
   let values: Record<string, string | string[] | boolean | undefined>;
   try {
-    const options = Object.fromEntries(stringFlags.map((flag) => [flag, { type: "string" as const }]));
-    ({ values } = parseArgs({ args: [...argv], options: { ...options, fault: { type: "string", multiple: true } }, strict: true, allowPositionals: false }));
+    const options = Object.fromEntries(
+      stringFlags.map((flag) => [flag, { type: "string" as const }]),
+    );
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: { ...options, fault: { type: "string", multiple: true } },
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (error) {
     throw new SimEngineConfigError(error instanceof Error ? error.message : String(error));
   }
   const parsed = flagsSchema.safeParse(values);
-  if (!parsed.success) throw new SimEngineConfigError(parsed.error.issues.map((issue) => issue.message).join("; "));
+  if (!parsed.success)
+    throw new SimEngineConfigError(parsed.error.issues.map((issue) => issue.message).join("; "));
   const flags = parsed.data;
   return {
     host: flags.host,
@@ -107,5 +138,8 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 /** The only place the simulator reads its process's environment. */
 export function simEngineEnv(): Record<string, string | undefined> {
-  return { SIM_ENGINE_API_KEY: process.env.SIM_ENGINE_API_KEY, VLLM_API_KEY: process.env.VLLM_API_KEY };
+  return {
+    SIM_ENGINE_API_KEY: process.env.SIM_ENGINE_API_KEY,
+    VLLM_API_KEY: process.env.VLLM_API_KEY,
+  };
 }

@@ -27,10 +27,23 @@ export async function handleEmbeddings(ctx: RequestContext): Promise<void> {
   const dimensions = body.dimensions ?? ctx.config.embeddingDim;
   const data = texts.map((text, index) => {
     const vector = embedText(body.model, text, dimensions);
-    const embedding = body.encoding_format === "base64" ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString("base64") : Array.from(vector);
+    const embedding =
+      body.encoding_format === "base64"
+        ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString("base64")
+        : Array.from(vector);
     return { object: "embedding", index, embedding };
   });
   const promptTokens = texts.reduce((total, text) => total + countPromptTokens(text), 0);
   ctx.load.promptTokensTotal += promptTokens;
-  sendJson(ctx.res, 200, { object: "list", data, model: body.model, usage: { prompt_tokens: promptTokens, total_tokens: promptTokens } }, ctx.responseHeaders);
+  sendJson(
+    ctx.res,
+    200,
+    {
+      object: "list",
+      data,
+      model: body.model,
+      usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
+    },
+    ctx.responseHeaders,
+  );
 }

@@ -21,7 +21,8 @@ export const NO_FAULTS: Faults = {
   dropStreamAfterChunks: undefined,
 };
 
-const FAULT_FORMS = "never-ready | crash-after:SECONDS | status-5xx:RATE | status-429:RATE | drop-stream:AFTER_N_CHUNKS";
+const FAULT_FORMS =
+  "never-ready | crash-after:SECONDS | status-5xx:RATE | status-429:RATE | drop-stream:AFTER_N_CHUNKS";
 
 export function parseFaults(specs: readonly string[]): Faults {
   const faults = { ...NO_FAULTS };
@@ -37,7 +38,8 @@ function applyFault(faults: Faults, spec: string): void {
   if (extra.length > 0) bad("too many ':'");
   const number = (): number => {
     const parsed = Number(value);
-    if (value === undefined || value === "" || !Number.isFinite(parsed)) bad(`"${value ?? ""}" is not a number`);
+    if (value === undefined || value === "" || !Number.isFinite(parsed))
+      bad(`"${value ?? ""}" is not a number`);
     return parsed;
   };
   const rate = (): number => {
@@ -62,7 +64,10 @@ function applyFault(faults: Faults, spec: string): void {
       return;
     case "drop-stream": {
       const chunks = number();
-      faults.dropStreamAfterChunks = Number.isInteger(chunks) && chunks >= 0 ? chunks : bad("the chunk count must be a whole number");
+      faults.dropStreamAfterChunks =
+        Number.isInteger(chunks) && chunks >= 0
+          ? chunks
+          : bad("the chunk count must be a whole number");
       return;
     }
     default:

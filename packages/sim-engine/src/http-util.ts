@@ -18,14 +18,32 @@ export class HttpError extends Error {
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.writeHead(status, {
+    ...headers,
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, error: HttpError, headers: Record<string, string> = {}): void {
-  sendJson(res, error.status, { error: { message: error.message, type: error.type, param: error.param, code: error.code } }, headers);
+export function sendError(
+  res: ServerResponse,
+  error: HttpError,
+  headers: Record<string, string> = {},
+): void {
+  sendJson(
+    res,
+    error.status,
+    { error: { message: error.message, type: error.type, param: error.param, code: error.code } },
+    headers,
+  );
 }
 
 export async function readJson(req: IncomingMessage): Promise<unknown> {
@@ -33,11 +51,17 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > BODY_LIMIT_BYTES) throw new HttpError(413, `request body is over ${BODY_LIMIT_BYTES} bytes`, "invalid_request_error");
+    if (size > BODY_LIMIT_BYTES)
+      throw new HttpError(
+        413,
+        `request body is over ${BODY_LIMIT_BYTES} bytes`,
+        "invalid_request_error",
+      );
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString("utf8");
-  if (text.trim() === "") throw new HttpError(400, "request body is empty; send a JSON object", "invalid_request_error");
+  if (text.trim() === "")
+    throw new HttpError(400, "request body is empty; send a JSON object", "invalid_request_error");
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -52,9 +76,18 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infe
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue?.path.map(String).join(".") ?? "";
-  const message = field === "" ? `invalid request: ${issue?.message ?? "bad body"}` : `invalid field "${field}": ${issue?.message ?? "bad value"}`;
+  const message =
+    field === ""
+      ? `invalid request: ${issue?.message ?? "bad body"}`
+      : `invalid field "${field}": ${issue?.message ?? "bad value"}`;
   const isMissing = issue?.code === "invalid_type" && /received undefined/.test(issue.message);
-  throw new HttpError(400, message, "invalid_request_error", isMissing ? "missing_required_parameter" : "invalid_value", field || null);
+  throw new HttpError(
+    400,
+    message,
+    "invalid_request_error",
+    isMissing ? "missing_required_parameter" : "invalid_value",
+    field || null,
+  );
 }
 
 export function bearerToken(req: IncomingMessage): string | undefined {

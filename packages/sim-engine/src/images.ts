@@ -8,7 +8,12 @@ import { imageRequestSchema } from "./schemas";
 
 const SIDE_MAX = 1024;
 
-export function renderPicture(prompt: string, index: number, width: number, height: number): Buffer {
+export function renderPicture(
+  prompt: string,
+  index: number,
+  width: number,
+  height: number,
+): Buffer {
   const random = seededRandom(hashSeed(`${index}\0${prompt}`));
   const [r0, g0, b0, r1, g1, b1] = Array.from({ length: 6 }, () => Math.floor(random() * 256));
   const rgb = new Uint8Array(width * height * 3);
@@ -29,11 +34,19 @@ export async function handleImages(ctx: RequestContext): Promise<void> {
   ctx.requireModel(body.model);
   const [width = 256, height = 256] = (body.size ?? "256x256").split("x").map(Number);
   if (width < 1 || height < 1 || width > SIDE_MAX || height > SIDE_MAX) {
-    throw new HttpError(400, `invalid field "size": ${width}x${height} is outside 1x1..${SIDE_MAX}x${SIDE_MAX}`, "invalid_request_error", "invalid_value", "size");
+    throw new HttpError(
+      400,
+      `invalid field "size": ${width}x${height} is outside 1x1..${SIDE_MAX}x${SIDE_MAX}`,
+      "invalid_request_error",
+      "invalid_value",
+      "size",
+    );
   }
   const data = Array.from({ length: body.n ?? 1 }, (_, index) => {
     const base64 = renderPicture(body.prompt, index, width, height).toString("base64");
-    return body.response_format === "url" ? { url: `data:image/png;base64,${base64}` } : { b64_json: base64, revised_prompt: body.prompt };
+    return body.response_format === "url"
+      ? { url: `data:image/png;base64,${base64}` }
+      : { b64_json: base64, revised_prompt: body.prompt };
   });
   sendJson(ctx.res, 200, { created: Math.floor(Date.now() / 1000), data }, ctx.responseHeaders);
 }

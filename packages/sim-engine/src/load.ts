@@ -48,7 +48,8 @@ export class EngineLoad {
         this.running -= 1;
         this.kvTokensUsed -= held;
         // vLLM counts only requests that finished, not ones cut short.
-        if (outcome === "stop" || outcome === "length") this.finished.set(outcome, (this.finished.get(outcome) ?? 0) + 1);
+        if (outcome === "stop" || outcome === "length")
+          this.finished.set(outcome, (this.finished.get(outcome) ?? 0) + 1);
         this.queue.shift()?.();
       },
     };

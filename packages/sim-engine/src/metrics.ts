@@ -11,7 +11,12 @@ function escapeLabel(value: string): string {
   return value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 }
 
-function family(name: string | undefined, type: "gauge" | "counter", help: string, lines: string[]): string[] {
+function family(
+  name: string | undefined,
+  type: "gauge" | "counter",
+  help: string,
+  lines: string[],
+): string[] {
   return name === undefined ? [] : [`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, ...lines];
 }
 
@@ -19,16 +24,31 @@ export function renderMetrics(model: string, load: EngineLoad): string {
   const labels = `engine="0",model_name="${escapeLabel(model)}"`;
   const gauge = (name: string | undefined, help: string, value: number): string[] =>
     family(name, "gauge", help, [`${name}{${labels}} ${value}`]);
-  const finished = [...load.finished].map(([reason, n]) => `vllm:request_success_total{${labels},finished_reason="${reason}"} ${n}`);
+  const finished = [...load.finished].map(
+    ([reason, n]) => `vllm:request_success_total{${labels},finished_reason="${reason}"} ${n}`,
+  );
   return [
     ...gauge(RUNNING, "Number of requests in model execution batches.", load.running),
     ...gauge(WAITING, "Number of requests waiting to be processed.", load.waiting),
     ...gauge(KV_USAGE, "KV-cache usage. 1 means 100 percent usage.", load.kvCacheUsageRatio),
     // Older vLLM's name for the same gauge, for scrapers written against it.
-    ...gauge(KV_USAGE_LEGACY, "GPU KV-cache usage. 1 means 100 percent usage.", load.kvCacheUsageRatio),
-    ...family("vllm:prompt_tokens_total", "counter", "Number of prefill tokens processed.", [`vllm:prompt_tokens_total{${labels}} ${load.promptTokensTotal}`]),
-    ...family("vllm:generation_tokens_total", "counter", "Number of generation tokens processed.", [`vllm:generation_tokens_total{${labels}} ${load.generationTokensTotal}`]),
-    ...family("vllm:request_success_total", "counter", "Count of successfully processed requests.", finished),
+    ...gauge(
+      KV_USAGE_LEGACY,
+      "GPU KV-cache usage. 1 means 100 percent usage.",
+      load.kvCacheUsageRatio,
+    ),
+    ...family("vllm:prompt_tokens_total", "counter", "Number of prefill tokens processed.", [
+      `vllm:prompt_tokens_total{${labels}} ${load.promptTokensTotal}`,
+    ]),
+    ...family("vllm:generation_tokens_total", "counter", "Number of generation tokens processed.", [
+      `vllm:generation_tokens_total{${labels}} ${load.generationTokensTotal}`,
+    ]),
+    ...family(
+      "vllm:request_success_total",
+      "counter",
+      "Count of successfully processed requests.",
+      finished,
+    ),
     "",
   ].join("\n");
 }

@@ -16,7 +16,8 @@ function chunk(type: string, data: Buffer): Buffer {
 
 /** `rgb` holds width × height × 3 bytes, row by row. */
 export function encodePng(width: number, height: number, rgb: Uint8Array): Buffer {
-  if (rgb.length !== width * height * 3) throw new Error(`encodePng: ${rgb.length} bytes for ${width}x${height} RGB`);
+  if (rgb.length !== width * height * 3)
+    throw new Error(`encodePng: ${rgb.length} bytes for ${width}x${height} RGB`);
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
@@ -30,5 +31,10 @@ export function encodePng(width: number, height: number, rgb: Uint8Array): Buffe
     raw[y * (rowBytes + 1)] = 0;
     raw.set(rgb.subarray(y * rowBytes, (y + 1) * rowBytes), y * (rowBytes + 1) + 1);
   }
-  return Buffer.concat([SIGNATURE, chunk("IHDR", header), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(raw)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }

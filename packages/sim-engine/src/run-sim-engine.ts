@@ -1,6 +1,12 @@
 // `llmgw sim-engine`: parse flags, serve until SIGTERM/SIGINT (exit 0) or until a crash-after fault
 // fires (exit 1, connections cut as a dying engine would leave them).
-import { parseSimEngineArgs, SIM_ENGINE_USAGE, SimEngineConfigError, simEngineEnv, type SimEngineConfig } from "./config";
+import {
+  parseSimEngineArgs,
+  SIM_ENGINE_USAGE,
+  SimEngineConfigError,
+  simEngineEnv,
+  type SimEngineConfig,
+} from "./config";
 import { createSimEngine, type SimEngine } from "./server";
 
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -23,7 +29,9 @@ export async function runSimEngine(argv: readonly string[]): Promise<number> {
   try {
     port = await engine.listen();
   } catch (error) {
-    log(`llmgw sim-engine: cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}`);
+    log(
+      `llmgw sim-engine: cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return 1;
   }
   announce(config, port);
@@ -31,9 +39,16 @@ export async function runSimEngine(argv: readonly string[]): Promise<number> {
 }
 
 function announce(config: SimEngineConfig, port: number): void {
-  const faults = Object.entries(config.faults).filter(([, value]) => value !== undefined && value !== false && value !== 0);
-  log(`sim-engine: listening on http://${config.host}:${port} model="${config.model}" ready in ${config.readyAfterMs}ms${faults.length > 0 ? ` faults=${JSON.stringify(Object.fromEntries(faults))}` : ""}`);
-  if (config.apiKey === undefined) log("sim-engine: warning: no SIM_ENGINE_API_KEY or VLLM_API_KEY; anyone who can reach the port can use it");
+  const faults = Object.entries(config.faults).filter(
+    ([, value]) => value !== undefined && value !== false && value !== 0,
+  );
+  log(
+    `sim-engine: listening on http://${config.host}:${port} model="${config.model}" ready in ${config.readyAfterMs}ms${faults.length > 0 ? ` faults=${JSON.stringify(Object.fromEntries(faults))}` : ""}`,
+  );
+  if (config.apiKey === undefined)
+    log(
+      "sim-engine: warning: no SIM_ENGINE_API_KEY or VLLM_API_KEY; anyone who can reach the port can use it",
+    );
 }
 
 function serveUntilStopped(engine: SimEngine, config: SimEngineConfig): Promise<number> {
@@ -50,8 +65,15 @@ function serveUntilStopped(engine: SimEngine, config: SimEngineConfig): Promise<
     const onInt = (): void => stop(0, "stopping on SIGINT");
     process.once("SIGTERM", onTerm);
     process.once("SIGINT", onInt);
-    if (!config.faults.isNeverReady) timers.push(setTimeout(() => log("sim-engine: ready"), config.readyAfterMs));
+    if (!config.faults.isNeverReady)
+      timers.push(setTimeout(() => log("sim-engine: ready"), config.readyAfterMs));
     const { crashAfterMs } = config.faults;
-    if (crashAfterMs !== undefined) timers.push(setTimeout(() => stop(1, `crashing after ${crashAfterMs}ms as --fault crash-after asked`), crashAfterMs));
+    if (crashAfterMs !== undefined)
+      timers.push(
+        setTimeout(
+          () => stop(1, `crashing after ${crashAfterMs}ms as --fault crash-after asked`),
+          crashAfterMs,
+        ),
+      );
   });
 }

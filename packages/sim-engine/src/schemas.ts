@@ -24,7 +24,12 @@ export const chatRequestSchema = z.looseObject({
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 
 const tokenIds = z.array(z.number().int());
-const textOrTokens = z.union([z.string(), z.array(z.string()).min(1), tokenIds.min(1), z.array(tokenIds).min(1)]);
+const textOrTokens = z.union([
+  z.string(),
+  z.array(z.string()).min(1),
+  tokenIds.min(1),
+  z.array(tokenIds).min(1),
+]);
 
 export const completionRequestSchema = z.looseObject({
   model: z.string(),
@@ -47,7 +52,10 @@ export const imageRequestSchema = z.looseObject({
   model: z.string().optional(),
   prompt: z.string().min(1),
   n: z.number().int().min(1).max(4).optional(),
-  size: z.string().regex(/^\d{1,4}x\d{1,4}$/, 'size must look like "256x256"').optional(),
+  size: z
+    .string()
+    .regex(/^\d{1,4}x\d{1,4}$/, 'size must look like "256x256"')
+    .optional(),
   response_format: z.enum(["b64_json", "url"]).optional(),
 });
 export type ImageRequest = z.infer<typeof imageRequestSchema>;

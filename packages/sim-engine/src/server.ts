@@ -43,7 +43,14 @@ export function createSimEngine(config: SimEngineConfig, deps: SimEngineDeps): S
   const load = new EngineLoad(config.maxNumSeqs, config.kvCacheTokens);
   const shutdown = new AbortController();
   const dice = seededRandom(config.seed);
-  const state: ServerState = { config, load, isReady, dice, shutdown: shutdown.signal, log: deps.log };
+  const state: ServerState = {
+    config,
+    load,
+    isReady,
+    dice,
+    shutdown: shutdown.signal,
+    log: deps.log,
+  };
   const server = createServer((req, res) => void handleRequest(state, req, res));
   return {
     load,
@@ -77,22 +84,37 @@ function listen(server: Server, config: SimEngineConfig): Promise<number> {
   });
 }
 
-async function handleRequest(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handleRequest(
+  state: ServerState,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const startedMs = Date.now();
   const path = (req.url ?? "/").split("?")[0] ?? "/";
   const requestId = headerValue(req.headers["x-request-id"]);
-  const responseHeaders: Record<string, string> = requestId === undefined ? {} : { "x-request-id": requestId };
+  const responseHeaders: Record<string, string> =
+    requestId === undefined ? {} : { "x-request-id": requestId };
   const client = new AbortController();
   res.on("close", () => {
     if (!res.writableFinished) client.abort();
   });
   const ctx: RequestContext = {
-    req, res, config: state.config, load: state.load, responseHeaders,
+    req,
+    res,
+    config: state.config,
+    load: state.load,
+    responseHeaders,
     signal: AbortSignal.any([client.signal, state.shutdown]),
     readBody: () => readJson(req),
     requireModel: (model) => {
       if (model !== undefined && model !== state.config.model) {
-        throw new HttpError(404, `The model \`${model}\` does not exist.`, "NotFoundError", "model_not_found", "model");
+        throw new HttpError(
+          404,
+          `The model \`${model}\` does not exist.`,
+          "NotFoundError",
+          "model_not_found",
+          "model",
+        );
       }
     },
   };
@@ -101,35 +123,77 @@ async function handleRequest(state: ServerState, req: IncomingMessage, res: Serv
   } catch (error) {
     answerFailure(state, ctx, error);
   }
-  if (path.startsWith("/v1/")) state.log(`sim-engine: ${req.method ?? "?"} ${path} ${res.statusCode} ${Date.now() - startedMs}ms${requestId ? ` id=${requestId}` : ""}`);
+  if (path.startsWith("/v1/"))
+    state.log(
+      `sim-engine: ${req.method ?? "?"} ${path} ${res.statusCode} ${Date.now() - startedMs}ms${requestId ? ` id=${requestId}` : ""}`,
+    );
 }
 
 async function route(state: ServerState, ctx: RequestContext, path: string): Promise<void> {
   const method = ctx.req.method ?? "GET";
   if (path === "/health") return expectMethod(method, "GET", () => healthAnswer(state, ctx));
   if (path === "/metrics") return expectMethod(method, "GET", () => metricsAnswer(state, ctx));
-  if (path === "/v1/models") return expectMethod(method, "GET", () => guarded(state, ctx, async () => modelsAnswer(state, ctx)));
+  if (path === "/v1/models")
+    return expectMethod(method, "GET", () =>
+      guarded(state, ctx, async () => modelsAnswer(state, ctx)),
+    );
   const handler = V1_ROUTES[path];
-  if (handler === undefined) throw new HttpError(404, `no route for ${method} ${path}`, "invalid_request_error", "not_found");
+  if (handler === undefined)
+    throw new HttpError(
+      404,
+      `no route for ${method} ${path}`,
+      "invalid_request_error",
+      "not_found",
+    );
   return expectMethod(method, "POST", () => guarded(state, ctx, () => handler(ctx)));
 }
 
-async function expectMethod(method: string, wanted: string, answer: () => void | Promise<void>): Promise<void> {
-  if (method !== wanted) throw new HttpError(405, `method ${method} is not allowed here; use ${wanted}`, "invalid_request_error", "method_not_allowed");
+async function expectMethod(
+  method: string,
+  wanted: string,
+  answer: () => void | Promise<void>,
+): Promise<void> {
+  if (method !== wanted)
+    throw new HttpError(
+      405,
+      `method ${method} is not allowed here; use ${wanted}`,
+      "invalid_request_error",
+      "method_not_allowed",
+    );
   await answer();
 }
 
 /** The key first, then readiness, then the fault dice, as a real engine's middleware would order them. */
-async function guarded(state: ServerState, ctx: RequestContext, handler: () => Promise<void>): Promise<void> {
+async function guarded(
+  state: ServerState,
+  ctx: RequestContext,
+  handler: () => Promise<void>,
+): Promise<void> {
   checkKey(state.config.apiKey, bearerToken(ctx.req));
-  if (!state.isReady()) throw new HttpError(503, "the engine is still loading the model; retry after /health answers 200", "service_unavailable", "engine_loading");
+  if (!state.isReady())
+    throw new HttpError(
+      503,
+      "the engine is still loading the model; retry after /health answers 200",
+      "service_unavailable",
+      "engine_loading",
+    );
   const { status429Rate, status5xxRate } = state.config.faults;
   if (status429Rate > 0 && state.dice() < status429Rate) {
     ctx.responseHeaders["retry-after"] = "1";
-    throw new HttpError(429, "Rate limit reached (simulated by --fault status-429)", "requests", "rate_limit_exceeded");
+    throw new HttpError(
+      429,
+      "Rate limit reached (simulated by --fault status-429)",
+      "requests",
+      "rate_limit_exceeded",
+    );
   }
   if (status5xxRate > 0 && state.dice() < status5xxRate) {
-    throw new HttpError(500, "The engine failed to answer (simulated by --fault status-5xx)", "server_error", "internal_error");
+    throw new HttpError(
+      500,
+      "The engine failed to answer (simulated by --fault status-5xx)",
+      "server_error",
+      "internal_error",
+    );
   }
   await handler();
 }
@@ -137,29 +201,55 @@ async function guarded(state: ServerState, ctx: RequestContext, handler: () => P
 function checkKey(expected: string | undefined, given: string | undefined): void {
   if (expected === undefined) return;
   if (given === undefined) {
-    throw new HttpError(401, "You didn't provide an API key. Send it as `Authorization: Bearer <key>`.", "invalid_request_error", "invalid_api_key");
+    throw new HttpError(
+      401,
+      "You didn't provide an API key. Send it as `Authorization: Bearer <key>`.",
+      "invalid_request_error",
+      "invalid_api_key",
+    );
   }
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   if (a.length !== b.length || !timingSafeEqual(a, b)) {
-    throw new HttpError(401, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key");
+    throw new HttpError(
+      401,
+      "Incorrect API key provided.",
+      "invalid_request_error",
+      "invalid_api_key",
+    );
   }
 }
 
 function healthAnswer(state: ServerState, ctx: RequestContext): void {
   const isReady = state.isReady();
-  sendJson(ctx.res, isReady ? 200 : 503, { status: isReady ? "ready" : "loading" }, ctx.responseHeaders);
+  sendJson(
+    ctx.res,
+    isReady ? 200 : 503,
+    { status: isReady ? "ready" : "loading" },
+    ctx.responseHeaders,
+  );
 }
 
 function metricsAnswer(state: ServerState, ctx: RequestContext): void {
   const text = renderMetrics(state.config.model, state.load);
-  ctx.res.writeHead(200, { ...ctx.responseHeaders, "content-type": "text/plain; version=0.0.4; charset=utf-8" });
+  ctx.res.writeHead(200, {
+    ...ctx.responseHeaders,
+    "content-type": "text/plain; version=0.0.4; charset=utf-8",
+  });
   ctx.res.end(text);
 }
 
 function modelsAnswer(state: ServerState, ctx: RequestContext): void {
   const { model, maxModelLen } = state.config;
-  const entry = { id: model, object: "model", created: Math.floor(Date.now() / 1000), owned_by: "llmgw-sim", root: model, parent: null, max_model_len: maxModelLen ?? null };
+  const entry = {
+    id: model,
+    object: "model",
+    created: Math.floor(Date.now() / 1000),
+    owned_by: "llmgw-sim",
+    root: model,
+    parent: null,
+    max_model_len: maxModelLen ?? null,
+  };
   sendJson(ctx.res, 200, { object: "list", data: [entry] }, ctx.responseHeaders);
 }
 
@@ -168,8 +258,14 @@ function answerFailure(state: ServerState, ctx: RequestContext, error: unknown):
     ctx.res.destroy();
     return;
   }
-  const httpError = error instanceof HttpError ? error : new HttpError(500, "internal error in the simulator", "server_error", "internal_error");
-  if (!(error instanceof HttpError)) state.log(`sim-engine: ${ctx.req.method ?? "?"} ${ctx.req.url ?? ""} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  const httpError =
+    error instanceof HttpError
+      ? error
+      : new HttpError(500, "internal error in the simulator", "server_error", "internal_error");
+  if (!(error instanceof HttpError))
+    state.log(
+      `sim-engine: ${ctx.req.method ?? "?"} ${ctx.req.url ?? ""} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
   if (ctx.res.headersSent) ctx.res.destroy();
   else sendError(ctx.res, httpError, ctx.responseHeaders);
 }

@@ -29,7 +29,9 @@ export class SseWriter {
   /** Writes one chunk, waiting for the socket to drain; throws once the stream is dropped. */
   async send(data: unknown): Promise<void> {
     this.dropIfDue();
-    const isFlushed = this.res.write(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+    const isFlushed = this.res.write(
+      `data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`,
+    );
     this.chunksWritten += 1;
     if (!isFlushed) await once(this.res, "drain");
   }

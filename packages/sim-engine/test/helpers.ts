@@ -10,7 +10,10 @@ export interface RunningSim {
   baseUrl: string;
 }
 
-export async function startSim(args: readonly string[], env: Record<string, string | undefined> = { SIM_ENGINE_API_KEY: KEY }): Promise<RunningSim> {
+export async function startSim(
+  args: readonly string[],
+  env: Record<string, string | undefined> = { SIM_ENGINE_API_KEY: KEY },
+): Promise<RunningSim> {
   const proc = spawnProcess(process.execPath, [SIM_BIN, "--port", "0", ...args], {
     name: "sim-engine",
     env: { SIM_ENGINE_API_KEY: undefined, VLLM_API_KEY: undefined, ...env },
@@ -23,7 +26,12 @@ export function authHeaders(extra: Record<string, string> = {}): Record<string, 
   return { authorization: `Bearer ${KEY}`, "content-type": "application/json", ...extra };
 }
 
-export async function postJson(baseUrl: string, path: string, body: unknown, headers = authHeaders()): Promise<Response> {
+export async function postJson(
+  baseUrl: string,
+  path: string,
+  body: unknown,
+  headers = authHeaders(),
+): Promise<Response> {
   return fetch(`${baseUrl}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
 }
 

@@ -27,16 +27,24 @@ export function createLlamaCppAdapter(options: { executable?: string } = {}): En
     buildCommand(launch) {
       checkLaunch(launch, limits);
       const args = [
-        "--model", launch.model,
-        "--host", launch.host,
-        "--port", String(launch.port),
-        "--alias", launch.servedModelName,
+        "--model",
+        launch.model,
+        "--host",
+        launch.host,
+        "--port",
+        String(launch.port),
+        "--alias",
+        launch.servedModelName,
         "--metrics",
-        "--n-gpu-layers", launch.gpus.length > 0 ? ALL_LAYERS : "0",
+        "--n-gpu-layers",
+        launch.gpus.length > 0 ? ALL_LAYERS : "0",
         ...contextArgs("--ctx-size", launch),
         ...(launch.isEmbedding ? ["--embeddings"] : []),
       ];
-      return finishCommand(launch, keyDelivery, { command: options.executable ?? "llama-server", args });
+      return finishCommand(launch, keyDelivery, {
+        command: options.executable ?? "llama-server",
+        args,
+      });
     },
   };
 }

@@ -28,9 +28,12 @@ export function createSimAdapter(options: SimAdapterOptions = {}): EngineAdapter
       checkLaunch(launch, limits);
       const args = [
         ...(options.prefixArgs ?? ["sim-engine"]),
-        "--host", launch.host,
-        "--port", String(launch.port),
-        "--model", launch.servedModelName,
+        "--host",
+        launch.host,
+        "--port",
+        String(launch.port),
+        "--model",
+        launch.servedModelName,
         ...contextArgs("--max-model-len", launch),
       ];
       return finishCommand(launch, keyDelivery, { command: options.command ?? "llmgw", args });

@@ -6,7 +6,11 @@ import { checkLaunch, contextArgs, finishCommand } from "../launch";
 
 export function createTrtllmAdapter(options: { executable?: string } = {}): EngineAdapter {
   const keyDelivery: KeyDelivery = { kind: "none" };
-  const limits = { displayName: "TensorRT-LLM", canServeOnCpu: false, supportsTensorParallel: true };
+  const limits = {
+    displayName: "TensorRT-LLM",
+    canServeOnCpu: false,
+    supportsTensorParallel: true,
+  };
   return {
     name: "trtllm",
     ...limits,
@@ -24,13 +28,20 @@ export function createTrtllmAdapter(options: { executable?: string } = {}): Engi
       // trtllm-serve spells its options with underscores (click), unlike vLLM and SGLang.
       const args = [
         launch.model,
-        "--host", launch.host,
-        "--port", String(launch.port),
-        "--served_model_name", launch.servedModelName,
-        "--tp_size", String(tensorParallel),
+        "--host",
+        launch.host,
+        "--port",
+        String(launch.port),
+        "--served_model_name",
+        launch.servedModelName,
+        "--tp_size",
+        String(tensorParallel),
         ...contextArgs("--max_seq_len", launch),
       ];
-      return finishCommand(launch, keyDelivery, { command: options.executable ?? "trtllm-serve", args });
+      return finishCommand(launch, keyDelivery, {
+        command: options.executable ?? "trtllm-serve",
+        args,
+      });
     },
   };
 }

@@ -19,7 +19,8 @@ export interface VllmAdapterOptions {
 export function createVllmAdapter(options: VllmAdapterOptions = {}): EngineAdapter {
   const keyDelivery: KeyDelivery = { kind: "env", variable: "VLLM_API_KEY" };
   const limits = { displayName: "vLLM", canServeOnCpu: false, supportsTensorParallel: true };
-  const embeddingArgs = options.embeddingStyle === "task" ? ["--task", "embed"] : ["--runner", "pooling"];
+  const embeddingArgs =
+    options.embeddingStyle === "task" ? ["--task", "embed"] : ["--runner", "pooling"];
   return {
     name: "vllm",
     ...limits,
@@ -30,11 +31,16 @@ export function createVllmAdapter(options: VllmAdapterOptions = {}): EngineAdapt
     buildCommand(launch) {
       const tensorParallel = checkLaunch(launch, limits);
       const args = [
-        "serve", launch.model,
-        "--host", launch.host,
-        "--port", String(launch.port),
-        "--served-model-name", launch.servedModelName,
-        "--tensor-parallel-size", String(tensorParallel),
+        "serve",
+        launch.model,
+        "--host",
+        launch.host,
+        "--port",
+        String(launch.port),
+        "--served-model-name",
+        launch.servedModelName,
+        "--tensor-parallel-size",
+        String(tensorParallel),
         ...contextArgs("--max-model-len", launch),
         // A hub id is downloaded by vLLM itself, past the agent's pickle check; this keeps it honest.
         ...(isGguf(launch.model) ? [] : ["--load-format", "safetensors"]),
@@ -42,7 +48,11 @@ export function createVllmAdapter(options: VllmAdapterOptions = {}): EngineAdapt
       ];
       // Nodes often cannot reach the internet, and usage reports would leak model names.
       const extraEnv = { VLLM_NO_USAGE_STATS: "1", DO_NOT_TRACK: "1" };
-      return finishCommand(launch, keyDelivery, { command: options.executable ?? "vllm", args, extraEnv });
+      return finishCommand(launch, keyDelivery, {
+        command: options.executable ?? "vllm",
+        args,
+        extraEnv,
+      });
     },
   };
 }
