@@ -57,7 +57,9 @@ test("signs in, lists the simulated fleet, opens a node, and switches to Turkish
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Düğümler");
   const cpuRow = page.getByTestId("nodes-table").locator('[data-node-name="sim-cpu-a"]');
   await expect(cpuRow).toContainText("Yalnızca CPU");
-  await expect(cpuRow.getByTestId("node-state")).toHaveText(/hazır/i);
+  // Displayed text is cased by the Turkish rules: "hazır" → "HAZIR", "simüle" → "SİMÜLE" (dotted İ).
+  await expect(cpuRow.getByTestId("node-state")).toHaveText("HAZIR");
+  await expect(cpuRow.getByTestId("node-simulated")).toHaveText("SİMÜLE");
   await page.screenshot({ path: `${ARTIFACTS}/nodes-tr.png`, fullPage: true });
 
   // The choice of language survives a reload.
