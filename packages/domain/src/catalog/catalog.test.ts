@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { EMPTY_CATALOG, catalogWith, catalogWithout, createCatalog } from "./catalog";
 
-const cpuModel = (name: string) => ({ name, source: `/models/${name}.gguf`, profiles: [{ name: "cpu", engine: "llamacpp" }] });
+const cpuModel = (name: string) => ({
+  name,
+  source: `/models/${name}.gguf`,
+  profiles: [{ name: "cpu", engine: "llamacpp" }],
+});
 
 describe("createCatalog", () => {
   it("builds a frozen catalog sorted by name with lookup", () => {
@@ -19,7 +23,10 @@ describe("createCatalog", () => {
 
   it("refuses a set with two models of one name", () => {
     const result = createCatalog([cpuModel("a"), cpuModel("a")]);
-    expect(result).toEqual({ ok: false, errors: ['model "a" is defined twice; remove one or rename it'] });
+    expect(result).toEqual({
+      ok: false,
+      errors: ['model "a" is defined twice; remove one or rename it'],
+    });
   });
 
   it("refuses a set with an invalid model, naming it", () => {
@@ -45,7 +52,10 @@ describe("catalogWith and catalogWithout", () => {
   });
 
   it("refuses removing a model that is not there and adding an invalid one", () => {
-    expect(catalogWithout(EMPTY_CATALOG, "x")).toEqual({ ok: false, errors: ['model "x" is not in the catalog'] });
+    expect(catalogWithout(EMPTY_CATALOG, "x")).toEqual({
+      ok: false,
+      errors: ['model "x" is not in the catalog'],
+    });
     expect(catalogWith(EMPTY_CATALOG, { name: "x" }).ok).toBe(false);
   });
 });

@@ -51,7 +51,9 @@ export function createCatalog(inputs: readonly unknown[], revision = 1): Catalog
     seen.add(parsed.model.name);
     models.push(parsed.model);
   });
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, catalog: freezeCatalog(models, revision) };
+  return errors.length > 0
+    ? { ok: false, errors }
+    : { ok: true, catalog: freezeCatalog(models, revision) };
 }
 
 function modelLabel(input: unknown, index: number): string {

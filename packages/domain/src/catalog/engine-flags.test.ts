@@ -12,22 +12,42 @@ describe("checkEngineArgs for argparse engines (vLLM, SGLang)", () => {
   });
 
   it("reads underscores as dashes and looks before an =", () => {
-    expect(refusedIndexes("vllm", ["--load_format=pt", "--download_dir", "/tmp", "--max_model_len=4096"])).toEqual([0, 1]);
+    expect(
+      refusedIndexes("vllm", [
+        "--load_format=pt",
+        "--download_dir",
+        "/tmp",
+        "--max_model_len=4096",
+      ]),
+    ).toEqual([0, 1]);
     expect(refusedIndexes("sglang", ["--load-form", "auto", "--model_path=/x"])).toEqual([0, 2]);
   });
 
   it("refuses flags that pick the card or the parallelism the profile sets", () => {
-    expect(refusedIndexes("vllm", ["--device", "cuda:1", "-tp", "2", "--tensor-parallel-size=4"])).toEqual([0, 2, 4]);
+    expect(
+      refusedIndexes("vllm", ["--device", "cuda:1", "-tp", "2", "--tensor-parallel-size=4"]),
+    ).toEqual([0, 2, 4]);
     expect(refusedIndexes("sglang", ["--base-gpu-id", "3", "--tp-size", "2"])).toEqual([0, 2]);
   });
 
   it("lets ordinary flags and values through", () => {
-    expect(refusedIndexes("vllm", ["--max-model-len", "8192", "--gpu-memory-utilization=0.9", "--enable-prefix-caching", "-q", "awq"])).toEqual([]);
+    expect(
+      refusedIndexes("vllm", [
+        "--max-model-len",
+        "8192",
+        "--gpu-memory-utilization=0.9",
+        "--enable-prefix-caching",
+        "-q",
+        "awq",
+      ]),
+    ).toEqual([]);
     expect(refusedIndexes("vllm", ["--model-impl", "transformers"])).toEqual([]);
   });
 
   it("says how to fix it", () => {
-    expect(checkEngineArgs("vllm", ["--model", "/x"])[0]?.message).toContain("set the model's source instead");
+    expect(checkEngineArgs("vllm", ["--model", "/x"])[0]?.message).toContain(
+      "set the model's source instead",
+    );
     expect(checkEngineArgs("vllm", ["--port=9"])[0]?.message).toContain("the agent sets it");
   });
 });
@@ -39,18 +59,31 @@ describe("checkEngineArgs for llama.cpp, which matches exact spellings", () => {
   });
 
   it("refuses long spellings, with underscores read as dashes", () => {
-    expect(refusedIndexes("llamacpp", ["--model", "--n_gpu_layers", "99", "--hf-repo=x/y", "--mmproj"])).toEqual([0, 1, 3, 4]);
+    expect(
+      refusedIndexes("llamacpp", ["--model", "--n_gpu_layers", "99", "--hf-repo=x/y", "--mmproj"]),
+    ).toEqual([0, 1, 3, 4]);
   });
 
   it("does not treat a beginning as the flag, so --chat-template stays allowed", () => {
-    expect(refusedIndexes("llamacpp", ["--chat-template", "chatml", "--mod", "-c", "8192", "--ctx-size=4096"])).toEqual([]);
+    expect(
+      refusedIndexes("llamacpp", [
+        "--chat-template",
+        "chatml",
+        "--mod",
+        "-c",
+        "8192",
+        "--ctx-size=4096",
+      ]),
+    ).toEqual([]);
     expect(refusedIndexes("llamacpp", ["--chat-template-file", "/etc/passwd"])).toEqual([0]);
   });
 });
 
 describe("checkEngineArgs for TensorRT-LLM and the simulator", () => {
   it("refuses the engine backend and the parallelism flags", () => {
-    expect(refusedIndexes("trtllm", ["--backend", "pytorch", "--tp_size", "2", "--max_batch_size", "8"])).toEqual([0, 2]);
+    expect(
+      refusedIndexes("trtllm", ["--backend", "pytorch", "--tp_size", "2", "--max_batch_size", "8"]),
+    ).toEqual([0, 2]);
   });
 
   it("lets the simulator take its own knobs but not the agent's", () => {

@@ -23,23 +23,45 @@ describe("parseModelDefinition accepts", () => {
     expect(result.model.replicas).toEqual({ min: 1, max: 1 });
     expect(result.model.allow_pickle).toBe(false);
     expect(result.model.priority_class).toBe("normal");
-    expect(result.model.profiles[0]).toMatchObject({ gpus: 2, nodes: 1, tensor_parallel: 2, args: [], env: {}, node_selector: { labels: {} } });
+    expect(result.model.profiles[0]).toMatchObject({
+      gpus: 2,
+      nodes: 1,
+      tensor_parallel: 2,
+      args: [],
+      env: {},
+      node_selector: { labels: {} },
+    });
   });
 
   it("a GPU need in place of a class, one card by default", () => {
-    const result = parseModelDefinition(model({ profiles: [{ name: "any", engine: "vllm", gpu: { min_compute_capability: 8, min_memory_gb: 24 } }] }));
+    const result = parseModelDefinition(
+      model({
+        profiles: [
+          { name: "any", engine: "vllm", gpu: { min_compute_capability: 8, min_memory_gb: 24 } },
+        ],
+      }),
+    );
     expect(result.ok && result.model.profiles[0]?.gpus).toBe(1);
   });
 
   it("a CPU profile for llama.cpp and the simulator, with no cards", () => {
     for (const engine of ["llamacpp", "sim"] as const) {
-      const result = parseModelDefinition(model({ source: "/models/q.gguf", profiles: [{ name: "cpu", engine }] }));
+      const result = parseModelDefinition(
+        model({ source: "/models/q.gguf", profiles: [{ name: "cpu", engine }] }),
+      );
       expect(result.ok && result.model.profiles[0]?.gpus).toBe(0);
     }
   });
 
   it("every accepted source form", () => {
-    for (const source of ["org/name", "hf:org/name", "https://mirror/x.safetensors", "http://m/x.gguf", "file:///m/x", "/models/x"]) {
+    for (const source of [
+      "org/name",
+      "hf:org/name",
+      "https://mirror/x.safetensors",
+      "http://m/x.gguf",
+      "file:///m/x",
+      "/models/x",
+    ]) {
       expect(errorsOf(model({ source }))).toEqual([]);
     }
   });
@@ -56,13 +78,22 @@ describe("parseModelDefinition refuses, naming the field and what to do", () => 
     expect(errorsOf(model({ source: "models/../../etc" }))[0]).toMatch(/^source:/);
   });
 
-  it.each([".bin", ".pt", ".pth", ".ckpt", ".pkl", ".pt2"])("pickle weights (%s), also behind a query or fragment", (extension) => {
-    for (const source of [`/m/model${extension}`, `https://h/model${extension.toUpperCase()}?download=1`, `https://h/model${extension}#frag`]) {
-      const errors = errorsOf(model({ source }));
-      expect(errors[0]).toMatch(/^source: .*Python pickle.*mirror the model's safetensors.*allow_pickle: true/);
-      expect(errorsOf(model({ source, allow_pickle: true }))).toEqual([]);
-    }
-  });
+  it.each([".bin", ".pt", ".pth", ".ckpt", ".pkl", ".pt2"])(
+    "pickle weights (%s), also behind a query or fragment",
+    (extension) => {
+      for (const source of [
+        `/m/model${extension}`,
+        `https://h/model${extension.toUpperCase()}?download=1`,
+        `https://h/model${extension}#frag`,
+      ]) {
+        const errors = errorsOf(model({ source }));
+        expect(errors[0]).toMatch(
+          /^source: .*Python pickle.*mirror the model's safetensors.*allow_pickle: true/,
+        );
+        expect(errorsOf(model({ source, allow_pickle: true }))).toEqual([]);
+      }
+    },
+  );
 
   it("a Hugging Face id for TensorRT-LLM, which would download it past the safetensors check", () => {
     const profiles = [{ name: "trt", engine: "trtllm" as const, gpu: "H100-80G" }];
@@ -72,11 +103,22 @@ describe("parseModelDefinition refuses, naming the field and what to do", () => 
 
   it.each(["vllm", "sglang", "trtllm"] as const)("%s without a GPU", (engine) => {
     const errors = errorsOf(model({ source: "/m/x", profiles: [{ name: "p", engine }] }));
-    expect(errors).toEqual([expect.stringMatching(new RegExp(`^profiles\\[0\\]\\.gpu: engine ${engine} needs a GPU.*use engine llamacpp`))]);
+    expect(errors).toEqual([
+      expect.stringMatching(
+        new RegExp(`^profiles\\[0\\]\\.gpu: engine ${engine} needs a GPU.*use engine llamacpp`),
+      ),
+    ]);
   });
 
   it("llama.cpp on several nodes or with tensor parallel", () => {
-    const errors = errorsOf(model({ source: "/m/x.gguf", profiles: [{ name: "p", engine: "llamacpp", gpu: "L40S", gpus: 2, nodes: 2, tensor_parallel: 2 }] }));
+    const errors = errorsOf(
+      model({
+        source: "/m/x.gguf",
+        profiles: [
+          { name: "p", engine: "llamacpp", gpu: "L40S", gpus: 2, nodes: 2, tensor_parallel: 2 },
+        ],
+      }),
+    );
     expect(errors).toEqual([
       expect.stringMatching(/^profiles\[0\]\.nodes: llama\.cpp serves from one node/),
       expect.stringMatching(/^profiles\[0\]\.tensor_parallel: llama\.cpp splits layers/),
@@ -84,26 +126,70 @@ describe("parseModelDefinition refuses, naming the field and what to do", () => 
   });
 
   it("engine flags, pointing at the argument", () => {
-    const errors = errorsOf(model({ profiles: [{ name: "p", engine: "vllm", gpu: "L40S", args: ["--max-model-len", "8192", "--trust_remote"] }] }));
-    expect(errors).toEqual([expect.stringMatching(/^profiles\[0\]\.args\[2\]: "--trust_remote" is refused \(vllm reads it as --trust-remote-code\)/)]);
+    const errors = errorsOf(
+      model({
+        profiles: [
+          {
+            name: "p",
+            engine: "vllm",
+            gpu: "L40S",
+            args: ["--max-model-len", "8192", "--trust_remote"],
+          },
+        ],
+      }),
+    );
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /^profiles\[0\]\.args\[2\]: "--trust_remote" is refused \(vllm reads it as --trust-remote-code\)/,
+      ),
+    ]);
   });
 
   it("environment variables that pick cards, move the cache or set a key", () => {
-    const errors = errorsOf(model({ profiles: [{ name: "p", engine: "vllm", gpu: "L40S", env: { CUDA_VISIBLE_DEVICES: "1", HF_HOME: "/x", NCCL_DEBUG: "INFO" } }] }));
+    const errors = errorsOf(
+      model({
+        profiles: [
+          {
+            name: "p",
+            engine: "vllm",
+            gpu: "L40S",
+            env: { CUDA_VISIBLE_DEVICES: "1", HF_HOME: "/x", NCCL_DEBUG: "INFO" },
+          },
+        ],
+      }),
+    );
     expect(errors).toEqual([
-      expect.stringMatching(/^profiles\[0\]\.env\.CUDA_VISIBLE_DEVICES: .*placement chooses the cards/),
+      expect.stringMatching(
+        /^profiles\[0\]\.env\.CUDA_VISIBLE_DEVICES: .*placement chooses the cards/,
+      ),
       expect.stringMatching(/^profiles\[0\]\.env\.HF_HOME: /),
     ]);
   });
 
   it("min above max", () => {
-    expect(errorsOf(model({ replicas: { min: 3, max: 2 } }))).toEqual(["replicas: min 3 is above max 2; raise max or lower min"]);
+    expect(errorsOf(model({ replicas: { min: 3, max: 2 } }))).toEqual([
+      "replicas: min 3 is above max 2; raise max or lower min",
+    ]);
   });
 
   it("gpus without a gpu, a gpu with no cards, and a tensor_parallel that does not divide the cards", () => {
-    expect(errorsOf(model({ source: "/m/x", profiles: [{ name: "p", engine: "llamacpp", gpus: 2 }] }))[0]).toMatch(/^profiles\[0\]\.gpus: gpus is set but gpu is not/);
-    expect(errorsOf(model({ profiles: [{ name: "p", engine: "vllm", gpu: "L40S", gpus: 0 }] }))[0]).toMatch(/^profiles\[0\]\.gpus: gpu is set but gpus is 0/);
-    expect(errorsOf(model({ profiles: [{ name: "p", engine: "vllm", gpu: "L40S", gpus: 2, tensor_parallel: 4 }] }))[0]).toMatch(/^profiles\[0\]\.tensor_parallel: tensor_parallel 4 must divide the replica's 2 cards/);
+    expect(
+      errorsOf(
+        model({ source: "/m/x", profiles: [{ name: "p", engine: "llamacpp", gpus: 2 }] }),
+      )[0],
+    ).toMatch(/^profiles\[0\]\.gpus: gpus is set but gpu is not/);
+    expect(
+      errorsOf(model({ profiles: [{ name: "p", engine: "vllm", gpu: "L40S", gpus: 0 }] }))[0],
+    ).toMatch(/^profiles\[0\]\.gpus: gpu is set but gpus is 0/);
+    expect(
+      errorsOf(
+        model({
+          profiles: [{ name: "p", engine: "vllm", gpu: "L40S", gpus: 2, tensor_parallel: 4 }],
+        }),
+      )[0],
+    ).toMatch(
+      /^profiles\[0\]\.tensor_parallel: tensor_parallel 4 must divide the replica's 2 cards/,
+    );
   });
 
   it("two profiles of one name, an unknown engine, an unknown field, a bad class and an owner with two scopes", () => {
@@ -116,12 +202,16 @@ describe("parseModelDefinition refuses, naming the field and what to do", () => 
         { name: "p", engine: "tgi", gpu: "L40S" },
       ],
     });
-    expect(errors).toEqual(expect.arrayContaining([
-      "definition: unknown field colour; remove it or check the spelling",
-      expect.stringMatching(/^owner: name exactly one owner/),
-      expect.stringMatching(/^profiles\[0\]\.gpu: /),
-      expect.stringMatching(/^profiles\[1\]\.engine: engine must be one of vllm, llamacpp, sglang, trtllm, sim/),
-    ]));
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        "definition: unknown field colour; remove it or check the spelling",
+        expect.stringMatching(/^owner: name exactly one owner/),
+        expect.stringMatching(/^profiles\[0\]\.gpu: /),
+        expect.stringMatching(
+          /^profiles\[1\]\.engine: engine must be one of vllm, llamacpp, sglang, trtllm, sim/,
+        ),
+      ]),
+    );
   });
 
   it("no profiles at all", () => {

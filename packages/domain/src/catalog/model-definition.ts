@@ -29,7 +29,11 @@ const REFUSED_ENV: Record<string, string> = {
 };
 
 const labelsSchema = z.record(
-  z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,252}$/, { error: "label keys are letters, digits, '.', '_', '/' and '-'" }),
+  z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,252}$/, {
+      error: "label keys are letters, digits, '.', '_', '/' and '-'",
+    }),
   z.string().max(63),
 );
 
@@ -62,13 +66,24 @@ export const profileSchema = z.strictObject({
   cpu_cores: z.number().min(0).max(4_096).default(0),
   args: z.array(z.string().max(4_096)).max(256).default([]),
   env: z
-    .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "environment names are letters, digits and _" }), z.string())
+    .record(
+      z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+          error: "environment names are letters, digits and _",
+        }),
+      z.string(),
+    )
     .default({}),
   node_selector: z.strictObject({ labels: labelsSchema.default({}) }).default({ labels: {} }),
 });
 
 const ownerSchema = z
-  .strictObject({ org: z.string().min(1).optional(), team: z.string().min(1).optional(), project: z.string().min(1).optional() })
+  .strictObject({
+    org: z.string().min(1).optional(),
+    team: z.string().min(1).optional(),
+    project: z.string().min(1).optional(),
+  })
   .refine((owner) => Object.values(owner).filter((value) => value !== undefined).length === 1, {
     error: "name exactly one owner: {org: …}, {team: …} or {project: …}",
   });
@@ -79,9 +94,13 @@ const baseSchema = z.strictObject({
   /** Size of the weights on disk; placement needs that much free disk where they are not cached. */
   size_gb: z.number().min(0).max(100_000).default(0),
   profiles: z.array(profileSchema).min(1, { error: "give at least one profile" }).max(32),
-  replicas: z.strictObject({ min: count(0, 10_000), max: count(1, 10_000) }).default({ min: 1, max: 1 }),
+  replicas: z
+    .strictObject({ min: count(0, 10_000), max: count(1, 10_000) })
+    .default({ min: 1, max: 1 }),
   on_demand: z.boolean().default(false),
-  priority_class: z.enum(PRIORITY_CLASSES, { error: `priority_class is one of ${PRIORITY_CLASSES.join(", ")}` }).default("normal"),
+  priority_class: z
+    .enum(PRIORITY_CLASSES, { error: `priority_class is one of ${PRIORITY_CLASSES.join(", ")}` })
+    .default("normal"),
   allow_pickle: z.boolean().default(false),
   owner: ownerSchema.optional(),
 });
@@ -97,44 +116,80 @@ function report(ctx: Issues, path: (string | number)[], message: string): void {
 function checkSource(model: BaseModel, ctx: Issues): void {
   const kind = sourceKind(model.source);
   if (kind === undefined) {
-    report(ctx, ["source"], `"${model.source}" is not a source; give a Hugging Face id (org/name), an http(s):// URL, a file:// URL or an absolute path on the nodes`);
+    report(
+      ctx,
+      ["source"],
+      `"${model.source}" is not a source; give a Hugging Face id (org/name), an http(s):// URL, a file:// URL or an absolute path on the nodes`,
+    );
     return;
   }
   const pickle = pickleExtension(model.source);
   if (pickle && !model.allow_pickle) {
-    report(ctx, ["source"], `weights "${model.source}" are a Python pickle (${pickle}), which runs code when loaded; mirror the model's safetensors and point source at them, or set allow_pickle: true if you trust who made it`);
+    report(
+      ctx,
+      ["source"],
+      `weights "${model.source}" are a Python pickle (${pickle}), which runs code when loaded; mirror the model's safetensors and point source at them, or set allow_pickle: true if you trust who made it`,
+    );
   }
   const downloadsItself = model.profiles.some((profile) => profile.engine === "trtllm");
   if (kind === "hub" && downloadsItself && !model.allow_pickle) {
-    report(ctx, ["source"], "TensorRT-LLM downloads a Hugging Face id itself, without the safetensors check; mirror the safetensors and give their URL or path, or set allow_pickle: true");
+    report(
+      ctx,
+      ["source"],
+      "TensorRT-LLM downloads a Hugging Face id itself, without the safetensors check; mirror the safetensors and give their URL or path, or set allow_pickle: true",
+    );
   }
 }
 
 function checkGpu(profile: Profile, path: (string | number)[], ctx: Issues): void {
   const hasGpu = profile.gpu !== undefined;
   if (!hasGpu && !CPU_CAPABLE_ENGINES.has(profile.engine)) {
-    report(ctx, [...path, "gpu"], `engine ${profile.engine} needs a GPU; set gpu to a class such as "H100-80G" or a need {min_compute_capability, min_memory_gb}, or use engine llamacpp to serve on CPU`);
+    report(
+      ctx,
+      [...path, "gpu"],
+      `engine ${profile.engine} needs a GPU; set gpu to a class such as "H100-80G" or a need {min_compute_capability, min_memory_gb}, or use engine llamacpp to serve on CPU`,
+    );
   }
   if (!hasGpu && (profile.gpus ?? 0) > 0) {
-    report(ctx, [...path, "gpus"], "gpus is set but gpu is not; say which cards with gpu, or remove gpus to run on CPU");
+    report(
+      ctx,
+      [...path, "gpus"],
+      "gpus is set but gpu is not; say which cards with gpu, or remove gpus to run on CPU",
+    );
   }
   if (hasGpu && profile.gpus === 0) {
-    report(ctx, [...path, "gpus"], "gpu is set but gpus is 0; give at least 1, or remove gpu to run on CPU");
+    report(
+      ctx,
+      [...path, "gpus"],
+      "gpu is set but gpus is 0; give at least 1, or remove gpu to run on CPU",
+    );
   }
 }
 
 function checkParallelism(profile: Profile, path: (string | number)[], ctx: Issues): void {
   const tensorParallel = profile.tensor_parallel ?? 1;
   if (profile.engine === "llamacpp" && profile.nodes > 1) {
-    report(ctx, [...path, "nodes"], "llama.cpp serves from one node; set nodes: 1, or use vllm or sglang to span nodes");
+    report(
+      ctx,
+      [...path, "nodes"],
+      "llama.cpp serves from one node; set nodes: 1, or use vllm or sglang to span nodes",
+    );
   }
   if (profile.engine === "llamacpp" && tensorParallel > 1) {
-    report(ctx, [...path, "tensor_parallel"], "llama.cpp splits layers across its node's cards by itself; remove tensor_parallel, or use vllm or sglang for tensor parallelism");
+    report(
+      ctx,
+      [...path, "tensor_parallel"],
+      "llama.cpp splits layers across its node's cards by itself; remove tensor_parallel, or use vllm or sglang for tensor parallelism",
+    );
     return;
   }
   const cards = (profile.gpus ?? (profile.gpu === undefined ? 0 : 1)) * profile.nodes;
   if (tensorParallel > 1 && (cards === 0 || cards % tensorParallel !== 0)) {
-    report(ctx, [...path, "tensor_parallel"], `tensor_parallel ${tensorParallel} must divide the replica's ${cards} cards (gpus × nodes); change gpus or tensor_parallel`);
+    report(
+      ctx,
+      [...path, "tensor_parallel"],
+      `tensor_parallel ${tensorParallel} must divide the replica's ${cards} cards (gpus × nodes); change gpus or tensor_parallel`,
+    );
   }
 }
 
@@ -154,11 +209,20 @@ function checkProfile(profile: Profile, index: number, ctx: Issues): void {
 function checkModel(model: BaseModel, ctx: Issues): void {
   checkSource(model, ctx);
   if (model.replicas.min > model.replicas.max) {
-    report(ctx, ["replicas"], `min ${model.replicas.min} is above max ${model.replicas.max}; raise max or lower min`);
+    report(
+      ctx,
+      ["replicas"],
+      `min ${model.replicas.min} is above max ${model.replicas.max}; raise max or lower min`,
+    );
   }
   const seen = new Set<string>();
   model.profiles.forEach((profile, index) => {
-    if (seen.has(profile.name)) report(ctx, ["profiles", index, "name"], `profile "${profile.name}" is named twice; give each profile its own name`);
+    if (seen.has(profile.name))
+      report(
+        ctx,
+        ["profiles", index, "name"],
+        `profile "${profile.name}" is named twice; give each profile its own name`,
+      );
     seen.add(profile.name);
     checkProfile(profile, index, ctx);
   });
@@ -186,7 +250,9 @@ export type ParseResult = { ok: true; model: ModelDefinition } | { ok: false; er
 /** `profiles[0].args[2]` from zod's path, so an error points where a person would look. */
 export function formatIssuePath(path: readonly PropertyKey[]): string {
   return path
-    .map((part, index) => (typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`))
+    .map((part, index) =>
+      typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`,
+    )
     .join("");
 }
 

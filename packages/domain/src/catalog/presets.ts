@@ -12,7 +12,13 @@ export const PRESETS: readonly ModelDefinitionInput[] = [
     source: QWEN_05B_GGUF,
     size_gb: 0.5,
     profiles: [
-      { name: "cuda", engine: "llamacpp", gpu: { min_compute_capability: 6.0, min_memory_gb: 4 }, context_length: 8_192, memory_gb: 2 },
+      {
+        name: "cuda",
+        engine: "llamacpp",
+        gpu: { min_compute_capability: 6.0, min_memory_gb: 4 },
+        context_length: 8_192,
+        memory_gb: 2,
+      },
       { name: "cpu", engine: "llamacpp", context_length: 8_192, memory_gb: 2, cpu_cores: 2 },
     ],
     replicas: { min: 1, max: 2 },
@@ -22,7 +28,13 @@ export const PRESETS: readonly ModelDefinitionInput[] = [
     source: "meta-llama/Llama-3.1-8B-Instruct",
     size_gb: 16,
     profiles: [
-      { name: "vllm", engine: "vllm", gpu: { min_compute_capability: 8.0, min_memory_gb: 24 }, context_length: 32_768, memory_gb: 24 },
+      {
+        name: "vllm",
+        engine: "vllm",
+        gpu: { min_compute_capability: 8.0, min_memory_gb: 24 },
+        context_length: 32_768,
+        memory_gb: 24,
+      },
     ],
     replicas: { min: 1, max: 4 },
   },
@@ -35,7 +47,14 @@ export const PRESETS: readonly ModelDefinitionInput[] = [
   {
     name: "sim-gpu-chat",
     source: "file:///var/lib/llmgw/sim/sim-gpu-chat",
-    profiles: [{ name: "sim", engine: "sim", gpu: { min_compute_capability: 7.0, min_memory_gb: 16 }, gpus: 1 }],
+    profiles: [
+      {
+        name: "sim",
+        engine: "sim",
+        gpu: { min_compute_capability: 7.0, min_memory_gb: 16 },
+        gpus: 1,
+      },
+    ],
     replicas: { min: 1, max: 2 },
   },
 ];

@@ -2,7 +2,12 @@
 // print as they are. It runs the same checks as placement, all of them rather than the first.
 import { buildFleet } from "./fleet";
 import { placeReplica, rejectionsFor } from "./place";
-import { DEFAULT_PLACEMENT_POLICY, type PlacementInput, type PlacementRequest, type ReplicaShard } from "./types";
+import {
+  DEFAULT_PLACEMENT_POLICY,
+  type PlacementInput,
+  type PlacementRequest,
+  type ReplicaShard,
+} from "./types";
 
 export interface NodeExplanation {
   nodeId: string;
@@ -20,15 +25,29 @@ export interface PlacementExplanation {
   nodes: NodeExplanation[];
 }
 
-export function explainPlacement(input: PlacementInput, request: PlacementRequest): PlacementExplanation {
+export function explainPlacement(
+  input: PlacementInput,
+  request: PlacementRequest,
+): PlacementExplanation {
   const policy = input.policy ?? DEFAULT_PLACEMENT_POLICY;
   const result = placeReplica(input, request);
-  const rejections = new Map(rejectionsFor(buildFleet(input.nodes, input.replicas), policy, request).map((r) => [r.nodeId, r]));
+  const rejections = new Map(
+    rejectionsFor(buildFleet(input.nodes, input.replicas), policy, request).map((r) => [
+      r.nodeId,
+      r,
+    ]),
+  );
   const chosen = new Map(result.ok ? result.shards.map((shard) => [shard.nodeId, shard]) : []);
   const nodes = input.nodes.map((node): NodeExplanation => {
     const rejection = rejections.get(node.id);
     const shard = chosen.get(node.id);
-    const base = { nodeId: node.id, nodeName: node.name, fits: !rejection, failed: rejection?.failed ?? [], reasons: rejection?.reasons ?? [] };
+    const base = {
+      nodeId: node.id,
+      nodeName: node.name,
+      fits: !rejection,
+      failed: rejection?.failed ?? [],
+      reasons: rejection?.reasons ?? [],
+    };
     return shard ? { ...base, chosen: shard } : base;
   });
   const summary = result.ok
@@ -41,7 +60,8 @@ export function explainPlacement(input: PlacementInput, request: PlacementReques
 export function formatExplanation(explanation: PlacementExplanation): string[] {
   const lines = explanation.nodes.map((node) => {
     if (node.chosen) {
-      const cards = node.chosen.cardIndexes.length > 0 ? ` (cards ${node.chosen.cardIndexes.join(",")})` : "";
+      const cards =
+        node.chosen.cardIndexes.length > 0 ? ` (cards ${node.chosen.cardIndexes.join(",")})` : "";
       return `${node.nodeName}: chosen${cards}`;
     }
     return `${node.nodeName}: ${node.fits ? "fits, not chosen" : node.reasons.join("; ")}`;

@@ -55,7 +55,10 @@ function noteClass(classes: Map<string, ClassInfo>, card: PlacementCard): void {
   });
 }
 
-export function buildFleet(nodes: readonly PlacementNode[], replicas: readonly ExistingReplica[]): Fleet {
+export function buildFleet(
+  nodes: readonly PlacementNode[],
+  replicas: readonly ExistingReplica[],
+): Fleet {
   const fleet: Fleet = { nodes: [], byId: new Map(), nodesByClass: new Map(), classes: new Map() };
   for (const node of nodes) {
     const usage = indexNode(node);
@@ -79,7 +82,8 @@ function holdCard(usage: NodeUsage, cardIndex: number, replicaId: string): void 
   if (usage.holders.has(cardIndex)) return;
   usage.holders.set(cardIndex, replicaId);
   const card = usage.node.cards.find((candidate) => candidate.index === cardIndex);
-  if (card?.isHealthy) usage.freeByClass.set(card.gpuClass, (usage.freeByClass.get(card.gpuClass) ?? 1) - 1);
+  if (card?.isHealthy)
+    usage.freeByClass.set(card.gpuClass, (usage.freeByClass.get(card.gpuClass) ?? 1) - 1);
 }
 
 /** Counts a replica against its nodes; shards on nodes the fleet does not know are ignored. */
@@ -98,6 +102,8 @@ export function addReplica(fleet: Fleet, replica: ExistingReplica): void {
 /** Free healthy cards of a class on a node, lowest index first. */
 export function freeCardsOf(usage: NodeUsage, gpuClass: string): PlacementCard[] {
   return usage.node.cards
-    .filter((card) => card.gpuClass === gpuClass && card.isHealthy && !usage.holders.has(card.index))
+    .filter(
+      (card) => card.gpuClass === gpuClass && card.isHealthy && !usage.holders.has(card.index),
+    )
     .sort((a, b) => a.index - b.index);
 }

@@ -1,6 +1,11 @@
 // Placement: which node and cards take a replica, or why none can.
 export * from "./types";
 export { placeReplica, placeReplicas } from "./place";
-export { explainPlacement, formatExplanation, type NodeExplanation, type PlacementExplanation } from "./explain";
+export {
+  explainPlacement,
+  formatExplanation,
+  type NodeExplanation,
+  type PlacementExplanation,
+} from "./explain";
 export { placementRequestFor } from "./request";
 export { PREDICATES, type Predicate } from "./predicates";

@@ -28,7 +28,11 @@ export function classesFor(request: PlacementRequest, fleet: Fleet): string[] {
   if (typeof request.gpu === "string") return [request.gpu];
   const need = request.gpu;
   return [...fleet.classes.entries()]
-    .filter(([, info]) => info.memoryGb >= need.min_memory_gb && info.computeCapability >= need.min_compute_capability)
+    .filter(
+      ([, info]) =>
+        info.memoryGb >= need.min_memory_gb &&
+        info.computeCapability >= need.min_compute_capability,
+    )
     .sort(([nameA, a], [nameB, b]) => a.memoryGb - b.memoryGb || nameA.localeCompare(nameB, "en"))
     .map(([name]) => name);
 }
@@ -54,7 +58,8 @@ function describeTaken(usage: NodeUsage, gpuClass: string): string {
     if (holder !== undefined) byHolder.set(holder, [...(byHolder.get(holder) ?? []), card.index]);
     else if (!card.isHealthy) unhealthy.push(card.index);
   }
-  const cardWord = (indexes: number[]) => `card${indexes.length > 1 ? "s" : ""} ${indexes.join(",")}`;
+  const cardWord = (indexes: number[]) =>
+    `card${indexes.length > 1 ? "s" : ""} ${indexes.join(",")}`;
   const parts = [...byHolder].map(([holder, indexes]) => `${cardWord(indexes)} held by ${holder}`);
   if (unhealthy.length > 0) parts.push(`${cardWord(unhealthy)} unhealthy`);
   return parts.length > 0 ? ` (${parts.join("; ")})` : "";
@@ -62,7 +67,10 @@ function describeTaken(usage: NodeUsage, gpuClass: string): string {
 
 const reachable: Predicate = {
   name: "reachable",
-  check: ({ usage }) => (usage.node.isReachable ? undefined : "is unreachable; nothing is placed on it until it answers again"),
+  check: ({ usage }) =>
+    usage.node.isReachable
+      ? undefined
+      : "is unreachable; nothing is placed on it until it answers again",
 };
 
 const engine: Predicate = {
@@ -78,7 +86,8 @@ const role: Predicate = {
   name: "role",
   check: ({ request, usage, policy }) => {
     const nodeRole = usage.node.labels[policy.roleLabel];
-    if (nodeRole === undefined || request.nodeSelector[policy.roleLabel] === nodeRole) return undefined;
+    if (nodeRole === undefined || request.nodeSelector[policy.roleLabel] === nodeRole)
+      return undefined;
     return `has role "${nodeRole}" and takes only profiles whose node_selector asks for ${policy.roleLabel}: ${nodeRole}`;
   },
 };
@@ -88,7 +97,10 @@ const selector: Predicate = {
   check: ({ request, usage }) => {
     const misses = Object.entries(request.nodeSelector)
       .filter(([key, value]) => usage.node.labels[key] !== value)
-      .map(([key, value]) => `${key}=${value} (${usage.node.labels[key] === undefined ? "absent" : `is ${usage.node.labels[key]}`})`);
+      .map(
+        ([key, value]) =>
+          `${key}=${value} (${usage.node.labels[key] === undefined ? "absent" : `is ${usage.node.labels[key]}`})`,
+      );
     return misses.length > 0 ? `does not match node_selector: ${misses.join(", ")}` : undefined;
   },
 };
@@ -97,12 +109,19 @@ const cards: Predicate = {
   name: "cards",
   check: ({ request, usage, classes }) => {
     if (request.gpu === undefined) return undefined;
-    if (classes.some((gpuClass) => (usage.freeByClass.get(gpuClass) ?? 0) >= request.gpus)) return undefined;
+    if (classes.some((gpuClass) => (usage.freeByClass.get(gpuClass) ?? 0) >= request.gpus))
+      return undefined;
     const wanted = describeGpu(request.gpu);
-    if (usage.node.cards.length === 0) return `has no GPUs; the profile needs ${request.gpus} ${wanted}`;
-    const present = classes.filter((gpuClass) => usage.node.cards.some((card) => card.gpuClass === gpuClass));
-    if (present.length === 0) return `has no ${wanted} cards (has ${describeNodeCards(usage.node.cards)})`;
-    const best = present.reduce((a, b) => ((usage.freeByClass.get(b) ?? 0) > (usage.freeByClass.get(a) ?? 0) ? b : a));
+    if (usage.node.cards.length === 0)
+      return `has no GPUs; the profile needs ${request.gpus} ${wanted}`;
+    const present = classes.filter((gpuClass) =>
+      usage.node.cards.some((card) => card.gpuClass === gpuClass),
+    );
+    if (present.length === 0)
+      return `has no ${wanted} cards (has ${describeNodeCards(usage.node.cards)})`;
+    const best = present.reduce((a, b) =>
+      (usage.freeByClass.get(b) ?? 0) > (usage.freeByClass.get(a) ?? 0) ? b : a,
+    );
     const free = usage.freeByClass.get(best) ?? 0;
     return `needs ${request.gpus} free ${best} card${request.gpus > 1 ? "s" : ""}, has ${free}${describeTaken(usage, best)}`;
   },
@@ -138,7 +157,16 @@ const disk: Predicate = {
 };
 
 /** Cheap and absolute checks first, so the common refusals cost the least. */
-export const PREDICATES: readonly Predicate[] = [reachable, engine, role, selector, cards, memory, cpu, disk];
+export const PREDICATES: readonly Predicate[] = [
+  reachable,
+  engine,
+  role,
+  selector,
+  cards,
+  memory,
+  cpu,
+  disk,
+];
 
 /** The first failing check's name, or undefined when the node can take the replica. */
 export function firstFailure(input: NodeCheck): string | undefined {

@@ -3,7 +3,11 @@
 import type { ModelDefinition, ModelProfile } from "../catalog/model-definition";
 import type { PlacementRequest } from "./types";
 
-export function placementRequestFor(model: ModelDefinition, profile: ModelProfile, replicaId: string): PlacementRequest {
+export function placementRequestFor(
+  model: ModelDefinition,
+  profile: ModelProfile,
+  replicaId: string,
+): PlacementRequest {
   const request: PlacementRequest = {
     replicaId,
     model: model.name,

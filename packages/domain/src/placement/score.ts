@@ -20,7 +20,11 @@ function freeCardsTotal(usage: NodeUsage): number {
 }
 
 /** The first class, most fitting first, with enough free cards on this node. */
-export function classOnNode(usage: NodeUsage, classes: readonly string[], gpus: number): string | undefined {
+export function classOnNode(
+  usage: NodeUsage,
+  classes: readonly string[],
+  gpus: number,
+): string | undefined {
   return classes.find((gpuClass) => (usage.freeByClass.get(gpuClass) ?? 0) >= gpus);
 }
 
@@ -32,7 +36,12 @@ export function classOnNode(usage: NodeUsage, classes: readonly string[], gpus: 
  * weights and smaller cards (for a need) break the remaining ties; the node's place in the
  * input breaks the last, so the same input always gives the same answer.
  */
-export function scoreNode(usage: NodeUsage, request: PlacementRequest, gpuClass: string | undefined, fleet: Fleet): Score {
+export function scoreNode(
+  usage: NodeUsage,
+  request: PlacementRequest,
+  gpuClass: string | undefined,
+  fleet: Fleet,
+): Score {
   const sameModel = usage.modelCounts.get(request.model) ?? 0;
   const notCached = usage.cachedSources.has(request.source) ? 0 : 1;
   if (gpuClass === undefined) {
