@@ -34,6 +34,19 @@ describe.each(backends)("fleet on $name", ({ databaseUrl }) => {
     expect(ready.gpus[0]?.memoryBytesTotal).toBeGreaterThan(80 * 1e9);
     expect((await api.nodes.get.query({ id: ready.id })).name).toBe("it-h100");
 
+    // A node that stops sending while its socket stays open goes unreachable after 3 missed
+    // heartbeats (300 ms each here), and comes back when it speaks again.
+    agent.kill("SIGSTOP");
+    await waitFor(async () => (await api.nodes.get.query({ id: ready.id })).state === "unreachable", {
+      what: "it-h100 unreachable while its agent is stopped",
+      timeoutMs: 10_000,
+    });
+    agent.kill("SIGCONT");
+    await waitFor(async () => (await api.nodes.get.query({ id: ready.id })).state === "ready", {
+      what: "it-h100 ready again after SIGCONT",
+      timeoutMs: 10_000,
+    });
+
     agent.kill("SIGKILL");
     await waitFor(async () => (await api.nodes.get.query({ id: ready.id })).state === "unreachable", {
       what: "it-h100 unreachable after kill -9",
