@@ -9,3 +9,4 @@ export {
 } from "./explain";
 export { placementRequestFor } from "./request";
 export { PREDICATES, type Predicate } from "./predicates";
+export { placeModelReplicas, type ModelPlacementResult, type ModelReplicaAsk } from "./place-model";

@@ -131,7 +131,7 @@ function chooseFits(fleet: Fleet, policy: PlacementPolicy, request: PlacementReq
   return most;
 }
 
-function placeOne(
+export function placeOne(
   fleet: Fleet,
   policy: PlacementPolicy,
   request: PlacementRequest,
