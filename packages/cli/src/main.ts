@@ -8,6 +8,7 @@ commands:
   agent      run a node agent (--server ws://HOST:8081, LLMGW_JOIN_TOKEN; --simulate PROFILE)
   web        run the console (LLMGW_WEB_PORT, LLMGW_API_URL)
   ctl        talk to a running server (login, nodes, whoami)
+  sim-engine run a simulated OpenAI-compatible engine (--port, --model, --fault …; key in SIM_ENGINE_API_KEY)
   dev        server on embedded PGlite + console + a simulated fleet, in one command
 `;
 
@@ -32,6 +33,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import("./web")).runWeb(rest);
     case "ctl":
       return (await import("./ctl/ctl")).runCtl(rest);
+    case "sim-engine":
+      return (await import("@llmgw/sim-engine")).runSimEngine(rest);
     case "dev":
       return (await import("./dev")).runDev(rest);
     case undefined:
