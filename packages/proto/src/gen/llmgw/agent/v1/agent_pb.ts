@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file llmgw/agent/v1/agent.proto.
  */
 export const file_llmgw_agent_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChpsbG1ndy9hZ2VudC92MS9hZ2VudC5wcm90bxIObGxtZ3cuYWdlbnQudjEirAIKCEVudmVsb3BlEhIKCnJlcXVlc3RfaWQYASABKAkSLAoIcmVnaXN0ZXIYCiABKAsyGC5sbG1ndy5hZ2VudC52MS5SZWdpc3RlckgAEjMKDHJlZ2lzdGVyX2FjaxgLIAEoCzIbLmxsbWd3LmFnZW50LnYxLlJlZ2lzdGVyQWNrSAASLgoJaGVhcnRiZWF0GAwgASgLMhkubGxtZ3cuYWdlbnQudjEuSGVhcnRiZWF0SAASJAoEcGluZxgNIAEoCzIULmxsbWd3LmFnZW50LnYxLlBpbmdIABIkCgRwb25nGA4gASgLMhQubGxtZ3cuYWdlbnQudjEuUG9uZ0gAEiYKBWVycm9yGA8gASgLMhUubGxtZ3cuYWdlbnQudjEuRXJyb3JIAEIFCgNtc2civAIKCFJlZ2lzdGVyEg8KB25vZGVfaWQYASABKAkSEQoJbm9kZV9uYW1lGAIgASgJEhUKDWFnZW50X3ZlcnNpb24YAyABKAkSEAoIZmVhdHVyZXMYBCADKAkSNAoGbGFiZWxzGAUgAygLMiQubGxtZ3cuYWdlbnQudjEuUmVnaXN0ZXIuTGFiZWxzRW50cnkSKgoIaGFyZHdhcmUYBiABKAsyGC5sbG1ndy5hZ2VudC52MS5IYXJkd2FyZRIPCgdlbmdpbmVzGAcgAygJEhEKCXNpbXVsYXRlZBgIIAEoCBIaChJzaW11bGF0aW9uX3Byb2ZpbGUYCSABKAkSEgoKam9pbl90b2tlbhgKIAEoCRotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIlUKC1JlZ2lzdGVyQWNrEg8KB25vZGVfaWQYASABKAkSHQoVaGVhcnRiZWF0X2ludGVydmFsX21zGAIgASgNEhYKDnNlcnZlcl92ZXJzaW9uGAMgASgJIuYBCghIYXJkd2FyZRIhCgRncHVzGAEgAygLMhMubGxtZ3cuYWdlbnQudjEuR3B1EiAKA2NwdRgCIAEoCzITLmxsbWd3LmFnZW50LnYxLkNwdRIaChJtZW1vcnlfYnl0ZXNfdG90YWwYAyABKAQSGAoQZGlza19ieXRlc190b3RhbBgEIAEoBBIXCg9kaXNrX2J5dGVzX2ZyZWUYBSABKAQSCgoCb3MYBiABKAkSDAoEYXJjaBgHIAEoCRIWCg5kcml2ZXJfdmVyc2lvbhgIIAEoCRIUCgxjdWRhX3ZlcnNpb24YCSABKAkiIwoDQ3B1Eg0KBW1vZGVsGAEgASgJEg0KBWNvcmVzGAIgASgNIo8DCgNHcHUSDQoFaW5kZXgYASABKA0SDAoEdXVpZBgCIAEoCRIMCgRuYW1lGAMgASgJEhoKEm1lbW9yeV9ieXRlc190b3RhbBgEIAEoBBIaChJjb21wdXRlX2NhcGFiaWxpdHkYBSABKAkSGQoMcGNpZV9nZW5fbWF4GAYgASgNSACIAQESHQoQcGNpZV9nZW5fY3VycmVudBgHIAEoDUgBiAEBEhsKDnBjaWVfd2lkdGhfbWF4GAggASgNSAKIAQESHwoScGNpZV93aWR0aF9jdXJyZW50GAkgASgNSAOIAQESEgoKcGNpX2J1c19pZBgKIAEoCRITCgttaWdfZW5hYmxlZBgLIAEoCBIeChFwb3dlcl9saW1pdF93YXR0cxgMIAEoAUgEiAEBQg8KDV9wY2llX2dlbl9tYXhCEwoRX3BjaWVfZ2VuX2N1cnJlbnRCEQoPX3BjaWVfd2lkdGhfbWF4QhUKE19wY2llX3dpZHRoX2N1cnJlbnRCFAoSX3Bvd2VyX2xpbWl0X3dhdHRzIvIBCglIZWFydGJlYXQSJwoEZ3B1cxgBIAMoCzIZLmxsbWd3LmFnZW50LnYxLkdwdVNhbXBsZRIkChdjcHVfdXRpbGl6YXRpb25fcGVyY2VudBgCIAEoAUgAiAEBEh4KEW1lbW9yeV9ieXRlc191c2VkGAMgASgESAGIAQESHAoPZGlza19ieXRlc19mcmVlGAQgASgESAKIAQESEgoKc2VudF9hdF9tcxgFIAEoBEIaChhfY3B1X3V0aWxpemF0aW9uX3BlcmNlbnRCFAoSX21lbW9yeV9ieXRlc191c2VkQhIKEF9kaXNrX2J5dGVzX2ZyZWUi7QEKCUdwdVNhbXBsZRIMCgR1dWlkGAEgASgJEiAKE3V0aWxpemF0aW9uX3BlcmNlbnQYAiABKAFIAIgBARIeChFtZW1vcnlfYnl0ZXNfdXNlZBgDIAEoBEgBiAEBEiAKE3RlbXBlcmF0dXJlX2NlbHNpdXMYBCABKAFIAogBARIYCgtwb3dlcl93YXR0cxgFIAEoAUgDiAEBQhYKFF91dGlsaXphdGlvbl9wZXJjZW50QhQKEl9tZW1vcnlfYnl0ZXNfdXNlZEIWChRfdGVtcGVyYXR1cmVfY2Vsc2l1c0IOCgxfcG93ZXJfd2F0dHMiGgoEUGluZxISCgpzZW50X2F0X21zGAEgASgEIhoKBFBvbmcSEgoKc2VudF9hdF9tcxgBIAEoBCJBCgVFcnJvchInCgRjb2RlGAEgASgOMhkubGxtZ3cuYWdlbnQudjEuRXJyb3JDb2RlEg8KB21lc3NhZ2UYAiABKAkqwgEKCUVycm9yQ29kZRIaChZFUlJPUl9DT0RFX1VOU1BFQ0lGSUVEEAASHgoaRVJST1JfQ09ERV9NQUxGT1JNRURfRlJBTUUQARIeChpFUlJPUl9DT0RFX1VOQVVUSEVOVElDQVRFRBACEh0KGUVSUk9SX0NPREVfTk9UX1JFR0lTVEVSRUQQAxIaChZFUlJPUl9DT0RFX1VOU1VQUE9SVEVEEAQSHgoaRVJST1JfQ09ERV9GUkFNRV9UT09fTEFSR0UQBWIGcHJvdG8z");
+  fileDesc("ChpsbG1ndy9hZ2VudC92MS9hZ2VudC5wcm90bxIObGxtZ3cuYWdlbnQudjEi5gUKCEVudmVsb3BlEhIKCnJlcXVlc3RfaWQYASABKAkSLAoIcmVnaXN0ZXIYCiABKAsyGC5sbG1ndy5hZ2VudC52MS5SZWdpc3RlckgAEjMKDHJlZ2lzdGVyX2FjaxgLIAEoCzIbLmxsbWd3LmFnZW50LnYxLlJlZ2lzdGVyQWNrSAASLgoJaGVhcnRiZWF0GAwgASgLMhkubGxtZ3cuYWdlbnQudjEuSGVhcnRiZWF0SAASJAoEcGluZxgNIAEoCzIULmxsbWd3LmFnZW50LnYxLlBpbmdIABIkCgRwb25nGA4gASgLMhQubGxtZ3cuYWdlbnQudjEuUG9uZ0gAEiYKBWVycm9yGA8gASgLMhUubGxtZ3cuYWdlbnQudjEuRXJyb3JIABI1Cg1zdGFydF9yZXBsaWNhGBAgASgLMhwubGxtZ3cuYWdlbnQudjEuU3RhcnRSZXBsaWNhSAASMwoMc3RvcF9yZXBsaWNhGBEgASgLMhsubGxtZ3cuYWdlbnQudjEuU3RvcFJlcGxpY2FIABI3Cg5yZXBsaWNhX3N0YXR1cxgSIAEoCzIdLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FTdGF0dXNIABI7ChBkZXNpcmVkX3JlcGxpY2FzGBMgASgLMh8ubGxtZ3cuYWdlbnQudjEuRGVzaXJlZFJlcGxpY2FzSAASMwoMbG9nc19yZXF1ZXN0GBQgASgLMhsubGxtZ3cuYWdlbnQudjEuTG9nc1JlcXVlc3RIABIvCgpsb2dzX3JlcGx5GBUgASgLMhkubGxtZ3cuYWdlbnQudjEuTG9nc1JlcGx5SAASOQoPcmVjbGFpbV9yZXF1ZXN0GBYgASgLMh4ubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcXVlc3RIABI1Cg1yZWNsYWltX3JlcGx5GBcgASgLMhwubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcGx5SABCBQoDbXNnIu0CCghSZWdpc3RlchIPCgdub2RlX2lkGAEgASgJEhEKCW5vZGVfbmFtZRgCIAEoCRIVCg1hZ2VudF92ZXJzaW9uGAMgASgJEhAKCGZlYXR1cmVzGAQgAygJEjQKBmxhYmVscxgFIAMoCzIkLmxsbWd3LmFnZW50LnYxLlJlZ2lzdGVyLkxhYmVsc0VudHJ5EioKCGhhcmR3YXJlGAYgASgLMhgubGxtZ3cuYWdlbnQudjEuSGFyZHdhcmUSDwoHZW5naW5lcxgHIAMoCRIRCglzaW11bGF0ZWQYCCABKAgSGgoSc2ltdWxhdGlvbl9wcm9maWxlGAkgASgJEhIKCmpvaW5fdG9rZW4YCiABKAkSLwoIcmVwbGljYXMYCyADKAsyHS5sbG1ndy5hZ2VudC52MS5SZXBsaWNhU3RhdHVzGi0KC0xhYmVsc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiVQoLUmVnaXN0ZXJBY2sSDwoHbm9kZV9pZBgBIAEoCRIdChVoZWFydGJlYXRfaW50ZXJ2YWxfbXMYAiABKA0SFgoOc2VydmVyX3ZlcnNpb24YAyABKAki5gEKCEhhcmR3YXJlEiEKBGdwdXMYASADKAsyEy5sbG1ndy5hZ2VudC52MS5HcHUSIAoDY3B1GAIgASgLMhMubGxtZ3cuYWdlbnQudjEuQ3B1EhoKEm1lbW9yeV9ieXRlc190b3RhbBgDIAEoBBIYChBkaXNrX2J5dGVzX3RvdGFsGAQgASgEEhcKD2Rpc2tfYnl0ZXNfZnJlZRgFIAEoBBIKCgJvcxgGIAEoCRIMCgRhcmNoGAcgASgJEhYKDmRyaXZlcl92ZXJzaW9uGAggASgJEhQKDGN1ZGFfdmVyc2lvbhgJIAEoCSIjCgNDcHUSDQoFbW9kZWwYASABKAkSDQoFY29yZXMYAiABKA0ijwMKA0dwdRINCgVpbmRleBgBIAEoDRIMCgR1dWlkGAIgASgJEgwKBG5hbWUYAyABKAkSGgoSbWVtb3J5X2J5dGVzX3RvdGFsGAQgASgEEhoKEmNvbXB1dGVfY2FwYWJpbGl0eRgFIAEoCRIZCgxwY2llX2dlbl9tYXgYBiABKA1IAIgBARIdChBwY2llX2dlbl9jdXJyZW50GAcgASgNSAGIAQESGwoOcGNpZV93aWR0aF9tYXgYCCABKA1IAogBARIfChJwY2llX3dpZHRoX2N1cnJlbnQYCSABKA1IA4gBARISCgpwY2lfYnVzX2lkGAogASgJEhMKC21pZ19lbmFibGVkGAsgASgIEh4KEXBvd2VyX2xpbWl0X3dhdHRzGAwgASgBSASIAQFCDwoNX3BjaWVfZ2VuX21heEITChFfcGNpZV9nZW5fY3VycmVudEIRCg9fcGNpZV93aWR0aF9tYXhCFQoTX3BjaWVfd2lkdGhfY3VycmVudEIUChJfcG93ZXJfbGltaXRfd2F0dHMiowIKCUhlYXJ0YmVhdBInCgRncHVzGAEgAygLMhkubGxtZ3cuYWdlbnQudjEuR3B1U2FtcGxlEiQKF2NwdV91dGlsaXphdGlvbl9wZXJjZW50GAIgASgBSACIAQESHgoRbWVtb3J5X2J5dGVzX3VzZWQYAyABKARIAYgBARIcCg9kaXNrX2J5dGVzX2ZyZWUYBCABKARIAogBARISCgpzZW50X2F0X21zGAUgASgEEi8KCHJlcGxpY2FzGAYgAygLMh0ubGxtZ3cuYWdlbnQudjEuUmVwbGljYVN0YXR1c0IaChhfY3B1X3V0aWxpemF0aW9uX3BlcmNlbnRCFAoSX21lbW9yeV9ieXRlc191c2VkQhIKEF9kaXNrX2J5dGVzX2ZyZWUi7QEKCUdwdVNhbXBsZRIMCgR1dWlkGAEgASgJEiAKE3V0aWxpemF0aW9uX3BlcmNlbnQYAiABKAFIAIgBARIeChFtZW1vcnlfYnl0ZXNfdXNlZBgDIAEoBEgBiAEBEiAKE3RlbXBlcmF0dXJlX2NlbHNpdXMYBCABKAFIAogBARIYCgtwb3dlcl93YXR0cxgFIAEoAUgDiAEBQhYKFF91dGlsaXphdGlvbl9wZXJjZW50QhQKEl9tZW1vcnlfYnl0ZXNfdXNlZEIWChRfdGVtcGVyYXR1cmVfY2Vsc2l1c0IOCgxfcG93ZXJfd2F0dHMiGgoEUGluZxISCgpzZW50X2F0X21zGAEgASgEIhoKBFBvbmcSEgoKc2VudF9hdF9tcxgBIAEoBCJBCgVFcnJvchInCgRjb2RlGAEgASgOMhkubGxtZ3cuYWdlbnQudjEuRXJyb3JDb2RlEg8KB21lc3NhZ2UYAiABKAki9QIKDFN0YXJ0UmVwbGljYRISCgpyZXBsaWNhX2lkGAEgASgJEg0KBW1vZGVsGAIgASgJEg4KBmVuZ2luZRgDIAEoCRIOCgZzb3VyY2UYBCABKAkSEwoLZ3B1X2luZGV4ZXMYBSADKA0SFwoPdGVuc29yX3BhcmFsbGVsGAYgASgNEhYKDmNvbnRleHRfbGVuZ3RoGAcgASgNEgwKBGFyZ3MYCCADKAkSMgoDZW52GAkgAygLMiUubGxtZ3cuYWdlbnQudjEuU3RhcnRSZXBsaWNhLkVudkVudHJ5Eg8KB2FwaV9rZXkYCiABKAkSFAoMYWxsb3dfcGlja2xlGAsgASgIEhIKCmVtYmVkZGluZ3MYDCABKAgSGAoQc3RhcnRfdGltZW91dF9tcxgNIAEoDRIZChFzZXJ2ZWRfbW9kZWxfbmFtZRgOIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjEKC1N0b3BSZXBsaWNhEhIKCnJlcGxpY2FfaWQYASABKAkSDgoGcmVhc29uGAIgASgJIkEKD0Rlc2lyZWRSZXBsaWNhcxIuCghyZXBsaWNhcxgBIAMoCzIcLmxsbWd3LmFnZW50LnYxLlN0YXJ0UmVwbGljYSLAAgoNUmVwbGljYVN0YXR1cxISCgpyZXBsaWNhX2lkGAEgASgJEg0KBW1vZGVsGAIgASgJEisKBXBoYXNlGAMgASgOMhwubGxtZ3cuYWdlbnQudjEuUmVwbGljYVBoYXNlEg8KB21lc3NhZ2UYBCABKAkSDAoEaG9zdBgFIAEoCRIMCgRwb3J0GAYgASgNEhsKDmZldGNoX3Byb2dyZXNzGAcgASgBSACIAQESFgoJZXhpdF9jb2RlGAggASgFSAGIAQESEwoLZXhpdF9zaWduYWwYCSABKAkSFQoNY2hhbmdlZF9hdF9tcxgKIAEoBBIOCgZlbmdpbmUYCyABKAkSEwoLZ3B1X2luZGV4ZXMYDCADKA0SCwoDcGlkGA0gASgFQhEKD19mZXRjaF9wcm9ncmVzc0IMCgpfZXhpdF9jb2RlIiwKC0xvZ3NSZXF1ZXN0Eg4KBnNvdXJjZRgBIAEoCRINCgVsaW5lcxgCIAEoDSJKCglMb2dzUmVwbHkSDgoGc291cmNlGAEgASgJEg0KBWxpbmVzGAIgAygJEg8KB3NvdXJjZXMYAyADKAkSDQoFZXJyb3IYBCABKAkiOQoOUmVjbGFpbVJlcXVlc3QSFgoOd2FudGVkX3NvdXJjZXMYASADKAkSDwoHY29sbGVjdBgCIAEoCCJnCgtDYWNoZWRFbnRyeRISCgpjYWNoZV9uYW1lGAEgASgJEg4KBnNvdXJjZRgCIAEoCRISCgpzaXplX2J5dGVzGAMgASgEEg8KB3JlbW92ZWQYBCABKAgSDwoHcmVmdXNlZBgFIAEoCSJRCgxSZWNsYWltUmVwbHkSLAoHZW50cmllcxgBIAMoCzIbLmxsbWd3LmFnZW50LnYxLkNhY2hlZEVudHJ5EhMKC2J5dGVzX2ZyZWVkGAIgASgEKs8BCgxSZXBsaWNhUGhhc2USHQoZUkVQTElDQV9QSEFTRV9VTlNQRUNJRklFRBAAEhoKFlJFUExJQ0FfUEhBU0VfRkVUQ0hJTkcQARIaChZSRVBMSUNBX1BIQVNFX1NUQVJUSU5HEAISFwoTUkVQTElDQV9QSEFTRV9SRUFEWRADEhgKFFJFUExJQ0FfUEhBU0VfRkFJTEVEEAQSGQoVUkVQTElDQV9QSEFTRV9TVE9QUEVEEAUSGgoWUkVQTElDQV9QSEFTRV9EUkFJTklORxAGKsIBCglFcnJvckNvZGUSGgoWRVJST1JfQ09ERV9VTlNQRUNJRklFRBAAEh4KGkVSUk9SX0NPREVfTUFMRk9STUVEX0ZSQU1FEAESHgoaRVJST1JfQ09ERV9VTkFVVEhFTlRJQ0FURUQQAhIdChlFUlJPUl9DT0RFX05PVF9SRUdJU1RFUkVEEAMSGgoWRVJST1JfQ09ERV9VTlNVUFBPUlRFRBAEEh4KGkVSUk9SX0NPREVfRlJBTUVfVE9PX0xBUkdFEAViBnByb3RvMw");
 
 /**
  * Envelope wraps every frame. request_id pairs a request with its reply (Ping/Pong,
@@ -66,6 +66,54 @@ export type Envelope = Message<"llmgw.agent.v1.Envelope"> & {
      */
     value: Error;
     case: "error";
+  } | {
+    /**
+     * @generated from field: llmgw.agent.v1.StartReplica start_replica = 16;
+     */
+    value: StartReplica;
+    case: "startReplica";
+  } | {
+    /**
+     * @generated from field: llmgw.agent.v1.StopReplica stop_replica = 17;
+     */
+    value: StopReplica;
+    case: "stopReplica";
+  } | {
+    /**
+     * @generated from field: llmgw.agent.v1.ReplicaStatus replica_status = 18;
+     */
+    value: ReplicaStatus;
+    case: "replicaStatus";
+  } | {
+    /**
+     * @generated from field: llmgw.agent.v1.DesiredReplicas desired_replicas = 19;
+     */
+    value: DesiredReplicas;
+    case: "desiredReplicas";
+  } | {
+    /**
+     * @generated from field: llmgw.agent.v1.LogsRequest logs_request = 20;
+     */
+    value: LogsRequest;
+    case: "logsRequest";
+  } | {
+    /**
+     * @generated from field: llmgw.agent.v1.LogsReply logs_reply = 21;
+     */
+    value: LogsReply;
+    case: "logsReply";
+  } | {
+    /**
+     * @generated from field: llmgw.agent.v1.ReclaimRequest reclaim_request = 22;
+     */
+    value: ReclaimRequest;
+    case: "reclaimRequest";
+  } | {
+    /**
+     * @generated from field: llmgw.agent.v1.ReclaimReply reclaim_reply = 23;
+     */
+    value: ReclaimReply;
+    case: "reclaimReply";
   } | { case: undefined; value?: undefined };
 };
 
@@ -143,6 +191,14 @@ export type Register = Message<"llmgw.agent.v1.Register"> & {
    * @generated from field: string join_token = 10;
    */
   joinToken: string;
+
+  /**
+   * Engines still running from before this connection (after an agent or server restart), so the
+   * control plane adopts them instead of starting them again.
+   *
+   * @generated from field: repeated llmgw.agent.v1.ReplicaStatus replicas = 11;
+   */
+  replicas: ReplicaStatus[];
 };
 
 /**
@@ -371,6 +427,14 @@ export type Heartbeat = Message<"llmgw.agent.v1.Heartbeat"> & {
    * @generated from field: uint64 sent_at_ms = 5;
    */
   sentAtMs: bigint;
+
+  /**
+   * Every replica the agent supervises, with its phase: a level the control plane can compare
+   * against what it wants, so a lost ReplicaStatus frame costs nothing.
+   *
+   * @generated from field: repeated llmgw.agent.v1.ReplicaStatus replicas = 6;
+   */
+  replicas: ReplicaStatus[];
 };
 
 /**
@@ -477,6 +541,423 @@ export const ErrorSchema: GenMessage<Error> = /*@__PURE__*/
   messageDesc(file_llmgw_agent_v1_agent, 10);
 
 /**
+ * StartReplica asks the agent to fetch the weights (if needed) and start one engine process.
+ *
+ * @generated from message llmgw.agent.v1.StartReplica
+ */
+export type StartReplica = Message<"llmgw.agent.v1.StartReplica"> & {
+  /**
+   * @generated from field: string replica_id = 1;
+   */
+  replicaId: string;
+
+  /**
+   * @generated from field: string model = 2;
+   */
+  model: string;
+
+  /**
+   * Engine adapter name: vllm, llamacpp, sglang, trtllm, sim.
+   *
+   * @generated from field: string engine = 3;
+   */
+  engine: string;
+
+  /**
+   * Hugging Face id, http(s):// URL, file:// URL or absolute path on the node.
+   *
+   * @generated from field: string source = 4;
+   */
+  source: string;
+
+  /**
+   * Card indexes on this node the engine may use (CUDA_VISIBLE_DEVICES); empty for CPU.
+   *
+   * @generated from field: repeated uint32 gpu_indexes = 5;
+   */
+  gpuIndexes: number[];
+
+  /**
+   * @generated from field: uint32 tensor_parallel = 6;
+   */
+  tensorParallel: number;
+
+  /**
+   * @generated from field: uint32 context_length = 7;
+   */
+  contextLength: number;
+
+  /**
+   * @generated from field: repeated string args = 8;
+   */
+  args: string[];
+
+  /**
+   * @generated from field: map<string, string> env = 9;
+   */
+  env: { [key: string]: string };
+
+  /**
+   * The replica's key (HMAC of a sealed secret and the replica id). The agent hands it to the
+   * engine in its environment and sends it on readiness checks; it is never logged.
+   *
+   * @generated from field: string api_key = 10;
+   */
+  apiKey: string;
+
+  /**
+   * @generated from field: bool allow_pickle = 11;
+   */
+  allowPickle: boolean;
+
+  /**
+   * @generated from field: bool embeddings = 12;
+   */
+  embeddings: boolean;
+
+  /**
+   * How long the engine may take to become ready, counted from the last download progress.
+   *
+   * @generated from field: uint32 start_timeout_ms = 13;
+   */
+  startTimeoutMs: number;
+
+  /**
+   * Name the engine serves the model under (the catalog name).
+   *
+   * @generated from field: string served_model_name = 14;
+   */
+  servedModelName: string;
+};
+
+/**
+ * Describes the message llmgw.agent.v1.StartReplica.
+ * Use `create(StartReplicaSchema)` to create a new message.
+ */
+export const StartReplicaSchema: GenMessage<StartReplica> = /*@__PURE__*/
+  messageDesc(file_llmgw_agent_v1_agent, 11);
+
+/**
+ * @generated from message llmgw.agent.v1.StopReplica
+ */
+export type StopReplica = Message<"llmgw.agent.v1.StopReplica"> & {
+  /**
+   * @generated from field: string replica_id = 1;
+   */
+  replicaId: string;
+
+  /**
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message llmgw.agent.v1.StopReplica.
+ * Use `create(StopReplicaSchema)` to create a new message.
+ */
+export const StopReplicaSchema: GenMessage<StopReplica> = /*@__PURE__*/
+  messageDesc(file_llmgw_agent_v1_agent, 12);
+
+/**
+ * DesiredReplicas is the full list of replicas this node should run, sent after every
+ * (re)connect: the agent adopts what matches, starts what is missing and stops the rest.
+ *
+ * @generated from message llmgw.agent.v1.DesiredReplicas
+ */
+export type DesiredReplicas = Message<"llmgw.agent.v1.DesiredReplicas"> & {
+  /**
+   * @generated from field: repeated llmgw.agent.v1.StartReplica replicas = 1;
+   */
+  replicas: StartReplica[];
+};
+
+/**
+ * Describes the message llmgw.agent.v1.DesiredReplicas.
+ * Use `create(DesiredReplicasSchema)` to create a new message.
+ */
+export const DesiredReplicasSchema: GenMessage<DesiredReplicas> = /*@__PURE__*/
+  messageDesc(file_llmgw_agent_v1_agent, 13);
+
+/**
+ * ReplicaStatus reports a replica's phase whenever it changes (and inside Register/Heartbeat).
+ *
+ * @generated from message llmgw.agent.v1.ReplicaStatus
+ */
+export type ReplicaStatus = Message<"llmgw.agent.v1.ReplicaStatus"> & {
+  /**
+   * @generated from field: string replica_id = 1;
+   */
+  replicaId: string;
+
+  /**
+   * @generated from field: string model = 2;
+   */
+  model: string;
+
+  /**
+   * @generated from field: llmgw.agent.v1.ReplicaPhase phase = 3;
+   */
+  phase: ReplicaPhase;
+
+  /**
+   * Why, in a sentence: the exit reason, the fetch error, the readiness timeout.
+   *
+   * @generated from field: string message = 4;
+   */
+  message: string;
+
+  /**
+   * Where the engine listens (host as seen by the control plane, and port).
+   *
+   * @generated from field: string host = 5;
+   */
+  host: string;
+
+  /**
+   * @generated from field: uint32 port = 6;
+   */
+  port: number;
+
+  /**
+   * Download progress while fetching, 0..1.
+   *
+   * @generated from field: optional double fetch_progress = 7;
+   */
+  fetchProgress?: number | undefined;
+
+  /**
+   * @generated from field: optional int32 exit_code = 8;
+   */
+  exitCode?: number | undefined;
+
+  /**
+   * @generated from field: string exit_signal = 9;
+   */
+  exitSignal: string;
+
+  /**
+   * @generated from field: uint64 changed_at_ms = 10;
+   */
+  changedAtMs: bigint;
+
+  /**
+   * @generated from field: string engine = 11;
+   */
+  engine: string;
+
+  /**
+   * @generated from field: repeated uint32 gpu_indexes = 12;
+   */
+  gpuIndexes: number[];
+
+  /**
+   * @generated from field: int32 pid = 13;
+   */
+  pid: number;
+};
+
+/**
+ * Describes the message llmgw.agent.v1.ReplicaStatus.
+ * Use `create(ReplicaStatusSchema)` to create a new message.
+ */
+export const ReplicaStatusSchema: GenMessage<ReplicaStatus> = /*@__PURE__*/
+  messageDesc(file_llmgw_agent_v1_agent, 14);
+
+/**
+ * LogsRequest asks for the last lines of the agent's own log (source empty or "agent") or of one
+ * replica's engine (source = replica id).
+ *
+ * @generated from message llmgw.agent.v1.LogsRequest
+ */
+export type LogsRequest = Message<"llmgw.agent.v1.LogsRequest"> & {
+  /**
+   * @generated from field: string source = 1;
+   */
+  source: string;
+
+  /**
+   * @generated from field: uint32 lines = 2;
+   */
+  lines: number;
+};
+
+/**
+ * Describes the message llmgw.agent.v1.LogsRequest.
+ * Use `create(LogsRequestSchema)` to create a new message.
+ */
+export const LogsRequestSchema: GenMessage<LogsRequest> = /*@__PURE__*/
+  messageDesc(file_llmgw_agent_v1_agent, 15);
+
+/**
+ * @generated from message llmgw.agent.v1.LogsReply
+ */
+export type LogsReply = Message<"llmgw.agent.v1.LogsReply"> & {
+  /**
+   * @generated from field: string source = 1;
+   */
+  source: string;
+
+  /**
+   * @generated from field: repeated string lines = 2;
+   */
+  lines: string[];
+
+  /**
+   * Every source this node can answer for, so a console can offer the list.
+   *
+   * @generated from field: repeated string sources = 3;
+   */
+  sources: string[];
+
+  /**
+   * Set when the source is unknown.
+   *
+   * @generated from field: string error = 4;
+   */
+  error: string;
+};
+
+/**
+ * Describes the message llmgw.agent.v1.LogsReply.
+ * Use `create(LogsReplySchema)` to create a new message.
+ */
+export const LogsReplySchema: GenMessage<LogsReply> = /*@__PURE__*/
+  messageDesc(file_llmgw_agent_v1_agent, 16);
+
+/**
+ * ReclaimRequest lists the sources the catalog still wants; the node reports (and with collect,
+ * deletes) the cached weights it fetched itself that nobody wants.
+ *
+ * @generated from message llmgw.agent.v1.ReclaimRequest
+ */
+export type ReclaimRequest = Message<"llmgw.agent.v1.ReclaimRequest"> & {
+  /**
+   * @generated from field: repeated string wanted_sources = 1;
+   */
+  wantedSources: string[];
+
+  /**
+   * @generated from field: bool collect = 2;
+   */
+  collect: boolean;
+};
+
+/**
+ * Describes the message llmgw.agent.v1.ReclaimRequest.
+ * Use `create(ReclaimRequestSchema)` to create a new message.
+ */
+export const ReclaimRequestSchema: GenMessage<ReclaimRequest> = /*@__PURE__*/
+  messageDesc(file_llmgw_agent_v1_agent, 17);
+
+/**
+ * @generated from message llmgw.agent.v1.CachedEntry
+ */
+export type CachedEntry = Message<"llmgw.agent.v1.CachedEntry"> & {
+  /**
+   * @generated from field: string cache_name = 1;
+   */
+  cacheName: string;
+
+  /**
+   * @generated from field: string source = 2;
+   */
+  source: string;
+
+  /**
+   * @generated from field: uint64 size_bytes = 3;
+   */
+  sizeBytes: bigint;
+
+  /**
+   * @generated from field: bool removed = 4;
+   */
+  removed: boolean;
+
+  /**
+   * Why the node would not remove it, when it did not.
+   *
+   * @generated from field: string refused = 5;
+   */
+  refused: string;
+};
+
+/**
+ * Describes the message llmgw.agent.v1.CachedEntry.
+ * Use `create(CachedEntrySchema)` to create a new message.
+ */
+export const CachedEntrySchema: GenMessage<CachedEntry> = /*@__PURE__*/
+  messageDesc(file_llmgw_agent_v1_agent, 18);
+
+/**
+ * @generated from message llmgw.agent.v1.ReclaimReply
+ */
+export type ReclaimReply = Message<"llmgw.agent.v1.ReclaimReply"> & {
+  /**
+   * @generated from field: repeated llmgw.agent.v1.CachedEntry entries = 1;
+   */
+  entries: CachedEntry[];
+
+  /**
+   * @generated from field: uint64 bytes_freed = 2;
+   */
+  bytesFreed: bigint;
+};
+
+/**
+ * Describes the message llmgw.agent.v1.ReclaimReply.
+ * Use `create(ReclaimReplySchema)` to create a new message.
+ */
+export const ReclaimReplySchema: GenMessage<ReclaimReply> = /*@__PURE__*/
+  messageDesc(file_llmgw_agent_v1_agent, 19);
+
+/**
+ * @generated from enum llmgw.agent.v1.ReplicaPhase
+ */
+export enum ReplicaPhase {
+  /**
+   * @generated from enum value: REPLICA_PHASE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: REPLICA_PHASE_FETCHING = 1;
+   */
+  FETCHING = 1,
+
+  /**
+   * @generated from enum value: REPLICA_PHASE_STARTING = 2;
+   */
+  STARTING = 2,
+
+  /**
+   * @generated from enum value: REPLICA_PHASE_READY = 3;
+   */
+  READY = 3,
+
+  /**
+   * @generated from enum value: REPLICA_PHASE_FAILED = 4;
+   */
+  FAILED = 4,
+
+  /**
+   * @generated from enum value: REPLICA_PHASE_STOPPED = 5;
+   */
+  STOPPED = 5,
+
+  /**
+   * @generated from enum value: REPLICA_PHASE_DRAINING = 6;
+   */
+  DRAINING = 6,
+}
+
+/**
+ * Describes the enum llmgw.agent.v1.ReplicaPhase.
+ */
+export const ReplicaPhaseSchema: GenEnum<ReplicaPhase> = /*@__PURE__*/
+  enumDesc(file_llmgw_agent_v1_agent, 0);
+
+/**
  * @generated from enum llmgw.agent.v1.ErrorCode
  */
 export enum ErrorCode {
@@ -515,5 +996,5 @@ export enum ErrorCode {
  * Describes the enum llmgw.agent.v1.ErrorCode.
  */
 export const ErrorCodeSchema: GenEnum<ErrorCode> = /*@__PURE__*/
-  enumDesc(file_llmgw_agent_v1_agent, 0);
+  enumDesc(file_llmgw_agent_v1_agent, 1);
 
