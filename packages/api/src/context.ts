@@ -1,6 +1,66 @@
 // What every procedure receives. The server builds it per request; the API package knows nothing
 // of databases or sockets, only these service interfaces.
 import type { LoginOutput, NodeView, UserView } from "./schemas";
+import type {
+  AddModelInput,
+  ClusterStatus,
+  LogsView,
+  ModelView,
+  PlacementExplanation,
+  PresetView,
+  ReclaimView,
+  ReplicaView,
+} from "./schemas-models";
+
+/**
+ * Refusals the services raise with a sentence an operator can act on; the router turns them into
+ * BAD_REQUEST / NOT_FOUND / CONFLICT answers carrying that sentence (and each error line).
+ */
+export class ServiceError extends Error {
+  override readonly name = "ServiceError";
+  constructor(
+    readonly kind: "invalid" | "not_found" | "conflict" | "unavailable",
+    message: string,
+    readonly details: string[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** Who is acting, for the audit log. */
+export interface Actor {
+  username: string;
+}
+
+export interface ModelsService {
+  list(): Promise<ModelView[]>;
+  get(name: string): Promise<ModelView | null>;
+  /** Validates, stores and swaps the catalog; throws ServiceError("invalid") with every problem. */
+  add(input: AddModelInput, actor: Actor): Promise<ModelView>;
+  remove(name: string, actor: Actor): Promise<void>;
+  /** Clears a parked model's failures so the reconciler tries again. */
+  retry(name: string, actor: Actor): Promise<ModelView>;
+  setFallbacks(name: string, fallbacks: string[], actor: Actor): Promise<ModelView>;
+  explainPlacement(name: string): Promise<PlacementExplanation>;
+  presets(): Promise<PresetView[]>;
+}
+
+export interface ReplicasService {
+  list(filter: { model?: string; node?: string }): Promise<ReplicaView[]>;
+}
+
+export interface StatusService {
+  get(): Promise<ClusterStatus>;
+}
+
+export interface LogsService {
+  /** The last `lines` lines of the agent's log (source "agent") or of one replica's engine. */
+  get(node: string, source: string, lines: number): Promise<LogsView>;
+}
+
+export interface ReclaimService {
+  run(collect: boolean, actor: Actor): Promise<ReclaimView>;
+}
 
 export interface NodesService {
   list(): Promise<NodeView[]>;
@@ -16,6 +76,11 @@ export interface AuthService {
 export interface ApiServices {
   nodes: NodesService;
   auth: AuthService;
+  models: ModelsService;
+  replicas: ReplicasService;
+  status: StatusService;
+  logs: LogsService;
+  reclaim: ReclaimService;
 }
 
 export interface ApiContext {

@@ -1,6 +1,19 @@
 export { appRouter, type AppRouter } from "./root";
-export type { ApiContext, ApiServices, AuthService, NodesService } from "./context";
+export { ServiceError } from "./context";
+export type {
+  Actor,
+  ApiContext,
+  ApiServices,
+  AuthService,
+  LogsService,
+  ModelsService,
+  NodesService,
+  ReclaimService,
+  ReplicasService,
+  StatusService,
+} from "./context";
 export * from "./schemas";
+export * from "./schemas-models";
 
 /** Path the server mounts the tRPC router on; the console proxies the same path. */
 export const TRPC_PATH = "/api/trpc";

@@ -1,0 +1,25 @@
+// The contract between the catalog (desired state, kept in the store) and everything that reads
+// it (reconciler, router, services). The implementation lives beside this file.
+import type { Actor } from "@llmgw/api";
+import type { Catalog, ModelDefinition } from "@llmgw/domain";
+
+export interface CatalogEntryMeta {
+  /** Bumped on every change of the model's definition. */
+  revision: number;
+  fallbacks: string[];
+  updatedAt: Date;
+  updatedBy: string;
+}
+
+export interface CatalogStore {
+  /** The current immutable catalog. Readers keep the value they took for a whole operation. */
+  current(): Catalog;
+  meta(name: string): CatalogEntryMeta | undefined;
+  /** Called after every swap, with the catalog before and after. */
+  subscribe(listener: (next: Catalog, previous: Catalog) => void): () => void;
+  /** Validates, stores, audits and swaps; throws ServiceError("invalid") listing every problem. */
+  add(definition: unknown, actor: Actor): Promise<ModelDefinition>;
+  /** Throws ServiceError("not_found") for an unknown model. */
+  remove(name: string, actor: Actor): Promise<void>;
+  setFallbacks(name: string, fallbacks: string[], actor: Actor): Promise<void>;
+}

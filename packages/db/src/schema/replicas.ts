@@ -1,0 +1,32 @@
+// Observed state: every replica the control plane created, where it was placed and its last known
+// phase. Kept so a restarted server adopts running engines instead of starting them again.
+import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns";
+
+export const REPLICA_PHASES = ["placing", "fetching", "starting", "ready", "failed", "draining", "stopped"] as const;
+export type ReplicaPhaseName = (typeof REPLICA_PHASES)[number];
+
+export const replicas = pgTable(
+  "replicas",
+  {
+    id: text("id").primaryKey(),
+    model: text("model").notNull(),
+    /** Which profile of the model was placed. */
+    profile: text("profile").notNull(),
+    modelRevision: integer("model_revision").notNull(),
+    nodeId: text("node_id").notNull(),
+    gpuIndexes: jsonb("gpu_indexes").$type<number[]>().notNull().default([]),
+    engine: text("engine").notNull(),
+    phase: text("phase", { enum: REPLICA_PHASES }).notNull(),
+    message: text("message").notNull().default(""),
+    host: text("host"),
+    port: integer("port"),
+    createdAt: createdAt(),
+    phaseChangedAt: timestamp("phase_changed_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Last request routed to it; null means unknown, which is not the same as idle. */
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (table) => [index("replicas_model_idx").on(table.model), index("replicas_node_idx").on(table.nodeId)],
+);
+
+export type ReplicaRow = typeof replicas.$inferSelect;
