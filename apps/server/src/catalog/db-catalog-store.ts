@@ -1,0 +1,161 @@
+// The catalog kept in the store. Every change is written (with its audit row) first and swapped in
+// after, so a failed write leaves the current catalog exactly as it was; writes run one at a time,
+// so two edits in flight cannot both start from the same catalog and lose one of them.
+import { ServiceError, type Actor } from "@llmgw/api";
+import type { Database } from "@llmgw/db";
+import { catalogWith, catalogWithout, createCatalog, parseModelDefinition, type Catalog, type ModelDefinition } from "@llmgw/domain";
+import {
+  canonicalJson,
+  deleteModelRow,
+  loadCatalogState,
+  updateFallbacksRow,
+  upsertModelRow,
+  type CatalogState,
+} from "./catalog-rows";
+import type { CatalogEntryMeta, CatalogStore } from "./catalog-store";
+
+export interface CatalogStoreDeps {
+  log: (line: string) => void;
+  nowMs: () => number;
+}
+
+type Listener = (next: Catalog, previous: Catalog) => void;
+
+export async function openCatalogStore(db: Database, deps: CatalogStoreDeps): Promise<CatalogStore> {
+  let state: CatalogState = await loadCatalogState(db, deps.log);
+  const listeners = new Set<Listener>();
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const serialised = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = queue.then(work, work);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  const swap = (next: CatalogState): void => {
+    const previous = state.catalog;
+    state = next;
+    for (const listener of listeners) {
+      try {
+        listener(next.catalog, previous);
+      } catch (error) {
+        // A subscriber's bug must not undo a change that is already stored.
+        deps.log(`catalog: a subscriber failed on revision ${next.catalog.revision}: ${(error as Error).message}`);
+      }
+    }
+  };
+
+  const ops = { db, deps, state: () => state, swap };
+  return {
+    current: () => state.catalog,
+    meta: (name) => state.meta.get(name),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    add: (definition, actor) => serialised(() => addModel(ops, definition, actor)),
+    remove: (name, actor) => serialised(() => removeModel(ops, name, actor)),
+    setFallbacks: (name, fallbacks, actor) => serialised(() => setModelFallbacks(ops, name, fallbacks, actor)),
+  };
+}
+
+interface Ops {
+  db: Database;
+  deps: CatalogStoreDeps;
+  state(): CatalogState;
+  swap(next: CatalogState): void;
+}
+
+function refusedName(definition: unknown): string {
+  const name = (definition as { name?: unknown } | null)?.name;
+  return typeof name === "string" && name ? `model "${name}"` : "the model definition";
+}
+
+function built(result: ReturnType<typeof createCatalog>, what: string): Catalog {
+  // The definition was validated alone already; a set-level refusal here is a bug, not bad input.
+  if (!result.ok) throw new ServiceError("invalid", `${what} was refused: ${result.errors.join("; ")}`, result.errors);
+  return result.catalog;
+}
+
+async function addModel(ops: Ops, definition: unknown, actor: Actor): Promise<ModelDefinition> {
+  const parsed = parseModelDefinition(definition);
+  if (!parsed.ok) {
+    throw new ServiceError("invalid", `${refusedName(definition)} was refused: ${parsed.errors.join("; ")}`, parsed.errors);
+  }
+  const model = parsed.model;
+  const { catalog, meta } = ops.state();
+  const existing = catalog.get(model.name);
+  // Adding the same definition again is not a change: no new revision, so nothing restarts.
+  if (existing && canonicalJson(existing) === canonicalJson(model)) return existing;
+
+  const previousMeta = meta.get(model.name);
+  const revision = (previousMeta?.revision ?? 0) + 1;
+  const updatedAt = new Date(ops.deps.nowMs());
+  const stored = JSON.parse(JSON.stringify(model)) as Record<string, unknown>;
+  const fallbacks = previousMeta?.fallbacks ?? [];
+  const next = built(catalogWith(catalog, structuredClone(stored)), refusedName(definition));
+  await upsertModelRow(
+    ops.db,
+    { name: model.name, definition: stored, revision, fallbacks, updatedAt, updatedBy: actor.username },
+    { actor: actor.username, action: existing ? "model.change" : "model.add", target: model.name, details: { revision, definition: stored } },
+  );
+  const nextMeta = new Map(meta).set(model.name, { revision, fallbacks, updatedAt, updatedBy: actor.username });
+  ops.swap({ catalog: next, meta: nextMeta });
+  return next.get(model.name) ?? model;
+}
+
+function unknownModel(name: string): ServiceError {
+  return new ServiceError("not_found", `model "${name}" is not in the catalog; see \`llmgw ctl models\``);
+}
+
+async function removeModel(ops: Ops, name: string, actor: Actor): Promise<void> {
+  const { catalog, meta } = ops.state();
+  if (!catalog.get(name)) throw unknownModel(name);
+  const next = built(catalogWithout(catalog, name), `removing model "${name}"`);
+  // Other models stop falling back to it, so no fallback ever names a model that is gone.
+  const fallbackUpdates = new Map<string, string[]>();
+  for (const [other, entry] of meta) {
+    if (other !== name && entry.fallbacks.includes(name)) {
+      fallbackUpdates.set(other, entry.fallbacks.filter((fallback) => fallback !== name));
+    }
+  }
+  const at = new Date(ops.deps.nowMs());
+  const revision = meta.get(name)?.revision ?? 0;
+  const details = { revision, fallbacksUpdated: [...fallbackUpdates.keys()] };
+  await deleteModelRow(ops.db, name, fallbackUpdates, { actor: actor.username, action: "model.remove", target: name, details }, at);
+
+  const nextMeta = new Map(meta);
+  nextMeta.delete(name);
+  for (const [other, fallbacks] of fallbackUpdates) {
+    const entry = nextMeta.get(other);
+    if (entry) nextMeta.set(other, { ...entry, fallbacks, updatedAt: at, updatedBy: actor.username });
+  }
+  ops.swap({ catalog: next, meta: nextMeta });
+}
+
+export function checkFallbacks(catalog: Catalog, name: string, fallbacks: readonly string[]): string[] {
+  const errors: string[] = [];
+  for (const fallback of fallbacks) {
+    if (fallback === name) errors.push(`"${name}" cannot be its own fallback`);
+    else if (!catalog.get(fallback)) errors.push(`fallback "${fallback}" is not in the catalog; add it first or check the spelling`);
+  }
+  return errors;
+}
+
+async function setModelFallbacks(ops: Ops, name: string, requested: string[], actor: Actor): Promise<void> {
+  const { catalog, meta } = ops.state();
+  const entry = meta.get(name);
+  if (!catalog.get(name) || !entry) throw unknownModel(name);
+  const fallbacks = [...new Set(requested.map((fallback) => fallback.trim()).filter(Boolean))];
+  const errors = checkFallbacks(catalog, name, fallbacks);
+  if (errors.length > 0) {
+    throw new ServiceError("invalid", `fallbacks of model "${name}" were refused: ${errors.join("; ")}`, errors);
+  }
+  const at = new Date(ops.deps.nowMs());
+  const details = { fallbacks, previous: entry.fallbacks };
+  await updateFallbacksRow(ops.db, name, fallbacks, { actor: actor.username, action: "model.fallbacks", target: name, details }, at);
+  // Same models, new revision: whoever routes by fallbacks learns of the change through subscribe.
+  const next = built(createCatalog(catalog.models, catalog.revision + 1), `fallbacks of model "${name}"`);
+  const nextMeta = new Map<string, CatalogEntryMeta>(meta).set(name, { ...entry, fallbacks, updatedAt: at, updatedBy: actor.username });
+  ops.swap({ catalog: next, meta: nextMeta });
+}
