@@ -2,3 +2,4 @@
 export * from "./node-state";
 export * from "./catalog";
 export * from "./placement";
+export * from "./reconcile";

@@ -1,0 +1,5 @@
+// Reconcile planning: from desired and observed state to the actions that close the gap.
+export * from "./types";
+export { planReconcile, type ReconcilePlan } from "./plan";
+export { desiredReplicas } from "./plan-model";
+export { isNodeLost } from "./nodes";

@@ -1,0 +1,199 @@
+// Planning one model: failures and parking first, then which replicas count, then what to stop
+// and what to place so the count is exact. Every decision carries a sentence for the operator.
+import { placeModelReplicas } from "../placement/place-model";
+import type { ExistingReplica, PlacementNode } from "../placement/types";
+import { isNodeLost } from "./nodes";
+import type {
+  DesiredModel,
+  ModelHealth,
+  ObservedReplica,
+  ReconcileAction,
+  ReconcileInput,
+  ReconcileNode,
+} from "./types";
+
+/** State shared by every model of one pass, so later models see what earlier ones placed. */
+export interface PassState {
+  input: ReconcileInput;
+  nodesById: Map<string, ReconcileNode>;
+  placementNodes: PlacementNode[];
+  /** Every replica holding resources, as placement reads it; grows as the pass places. */
+  existing: ExistingReplica[];
+  lostAnnounced: Set<string>;
+}
+
+const PHASE_RANK: Record<string, number> = { placing: 0, fetching: 1, starting: 2, draining: 3, ready: 4 };
+
+const isLive = (replica: ObservedReplica) => replica.phase !== "stopped";
+
+function freshHealth(name: string, revision: number): ModelHealth {
+  return { name, consecutiveFailures: 0, isParked: false, lastError: null, revision };
+}
+
+/** Failed replicas are counted once and retired; five in a row park the model. */
+function planFailures(
+  model: DesiredModel,
+  health: ModelHealth,
+  replicas: readonly ObservedReplica[],
+  state: PassState,
+  actions: ReconcileAction[],
+): ModelHealth {
+  const name = model.definition.name;
+  let current = health;
+  if (health.revision !== model.revision && (health.isParked || health.consecutiveFailures > 0)) {
+    actions.push({ kind: "reset-failures", model: name, revision: model.revision, why: "new-revision" });
+    current = freshHealth(name, model.revision);
+  }
+  const failed = replicas.filter((replica) => replica.phase === "failed");
+  const threshold = state.input.policy.failuresToPark;
+  for (const replica of failed) {
+    const error = replica.message || "the engine failed to start";
+    // Replicas that fail together count until the threshold; the count never reads past it.
+    if (current.consecutiveFailures < threshold) {
+      actions.push({ kind: "count-failure", model: name, replicaId: replica.id, revision: model.revision, error });
+      current = { ...current, consecutiveFailures: current.consecutiveFailures + 1, lastError: error };
+    }
+    actions.push({ kind: "stop", model: name, replicaId: replica.id, nodeId: replica.nodeId, reason: `failed: ${error}` });
+  }
+  if (!current.isParked && current.consecutiveFailures >= threshold) {
+    const lastError = current.lastError ?? "the engine failed to start";
+    actions.push({ kind: "park", model: name, lastError });
+    current = { ...current, isParked: true };
+  }
+  const anyReady = replicas.some((r) => r.phase === "ready" && r.modelRevision === model.revision);
+  if (failed.length === 0 && anyReady && current.consecutiveFailures > 0 && !current.isParked) {
+    actions.push({ kind: "reset-failures", model: name, revision: model.revision, why: "ready" });
+    current = freshHealth(name, model.revision);
+  }
+  return current;
+}
+
+/** Replicas on lost nodes are given up (their cards come back only when the node does). */
+function dropLost(replicas: readonly ObservedReplica[], state: PassState, actions: ReconcileAction[]): ObservedReplica[] {
+  const { nowMs, policy } = state.input;
+  const kept: ObservedReplica[] = [];
+  for (const replica of replicas) {
+    const node = state.nodesById.get(replica.nodeId);
+    if (!isNodeLost(node, nowMs, policy)) {
+      kept.push(replica);
+      continue;
+    }
+    const nodeName = node?.node.name ?? replica.nodeId;
+    if (!state.lostAnnounced.has(replica.nodeId)) {
+      state.lostAnnounced.add(replica.nodeId);
+      actions.push({ kind: "node-lost", nodeId: replica.nodeId, nodeName });
+    }
+    const reason = `node ${nodeName} was lost; rebuilding elsewhere`;
+    actions.push({ kind: "stop", model: replica.model, replicaId: replica.id, nodeId: replica.nodeId, reason });
+  }
+  return kept;
+}
+
+/** Which to give up first: outdated, then least far along, then the newest. */
+function surplusOrder(revision: number) {
+  return (a: ObservedReplica, b: ObservedReplica): number => {
+    const outdated = Number(b.modelRevision !== revision) - Number(a.modelRevision !== revision);
+    if (outdated !== 0) return outdated;
+    const rank = (PHASE_RANK[a.phase] ?? 0) - (PHASE_RANK[b.phase] ?? 0);
+    return rank !== 0 ? rank : b.createdAtMs - a.createdAtMs;
+  };
+}
+
+function chooseStops(model: DesiredModel, counting: ObservedReplica[], desired: number): Map<ObservedReplica, string> {
+  const { revision } = model;
+  const max = model.definition.replicas.max;
+  const stops = new Map<ObservedReplica, string>();
+  const current = counting.filter((r) => r.modelRevision === revision);
+  const outdated = counting.filter((r) => r.modelRevision !== revision);
+  const currentReady = current.filter((r) => r.phase === "ready").length;
+  // Old replicas keep serving until enough of the new definition are ready to take over.
+  if (currentReady >= desired) for (const r of outdated) stops.set(r, "replaced by the model's new definition");
+  const surplus = [...current].sort(surplusOrder(revision)).slice(0, Math.max(0, current.length - desired));
+  for (const r of surplus) stops.set(r, `surplus: the model wants ${desired}`);
+  const remaining = [...counting].filter((r) => !stops.has(r)).sort(surplusOrder(revision));
+  for (const r of remaining.slice(0, Math.max(0, remaining.length - max))) stops.set(r, `above max ${max}`);
+  return stops;
+}
+
+function planPlacements(
+  model: DesiredModel,
+  count: number,
+  state: PassState,
+  actions: ReconcileAction[],
+): void {
+  const name = model.definition.name;
+  const asks = Array.from({ length: count }, () => ({
+    model: model.definition,
+    replicaId: state.input.newReplicaId(name),
+  }));
+  const input = { nodes: state.placementNodes, replicas: state.existing, policy: state.input.policy.placement };
+  const results = placeModelReplicas(input, asks);
+  for (const result of results) {
+    if (!result.ok) {
+      const reasons = result.profiles.flatMap((p) =>
+        p.rejections.map((r) => `${r.nodeName} (profile ${p.profile}): ${r.reasons.join("; ")}`),
+      );
+      actions.push({ kind: "unplaceable", model: name, summary: result.summary, reasons });
+      return;
+    }
+    const place: ReconcileAction = {
+      kind: "place",
+      model: name,
+      replicaId: result.replicaId,
+      profile: result.profile,
+      revision: model.revision,
+      shards: result.shards,
+      ...(result.gpuClass === undefined ? {} : { gpuClass: result.gpuClass }),
+    };
+    actions.push(place);
+    const profile = model.definition.profiles.find((p) => p.name === result.profile);
+    state.existing.push({
+      id: result.replicaId,
+      model: name,
+      shards: result.shards,
+      memoryGb: profile?.memory_gb ?? 0,
+      cpuCores: profile?.cpu_cores ?? 0,
+    });
+  }
+}
+
+/** Replicas wanted now: the minimum (load-driven growth above it comes later, never above max). */
+export function desiredReplicas(model: DesiredModel): number {
+  return Math.min(model.definition.replicas.min, model.definition.replicas.max);
+}
+
+export function planModel(
+  name: string,
+  model: DesiredModel | undefined,
+  replicas: readonly ObservedReplica[],
+  health: ModelHealth | undefined,
+  state: PassState,
+): ReconcileAction[] {
+  const actions: ReconcileAction[] = [];
+  const live = replicas.filter(isLive);
+  if (!model) {
+    for (const r of live)
+      actions.push({ kind: "stop", model: name, replicaId: r.id, nodeId: r.nodeId, reason: "the model was removed from the catalog" });
+    return actions;
+  }
+  const current = planFailures(model, health ?? freshHealth(name, model.revision), live, state, actions);
+  const counting = dropLost(live.filter((r) => r.phase !== "failed"), state, actions);
+  const desired = desiredReplicas(model);
+  const stops = chooseStops(model, counting, desired);
+  for (const [r, reason] of stops) actions.push({ kind: "stop", model: name, replicaId: r.id, nodeId: r.nodeId, reason });
+  const remaining = counting.filter((r) => !stops.has(r));
+  const currentCount = remaining.filter((r) => r.modelRevision === model.revision).length;
+  const room = model.definition.replicas.max - remaining.length;
+  const missing = Math.min(desired - currentCount, room);
+  if (current.isParked || missing <= 0) {
+    if (!current.isParked && desired > currentCount) {
+      // No room under max while outdated replicas serve: retire the least useful one first.
+      const outdated = remaining.filter((r) => r.modelRevision !== model.revision).sort(surplusOrder(model.revision));
+      const first = outdated[0];
+      if (first) actions.push({ kind: "stop", model: name, replicaId: first.id, nodeId: first.nodeId, reason: "making room for the model's new definition" });
+    }
+    return actions;
+  }
+  planPlacements(model, missing, state, actions);
+  return actions;
+}

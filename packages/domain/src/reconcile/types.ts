@@ -1,0 +1,90 @@
+// The inputs and actions of reconcile planning. Plain values, so the server builds them from its
+// live fleet and store, and a simulation from a generator, and both get the same decisions.
+import type { ModelDefinition } from "../catalog/model-definition";
+import type { PlacementNode, PlacementPolicy, ReplicaShard } from "../placement/types";
+
+export const REPLICA_PHASE_NAMES = [
+  "placing",
+  "fetching",
+  "starting",
+  "ready",
+  "failed",
+  "draining",
+  "stopped",
+] as const;
+export type ReplicaPhaseName = (typeof REPLICA_PHASE_NAMES)[number];
+
+/** A catalog model with the revision of its definition (bumped on every change). */
+export interface DesiredModel {
+  definition: ModelDefinition;
+  revision: number;
+}
+
+/** What must survive a restart about a model's starts. */
+export interface ModelHealth {
+  name: string;
+  consecutiveFailures: number;
+  isParked: boolean;
+  lastError: string | null;
+  /** The definition revision the failures were counted against. */
+  revision: number;
+}
+
+export interface ObservedReplica {
+  id: string;
+  model: string;
+  profile: string;
+  modelRevision: number;
+  nodeId: string;
+  gpuIndexes: readonly number[];
+  phase: ReplicaPhaseName;
+  message: string;
+  createdAtMs: number;
+}
+
+export interface ReconcileNode {
+  /** `node.isReachable` says whether it is reachable now. */
+  node: PlacementNode;
+  /** When it stopped answering; null while it answers. */
+  unreachableSinceMs: number | null;
+}
+
+export interface ReconcilePolicy {
+  /** How long a node may stay unreachable before its replicas are rebuilt elsewhere. */
+  lostAfterMs: number;
+  /** Failed starts in a row that park a model. */
+  failuresToPark: number;
+  placement?: PlacementPolicy;
+}
+
+export const DEFAULT_RECONCILE_POLICY: ReconcilePolicy = { lostAfterMs: 10_000, failuresToPark: 5 };
+
+export interface ReconcileInput {
+  models: readonly DesiredModel[];
+  health: readonly ModelHealth[];
+  replicas: readonly ObservedReplica[];
+  nodes: readonly ReconcileNode[];
+  nowMs: number;
+  policy: ReconcilePolicy;
+  /** Plan only these models (a dirty set); every model in the catalog or holding replicas when absent. */
+  only?: readonly string[];
+  /** Names a new replica; injected so planning stays a pure function. */
+  newReplicaId(model: string): string;
+}
+
+export type ReconcileAction =
+  | {
+      kind: "place";
+      model: string;
+      replicaId: string;
+      profile: string;
+      revision: number;
+      shards: ReplicaShard[];
+      gpuClass?: string;
+    }
+  | { kind: "unplaceable"; model: string; summary: string; reasons: string[] }
+  | { kind: "stop"; model: string; replicaId: string; nodeId: string; reason: string }
+  | { kind: "node-lost"; nodeId: string; nodeName: string }
+  | { kind: "count-failure"; model: string; replicaId: string; revision: number; error: string }
+  | { kind: "park"; model: string; lastError: string }
+  | { kind: "reset-failures"; model: string; revision: number; why: "new-revision" | "ready" };
