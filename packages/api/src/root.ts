@@ -1,11 +1,21 @@
 // One router per domain. Procedure keys read `domain.verb`.
 import { authRouter } from "./routers/auth";
+import { logsRouter } from "./routers/logs";
+import { modelsRouter } from "./routers/models";
 import { nodesRouter } from "./routers/nodes";
+import { reclaimRouter } from "./routers/reclaim";
+import { replicasRouter } from "./routers/replicas";
+import { statusRouter } from "./routers/status";
 import { router } from "./trpc";
 
 export const appRouter = router({
   auth: authRouter,
   nodes: nodesRouter,
+  models: modelsRouter,
+  replicas: replicasRouter,
+  status: statusRouter,
+  logs: logsRouter,
+  reclaim: reclaimRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,60 @@
+// The catalog: what the cluster should serve, why a model is or is not placed, and the presets.
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import {
+  addModelInputSchema,
+  modelNameInputSchema,
+  modelViewSchema,
+  placementExplanationSchema,
+  presetViewSchema,
+} from "../schemas-models";
+import { authedProcedure, operatorProcedure, router } from "../trpc";
+
+const modelNameSchema = z.string().trim().min(1, "model name is required").max(200);
+
+export const setFallbacksInputSchema = z.object({
+  name: modelNameSchema,
+  fallbacks: z.array(modelNameSchema).max(32, "at most 32 fallbacks"),
+});
+
+export const modelsRouter = router({
+  list: authedProcedure.output(z.array(modelViewSchema)).query(({ ctx }) => ctx.services.models.list()),
+
+  get: authedProcedure
+    .input(modelNameInputSchema)
+    .output(modelViewSchema)
+    .query(async ({ ctx, input }) => {
+      const model = await ctx.services.models.get(input.name);
+      if (!model) {
+        throw new TRPCError({ code: "NOT_FOUND", message: `model "${input.name}" is not in the catalog; see \`llmgw ctl models\`` });
+      }
+      return model;
+    }),
+
+  add: operatorProcedure
+    .input(addModelInputSchema)
+    .output(modelViewSchema)
+    .mutation(({ ctx, input }) => ctx.services.models.add(input, ctx.actor)),
+
+  remove: operatorProcedure.input(modelNameInputSchema).mutation(async ({ ctx, input }) => {
+    await ctx.services.models.remove(input.name, ctx.actor);
+    return { ok: true as const };
+  }),
+
+  retry: operatorProcedure
+    .input(modelNameInputSchema)
+    .output(modelViewSchema)
+    .mutation(({ ctx, input }) => ctx.services.models.retry(input.name, ctx.actor)),
+
+  setFallbacks: operatorProcedure
+    .input(setFallbacksInputSchema)
+    .output(modelViewSchema)
+    .mutation(({ ctx, input }) => ctx.services.models.setFallbacks(input.name, input.fallbacks, ctx.actor)),
+
+  explainPlacement: authedProcedure
+    .input(modelNameInputSchema)
+    .output(placementExplanationSchema)
+    .query(({ ctx, input }) => ctx.services.models.explainPlacement(input.name)),
+
+  presets: authedProcedure.output(z.array(presetViewSchema)).query(({ ctx }) => ctx.services.models.presets()),
+});
