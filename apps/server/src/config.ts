@@ -28,6 +28,11 @@ const envSchema = z.object({
   LLMGW_MISSED_HEARTBEATS: z.coerce.number().int().min(1).max(100).default(3),
   LLMGW_ADMIN_PASSWORD: z.string().min(8, "LLMGW_ADMIN_PASSWORD must be at least 8 characters").optional(),
   LLMGW_SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
+  LLMGW_MASTER_KEY: z.string().min(1).optional(),
+  LLMGW_LOST_AFTER_MS: z.coerce.number().int().min(500).max(3_600_000).default(10_000),
+  LLMGW_RESYNC_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
+  LLMGW_START_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
+  LLMGW_AGENT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
 });
 
 export interface ServerConfig {
@@ -44,6 +49,16 @@ export interface ServerConfig {
   initialAdminPassword: string | null;
   sessionTtlMs: number;
   maxFrameBytes: number;
+  /** Base64 of 32 bytes from LLMGW_MASTER_KEY, or null to use (or create) `<home>/master.key`. */
+  masterKeyBase64: string | null;
+  /** How long a node may stay unreachable before its replicas are rebuilt on other nodes. */
+  lostAfterMs: number;
+  /** Every model is reconciled at least this often, even without an event. */
+  resyncIntervalMs: number;
+  /** How long an engine may take to get ready, counted from its last download progress. */
+  startTimeoutMs: number;
+  /** How long a request to an agent (logs, reclaim) may wait for its answer. */
+  agentRequestTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -83,5 +98,10 @@ export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv = proce
     initialAdminPassword: e.LLMGW_ADMIN_PASSWORD ?? null,
     sessionTtlMs: e.LLMGW_SESSION_TTL_HOURS * 3_600_000,
     maxFrameBytes: 4 * 1024 * 1024,
+    masterKeyBase64: e.LLMGW_MASTER_KEY ?? null,
+    lostAfterMs: e.LLMGW_LOST_AFTER_MS,
+    resyncIntervalMs: e.LLMGW_RESYNC_INTERVAL_MS,
+    startTimeoutMs: e.LLMGW_START_TIMEOUT_MS,
+    agentRequestTimeoutMs: e.LLMGW_AGENT_REQUEST_TIMEOUT_MS,
   };
 }

@@ -5,6 +5,12 @@ import type { ApiServices } from "@llmgw/api";
 import { ConfigError, parseServerConfig, type ServerConfig } from "./config";
 import { startAgentServer } from "./agents/agent-server";
 import { createAgentSession } from "./agents/session";
+import { NodeLinks } from "./agents/node-links";
+import { startControlPlane } from "./reconcile/control-plane";
+import { createModelsService } from "./services/models";
+import { createReplicasService } from "./services/replicas";
+import { createStatusService } from "./services/status";
+import { createLogsService, createReclaimService } from "./services/node-requests";
 import { FleetRegistry } from "./fleet/registry";
 import { saveLastSeen, saveRegistration } from "./fleet/inventory";
 import { createContext } from "./http/context";
@@ -38,12 +44,20 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
 
   const nowMs = () => Date.now();
   const registry = new FleetRegistry();
+  const links = new NodeLinks();
   const policy = { heartbeatIntervalMs: config.heartbeatIntervalMs, missedHeartbeatsMax: config.missedHeartbeatsMax };
+  const plane = await startControlPlane({ db, config, registry, links, liveness: policy, nowMs, log });
+  const { deps, reconciler } = plane;
   const services: ApiServices = {
     nodes: createNodesService(db, registry, policy, nowMs),
     auth: createAuthService(db, config.sessionTtlMs, nowMs),
+    models: createModelsService(db, deps, reconciler),
+    replicas: createReplicasService(deps),
+    status: createStatusService(deps),
+    logs: createLogsService(deps, config.agentRequestTimeoutMs),
+    reclaim: createReclaimService(db, deps, config.agentRequestTimeoutMs),
   };
-  const metrics = createMetrics(services.nodes);
+  const metrics = createMetrics(services.nodes, deps);
   const persist = (what: string, work: Promise<void>) =>
     work.catch((error: unknown) => log(`could not save ${what}: ${(error as Error).message}`));
 
@@ -58,7 +72,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         heartbeatIntervalMs: config.heartbeatIntervalMs,
         serverVersion: SERVER_VERSION,
         registry,
+        links,
         nowMs,
+        onReplicaReport: plane.onReplicaReport,
         log: (line) => {
           if (line.includes("refused")) metrics.refusedAgents.inc();
           log(line);
@@ -66,10 +82,12 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         onRegistered: (register) => {
           log(`node ${register.nodeName} (${register.nodeId}) registered from ${socket.remoteAddress}`);
           void persist(`node ${register.nodeId}`, saveRegistration(db, register, new Date()));
+          plane.onRegistered(register.nodeId, register.replicas);
         },
         onDisconnected: (nodeId) => {
           log(`node ${nodeId} disconnected`);
           void persist(`node ${nodeId}`, saveLastSeen(db, nodeId, new Date(registry.get(nodeId)?.lastSeenMs ?? nowMs())));
+          plane.onDisconnected(nodeId);
         },
       }),
   });
@@ -90,6 +108,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     async stop() {
       sweep.stop();
       await Promise.all([http.close(), agents.close()]);
+      await plane.stop();
       await store.close();
     },
   };

@@ -2,6 +2,8 @@
 // so nothing ticks between scrapes and nothing can drift.
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import type { NodesService } from "@llmgw/api";
+import { registerFleetMetrics } from "./metrics-fleet";
+import type { ReconcileDeps } from "./reconcile/deps";
 
 export interface ServerMetrics {
   registry: Registry;
@@ -9,7 +11,7 @@ export interface ServerMetrics {
   refusedAgents: Counter;
 }
 
-export function createMetrics(nodes: NodesService): ServerMetrics {
+export function createMetrics(nodes: NodesService, fleet?: ReconcileDeps): ServerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "llmgw_process_" });
   const malformedFrames = new Counter({
@@ -35,5 +37,6 @@ export function createMetrics(nodes: NodesService): ServerMetrics {
       }
     },
   });
+  if (fleet) registerFleetMetrics(registry, fleet);
   return { registry, malformedFrames, refusedAgents };
 }

@@ -1,9 +1,10 @@
 // One agent connection: refuses everything until a Register with the right join token arrives,
 // then records heartbeats and answers pings. Persistence happens off the socket handler.
-import { ErrorCode, type Envelope, type Register } from "@llmgw/proto";
+import { ErrorCode, type Envelope, type Register, type ReplicaStatus } from "@llmgw/proto";
 import type { FleetRegistry } from "../fleet/registry";
 import { constantTimeEqual } from "../secrets";
 import { CLOSE_UNAUTHENTICATED, type AgentSocket } from "./agent-server";
+import type { NodeLinks } from "./node-links";
 
 export interface AgentSessionHandler {
   isRegistered(): boolean;
@@ -20,6 +21,10 @@ export interface SessionDeps {
   onRegistered(register: Register): void;
   onDisconnected(nodeId: string): void;
   log(line: string): void;
+  /** Where the server's own requests to this node go out and their replies come back. */
+  links?: NodeLinks;
+  /** Replica phases, from ReplicaStatus frames and inside every Heartbeat. */
+  onReplicaReport?(nodeId: string, replicas: readonly ReplicaStatus[], origin: "status" | "heartbeat"): void;
 }
 
 let nextSessionId = 1;
@@ -46,6 +51,7 @@ export function createAgentSession(socket: AgentSocket, deps: SessionDeps): Agen
     }
     nodeId = msg.nodeId;
     deps.registry.connect(msg, sessionId, deps.nowMs());
+    deps.links?.attach(nodeId, sessionId, socket);
     socket.send({
       requestId: envelope.requestId,
       msg: {
@@ -68,7 +74,16 @@ export function createAgentSession(socket: AgentSocket, deps: SessionDeps): Agen
       }
       switch (msg.case) {
         case "heartbeat":
-          deps.registry.heartbeat(nodeId, sessionId, msg.value, deps.nowMs());
+          if (deps.registry.heartbeat(nodeId, sessionId, msg.value, deps.nowMs()))
+            deps.onReplicaReport?.(nodeId, msg.value.replicas, "heartbeat");
+          return;
+        case "replicaStatus":
+          deps.registry.touch(nodeId, sessionId, deps.nowMs());
+          deps.onReplicaReport?.(nodeId, [msg.value], "status");
+          return;
+        case "logsReply":
+        case "reclaimReply":
+          if (!deps.links?.answer(nodeId, envelope)) deps.log(`agent ${nodeId} answered ${msg.case} that nothing waits for`);
           return;
         case "ping":
           deps.registry.touch(nodeId, sessionId, deps.nowMs());
@@ -78,6 +93,8 @@ export function createAgentSession(socket: AgentSocket, deps: SessionDeps): Agen
           deps.registry.touch(nodeId, sessionId, deps.nowMs());
           return;
         case "error":
+          // An error answering one of our requests ends that request; others are only logged.
+          if (envelope.requestId && deps.links?.answer(nodeId, envelope)) return;
           deps.log(`agent ${nodeId} reported: ${msg.value.message}`);
           return;
         default:
@@ -86,7 +103,8 @@ export function createAgentSession(socket: AgentSocket, deps: SessionDeps): Agen
     },
     onClose() {
       if (nodeId === null) return;
-      deps.registry.disconnect(nodeId, sessionId);
+      deps.registry.disconnect(nodeId, sessionId, deps.nowMs());
+      deps.links?.detach(nodeId, sessionId);
       deps.onDisconnected(nodeId);
     },
   };

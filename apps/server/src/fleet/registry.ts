@@ -10,6 +10,8 @@ export interface LiveNode {
   connectedAtMs: number;
   lastSeenMs: number;
   isConnected: boolean;
+  /** When the session closed; null while it is open. */
+  disconnectedAtMs: number | null;
   heartbeat: Heartbeat | null;
   samplesByUuid: Map<string, GpuSample>;
 }
@@ -25,6 +27,7 @@ export class FleetRegistry {
       connectedAtMs: nowMs,
       lastSeenMs: nowMs,
       isConnected: true,
+      disconnectedAtMs: null,
       heartbeat: null,
       samplesByUuid: new Map(),
     };
@@ -47,9 +50,12 @@ export class FleetRegistry {
   }
 
   /** Only the session that owns the entry may close it: a reconnect may already have replaced it. */
-  disconnect(nodeId: string, sessionId: number): void {
+  disconnect(nodeId: string, sessionId: number, nowMs: number): void {
     const live = this.nodes.get(nodeId);
-    if (live && live.sessionId === sessionId) live.isConnected = false;
+    if (live && live.sessionId === sessionId) {
+      live.isConnected = false;
+      live.disconnectedAtMs = nowMs;
+    }
   }
 
   get(nodeId: string): LiveNode | undefined {

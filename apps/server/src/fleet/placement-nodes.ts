@@ -1,0 +1,76 @@
+// What placement and reconciling see of the live fleet: each registered node's cards, memory and
+// liveness, derived from its agent session when asked, never cached between passes.
+import {
+  ENGINES,
+  nodeLiveness,
+  normaliseGpuClass,
+  parseComputeCapability,
+  unreachableAfterMs,
+  type LivenessPolicy,
+  type PlacementNode,
+  type Engine,
+  type ReconcileNode,
+} from "@llmgw/domain";
+import type { FleetRegistry, LiveNode } from "./registry";
+
+const GB = 1e9;
+
+const isKnownEngine = (name: string): name is Engine => (ENGINES as readonly string[]).includes(name);
+
+export function placementNodeOf(live: LiveNode, isReachable: boolean): PlacementNode {
+  const hw = live.register.hardware;
+  const engines = live.register.engines.filter(isKnownEngine);
+  const diskBytesFree = live.heartbeat?.diskBytesFree ?? hw?.diskBytesFree ?? 0n;
+  const node: PlacementNode = {
+    id: live.nodeId,
+    name: live.register.nodeName,
+    isReachable,
+    labels: { ...live.register.labels },
+    cards: (hw?.gpus ?? []).map((gpu) => ({
+      index: gpu.index,
+      gpuClass: normaliseGpuClass(gpu.name),
+      memoryGb: Number(gpu.memoryBytesTotal) / GB,
+      computeCapability: parseComputeCapability(gpu.computeCapability) ?? 0,
+      // No health signal on the wire yet; a card the agent lists is taken as usable.
+      isHealthy: true,
+    })),
+    memoryGbTotal: Number(hw?.memoryBytesTotal ?? 0n) / GB,
+    cpuCoresTotal: hw?.cpu?.cores ?? 0,
+    diskGbFree: Number(diskBytesFree) / GB,
+  };
+  // An agent that names no engines predates engine lists: placement then takes it as offering any.
+  return engines.length > 0 ? { ...node, engines } : node;
+}
+
+/** Since when a node has not answered, or null while it answers. */
+export function unreachableSince(live: LiveNode, nowMs: number, policy: LivenessPolicy): number | null {
+  if (!live.isConnected) return live.disconnectedAtMs ?? live.lastSeenMs;
+  if (nodeLiveness(live, nowMs, policy) === "ready") return null;
+  return unreachableAfterMs(live.lastSeenMs, policy);
+}
+
+/**
+ * Every node the planner must know: live sessions, plus any node replicas were placed on that has
+ * not spoken since this server started — unreachable since then, so a restart gives agents the
+ * full lost window to reconnect before anything is rebuilt.
+ */
+export function reconcileNodes(
+  registry: FleetRegistry,
+  replicaNodeIds: Iterable<string>,
+  nowMs: number,
+  policy: LivenessPolicy,
+  startedAtMs: number,
+): ReconcileNode[] {
+  const nodes = registry.all().map((live): ReconcileNode => {
+    const since = unreachableSince(live, nowMs, policy);
+    return { node: placementNodeOf(live, since === null), unreachableSinceMs: since };
+  });
+  const known = new Set(nodes.map((n) => n.node.id));
+  for (const id of replicaNodeIds) {
+    if (known.has(id)) continue;
+    known.add(id);
+    const node: PlacementNode = { id, name: id, isReachable: false, labels: {}, cards: [], memoryGbTotal: 0, cpuCoresTotal: 0, diskGbFree: 0 };
+    nodes.push({ node, unreachableSinceMs: startedAtMs });
+  }
+  return nodes;
+}

@@ -1,0 +1,85 @@
+// Assembles reconciliation: opens the catalog, the replica and health books and the sealed
+// replica-key secret, starts the loop, and returns the hooks agent sessions call. main.ts wires it.
+import { join } from "node:path";
+import type { Database } from "@llmgw/db";
+import { DEFAULT_RECONCILE_POLICY, type LivenessPolicy } from "@llmgw/domain";
+import type { ReplicaStatus } from "@llmgw/proto";
+import type { NodeLinks } from "../agents/node-links";
+import { openCatalogStore } from "../catalog/db-catalog-store";
+import type { ServerConfig } from "../config";
+import type { FleetRegistry } from "../fleet/registry";
+import { loadMasterKey } from "../seal/master-key";
+import { loadOrCreateSecret, REPLICA_KEY_SECRET } from "../seal/sealed-secrets";
+import type { ReconcileDeps } from "./deps";
+import { ModelHealthBook } from "./model-health";
+import { startReconciler, type Reconciler } from "./reconciler";
+import { ReplicaBook } from "./replica-book";
+import { applyReports, onNodeRegistered } from "./reports";
+
+export interface ControlPlane {
+  deps: ReconcileDeps;
+  reconciler: Reconciler;
+  onRegistered(nodeId: string, replicas: readonly ReplicaStatus[]): void;
+  onReplicaReport(nodeId: string, replicas: readonly ReplicaStatus[], origin: "status" | "heartbeat"): void;
+  onDisconnected(nodeId: string): void;
+  stop(): Promise<void>;
+}
+
+export interface ControlPlaneOptions {
+  db: Database;
+  config: ServerConfig;
+  registry: FleetRegistry;
+  links: NodeLinks;
+  liveness: LivenessPolicy;
+  nowMs(): number;
+  log(line: string): void;
+}
+
+export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
+  const { db, config, log, nowMs } = options;
+  const masterKeySource = config.masterKeyBase64 ? { kind: "env" as const, base64: config.masterKeyBase64 } : { kind: "file" as const, path: join(config.homeDir, "master.key") };
+  const masterKey = loadMasterKey(masterKeySource);
+  if (masterKey.created) log(`created the master key ${join(config.homeDir, "master.key")} (mode 0600); back it up: sealed secrets cannot be read without it`);
+  const [catalog, book, health, replicaSecret] = await Promise.all([
+    openCatalogStore(db, { log, nowMs }),
+    ReplicaBook.open(db, log),
+    ModelHealthBook.open(db, log),
+    loadOrCreateSecret(db, masterKey.key, REPLICA_KEY_SECRET),
+  ]);
+  const deps: ReconcileDeps = {
+    catalog,
+    book,
+    health,
+    registry: options.registry,
+    links: options.links,
+    replicaSecret,
+    liveness: options.liveness,
+    policy: { ...DEFAULT_RECONCILE_POLICY, lostAfterMs: config.lostAfterMs },
+    startTimeoutMs: config.startTimeoutMs,
+    startedAtMs: nowMs(),
+    unplaceable: new Map(),
+    nowMs,
+    log,
+  };
+  const reconciler = startReconciler(deps, config.resyncIntervalMs);
+  const unsubscribe = catalog.subscribe((next, previous) => {
+    for (const model of next.models) if (previous.get(model.name) !== model) reconciler.markDirty(model.name);
+    for (const model of previous.models) if (!next.get(model.name)) reconciler.markDirty(model.name);
+  });
+  const failed = (what: string) => (error: unknown) => log(`${what} failed: ${(error as Error).message}`);
+  return {
+    deps,
+    reconciler,
+    onRegistered: (nodeId, replicas) => {
+      void onNodeRegistered(deps, reconciler, nodeId, replicas).catch(failed(`adopting replicas on ${nodeId}`));
+      // A new node is new room: models that could not be placed may fit now.
+      reconciler.markAll();
+    },
+    onReplicaReport: (nodeId, replicas, origin) => void applyReports(deps, reconciler, nodeId, replicas, origin).catch(failed(`replica report from ${nodeId}`)),
+    onDisconnected: () => reconciler.markAll(),
+    async stop() {
+      unsubscribe();
+      await reconciler.stop();
+    },
+  };
+}

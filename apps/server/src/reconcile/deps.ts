@@ -1,0 +1,31 @@
+// What the reconciler, the agent reports and the services share: the stores of desired and
+// observed state, the live fleet, and the way to reach nodes.
+import type { LivenessPolicy, ReconcilePolicy } from "@llmgw/domain";
+import type { NodeLinks } from "../agents/node-links";
+import type { CatalogStore } from "../catalog/catalog-store";
+import type { FleetRegistry } from "../fleet/registry";
+import type { ModelHealthBook } from "./model-health";
+import type { ReplicaBook } from "./replica-book";
+
+export interface Unplaceable {
+  summary: string;
+  reasons: string[];
+}
+
+export interface ReconcileDeps {
+  catalog: CatalogStore;
+  book: ReplicaBook;
+  health: ModelHealthBook;
+  registry: FleetRegistry;
+  links: NodeLinks;
+  /** The secret replica keys are derived from; never logged. */
+  replicaSecret: Uint8Array;
+  liveness: LivenessPolicy;
+  policy: ReconcilePolicy;
+  startTimeoutMs: number;
+  startedAtMs: number;
+  /** Models placement last refused, with why; cleared when a pass places them. */
+  unplaceable: Map<string, Unplaceable>;
+  nowMs(): number;
+  log(line: string): void;
+}

@@ -1,0 +1,100 @@
+// Carries out a plan: records every decision in the store first, then tells the node. A frame that
+// is lost costs nothing: heartbeats report what runs, and the next pass compares again.
+import type { ReconcileAction } from "@llmgw/domain";
+import type { ReconcileDeps } from "./deps";
+import type { PlacementWarnings } from "./placement-warnings";
+import type { ReplicaRecord } from "./replica-book";
+import { startRequestFor } from "./start-request";
+
+type Action<K extends ReconcileAction["kind"]> = Extract<ReconcileAction, { kind: K }>;
+
+export function sendStart(deps: ReconcileDeps, replicaId: string): boolean {
+  const record = deps.book.get(replicaId);
+  const model = record && deps.catalog.current().get(record.model);
+  if (!record || !model) return false;
+  const start = startRequestFor(record, model, deps.replicaSecret, deps.startTimeoutMs);
+  if (!start) return false;
+  record.lastSentMs = deps.nowMs();
+  return deps.links.send(record.nodeId, { msg: { case: "startReplica", value: start } });
+}
+
+export function sendStop(deps: ReconcileDeps, nodeId: string, replicaId: string, reason: string): boolean {
+  const record = deps.book.get(replicaId);
+  if (record) record.lastSentMs = deps.nowMs();
+  return deps.links.send(nodeId, { msg: { case: "stopReplica", value: { replicaId, reason } } });
+}
+
+async function place(deps: ReconcileDeps, action: Action<"place">): Promise<void> {
+  const shard = action.shards[0];
+  const profile = deps.catalog.current().get(action.model)?.profiles.find((p) => p.name === action.profile);
+  if (!shard || !profile) return;
+  const nowMs = deps.nowMs();
+  const record: ReplicaRecord = {
+    id: action.replicaId,
+    model: action.model,
+    profile: action.profile,
+    modelRevision: action.revision,
+    nodeId: shard.nodeId,
+    gpuIndexes: [...shard.cardIndexes],
+    phase: "placing",
+    message: "",
+    createdAtMs: nowMs,
+    engine: profile.engine,
+    host: null,
+    port: null,
+    fetchProgress: null,
+    phaseChangedAtMs: nowMs,
+    lastUsedAtMs: null,
+    isLostStopped: false,
+    lastSentMs: 0,
+  };
+  await deps.book.insert(record);
+  const node = deps.registry.get(shard.nodeId)?.register.nodeName ?? shard.nodeId;
+  const cards = record.gpuIndexes.length > 0 ? `cards ${record.gpuIndexes.join(",")}` : "CPU";
+  deps.log(`placing ${action.model} replica ${record.id} (${profile.engine}, ${cards}) on ${node}`);
+  sendStart(deps, action.replicaId);
+}
+
+async function stop(deps: ReconcileDeps, action: Action<"stop">): Promise<void> {
+  const isConnected = deps.links.isConnected(action.nodeId);
+  await deps.book.update(action.replicaId, { phase: "stopped", message: action.reason, isLostStopped: !isConnected }, deps.nowMs());
+  deps.log(`stopping ${action.model} replica ${action.replicaId}: ${action.reason}`);
+  sendStop(deps, action.nodeId, action.replicaId, action.reason);
+}
+
+async function countFailure(deps: ReconcileDeps, action: Action<"count-failure">): Promise<void> {
+  const health = deps.health.get(action.model);
+  const failures = (health?.revision === action.revision ? health.consecutiveFailures : 0) + 1;
+  deps.log(`model ${action.model}: replica ${action.replicaId} failed (${failures} in a row): ${action.error}`);
+  await deps.health.set({ name: action.model, consecutiveFailures: failures, isParked: health?.isParked ?? false, lastError: action.error, revision: action.revision });
+}
+
+async function park(deps: ReconcileDeps, action: Action<"park">): Promise<void> {
+  const health = deps.health.get(action.model);
+  if (!health) return;
+  deps.log(`model ${action.model} parked after ${health.consecutiveFailures} failed starts in a row: ${action.lastError}; change its definition or run \`llmgw ctl retry ${action.model}\``);
+  await deps.health.set({ ...health, isParked: true, lastError: action.lastError });
+}
+
+export async function executeAction(deps: ReconcileDeps, warnings: PlacementWarnings, action: ReconcileAction): Promise<void> {
+  switch (action.kind) {
+    case "place":
+      return place(deps, action);
+    case "stop":
+      return stop(deps, action);
+    case "count-failure":
+      return countFailure(deps, action);
+    case "park":
+      return park(deps, action);
+    case "reset-failures":
+      if (action.why === "new-revision") deps.log(`model ${action.model}: definition changed (revision ${action.revision}); failures cleared`);
+      return deps.health.reset(action.model, action.revision);
+    case "node-lost":
+      deps.log(`node ${action.nodeName} is lost (unreachable for more than ${deps.policy.lostAfterMs} ms); rebuilding its replicas on other nodes`);
+      return;
+    case "unplaceable":
+      deps.unplaceable.set(action.model, { summary: action.summary, reasons: action.reasons });
+      if (warnings.shouldLog(action.model, action.summary, deps.nowMs())) deps.log(`cannot place ${action.model}: ${action.summary}`);
+      return;
+  }
+}

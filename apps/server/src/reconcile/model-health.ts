@@ -1,0 +1,48 @@
+// Consecutive start failures and parking per model, in memory and written through to
+// `model_status`, because a restart must not forget that a model was parked.
+import { modelStatus, type Database } from "@llmgw/db";
+import type { ModelHealth } from "@llmgw/domain";
+
+export class ModelHealthBook {
+  private readonly byName = new Map<string, ModelHealth>();
+  private queue: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly db: Database,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  static async open(db: Database, log: (line: string) => void): Promise<ModelHealthBook> {
+    const book = new ModelHealthBook(db, log);
+    for (const row of await db.select().from(modelStatus)) {
+      const { name, consecutiveFailures, isParked, lastError, revision } = row;
+      book.byName.set(name, { name, consecutiveFailures, isParked, lastError, revision });
+    }
+    return book;
+  }
+
+  get(name: string): ModelHealth | undefined {
+    return this.byName.get(name);
+  }
+
+  all(): ModelHealth[] {
+    return [...this.byName.values()];
+  }
+
+  set(health: ModelHealth): Promise<void> {
+    this.byName.set(health.name, health);
+    const row = { ...health, updatedAt: new Date() };
+    const run = this.queue
+      .then(async () => {
+        await this.db.insert(modelStatus).values(row).onConflictDoUpdate({ target: modelStatus.name, set: row });
+      })
+      .catch((error: unknown) => this.log(`could not save the status of model ${health.name}: ${(error as Error).message}`));
+    this.queue = run;
+    return run;
+  }
+
+  /** A clean slate for a model: no failures, not parked, counted against `revision`. */
+  reset(name: string, revision: number): Promise<void> {
+    return this.set({ name, consecutiveFailures: 0, isParked: false, lastError: null, revision });
+  }
+}

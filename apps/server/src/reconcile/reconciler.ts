@@ -1,0 +1,94 @@
+// The level-triggered loop. Events (a catalog swap, an agent registering or leaving, a phase
+// change, a retry) only mark a model dirty; one loop drains the dirty set a model at a time, and
+// a periodic resync marks every model, so a lost event or a node going lost with time is caught.
+import { planReconcile, type ObservedReplica } from "@llmgw/domain";
+import { randomBytes } from "node:crypto";
+import { reconcileNodes } from "../fleet/placement-nodes";
+import type { ReconcileDeps } from "./deps";
+import { executeAction } from "./execute";
+import { PlacementWarnings } from "./placement-warnings";
+
+/** Stopped replicas are kept this long for `ctl replicas` and then forgotten. */
+const STOPPED_KEPT_MS = 10 * 60_000;
+
+export interface Reconciler {
+  markDirty(model: string): void;
+  markAll(): void;
+  /** Resolves when the dirty set is empty and no pass is running (for tests and shutdown). */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function newReplicaId(model: string): string {
+  return `${model}-${randomBytes(4).toString("hex")}`;
+}
+
+export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): Reconciler {
+  const dirty = new Set<string>();
+  const warnings = new PlacementWarnings();
+  let running: Promise<void> | null = null;
+  let isStopped = false;
+
+  const reconcileModel = async (name: string): Promise<void> => {
+    const nowMs = deps.nowMs();
+    const catalog = deps.catalog.current();
+    const replicas: ObservedReplica[] = deps.book.all();
+    const nodes = reconcileNodes(deps.registry, new Set(deps.book.active().map((r) => r.nodeId)), nowMs, deps.liveness, deps.startedAtMs);
+    const models = catalog.models.map((definition) => ({ definition, revision: deps.catalog.meta(definition.name)?.revision ?? 1 }));
+    const { actions } = planReconcile({ models, health: deps.health.all(), replicas, nodes, nowMs, policy: deps.policy, only: [name], newReplicaId });
+    if (!actions.some((a) => a.kind === "unplaceable")) {
+      if (deps.unplaceable.delete(name)) warnings.clear(name);
+    }
+    for (const action of actions) await executeAction(deps, warnings, action);
+  };
+
+  const drain = async (): Promise<void> => {
+    while (dirty.size > 0 && !isStopped) {
+      const name = dirty.values().next().value as string;
+      dirty.delete(name);
+      try {
+        await reconcileModel(name);
+      } catch (error) {
+        deps.log(`reconciling ${name} failed: ${(error as Error).message}`);
+      }
+    }
+  };
+
+  const kick = (): void => {
+    if (running || isStopped) return;
+    running = drain().finally(() => {
+      running = null;
+      if (dirty.size > 0) kick();
+    });
+  };
+
+  const markAll = (): void => {
+    for (const model of deps.catalog.current().models) dirty.add(model.name);
+    for (const record of deps.book.active()) dirty.add(record.model);
+    kick();
+  };
+
+  const timer = setInterval(() => {
+    markAll();
+    void deps.book.prune(deps.nowMs() - STOPPED_KEPT_MS);
+  }, resyncIntervalMs);
+  timer.unref();
+  markAll();
+
+  return {
+    markDirty(model) {
+      dirty.add(model);
+      kick();
+    },
+    markAll,
+    async idle() {
+      while (running) await running;
+    },
+    async stop() {
+      isStopped = true;
+      clearInterval(timer);
+      while (running) await running;
+      await deps.book.flush();
+    },
+  };
+}

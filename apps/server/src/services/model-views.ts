@@ -1,0 +1,79 @@
+// How a model reads to an operator: its state in one word, its counts, and why it is not serving.
+import type { ModelState, ModelView, PresetView } from "@llmgw/api";
+import {
+  desiredReplicas,
+  parseModelDefinition,
+  placeModelReplicas,
+  type ModelDefinition,
+  type ModelDefinitionInput,
+  type ModelProfile,
+} from "@llmgw/domain";
+import type { ReconcileDeps } from "../reconcile/deps";
+import { heldReplicas, livePlacementNodes } from "./fleet-view";
+
+function ownerOf(model: ModelDefinition): string | null {
+  const owner = model.owner;
+  if (!owner) return null;
+  if (owner.org) return `org:${owner.org}`;
+  if (owner.team) return `team:${owner.team}`;
+  return owner.project ? `project:${owner.project}` : null;
+}
+
+export function modelView(deps: ReconcileDeps, model: ModelDefinition): ModelView {
+  const meta = deps.catalog.meta(model.name);
+  const revision = meta?.revision ?? 1;
+  const replicas = deps.book.active().filter((r) => r.model === model.name);
+  const ready = replicas.filter((r) => r.phase === "ready").length;
+  const stale = deps.health.get(model.name);
+  // Failures counted against an older definition no longer apply; the next pass clears them.
+  const health = stale && stale.revision === revision ? stale : undefined;
+  const isParked = health?.isParked ?? false;
+  const desired = desiredReplicas({ definition: model, revision });
+  const unplaceable = deps.unplaceable.get(model.name);
+  let state: ModelState = "progressing";
+  if (isParked) state = "parked";
+  else if (desired === 0) state = "stopped";
+  else if (ready >= desired) state = "ready";
+  else if (unplaceable) state = "unplaceable";
+  return {
+    name: model.name,
+    definition: model as unknown as Record<string, unknown>,
+    revision,
+    state,
+    replicasDesired: isParked ? 0 : desired,
+    replicasReady: ready,
+    replicasTotal: replicas.filter((r) => r.phase !== "failed").length,
+    consecutiveFailures: health?.consecutiveFailures ?? 0,
+    isParked,
+    lastError: health?.lastError ?? null,
+    unplaceableReasons: unplaceable && state === "unplaceable" ? [unplaceable.summary, ...unplaceable.reasons] : [],
+    fallbacks: meta?.fallbacks ?? [],
+    owner: ownerOf(model),
+    updatedAt: (meta?.updatedAt ?? new Date(0)).toISOString(),
+    updatedBy: meta?.updatedBy ?? "system",
+  };
+}
+
+function needOf(profile: ModelProfile): string {
+  const engine = `engine ${profile.engine}`;
+  if (profile.gpu === undefined) return `CPU: ${profile.cpu_cores} cores and ${profile.memory_gb} GB memory (${engine})`;
+  const cards = `${profile.gpus} GPU${profile.gpus === 1 ? "" : "s"}`;
+  if (typeof profile.gpu === "string") return `${cards} of class ${profile.gpu} (${engine})`;
+  return `${cards} with compute capability ≥ ${profile.gpu.min_compute_capability} and ≥ ${profile.gpu.min_memory_gb} GB (${engine})`;
+}
+
+export function presetView(deps: ReconcileDeps, input: ModelDefinitionInput): PresetView | null {
+  const parsed = parseModelDefinition(input);
+  if (!parsed.ok) return null;
+  const model = parsed.model;
+  const [result] = placeModelReplicas({ nodes: livePlacementNodes(deps), replicas: heldReplicas(deps) }, [{ model, replicaId: `${model.name}-preview` }]);
+  const reasons = !result || result.ok ? [] : [result.summary, ...result.profiles.flatMap((p) => p.rejections.map((r) => `${r.nodeName} (profile ${p.profile}): ${r.reasons.join("; ")}`))];
+  return {
+    name: model.name,
+    description: `${model.source} — ${model.replicas.min}-${model.replicas.max} replicas`,
+    definition: input as Record<string, unknown>,
+    needs: model.profiles.map((p) => `profile ${p.name}: ${needOf(p)}`),
+    fits: result?.ok ?? false,
+    reasons,
+  };
+}

@@ -1,0 +1,67 @@
+// The catalog as the API shows it: desired state from the catalog store, observed state from the
+// reconciler's books. Writes go to the store (which audits them); the reconciler is told at once.
+import { ServiceError, type AddModelInput, type ModelsService, type PlacementExplanation } from "@llmgw/api";
+import { auditLog } from "@llmgw/db";
+import { PRESETS, explainPlacement, findPreset, formatExplanation, placementRequestFor, presetNames } from "@llmgw/domain";
+import type { Database } from "@llmgw/db";
+import type { ReconcileDeps } from "../reconcile/deps";
+import type { Reconciler } from "../reconcile/reconciler";
+import { heldReplicas, livePlacementNodes } from "./fleet-view";
+import { modelView, presetView } from "./model-views";
+
+export function createModelsService(db: Database, deps: ReconcileDeps, reconciler: Reconciler): ModelsService {
+  const known = (name: string) => {
+    const model = deps.catalog.current().get(name);
+    if (!model) throw new ServiceError("not_found", `model "${name}" is not in the catalog; see \`llmgw ctl models\``);
+    return model;
+  };
+  const definitionOf = (input: AddModelInput): unknown => {
+    if ("definition" in input) return input.definition;
+    const preset = findPreset(input.preset);
+    if (!preset) throw new ServiceError("not_found", `no preset named "${input.preset}"; presets are ${presetNames().join(", ")}`);
+    return preset;
+  };
+  return {
+    list: async () => deps.catalog.current().models.map((model) => modelView(deps, model)),
+    get: async (name) => {
+      const model = deps.catalog.current().get(name);
+      return model ? modelView(deps, model) : null;
+    },
+    async add(input, actor) {
+      const model = await deps.catalog.add(definitionOf(input), actor);
+      reconciler.markDirty(model.name);
+      return modelView(deps, known(model.name));
+    },
+    async remove(name, actor) {
+      await deps.catalog.remove(name, actor);
+      reconciler.markDirty(name);
+    },
+    async retry(name, actor) {
+      const model = known(name);
+      const previous = deps.health.get(name);
+      await deps.health.reset(name, deps.catalog.meta(name)?.revision ?? 1);
+      await db.insert(auditLog).values({
+        actor: actor.username,
+        action: "model.retry",
+        target: name,
+        details: { consecutiveFailures: previous?.consecutiveFailures ?? 0, wasParked: previous?.isParked ?? false, lastError: previous?.lastError ?? null },
+      });
+      deps.log(`model ${name}: failures cleared by ${actor.username}; placing again`);
+      reconciler.markDirty(name);
+      return modelView(deps, model);
+    },
+    async setFallbacks(name, fallbacks, actor) {
+      await deps.catalog.setFallbacks(name, fallbacks, actor);
+      return modelView(deps, known(name));
+    },
+    async explainPlacement(name): Promise<PlacementExplanation> {
+      const model = known(name);
+      const input = { nodes: livePlacementNodes(deps), replicas: heldReplicas(deps) };
+      const explanations = model.profiles.map((profile) => explainPlacement(input, placementRequestFor(model, profile, `${name}-next`)));
+      const lines = explanations.flatMap((explanation, i) => formatExplanation(explanation).map((line) => `[${model.profiles[i]?.name}] ${line}`));
+      const chosen = explanations.find((e) => e.nodes.some((n) => n.chosen));
+      return { model: name, lines, summary: (chosen ?? explanations[0])?.summary ?? `model "${name}" has no profiles` };
+    },
+    presets: async () => PRESETS.flatMap((preset) => presetView(deps, preset) ?? []),
+  };
+}
