@@ -28,9 +28,23 @@ export function explain(error: unknown, server: string): string {
       return `${error.message} (server ${server}); run \`llmgw ctl login --server ${server}\``;
     }
     if (!error.data) return `cannot reach the llmgw server at ${server}: ${causeOf(error)}`;
-    return error.message;
+    if (code === "FORBIDDEN") return `${error.message} (ask an admin for the operator role)`;
+    return withDetails(error.message, (error.data as { details?: unknown }).details);
   }
   return (error as Error).message ?? String(error);
+}
+
+/**
+ * A refusal with several problems reads best as a list: the sentence's head, then one line each.
+ * Servers often join the same lines into the message, so that tail is not printed twice.
+ */
+export function withDetails(message: string, details: unknown): string {
+  if (!Array.isArray(details) || details.length === 0) return message;
+  const lines = details.map(String);
+  const joined = lines.join("; ");
+  const head = message.endsWith(joined) ? message.slice(0, message.length - joined.length).replace(/[\s:;,-]+$/, "") : message;
+  if (!head && lines.length === 1) return lines[0] ?? message;
+  return `${head || "the server refused the request"}:\n${lines.map((line) => `  - ${line}`).join("\n")}`;
 }
 
 function causeOf(error: Error): string {

@@ -31,3 +31,15 @@ export function formatAge(isoTime: string, nowMs: number): string {
   if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ago`;
   return `${Math.floor(seconds / 86_400)}d ago`;
 }
+
+/** One line of at most `widthMax` characters; a long error keeps its start, which names the cause. */
+export function truncate(text: string, widthMax: number): string {
+  const oneLine = text.replace(/\s*\n\s*/g, " ");
+  return oneLine.length <= widthMax ? oneLine : `${oneLine.slice(0, widthMax - 1)}…`;
+}
+
+/** `████████░░░░` for used of total; an empty class draws an empty bar rather than dividing by 0. */
+export function usageBar(used: number, total: number, width = 12): string {
+  const filled = total > 0 ? Math.min(width, Math.round((used / total) * width)) : 0;
+  return "█".repeat(filled) + "░".repeat(width - filled);
+}

@@ -1,6 +1,6 @@
 // `llmgw ctl nodes`: the fleet as a table, or JSON for scripts.
 import type { NodeView } from "@llmgw/api";
-import { formatAge, formatBytes, renderTable } from "./table";
+import { formatAge, formatBytes, renderTable } from "../table";
 
 export function describeGpus(node: NodeView): string {
   if (node.gpus.length === 0) return "CPU only";

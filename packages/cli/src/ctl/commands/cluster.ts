@@ -1,0 +1,72 @@
+// Replicas, the cluster's status, a node's logs and reclaiming unused weights.
+import { parseLinesFlag, required } from "../args";
+import { followLogs } from "../follow";
+import { reclaimText, replicasTable, statusText } from "../views/cluster-view";
+import { printJson, type Command, type CommandContext } from "./command";
+
+const FOLLOW_INTERVAL_MS = 2_000;
+/** Each poll asks for more than was shown, so consecutive answers overlap and nothing is skipped. */
+const FOLLOW_WINDOW_LINES = 1_000;
+
+async function logs(ctx: CommandContext): Promise<number> {
+  const node = required(ctx.args, 0, "NODE", "logs NODE [--source REPLICA] [-n N] [--follow]");
+  const lines = parseLinesFlag(ctx.values.lines);
+  const source = ctx.values.source ?? "agent";
+  const view = await ctx.api.logs.get.query({ node, source, lines });
+  if (ctx.values.json && !ctx.values.follow) {
+    printJson(ctx, view);
+    return 0;
+  }
+  const print = (batch: string[]) => {
+    if (batch.length > 0) ctx.write(`${batch.join("\n")}\n`);
+  };
+  print(view.lines);
+  if (!ctx.values.follow) return 0;
+  const window = Math.max(lines, FOLLOW_WINDOW_LINES);
+  await followLogs(view.lines, {
+    fetchLines: async () => (await ctx.api.logs.get.query({ node, source, lines: window })).lines,
+    write: print,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    isStopped: () => false,
+    intervalMs: FOLLOW_INTERVAL_MS,
+  });
+  return 0;
+}
+
+export const clusterCommands: Record<string, Command> = {
+  replicas: {
+    usage: "replicas [--model M] [--node N] [--json]",
+    summary: "replicas with their node, cards, phase and endpoint",
+    async run(ctx) {
+      const replicas = await ctx.api.replicas.list.query({ model: ctx.values.model, node: ctx.values.node });
+      if (ctx.values.json) printJson(ctx, replicas);
+      else ctx.write(replicas.length === 0 ? "no replicas\n" : replicasTable(replicas, ctx.nowMs()));
+      return 0;
+    },
+  },
+  status: {
+    usage: "status [--json]",
+    summary: "capacity per GPU class, free whole nodes, parked and unplaceable models",
+    async run(ctx) {
+      const status = await ctx.api.status.get.query();
+      if (ctx.values.json) printJson(ctx, status);
+      else ctx.write(statusText(status));
+      return 0;
+    },
+  },
+  logs: {
+    usage: "logs NODE [--source REPLICA] [-n N] [--follow] [--json]",
+    summary: "the agent's log or a replica's engine output (-n up to 2000; --follow polls every 2 s)",
+    run: logs,
+  },
+  reclaim: {
+    usage: "reclaim [--collect] [--json]",
+    summary: "cached weights no model wants; --collect deletes them",
+    async run(ctx) {
+      const view = await ctx.api.reclaim.run.mutate({ collect: ctx.values.collect === true });
+      if (ctx.values.json) printJson(ctx, view);
+      else ctx.write(reclaimText(view));
+      return view.nodes.some((node) => node.error !== null) ? 1 : 0;
+    },
+  },
+};

@@ -1,0 +1,27 @@
+// What every `llmgw ctl` command receives, and the shape of the command table.
+import type { CtlEnv } from "../../config";
+import type { CtlValues } from "../args";
+import type { ApiClient } from "../client";
+
+export interface CommandContext {
+  api: ApiClient;
+  env: CtlEnv;
+  target: { server: string; token: string | null };
+  values: CtlValues;
+  /** Positional arguments after the command name. */
+  args: string[];
+  write(text: string): void;
+  writeError(text: string): void;
+  nowMs(): number;
+}
+
+export interface Command {
+  /** `models [--json]`: what follows `llmgw ctl`, shown in the usage. */
+  usage: string;
+  summary: string;
+  run(ctx: CommandContext): Promise<number>;
+}
+
+export function printJson(ctx: CommandContext, value: unknown): void {
+  ctx.write(`${JSON.stringify(value, null, 2)}\n`);
+}

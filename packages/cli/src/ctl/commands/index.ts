@@ -1,0 +1,27 @@
+// The command table of `llmgw ctl`, and the usage text made from it.
+import { clusterCommands } from "./cluster";
+import type { Command } from "./command";
+import { modelCommands } from "./models";
+import { sessionCommands } from "./session";
+
+export const COMMANDS: Readonly<Record<string, Command>> = {
+  ...sessionCommands,
+  ...modelCommands,
+  ...clusterCommands,
+};
+
+export function usageText(): string {
+  const entries = Object.values(COMMANDS).flatMap((command) =>
+    command.usage.split(" | ").map((usage, index) => [index === 0 ? usage : `model ${usage}`, index === 0 ? command.summary : ""] as const),
+  );
+  const width = Math.max(...entries.map(([usage]) => usage.length));
+  const lines = entries.map(([usage, summary]) => `  ${usage.padEnd(width)}  ${summary}`.trimEnd());
+  return `usage: llmgw ctl <command> [options]
+
+commands:
+${lines.join("\n")}
+
+The server comes from --server, LLMGW_SERVER, or the last login (default http://127.0.0.1:8080);
+LLMGW_TOKEN overrides the saved session token. Failures exit non-zero with the reason.
+`;
+}

@@ -1,0 +1,55 @@
+// Signing in and out, and the fleet's nodes.
+import { createApiClient } from "../client";
+import { readCredentials, removeCredentials, writeCredentials } from "../credentials";
+import { readPassword } from "../prompt";
+import { nodesTable } from "../views/nodes-view";
+import { printJson, type Command } from "./command";
+
+const NO_NODES = `no node has registered yet; on each node run:
+  LLMGW_JOIN_TOKEN=<the server's join token> llmgw agent --server ws://<server>:8081
+`;
+
+export const sessionCommands: Record<string, Command> = {
+  login: {
+    usage: "login [--server URL] [--user NAME] [--password-stdin]",
+    summary: "sign in and keep the session (mode 0600)",
+    async run({ env, target, values, write }) {
+      const username = values.user ?? readCredentials(env)?.username ?? "admin";
+      const password = await readPassword(values["password-stdin"] === true, `password for ${username}@${target.server}: `);
+      const result = await createApiClient(target.server, null).auth.login.mutate({ username, password });
+      const path = writeCredentials(env, { server: target.server, token: result.token, username: result.user.username });
+      write(`signed in to ${target.server} as ${result.user.username} (${result.user.role}); session saved in ${path}\n`);
+      return 0;
+    },
+  },
+  logout: {
+    usage: "logout",
+    summary: "end the session and forget it",
+    async run({ api, env, target, write }) {
+      if (target.token) await api.auth.logout.mutate();
+      removeCredentials(env);
+      write("signed out\n");
+      return 0;
+    },
+  },
+  whoami: {
+    usage: "whoami [--json]",
+    summary: "who the saved session belongs to",
+    async run(ctx) {
+      const me = await ctx.api.auth.me.query();
+      if (ctx.values.json) ctx.write(`${JSON.stringify(me)}\n`);
+      else ctx.write(`${me.username} (${me.role}) on ${ctx.target.server}\n`);
+      return 0;
+    },
+  },
+  nodes: {
+    usage: "nodes [--json]",
+    summary: "list nodes with their GPUs and state",
+    async run(ctx) {
+      const nodes = await ctx.api.nodes.list.query();
+      if (ctx.values.json) printJson(ctx, nodes);
+      else ctx.write(nodes.length === 0 ? NO_NODES : nodesTable(nodes, ctx.nowMs()));
+      return 0;
+    },
+  },
+};
