@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig, type ConfigSources } from "./config";
+import { ConfigError, engineBaseEnv, parseConfig, type ConfigSources } from "./config";
 
 function sources(env: Record<string, string> = {}, files: Record<string, string> = {}): ConfigSources {
   return {
@@ -21,6 +21,8 @@ describe("parseConfig", () => {
       nodeName: "host-1",
       labels: {},
       dataDir: "./.llmgw/agent",
+      engineHost: "127.0.0.1",
+      stopEnginesOnExit: false,
     });
   });
 
@@ -38,6 +40,8 @@ describe("parseConfig", () => {
       simulationProfile: "h100x8",
       seed: 42,
       dataDir: "/tmp/x",
+      engineHost: "127.0.0.1",
+      stopEnginesOnExit: false,
     });
   });
 
@@ -45,6 +49,13 @@ describe("parseConfig", () => {
     const env = { LLMGW_SERVERS: "ws://e1:8081, ws://e2:8081", LLMGW_JOIN_TOKEN: "env-token", LLMGW_AGENT_DATA_DIR: "/var/lib/a" };
     expect(parseConfig([], sources(env))).toMatchObject({ serverUrls: ["ws://e1:8081", "ws://e2:8081"], joinToken: "env-token", dataDir: "/var/lib/a" });
     expect(parseConfig(["--server", "ws://f:1", "--token", "flag-token"], sources(env))).toMatchObject({ serverUrls: ["ws://f:1"], joinToken: "flag-token" });
+  });
+
+  it("takes the engine address, the advertised address and the hub; keeps LLMGW_* out of engines", () => {
+    const config = parseConfig(["--engine-host", "0.0.0.0", "--advertise-host", "gpu-3.lan", "--stop-engines-on-exit"], sources({ LLMGW_HUB_URL: "https://hf.mirror.lan" }));
+    expect(config).toMatchObject({ engineHost: "0.0.0.0", advertiseHost: "gpu-3.lan", hubUrl: "https://hf.mirror.lan", stopEnginesOnExit: true });
+    expect(() => parseConfig(["--hub-url", "ftp://x"], sources())).toThrow(/^--hub-url \(or LLMGW_HUB_URL\): must be an http/);
+    expect(engineBaseEnv({ PATH: "/bin", LLMGW_JOIN_TOKEN: "secret", HOME: "/root", UNSET: undefined })).toEqual({ PATH: "/bin", HOME: "/root" });
   });
 
   it("reads the token from --token-file, trimmed", () => {

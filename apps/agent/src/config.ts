@@ -20,6 +20,10 @@ export const AGENT_FLAGS = {
   simulate: { type: "string" },
   seed: { type: "string" },
   "data-dir": { type: "string" },
+  "engine-host": { type: "string" },
+  "advertise-host": { type: "string" },
+  "hub-url": { type: "string" },
+  "stop-engines-on-exit": { type: "boolean" },
 } as const;
 
 /** Where each setting comes from, so an error names what the operator typed. */
@@ -31,6 +35,9 @@ const SOURCES: Record<string, string> = {
   simulationProfile: "--simulate",
   seed: "--seed",
   dataDir: "--data-dir (or LLMGW_AGENT_DATA_DIR)",
+  engineHost: "--engine-host",
+  advertiseHost: "--advertise-host",
+  hubUrl: "--hub-url (or LLMGW_HUB_URL)",
 };
 
 const serverUrlSchema = z.string().transform((value, ctx) => {
@@ -60,9 +67,18 @@ export const agentConfigSchema = z.object({
     .max(2 ** 32 - 1, "must fit in 32 bits")
     .optional(),
   dataDir: z.string().min(1, "the data directory is empty"),
+  /** Address engines listen on; loopback unless the control plane is on another machine. */
+  engineHost: z.string().min(1, "the engine address is empty").default("127.0.0.1"),
+  /** Address the control plane reaches engines at; defaults to engineHost (or the hostname for 0.0.0.0). */
+  advertiseHost: z.string().min(1, "the advertised address is empty").optional(),
+  /** A Hugging Face hub (or mirror) this node can reach; absent: hub ids fail with how to mirror. */
+  hubUrl: z.url({ protocol: /^https?$/, message: "must be an http(s):// address such as https://huggingface.co" }).optional(),
+  /** Stop engines when the agent exits (llmgw dev); by default they keep running for adoption. */
+  stopEnginesOnExit: z.boolean().default(false),
 });
 
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
+export type AgentConfigInput = z.input<typeof agentConfigSchema>;
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
@@ -85,6 +101,10 @@ export function parseConfig(argv: readonly string[], sources: ConfigSources): Ag
     simulationProfile: values.simulate,
     seed: values.seed,
     dataDir: values["data-dir"] ?? sources.env.LLMGW_AGENT_DATA_DIR ?? DEFAULT_DATA_DIR,
+    engineHost: values["engine-host"],
+    advertiseHost: values["advertise-host"],
+    hubUrl: values["hub-url"] ?? sources.env.LLMGW_HUB_URL,
+    stopEnginesOnExit: values["stop-engines-on-exit"] ?? false,
   };
   const parsed = agentConfigSchema.safeParse(raw);
   if (!parsed.success) {
@@ -102,6 +122,23 @@ export function loadConfig(argv: readonly string[]): AgentConfig {
     hostname: () => os.hostname(),
     readTextFile: (path) => readFileSync(path, "utf8"),
   });
+}
+
+/**
+ * The environment engines inherit: the agent's own, less its secrets and settings (LLMGW_*), which
+ * an engine running a downloaded model has no business reading.
+ */
+export function engineBaseEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && !name.startsWith("LLMGW_")) out[name] = value;
+  }
+  return out;
+}
+
+/** Reads the real process environment for engines; main.ts calls this. */
+export function loadEngineBaseEnv(): Record<string, string> {
+  return engineBaseEnv(process.env);
 }
 
 function parseFlags(argv: readonly string[]) {

@@ -20,6 +20,7 @@ import type { HostLoad } from "./discovery/host";
 import type { GpuSampleValues } from "./discovery/nvidia-smi";
 import type { Logger } from "./log-ring";
 import type { RandomFn } from "./random";
+import type { ReplicaStatusInit } from "./replicas/replica";
 
 export type RegisterInit = MessageInitShape<typeof RegisterSchema>;
 export type HeartbeatInit = MessageInitShape<typeof HeartbeatSchema>;
@@ -27,6 +28,8 @@ export type HeartbeatInit = MessageInitShape<typeof HeartbeatSchema>;
 /** What a heartbeat carries apart from its timestamp. */
 export interface HeartbeatContent extends HostLoad {
   gpus: GpuSampleValues[];
+  /** Every supervised replica: a level, so a lost ReplicaStatus frame costs nothing. */
+  replicas?: ReplicaStatusInit[];
 }
 
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 2000;
@@ -56,7 +59,15 @@ export interface ConnectionOptions {
   timers?: Timers;
   backoff?: { baseMs: number; capMs: number };
   handshakeTimeoutMs?: number;
+  /**
+   * Serves the control plane's requests (replicas, logs, reclaim). A returned frame is sent back
+   * with the request's request_id; a thrown error becomes an Error frame.
+   */
+  onRequest?: (envelope: Envelope) => Promise<EnvelopeInit | undefined>;
 }
+
+/** Frames the control plane sends that the agent serves through onRequest. */
+const REQUEST_CASES: ReadonlySet<string> = new Set(["startReplica", "stopReplica", "desiredReplicas", "logsRequest", "reclaimRequest"]);
 
 export type ConnectionState = "idle" | "connecting" | "registered" | "waiting" | "stopped";
 
@@ -174,8 +185,31 @@ export class AgentConnection {
         return;
       }
       default:
+        if (msg.case !== undefined && REQUEST_CASES.has(msg.case) && this.options.onRequest !== undefined) {
+          void this.serveRequest(session, envelope, this.options.onRequest);
+          return;
+        }
         this.options.logger.warn("frame ignored", { server: session.serverUrl, why: `unexpected ${msg.case ?? "empty"} from the server` });
     }
+  }
+
+  private async serveRequest(session: Session, envelope: Envelope, handler: NonNullable<ConnectionOptions["onRequest"]>): Promise<void> {
+    try {
+      const reply = await handler(envelope);
+      if (reply !== undefined) this.send(session, { ...reply, requestId: envelope.requestId });
+    } catch (error) {
+      const message = `${envelope.msg.case ?? "request"} failed: ${(error as Error).message}`;
+      this.options.logger.warn("request failed", { server: session.serverUrl, request: envelope.requestId || undefined, why: message });
+      this.send(session, { requestId: envelope.requestId, msg: { case: "error", value: { code: ErrorCode.UNSPECIFIED, message } } });
+    }
+  }
+
+  /** Sends a frame on the current session once registered; dropped otherwise (heartbeats carry the level). */
+  sendFrame(init: EnvelopeInit): boolean {
+    const session = this.session;
+    if (session === undefined || !session.registered || session.socket.readyState !== WebSocket.OPEN) return false;
+    this.send(session, init);
+    return true;
   }
 
   /** Heartbeats are chained, not on an interval, so a slow nvidia-smi never stacks them up. */

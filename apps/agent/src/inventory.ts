@@ -6,6 +6,7 @@ import { createHostLoadSampler, discoverHost, type HostInfo, type HostLoad, type
 import { discoverGpus, sampleGpus, type DiscoveredGpu, type GpuSampleValues } from "./discovery/nvidia-smi";
 import type { ExecFn } from "./discovery/exec";
 import type { Logger } from "./log-ring";
+import type { ReplicaStatusInit } from "./replicas/replica";
 import { createSimulation } from "./simulate";
 
 export const AGENT_VERSION = "0.1.0";
@@ -56,13 +57,22 @@ export async function realInventory(dataDir: string, exec: ExecFn, logger: Logge
   };
 }
 
-export function buildRegister(config: AgentConfig, nodeId: string, inventory: Inventory): RegisterInit {
+/** What this agent answers besides heartbeats, so the control plane never asks for more. */
+export const AGENT_FEATURES = ["replicas", "logs", "reclaim"] as const;
+
+export function buildRegister(
+  config: Pick<AgentConfig, "nodeName" | "labels" | "joinToken">,
+  nodeId: string,
+  inventory: Inventory,
+  replicas: ReplicaStatusInit[] = [],
+): RegisterInit {
   const { host } = inventory;
   return {
     nodeId,
     nodeName: config.nodeName,
     agentVersion: AGENT_VERSION,
-    features: [],
+    features: [...AGENT_FEATURES],
+    replicas,
     labels: config.labels,
     engines: inventory.engines,
     simulated: inventory.simulationProfile !== undefined,
@@ -82,9 +92,9 @@ export function buildRegister(config: AgentConfig, nodeId: string, inventory: In
   };
 }
 
-export async function buildHeartbeat(inventory: Inventory): Promise<HeartbeatContent> {
+export async function buildHeartbeat(inventory: Inventory, replicas: ReplicaStatusInit[] = []): Promise<HeartbeatContent> {
   const { gpus, host } = await inventory.sample();
-  return { gpus, ...host };
+  return { gpus, ...host, replicas };
 }
 
 function dropUndefined<T extends object>(value: T): T {

@@ -1,6 +1,8 @@
 // Wires the agent: config → node identity → inventory (discovered or simulated) → connection,
 // and back down again on SIGINT/SIGTERM (or an abort signal, for tests and for `llmgw dev`).
-import { loadConfig, type AgentConfig } from "./config";
+import { loadConfig, loadEngineBaseEnv, type AgentConfig } from "./config";
+import { createEngineRuntime } from "./engine-runtime";
+import { createRequestHandler } from "./requests";
 import { AgentConnection } from "./connection";
 import { execProgram, type ExecFn } from "./discovery/exec";
 import { buildHeartbeat, buildRegister, realInventory, simulatedInventory, type Inventory } from "./inventory";
@@ -18,6 +20,8 @@ export interface AgentDeps {
   /** Stops the agent when aborted; SIGINT and SIGTERM always do. */
   signal: AbortSignal | undefined;
   ring: LogRing;
+  /** The environment engines inherit; the agent's own less LLMGW_* by default. */
+  engineEnv: Record<string, string>;
 }
 
 /** Runs the agent until SIGINT/SIGTERM (or deps.signal), then closes everything and resolves. */
@@ -30,6 +34,7 @@ export async function runAgent(argv: string[], overrides: Partial<AgentDeps> = {
     nowMs: Date.now,
     signal: undefined,
     ring: new LogRing(),
+    engineEnv: overrides.engineEnv ?? loadEngineBaseEnv(),
     ...overrides,
   };
   const logger = createLogger({ ring: deps.ring, write: deps.writeLog, nowMs: deps.nowMs });
@@ -37,20 +42,35 @@ export async function runAgent(argv: string[], overrides: Partial<AgentDeps> = {
   const stopped = waitForStop(deps.signal);
   try {
     const nodeId = await loadOrCreateNodeId(config.dataDir);
-    const inventory = await loadInventory(config, deps, logger);
+    const discovered = await loadInventory(config, deps, logger);
+    let connection: AgentConnection | undefined;
+    const runtime = createEngineRuntime({
+      config,
+      isSimulated: discovered.simulationProfile !== undefined,
+      engineEnv: deps.engineEnv,
+      logger,
+      nowMs: deps.nowMs,
+      onStatus: (status) => connection?.sendFrame({ msg: { case: "replicaStatus", value: status } }),
+    });
+    const inventory: Inventory = { ...discovered, engines: runtime.engines };
     logStart(logger, config, nodeId, inventory);
-    const connection = new AgentConnection({
+    // Engines left running by a previous agent are adopted before Register reports them.
+    await runtime.supervisor.recover();
+    connection = new AgentConnection({
       serverUrls: config.serverUrls,
-      register: () => buildRegister(config, nodeId, inventory),
-      heartbeat: () => buildHeartbeat(inventory),
+      register: () => buildRegister(config, nodeId, inventory, runtime.supervisor.statuses()),
+      heartbeat: () => buildHeartbeat(inventory, runtime.supervisor.statuses()),
       logger,
       random: deps.random,
       nowMs: deps.nowMs,
+      onRequest: createRequestHandler({ supervisor: runtime.supervisor, agentRing: deps.ring, weights: runtime.weights }),
     });
     connection.start();
     const why = await stopped.promise;
     logger.info("stopping", { why });
     await connection.stop();
+    if (config.stopEnginesOnExit) await runtime.supervisor.stopAll("the agent is stopping (--stop-engines-on-exit)");
+    else await runtime.supervisor.detach();
     logger.info("stopped");
   } finally {
     stopped.dispose();

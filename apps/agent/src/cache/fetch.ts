@@ -1,0 +1,182 @@
+// Turns a model source into a path an engine can load, fetching into the weight cache when the
+// source is remote. Local sources (absolute paths, file:// URLs) are referenced in place and never
+// copied: they are the operator's files, often hundreds of gigabytes, and a copy would double the
+// disk they take while reclaim could never remove either. Hub ids need a route to the hub, which
+// most GPU nodes do not have, so without one configured the fetch fails and says how to mirror.
+import { randomBytes } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { mkdir, rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { fileURLToPath } from "node:url";
+import { pickleExtension, sourceKind } from "@llmgw/domain";
+import { cacheDirOf, cacheName, MANIFEST_FILE, PARTIAL_PREFIX, readManifest, writeFileAtomic } from "./layout";
+
+export interface FetchProgress {
+  receivedBytes: number;
+  /** Absent when the server sent no Content-Length. */
+  totalBytes: number | undefined;
+}
+
+export interface ResolveOptions {
+  allowPickle: boolean;
+  onProgress?: (progress: FetchProgress) => void;
+  signal?: AbortSignal;
+  /** The simulator loads no weights, so a hub id is passed through without a route to the hub. */
+  isSimulator?: boolean;
+}
+
+export interface ResolvedWeights {
+  /** What the engine is given as its model: a local file or directory, or a hub id. */
+  modelPath: string;
+  cacheName: string | undefined;
+  /** A sentence for the replica's status: where the weights came from. */
+  note: string;
+}
+
+export interface WeightCacheOptions {
+  dataDir: string;
+  /** Base URL of a Hugging Face hub (or mirror) this node may reach; absent: none. */
+  hubUrl?: string | undefined;
+  fetchImpl?: typeof fetch;
+  nowMs?: () => number;
+}
+
+export class WeightFetchError extends Error {
+  override readonly name = "WeightFetchError";
+}
+
+/** Refuses a pickle source unless the model allows it; the same rule the catalog applies. */
+export function checkPickle(source: string, allowPickle: boolean): void {
+  const extension = pickleExtension(source);
+  if (extension === undefined || allowPickle) return;
+  throw new WeightFetchError(
+    `source ${describeSource(source)} ends in ${extension}, a Python pickle that runs code when loaded; ` +
+      "mirror the model's .safetensors (or .gguf) files instead, or set allow_pickle on the model if you trust it",
+  );
+}
+
+export class WeightCache {
+  readonly cacheDir: string;
+  private readonly inFlight = new Map<string, Promise<ResolvedWeights>>();
+  private readonly fetchImpl: typeof fetch;
+  private readonly nowMs: () => number;
+
+  constructor(private readonly options: WeightCacheOptions) {
+    this.cacheDir = cacheDirOf(options.dataDir);
+    this.fetchImpl = options.fetchImpl ?? fetch;
+    this.nowMs = options.nowMs ?? Date.now;
+  }
+
+  /** Cache names with a download under way; reclaim leaves them alone. */
+  get fetching(): ReadonlySet<string> {
+    return new Set(this.inFlight.keys());
+  }
+
+  async resolve(source: string, options: ResolveOptions): Promise<ResolvedWeights> {
+    checkPickle(source, options.allowPickle);
+    const kind = sourceKind(source);
+    if (kind === "file") return resolveLocal(source);
+    if (kind === "hub") return this.resolveHub(source, options);
+    if (kind === "url") return this.download(source, options);
+    throw new WeightFetchError(`source "${source}" is not a Hugging Face id, an http(s):// URL, a file:// URL or an absolute path`);
+  }
+
+  private resolveHub(source: string, options: ResolveOptions): ResolvedWeights {
+    const id = source.replace(/^hf:/, "");
+    if (options.isSimulator) return { modelPath: id, cacheName: undefined, note: `hub id ${id} not fetched: the simulator loads no weights` };
+    if (this.options.hubUrl === undefined) {
+      throw new WeightFetchError(
+        `source ${id} is a Hugging Face id and this node has no route to the hub; ` +
+          `mirror the files on an http(s):// server or a shared path and use that as the source, or start the agent with --hub-url`,
+      );
+    }
+    // The engine downloads a hub id itself (vLLM and SGLang with --load-format safetensors).
+    return { modelPath: id, cacheName: undefined, note: `hub id ${id} loaded by the engine from ${this.options.hubUrl}` };
+  }
+
+  private async download(source: string, options: ResolveOptions): Promise<ResolvedWeights> {
+    const name = cacheName(source);
+    const entryDir = path.join(this.cacheDir, name);
+    const manifest = await readManifest(entryDir);
+    if (manifest !== undefined && manifest.source === source && (await isFile(path.join(entryDir, manifest.file)))) {
+      return { modelPath: path.join(entryDir, manifest.file), cacheName: name, note: `weights from cache ${name}` };
+    }
+    const running = this.inFlight.get(name);
+    if (running !== undefined) return running;
+    const promise = this.downloadInto(source, entryDir, options).finally(() => this.inFlight.delete(name));
+    this.inFlight.set(name, promise);
+    return promise;
+  }
+
+  private async downloadInto(source: string, entryDir: string, options: ResolveOptions): Promise<ResolvedWeights> {
+    await mkdir(entryDir, { recursive: true, mode: 0o700 });
+    const response = await this.fetchImpl(source, { signal: options.signal ?? null, redirect: "follow" }).catch((error: unknown) => {
+      throw new WeightFetchError(`fetching ${describeSource(source)}: ${(error as Error).message}`);
+    });
+    if (!response.ok || response.body === null) {
+      throw new WeightFetchError(`fetching ${describeSource(source)}: the server answered HTTP ${response.status}`);
+    }
+    // A redirect can land on a pickle the source's own name did not show.
+    if (response.url !== "" && response.url !== source) checkPickle(response.url, options.allowPickle);
+    const file = fileNameFor(source);
+    const partial = path.join(entryDir, `${PARTIAL_PREFIX}${randomBytes(4).toString("hex")}`);
+    const totalHeader = Number(response.headers.get("content-length"));
+    const totalBytes = Number.isFinite(totalHeader) && totalHeader > 0 ? totalHeader : undefined;
+    let receivedBytes = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        receivedBytes += chunk.length;
+        options.onProgress?.({ receivedBytes, totalBytes });
+        callback(null, chunk);
+      },
+    });
+    try {
+      const body = Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>);
+      await pipeline(body, counter, createWriteStream(partial, { mode: 0o600 }), { signal: options.signal });
+      await rename(partial, path.join(entryDir, file));
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw new WeightFetchError(`fetching ${describeSource(source)}: ${(error as Error).message}`);
+    }
+    const manifest = { source, file, sizeBytes: receivedBytes, fetchedByAgent: true, fetchedAtMs: this.nowMs() };
+    await writeFileAtomic(path.join(entryDir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + "\n");
+    return { modelPath: path.join(entryDir, file), cacheName: path.basename(entryDir), note: `fetched ${receivedBytes} bytes into cache ${path.basename(entryDir)}` };
+  }
+}
+
+async function resolveLocal(source: string): Promise<ResolvedWeights> {
+  const local = source.startsWith("file:") ? fileURLToPath(source) : source;
+  try {
+    await stat(local);
+  } catch {
+    throw new WeightFetchError(`source ${local} does not exist on this node; copy the weights there or use an http(s):// source`);
+  }
+  return { modelPath: local, cacheName: undefined, note: `weights referenced in place at ${local}` };
+}
+
+/** The URL's last path segment, made safe as a file name; never a dot file or the manifest. */
+export function fileNameFor(source: string): string {
+  const last = decodeURIComponent(new URL(source).pathname.split("/").pop() ?? "");
+  const safe = last.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "");
+  return safe === "" || safe === MANIFEST_FILE ? "weights" : safe;
+}
+
+/** A URL without its query, which may carry a signed token. */
+export function describeSource(source: string): string {
+  try {
+    const url = new URL(source);
+    return url.protocol === "http:" || url.protocol === "https:" ? `${url.origin}${url.pathname}` : source;
+  } catch {
+    return source;
+  }
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}

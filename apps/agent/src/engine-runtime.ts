@@ -1,0 +1,53 @@
+// Builds the engine side of the agent (weight cache, replica supervisor) from its configuration,
+// so main.ts only wires. Which engines a node offers: the simulator on a simulated node, the
+// executables found on PATH on a real one.
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import { WeightCache } from "./cache/fetch";
+import type { AgentConfig } from "./config";
+import type { Logger } from "./log-ring";
+import { realProcessOps } from "./replicas/engine-process";
+import { probeHealth } from "./replicas/health";
+import { detectEngines, type EngineHost } from "./replicas/launch-plan";
+import type { ReplicaStatusInit } from "./replicas/replica";
+import { ReplicaSupervisor } from "./replicas/supervisor";
+
+export const ENGINE_HEALTH_POLL_MS = 500;
+export const ENGINE_STOP_GRACE_MS = 10_000;
+
+/** `node <repo>/packages/cli/bin/llmgw.mjs sim-engine`, found from this file so any checkout works. */
+export function defaultSimLauncher(): EngineHost["simLauncher"] {
+  const bin = fileURLToPath(new URL("../../../packages/cli/bin/llmgw.mjs", import.meta.url));
+  return { command: process.execPath, prefixArgs: [bin, "sim-engine"] };
+}
+
+export interface EngineRuntimeOptions {
+  config: AgentConfig;
+  isSimulated: boolean;
+  engineEnv: Record<string, string>;
+  logger: Logger;
+  nowMs: () => number;
+  onStatus: (status: ReplicaStatusInit) => void;
+}
+
+export function createEngineRuntime(options: EngineRuntimeOptions): { supervisor: ReplicaSupervisor; weights: WeightCache; engines: string[] } {
+  const { config } = options;
+  const engines = options.isSimulated ? ["sim"] : detectEngines(options.engineEnv.PATH ?? "");
+  const weights = new WeightCache({ dataDir: config.dataDir, hubUrl: config.hubUrl, nowMs: options.nowMs });
+  const supervisor = new ReplicaSupervisor({
+    dataDir: config.dataDir,
+    node: { isSimulated: options.isSimulated, engines, simLauncher: defaultSimLauncher(), bindHost: config.engineHost },
+    advertiseHost: config.advertiseHost ?? (["0.0.0.0", "::"].includes(config.engineHost) ? os.hostname() : config.engineHost),
+    baseEnv: options.engineEnv,
+    processes: realProcessOps,
+    probeHealth,
+    weights,
+    logger: options.logger,
+    nowMs: options.nowMs,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    healthPollMs: ENGINE_HEALTH_POLL_MS,
+    stopGraceMs: ENGINE_STOP_GRACE_MS,
+    onStatus: options.onStatus,
+  });
+  return { supervisor, weights, engines };
+}

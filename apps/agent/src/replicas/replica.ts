@@ -1,0 +1,340 @@
+// One replica's life on this node: FETCHING → STARTING → READY, or FAILED, or STOPPED when asked.
+// The start timeout counts from the last sign of progress (download bytes, or the start of the
+// engine), so a 400 GB download is not cut off by a timeout meant for an engine's warm-up.
+import type { ChildProcess } from "node:child_process";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { redactArgs, redactEnv } from "@llmgw/engines";
+import { ReplicaPhase, type ReplicaStatusSchema, type StartReplica } from "@llmgw/proto";
+import type { ResolvedWeights, WeightCache } from "../cache/fetch";
+import type { Logger } from "../log-ring";
+import { EngineLogTail } from "./engine-log";
+import type { ProcessOps } from "./engine-process";
+import { healthUrl, type HealthProbe } from "./health";
+import { buildEngineCommand, chooseAdapter, type EngineHost, type LaunchPlan } from "./launch-plan";
+import { hashKey, type ReplicaRecord } from "./state-file";
+
+export type ReplicaStatusInit = MessageInitShape<typeof ReplicaStatusSchema>;
+
+export const DEFAULT_START_TIMEOUT_MS = 10 * 60_000;
+const HEALTH_TIMEOUT_MS = 2000;
+const PROGRESS_REPORT_MS = 1000;
+const EXIT_LINES = 8;
+
+export interface ReplicaDeps {
+  dataDir: string;
+  node: EngineHost;
+  /** Host the control plane reaches engines at. */
+  advertiseHost: string;
+  /** The environment engines inherit (the agent's, minus its own secrets). */
+  baseEnv: Readonly<Record<string, string>>;
+  processes: ProcessOps;
+  probeHealth: HealthProbe;
+  weights: WeightCache;
+  logger: Logger;
+  nowMs: () => number;
+  sleep: (ms: number) => Promise<void>;
+  healthPollMs: number;
+  stopGraceMs: number;
+  takenPorts: () => ReadonlySet<number>;
+  /** Called on every phase change and on throttled fetch progress. */
+  onChange: (replica: Replica) => void;
+  /** Called when the set of running engine processes changes, to persist it. */
+  onProcessChange: () => void;
+}
+
+export function isTerminal(phase: ReplicaPhase): boolean {
+  return phase === ReplicaPhase.FAILED || phase === ReplicaPhase.STOPPED;
+}
+
+export class Replica {
+  phase = ReplicaPhase.UNSPECIFIED;
+  message = "";
+  pid = 0;
+  port = 0;
+  isAdopted = false;
+  keySha256 = "";
+  standIn = "";
+  logTail: EngineLogTail | undefined;
+  private pgid = 0;
+  private exitCode: number | undefined;
+  private exitSignal = "";
+  private fetchProgress: number | undefined;
+  private changedAtMs = 0;
+  private lastProgressAtMs = 0;
+  private lastProgressReportMs = 0;
+  private startedAtMs = 0;
+  private healthPath = "/health";
+  private isStopping = false;
+  private watchTimer: NodeJS.Timeout | undefined;
+  private readonly abort = new AbortController();
+  private stopDone: Promise<void> | undefined;
+
+  constructor(public spec: StartReplica, private readonly deps: ReplicaDeps) {}
+
+  get id(): string {
+    return this.spec.replicaId;
+  }
+
+  get startTimeoutMs(): number {
+    return this.spec.startTimeoutMs > 0 ? this.spec.startTimeoutMs : DEFAULT_START_TIMEOUT_MS;
+  }
+
+  /** Fetches, starts and waits for readiness; never throws, a failure becomes the FAILED phase. */
+  async run(): Promise<void> {
+    try {
+      const plan = chooseAdapter(this.spec, this.deps.node);
+      this.standIn = plan.standIn;
+      this.lastProgressAtMs = this.deps.nowMs();
+      this.setPhase(ReplicaPhase.FETCHING, this.withStandIn("fetching weights"));
+      const weights = await this.fetchWeights(plan);
+      if (this.isStopping) return;
+      await this.spawnEngine(plan, weights);
+      await this.waitReady();
+    } catch (error) {
+      if (!this.isStopping && !isTerminal(this.phase)) this.fail((error as Error).message);
+    }
+  }
+
+  private async fetchWeights(plan: LaunchPlan): Promise<ResolvedWeights> {
+    const watchdog = setInterval(() => {
+      if (this.deps.nowMs() - this.lastProgressAtMs > this.startTimeoutMs) {
+        this.abort.abort(new Error(`no download progress for ${Math.round(this.startTimeoutMs / 1000)} s (start timeout)`));
+      }
+    }, this.deps.healthPollMs);
+    try {
+      return await this.deps.weights.resolve(this.spec.source, {
+        allowPickle: this.spec.allowPickle,
+        isSimulator: plan.adapter.name === "sim",
+        signal: this.abort.signal,
+        onProgress: (progress) => this.onFetchProgress(progress.receivedBytes, progress.totalBytes),
+      });
+    } catch (error) {
+      const reason = this.abort.signal.reason as Error | undefined;
+      throw new Error(reason !== undefined && !this.isStopping ? `fetch stalled: ${reason.message}` : (error as Error).message);
+    } finally {
+      clearInterval(watchdog);
+    }
+  }
+
+  private onFetchProgress(receivedBytes: number, totalBytes: number | undefined): void {
+    const nowMs = this.deps.nowMs();
+    this.lastProgressAtMs = nowMs;
+    if (totalBytes !== undefined) this.fetchProgress = Math.min(1, receivedBytes / totalBytes);
+    const isDone = this.fetchProgress === 1;
+    if (isDone || nowMs - this.lastProgressReportMs >= PROGRESS_REPORT_MS) {
+      this.lastProgressReportMs = nowMs;
+      this.changedAtMs = nowMs;
+      this.deps.onChange(this);
+    }
+  }
+
+  private async spawnEngine(plan: LaunchPlan, weights: ResolvedWeights): Promise<void> {
+    this.port = await this.deps.processes.pickPort(this.deps.node.bindHost, this.deps.takenPorts());
+    const command = buildEngineCommand(plan, this.spec, weights.modelPath, this.port, this.deps.node);
+    const logDir = path.join(this.deps.dataDir, "replicas", safeDirName(this.id));
+    await mkdir(logDir, { recursive: true, mode: 0o700 });
+    this.logTail = new EngineLogTail(path.join(logDir, "engine.log"));
+    this.healthPath = plan.adapter.healthPath;
+    this.keySha256 = hashKey(this.spec.apiKey);
+    this.deps.logger.info("engine starting", {
+      replica: this.id,
+      engine: plan.adapter.name,
+      command: [command.command, ...redactArgs(command.args, command.secretFlags)].join(" "),
+      env: JSON.stringify(redactEnv(command.env, command.secretEnv)),
+      weights: weights.note,
+    });
+    for (const warning of command.warnings) this.deps.logger.warn("engine warning", { replica: this.id, why: warning });
+    const child = this.deps.processes.spawn({ command: command.command, args: command.args, env: { ...this.deps.baseEnv, ...command.env }, logPath: this.logTail.logPath });
+    this.attachChild(child);
+    this.startedAtMs = this.deps.nowMs();
+    this.lastProgressAtMs = this.startedAtMs;
+    this.setPhase(ReplicaPhase.STARTING, this.withStandIn(`engine started (pid ${this.pid}); ${weights.note}`));
+    this.deps.onProcessChange();
+    this.startWatching();
+    if (this.isStopping) this.deps.processes.signalGroup(this.pgid, "SIGKILL");
+  }
+
+  private attachChild(child: ChildProcess): void {
+    child.once("error", (error) => {
+      if (!isTerminal(this.phase)) this.fail(`could not start the engine: ${error.message}`);
+    });
+    child.once("exit", (code, signal) => void this.onExit(code ?? undefined, signal ?? ""));
+    if (child.pid === undefined) throw new Error("the engine did not start (no pid)");
+    this.pid = child.pid;
+    this.pgid = child.pid;
+  }
+
+  /** Tails the engine's log, and for an adopted engine (not our child) notices its death by polling. */
+  private startWatching(): void {
+    this.watchTimer = setInterval(() => {
+      void this.logTail?.poll();
+      if (this.isAdopted && !isTerminal(this.phase) && !this.isStopping && !this.deps.processes.isAlive(this.pid)) {
+        void this.onExit(undefined, "");
+      }
+    }, this.deps.healthPollMs);
+  }
+
+  private async waitReady(): Promise<void> {
+    const url = healthUrl(this.deps.node.bindHost, this.port, this.healthPath);
+    while (this.phase === ReplicaPhase.STARTING && !this.isStopping) {
+      const status = await this.deps.probeHealth(url, this.spec.apiKey || undefined, HEALTH_TIMEOUT_MS);
+      if (this.phase !== ReplicaPhase.STARTING || this.isStopping) return;
+      if (status === 200) {
+        this.setPhase(ReplicaPhase.READY, this.withStandIn(this.isAdopted ? `adopted: engine pid ${this.pid} kept running across an agent restart` : "ready"));
+        return;
+      }
+      if (this.deps.nowMs() - this.lastProgressAtMs > this.startTimeoutMs) {
+        await this.failAndKill(`not ready within ${Math.round(this.startTimeoutMs / 1000)} s (start timeout; last health answer: ${status ?? "none"})`);
+        return;
+      }
+      await this.deps.sleep(this.deps.healthPollMs);
+    }
+  }
+
+  private async onExit(code: number | undefined, signal: string): Promise<void> {
+    if (this.isStopping || isTerminal(this.phase)) return;
+    const wasReady = this.phase === ReplicaPhase.READY;
+    await this.logTail?.poll();
+    this.exitCode = code;
+    this.exitSignal = signal;
+    const how = code !== undefined ? `with code ${code}` : signal !== "" ? `on ${signal}` : "(adopted, exit status unknown)";
+    const lines = this.logTail?.lastLines(EXIT_LINES) ?? [];
+    this.fail(`engine exited ${how} ${wasReady ? "after" : "before"} it was ready${lines.length > 0 ? `; last lines:\n${lines.join("\n")}` : ""}`);
+    // Workers the engine forked may still hold the card.
+    this.deps.processes.signalGroup(this.pgid, "SIGKILL");
+  }
+
+  private async failAndKill(message: string): Promise<void> {
+    await this.logTail?.poll();
+    const lines = this.logTail?.lastLines(EXIT_LINES) ?? [];
+    this.fail(`${message}${lines.length > 0 ? `; last lines:\n${lines.join("\n")}` : ""}`);
+    await this.terminateGroup();
+  }
+
+  /** SIGTERM to the group, SIGKILL after the grace, then STOPPED. Safe to call more than once. */
+  stop(reason: string): Promise<void> {
+    this.stopDone ??= this.doStop(reason);
+    return this.stopDone;
+  }
+
+  private async doStop(reason: string): Promise<void> {
+    if (isTerminal(this.phase)) return;
+    this.isStopping = true;
+    this.abort.abort(new Error("stopped"));
+    await this.terminateGroup();
+    await this.logTail?.poll();
+    this.setPhase(ReplicaPhase.STOPPED, reason === "" ? "stopped" : `stopped: ${reason}`);
+    this.deps.onProcessChange();
+  }
+
+  private async terminateGroup(): Promise<void> {
+    if (this.pgid > 1) {
+      this.deps.processes.signalGroup(this.pgid, "SIGTERM");
+      if (!(await this.waitGroupGone(this.deps.stopGraceMs))) {
+        this.deps.logger.warn("engine kill", { replica: this.id, why: `still running ${this.deps.stopGraceMs} ms after SIGTERM` });
+        this.deps.processes.signalGroup(this.pgid, "SIGKILL");
+        await this.waitGroupGone(5000);
+      }
+    }
+    this.dispose();
+  }
+
+  private async waitGroupGone(timeoutMs: number): Promise<boolean> {
+    const deadline = this.deps.nowMs() + timeoutMs;
+    while (this.deps.processes.isGroupAlive(this.pgid)) {
+      if (this.deps.nowMs() > deadline) return false;
+      await this.deps.sleep(50);
+    }
+    return true;
+  }
+
+  private fail(message: string): void {
+    this.setPhase(ReplicaPhase.FAILED, message);
+    this.deps.logger.warn("replica failed", { replica: this.id, why: message.split("\n", 1)[0] });
+    this.dispose();
+    this.deps.onProcessChange();
+  }
+
+  private setPhase(phase: ReplicaPhase, message: string): void {
+    this.phase = phase;
+    this.message = message;
+    this.changedAtMs = this.deps.nowMs();
+    if (phase !== ReplicaPhase.FETCHING) this.fetchProgress = undefined;
+    this.deps.logger.info("replica phase", { replica: this.id, phase: ReplicaPhase[phase], pid: this.pid || undefined, port: this.port || undefined });
+    this.deps.onChange(this);
+  }
+
+  private withStandIn(message: string): string {
+    return this.standIn === "" ? message : `${message} (${this.standIn})`;
+  }
+
+  /** Stops timers; the engine itself keeps running (the agent is stopping, not the replica). */
+  dispose(): void {
+    clearInterval(this.watchTimer);
+    this.watchTimer = undefined;
+  }
+
+  status(): ReplicaStatusInit {
+    return {
+      replicaId: this.id,
+      model: this.spec.model,
+      phase: this.phase,
+      message: this.message,
+      host: this.port > 0 ? this.deps.advertiseHost : "",
+      port: this.port,
+      ...(this.fetchProgress !== undefined ? { fetchProgress: this.fetchProgress } : {}),
+      ...(this.exitCode !== undefined ? { exitCode: this.exitCode } : {}),
+      exitSignal: this.exitSignal,
+      changedAtMs: BigInt(this.changedAtMs),
+      engine: this.spec.engine,
+      gpuIndexes: [...this.spec.gpuIndexes],
+      pid: this.pid,
+    };
+  }
+
+  /** What replicas.json keeps, or undefined when no engine process is running. */
+  record(): ReplicaRecord | undefined {
+    if (this.pid <= 1 || isTerminal(this.phase) || this.logTail === undefined) return undefined;
+    return {
+      replicaId: this.id, model: this.spec.model, engine: this.spec.engine, servedModelName: this.spec.servedModelName,
+      source: this.spec.source, pid: this.pid, pgid: this.pgid, host: this.deps.node.bindHost, port: this.port,
+      healthPath: this.healthPath, keySha256: this.keySha256, startedAtMs: this.startedAtMs,
+      gpuIndexes: [...this.spec.gpuIndexes], logPath: this.logTail.logPath, standIn: this.standIn,
+    };
+  }
+
+  /** Takes over an engine a previous agent started: no spawn, only watching and a readiness check. */
+  async adopt(record: ReplicaRecord): Promise<void> {
+    this.isAdopted = true;
+    this.pid = record.pid;
+    this.pgid = record.pgid;
+    this.port = record.port;
+    this.healthPath = record.healthPath;
+    this.keySha256 = record.keySha256;
+    this.standIn = record.standIn;
+    this.startedAtMs = record.startedAtMs;
+    this.logTail = new EngineLogTail(record.logPath);
+    await this.logTail.skipToTail();
+    await this.logTail.poll();
+    this.lastProgressAtMs = this.deps.nowMs();
+    this.setPhase(ReplicaPhase.STARTING, this.withStandIn(`adopting engine pid ${this.pid} left running by a previous agent`));
+    this.startWatching();
+    await this.waitReady();
+  }
+
+  /** The control plane's spec for an adopted replica, with its key; the engine is never restarted. */
+  takeSpec(spec: StartReplica): void {
+    if (this.keySha256 !== "" && hashKey(spec.apiKey) !== this.keySha256) {
+      this.deps.logger.warn("adopted key differs", { replica: this.id, why: "the engine holds another key than the control plane sent; restart the replica to give it the new one" });
+    }
+    this.spec = spec;
+  }
+}
+
+/** A replica id as a directory name: nothing that could climb out of the replicas directory. */
+export function safeDirName(id: string): string {
+  // The hash keeps two ids that differ only in replaced characters apart.
+  return `r-${id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64)}-${hashKey(id).slice(0, 8)}`;
+}

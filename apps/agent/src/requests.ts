@@ -1,0 +1,60 @@
+// Serves the control plane's requests on this node: replica lifecycle, logs and reclaim. Each
+// handler returns the reply frame (or nothing); the connection pairs it with the request id.
+import type { Envelope, EnvelopeInit, LogsRequest } from "@llmgw/proto";
+import type { WeightCache } from "./cache/fetch";
+import { reclaimCache } from "./cache/reclaim";
+import type { LogRing } from "./log-ring";
+import type { ReplicaSupervisor } from "./replicas/supervisor";
+
+export const DEFAULT_LOG_LINES = 200;
+export const MAX_LOG_LINES = 2000;
+export const AGENT_LOG_SOURCE = "agent";
+
+export interface RequestContext {
+  supervisor: ReplicaSupervisor;
+  agentRing: LogRing;
+  weights: WeightCache;
+}
+
+export function createRequestHandler(context: RequestContext): (envelope: Envelope) => Promise<EnvelopeInit | undefined> {
+  return async (envelope) => {
+    const { msg } = envelope;
+    switch (msg.case) {
+      case "startReplica":
+        context.supervisor.start(msg.value);
+        return undefined;
+      case "stopReplica":
+        await context.supervisor.stop(msg.value.replicaId, msg.value.reason);
+        return undefined;
+      case "desiredReplicas":
+        await context.supervisor.applyDesired(msg.value.replicas);
+        return undefined;
+      case "logsRequest":
+        // Read what the engine wrote since the last tick, so the reply is current.
+        await context.supervisor.get(msg.value.source)?.logTail?.poll();
+        return { msg: { case: "logsReply", value: answerLogs(msg.value, context) } };
+      case "reclaimRequest": {
+        const busy = context.supervisor.cacheInUse();
+        for (const name of context.weights.fetching) busy.set(name, "being fetched right now");
+        const reply = await reclaimCache(context.weights.cacheDir, msg.value, busy);
+        return { msg: { case: "reclaimReply", value: reply } };
+      }
+      default:
+        return undefined;
+    }
+  };
+}
+
+/** The agent's own ring for "" or "agent", a replica's engine ring for its id. */
+export function answerLogs(request: Pick<LogsRequest, "source" | "lines">, context: Pick<RequestContext, "supervisor" | "agentRing">) {
+  const lines = Math.min(request.lines > 0 ? request.lines : DEFAULT_LOG_LINES, MAX_LOG_LINES);
+  const replicaIds = context.supervisor.statuses().map((status) => status.replicaId ?? "");
+  const sources = [AGENT_LOG_SOURCE, ...replicaIds];
+  const source = request.source === "" ? AGENT_LOG_SOURCE : request.source;
+  if (source === AGENT_LOG_SOURCE) return { source, lines: context.agentRing.snapshot(lines), sources };
+  const tail = context.supervisor.get(source)?.logTail;
+  if (context.supervisor.get(source) === undefined) {
+    return { source, lines: [], sources, error: `no log source "${source}" on this node; known sources: ${sources.join(", ")}` };
+  }
+  return { source, lines: tail?.lastLines(lines) ?? [], sources };
+}
