@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { randomToken, readOrCreateSecretFile } from "@llmgw/server";
 import { devConfig, inheritedEnv, type DevConfig } from "./config";
 import { startChild, stopChildren, type Child } from "./children";
+import { explain } from "./ctl/client";
+import { seedDevModels, type DevModels } from "./dev-models";
 import { LLMGW_BIN } from "./paths";
 
 /** The simulated fleet: name and simulation profile. */
@@ -52,6 +54,7 @@ export async function runDev(_argv: string[]): Promise<number> {
     return shutdown(1);
   });
   if (!(await waitForHttp(`${facts.apiUrl}/healthz`, 60_000))) return failed(shutdown, `the server did not answer at ${facts.apiUrl}`);
+  const models = await seedModels(facts);
 
   children.push(startChild("web", [LLMGW_BIN, "web"], { ...env, LLMGW_WEB_PORT: String(config.webPort), LLMGW_API_URL: facts.apiUrl }, false));
   for (const agent of DEV_FLEET) {
@@ -61,7 +64,7 @@ export async function runDev(_argv: string[]): Promise<number> {
 
   const isFirstRun = !existsSync(join(config.homeDir, "dev.json"));
   writeFacts(config, facts);
-  printBanner(facts, join(config.homeDir, "dev.json"), isFirstRun);
+  printBanner(facts, join(config.homeDir, "dev.json"), isFirstRun, models);
   await new Promise(() => undefined);
   return 0;
 }
@@ -90,7 +93,24 @@ function writeFacts(config: DevConfig, facts: DevFacts): void {
   chmodSync(path, 0o600);
 }
 
-function printBanner(facts: DevFacts, factsPath: string, isFirstRun: boolean): void {
+/** A demo without models is still a demo: a failure here is reported, never fatal. */
+async function seedModels(facts: DevFacts): Promise<DevModels | null> {
+  try {
+    return await seedDevModels(facts.apiUrl, facts.adminUser, facts.adminPassword);
+  } catch (error) {
+    process.stderr.write(`llmgw dev: could not add the simulated models: ${explain(error, facts.apiUrl)}\n`);
+    return null;
+  }
+}
+
+function modelsLine(models: DevModels | null): string {
+  if (!models) return "none (adding the simulated presets failed; see above)";
+  if (models.models.length === 0) return "none yet (llmgw ctl model add PRESET)";
+  const added = models.added.length > 0 ? "added now from presets; " : "";
+  return `${models.models.join(", ")}   (${added}llmgw ctl models)`;
+}
+
+function printBanner(facts: DevFacts, factsPath: string, isFirstRun: boolean, models: DevModels | null): void {
   // The password is printed once; afterwards it is only in the 0600 facts file.
   const password = isFirstRun ? facts.adminPassword : `the one printed on the first run (see ${factsPath})`;
   process.stdout.write(`
@@ -100,6 +120,7 @@ function printBanner(facts: DevFacts, factsPath: string, isFirstRun: boolean): v
     sign in   user ${facts.adminUser}, password ${password}
     API       ${facts.apiUrl}   (llmgw ctl login --server ${facts.apiUrl})
     agents    ${facts.agentUrl}
+    models    ${modelsLine(models)}
 
   These facts are also in ${factsPath}. Press Ctrl-C to stop everything.
 

@@ -1,0 +1,27 @@
+// `llmgw dev` starts with something to look at: on a first run (an empty catalog) it adds the
+// simulated presets through the API as the admin, exactly as `llmgw ctl model add PRESET` would.
+import { createApiClient } from "./ctl/client";
+
+/** Simulated models that place on the dev fleet: one on CPU nodes, one on a GPU. */
+export const DEV_PRESETS = ["sim-chat", "sim-gpu-chat"] as const;
+
+export interface DevModels {
+  /** Presets added by this run (empty when the catalog already had models). */
+  added: string[];
+  /** Every model in the catalog afterwards. */
+  models: string[];
+}
+
+export async function seedDevModels(apiUrl: string, username: string, password: string): Promise<DevModels> {
+  const { token } = await createApiClient(apiUrl, null).auth.login.mutate({ username, password });
+  const api = createApiClient(apiUrl, token);
+  try {
+    const existing = await api.models.list.query();
+    if (existing.length > 0) return { added: [], models: existing.map((model) => model.name) };
+    // One after the other, so a refusal names the preset that caused it.
+    for (const preset of DEV_PRESETS) await api.models.add.mutate({ preset });
+    return { added: [...DEV_PRESETS], models: (await api.models.list.query()).map((model) => model.name) };
+  } finally {
+    await api.auth.logout.mutate().catch(() => undefined);
+  }
+}

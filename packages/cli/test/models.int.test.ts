@@ -1,0 +1,148 @@
+// `llmgw ctl` on the catalog, against a real server process with a simulated CPU node: add from a
+// file and from a preset, refusals line by line, explain-placement, retry, fallbacks, remove.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, spawnLlmgw, tempDir, waitFor, type SpawnedProcess } from "@llmgw/testing";
+
+const TOKEN = "models-test-join-token-0123456789";
+const PASSWORD = "models-test-admin-pw";
+let apiUrl: string;
+let configDir: string;
+let workDir: string;
+const started: SpawnedProcess[] = [];
+
+beforeAll(async () => {
+  const home = await tempDir("ctl-models-home");
+  configDir = (await tempDir("ctl-models-config")).path;
+  workDir = (await tempDir("ctl-models-files")).path;
+  const [httpPort, agentPort] = [await freePort(), await freePort()];
+  apiUrl = `http://127.0.0.1:${httpPort}`;
+  const serverEnv = {
+    LLMGW_HOME: home.path,
+    LLMGW_PORT: String(httpPort),
+    LLMGW_AGENT_PORT: String(agentPort),
+    LLMGW_AGENT_BIND: "127.0.0.1",
+    LLMGW_JOIN_TOKEN: TOKEN,
+    LLMGW_ADMIN_PASSWORD: PASSWORD,
+  };
+  started.push(spawnLlmgw(["server"], { env: serverEnv }));
+  await waitFor(async () => (await fetch(`${apiUrl}/healthz`)).ok, { what: "server", timeoutMs: 60_000 });
+  started.push(
+    spawnLlmgw(["agent", "--server", `ws://127.0.0.1:${agentPort}`, "--name", "models-cpu", "--simulate", "cpu"], {
+      env: { LLMGW_JOIN_TOKEN: TOKEN, LLMGW_AGENT_DATA_DIR: join(home.path, "agent") },
+    }),
+  );
+  const login = await ctl(["login", "--server", apiUrl, "--password-stdin"], `${PASSWORD}\n`);
+  expect(login.code, login.output).toBe(0);
+});
+afterAll(async () => {
+  await Promise.all(started.map((p) => p.stop()));
+});
+
+async function ctl(args: string[], stdin?: string) {
+  const proc = spawnLlmgw(["ctl", ...args], { env: { LLMGW_CONFIG_DIR: configDir }, stdin: stdin === undefined ? "ignore" : "pipe" });
+  if (stdin !== undefined) proc.child.stdin?.end(stdin);
+  const exit = await proc.exited;
+  return { code: exit.code, output: proc.output() };
+}
+
+const DEFINITIONS = `
+- name: file-chat
+  source: file:///var/lib/llmgw/sim/file-chat
+  profiles:
+    - name: sim
+      engine: sim
+      memory_gb: 1
+  replicas: { min: 1, max: 1 }
+- name: pickled
+  source: https://example.com/weights.pt
+  profiles:
+    - name: gpu
+      engine: vllm
+      args: ["--download-dir", "/tmp/x"]
+`;
+
+describe("llmgw ctl on the catalog", () => {
+  it("adds what is valid in a file, prints each refusal line of what is not, and exits non-zero", async () => {
+    const file = join(workDir, "models.yaml");
+    writeFileSync(file, DEFINITIONS);
+    const result = await ctl(["model", "add", file]);
+    expect(result.code).toBe(1);
+    expect(result.output).toMatch(/model "file-chat": model "file-chat" is in the catalog at revision 1/);
+    expect(result.output).toMatch(/model "pickled": model "pickled" was refused:\n {2}- source: .*pickle/);
+    expect(result.output).toMatch(/^ {2}- profiles\[0\]\.gpu: engine vllm needs a GPU/m);
+    expect(result.output).toMatch(/^ {2}- profiles\[0\]\.args\[0\]: .*download-dir/m);
+    expect(result.output).toMatch(/1 of 2 definitions were refused/);
+
+    const models = await ctl(["models"]);
+    expect(models.code).toBe(0);
+    expect(models.output).toMatch(/^NAME\s+STATE\s+READY\/DESIRED\s+ENGINE\s+OWNER\s+LAST ERROR$/m);
+    // Its state depends on the node (a simulated path may not exist there); the row itself is what is checked.
+    expect(models.output).toMatch(/^file-chat\s+(ready|progressing|parked|unplaceable|stopped)\s+\d+\/\d+\s+sim\s+-\s/m);
+    expect(models.output).not.toMatch(/pickled/);
+  });
+
+  it("adds a preset, explains its placement, retries it and sets fallbacks", async () => {
+    const add = await ctl(["model", "add", "sim-chat"]);
+    expect(add.code, add.output).toBe(0);
+    expect(add.output).toMatch(/preset "sim-chat": model "sim-chat" is in the catalog at revision 1/);
+    const unknownPreset = await ctl(["model", "add", "no-such-preset"]);
+    expect(unknownPreset.code).toBe(1);
+    expect(unknownPreset.output).toMatch(/no preset named "no-such-preset"; presets are .*sim-chat/);
+
+    const explained = await waitFor(
+      async () => {
+        const result = await ctl(["explain-placement", "sim-chat"]);
+        return result.output.includes("models-cpu") ? result : null;
+      },
+      { what: "models-cpu in explain-placement", timeoutMs: 30_000 },
+    );
+    expect(explained.code).toBe(0);
+    expect(explained.output).toMatch(/^model sim-chat:\n/);
+
+    const retry = await ctl(["retry", "sim-chat"]);
+    expect(retry.code, retry.output).toBe(0);
+    expect(retry.output).toMatch(/model "sim-chat": failures cleared/);
+
+    const fallbacks = await ctl(["model", "fallbacks", "sim-chat", "file-chat"]);
+    expect(fallbacks.output).toMatch(/model "sim-chat" falls back to file-chat/);
+    const self = await ctl(["model", "fallbacks", "sim-chat", "sim-chat,ghost"]);
+    expect(self.code).toBe(1);
+    expect(self.output).toMatch(/^ {2}- "sim-chat" cannot be its own fallback$/m);
+    expect(self.output).toMatch(/^ {2}- fallback "ghost" is not in the catalog/m);
+
+    const json = JSON.parse((await ctl(["model", "get", "sim-chat", "--json"])).output) as { fallbacks: string[]; revision: number };
+    expect(json).toMatchObject({ fallbacks: ["file-chat"], revision: 1 });
+  });
+
+  it("removes a model, and says so when the model is not there", async () => {
+    const removed = await ctl(["model", "remove", "file-chat"]);
+    expect(removed.code, removed.output).toBe(0);
+    const list = JSON.parse((await ctl(["models", "--json"])).output) as Array<{ name: string; fallbacks: string[] }>;
+    expect(list.map((model) => model.name)).toEqual(["sim-chat"]);
+    // Removing a model takes it out of every other model's fallbacks.
+    expect(list[0]?.fallbacks).toEqual([]);
+
+    const again = await ctl(["model", "remove", "file-chat"]);
+    expect(again.code).toBe(1);
+    expect(again.output).toMatch(/llmgw ctl model: model "file-chat" is not in the catalog/);
+    const get = await ctl(["model", "get", "file-chat"]);
+    expect(get.code).toBe(1);
+    expect(get.output).toMatch(/not in the catalog/);
+    const usage = await ctl(["retry"]);
+    expect(usage.code).toBe(2);
+    expect(usage.output).toMatch(/MODEL is missing; usage: retry MODEL/);
+  });
+
+  it("shows status, replicas and presets, as tables and as JSON", async () => {
+    const status = await ctl(["status"]);
+    expect(status.code, status.output).toBe(0);
+    expect(status.output).toMatch(/^models\s+\d+\/1 ready$/m);
+    expect(JSON.parse((await ctl(["status", "--json"])).output)).toMatchObject({ modelsTotal: 1 });
+    const replicas = await ctl(["replicas", "--model", "sim-chat"]);
+    expect(replicas.code, replicas.output).toBe(0);
+    const presets = await ctl(["presets"]);
+    expect(presets.output).toMatch(/^sim-gpu-chat\s+no\s/m);
+  });
+});
