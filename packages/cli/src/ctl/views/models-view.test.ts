@@ -72,5 +72,6 @@ describe("presets and placement", () => {
 
   it("prints one line per node and the summary", () => {
     expect(explanationText({ model: "m", lines: ["a: fits", "b: no GPU"], summary: "placed on a" })).toBe("model m:\n  a: fits\n  b: no GPU\nplaced on a\n");
+    expect(explanationText({ model: "m", lines: ["[p] placed on a", "[p] a: chosen"], summary: "placed on a" })).toBe("model m:\n  [p] placed on a\n  [p] a: chosen\n");
   });
 });

@@ -63,5 +63,7 @@ export function presetsTable(presets: PresetView[]): string {
 
 export function explanationText(explanation: PlacementExplanation): string {
   const lines = explanation.lines.length > 0 ? explanation.lines : ["(no node has registered)"];
-  return `model ${explanation.model}:\n${lines.map((line) => `  ${line}`).join("\n")}\n${explanation.summary}\n`;
+  // The server may already list the summary among the lines; it is worth reading once.
+  const summary = explanation.lines.some((line) => line.endsWith(explanation.summary)) ? "" : `${explanation.summary}\n`;
+  return `model ${explanation.model}:\n${lines.map((line) => `  ${line}`).join("\n")}\n${summary}`;
 }
