@@ -43,20 +43,21 @@ export async function runAgent(argv: string[], overrides: Partial<AgentDeps> = {
   try {
     const nodeId = await loadOrCreateNodeId(config.dataDir);
     const discovered = await loadInventory(config, deps, logger);
-    let connection: AgentConnection | undefined;
+    // The supervisor reports through the connection, which is built after it.
+    const link: { connection?: AgentConnection } = {};
     const runtime = createEngineRuntime({
       config,
       isSimulated: discovered.simulationProfile !== undefined,
       engineEnv: deps.engineEnv,
       logger,
       nowMs: deps.nowMs,
-      onStatus: (status) => connection?.sendFrame({ msg: { case: "replicaStatus", value: status } }),
+      onStatus: (status) => link.connection?.sendFrame({ msg: { case: "replicaStatus", value: status } }),
     });
     const inventory: Inventory = { ...discovered, engines: runtime.engines };
     logStart(logger, config, nodeId, inventory);
     // Engines left running by a previous agent are adopted before Register reports them.
     await runtime.supervisor.recover();
-    connection = new AgentConnection({
+    const connection = new AgentConnection({
       serverUrls: config.serverUrls,
       register: () => buildRegister(config, nodeId, inventory, runtime.supervisor.statuses()),
       heartbeat: () => buildHeartbeat(inventory, runtime.supervisor.statuses()),
@@ -65,6 +66,7 @@ export async function runAgent(argv: string[], overrides: Partial<AgentDeps> = {
       nowMs: deps.nowMs,
       onRequest: createRequestHandler({ supervisor: runtime.supervisor, agentRing: deps.ring, weights: runtime.weights }),
     });
+    link.connection = connection;
     connection.start();
     const why = await stopped.promise;
     logger.info("stopping", { why });

@@ -57,7 +57,7 @@ export function makeSupervisor(options: { dataDir?: string; isSimulated?: boolea
     dataDir,
     node: { isSimulated: options.isSimulated ?? true, engines: options.engines ?? ["sim"], simLauncher: simLauncher(), bindHost: "127.0.0.1" },
     advertiseHost: "127.0.0.1",
-    baseEnv: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    baseEnv: { PATH: "/usr/local/bin:/usr/bin:/bin" },
     processes: trackingProcessOps(),
     probeHealth,
     weights: new WeightCache({ dataDir, hubUrl: options.hubUrl }),

@@ -9,6 +9,7 @@ import { mkdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { fileURLToPath } from "node:url";
 import { pickleExtension, sourceKind } from "@llmgw/domain";
 import { cacheDirOf, cacheName, MANIFEST_FILE, PARTIAL_PREFIX, readManifest, writeFileAtomic } from "./layout";
@@ -133,7 +134,7 @@ export class WeightCache {
       },
     });
     try {
-      const body = Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>);
+      const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
       await pipeline(body, counter, createWriteStream(partial, { mode: 0o600 }), { signal: options.signal });
       await rename(partial, path.join(entryDir, file));
     } catch (error) {

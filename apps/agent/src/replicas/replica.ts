@@ -67,6 +67,7 @@ export class Replica {
   private startedAtMs = 0;
   private healthPath = "/health";
   private isStopping = false;
+  private isDetached = false;
   private watchTimer: NodeJS.Timeout | undefined;
   private readonly abort = new AbortController();
   private stopDone: Promise<void> | undefined;
@@ -194,7 +195,7 @@ export class Replica {
   }
 
   private async onExit(code: number | undefined, signal: string): Promise<void> {
-    if (this.isStopping || isTerminal(this.phase)) return;
+    if (this.isStopping || this.isDetached || isTerminal(this.phase)) return;
     const wasReady = this.phase === ReplicaPhase.READY;
     await this.logTail?.poll();
     this.exitCode = code;
@@ -270,8 +271,13 @@ export class Replica {
     return this.standIn === "" ? message : `${message} (${this.standIn})`;
   }
 
-  /** Stops timers; the engine itself keeps running (the agent is stopping, not the replica). */
-  dispose(): void {
+  /** The agent is stopping, not the replica: stop watching and leave the engine running. */
+  detach(): void {
+    this.isDetached = true;
+    this.dispose();
+  }
+
+  private dispose(): void {
     clearInterval(this.watchTimer);
     this.watchTimer = undefined;
   }

@@ -114,7 +114,7 @@ export class ReplicaSupervisor {
 
   /** Stops watching; the engines keep running for the next agent to adopt. */
   async detach(): Promise<void> {
-    for (const replica of this.replicas.values()) replica.dispose();
+    for (const replica of this.replicas.values()) replica.detach();
     await this.persisting;
   }
 
