@@ -4,6 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, spawnLlmgw, tempDir, waitFor, type SpawnedProcess } from "@llmgw/testing";
+import { seedDevModels } from "../src/dev-models";
 
 const TOKEN = "models-test-join-token-0123456789";
 const PASSWORD = "models-test-admin-pw";
@@ -144,5 +145,14 @@ describe("llmgw ctl on the catalog", () => {
     expect(replicas.code, replicas.output).toBe(0);
     const presets = await ctl(["presets"]);
     expect(presets.output).toMatch(/^sim-gpu-chat\s+no\s/m);
+  });
+
+  it("llmgw dev's seeding adds the simulated presets only to an empty catalog", async () => {
+    expect(await seedDevModels(apiUrl, "admin", PASSWORD)).toEqual({ added: [], models: ["sim-chat"] });
+    expect((await ctl(["model", "remove", "sim-chat"])).code).toBe(0);
+    expect(await seedDevModels(apiUrl, "admin", PASSWORD)).toEqual({
+      added: ["sim-chat", "sim-gpu-chat"],
+      models: ["sim-chat", "sim-gpu-chat"],
+    });
   });
 });
