@@ -8,6 +8,9 @@ import { cacheName } from "../cache/layout";
 import { isTerminal, Replica, type ReplicaDeps, type ReplicaStatusInit } from "./replica";
 import { readReplicaRecords, writeReplicaRecords, type ReplicaRecord } from "./state-file";
 
+/** How long a FAILED replica is still reported after it failed. */
+export const FAILED_KEPT_MS = 10 * 60_000;
+
 export type SupervisorDeps = Omit<ReplicaDeps, "takenPorts" | "onChange" | "onProcessChange"> & {
   /** Sends a ReplicaStatus frame (dropped while disconnected; heartbeats carry the level). */
   onStatus: (status: ReplicaStatusInit) => void;
@@ -95,7 +98,19 @@ export class ReplicaSupervisor {
   }
 
   statuses(): ReplicaStatusInit[] {
+    this.forgetOldFailures();
     return [...this.replicas.values()].map((replica) => replica.status());
+  }
+
+  /**
+   * A failed replica stays in heartbeats long enough for the control plane to see it even across a
+   * short disconnect, then goes, so a model failing again and again does not grow every heartbeat.
+   */
+  private forgetOldFailures(): void {
+    const cutoffMs = this.deps.nowMs() - FAILED_KEPT_MS;
+    for (const [id, replica] of this.replicas) {
+      if (isTerminal(replica.phase) && Number(replica.status().changedAtMs ?? 0n) < cutoffMs) this.replicas.delete(id);
+    }
   }
 
   /** Cache entries a replica on this node still uses, with why reclaim must leave them. */
