@@ -30,6 +30,7 @@ const envSchema = z.object({
   LLMGW_SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
   LLMGW_MASTER_KEY: z.string().min(1).optional(),
   LLMGW_LOST_AFTER_MS: z.coerce.number().int().min(500).max(3_600_000).default(10_000),
+  LLMGW_RESTART_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   LLMGW_RESYNC_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
   LLMGW_START_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
   LLMGW_AGENT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
@@ -53,6 +54,8 @@ export interface ServerConfig {
   masterKeyBase64: string | null;
   /** How long a node may stay unreachable before its replicas are rebuilt on other nodes. */
   lostAfterMs: number;
+  /** After a server start, how long nodes have to reconnect before their replicas are rebuilt. */
+  restartGraceMs: number;
   /** Every model is reconciled at least this often, even without an event. */
   resyncIntervalMs: number;
   /** How long an engine may take to get ready, counted from its last download progress. */
@@ -101,6 +104,7 @@ export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv = proce
     masterKeyBase64: e.LLMGW_MASTER_KEY ?? null,
     lostAfterMs: e.LLMGW_LOST_AFTER_MS,
     resyncIntervalMs: e.LLMGW_RESYNC_INTERVAL_MS,
+    restartGraceMs: e.LLMGW_RESTART_GRACE_MS,
     startTimeoutMs: e.LLMGW_START_TIMEOUT_MS,
     agentRequestTimeoutMs: e.LLMGW_AGENT_REQUEST_TIMEOUT_MS,
   };

@@ -21,6 +21,8 @@ export interface ServerSetup {
   httpPort: number;
   agentPort: number;
   heartbeatIntervalMs?: number;
+  /** More settings for the server process (short reconcile timings in tests). */
+  env?: Record<string, string>;
 }
 
 export async function serverSetup(databaseUrl?: string): Promise<ServerSetup> {
@@ -40,6 +42,7 @@ export async function startServer(setup: ServerSetup): Promise<ServerHandle> {
       LLMGW_ADMIN_PASSWORD: ADMIN_PASSWORD,
       LLMGW_HEARTBEAT_INTERVAL_MS: String(setup.heartbeatIntervalMs ?? 2000),
       DATABASE_URL: setup.databaseUrl,
+      ...setup.env,
     },
   });
   const apiUrl = `http://127.0.0.1:${setup.httpPort}`;

@@ -51,8 +51,9 @@ export function unreachableSince(live: LiveNode, nowMs: number, policy: Liveness
 
 /**
  * Every node the planner must know: live sessions, plus any node replicas were placed on that has
- * not spoken since this server started — unreachable since then, so a restart gives agents the
- * full lost window to reconnect before anything is rebuilt.
+ * not spoken since this server started. Those count as unreachable from a moment chosen so they
+ * become lost `restartGraceMs` after the start: agents reconnecting with backoff get that long to
+ * come back and have their engines adopted before anything is rebuilt.
  */
 export function reconcileNodes(
   registry: FleetRegistry,
@@ -60,7 +61,9 @@ export function reconcileNodes(
   nowMs: number,
   policy: LivenessPolicy,
   startedAtMs: number,
+  restartGrace: { restartGraceMs: number; lostAfterMs: number } = { restartGraceMs: 0, lostAfterMs: 0 },
 ): ReconcileNode[] {
+  const unseenSinceMs = startedAtMs + Math.max(0, restartGrace.restartGraceMs - restartGrace.lostAfterMs);
   const nodes = registry.all().map((live): ReconcileNode => {
     const since = unreachableSince(live, nowMs, policy);
     return { node: placementNodeOf(live, since === null), unreachableSinceMs: since };
@@ -70,7 +73,7 @@ export function reconcileNodes(
     if (known.has(id)) continue;
     known.add(id);
     const node: PlacementNode = { id, name: id, isReachable: false, labels: {}, cards: [], memoryGbTotal: 0, cpuCoresTotal: 0, diskGbFree: 0 };
-    nodes.push({ node, unreachableSinceMs: startedAtMs });
+    nodes.push({ node, unreachableSinceMs: unseenSinceMs });
   }
   return nodes;
 }

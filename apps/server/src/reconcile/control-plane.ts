@@ -57,6 +57,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     policy: { ...DEFAULT_RECONCILE_POLICY, lostAfterMs: config.lostAfterMs },
     startTimeoutMs: config.startTimeoutMs,
     startedAtMs: nowMs(),
+    restartGraceMs: config.restartGraceMs,
     unplaceable: new Map(),
     nowMs,
     log,

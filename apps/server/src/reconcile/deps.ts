@@ -24,6 +24,8 @@ export interface ReconcileDeps {
   policy: ReconcilePolicy;
   startTimeoutMs: number;
   startedAtMs: number;
+  /** After a start, how long unseen nodes have to reconnect before their replicas are rebuilt. */
+  restartGraceMs: number;
   /** Models placement last refused, with why; cleared when a pass places them. */
   unplaceable: Map<string, Unplaceable>;
   nowMs(): number;
