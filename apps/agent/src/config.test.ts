@@ -41,7 +41,7 @@ describe("parseConfig", () => {
       seed: 42,
       dataDir: "/tmp/x",
       engineHost: "127.0.0.1",
-      stopEnginesOnExit: false,
+      stopEnginesOnExit: true,
     });
   });
 
@@ -55,6 +55,8 @@ describe("parseConfig", () => {
     const config = parseConfig(["--engine-host", "0.0.0.0", "--advertise-host", "gpu-3.lan", "--stop-engines-on-exit"], sources({ LLMGW_HUB_URL: "https://hf.mirror.lan" }));
     expect(config).toMatchObject({ engineHost: "0.0.0.0", advertiseHost: "gpu-3.lan", hubUrl: "https://hf.mirror.lan", stopEnginesOnExit: true });
     expect(() => parseConfig(["--hub-url", "ftp://x"], sources())).toThrow(/^--hub-url \(or LLMGW_HUB_URL\): must be an http/);
+    expect(parseConfig(["--simulate", "h100x8", "--keep-engines-on-exit"], sources()).stopEnginesOnExit).toBe(false);
+    expect(() => parseConfig(["--stop-engines-on-exit", "--keep-engines-on-exit"], sources())).toThrow(/both given/);
     expect(engineBaseEnv({ PATH: "/bin", LLMGW_JOIN_TOKEN: "secret", HOME: "/root", UNSET: undefined })).toEqual({ PATH: "/bin", HOME: "/root" });
   });
 

@@ -24,6 +24,7 @@ export const AGENT_FLAGS = {
   "advertise-host": { type: "string" },
   "hub-url": { type: "string" },
   "stop-engines-on-exit": { type: "boolean" },
+  "keep-engines-on-exit": { type: "boolean" },
 } as const;
 
 /** Where each setting comes from, so an error names what the operator typed. */
@@ -73,7 +74,10 @@ export const agentConfigSchema = z.object({
   advertiseHost: z.string().min(1, "the advertised address is empty").optional(),
   /** A Hugging Face hub (or mirror) this node can reach; absent: hub ids fail with how to mirror. */
   hubUrl: z.url({ protocol: /^https?$/, message: "must be an http(s):// address such as https://huggingface.co" }).optional(),
-  /** Stop engines when the agent exits (llmgw dev); by default they keep running for adoption. */
+  /**
+   * Stop engines when the agent exits. Real nodes keep them running for the next agent to adopt;
+   * simulated nodes (dev, tests) stop them, so a stopped demo leaves no simulators behind.
+   */
   stopEnginesOnExit: z.boolean().default(false),
 });
 
@@ -104,7 +108,7 @@ export function parseConfig(argv: readonly string[], sources: ConfigSources): Ag
     engineHost: values["engine-host"],
     advertiseHost: values["advertise-host"],
     hubUrl: values["hub-url"] ?? sources.env.LLMGW_HUB_URL,
-    stopEnginesOnExit: values["stop-engines-on-exit"] ?? false,
+    stopEnginesOnExit: stopEnginesOnExit(values),
   };
   const parsed = agentConfigSchema.safeParse(raw);
   if (!parsed.success) {
@@ -139,6 +143,14 @@ export function engineBaseEnv(env: Readonly<Record<string, string | undefined>>)
 /** Reads the real process environment for engines; main.ts calls this. */
 export function loadEngineBaseEnv(): Record<string, string> {
   return engineBaseEnv(process.env);
+}
+
+function stopEnginesOnExit(values: { simulate?: string; "stop-engines-on-exit"?: boolean; "keep-engines-on-exit"?: boolean }): boolean {
+  if (values["stop-engines-on-exit"] && values["keep-engines-on-exit"]) {
+    throw new ConfigError("--stop-engines-on-exit and --keep-engines-on-exit both given; use one");
+  }
+  if (values["keep-engines-on-exit"]) return false;
+  return values["stop-engines-on-exit"] ?? values.simulate !== undefined;
 }
 
 function parseFlags(argv: readonly string[]) {
