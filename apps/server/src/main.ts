@@ -7,6 +7,7 @@ import { startAgentServer } from "./agents/agent-server";
 import { createAgentSession } from "./agents/session";
 import { NodeLinks } from "./agents/node-links";
 import { startControlPlane } from "./reconcile/control-plane";
+import { SealError } from "./seal/seal";
 import { createModelsService } from "./services/models";
 import { createReplicasService } from "./services/replicas";
 import { createStatusService } from "./services/status";
@@ -127,7 +128,18 @@ export async function runServer(argv: string[]): Promise<void> {
     }
     throw error;
   }
-  const server = await startServer(config);
+  let server: RunningServer;
+  try {
+    server = await startServer(config);
+  } catch (error) {
+    // A sealed secret that does not open must stop the server with the reason, not a stack trace.
+    if (error instanceof SealError) {
+      process.stderr.write(`llmgw server: ${error.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    throw error;
+  }
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);

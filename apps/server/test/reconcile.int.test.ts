@@ -5,7 +5,8 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findPreset } from "@llmgw/domain";
-import { tempDir, waitFor, type SpawnedProcess } from "@llmgw/testing";
+import { randomBytes } from "node:crypto";
+import { spawnLlmgw, tempDir, waitFor, type SpawnedProcess } from "@llmgw/testing";
 import { serverSetup, signIn, startAgent, startServer, type ServerHandle, type ServerSetup } from "./harness";
 
 type Api = Awaited<ReturnType<typeof signIn>>;
@@ -162,5 +163,29 @@ describe("reconciliation", () => {
     expect(after?.endpoint).toBe(before?.endpoint);
     expect(after?.phaseChangedAt).toBe(before?.phaseChangedAt);
     expect([...phases]).toEqual(["ready"]);
+  });
+
+  it("answers logs and reclaim through the nodes, and refuses a node that is not there", async () => {
+    await waitFor(async () => (await api.nodes.list.query()).some((n) => n.name === "it-cpu" && n.state === "ready"), { what: "it-cpu connected", timeoutMs: 30_000 });
+    const logs = await api.logs.get.query({ node: "it-cpu", source: "agent", lines: 5 });
+    expect(logs.lines.length).toBeGreaterThan(0);
+    expect(logs.lines.length).toBeLessThanOrEqual(5);
+    await expect(api.logs.get.query({ node: "no-such-node", source: "agent", lines: 5 })).rejects.toThrow(/not known/);
+    const reclaim = await api.reclaim.run.mutate({ collect: false });
+    expect(reclaim.collect).toBe(false);
+    expect(reclaim.nodes.map((n) => n.node)).toEqual(expect.arrayContaining(["it-cpu", "it-gpu-a"]));
+    expect(reclaim.nodes.every((n) => n.error === null)).toBe(true);
+  });
+
+  it("fails closed when the master key is not the one the secret was sealed with", async () => {
+    await server.process.stop();
+    const wrong = spawnLlmgw(["server"], {
+      name: "server with a wrong key",
+      env: { LLMGW_HOME: setup.homeDir, LLMGW_PORT: String(setup.httpPort), LLMGW_AGENT_PORT: String(setup.agentPort), LLMGW_MASTER_KEY: randomBytes(32).toString("base64") },
+    });
+    const exit = await wrong.exited;
+    expect(exit.code).toBe(2);
+    expect(wrong.output()).toMatch(/sealed secret "replica-key-secret" does not open: the master key is not the one/);
+    server = await startServer(setup);
   });
 });

@@ -93,6 +93,6 @@ describe("planReconcile", () => {
     const a = model({ name: "a" });
     const b = model({ name: "b" });
     const { actions } = planReconcile(input({ models: [a, b], nodes: [liveNode("n1")], only: ["b"] }));
-    expect(actions.map((x) => x.model)).toEqual(["b"]);
+    expect(actions.map((x) => (x.kind === "node-lost" ? x.nodeId : x.model))).toEqual(["b"]);
   });
 });

@@ -104,6 +104,7 @@ function returnNode(world: World, node: ReconcileNode): void {
 
 function execute(world: World, actions: ReconcileAction[]): void {
   for (const action of actions) {
+    if (action.kind === "node-lost") continue;
     const health = world.health.get(action.model) ?? { name: action.model, consecutiveFailures: 0, isParked: false, lastError: null, revision: 1 };
     if (action.kind === "place") {
       const shard = action.shards[0];
