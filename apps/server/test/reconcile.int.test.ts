@@ -173,7 +173,7 @@ describe("reconciliation", () => {
     await expect(api.logs.get.query({ node: "no-such-node", source: "agent", lines: 5 })).rejects.toThrow(/not known/);
     const reclaim = await api.reclaim.run.mutate({ collect: false });
     expect(reclaim.collect).toBe(false);
-    expect(reclaim.nodes.map((n) => n.node)).toEqual(expect.arrayContaining(["it-cpu", "it-gpu-a"]));
+    expect(reclaim.nodes.map((n) => n.node)).toContain("it-cpu");
     expect(reclaim.nodes.every((n) => n.error === null)).toBe(true);
   });
 
