@@ -1,24 +1,38 @@
 // What each node has left, computed once from the nodes and replicas and then kept current as
-// replicas are placed, so one placement costs a pass over candidate nodes, never over every card
-// of every replica again. Private to placement: callers see only the pure functions built on it.
-import type { ExistingReplica, PlacementCard, PlacementNode } from "./types";
+// replicas are placed, so one placement costs a look at the few nodes that could take it, never a
+// pass over every card of every replica again. Private to placement: callers see only the pure
+// functions built on it.
+import { reindexNode, unindexNode, type CandidateIndexes } from "./node-index";
+import type { ExistingReplica, NodeRejection, PlacementCard, PlacementNode } from "./types";
 
 export interface NodeUsage {
   node: PlacementNode;
-  /** Card index → the replica holding it. */
-  holders: Map<number, string>;
+  /** The node's place in the input: the last tie-break, so the same input gives the same answer. */
+  position: number;
+  /** The classes of the node's cards (healthy or not), each once, in card order. */
+  gpuClasses: readonly string[];
+  /** The node's only GPU class; absent for a CPU node and for one with cards of several. */
+  soleClass?: string;
+  /** Card index → the replica holding it; an array, as a node has a handful of cards. */
+  holders: (string | undefined)[];
   /** Healthy cards nobody holds, per class. */
   freeByClass: Map<string, number>;
   memoryGbUsed: number;
   cpuCoresUsed: number;
   replicaCount: number;
-  modelCounts: Map<string, number>;
+  /** Replicas per model on this node; absent until the first, as most nodes hold few models. */
+  modelCounts?: Map<string, number>;
   cachedSources: ReadonlySet<string>;
 }
 
 export interface ClassInfo {
   memoryGb: number;
   computeCapability: number;
+}
+
+export interface Refusal {
+  summary: string;
+  rejections: NodeRejection[];
 }
 
 export interface Fleet {
@@ -28,82 +42,151 @@ export interface Fleet {
   nodesByClass: Map<string, NodeUsage[]>;
   /** The smallest memory and capability seen for a class, to resolve a need to classes. */
   classes: Map<string, ClassInfo>;
+  /** A need (memory/capability) → the classes meeting it, most fitting first; filled on use. */
+  classesByNeed: Map<string, readonly string[]>;
+  /** Nodes with cards of more than one class; rare, so the search weighs each one on its own. */
+  multiClassNodes: NodeUsage[];
+  /** Nodes holding a source's weights, which score better for it than the ordered index says. */
+  nodesBySource: Map<string, NodeUsage[]>;
+  /** Nodes holding a replica of a model, which score worse for it than the index says. */
+  nodesByModel: Map<string, NodeUsage[]>;
+  /** Candidate lists ordered by score, built on first use and kept current by addReplica. */
+  indexes: CandidateIndexes;
+  /** Bumped by every change, so a cached refusal is reused only while nothing has moved. */
+  version: number;
+  /** Refusals already explained at `version`, by request shape. */
+  refusals: { version: number; byShape: Map<string, Refusal> };
 }
 
-function indexNode(node: PlacementNode): NodeUsage {
+// Most nodes cache nothing the catalog names and a CPU node has no classes; they share one empty
+// value instead of allocating their own, which at thousands of nodes is most of building the fleet.
+const NO_SOURCES: ReadonlySet<string> = new Set();
+const NO_CLASSES: readonly string[] = [];
+
+function classesOf(cards: readonly PlacementCard[]): readonly string[] {
+  if (cards.length === 0) return NO_CLASSES;
+  const classes: string[] = [];
+  for (const card of cards) if (!classes.includes(card.gpuClass)) classes.push(card.gpuClass);
+  return classes;
+}
+
+function indexNode(node: PlacementNode, position: number): NodeUsage {
   const freeByClass = new Map<string, number>();
   for (const card of node.cards) {
     if (card.isHealthy) freeByClass.set(card.gpuClass, (freeByClass.get(card.gpuClass) ?? 0) + 1);
   }
+  const gpuClasses = classesOf(node.cards);
   return {
     node,
-    holders: new Map(),
+    position,
+    gpuClasses,
+    soleClass: gpuClasses.length === 1 ? gpuClasses[0] : undefined,
+    holders: [],
     freeByClass,
     memoryGbUsed: 0,
     cpuCoresUsed: 0,
     replicaCount: 0,
-    modelCounts: new Map(),
-    cachedSources: new Set(node.cachedSources ?? []),
+    modelCounts: undefined,
+    cachedSources: node.cachedSources?.length ? new Set(node.cachedSources) : NO_SOURCES,
   };
 }
 
 function noteClass(classes: Map<string, ClassInfo>, card: PlacementCard): void {
   const known = classes.get(card.gpuClass);
-  classes.set(card.gpuClass, {
-    memoryGb: Math.min(known?.memoryGb ?? Infinity, card.memoryGb),
-    computeCapability: Math.min(known?.computeCapability ?? Infinity, card.computeCapability),
-  });
+  if (!known) {
+    classes.set(card.gpuClass, {
+      memoryGb: card.memoryGb,
+      computeCapability: card.computeCapability,
+    });
+    return;
+  }
+  known.memoryGb = Math.min(known.memoryGb, card.memoryGb);
+  known.computeCapability = Math.min(known.computeCapability, card.computeCapability);
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function addNode(fleet: Fleet, usage: NodeUsage): void {
+  fleet.nodes.push(usage);
+  fleet.byId.set(usage.node.id, usage);
+  for (const card of usage.node.cards) noteClass(fleet.classes, card);
+  for (const gpuClass of usage.gpuClasses) pushTo(fleet.nodesByClass, gpuClass, usage);
+  if (usage.gpuClasses.length > 1) fleet.multiClassNodes.push(usage);
+  for (const source of usage.cachedSources) pushTo(fleet.nodesBySource, source, usage);
 }
 
 export function buildFleet(
   nodes: readonly PlacementNode[],
   replicas: readonly ExistingReplica[],
 ): Fleet {
-  const fleet: Fleet = { nodes: [], byId: new Map(), nodesByClass: new Map(), classes: new Map() };
-  for (const node of nodes) {
-    const usage = indexNode(node);
-    fleet.nodes.push(usage);
-    fleet.byId.set(node.id, usage);
-    const seen = new Set<string>();
-    for (const card of node.cards) {
-      noteClass(fleet.classes, card);
-      if (seen.has(card.gpuClass)) continue;
-      seen.add(card.gpuClass);
-      const list = fleet.nodesByClass.get(card.gpuClass) ?? [];
-      list.push(usage);
-      fleet.nodesByClass.set(card.gpuClass, list);
-    }
-  }
+  const fleet: Fleet = {
+    nodes: [],
+    byId: new Map(),
+    nodesByClass: new Map(),
+    classes: new Map(),
+    classesByNeed: new Map(),
+    multiClassNodes: [],
+    nodesBySource: new Map(),
+    nodesByModel: new Map(),
+    indexes: { byClass: new Map() },
+    version: 0,
+    refusals: { version: 0, byShape: new Map() },
+  };
+  nodes.forEach((node, position) => addNode(fleet, indexNode(node, position)));
   for (const replica of replicas) addReplica(fleet, replica);
   return fleet;
 }
 
 function holdCard(usage: NodeUsage, cardIndex: number, replicaId: string): void {
-  if (usage.holders.has(cardIndex)) return;
-  usage.holders.set(cardIndex, replicaId);
+  if (usage.holders[cardIndex] !== undefined) return;
+  usage.holders[cardIndex] = replicaId;
   const card = usage.node.cards.find((candidate) => candidate.index === cardIndex);
   if (card?.isHealthy)
     usage.freeByClass.set(card.gpuClass, (usage.freeByClass.get(card.gpuClass) ?? 1) - 1);
 }
 
+function noteModel(fleet: Fleet, usage: NodeUsage, model: string): void {
+  usage.modelCounts ??= new Map();
+  const count = usage.modelCounts.get(model) ?? 0;
+  usage.modelCounts.set(model, count + 1);
+  if (count === 0) pushTo(fleet.nodesByModel, model, usage);
+}
+
 /** Counts a replica against its nodes; shards on nodes the fleet does not know are ignored. */
 export function addReplica(fleet: Fleet, replica: ExistingReplica): void {
+  fleet.version += 1;
   for (const shard of replica.shards) {
     const usage = fleet.byId.get(shard.nodeId);
     if (!usage) continue;
+    // Out of the ordered lists while its keys change, back in under the new ones.
+    unindexNode(fleet.indexes, usage);
     for (const cardIndex of shard.cardIndexes) holdCard(usage, cardIndex, replica.id);
     usage.memoryGbUsed += replica.memoryGb;
     usage.cpuCoresUsed += replica.cpuCores;
     usage.replicaCount += 1;
-    usage.modelCounts.set(replica.model, (usage.modelCounts.get(replica.model) ?? 0) + 1);
+    noteModel(fleet, usage, replica.model);
+    reindexNode(fleet.indexes, usage);
   }
 }
 
-/** Free healthy cards of a class on a node, lowest index first. */
-export function freeCardsOf(usage: NodeUsage, gpuClass: string): PlacementCard[] {
-  return usage.node.cards
-    .filter(
-      (card) => card.gpuClass === gpuClass && card.isHealthy && !usage.holders.has(card.index),
-    )
-    .sort((a, b) => a.index - b.index);
+/** The first `count` free healthy cards of a class on a node, lowest index first. */
+export function freeCardIndexes(usage: NodeUsage, gpuClass: string, count: number): number[] {
+  const indexes: number[] = [];
+  for (const card of usage.node.cards)
+    if (card.gpuClass === gpuClass && card.isHealthy && usage.holders[card.index] === undefined)
+      indexes.push(card.index);
+  // Agents report cards in index order, but nothing guarantees it, and the lowest go first; the
+  // check spares the common case the sort's scratch array.
+  if (!isAscending(indexes)) indexes.sort((a, b) => a - b);
+  return indexes.length > count ? indexes.slice(0, count) : indexes;
+}
+
+function isAscending(values: readonly number[]): boolean {
+  for (let at = 1; at < values.length; at += 1)
+    if ((values[at - 1] as number) > (values[at] as number)) return false;
+  return true;
 }

@@ -31,6 +31,7 @@ export function placeModelReplicas(
   input: PlacementInput,
   asks: readonly ModelReplicaAsk[],
 ): ModelPlacementResult[] {
+  if (asks.length === 0) return [];
   const policy = input.policy ?? DEFAULT_PLACEMENT_POLICY;
   const fleet = buildFleet(input.nodes, input.replicas);
   return asks.map(({ model, replicaId }): ModelPlacementResult => {

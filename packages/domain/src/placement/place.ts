@@ -1,9 +1,9 @@
 // Placement: a pure function from (request, nodes, replicas, policy) to a choice of node and
 // cards, or to the reasons each node refused. `placeReplicas` places many in one pass over an
 // index built once, which is what a reconcile pass over thousands of replicas needs.
-import { addReplica, buildFleet, freeCardsOf, type Fleet, type NodeUsage } from "./fleet";
-import { allFailures, classesFor, firstFailure, type NodeCheck } from "./predicates";
-import { classOnNode, compareScores, scoreNode, type Score } from "./score";
+import { addReplica, buildFleet, freeCardIndexes, type Fleet, type Refusal } from "./fleet";
+import { allFailures, classesFor, type NodeCheck } from "./predicates";
+import { bestFits, type Fit } from "./search";
 import {
   DEFAULT_PLACEMENT_POLICY,
   type NodeRejection,
@@ -13,12 +13,6 @@ import {
   type PlacementResult,
   type ReplicaShard,
 } from "./types";
-
-interface Fit {
-  usage: NodeUsage;
-  gpuClass: string | undefined;
-  score: Score;
-}
 
 const FAILURE_WORDS: Record<string, string> = {
   reachable: "unreachable",
@@ -31,48 +25,9 @@ const FAILURE_WORDS: Record<string, string> = {
   disk: "without enough disk",
 };
 
-function candidatesFor(
-  fleet: Fleet,
-  request: PlacementRequest,
-  classes: readonly string[],
-): NodeUsage[] {
-  if (request.gpu === undefined) return fleet.nodes;
-  if (classes.length === 1) return fleet.nodesByClass.get(classes[0] as string) ?? [];
-  const union = new Set<NodeUsage>();
-  for (const gpuClass of classes)
-    for (const usage of fleet.nodesByClass.get(gpuClass) ?? []) union.add(usage);
-  return [...union];
-}
-
-function fitsFor(
-  fleet: Fleet,
-  policy: PlacementPolicy,
-  request: PlacementRequest,
-  classes: readonly string[],
-): Fit[] {
-  const fits: Fit[] = [];
-  let best: Fit | undefined;
-  for (const usage of candidatesFor(fleet, request, classes)) {
-    if (firstFailure({ request, usage, policy, classes }) !== undefined) continue;
-    const gpuClass =
-      request.gpu === undefined ? undefined : classOnNode(usage, classes, request.gpus);
-    const fit = { usage, gpuClass, score: scoreNode(usage, request, gpuClass, fleet) };
-    // One node needs only the best; several need the best few, so only then is a list kept.
-    if (request.nodes > 1) fits.push(fit);
-    else if (!best || compareScores(fit.score, best.score) < 0) best = fit;
-  }
-  if (request.nodes > 1)
-    return fits.sort((a, b) => compareScores(a.score, b.score)).slice(0, request.nodes);
-  return best ? [best] : [];
-}
-
 function shardOn(fit: Fit, gpus: number): ReplicaShard {
   const cardIndexes =
-    fit.gpuClass === undefined
-      ? []
-      : freeCardsOf(fit.usage, fit.gpuClass)
-          .slice(0, gpus)
-          .map((card) => card.index);
+    fit.gpuClass === undefined ? [] : freeCardIndexes(fit.usage, fit.gpuClass, gpus);
   return { nodeId: fit.usage.node.id, cardIndexes };
 }
 
@@ -121,14 +76,42 @@ function summarise(
 // most fitting class first.
 function chooseFits(fleet: Fleet, policy: PlacementPolicy, request: PlacementRequest): Fit[] {
   const classes = classesFor(request, fleet);
-  if (request.nodes === 1 || classes.length <= 1) return fitsFor(fleet, policy, request, classes);
+  if (request.nodes === 1 || classes.length <= 1) return bestFits(fleet, policy, request, classes);
   let most: Fit[] = [];
   for (const gpuClass of classes) {
-    const fits = fitsFor(fleet, policy, request, [gpuClass]);
+    const fits = bestFits(fleet, policy, request, [gpuClass]);
     if (fits.length >= request.nodes) return fits;
     if (fits.length > most.length) most = fits;
   }
   return most;
+}
+
+/** Everything about a request but its replica id: what its refusal depends on besides the fleet. */
+function shapeOf(policy: PlacementPolicy, request: PlacementRequest): string {
+  const { replicaId: _replicaId, ...shape } = request;
+  // Numbers are tagged so NaN and Infinity, which JSON writes alike as null, stay apart.
+  return JSON.stringify([policy.roleLabel, shape], (_key, value: unknown) =>
+    typeof value === "number" ? `#${value}` : value,
+  );
+}
+
+// A pass often asks for many replicas of one model that cannot be placed. While nothing has been
+// placed in between, each gets the same answer, so the reasons for every node are built once.
+function refusalFor(
+  fleet: Fleet,
+  policy: PlacementPolicy,
+  request: PlacementRequest,
+  fitting: number,
+): Refusal {
+  if (fleet.refusals.version !== fleet.version)
+    fleet.refusals = { version: fleet.version, byShape: new Map() };
+  const shape = shapeOf(policy, request);
+  const known = fleet.refusals.byShape.get(shape);
+  if (known) return known;
+  const rejections = rejectionsFor(fleet, policy, request);
+  const refusal = { summary: summarise(request, rejections, fitting), rejections };
+  fleet.refusals.byShape.set(shape, refusal);
+  return refusal;
 }
 
 export function placeOne(
@@ -138,13 +121,8 @@ export function placeOne(
 ): PlacementResult {
   const fits = chooseFits(fleet, policy, request);
   if (fits.length < request.nodes) {
-    const rejections = rejectionsFor(fleet, policy, request);
-    return {
-      ok: false,
-      replicaId: request.replicaId,
-      summary: summarise(request, rejections, fits.length),
-      rejections,
-    };
+    const { summary, rejections } = refusalFor(fleet, policy, request, fits.length);
+    return { ok: false, replicaId: request.replicaId, summary, rejections: [...rejections] };
   }
   const shards = fits.map((fit) => shardOn(fit, request.gpus));
   const gpuClass = fits[0]?.gpuClass;
@@ -161,6 +139,8 @@ export function placeReplicas(
   input: PlacementInput,
   requests: readonly PlacementRequest[],
 ): PlacementResult[] {
+  // A pass with nothing to place is the common case once a fleet has settled; it builds nothing.
+  if (requests.length === 0) return [];
   const policy = input.policy ?? DEFAULT_PLACEMENT_POLICY;
   const fleet = buildFleet(input.nodes, input.replicas);
   return requests.map((request) => {

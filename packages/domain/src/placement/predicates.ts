@@ -15,6 +15,9 @@ export interface NodeCheck {
 
 export interface Predicate {
   name: string;
+  /** True when the node passes; cheap, so the search can ask it of every candidate. */
+  passes(input: NodeCheck): boolean;
+  /** Undefined when the node passes, else the sentence an operator reads. */
   check(input: NodeCheck): string | undefined;
 }
 
@@ -23,11 +26,16 @@ export function formatGb(value: number): string {
 }
 
 /** The classes a request may use: its class, or every known class meeting its need. */
-export function classesFor(request: PlacementRequest, fleet: Fleet): string[] {
+export function classesFor(request: PlacementRequest, fleet: Fleet): readonly string[] {
   if (request.gpu === undefined) return [];
   if (typeof request.gpu === "string") return [request.gpu];
   const need = request.gpu;
-  return [...fleet.classes.entries()]
+  // A fleet's classes do not change while it places, and a pass asks the same few needs again
+  // and again, so each is resolved once.
+  const key = `${need.min_memory_gb}/${need.min_compute_capability}`;
+  const known = fleet.classesByNeed.get(key);
+  if (known) return known;
+  const classes = [...fleet.classes.entries()]
     .filter(
       ([, info]) =>
         info.memoryGb >= need.min_memory_gb &&
@@ -35,6 +43,8 @@ export function classesFor(request: PlacementRequest, fleet: Fleet): string[] {
     )
     .sort(([nameA, a], [nameB, b]) => a.memoryGb - b.memoryGb || nameA.localeCompare(nameB, "en"))
     .map(([name]) => name);
+  fleet.classesByNeed.set(key, classes);
+  return classes;
 }
 
 function describeGpu(gpu: string | GpuNeed): string {
@@ -54,7 +64,7 @@ function describeTaken(usage: NodeUsage, gpuClass: string): string {
   const unhealthy: number[] = [];
   for (const card of usage.node.cards) {
     if (card.gpuClass !== gpuClass) continue;
-    const holder = usage.holders.get(card.index);
+    const holder = usage.holders[card.index];
     if (holder !== undefined) byHolder.set(holder, [...(byHolder.get(holder) ?? []), card.index]);
     else if (!card.isHealthy) unhealthy.push(card.index);
   }
@@ -65,96 +75,122 @@ function describeTaken(usage: NodeUsage, gpuClass: string): string {
   return parts.length > 0 ? ` (${parts.join("; ")})` : "";
 }
 
-const reachable: Predicate = {
-  name: "reachable",
-  check: ({ usage }) =>
-    usage.node.isReachable
-      ? undefined
-      : "is unreachable; nothing is placed on it until it answers again",
-};
+/**
+ * A check split in two: `passes` is what every candidate node is asked and builds nothing; `reason`
+ * runs only for a node that failed and is being reported, so a search over thousands of nodes
+ * makes no strings for the nodes nobody reads about.
+ */
+function predicate(
+  name: string,
+  passes: (input: NodeCheck) => boolean,
+  reason: (input: NodeCheck) => string,
+): Predicate {
+  return { name, passes, check: (input) => (passes(input) ? undefined : reason(input)) };
+}
 
-const engine: Predicate = {
-  name: "engine",
-  check: ({ request, usage }) => {
-    const offered = usage.node.engines;
-    if (offered === undefined || offered.includes(request.engine)) return undefined;
+const reachable = predicate(
+  "reachable",
+  ({ usage }) => usage.node.isReachable,
+  () => "is unreachable; nothing is placed on it until it answers again",
+);
+
+const engine = predicate(
+  "engine",
+  ({ request, usage }) =>
+    usage.node.engines === undefined || usage.node.engines.includes(request.engine),
+  ({ request, usage }) => {
+    const offered = usage.node.engines ?? [];
     return `does not offer engine ${request.engine} (offers ${offered.length > 0 ? offered.join(", ") : "none"})`;
   },
-};
+);
 
-const role: Predicate = {
-  name: "role",
-  check: ({ request, usage, policy }) => {
+const role = predicate(
+  "role",
+  ({ request, usage, policy }) => {
     const nodeRole = usage.node.labels[policy.roleLabel];
-    if (nodeRole === undefined || request.nodeSelector[policy.roleLabel] === nodeRole)
-      return undefined;
+    return nodeRole === undefined || request.nodeSelector[policy.roleLabel] === nodeRole;
+  },
+  ({ usage, policy }) => {
+    const nodeRole = usage.node.labels[policy.roleLabel];
     return `has role "${nodeRole}" and takes only profiles whose node_selector asks for ${policy.roleLabel}: ${nodeRole}`;
   },
-};
+);
 
-const selector: Predicate = {
-  name: "selector",
-  check: ({ request, usage }) => {
+function selectorMatches(selector: Readonly<Record<string, string>>, usage: NodeUsage): boolean {
+  for (const key in selector) {
+    if (Object.hasOwn(selector, key) && usage.node.labels[key] !== selector[key]) return false;
+  }
+  return true;
+}
+
+const selector = predicate(
+  "selector",
+  ({ request, usage }) => selectorMatches(request.nodeSelector, usage),
+  ({ request, usage }) => {
     const misses = Object.entries(request.nodeSelector)
       .filter(([key, value]) => usage.node.labels[key] !== value)
       .map(
         ([key, value]) =>
           `${key}=${value} (${usage.node.labels[key] === undefined ? "absent" : `is ${usage.node.labels[key]}`})`,
       );
-    return misses.length > 0 ? `does not match node_selector: ${misses.join(", ")}` : undefined;
+    return `does not match node_selector: ${misses.join(", ")}`;
   },
-};
+);
 
-const cards: Predicate = {
-  name: "cards",
-  check: ({ request, usage, classes }) => {
-    if (request.gpu === undefined) return undefined;
-    if (classes.some((gpuClass) => (usage.freeByClass.get(gpuClass) ?? 0) >= request.gpus))
-      return undefined;
-    const wanted = describeGpu(request.gpu);
-    if (usage.node.cards.length === 0)
-      return `has no GPUs; the profile needs ${request.gpus} ${wanted}`;
-    const present = classes.filter((gpuClass) =>
-      usage.node.cards.some((card) => card.gpuClass === gpuClass),
-    );
-    if (present.length === 0)
-      return `has no ${wanted} cards (has ${describeNodeCards(usage.node.cards)})`;
-    const best = present.reduce((a, b) =>
-      (usage.freeByClass.get(b) ?? 0) > (usage.freeByClass.get(a) ?? 0) ? b : a,
-    );
-    const free = usage.freeByClass.get(best) ?? 0;
-    return `needs ${request.gpus} free ${best} card${request.gpus > 1 ? "s" : ""}, has ${free}${describeTaken(usage, best)}`;
-  },
-};
+function hasFreeCards({ request, usage, classes }: NodeCheck): boolean {
+  if (request.gpu === undefined) return true;
+  for (const gpuClass of classes)
+    if ((usage.freeByClass.get(gpuClass) ?? 0) >= request.gpus) return true;
+  return false;
+}
 
-const memory: Predicate = {
-  name: "memory",
-  check: ({ request, usage }) => {
+function cardsReason({ request, usage, classes }: NodeCheck): string {
+  const wanted = describeGpu(request.gpu ?? "");
+  if (usage.node.cards.length === 0)
+    return `has no GPUs; the profile needs ${request.gpus} ${wanted}`;
+  const present = classes.filter((gpuClass) =>
+    usage.node.cards.some((card) => card.gpuClass === gpuClass),
+  );
+  if (present.length === 0)
+    return `has no ${wanted} cards (has ${describeNodeCards(usage.node.cards)})`;
+  const best = present.reduce((a, b) =>
+    (usage.freeByClass.get(b) ?? 0) > (usage.freeByClass.get(a) ?? 0) ? b : a,
+  );
+  const free = usage.freeByClass.get(best) ?? 0;
+  return `needs ${request.gpus} free ${best} card${request.gpus > 1 ? "s" : ""}, has ${free}${describeTaken(usage, best)}`;
+}
+
+const cards = predicate("cards", hasFreeCards, cardsReason);
+
+const memory = predicate(
+  "memory",
+  ({ request, usage }) => request.memoryGb <= usage.node.memoryGbTotal - usage.memoryGbUsed,
+  ({ request, usage }) => {
     const free = usage.node.memoryGbTotal - usage.memoryGbUsed;
-    if (request.memoryGb <= free) return undefined;
     return `needs ${formatGb(request.memoryGb)} of free memory, has ${formatGb(Math.max(free, 0))} of ${formatGb(usage.node.memoryGbTotal)}`;
   },
-};
+);
 
-const cpu: Predicate = {
-  name: "cpu",
-  check: ({ request, usage }) => {
+const cpu = predicate(
+  "cpu",
+  ({ request, usage }) => request.cpuCores <= usage.node.cpuCoresTotal - usage.cpuCoresUsed,
+  ({ request, usage }) => {
     const free = usage.node.cpuCoresTotal - usage.cpuCoresUsed;
-    if (request.cpuCores <= free) return undefined;
     return `needs ${request.cpuCores} free CPU cores, has ${Math.max(free, 0)} of ${usage.node.cpuCoresTotal}`;
   },
-};
+);
 
 // Skipped where the weights are already on the node: holding them is what used the space, and
 // the node best placed to run a model must not be the one refused for it.
-const disk: Predicate = {
-  name: "disk",
-  check: ({ request, usage }) => {
-    if (request.sizeGb <= 0 || usage.cachedSources.has(request.source)) return undefined;
-    if (request.sizeGb <= usage.node.diskGbFree) return undefined;
-    return `needs ${formatGb(request.sizeGb)} of free disk for the weights (not cached here), has ${formatGb(usage.node.diskGbFree)}`;
-  },
-};
+const disk = predicate(
+  "disk",
+  ({ request, usage }) =>
+    request.sizeGb <= 0 ||
+    usage.cachedSources.has(request.source) ||
+    request.sizeGb <= usage.node.diskGbFree,
+  ({ request, usage }) =>
+    `needs ${formatGb(request.sizeGb)} of free disk for the weights (not cached here), has ${formatGb(usage.node.diskGbFree)}`,
+);
 
 /** Cheap and absolute checks first, so the common refusals cost the least. */
 export const PREDICATES: readonly Predicate[] = [
@@ -171,9 +207,17 @@ export const PREDICATES: readonly Predicate[] = [
 /** The first failing check's name, or undefined when the node can take the replica. */
 export function firstFailure(input: NodeCheck): string | undefined {
   for (const predicate of PREDICATES) {
-    if (predicate.check(input) !== undefined) return predicate.name;
+    if (!predicate.passes(input)) return predicate.name;
   }
   return undefined;
+}
+
+/** Whether the node can take the replica; what the search asks, with no reasons built. */
+export function nodeFits(input: NodeCheck): boolean {
+  for (const predicate of PREDICATES) {
+    if (!predicate.passes(input)) return false;
+  }
+  return true;
 }
 
 /** Every failing check, in order, with its reason. */

@@ -1,6 +1,7 @@
 // Among the nodes that pass every check, which one is best. Scores are tuples compared in order,
 // so each rule only breaks the ties of the ones before it and the order reads as the policy.
 import type { Fleet, NodeUsage } from "./fleet";
+import { freeCardsTotal, memoryShareOf } from "./node-index";
 import type { PlacementRequest } from "./types";
 
 export type Score = readonly number[];
@@ -11,12 +12,6 @@ export function compareScores(a: Score, b: Score): number {
     if (difference !== 0) return difference;
   }
   return 0;
-}
-
-function freeCardsTotal(usage: NodeUsage): number {
-  let total = 0;
-  for (const free of usage.freeByClass.values()) total += free;
-  return total;
 }
 
 /** The first class, most fitting first, with enough free cards on this node. */
@@ -34,21 +29,30 @@ export function classOnNode(
  * that fits, leaving whole nodes free for replicas that need all their cards, while CPU replicas
  * spread, since nothing allocates cores to stop two of them contending on one machine. Cached
  * weights and smaller cards (for a need) break the remaining ties; the node's place in the
- * input breaks the last, so the same input always gives the same answer.
+ * input breaks the last, so the same input always gives the same answer. A caller weighing many
+ * nodes passes `into`, one array filled again for each, so the losers allocate nothing.
  */
 export function scoreNode(
   usage: NodeUsage,
   request: PlacementRequest,
   gpuClass: string | undefined,
   fleet: Fleet,
+  into?: number[],
 ): Score {
-  const sameModel = usage.modelCounts.get(request.model) ?? 0;
+  const sameModel = usage.modelCounts?.get(request.model) ?? 0;
   const notCached = usage.cachedSources.has(request.source) ? 0 : 1;
-  if (gpuClass === undefined) {
-    const memoryShare = usage.memoryGbUsed / Math.max(usage.node.memoryGbTotal, 1);
-    return [sameModel, usage.replicaCount, memoryShare, notCached];
-  }
+  if (gpuClass === undefined)
+    return terms(into, sameModel, usage.replicaCount, memoryShareOf(usage), notCached);
   const cardsLeftOver = freeCardsTotal(usage) - request.gpus;
   const cardMemoryGb = fleet.classes.get(gpuClass)?.memoryGb ?? 0;
-  return [sameModel, cardsLeftOver, notCached, cardMemoryGb];
+  return terms(into, sameModel, cardsLeftOver, notCached, cardMemoryGb);
+}
+
+function terms(into: number[] | undefined, a: number, b: number, c: number, d: number): Score {
+  if (into === undefined) return [a, b, c, d];
+  into[0] = a;
+  into[1] = b;
+  into[2] = c;
+  into[3] = d;
+  return into;
 }

@@ -1,0 +1,130 @@
+// The benchmark's results as markdown: one table with every size side by side, the P6 bars next
+// to what was measured, and how the run was made, so a reader can rerun it and compare.
+import type { Measurement } from "./measure";
+
+/** P6 in `../shared/design/bars.md`, as numbers. */
+export const P6 = {
+  fullPassMsMax: 100,
+  noChangePassMsMax: 10,
+  scalingRatioMax: 25,
+  placementsPerSecondMin: 1_000,
+};
+
+export interface RunInfo {
+  command: string;
+  date: string;
+  machine: string;
+}
+
+const whole = (value: number) => Math.round(value).toLocaleString("en-US");
+const ms = (value: number) =>
+  Number.isNaN(value) ? "—" : value < 1 ? value.toFixed(3) : value.toFixed(1);
+
+function row(m: Measurement): string {
+  const cells = [
+    whole(m.gpuNodes),
+    whole(m.nodes - m.gpuNodes),
+    whole(m.gpus),
+    `${whole(m.placed)} / ${whole(m.replicas)}`,
+    ms(m.fullPassMs),
+    ms(m.fullPassMsBest),
+    ms(m.noChangePassMs),
+    ms(m.oneChangePassMs),
+    whole(m.placementsPerSecond),
+    String(m.runs),
+  ];
+  return `| ${cells.join(" | ")} |`;
+}
+
+export function resultsTable(measurements: readonly Measurement[]): string {
+  return [
+    "| GPU nodes | CPU nodes | GPUs | placed / replicas | full pass ms | (best run) | no-change pass ms | one-change pass ms | placements/s | runs |",
+    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...measurements.map(row),
+  ].join("\n");
+}
+
+const verdict = (isMet: boolean) => (isMet ? "met" : "**not met**");
+
+/** The bars checked against the largest and smallest sizes measured; empty with only one size. */
+export function barsTable(measurements: readonly Measurement[]): string {
+  const small = measurements[0];
+  const large = measurements[measurements.length - 1];
+  if (!small || !large || small === large) return "";
+  const ratio = large.fullPassMs / small.fullPassMs;
+  const bestRatio = large.fullPassMsBest / small.fullPassMsBest;
+  const lines = [
+    [
+      "full pass at the largest size",
+      `≤ ${P6.fullPassMsMax} ms`,
+      `${ms(large.fullPassMs)} ms`,
+      large.fullPassMs <= P6.fullPassMsMax,
+    ],
+    [
+      "pass with no changes",
+      `≤ ${P6.noChangePassMsMax} ms`,
+      `${ms(large.noChangePassMs)} ms`,
+      large.noChangePassMs <= P6.noChangePassMsMax,
+    ],
+    [
+      `full pass, ${whole(large.gpuNodes)} vs ${whole(small.gpuNodes)} nodes`,
+      `≤ ${P6.scalingRatioMax} ×`,
+      `${ratio.toFixed(1)} × (best runs: ${bestRatio.toFixed(1)} ×)`,
+      ratio <= P6.scalingRatioMax,
+    ],
+    [
+      "placements per second (placement alone, no persistence)",
+      `≥ ${whole(P6.placementsPerSecondMin)}`,
+      whole(large.placementsPerSecond),
+      large.placementsPerSecond >= P6.placementsPerSecondMin,
+    ],
+  ] as const;
+  return [
+    "| P6 bar | target | measured (median) | |",
+    "|---|---:|---:|---|",
+    ...lines.map(
+      ([what, target, got, isMet]) => `| ${what} | ${target} | ${got} | ${verdict(isMet)} |`,
+    ),
+  ].join("\n");
+}
+
+export function placementSection(measurements: readonly Measurement[], info: RunInfo): string {
+  return [
+    "## Placement (P6)",
+    "",
+    "One placement pass as the reconciler runs it: `placeReplicas` over a synthetic fleet from a seeded",
+    "generator (`bench/placement/fleet.ts`): N GPU nodes with 8 cards each (3 in 5 H100-80G, the rest L40S,",
+    "1 in 33 kept for a judge role), N/20 CPU-only nodes, 1 % of nodes unreachable, cached weights scattered,",
+    "and 2 replicas per GPU node from a catalog of N/5 models (vLLM on one class or on a GPU need, judge",
+    "models, llama.cpp on CPU; 1 to 8 cards each). A *full pass* places every replica from empty; a",
+    "*no-change pass* has every replica already placed and nothing to ask; a *one-change pass* puts back",
+    "one replica on the settled fleet, which pays for indexing the thousands already placed.",
+    "",
+    `Command (from the repository root): \`${info.command}\` (\`--smoke\` runs 100 nodes only and never`,
+    "fails on timing, only on a wrong answer; `--no-write` leaves this file alone).",
+    "",
+    `Run on ${info.date}; ${info.machine}. Sizes are sampled in turn, round after round, so load from`,
+    "other work lands on all of them alike; each figure is the median of the runs, with the best run",
+    "beside the full pass to show how much of the spread is the machine.",
+    "",
+    resultsTable(measurements),
+    "",
+    barsTable(measurements),
+    "",
+  ].join("\n");
+}
+
+const START = "<!-- bench:placement:start -->";
+const END = "<!-- bench:placement:end -->";
+
+/** Replaces the placement section of docs/benchmarks.md, keeping whatever other benchmarks wrote. */
+export function withPlacementSection(existing: string | undefined, section: string): string {
+  const block = `${START}\n${section}${END}\n`;
+  const header =
+    "# Benchmarks\n\nMeasured against the bars in `../shared/design/bars.md`. Each section is written by its benchmark; rerun the command to refresh it.\n\n";
+  if (existing === undefined || existing.trim() === "") return header + block;
+  const start = existing.indexOf(START);
+  const end = existing.indexOf(END);
+  if (start < 0 || end < start) return `${existing.trimEnd()}\n\n${block}`;
+  return existing.slice(0, start) + block + existing.slice(end + END.length).replace(/^\n/, "");
+}

@@ -1,0 +1,116 @@
+// Candidate lists kept in the order placement prefers them, so a search reads from the front and
+// stops at the first node that passes, instead of scoring every node of a class per request.
+// A list holds only reachable nodes (the others never pass) and, for a GPU class, only nodes whose
+// cards are all of that class; the few with several classes are weighed one by one in search.ts.
+import type { Fleet, NodeUsage } from "./fleet";
+import { insertNode, removeNode, sortedNodes, type SortedNodes } from "./sorted-nodes";
+
+/**
+ * Nodes grouped into buckets by the score term that matters most after "holds this model
+ * already", each bucket sorted by the terms that break its ties. Reading bucket 0, 1, 2… from the
+ * front visits nodes best first for any request that neither the model nor cached weights set apart.
+ */
+export interface OrderedNodes {
+  bucketOf(usage: NodeUsage): number;
+  compare(a: NodeUsage, b: NodeUsage): number;
+  buckets: (SortedNodes | undefined)[];
+}
+
+export interface CandidateIndexes {
+  /** GPU class → its single-class nodes, bucketed by free cards (fullest fitting node first). */
+  byClass: Map<string, OrderedNodes>;
+  /** Every reachable node, bucketed by replica count, then by memory share: CPU replicas spread. */
+  cpu?: OrderedNodes;
+}
+
+export function freeCardsTotal(usage: NodeUsage): number {
+  let total = 0;
+  for (const free of usage.freeByClass.values()) total += free;
+  return total;
+}
+
+export function memoryShareOf(usage: NodeUsage): number {
+  return usage.memoryGbUsed / Math.max(usage.node.memoryGbTotal, 1);
+}
+
+const byPosition = (a: NodeUsage, b: NodeUsage) => a.position - b.position;
+
+function byMemoryShare(a: NodeUsage, b: NodeUsage): number {
+  return memoryShareOf(a) - memoryShareOf(b) || a.position - b.position;
+}
+
+function insert(index: OrderedNodes, usage: NodeUsage): void {
+  const bucket = index.bucketOf(usage);
+  insertNode((index.buckets[bucket] ??= sortedNodes(index.compare)), usage);
+}
+
+function remove(index: OrderedNodes, usage: NodeUsage): void {
+  const list = index.buckets[index.bucketOf(usage)];
+  if (list) removeNode(list, usage);
+}
+
+function isInClassIndex(usage: NodeUsage): usage is NodeUsage & { soleClass: string } {
+  return usage.node.isReachable && usage.soleClass !== undefined;
+}
+
+/** Called before a node's usage changes, so each list finds it under its old keys. */
+export function unindexNode(indexes: CandidateIndexes, usage: NodeUsage): void {
+  if (!usage.node.isReachable) return;
+  if (indexes.cpu) remove(indexes.cpu, usage);
+  if (!isInClassIndex(usage)) return;
+  const index = indexes.byClass.get(usage.soleClass);
+  if (index) remove(index, usage);
+}
+
+export function reindexNode(indexes: CandidateIndexes, usage: NodeUsage): void {
+  if (!usage.node.isReachable) return;
+  if (indexes.cpu) insert(indexes.cpu, usage);
+  if (!isInClassIndex(usage)) return;
+  const index = indexes.byClass.get(usage.soleClass);
+  if (index) insert(index, usage);
+}
+
+/** Groups nodes (given in input order) into buckets, each then sorted by the index's order. */
+function fill(index: OrderedNodes, nodes: readonly NodeUsage[], sortEach: boolean): OrderedNodes {
+  const grouped: NodeUsage[][] = [];
+  for (const usage of nodes) (grouped[index.bucketOf(usage)] ??= []).push(usage);
+  grouped.forEach((group, bucket) => {
+    if (sortEach) group.sort(index.compare);
+    index.buckets[bucket] = sortedNodes(index.compare, group);
+  });
+  return index;
+}
+
+// Built on the first request that needs it: a pass that places nothing, or only GPU replicas,
+// never pays for the lists it does not read.
+export function classIndex(fleet: Fleet, gpuClass: string): OrderedNodes {
+  const known = fleet.indexes.byClass.get(gpuClass);
+  if (known) return known;
+  const members = (fleet.nodesByClass.get(gpuClass) ?? []).filter(
+    (usage) => isInClassIndex(usage) && usage.soleClass === gpuClass,
+  );
+  // nodesByClass is in input order, which is already each bucket's order.
+  const index = fill(
+    { bucketOf: freeCardsTotal, compare: byPosition, buckets: [] },
+    members,
+    false,
+  );
+  fleet.indexes.byClass.set(gpuClass, index);
+  return index;
+}
+
+export function cpuIndex(fleet: Fleet): OrderedNodes {
+  if (fleet.indexes.cpu) return fleet.indexes.cpu;
+  const empty: OrderedNodes = {
+    bucketOf: (usage) => usage.replicaCount,
+    compare: byMemoryShare,
+    buckets: [],
+  };
+  const index = fill(
+    empty,
+    fleet.nodes.filter((usage) => usage.node.isReachable),
+    true,
+  );
+  fleet.indexes.cpu = index;
+  return index;
+}

@@ -1,0 +1,217 @@
+// Finding the best nodes for a request without scoring every node of its class. The ordered
+// lists (node-index.ts) visit nodes best first for a request that no node treats specially, so the
+// first nodes that pass are the answer. Three kinds of node break that order and are weighed one
+// by one instead: nodes with cards of several classes, nodes that cache the request's weights
+// (they score better) and nodes already holding its model (they score worse). Ties go to the
+// node met first in the original candidate order, so the answer is exactly what scoring every
+// candidate would give; exhaustiveFits does that and the tests hold the two to each other.
+import type { Fleet, NodeUsage } from "./fleet";
+import { classIndex, cpuIndex, type OrderedNodes } from "./node-index";
+import { nodeFits, type NodeCheck } from "./predicates";
+import { classOnNode, compareScores, scoreNode, type Score } from "./score";
+import type { SortedNodes } from "./sorted-nodes";
+import type { PlacementPolicy, PlacementRequest } from "./types";
+
+export interface Fit {
+  usage: NodeUsage;
+  gpuClass: string | undefined;
+  score: Score;
+}
+
+interface RankedFit extends Fit {
+  /** The node's place among the candidates, as exhaustiveFits would meet it: the last tie-break. */
+  order: number;
+}
+
+/** A node's first class in the request's list, which is where the candidate union meets it. */
+function classRank(usage: NodeUsage, classes: readonly string[]): number {
+  if (classes.length <= 1) return 0;
+  const rank = classes.findIndex((gpuClass) => usage.gpuClasses.includes(gpuClass));
+  return rank < 0 ? classes.length : rank;
+}
+
+function isCandidate(usage: NodeUsage, check: NodeCheck): boolean {
+  if (check.request.gpu === undefined) return true;
+  for (const gpuClass of usage.gpuClasses) if (check.classes.includes(gpuClass)) return true;
+  return false;
+}
+
+function fitOf(check: NodeCheck, fleet: Fleet, rank: number): RankedFit {
+  const { request, usage, classes } = check;
+  const gpuClass =
+    request.gpu === undefined ? undefined : classOnNode(usage, classes, request.gpus);
+  const score = scoreNode(usage, request, gpuClass, fleet);
+  return { usage, gpuClass, score, order: rank * fleet.nodes.length + usage.position };
+}
+
+function byRank(a: RankedFit, b: RankedFit): number {
+  return compareScores(a.score, b.score) || a.order - b.order;
+}
+
+function isSetApart(usage: NodeUsage, request: PlacementRequest): boolean {
+  return usage.modelCounts?.has(request.model) === true || usage.cachedSources.has(request.source);
+}
+
+/** Reads one bucket front to back, adding the nodes that pass until `wanted` are found. */
+function takeFrom(
+  list: SortedNodes | undefined,
+  check: NodeCheck,
+  rank: number,
+  found: RankedFit[],
+  fleet: Fleet,
+  wanted: number,
+): boolean {
+  if (list === undefined) return false;
+  for (const block of list.blocks)
+    for (const usage of block) {
+      if (isSetApart(usage, check.request)) continue;
+      check.usage = usage;
+      if (nodeFits(check)) found.push(fitOf(check, fleet, rank));
+      if (found.length >= wanted) return true;
+    }
+  return false;
+}
+
+/** The best `wanted` nodes among those the ordered lists rank correctly, best first. */
+function orderedFits(fleet: Fleet, check: NodeCheck, wanted: number): RankedFit[] {
+  const found: RankedFit[] = [];
+  if (check.request.gpu === undefined) {
+    for (const list of cpuIndex(fleet).buckets)
+      if (takeFrom(list, check, 0, found, fleet, wanted)) break;
+    return found;
+  }
+  // Fewest free cards first (packing), then the classes in the request's order, then position.
+  if (check.classes.length === 1) {
+    const index = classIndex(fleet, check.classes[0] as string);
+    for (let free = check.request.gpus; free < index.buckets.length; free += 1)
+      if (takeFrom(index.buckets[free], check, 0, found, fleet, wanted)) break;
+    return found;
+  }
+  const indexes: OrderedNodes[] = check.classes.map((gpuClass) => classIndex(fleet, gpuClass));
+  let mostFree = 0;
+  for (const index of indexes) mostFree = Math.max(mostFree, index.buckets.length - 1);
+  for (let free = check.request.gpus; free <= mostFree; free += 1)
+    for (let rank = 0; rank < indexes.length; rank += 1)
+      if (takeFrom(indexes[rank]?.buckets[free], check, rank, found, fleet, wanted)) return found;
+  return found;
+}
+
+/** Whether a fit with this score and order would be among the best `wanted` kept so far. */
+function wouldEnter(
+  best: readonly RankedFit[],
+  wanted: number,
+  score: Score,
+  order: number,
+): boolean {
+  const worst = best.length < wanted ? undefined : best[wanted - 1];
+  return worst === undefined || (compareScores(score, worst.score) || order - worst.order) < 0;
+}
+
+/** Inserts a fit into `best` (kept best first) and drops whatever falls past `wanted`. */
+function offer(best: RankedFit[], wanted: number, fit: RankedFit): void {
+  let at = best.length;
+  while (at > 0 && byRank(best[at - 1] as RankedFit, fit) > 0) at -= 1;
+  best.splice(at, 0, fit);
+  if (best.length > wanted) best.length = wanted;
+}
+
+const NO_NODES: readonly NodeUsage[] = [];
+
+/**
+ * Weighs each node `keep` lets through against the best kept so far. The score is computed into
+ * a scratch array and the checks run only for a node that would enter, so the many cached-weight
+ * nodes that lose to a tightly packed one cost no allocation and no predicate chain.
+ */
+function weighEach(
+  nodes: readonly NodeUsage[] | undefined,
+  check: NodeCheck,
+  fleet: Fleet,
+  keep: (usage: NodeUsage, request: PlacementRequest) => boolean,
+  best: RankedFit[],
+): void {
+  const { request, classes } = check;
+  const wanted = request.nodes > 1 ? request.nodes : 1;
+  const scratch = [0, 0, 0, 0];
+  for (const usage of nodes ?? NO_NODES) {
+    if (!keep(usage, request) || !isCandidate(usage, check)) continue;
+    const gpuClass =
+      request.gpu === undefined ? undefined : classOnNode(usage, classes, request.gpus);
+    // No class with enough free cards: the cards check would refuse this node.
+    if (request.gpu !== undefined && gpuClass === undefined) continue;
+    const order = classRank(usage, classes) * fleet.nodes.length + usage.position;
+    if (!wouldEnter(best, wanted, scoreNode(usage, request, gpuClass, fleet, scratch), order))
+      continue;
+    check.usage = usage;
+    if (!nodeFits(check)) continue;
+    offer(best, wanted, { usage, gpuClass, score: [...scratch], order });
+  }
+}
+
+const withoutModel = (usage: NodeUsage, request: PlacementRequest) =>
+  usage.modelCounts?.has(request.model) !== true;
+const withoutModelOrWeights = (usage: NodeUsage, request: PlacementRequest) =>
+  withoutModel(usage, request) && !usage.cachedSources.has(request.source);
+const anyNode = () => true;
+
+/** The best nodes for a request: one, or `request.nodes` for a multi-node replica, best first. */
+export function bestFits(
+  fleet: Fleet,
+  policy: PlacementPolicy,
+  request: PlacementRequest,
+  classes: readonly string[],
+): Fit[] {
+  const first = fleet.nodes[0];
+  if (first === undefined) return [];
+  // With no cards asked for, a node's chosen class need not be one it has, which the lists do
+  // not model; such requests are odd enough to score the old way.
+  if (request.gpu !== undefined && !(request.gpus >= 1))
+    return exhaustiveFits(fleet, policy, request, classes);
+  const wanted = request.nodes > 1 ? request.nodes : 1;
+  // One check object reused for every node, so reading the lists allocates nothing per node.
+  const check: NodeCheck = { request, usage: first, policy, classes };
+  // The ordered lists give their best already in order; the nodes they cannot rank join after.
+  const best = orderedFits(fleet, check, wanted);
+  if (request.gpu !== undefined)
+    weighEach(fleet.multiClassNodes, check, fleet, withoutModelOrWeights, best);
+  weighEach(fleet.nodesBySource.get(request.source), check, fleet, withoutModel, best);
+  // A node holding the model loses to any that does not, so it is weighed only when too few fit.
+  if (best.length < wanted)
+    weighEach(fleet.nodesByModel.get(request.model), check, fleet, anyNode, best);
+  return best;
+}
+
+function candidatesFor(
+  fleet: Fleet,
+  request: PlacementRequest,
+  classes: readonly string[],
+): NodeUsage[] {
+  if (request.gpu === undefined) return fleet.nodes;
+  if (classes.length === 1) return fleet.nodesByClass.get(classes[0] as string) ?? [];
+  const union = new Set<NodeUsage>();
+  for (const gpuClass of classes)
+    for (const usage of fleet.nodesByClass.get(gpuClass) ?? []) union.add(usage);
+  return [...union];
+}
+
+/** Scores every candidate: the reference bestFits must agree with, and the path for odd requests. */
+export function exhaustiveFits(
+  fleet: Fleet,
+  policy: PlacementPolicy,
+  request: PlacementRequest,
+  classes: readonly string[],
+): Fit[] {
+  const fits: Fit[] = [];
+  let best: Fit | undefined;
+  for (const usage of candidatesFor(fleet, request, classes)) {
+    if (!nodeFits({ request, usage, policy, classes })) continue;
+    const gpuClass =
+      request.gpu === undefined ? undefined : classOnNode(usage, classes, request.gpus);
+    const fit = { usage, gpuClass, score: scoreNode(usage, request, gpuClass, fleet) };
+    // One node needs only the best; several need the best few, so only then is a list kept.
+    if (request.nodes > 1) fits.push(fit);
+    else if (!best || compareScores(fit.score, best.score) < 0) best = fit;
+  }
+  if (request.nodes > 1)
+    return fits.sort((a, b) => compareScores(a.score, b.score)).slice(0, request.nodes);
+  return best ? [best] : [];
+}
