@@ -82,6 +82,8 @@ const vitestOk = run(["exec", "vitest", "run", "--reporter=default", "--reporter
 if (existsSync(vitestReport)) add(countVitest(vitestReport));
 else if (!vitestOk) totals.failed += 1;
 
+// Benchmarks never fail CI on timing; their smallest size runs as a smoke check of correctness.
+step("benchmark smoke (placement)", () => pnpm(["--filter", "@llmgw/bench", "exec", "tsx", "placement/run.ts", "--smoke", "--no-write"]));
 step("build the console", () => ensureWebBuilt());
 const playwrightReport = join(RESULTS, "playwright.json");
 console.log("\n=== browser end-to-end tests (Playwright, Debian Chromium)");
