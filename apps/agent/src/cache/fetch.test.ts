@@ -100,6 +100,11 @@ describe("WeightCache", () => {
     await expect(cache.resolve(`file://${weights}`, { allowPickle: false })).resolves.toMatchObject({ modelPath: weights });
     expect(existsSync(cache.cacheDir)).toBe(false);
     await expect(cache.resolve(path.join(dir, "absent.gguf"), { allowPickle: false })).rejects.toThrow(/does not exist on this node/);
+    // The simulator reads no weights, so a path only real nodes have does not fail it.
+    await expect(cache.resolve(path.join(dir, "absent.gguf"), { allowPickle: false, isSimulator: true })).resolves.toMatchObject({
+      modelPath: path.join(dir, "absent.gguf"),
+      note: expect.stringMatching(/simulator loads no weights/),
+    });
   });
 
   it("fails a hub id without a route to the hub and says how to mirror; the simulator needs none", async () => {

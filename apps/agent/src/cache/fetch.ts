@@ -78,7 +78,7 @@ export class WeightCache {
   async resolve(source: string, options: ResolveOptions): Promise<ResolvedWeights> {
     checkPickle(source, options.allowPickle);
     const kind = sourceKind(source);
-    if (kind === "file") return resolveLocal(source);
+    if (kind === "file") return resolveLocal(source, options.isSimulator === true);
     if (kind === "hub") return this.resolveHub(source, options);
     if (kind === "url") return this.download(source, options);
     throw new WeightFetchError(`source "${source}" is not a Hugging Face id, an http(s):// URL, a file:// URL or an absolute path`);
@@ -147,11 +147,13 @@ export class WeightCache {
   }
 }
 
-async function resolveLocal(source: string): Promise<ResolvedWeights> {
+async function resolveLocal(source: string, isSimulator: boolean): Promise<ResolvedWeights> {
   const local = source.startsWith("file:") ? fileURLToPath(source) : source;
   try {
     await stat(local);
   } catch {
+    // The simulator loads no weights: a path that exists only on real nodes is no reason to fail.
+    if (isSimulator) return { modelPath: local, cacheName: undefined, note: `${local} not read: the simulator loads no weights` };
     throw new WeightFetchError(`source ${local} does not exist on this node; copy the weights there or use an http(s):// source`);
   }
   return { modelPath: local, cacheName: undefined, note: `weights referenced in place at ${local}` };
