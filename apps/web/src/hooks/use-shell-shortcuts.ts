@@ -14,7 +14,7 @@ export interface ShellShortcutHandlers {
 }
 
 // Two-key "g x" sequences, like mail clients and issue trackers use.
-const GO_TO_TARGETS: Record<string, string> = { n: "/nodes" };
+const GO_TO_TARGETS: Record<string, string> = { n: "/nodes", m: "/models", r: "/replicas" };
 
 export function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;

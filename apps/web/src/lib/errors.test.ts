@@ -1,7 +1,7 @@
 import { TRPCClientError } from "@trpc/client";
 import { describe, expect, it } from "vitest";
 import { createI18n } from "../i18n/create-i18n";
-import { describeError, isPermanentError, isUnauthorized } from "./errors";
+import { describeError, isPermanentError, isUnauthorized, trpcErrorDetails } from "./errors";
 
 function trpcError(code: string, message: string, extra: Record<string, unknown> = {}) {
   return TRPCClientError.from({ error: { message, code: -32000, data: { code, ...extra } } });
@@ -34,5 +34,14 @@ describe("describeError", () => {
     expect(isPermanentError(wrongPassword)).toBe(true);
     expect(isPermanentError(unreachable)).toBe(false);
     expect(isUnauthorized(new Error("x"))).toBe(false);
+  });
+});
+
+describe("trpcErrorDetails", () => {
+  it("returns the refusal lines and nothing for errors without them", () => {
+    const refused = trpcError("BAD_REQUEST", "definition refused", { details: ["name: bad", "profiles: give at least one profile"] });
+    expect(trpcErrorDetails(refused)).toEqual(["name: bad", "profiles: give at least one profile"]);
+    expect(trpcErrorDetails(wrongPassword)).toEqual([]);
+    expect(trpcErrorDetails(new Error("plain"))).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import type { TFunction } from "i18next";
 interface ErrorData {
   code?: string;
   apiUrl?: string;
+  details?: unknown;
 }
 
 function errorData(error: unknown): ErrorData | null {
@@ -17,6 +18,15 @@ function errorData(error: unknown): ErrorData | null {
 /** The tRPC error code ("UNAUTHORIZED", "NOT_FOUND", "BAD_GATEWAY"…), or null for other failures. */
 export function trpcErrorCode(error: unknown): string | null {
   return errorData(error)?.code ?? null;
+}
+
+/**
+ * The problems a refusal lists one per line (`error.data.details`), e.g. every reason a model
+ * definition was refused; empty when the server gave none.
+ */
+export function trpcErrorDetails(error: unknown): string[] {
+  const details = errorData(error)?.details;
+  return Array.isArray(details) ? details.filter((line): line is string => typeof line === "string" && line !== "") : [];
 }
 
 export function isUnauthorized(error: unknown): boolean {

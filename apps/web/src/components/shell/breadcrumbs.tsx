@@ -7,6 +7,12 @@ import { usePathname } from "next/navigation";
 import { useTranslation } from "react-i18next";
 import { useTRPC } from "../../trpc/react";
 
+const SECTIONS = ["nodes", "models", "replicas"] as const;
+
+function isSection(value: string): value is (typeof SECTIONS)[number] {
+  return (SECTIONS as readonly string[]).includes(value);
+}
+
 export function Breadcrumbs() {
   const { t } = useTranslation();
   const trpc = useTRPC();
@@ -16,9 +22,9 @@ export function Breadcrumbs() {
 
   return (
     <nav className="breadcrumbs" aria-label={t("topBar.breadcrumbs")} data-testid="breadcrumbs">
-      {section === "nodes" ? (
-        <Link href="/nodes" aria-current={id ? undefined : "page"}>
-          {t("nav.nodes")}
+      {section && isSection(section) ? (
+        <Link href={`/${section}`} aria-current={id ? undefined : "page"}>
+          {t(`nav.${section}`)}
         </Link>
       ) : null}
       {id ? (

@@ -5,6 +5,8 @@ import { useTranslation } from "react-i18next";
 // Key caps are printed as on the keyboard, so they are not translated.
 const SHORTCUTS = [
   { keys: ["g", "n"], action: "goNodes" },
+  { keys: ["g", "m"], action: "goModels" },
+  { keys: ["g", "r"], action: "goReplicas" },
   { keys: ["/"], action: "focusFilter" },
   { keys: ["↑", "↓"], action: "moveSelection" },
   { keys: ["Enter"], action: "openSelection" },
@@ -37,7 +39,7 @@ export function HelpOverlay({ onClose }: { onClose(): void }) {
                 <td className="keys">
                   {shortcut.keys.map((key, index) => (
                     <span key={key}>
-                      {index > 0 && shortcut.action === "goNodes" ? <i className="muted">{t("shortcuts.then")}</i> : null}
+                      {index > 0 && shortcut.keys[0] === "g" ? <i className="muted">{t("shortcuts.then")}</i> : null}
                       <kbd>{key}</kbd>
                     </span>
                   ))}

@@ -1,0 +1,6 @@
+import { ModelsPage } from "@/components/models/models-page";
+
+// Next requires pages as default exports.
+export default function ModelsRoute() {
+  return <ModelsPage />;
+}

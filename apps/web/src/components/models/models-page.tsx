@@ -1,0 +1,116 @@
+"use client";
+// The catalog: what the cluster is asked to serve and how far each model got, live. Writes (add,
+// retry, remove) refresh the list at once instead of waiting for the next tick.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useCanWrite } from "../../hooks/use-can-write";
+import { describeError } from "../../lib/errors";
+import { sortModels } from "../../lib/models";
+import { useTRPC } from "../../trpc/react";
+import { ConfirmDialog } from "../confirm-dialog";
+import { ErrorPanel } from "../error-panel";
+import { AddModelDialog } from "./add-model-dialog";
+import { ModelsTable, type ModelActions } from "./models-table";
+
+export const MODELS_REFETCH_INTERVAL_MS = 2000;
+
+function useModelWrites() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.models.pathKey() });
+  const retry = useMutation(trpc.models.retry.mutationOptions({ onSettled: refresh }));
+  const remove = useMutation(trpc.models.remove.mutationOptions({ onSettled: refresh }));
+  return { retry, remove };
+}
+
+function ActionError({ name, error, onDismiss }: { name: string; error: unknown; onDismiss(): void }) {
+  const { t } = useTranslation("models");
+  const { t: tc } = useTranslation();
+  return (
+    <div className="panel panel-error action-error" role="alert" data-testid="model-action-error">
+      <span>{t("actionFailed", { name, message: describeError(error, tc) })}</span>
+      <button type="button" className="control control-small" onClick={onDismiss}>
+        {t("dismiss")}
+      </button>
+    </div>
+  );
+}
+
+export function ModelsPage() {
+  const { t } = useTranslation("models");
+  const { t: tc } = useTranslation();
+  const trpc = useTRPC();
+  const canWrite = useCanWrite();
+  const [isAddOpen, setAddOpen] = useState(false);
+  const [removing, setRemoving] = useState<string | null>(null);
+  const { retry, remove } = useModelWrites();
+  const modelsQuery = useQuery(
+    trpc.models.list.queryOptions(undefined, { refetchInterval: MODELS_REFETCH_INTERVAL_MS, placeholderData: keepPreviousData }),
+  );
+  const models = useMemo(() => (modelsQuery.data ? sortModels(modelsQuery.data) : undefined), [modelsQuery.data]);
+  const catalogNames = useMemo(() => new Set((models ?? []).map((model) => model.name)), [models]);
+
+  const failed = retry.isError ? retry : remove.isError ? remove : null;
+  const actions: ModelActions = {
+    canWrite,
+    busyName: retry.isPending ? (retry.variables?.name ?? null) : remove.isPending ? (remove.variables?.name ?? null) : null,
+    onRetry: (name) => retry.mutate({ name }),
+    onRemove: setRemoving,
+  };
+
+  return (
+    <section className="page">
+      <div className="toolbar">
+        <h1>{t("title")}</h1>
+        <span className="muted" data-testid="models-count">
+          {models ? t("count", { count: models.length }) : null}
+        </span>
+        <button type="button" className="primary" onClick={() => setAddOpen(true)} data-testid="add-model">
+          {t("add.open")}
+        </button>
+        {canWrite ? null : <span className="muted">{t("readOnly")}</span>}
+        <div className="top-bar-spacer" />
+        {modelsQuery.isError && models ? (
+          <span className="status status-stale" data-testid="models-stale" title={describeError(modelsQuery.error, tc)}>
+            {t("stale")}
+          </span>
+        ) : (
+          <span className="status status-live">{t("live")}</span>
+        )}
+      </div>
+      {failed?.variables ? <ActionError name={failed.variables.name} error={failed.error} onDismiss={() => failed.reset()} /> : null}
+      {modelsQuery.isError && !models ? (
+        <ErrorPanel error={modelsQuery.error} title={t("error.title")} hint={t("error.hint")} onRetry={() => void modelsQuery.refetch()} />
+      ) : null}
+      {modelsQuery.isPending ? <p className="muted">{tc("loading")}</p> : null}
+      {models && models.length === 0 ? (
+        <div className="panel" data-testid="models-empty">
+          <h2>{t("empty.title")}</h2>
+          <p>{t("empty.body")}</p>
+        </div>
+      ) : null}
+      {models && models.length > 0 ? (
+        <div className="table-scroll">
+          <ModelsTable models={models} actions={actions} />
+        </div>
+      ) : null}
+      {isAddOpen ? <AddModelDialog catalogNames={catalogNames} canWrite={canWrite} onClose={() => setAddOpen(false)} /> : null}
+      {removing ? (
+        <ConfirmDialog
+          title={t("confirmRemove.title", { name: removing })}
+          body={t("confirmRemove.body", { name: removing })}
+          confirmLabel={t("confirmRemove.confirm")}
+          cancelLabel={t("confirmRemove.cancel")}
+          isBusy={remove.isPending}
+          testId="remove-confirm"
+          onCancel={() => setRemoving(null)}
+          onConfirm={() => {
+            remove.mutate({ name: removing });
+            setRemoving(null);
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}

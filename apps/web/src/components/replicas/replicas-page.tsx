@@ -1,0 +1,87 @@
+"use client";
+// Every replica the control plane tracks: where it runs, on which cards, how far it got. The model
+// filter lives in the URL (?model=) so the Models page can link straight to one model's replicas.
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import { describeError } from "../../lib/errors";
+import { sortModels, sortReplicas } from "../../lib/models";
+import { useTRPC } from "../../trpc/react";
+import { ErrorPanel } from "../error-panel";
+import { ReplicasTable } from "./replicas-table";
+
+export const REPLICAS_REFETCH_INTERVAL_MS = 2000;
+
+function ModelFilter({ value, onChange }: { value: string; onChange(model: string): void }) {
+  const { t } = useTranslation("replicas");
+  const trpc = useTRPC();
+  const models = useQuery(trpc.models.list.queryOptions(undefined, { staleTime: 10_000 }));
+  const names = sortModels(models.data ?? []).map((model) => model.name);
+  // A model in the URL that the catalog no longer has stays selectable, so the filter never lies.
+  if (value && !names.includes(value)) names.unshift(value);
+  return (
+    <label className="inline-field">
+      <span className="muted">{t("filterLabel")}</span>
+      <select value={value} onChange={(event) => onChange(event.target.value)} data-testid="replicas-model-filter">
+        <option value="">{t("allModels")}</option>
+        {names.map((name) => (
+          <option key={name} value={name}>
+            {name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function ReplicasPage() {
+  const { t } = useTranslation("replicas");
+  const { t: tc } = useTranslation();
+  const trpc = useTRPC();
+  const router = useRouter();
+  const pathname = usePathname();
+  const model = useSearchParams().get("model") ?? "";
+  const replicasQuery = useQuery(
+    trpc.replicas.list.queryOptions(model ? { model } : {}, {
+      refetchInterval: REPLICAS_REFETCH_INTERVAL_MS,
+      placeholderData: keepPreviousData,
+    }),
+  );
+  const replicas = useMemo(() => (replicasQuery.data ? sortReplicas(replicasQuery.data) : undefined), [replicasQuery.data]);
+  const setModel = (next: string) => router.replace(next ? `${pathname}?model=${encodeURIComponent(next)}` : pathname);
+
+  return (
+    <section className="page">
+      <div className="toolbar">
+        <h1>{t("title")}</h1>
+        <ModelFilter value={model} onChange={setModel} />
+        <span className="muted" data-testid="replicas-count">
+          {replicas ? t("count", { count: replicas.length }) : null}
+        </span>
+        <div className="top-bar-spacer" />
+        {replicasQuery.isError && replicas ? (
+          <span className="status status-stale" data-testid="replicas-stale" title={describeError(replicasQuery.error, tc)}>
+            {t("stale")}
+          </span>
+        ) : (
+          <span className="status status-live">{t("live")}</span>
+        )}
+      </div>
+      {replicasQuery.isError && !replicas ? (
+        <ErrorPanel error={replicasQuery.error} title={t("error.title")} hint={t("error.hint")} onRetry={() => void replicasQuery.refetch()} />
+      ) : null}
+      {replicasQuery.isPending ? <p className="muted">{tc("loading")}</p> : null}
+      {replicas && replicas.length === 0 ? (
+        <div className="panel muted" data-testid="replicas-empty">
+          {model ? t("empty.model", { model }) : t("empty.all")}
+        </div>
+      ) : null}
+      {replicas && replicas.length > 0 ? (
+        <div className="table-scroll">
+          <ReplicasTable replicas={replicas} />
+        </div>
+      ) : null}
+    </section>
+  );
+}

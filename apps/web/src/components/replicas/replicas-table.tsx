@@ -1,0 +1,95 @@
+"use client";
+// One row per replica. Times are relative (they age on their own clock) with the exact moment in
+// the title; a replica fetching weights shows how far the download got.
+import type { ReplicaPhase, ReplicaView } from "@llmgw/api";
+import Link from "next/link";
+import { useTranslation } from "react-i18next";
+import { useNow } from "../../hooks/use-now";
+import { ABSENT, formatDateTime, formatNumber, formatPercent, formatRelativeTime, upperForDisplay } from "../../lib/format";
+
+const COLUMN_IDS = ["id", "model", "node", "cards", "engine", "phase", "endpoint", "phaseChanged", "lastUsed"] as const;
+
+function PhaseBadge({ phase }: { phase: ReplicaPhase }) {
+  const { t, i18n } = useTranslation("replicas");
+  return (
+    <span className={`badge badge-phase-${phase}`} data-testid="replica-phase" data-phase={phase}>
+      {upperForDisplay(t(`phase.${phase}`), i18n.language)}
+    </span>
+  );
+}
+
+function Cards({ gpuIndexes, lang }: { gpuIndexes: number[]; lang: string }) {
+  const { t } = useTranslation("replicas");
+  if (gpuIndexes.length === 0) return <span className="muted">{t("cpu")}</span>;
+  const indexes = gpuIndexes.map((index) => formatNumber(index, lang)).join(", ");
+  return <span>{t("gpuIndexes", { count: gpuIndexes.length, indexes })}</span>;
+}
+
+function PhaseCell({ replica, lang }: { replica: ReplicaView; lang: string }) {
+  const { t } = useTranslation("replicas");
+  const progress =
+    replica.phase === "fetching" && replica.fetchProgress != null
+      ? t("fetchProgress", { percent: formatPercent(replica.fetchProgress * 100, lang) })
+      : null;
+  return (
+    <span className="state-cell" title={replica.message || undefined}>
+      <PhaseBadge phase={replica.phase} />
+      {progress ? <span className="muted">{progress}</span> : null}
+      {replica.message ? <span className="truncate state-note muted">{replica.message}</span> : null}
+    </span>
+  );
+}
+
+function ReplicaRow({ replica, nowMs, lang }: { replica: ReplicaView; nowMs: number; lang: string }) {
+  const { t } = useTranslation("replicas");
+  return (
+    <tr data-testid="replica-row" data-replica-id={replica.id} data-model-name={replica.model} data-phase={replica.phase}>
+      <td className="mono">
+        <span className="truncate replica-id" title={replica.id}>
+          {replica.id}
+        </span>
+      </td>
+      <td>
+        <Link href={`/replicas?model=${encodeURIComponent(replica.model)}`}>{replica.model}</Link>
+      </td>
+      <td>
+        <Link href={`/nodes/${encodeURIComponent(replica.nodeId)}`} data-testid="replica-node-link">
+          {replica.nodeName}
+        </Link>
+      </td>
+      <td>
+        <Cards gpuIndexes={replica.gpuIndexes} lang={lang} />
+      </td>
+      <td className="mono">{replica.engine}</td>
+      <td>
+        <PhaseCell replica={replica} lang={lang} />
+      </td>
+      <td className="mono">{replica.endpoint ?? ABSENT}</td>
+      <td title={formatDateTime(replica.phaseChangedAt, lang)}>{formatRelativeTime(replica.phaseChangedAt, nowMs, lang)}</td>
+      <td title={replica.lastUsedAt ? formatDateTime(replica.lastUsedAt, lang) : undefined}>
+        {replica.lastUsedAt ? formatRelativeTime(replica.lastUsedAt, nowMs, lang) : <span className="muted">{t("never")}</span>}
+      </td>
+    </tr>
+  );
+}
+
+export function ReplicasTable({ replicas }: { replicas: ReplicaView[] }) {
+  const { t, i18n } = useTranslation("replicas");
+  const nowMs = useNow();
+  return (
+    <table className="grid" data-testid="replicas-table">
+      <thead>
+        <tr>
+          {COLUMN_IDS.map((id) => (
+            <th key={id}>{t(`columns.${id}`)}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {replicas.map((replica) => (
+          <ReplicaRow key={replica.id} replica={replica} nowMs={nowMs} lang={i18n.language} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
