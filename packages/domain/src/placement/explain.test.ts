@@ -38,7 +38,7 @@ describe("explainPlacement", () => {
       placementRequestFor(model, profile, "qwen-7b/r1"),
     );
     expect(formatExplanation(explanation)).toEqual([
-      'model "qwen-7b" profile "h100": placed on node-7',
+      'model "qwen-7b" profile "h100": a new replica would go to node-7',
       "node-1: is unreachable; nothing is placed on it until it answers again; has no H100-80G cards (has 2 L40S)",
       "node-3: needs 2 free H100-80G cards, has 1 (cards 0,2 held by llama/r2)",
       "node-7: chosen (cards 0,1)",

@@ -50,8 +50,10 @@ export function explainPlacement(
     };
     return shard ? { ...base, chosen: shard } : base;
   });
+  const names = new Map(input.nodes.map((node) => [node.id, node.name]));
+  // Explaining places nothing: the summary says where a new replica would go, by node name.
   const summary = result.ok
-    ? `model "${request.model}" profile "${request.profile}": placed on ${result.shards.map((s) => s.nodeId).join(", ")}`
+    ? `model "${request.model}" profile "${request.profile}": a new replica would go to ${result.shards.map((s) => names.get(s.nodeId) ?? s.nodeId).join(", ")}`
     : result.summary;
   return { replicaId: request.replicaId, summary, nodes };
 }
