@@ -2,19 +2,7 @@
 // same fleet on every run with the same seed.
 import { createHash } from "node:crypto";
 
-export type RandomFn = () => number;
-
-/** mulberry32: small, fast and good enough for a simulation; returns numbers in [0, 1). */
-export function seededRandom(seed: number): RandomFn {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom, type RandomFn } from "@llmgw/domain/seeded-random";
 
 /** Hex SHA-256 of a string; used for identifiers that must not change between runs. */
 export function stableHash(text: string): string {

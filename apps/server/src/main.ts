@@ -128,6 +128,12 @@ export async function runServer(argv: string[]): Promise<void> {
     }
     throw error;
   }
+  // Listen for signals before anything starts: a supervisor may signal as soon as it reads the
+  // "listening" line, and a stop during start-up must still close the store cleanly.
+  const stopRequested = new Promise<void>((resolve) => {
+    process.once("SIGINT", () => resolve());
+    process.once("SIGTERM", () => resolve());
+  });
   let server: RunningServer;
   try {
     server = await startServer(config);
@@ -140,11 +146,7 @@ export async function runServer(argv: string[]): Promise<void> {
     }
     throw error;
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
+  await stopRequested;
   log("stopping");
   await server.stop();
 }

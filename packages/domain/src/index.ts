@@ -3,3 +3,4 @@ export * from "./node-state";
 export * from "./catalog";
 export * from "./placement";
 export * from "./reconcile";
+export * from "./seeded-random";

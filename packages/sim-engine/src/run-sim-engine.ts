@@ -34,8 +34,11 @@ export async function runSimEngine(argv: readonly string[]): Promise<number> {
     );
     return 1;
   }
+  // Signal handlers go in before the announcement: a supervisor that reads "listening" may signal
+  // at once, and a SIGTERM before the handler would kill the process instead of stopping it.
+  const stopped = serveUntilStopped(engine, config);
   announce(config, port);
-  return serveUntilStopped(engine, config);
+  return stopped;
 }
 
 function announce(config: SimEngineConfig, port: number): void {

@@ -200,9 +200,8 @@ describe("flags and keys", () => {
 
   it("stops on SIGTERM with exit 0", async () => {
     const sim = await startSim(["--ready-after-ms", "0"]);
-    // Signal the engine process alone: a group signal also reaches tsx's esbuild helper, whose
-    // death under load is a different story from the engine's own shutdown.
-    process.kill(sim.proc.pid, "SIGTERM");
+    // At once after "listening": the handler must already be in place (it once was not).
+    sim.proc.kill("SIGTERM");
     expect((await sim.proc.exited).code).toBe(0);
   });
 });

@@ -2,20 +2,11 @@
 // checked against the invariants placement must never break. A failing seed replays exactly.
 import { describe, expect, it } from "vitest";
 import type { GpuNeed } from "../catalog/model-definition";
+import { seededRandom } from "../seeded-random";
 import { placeReplicas } from "./place";
 import type { ExistingReplica, PlacementCard, PlacementNode, PlacementRequest } from "./types";
 
-/** mulberry32: small, fast and good enough to spread test cases; never for secrets. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+const prng = seededRandom;
 
 type Random = () => number;
 const pick = <T>(random: Random, items: readonly T[]): T =>
