@@ -124,7 +124,9 @@ function ModelRow({ model, actions, isExpanded, onToggle }: { model: ModelView; 
   });
   return (
     <tr data-testid="model-row" data-model-name={model.name} data-state={model.state}>
-      <td className="name-cell">{model.name}</td>
+      <td className="col-name">
+        <span className="name-cell">{model.name}</span>
+      </td>
       <td>
         <StateCell model={model} isExpanded={isExpanded} onToggle={onToggle} />
       </td>
@@ -138,7 +140,7 @@ function ModelRow({ model, actions, isExpanded, onToggle }: { model: ModelView; 
       <td title={formatDateTime(model.updatedAt, lang)}>
         {t("updatedBy", { time: formatRelativeTime(model.updatedAt, nowMs, lang), user: model.updatedBy })}
       </td>
-      <td>
+      <td className="col-actions">
         <ActionsCell model={model} actions={actions} />
       </td>
     </tr>
@@ -159,7 +161,7 @@ export function ModelsTable({ models, actions }: { models: ModelView[]; actions:
       <thead>
         <tr>
           {COLUMN_IDS.map((id) => (
-            <th key={id} className={id === "ready" ? "numeric" : undefined}>
+            <th key={id} className={id === "ready" ? `col-${id} numeric` : `col-${id}`}>
               {t(`columns.${id}`)}
             </th>
           ))}

@@ -59,16 +59,14 @@ function PresetRow({ preset, props }: { preset: PresetView; props: PresetsTabPro
   return (
     <li className="preset" data-testid="preset-row" data-preset-name={preset.name} data-fits={preset.fits}>
       <div className="preset-main">
-        <div className="preset-title">
-          <span className="mono preset-name">{preset.name}</span>
-          <Fit preset={preset} />
-        </div>
+        <span className="mono preset-name">{preset.name}</span>
         <p>{preset.description}</p>
         <div className="muted">
           {t("add.needs")}
           {": "}
           {preset.needs.join("; ")}
         </div>
+        <Fit preset={preset} />
         {props.failedPreset?.name === preset.name ? <PresetError error={props.failedPreset.error} /> : null}
       </div>
       <button

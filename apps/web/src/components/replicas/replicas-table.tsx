@@ -31,11 +31,13 @@ function PhaseCell({ replica, lang }: { replica: ReplicaView; lang: string }) {
     replica.phase === "fetching" && replica.fetchProgress != null
       ? t("fetchProgress", { percent: formatPercent(replica.fetchProgress * 100, lang) })
       : null;
+  // Agents often report the phase itself as the message; saying it twice adds nothing.
+  const message = replica.message.trim().toLowerCase() === replica.phase ? "" : replica.message;
   return (
-    <span className="state-cell" title={replica.message || undefined}>
+    <span className="state-cell" title={message || undefined}>
       <PhaseBadge phase={replica.phase} />
       {progress ? <span className="muted">{progress}</span> : null}
-      {replica.message ? <span className="truncate state-note muted">{replica.message}</span> : null}
+      {message ? <span className="truncate state-note muted">{message}</span> : null}
     </span>
   );
 }
