@@ -34,6 +34,7 @@ const envSchema = z.object({
   LLMGW_RESYNC_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
   LLMGW_START_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
   LLMGW_AGENT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  LLMGW_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(30_000, "LLMGW_BREAKER_OPEN_MS must be at most 30000: a failing endpoint is probed again within 30 s").default(30_000),
 });
 
 export interface ServerConfig {
@@ -62,6 +63,8 @@ export interface ServerConfig {
   startTimeoutMs: number;
   /** How long a request to an agent (logs, reclaim) may wait for its answer. */
   agentRequestTimeoutMs: number;
+  /** How long an endpoint's open breaker waits before it lets one probe through. */
+  breakerOpenMs: number;
 }
 
 export class ConfigError extends Error {
@@ -107,5 +110,6 @@ export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv = proce
     restartGraceMs: e.LLMGW_RESTART_GRACE_MS,
     startTimeoutMs: e.LLMGW_START_TIMEOUT_MS,
     agentRequestTimeoutMs: e.LLMGW_AGENT_REQUEST_TIMEOUT_MS,
+    breakerOpenMs: e.LLMGW_BREAKER_OPEN_MS,
   };
 }

@@ -16,6 +16,8 @@ import { FleetRegistry } from "./fleet/registry";
 import { saveLastSeen, saveRegistration } from "./fleet/inventory";
 import { createContext } from "./http/context";
 import { startHttpServer } from "./http/http-server";
+import { startGateway } from "./gateway/start-gateway";
+import { createKeysService } from "./keys/keys-service";
 import { createMetrics } from "./metrics";
 import { readOrCreateSecretFile } from "./secrets";
 import { createAuthService, ensureFirstAdmin, userForSession } from "./services/auth";
@@ -49,6 +51,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const policy = { heartbeatIntervalMs: config.heartbeatIntervalMs, missedHeartbeatsMax: config.missedHeartbeatsMax };
   const plane = await startControlPlane({ db, config, registry, links, liveness: policy, nowMs, log });
   const { deps, reconciler } = plane;
+  const keys = createKeysService(db, plane.apiKeyPepper, nowMs);
+  const gateway = startGateway(db, deps, keys, config.breakerOpenMs);
   const services: ApiServices = {
     nodes: createNodesService(db, registry, policy, nowMs),
     auth: createAuthService(db, config.sessionTtlMs, nowMs),
@@ -57,6 +61,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     status: createStatusService(deps),
     logs: createLogsService(deps, config.agentRequestTimeoutMs),
     reclaim: createReclaimService(db, deps, config.agentRequestTimeoutMs),
+    keys,
   };
   const metrics = createMetrics(services.nodes, deps);
   const persist = (what: string, work: Promise<void>) =>
@@ -100,6 +105,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     log,
     createContext: (req, res) => createContext(req, res, services, (token) => userForSession(db, token, new Date())),
     metrics: async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() }),
+    v1: gateway.handle,
   });
   log(`listening: http://${config.httpHost}:${http.port} (API), ws://${config.agentHost}:${agents.port}/agent/v1 (agents), store ${store.kind}`);
 
@@ -109,6 +115,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     async stop() {
       sweep.stop();
       await Promise.all([http.close(), agents.close()]);
+      await gateway.stop();
       await plane.stop();
       await store.close();
     },

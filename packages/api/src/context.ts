@@ -11,6 +11,7 @@ import type {
   ReclaimView,
   ReplicaView,
 } from "./schemas-models";
+import type { CreatedKey, CreateKeyInput, KeyView } from "./schemas-keys";
 
 /**
  * Refusals the services raise with a sentence an operator can act on; the router turns them into
@@ -73,6 +74,14 @@ export interface AuthService {
   logout(token: string): Promise<void>;
 }
 
+export interface KeysService {
+  /** Makes a key; the answer carries the plaintext, which is never stored. */
+  create(input: CreateKeyInput, actor: Actor): Promise<CreatedKey>;
+  list(): Promise<KeyView[]>;
+  /** Revokes at once; throws ServiceError("not_found") for an unknown id. */
+  revoke(id: string, actor: Actor): Promise<KeyView>;
+}
+
 export interface ApiServices {
   nodes: NodesService;
   auth: AuthService;
@@ -81,6 +90,7 @@ export interface ApiServices {
   status: StatusService;
   logs: LogsService;
   reclaim: ReclaimService;
+  keys: KeysService;
 }
 
 export interface ApiContext {

@@ -5,6 +5,7 @@ export type {
   ApiContext,
   ApiServices,
   AuthService,
+  KeysService,
   LogsService,
   ModelsService,
   NodesService,
@@ -14,6 +15,7 @@ export type {
 } from "./context";
 export * from "./schemas";
 export * from "./schemas-models";
+export * from "./schemas-keys";
 
 /** Path the server mounts the tRPC router on; the console proxies the same path. */
 export const TRPC_PATH = "/api/trpc";

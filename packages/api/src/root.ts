@@ -1,5 +1,6 @@
 // One router per domain. Procedure keys read `domain.verb`.
 import { authRouter } from "./routers/auth";
+import { keysRouter } from "./routers/keys";
 import { logsRouter } from "./routers/logs";
 import { modelsRouter } from "./routers/models";
 import { nodesRouter } from "./routers/nodes";
@@ -16,6 +17,7 @@ export const appRouter = router({
   status: statusRouter,
   logs: logsRouter,
   reclaim: reclaimRouter,
+  keys: keysRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -2,7 +2,7 @@
 // can answer or make refuse, and the caller's role is chosen per test.
 import { vi } from "vitest";
 import type { ApiContext, ApiServices } from "../src/context";
-import type { ModelView, Role } from "../src/index";
+import type { CreateKeyInput, KeyView, ModelView, Role } from "../src/index";
 
 export function modelView(overrides: Partial<ModelView> = {}): ModelView {
   return {
@@ -56,7 +56,19 @@ export function fakeServices() {
     },
     logs: { get: vi.fn(async (node: string, source: string) => ({ node, source, lines: [], sources: ["agent"] })) },
     reclaim: { run: vi.fn(async (collect: boolean) => ({ collect, nodes: [] })) },
+    keys: {
+      create: vi.fn(async (input: CreateKeyInput) => ({ key: "llmgw_fake", view: keyView(input.owner) })),
+      list: vi.fn(async () => [keyView("team:ml")]),
+      revoke: vi.fn(async () => ({ ...keyView("team:ml"), state: "revoked" as const, revokedAt: "2030-01-01T00:00:00.000Z" })),
+    },
   } satisfies ApiServices;
+}
+
+function keyView(owner: string): KeyView {
+  return {
+    id: "k1", prefix: "0123456789ab", owner, models: ["*"], requestsPerMinute: null, tokensPerMinute: null, concurrentMax: null,
+    expiresAt: null, revokedAt: null, createdBy: "admin", createdAt: "2030-01-01T00:00:00.000Z", lastUsedAt: null, state: "active",
+  };
 }
 
 export function fakeContext(role: Role | null, services = fakeServices()): ApiContext & { services: ReturnType<typeof fakeServices> } {

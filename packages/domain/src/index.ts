@@ -4,3 +4,4 @@ export * from "./catalog";
 export * from "./placement";
 export * from "./reconcile";
 export * from "./seeded-random";
+export * from "./routing";

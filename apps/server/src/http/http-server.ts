@@ -1,5 +1,5 @@
-// The public HTTP port: tRPC for the console and CLI, health probes and metrics. Later issues add
-// /v1, /mcp, /scim and /auth here.
+// The public HTTP port: the OpenAI-compatible /v1 gateway, tRPC for the console and CLI, health
+// probes and metrics. Later issues add /mcp, /scim and /auth here.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
@@ -11,6 +11,8 @@ export interface HttpServerOptions {
   createContext(req: IncomingMessage, res: ServerResponse): Promise<ApiContext>;
   isReady(): boolean;
   metrics(): Promise<{ contentType: string; body: string }>;
+  /** Handles every path under /v1/. */
+  v1(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
   log(line: string): void;
 }
 
@@ -56,6 +58,7 @@ async function route(
   options: HttpServerOptions,
 ): Promise<void> {
   const path = (req.url ?? "/").split("?")[0] ?? "/";
+  if (path.startsWith("/v1/")) return options.v1(req, res, path);
   if (path.startsWith(`${TRPC_PATH}/`)) {
     trpc(req, res);
     return;

@@ -9,6 +9,7 @@ import { openCatalogStore } from "../catalog/db-catalog-store";
 import type { ServerConfig } from "../config";
 import type { FleetRegistry } from "../fleet/registry";
 import { loadMasterKey } from "../seal/master-key";
+import { API_KEY_PEPPER_SECRET } from "../keys/key-hash";
 import { loadOrCreateSecret, REPLICA_KEY_SECRET } from "../seal/sealed-secrets";
 import type { ReconcileDeps } from "./deps";
 import { ModelHealthBook } from "./model-health";
@@ -19,6 +20,8 @@ import { applyReports, onNodeRegistered } from "./reports";
 export interface ControlPlane {
   deps: ReconcileDeps;
   reconciler: Reconciler;
+  /** The sealed pepper API key hashes are keyed with; never logged. */
+  apiKeyPepper: Uint8Array;
   onRegistered(nodeId: string, replicas: readonly ReplicaStatus[]): void;
   onReplicaReport(nodeId: string, replicas: readonly ReplicaStatus[], origin: "status" | "heartbeat"): void;
   onDisconnected(nodeId: string): void;
@@ -40,11 +43,12 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const masterKeySource = config.masterKeyBase64 ? { kind: "env" as const, base64: config.masterKeyBase64 } : { kind: "file" as const, path: join(config.homeDir, "master.key") };
   const masterKey = loadMasterKey(masterKeySource);
   if (masterKey.created) log(`created the master key ${join(config.homeDir, "master.key")} (mode 0600); back it up: sealed secrets cannot be read without it`);
-  const [catalog, book, health, replicaSecret] = await Promise.all([
+  const [catalog, book, health, replicaSecret, apiKeyPepper] = await Promise.all([
     openCatalogStore(db, { log, nowMs }),
     ReplicaBook.open(db, log),
     ModelHealthBook.open(db, log),
     loadOrCreateSecret(db, masterKey.key, REPLICA_KEY_SECRET),
+    loadOrCreateSecret(db, masterKey.key, API_KEY_PEPPER_SECRET),
   ]);
   const deps: ReconcileDeps = {
     catalog,
@@ -71,6 +75,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   return {
     deps,
     reconciler,
+    apiKeyPepper,
     onRegistered: (nodeId, replicas) => {
       void onNodeRegistered(deps, reconciler, nodeId, replicas).catch(failed(`adopting replicas on ${nodeId}`));
       // A new node is new room: models that could not be placed may fit now.

@@ -1,3 +1,4 @@
+export * from "./api-keys";
 export * from "./audit-log";
 export * from "./gpus";
 export * from "./model-status";
@@ -8,3 +9,4 @@ export * from "./sealed-secrets";
 export * from "./sessions";
 export * from "./settings";
 export * from "./users";
+export * from "./usage-records";

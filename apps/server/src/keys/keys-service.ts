@@ -1,0 +1,92 @@
+// API keys: the tRPC service (create, list, revoke) and the lookup /v1 does on every request.
+// Rows are cached by prefix for a few seconds so a request costs no query; a revoke here drops the
+// cached row at once (another control plane sharing the store sees it within the cache time).
+import { randomUUID } from "node:crypto";
+import { apiKeys, desc, eq, type ApiKeyRow, type Database } from "@llmgw/db";
+import { ServiceError, type Actor, type CreateKeyInput, type KeysService, type KeyView } from "@llmgw/api";
+import { parseApiKey } from "@llmgw/domain";
+import { hashApiKey, hashesEqual, newApiKey } from "./key-hash";
+
+const CACHE_MS = 5_000;
+
+export type KeyCheck = { ok: true; key: ApiKeyRow } | { ok: false; why: string };
+
+export interface GatewayKeys extends KeysService {
+  /** Checks a presented key: format and checksum, the stored hash, revocation and expiry. */
+  check(presented: string): Promise<KeyCheck>;
+}
+
+export function keyView(row: ApiKeyRow, nowMs: number): KeyView {
+  const iso = (date: Date | null) => date?.toISOString() ?? null;
+  const state = row.revokedAt ? "revoked" : row.expiresAt && row.expiresAt.getTime() <= nowMs ? "expired" : "active";
+  return {
+    id: row.id,
+    prefix: row.prefix,
+    owner: row.owner,
+    models: row.models,
+    requestsPerMinute: row.requestsPerMinute,
+    tokensPerMinute: row.tokensPerMinute,
+    concurrentMax: row.concurrentMax,
+    expiresAt: iso(row.expiresAt),
+    revokedAt: iso(row.revokedAt),
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: iso(row.lastUsedAt),
+    state,
+  };
+}
+
+export function createKeysService(db: Database, pepper: Uint8Array, nowMs: () => number): GatewayKeys {
+  const cache = new Map<string, { row: ApiKeyRow | undefined; loadedAtMs: number }>();
+  const byPrefix = async (prefix: string) => {
+    const hit = cache.get(prefix);
+    if (hit && nowMs() - hit.loadedAtMs < CACHE_MS) return hit.row;
+    const [row] = await db.select().from(apiKeys).where(eq(apiKeys.prefix, prefix));
+    cache.set(prefix, { row, loadedAtMs: nowMs() });
+    return row;
+  };
+  return {
+    create: (input, actor) => createKey(db, pepper, input, actor, nowMs()),
+    async list() {
+      const rows = await db.select().from(apiKeys).orderBy(desc(apiKeys.createdAt));
+      return rows.map((row) => keyView(row, nowMs()));
+    },
+    async revoke(id: string, _actor: Actor) {
+      const [row] = await db.update(apiKeys).set({ revokedAt: new Date(nowMs()) }).where(eq(apiKeys.id, id)).returning();
+      if (!row) throw new ServiceError("not_found", `no API key with id "${id}"; see \`llmgw ctl keys list\``);
+      cache.delete(row.prefix);
+      return keyView(row, nowMs());
+    },
+    async check(presented) {
+      const parsed = parseApiKey(presented);
+      if (!parsed.ok) return { ok: false, why: parsed.why };
+      const row = await byPrefix(parsed.prefix);
+      if (!row || !hashesEqual(hashApiKey(pepper, presented), row.keyHash)) return { ok: false, why: "the API key is not known" };
+      if (row.revokedAt) return { ok: false, why: `the API key ${row.prefix} was revoked at ${row.revokedAt.toISOString()}` };
+      if (row.expiresAt && row.expiresAt.getTime() <= nowMs()) return { ok: false, why: `the API key ${row.prefix} expired at ${row.expiresAt.toISOString()}` };
+      return { ok: true, key: row };
+    },
+  };
+}
+
+async function createKey(db: Database, pepper: Uint8Array, input: CreateKeyInput, actor: Actor, nowMs: number) {
+  const { key, prefix } = newApiKey();
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      id: randomUUID(),
+      prefix,
+      keyHash: hashApiKey(pepper, key),
+      owner: input.owner,
+      models: input.models,
+      requestsPerMinute: input.requestsPerMinute ?? null,
+      tokensPerMinute: input.tokensPerMinute ?? null,
+      concurrentMax: input.concurrentMax ?? null,
+      expiresAt: input.expiresInSeconds === undefined ? null : new Date(nowMs + input.expiresInSeconds * 1_000),
+      createdBy: actor.username,
+      createdAt: new Date(nowMs),
+    })
+    .returning();
+  if (!row) throw new Error("the new API key was not stored");
+  return { key, view: keyView(row, nowMs) };
+}

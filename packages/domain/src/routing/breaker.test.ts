@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { Breaker, isEndpointFailure } from "./breaker";
+
+const policy = { failuresToOpen: 5, openForMs: 30_000 };
+
+describe("breaker", () => {
+  it("opens after five consecutive failures, not four", () => {
+    const breaker = new Breaker(policy);
+    for (let i = 0; i < 4; i++) breaker.onFailure(1_000);
+    expect(breaker.canTry(1_000)).toBe(true);
+    breaker.onFailure(1_000);
+    expect(breaker.stateAt(1_000)).toBe("open");
+    expect(breaker.canTry(1_000)).toBe(false);
+    expect(breaker.msUntilProbe(11_000)).toBe(20_000);
+  });
+
+  it("a success in between resets the count", () => {
+    const breaker = new Breaker(policy);
+    for (let i = 0; i < 4; i++) breaker.onFailure(0);
+    breaker.onSuccess();
+    for (let i = 0; i < 4; i++) breaker.onFailure(0);
+    expect(breaker.stateAt(0)).toBe("closed");
+  });
+
+  it("lets exactly one probe through after the cool-down; its success closes the breaker", () => {
+    const breaker = new Breaker(policy);
+    for (let i = 0; i < 5; i++) breaker.onFailure(0);
+    expect(breaker.canTry(29_999)).toBe(false);
+    expect(breaker.canTry(30_000)).toBe(true);
+    breaker.onAttempt(30_000);
+    expect(breaker.canTry(30_001)).toBe(false);
+    breaker.onSuccess();
+    expect(breaker.stateAt(30_002)).toBe("closed");
+  });
+
+  it("a failed probe reopens it for another cool-down", () => {
+    const breaker = new Breaker(policy);
+    for (let i = 0; i < 5; i++) breaker.onFailure(0);
+    breaker.onAttempt(30_000);
+    breaker.onFailure(30_000);
+    expect(breaker.canTry(59_999)).toBe(false);
+    expect(breaker.canTry(60_000)).toBe(true);
+  });
+
+  it("counts 5xx and connection errors, never 4xx", () => {
+    expect(isEndpointFailure(503)).toBe(true);
+    expect(isEndpointFailure("connection-error")).toBe(true);
+    expect(isEndpointFailure(400)).toBe(false);
+    expect(isEndpointFailure(429)).toBe(false);
+  });
+});
