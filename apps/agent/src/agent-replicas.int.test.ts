@@ -1,6 +1,7 @@
 // The whole agent (runAgent, --simulate) against a WebSocket server stub speaking the real frames:
 // DesiredReplicas → ReplicaStatus frames up to READY (with fetch progress for an http source),
 // heartbeats carrying every replica, logs and reclaim answered by request id, StopReplica.
+import { ENGINE_NAMES } from "@llmgw/engines";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -73,7 +74,7 @@ describe("agent replicas over the WebSocket", () => {
 
     const register = await waitFor(() => frames(received, "register")[0], { what: "register" });
     if (register.msg.case !== "register") throw new Error("unreachable");
-    expect(register.msg.value).toMatchObject({ engines: ["sim"], features: ["replicas", "logs", "reclaim"], replicas: [] });
+    expect(register.msg.value).toMatchObject({ engines: [...ENGINE_NAMES], features: ["replicas", "logs", "reclaim"], replicas: [] });
     send({ requestId: register.requestId, msg: { case: "registerAck", value: { nodeId: "n1", heartbeatIntervalMs: 200 } } });
     const common = { model: "tiny", engine: "sim", startTimeoutMs: 30_000, args: ["--ready-after-ms", "200"] };
     send({

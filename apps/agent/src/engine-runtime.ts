@@ -1,6 +1,7 @@
 // Builds the engine side of the agent (weight cache, replica supervisor) from its configuration,
 // so main.ts only wires. Which engines a node offers: the simulator on a simulated node, the
 // executables found on PATH on a real one.
+import { ENGINE_NAMES } from "@llmgw/engines";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { WeightCache } from "./cache/fetch";
@@ -32,7 +33,9 @@ export interface EngineRuntimeOptions {
 
 export function createEngineRuntime(options: EngineRuntimeOptions): { supervisor: ReplicaSupervisor; weights: WeightCache; engines: string[] } {
   const { config } = options;
-  const engines = options.isSimulated ? ["sim"] : detectEngines(options.engineEnv.PATH ?? "");
+  // A simulated node stands in for every engine (running the simulator, and saying so), so the
+  // real presets can be placed and watched on a simulated fleet.
+  const engines = options.isSimulated ? [...ENGINE_NAMES] : detectEngines(options.engineEnv.PATH ?? "");
   const weights = new WeightCache({ dataDir: config.dataDir, hubUrl: config.hubUrl, nowMs: options.nowMs });
   const supervisor = new ReplicaSupervisor({
     dataDir: config.dataDir,

@@ -1,5 +1,6 @@
 // What this node has and how busy it is, from the real machine or from a simulation, in the shape
 // the wire wants. Everything downstream treats both sources the same; only Register says which.
+import { ENGINE_NAMES } from "@llmgw/engines";
 import type { AgentConfig } from "./config";
 import type { HeartbeatContent, RegisterInit } from "./connection";
 import { createHostLoadSampler, discoverHost, type HostInfo, type HostLoad, type HostProbe } from "./discovery/host";
@@ -25,7 +26,7 @@ export function simulatedInventory(profile: string, nodeName: string, seed: numb
     simulationProfile: profile,
     gpus: simulation.gpus,
     host: simulation.host,
-    engines: ["sim"],
+    engines: [...ENGINE_NAMES],
     sample: async () => simulation.step(),
   };
 }

@@ -1,3 +1,4 @@
+import { ENGINE_NAMES } from "@llmgw/engines";
 import { once } from "node:events";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
@@ -45,7 +46,7 @@ describe("runAgent", () => {
     const register = frames[0]?.msg;
     if (register?.case !== "register") throw new Error(`expected register, got ${register?.case}`);
     const nodeId = (await readFile(join(dataDir, "node-id"), "utf8")).trim();
-    expect(register.value).toMatchObject({ nodeId, nodeName: "sim-7", joinToken: "t0k", simulated: true, simulationProfile: "l40sx4", engines: ["sim"] });
+    expect(register.value).toMatchObject({ nodeId, nodeName: "sim-7", joinToken: "t0k", simulated: true, simulationProfile: "l40sx4", engines: [...ENGINE_NAMES] });
     expect(register.value.hardware?.gpus.map((gpu) => gpu.name)).toEqual(Array(4).fill("NVIDIA L40S"));
 
     abort.abort();

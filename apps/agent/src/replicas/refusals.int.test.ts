@@ -27,7 +27,10 @@ describe("refusals on the node", () => {
 
   it("a simulated node runs the simulator for vllm, says so, and never logs the key", async () => {
     const { supervisor, ring } = makeSupervisor();
-    const replica = supervisor.start(startSpec({ engine: "vllm", args: ["--gpu-memory-utilization", "0.9"], gpuIndexes: [0, 1], tensorParallel: 2 }));
+    // A hub id: a real node without a route to the hub would fail; the stand-in fetches nothing.
+    const replica = supervisor.start(
+      startSpec({ engine: "vllm", source: "meta-llama/Llama-3.1-8B-Instruct", args: ["--gpu-memory-utilization", "0.9"], gpuIndexes: [0, 1], tensorParallel: 2 }),
+    );
     await waitFor(() => replica.phase === ReplicaPhase.READY, { timeoutMs: 30_000, what: "READY" });
     expect(replica.message).toBe("ready (simulated node: sim-engine runs in place of vllm)");
     expect(replica.status()).toMatchObject({ engine: "vllm", gpuIndexes: [0, 1] });
@@ -35,6 +38,7 @@ describe("refusals on the node", () => {
 
     const agentLog = answerLogs({ source: "", lines: 0 }, { supervisor, agentRing: ring });
     expect(agentLog.lines.length).toBeGreaterThan(0);
+    expect(agentLog.lines.join("\n")).toContain("weights not fetched: the simulator stands in for the engine");
     expect(agentLog.sources).toEqual(["agent", "r-1"]);
     await replica.logTail?.poll();
     const engineLog = answerLogs({ source: "r-1", lines: 5 }, { supervisor, agentRing: ring });

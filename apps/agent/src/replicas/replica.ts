@@ -89,7 +89,8 @@ export class Replica {
       this.standIn = plan.standIn;
       this.lastProgressAtMs = this.deps.nowMs();
       this.setPhase(ReplicaPhase.FETCHING, this.withStandIn("fetching weights"));
-      const weights = await this.fetchWeights(plan);
+      // A stand-in simulator reads no weights, so a simulated node does not download them.
+      const weights = plan.standIn === "" ? await this.fetchWeights(plan) : standInWeights(this.spec.source);
       if (this.isStopping) return;
       await this.spawnEngine(plan, weights);
       await this.waitReady();
@@ -343,4 +344,8 @@ export class Replica {
 export function safeDirName(id: string): string {
   // The hash keeps two ids that differ only in replaced characters apart.
   return `r-${id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64)}-${hashKey(id).slice(0, 8)}`;
+}
+
+function standInWeights(source: string): ResolvedWeights {
+  return { modelPath: source, cacheName: undefined, note: "weights not fetched: the simulator stands in for the engine" };
 }
