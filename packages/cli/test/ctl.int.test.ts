@@ -80,6 +80,22 @@ describe("llmgw ctl", () => {
     expect(nodes.find((n) => n.name === "ctl-l40s")?.gpus).toHaveLength(4);
   });
 
+  it("creates an API key that opens /v1, lists it and revokes it", async () => {
+    const created = await ctl(["keys", "create", "--owner", "team:ml", "--models", "qwen*", "--rpm", "600", "--tpm", "200000", "--max-concurrent", "8", "--expires", "30d", "--json"]);
+    expect(created.code).toBe(0);
+    const view = JSON.parse(created.output.slice(created.output.indexOf("{"), created.output.lastIndexOf("}") + 1)) as { key: string; id: string; expiresAt: string };
+    expect(view.key).toMatch(/^llmgw_[0-9a-f]{12}_[0-9a-f]{40}_[0-9a-f]{8}$/);
+    expect(Date.parse(view.expiresAt) - Date.now()).toBeGreaterThan(29 * 86_400_000);
+    const models = (key: string) => fetch(`${apiUrl}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
+    expect((await models(view.key)).status).toBe(200);
+    const listed = await ctl(["keys", "list"]);
+    expect(listed.output).toMatch(/team:ml\s+qwen\*\s+600\/200000\/8\s+active/);
+    expect(listed.output).not.toContain(view.key);
+    expect((await ctl(["keys", "revoke", view.id])).code).toBe(0);
+    expect((await models(view.key)).status).toBe(401);
+    expect((await ctl(["keys", "create", "--owner", "team:ml", "--models", "*", "--expires", "soon"])).output).toMatch(/--expires takes a duration/);
+  });
+
   it("says so when the server cannot be reached or the token is wrong", async () => {
     const port = await freePort();
     const unreachable = await ctl(["nodes", "--server", `http://127.0.0.1:${port}`]);

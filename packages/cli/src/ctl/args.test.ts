@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TRPCClientError } from "@trpc/client";
-import { parseCtlArgs, parseFallbacks, parseLinesFlag, required, UsageError } from "./args";
+import { parseCountFlag, parseCtlArgs, parseDurationSeconds, parseFallbacks, parseLinesFlag, required, UsageError } from "./args";
 import { explain, withDetails } from "./client";
 import { COMMANDS, usageText } from "./commands/index";
 
@@ -58,5 +58,17 @@ describe("failures", () => {
       result: { error: { message: 'model "x" was refused: a; b', code: -32600, data: { code: "BAD_REQUEST", details: ["a", "b"] } } },
     });
     expect(explain(error, "http://s")).toBe('model "x" was refused:\n  - a\n  - b');
+  });
+});
+
+describe("key flags", () => {
+  it("reads durations and counts, and names the flag on a mistake", () => {
+    expect(parseDurationSeconds("expires", "30d")).toBe(30 * 86_400);
+    expect(parseDurationSeconds("expires", "90m")).toBe(5_400);
+    expect(() => parseDurationSeconds("expires", "30 days")).toThrow(/--expires takes a duration/);
+    expect(() => parseDurationSeconds("expires", "0d")).toThrow(UsageError);
+    expect(parseCountFlag("rpm", undefined)).toBeUndefined();
+    expect(parseCountFlag("rpm", "600")).toBe(600);
+    expect(() => parseCountFlag("max-concurrent", "1.5")).toThrow(/--max-concurrent takes a whole number/);
   });
 });

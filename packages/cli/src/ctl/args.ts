@@ -14,6 +14,12 @@ export const OPTIONS = {
   follow: { type: "boolean", short: "f" },
   collect: { type: "boolean" },
   help: { type: "boolean", short: "h" },
+  owner: { type: "string" },
+  models: { type: "string" },
+  rpm: { type: "string" },
+  tpm: { type: "string" },
+  "max-concurrent": { type: "string" },
+  expires: { type: "string" },
 } as const;
 
 export type CtlValues = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
@@ -63,4 +69,21 @@ export function parseFallbacks(value: string): string[] {
     .split(",")
     .map((name) => name.trim())
     .filter(Boolean);
+}
+
+const DURATION_UNITS_S: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3_600, d: 86_400, w: 604_800 };
+
+/** `30d`, `12h`, `90m`, `45s`, `2w` → seconds; a usage error for anything else. */
+export function parseDurationSeconds(flag: string, value: string): number {
+  const match = /^(\d+)([smhdw])$/.exec(value.trim());
+  if (!match || Number(match[1]) === 0) throw new UsageError(`--${flag} takes a duration like 30d, 12h or 90m, not "${value}"`);
+  return Number(match[1]) * DURATION_UNITS_S[match[2]!]!;
+}
+
+/** A positive whole number from a flag, or undefined when the flag is absent. */
+export function parseCountFlag(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1) throw new UsageError(`--${flag} takes a whole number of at least 1, not "${value}"`);
+  return count;
 }

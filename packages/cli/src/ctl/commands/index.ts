@@ -1,6 +1,7 @@
 // The command table of `llmgw ctl`, and the usage text made from it.
 import { clusterCommands } from "./cluster";
 import type { Command } from "./command";
+import { keyCommands } from "./keys";
 import { modelCommands } from "./models";
 import { sessionCommands } from "./session";
 
@@ -8,11 +9,12 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...sessionCommands,
   ...modelCommands,
   ...clusterCommands,
+  ...keyCommands,
 };
 
 export function usageText(): string {
   const entries = Object.values(COMMANDS).flatMap((command) =>
-    command.usage.split(" | ").map((usage, index) => [index === 0 ? usage : `model ${usage}`, index === 0 ? command.summary : ""] as const),
+    command.usage.split(" | ").map((usage, index) => [index === 0 ? usage : `${command.usage.split(" ")[0]} ${usage}`, index === 0 ? command.summary : ""] as const),
   );
   const width = Math.max(...entries.map(([usage]) => usage.length));
   const lines = entries.map(([usage, summary]) => `  ${usage.padEnd(width)}  ${summary}`.trimEnd());
