@@ -22,6 +22,8 @@ export interface DevFacts {
   agentUrl: string;
   adminUser: string;
   adminPassword: string;
+  /** A /v1 key for the admin, made on the first run that has none. */
+  apiKey: string | null;
 }
 
 export async function runDev(_argv: string[]): Promise<number> {
@@ -55,6 +57,7 @@ export async function runDev(_argv: string[]): Promise<number> {
   });
   if (!(await waitForHttp(`${facts.apiUrl}/healthz`, 60_000))) return failed(shutdown, `the server did not answer at ${facts.apiUrl}`);
   const models = await seedModels(facts);
+  facts.apiKey = models?.apiKey ?? facts.apiKey;
 
   children.push(startChild("web", [LLMGW_BIN, "web"], { ...env, LLMGW_WEB_PORT: String(config.webPort), LLMGW_API_URL: facts.apiUrl }, false));
   for (const agent of DEV_FLEET) {
@@ -84,6 +87,7 @@ function devFacts(config: DevConfig): DevFacts {
     agentUrl: `ws://127.0.0.1:${config.agentPort}/agent/v1`,
     adminUser: "admin",
     adminPassword: previous.adminPassword ?? randomToken(12),
+    apiKey: previous.apiKey ?? null,
   };
 }
 
@@ -96,7 +100,7 @@ function writeFacts(config: DevConfig, facts: DevFacts): void {
 /** A demo without models is still a demo: a failure here is reported, never fatal. */
 async function seedModels(facts: DevFacts): Promise<DevModels | null> {
   try {
-    return await seedDevModels(facts.apiUrl, facts.adminUser, facts.adminPassword);
+    return await seedDevModels(facts.apiUrl, facts.adminUser, facts.adminPassword, facts.apiKey === null);
   } catch (error) {
     process.stderr.write(`llmgw dev: could not add the simulated models: ${explain(error, facts.apiUrl)}\n`);
     return null;
@@ -121,10 +125,21 @@ function printBanner(facts: DevFacts, factsPath: string, isFirstRun: boolean, mo
     API       ${facts.apiUrl}   (llmgw ctl login --server ${facts.apiUrl})
     agents    ${facts.agentUrl}
     models    ${modelsLine(models)}
+    API key   ${facts.apiKey ?? "none (llmgw ctl keys create --owner user:admin --models '*')"}
+
+  Stream a chat completion through the OpenAI-compatible /v1:
+
+    ${curlExample(facts, models)}
 
   These facts are also in ${factsPath}. Press Ctrl-C to stop everything.
 
 `);
+}
+
+function curlExample(facts: DevFacts, models: DevModels | null): string {
+  const model = models?.models[0] ?? "sim-chat";
+  const body = JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "Say hello" }] });
+  return `curl -N ${facts.apiUrl}/v1/chat/completions -H "Authorization: Bearer ${facts.apiKey ?? "$LLMGW_API_KEY"}" -H "Content-Type: application/json" -d '${body}'`;
 }
 
 async function waitForHttp(url: string, timeoutMs: number): Promise<boolean> {

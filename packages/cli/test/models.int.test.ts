@@ -148,11 +148,20 @@ describe("llmgw ctl on the catalog", () => {
   });
 
   it("llmgw dev's seeding adds the simulated presets only to an empty catalog", async () => {
-    expect(await seedDevModels(apiUrl, "admin", PASSWORD)).toEqual({ added: [], models: ["sim-chat"] });
+    expect(await seedDevModels(apiUrl, "admin", PASSWORD, false)).toEqual({ added: [], models: ["sim-chat"], apiKey: null });
     expect((await ctl(["model", "remove", "sim-chat"])).code).toBe(0);
-    expect(await seedDevModels(apiUrl, "admin", PASSWORD)).toEqual({
+    expect(await seedDevModels(apiUrl, "admin", PASSWORD, false)).toEqual({
       added: ["sim-chat", "sim-gpu-chat"],
       models: ["sim-chat", "sim-gpu-chat"],
+      apiKey: null,
     });
+  });
+
+  it("llmgw dev's seeding makes an API key for the admin that opens /v1", async () => {
+    const { apiKey } = await seedDevModels(apiUrl, "admin", PASSWORD, true);
+    expect(apiKey).toMatch(/^llmgw_/);
+    const res = await fetch(`${apiUrl}/v1/models`, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: Array<{ id: string }> }).data.map((m) => m.id)).toEqual(["sim-chat", "sim-gpu-chat"]);
   });
 });
