@@ -48,7 +48,9 @@ describe("the /v1 gateway", () => {
     await api.models.add.mutate({ definition: simModel("qwen-faulty", `file://${weights}`, ["--fault", "status-5xx:1"]) });
     await api.models.add.mutate({ definition: { ...simModel("llama-sim", `file://${weights}`), replicas: { min: 0, max: 1 } } });
     engineEndpoint = await readyEndpoint(api, "qwen-sim");
+    await api.models.add.mutate({ definition: simModel("qwen-drop", `file://${weights}`, ["--fault", "drop-stream:3"]) });
     await readyEndpoint(api, "qwen-faulty");
+    await readyEndpoint(api, "qwen-drop");
     qwenKey = (await api.keys.create.mutate({ owner: "team:ml", models: ["qwen*"] })).key;
   });
 
@@ -60,7 +62,7 @@ describe("the /v1 gateway", () => {
 
   it("lists only the models the key may use", async () => {
     const models = await client(qwenKey).models.list();
-    expect(models.data.map((m) => m.id).sort()).toEqual(["qwen-faulty", "qwen-sim"]);
+    expect(models.data.map((m) => m.id).sort()).toEqual(["qwen-drop", "qwen-faulty", "qwen-sim"]);
   });
 
   it("answers a plain chat completion through the replica, which never sees the client's key", async () => {
@@ -146,6 +148,31 @@ describe("the /v1 gateway", () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("rate_limit_exceeded");
+  });
+
+  it("limits concurrent requests, and a client that leaves frees its slot", async () => {
+    const single = (await api.keys.create.mutate({ owner: "team:ml", models: ["qwen*"], concurrentMax: 1 })).key;
+    const first = await post("/chat/completions", single, JSON.stringify({ model: "qwen-sim", stream: true, max_tokens: 400, messages: [{ role: "user", content: "long" }] }));
+    expect(first.status).toBe(200);
+    const reader = first.body!.getReader();
+    await reader.read();
+    const second = await post("/embeddings", single, JSON.stringify({ model: "qwen-sim", input: "x" }));
+    expect(second.status).toBe(429);
+    expect(second.headers.get("retry-after")).toBe("1");
+    expect(((await second.json()) as { error: { code: string } }).error.code).toBe("concurrency_limit_exceeded");
+    await reader.cancel();
+    await waitFor(async () => (await post("/embeddings", single, JSON.stringify({ model: "qwen-sim", input: "x" }))).status === 200, {
+      what: "the slot to be freed after the client left",
+      timeoutMs: 5_000,
+    });
+  });
+
+  it("ends a stream that breaks mid-way with an explicit error the client sees", async () => {
+    const stream = await client(qwenKey).chat.completions.create({ model: "qwen-drop", messages: [{ role: "user", content: "hi" }], max_tokens: 50, stream: true });
+    const read = async () => {
+      for await (const chunk of stream) void chunk;
+    };
+    await expect(read()).rejects.toThrow(/broke off/);
   });
 
   it("never answers bad input with a status of 500 or more", async () => {

@@ -2,7 +2,7 @@
 // endpoint only while nothing has reached the client, breakers fed by every outcome, and the
 // answer streamed through with backpressure.
 import type { ServerResponse } from "node:http";
-import { pipeline } from "node:stream/promises";
+import { once } from "node:events";
 import { isEndpointFailure } from "@llmgw/domain";
 import { deriveReplicaKey } from "@llmgw/engines";
 import type { Dispatcher } from "undici";
@@ -45,21 +45,45 @@ type Answer = { endpoint: Endpoint; result: Extract<UpstreamResult, { kind: "res
 export async function forward(deps: ForwardDeps, job: ForwardJob, res: ServerResponse, noEndpoint: () => GatewayError): Promise<ForwardOutcome> {
   const answer = await firstAcceptableAnswer(deps, job, noEndpoint);
   const { endpoint, result } = answer;
+  if (result.status === 401 || result.status === 403) {
+    // The replica refused the key this gateway derived for it: a fault here, never the client's.
+    await result.body.dump().catch(() => undefined);
+    if (!answer.isSettled) settle(deps, endpoint, "connection-error");
+    throw new GatewayError(502, `replica ${endpoint.replicaId} of model "${job.model}" refused its replica key`, "server_error", "replica_key_refused");
+  }
   const scanner = new UsageScanner(deps.nowMs);
   res.writeHead(result.status, { ...result.headers, "x-request-id": job.requestId });
-  try {
-    await pipeline(result.body, scanner, res);
-    if (!answer.isSettled) settle(deps, endpoint, result.status);
-  } catch (error) {
-    // The client left (not the endpoint's fault) or the stream broke mid-way (it is).
-    if (answer.isSettled) return { status: result.status, replicaId: endpoint.replicaId, usage: null, firstByteAtMs: scanner.firstByteAtMs };
-    if (job.signal.aborted) settle(deps, endpoint, 200);
-    else {
-      settle(deps, endpoint, "connection-error");
-      deps.log(`request ${job.requestId}: stream from ${endpoint.replicaId} broke: ${(error as Error).message}`);
-    }
+  const outcome = { status: result.status, replicaId: endpoint.replicaId, usage: null, firstByteAtMs: null };
+  const broke = await relay(result.body, scanner, res, job.signal);
+  if (!answer.isSettled) settle(deps, endpoint, broke && !job.signal.aborted ? "connection-error" : result.status);
+  if (broke && !job.signal.aborted) {
+    deps.log(`request ${job.requestId}: the answer from ${endpoint.replicaId} broke off: ${broke.message}`);
+    endBroken(res, result.headers["content-type"], endpoint.replicaId);
   }
-  return { status: result.status, replicaId: endpoint.replicaId, usage: scanner.usage(), firstByteAtMs: scanner.firstByteAtMs };
+  return { ...outcome, usage: scanner.usage(), firstByteAtMs: scanner.firstByteAtMs };
+}
+
+/** Copies the answer to the client, waiting for it to drain; returns the error that cut it short. */
+async function relay(body: AsyncIterable<Buffer>, scanner: UsageScanner, res: ServerResponse, signal: AbortSignal): Promise<Error | null> {
+  try {
+    for await (const chunk of body) {
+      scanner.see(chunk);
+      if (!res.write(chunk)) await once(res, "drain", { signal });
+    }
+    res.end();
+    return null;
+  } catch (error) {
+    return error as Error;
+  }
+}
+
+/** A stream cut mid-way ends with an explicit error event, so clients do not take it for a whole answer. */
+function endBroken(res: ServerResponse, contentType: string | undefined, replicaId: string): void {
+  if (res.destroyed) return;
+  if (contentType?.startsWith("text/event-stream")) {
+    const error = { message: `the stream from replica ${replicaId} broke off before it finished`, type: "server_error", code: "upstream_interrupted" };
+    res.end(`data: ${JSON.stringify({ error })}\n\n`);
+  } else res.destroy();
 }
 
 async function firstAcceptableAnswer(deps: ForwardDeps, job: ForwardJob, noEndpoint: () => GatewayError): Promise<Answer> {

@@ -1,7 +1,6 @@
 // Finds the engine's `usage` in an answer without parsing it whole: bodies stream through, and
 // the usage object sits in the last SSE chunk or near the end of a JSON answer, so a bounded head
 // and tail of the bytes are kept and searched.
-import { Transform, type TransformCallback } from "node:stream";
 
 const HEAD_BYTES = 4_096;
 const TAIL_BYTES = 8_192;
@@ -11,26 +10,28 @@ export interface TokenUsage {
   completionTokens: number;
 }
 
-export class UsageScanner extends Transform {
+export class UsageScanner {
   private head = "";
   private tail = "";
   firstByteAtMs: number | null = null;
 
-  constructor(private readonly nowMs: () => number) {
-    super();
-  }
+  constructor(private readonly nowMs: () => number) {}
 
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+  see(chunk: Buffer): void {
     if (this.firstByteAtMs === null) this.firstByteAtMs = this.nowMs();
-    const text = chunk.toString("latin1");
-    if (this.head.length < HEAD_BYTES) this.head += text.slice(0, HEAD_BYTES - this.head.length);
+    const text = tailText(chunk);
+    if (this.head.length < HEAD_BYTES) this.head += chunk.toString("latin1", 0, HEAD_BYTES - this.head.length);
     this.tail = (this.tail + text).slice(-TAIL_BYTES);
-    done(null, chunk);
   }
 
   usage(): TokenUsage | null {
     return usageIn(this.tail) ?? usageIn(this.head);
   }
+}
+
+/** Only the last TAIL_BYTES of a chunk can matter for the tail. */
+function tailText(chunk: Buffer): string {
+  return chunk.toString("latin1", Math.max(0, chunk.length - TAIL_BYTES));
 }
 
 export function usageIn(text: string): TokenUsage | null {
