@@ -52,7 +52,6 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const plane = await startControlPlane({ db, config, registry, links, liveness: policy, nowMs, log });
   const { deps, reconciler } = plane;
   const keys = createKeysService(db, plane.apiKeyPepper, nowMs);
-  const gateway = startGateway(db, deps, keys, config.breakerOpenMs);
   const services: ApiServices = {
     nodes: createNodesService(db, registry, policy, nowMs),
     auth: createAuthService(db, config.sessionTtlMs, nowMs),
@@ -64,6 +63,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     keys,
   };
   const metrics = createMetrics(services.nodes, deps);
+  const gateway = startGateway(db, deps, keys, config.breakerOpenMs, metrics.registry);
   const persist = (what: string, work: Promise<void>) =>
     work.catch((error: unknown) => log(`could not save ${what}: ${(error as Error).message}`));
 

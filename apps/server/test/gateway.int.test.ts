@@ -212,6 +212,15 @@ describe("the /v1 gateway", () => {
     expect((await post("/embeddings", qwenKey, body)).status).toBe(503);
   });
 
+  it("exposes requests, tokens and breaker state in /metrics", async () => {
+    const text = await (await fetch(`${server.apiUrl}/metrics`)).text();
+    expect(Number(/^llmgw_gateway_requests_total\{model="qwen-sim",status="200"\} (\d+)/m.exec(text)?.[1])).toBeGreaterThan(3);
+    expect(Number(/^llmgw_gateway_tokens_total\{model="qwen-sim",kind="completion"\} (\d+)/m.exec(text)?.[1])).toBeGreaterThan(0);
+    expect(text).toMatch(/^llmgw_gateway_endpoint_breaker_open\{model="qwen-faulty",replica="[^"]+"\} 1$/m);
+    expect(text).toMatch(/^llmgw_gateway_endpoint_breaker_open\{model="qwen-sim",replica="[^"]+"\} 0$/m);
+    expect(text).toMatch(/^llmgw_gateway_time_to_first_byte_seconds_count\{model="qwen-sim"\} [1-9]/m);
+  });
+
   it("records usage off the request path: the key's last use is set", async () => {
     await waitFor(async () => (await api.keys.list.query()).find((k) => k.owner === "team:ml" && k.lastUsedAt !== null), {
       what: "a key with a last use",

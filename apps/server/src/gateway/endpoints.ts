@@ -6,6 +6,7 @@ import type { ReplicaBook, ReplicaRecord } from "../reconcile/replica-book";
 export interface Endpoint {
   id: string;
   replicaId: string;
+  model: string;
   baseUrl: string;
   inFlight: number;
   breaker: Breaker;
@@ -35,6 +36,12 @@ export class EndpointPool {
     return chooseEndpoint(candidates, tried, this.turn)?.endpoint;
   }
 
+  /** Every endpoint with live state; forgets replicas the book no longer holds. */
+  all(): Endpoint[] {
+    for (const id of this.live.keys()) if (!this.book.get(id)) this.live.delete(id);
+    return [...this.live.values()];
+  }
+
   /** Marks when the replica last served, for the reconciler's idle decisions. */
   touch(replicaId: string, nowMs: number): void {
     const record = this.book.get(replicaId);
@@ -45,7 +52,7 @@ export class EndpointPool {
     const baseUrl = `http://${record.host}:${record.port}`;
     let endpoint = this.live.get(record.id);
     if (!endpoint || endpoint.baseUrl !== baseUrl) {
-      endpoint = { id: record.id, replicaId: record.id, baseUrl, inFlight: endpoint?.inFlight ?? 0, breaker: endpoint?.breaker ?? new Breaker(this.breakerPolicy) };
+      endpoint = { id: record.id, replicaId: record.id, model: record.model, baseUrl, inFlight: endpoint?.inFlight ?? 0, breaker: endpoint?.breaker ?? new Breaker(this.breakerPolicy) };
       this.live.set(record.id, endpoint);
     }
     return endpoint;

@@ -8,6 +8,7 @@ import type { GatewayKeys } from "../keys/keys-service";
 import type { ReconcileDeps } from "../reconcile/deps";
 import { GatewayError, sendGatewayError } from "./errors";
 import { forward, type ForwardDeps, type ForwardOutcome } from "./forward";
+import type { GatewayMetrics } from "./gateway-metrics";
 import type { KeyLimits } from "./key-limits";
 import { parseV1Body, readBody } from "./request-body";
 import { whyUnavailable } from "./unavailable";
@@ -20,6 +21,7 @@ export interface GatewayDeps extends ForwardDeps {
   keys: GatewayKeys;
   limits: KeyLimits;
   usage: UsageRecorder;
+  metrics: GatewayMetrics;
   plane: ReconcileDeps;
 }
 
@@ -81,7 +83,7 @@ async function serve(deps: GatewayDeps, key: ApiKeyRow, req: IncomingMessage, re
     const tokens = (outcome.usage?.promptTokens ?? 0) + (outcome.usage?.completionTokens ?? 0);
     const endMs = deps.nowMs();
     deps.limits.release(key.id, tokens, endMs);
-    deps.usage.record({
+    const row = {
       keyId: key.id,
       owner: key.owner,
       model: body.model,
@@ -94,6 +96,8 @@ async function serve(deps: GatewayDeps, key: ApiKeyRow, req: IncomingMessage, re
       ttftMs: outcome.firstByteAtMs === null ? null : outcome.firstByteAtMs - startedMs,
       status: outcome.status || (client.signal.aborted ? 499 : 500),
       at: new Date(endMs),
-    });
+    };
+    deps.usage.record(row);
+    deps.metrics.observe(row);
   }
 }
