@@ -22,6 +22,7 @@ import { createMetrics } from "./metrics";
 import { readOrCreateSecretFile } from "./secrets";
 import { createAuthService, ensureFirstAdmin, userForSession } from "./services/auth";
 import { createNodesService } from "./services/nodes";
+import { createUsageService } from "./services/usage";
 import { startLivenessSweep } from "./fleet/liveness-sweep";
 import { SERVER_VERSION } from "./version";
 
@@ -61,6 +62,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     logs: createLogsService(deps, config.agentRequestTimeoutMs),
     reclaim: createReclaimService(db, deps, config.agentRequestTimeoutMs),
     keys,
+    usage: createUsageService(db, nowMs),
   };
   const metrics = createMetrics(services.nodes, deps);
   const gateway = startGateway(db, deps, keys, config.breakerOpenMs, metrics.registry);

@@ -221,10 +221,17 @@ describe("the /v1 gateway", () => {
     expect(text).toMatch(/^llmgw_gateway_time_to_first_byte_seconds_count\{model="qwen-sim"\} [1-9]/m);
   });
 
-  it("records usage off the request path: the key's last use is set", async () => {
+  it("records usage off the request path, with the engine's token counts, and reports it by owner and model", async () => {
     await waitFor(async () => (await api.keys.list.query()).find((k) => k.owner === "team:ml" && k.lastUsedAt !== null), {
       what: "a key with a last use",
       timeoutMs: 10_000,
     });
+    const report = await api.usage.query.query({ owner: "team:ml" });
+    const qwen = report.rows.find((r) => r.model === "qwen-sim");
+    expect(qwen?.requests).toBeGreaterThan(3);
+    expect(qwen?.completionTokens).toBeGreaterThan(0);
+    expect(report.rows.find((r) => r.model === "qwen-faulty")?.errors).toBeGreaterThanOrEqual(5);
+    expect((await api.usage.query.query({ owner: "team:nobody" })).rows).toEqual([]);
+    await expect(api.usage.query.query({ since: "2030-01-02T00:00:00Z", until: "2030-01-01T00:00:00Z" })).rejects.toThrow(/must be before/);
   });
 });

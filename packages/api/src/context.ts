@@ -12,6 +12,7 @@ import type {
   ReplicaView,
 } from "./schemas-models";
 import type { CreatedKey, CreateKeyInput, KeyView } from "./schemas-keys";
+import type { UsageQueryInput, UsageReport } from "./schemas-usage";
 
 /**
  * Refusals the services raise with a sentence an operator can act on; the router turns them into
@@ -82,6 +83,10 @@ export interface KeysService {
   revoke(id: string, actor: Actor): Promise<KeyView>;
 }
 
+export interface UsageService {
+  query(input: UsageQueryInput): Promise<UsageReport>;
+}
+
 export interface ApiServices {
   nodes: NodesService;
   auth: AuthService;
@@ -91,6 +96,7 @@ export interface ApiServices {
   logs: LogsService;
   reclaim: ReclaimService;
   keys: KeysService;
+  usage: UsageService;
 }
 
 export interface ApiContext {

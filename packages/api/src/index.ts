@@ -12,10 +12,12 @@ export type {
   ReclaimService,
   ReplicasService,
   StatusService,
+  UsageService,
 } from "./context";
 export * from "./schemas";
 export * from "./schemas-models";
 export * from "./schemas-keys";
+export * from "./schemas-usage";
 
 /** Path the server mounts the tRPC router on; the console proxies the same path. */
 export const TRPC_PATH = "/api/trpc";

@@ -7,6 +7,7 @@ import { nodesRouter } from "./routers/nodes";
 import { reclaimRouter } from "./routers/reclaim";
 import { replicasRouter } from "./routers/replicas";
 import { statusRouter } from "./routers/status";
+import { usageRouter } from "./routers/usage";
 import { router } from "./trpc";
 
 export const appRouter = router({
@@ -18,6 +19,7 @@ export const appRouter = router({
   logs: logsRouter,
   reclaim: reclaimRouter,
   keys: keysRouter,
+  usage: usageRouter,
 });
 
 export type AppRouter = typeof appRouter;

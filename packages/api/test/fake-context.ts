@@ -61,6 +61,7 @@ export function fakeServices() {
       list: vi.fn(async () => [keyView("team:ml")]),
       revoke: vi.fn(async () => ({ ...keyView("team:ml"), state: "revoked" as const, revokedAt: "2030-01-01T00:00:00.000Z" })),
     },
+    usage: { query: vi.fn(async () => ({ since: "2030-01-01T00:00:00.000Z", until: "2030-01-02T00:00:00.000Z", rows: [] })) },
   } satisfies ApiServices;
 }
 

@@ -94,6 +94,9 @@ describe("llmgw ctl", () => {
     expect((await ctl(["keys", "revoke", view.id])).code).toBe(0);
     expect((await models(view.key)).status).toBe(401);
     expect((await ctl(["keys", "create", "--owner", "team:ml", "--models", "*", "--expires", "soon"])).output).toMatch(/--expires takes a duration/);
+    const usage = await ctl(["usage", "--since", "1h"]);
+    expect(usage.code, usage.output).toBe(0);
+    expect(usage.output).toMatch(/usage from .* to .*\n(no requests in this range|OWNER)/);
   });
 
   it("says so when the server cannot be reached or the token is wrong", async () => {

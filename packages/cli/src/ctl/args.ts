@@ -20,6 +20,7 @@ export const OPTIONS = {
   tpm: { type: "string" },
   "max-concurrent": { type: "string" },
   expires: { type: "string" },
+  since: { type: "string" },
 } as const;
 
 export type CtlValues = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];

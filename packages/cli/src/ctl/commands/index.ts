@@ -4,12 +4,14 @@ import type { Command } from "./command";
 import { keyCommands } from "./keys";
 import { modelCommands } from "./models";
 import { sessionCommands } from "./session";
+import { usageCommands } from "./usage";
 
 export const COMMANDS: Readonly<Record<string, Command>> = {
   ...sessionCommands,
   ...modelCommands,
   ...clusterCommands,
   ...keyCommands,
+  ...usageCommands,
 };
 
 export function usageText(): string {
