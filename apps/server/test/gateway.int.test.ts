@@ -139,6 +139,23 @@ describe("the /v1 gateway", () => {
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("model_not_ready");
   });
 
+  it("names why a model with no room cannot serve, and sends its requests to a fallback once one is set", async () => {
+    const huge = { ...simModel("qwen-huge", "file:///nonexistent/weights.safetensors"), profiles: [{ ...simModel("x", "").profiles[0]!, gpus: 64 }] };
+    await api.models.add.mutate({ definition: huge });
+    await waitFor(async () => (await api.models.get.query({ name: "qwen-huge" })).state === "unplaceable", { what: "qwen-huge unplaceable", timeoutMs: 15_000 });
+    const body = JSON.stringify({ model: "qwen-huge", messages: [{ role: "user", content: "hi" }], max_tokens: 3 });
+    const refused = await post("/chat/completions", qwenKey, body);
+    expect(refused.status).toBe(503);
+    const error = ((await refused.json()) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe("model_unplaceable");
+    expect(error.message).toMatch(/cannot be placed/);
+    await api.models.setFallbacks.mutate({ name: "qwen-huge", fallbacks: ["llama-sim", "qwen-sim"] });
+    const served = await post("/chat/completions", qwenKey, body);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("x-llmgw-fallback-from")).toBe("qwen-huge");
+    expect(((await served.json()) as { model: string }).model).toBe("qwen-sim");
+  });
+
   it("limits requests per minute with 429 and Retry-After", async () => {
     const limited = (await api.keys.create.mutate({ owner: "team:ml", models: ["qwen*"], requestsPerMinute: 2 })).key;
     const body = JSON.stringify({ model: "qwen-sim", input: "x" });

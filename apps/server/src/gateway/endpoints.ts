@@ -29,6 +29,11 @@ export class EndpointPool {
       .map((r) => this.endpointFor(r));
   }
 
+  /** Whether any endpoint of the model would take a request now. */
+  hasAvailable(model: string, nowMs: number): boolean {
+    return this.endpointsOf(model).some((endpoint) => endpoint.breaker.canTry(nowMs));
+  }
+
   /** Least in-flight among those whose breaker admits a request, not already tried. */
   choose(model: string, tried: ReadonlySet<string>, nowMs: number): Endpoint | undefined {
     const candidates = this.endpointsOf(model).map((endpoint) => ({ endpoint, id: endpoint.id, inFlight: endpoint.inFlight, isAvailable: endpoint.breaker.canTry(nowMs) }));

@@ -7,6 +7,7 @@ import { modelAllowed } from "@llmgw/domain";
 import type { GatewayKeys } from "../keys/keys-service";
 import type { ReconcileDeps } from "../reconcile/deps";
 import { GatewayError, sendGatewayError } from "./errors";
+import { servingModel, withModel } from "./fallbacks";
 import { forward, type ForwardDeps, type ForwardOutcome } from "./forward";
 import type { GatewayMetrics } from "./gateway-metrics";
 import type { KeyLimits } from "./key-limits";
@@ -72,9 +73,12 @@ async function serve(deps: GatewayDeps, key: ApiKeyRow, req: IncomingMessage, re
     if (!res.writableFinished) client.abort();
   });
   let outcome: ForwardOutcome = { status: 0, replicaId: null, usage: null, firstByteAtMs: null };
+  const model = servingModel(deps.plane.catalog, deps.pool, key.models, body.model, startedMs);
   try {
     const noEndpoint = () => whyUnavailable(deps.plane, body.model, deps.pool.endpointsOf(body.model), deps.nowMs());
-    const job = { model: body.model, path, method: "POST" as const, body: body.raw, requestId, accept: req.headers.accept, signal: client.signal };
+    if (model !== body.model) res.setHeader("x-llmgw-fallback-from", body.model);
+    const raw = model === body.model ? body.raw : withModel(body.raw, model);
+    const job = { model, path, method: "POST" as const, body: raw, requestId, accept: req.headers.accept, signal: client.signal };
     outcome = await forward(deps, job, res, noEndpoint);
   } catch (error) {
     if (error instanceof GatewayError) outcome.status = error.status;
@@ -86,7 +90,7 @@ async function serve(deps: GatewayDeps, key: ApiKeyRow, req: IncomingMessage, re
     const row = {
       keyId: key.id,
       owner: key.owner,
-      model: body.model,
+      model,
       endpoint: path,
       replicaId: outcome.replicaId,
       requestId,
