@@ -18,7 +18,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   });
   const factsPath = join(home.path, "dev.json");
   try {
-    await waitFor(() => existsSync(factsPath), { what: "llmgw dev to write dev.json", timeoutMs: 150_000, intervalMs: 500 });
+    await waitFor(() => existsSync(factsPath), {
+      what: "llmgw dev to write dev.json",
+      timeoutMs: 150_000,
+      intervalMs: 500,
+    });
   } catch (error) {
     process.stderr.write(dev.output());
     await dev.stop();

@@ -18,7 +18,9 @@ export function pnpm(args, options = {}) {
     ...options,
   });
   if (result.status !== 0) {
-    console.error(`llmgw: \`pnpm ${args.join(" ")}\` failed (exit ${result.status ?? result.signal})`);
+    console.error(
+      `llmgw: \`pnpm ${args.join(" ")}\` failed (exit ${result.status ?? result.signal})`,
+    );
     process.exit(result.status ?? 1);
   }
 }

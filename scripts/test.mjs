@@ -11,7 +11,11 @@ import { ROOT, ensureInstalled, ensureWebBuilt, pnpm } from "./ensure.mjs";
 const RESULTS = join(ROOT, "test-results");
 const SYSTEM_PACKAGES = [
   { path: "/usr/bin/chromium", pkg: "chromium", why: "browser end-to-end tests" },
-  { path: "/usr/lib/postgresql/15/bin/initdb", pkg: "postgresql-15", why: "integration tests on PostgreSQL" },
+  {
+    path: "/usr/lib/postgresql/15/bin/initdb",
+    pkg: "postgresql-15",
+    why: "integration tests on PostgreSQL",
+  },
 ];
 
 function ensureSystemPackages() {
@@ -19,13 +23,18 @@ function ensureSystemPackages() {
   if (missing.length === 0) return;
   const names = missing.map((p) => p.pkg);
   if (process.getuid?.() !== 0) {
-    console.error(`llmgw test: missing ${names.join(", ")} (${missing.map((p) => p.why).join("; ")}); install with apt-get`);
+    console.error(
+      `llmgw test: missing ${names.join(", ")} (${missing.map((p) => p.why).join("; ")}); install with apt-get`,
+    );
     process.exit(1);
   }
   console.error(`llmgw test: installing ${names.join(", ")} from Debian…`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
-  const result = spawnSync("apt-get", ["install", "-y", "-qq", ...names], { stdio: "inherit", env });
+  const result = spawnSync("apt-get", ["install", "-y", "-qq", ...names], {
+    stdio: "inherit",
+    env,
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
@@ -38,7 +47,11 @@ function step(title, fn) {
 
 function countVitest(file) {
   const report = JSON.parse(readFileSync(file, "utf8"));
-  return { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests };
+  return {
+    passed: report.numPassedTests,
+    failed: report.numFailedTests,
+    skipped: report.numPendingTests + report.numTodoTests,
+  };
 }
 
 function countPlaywright(file) {
@@ -70,7 +83,10 @@ step("generated protobuf code and buf lint", () => {
   pnpm(["--filter", "@llmgw/proto", "lint:proto"]);
 });
 step("types", () => pnpm(["-r", "--workspace-concurrency=1", "typecheck"]));
-step("lint", () => pnpm(["exec", "eslint", "--max-warnings=0", "."]));
+step("lint and format", () => {
+  pnpm(["exec", "eslint", "--max-warnings=0", "."]);
+  pnpm(["exec", "prettier", "--check", "--log-level", "warn", "**/*.{ts,tsx,mjs,js,css}"]);
+});
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const add = (counts) => {
@@ -78,22 +94,41 @@ const add = (counts) => {
 };
 const vitestReport = join(RESULTS, "vitest.json");
 console.log("\n=== unit and integration tests (vitest)");
-const vitestOk = run(["exec", "vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`], { allowFail: true });
+const vitestOk = run(
+  [
+    "exec",
+    "vitest",
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${vitestReport}`,
+  ],
+  { allowFail: true },
+);
 if (existsSync(vitestReport)) add(countVitest(vitestReport));
 else if (!vitestOk) totals.failed += 1;
 
 // Benchmarks never fail CI on timing; their smallest size runs as a smoke check of correctness.
-step("benchmark smoke (placement)", () => pnpm(["--filter", "@llmgw/bench", "exec", "tsx", "placement/run.ts", "--smoke", "--no-write"]));
+step("benchmark smoke (placement)", () =>
+  pnpm(["--filter", "@llmgw/bench", "exec", "tsx", "placement/run.ts", "--smoke", "--no-write"]),
+);
 step("build the console", () => ensureWebBuilt());
 const playwrightReport = join(RESULTS, "playwright.json");
 console.log("\n=== browser end-to-end tests (Playwright, Debian Chromium)");
-const e2eOk = spawnSync("npx", ["-y", "pnpm@10.34.9", "--filter", "@llmgw/e2e", "exec", "playwright", "test"], {
-  cwd: ROOT,
-  stdio: "inherit",
-  env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport, npm_config_update_notifier: "false" },
-}).status === 0;
+const e2eOk =
+  spawnSync("npx", ["-y", "pnpm@10.34.9", "--filter", "@llmgw/e2e", "exec", "playwright", "test"], {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: {
+      ...process.env,
+      PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
+      npm_config_update_notifier: "false",
+    },
+  }).status === 0;
 if (existsSync(playwrightReport)) add(countPlaywright(playwrightReport));
 else if (!e2eOk) totals.failed += 1;
 
-console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
+console.log(
+  `\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`,
+);
 process.exit(vitestOk && e2eOk && totals.failed === 0 ? 0 : 1);

@@ -29,7 +29,9 @@ test("a wrong password is refused with a clear message", async ({ page }) => {
   await page.screenshot({ path: `${ARTIFACTS}/sign-in-error-en.png` });
 });
 
-test("signs in, lists the simulated fleet, opens a node, and switches to Turkish", async ({ page }) => {
+test("signs in, lists the simulated fleet, opens a node, and switches to Turkish", async ({
+  page,
+}) => {
   await signIn(page);
   const table = page.getByTestId("nodes-table");
   for (const node of FLEET) {

@@ -8,7 +8,8 @@ export interface DevFacts {
 
 export function devFacts(): DevFacts {
   const raw = process.env.LLMGW_E2E_FACTS;
-  if (!raw) throw new Error("LLMGW_E2E_FACTS is not set: run through playwright.config.ts (global-setup)");
+  if (!raw)
+    throw new Error("LLMGW_E2E_FACTS is not set: run through playwright.config.ts (global-setup)");
   return JSON.parse(raw) as DevFacts;
 }
 

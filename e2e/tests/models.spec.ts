@@ -25,11 +25,17 @@ async function openModels(page: Page) {
 }
 
 function modelRow(page: Page, name: string): Locator {
-  return page.getByTestId("models-table").locator(`[data-testid="model-row"][data-model-name="${name}"]`);
+  return page
+    .getByTestId("models-table")
+    .locator(`[data-testid="model-row"][data-model-name="${name}"]`);
 }
 
 async function expectReady(page: Page, name: string) {
-  await expect(modelRow(page, name).getByTestId("model-state")).toHaveAttribute("data-state", "ready", { timeout: READY_TIMEOUT_MS });
+  await expect(modelRow(page, name).getByTestId("model-state")).toHaveAttribute(
+    "data-state",
+    "ready",
+    { timeout: READY_TIMEOUT_MS },
+  );
 }
 
 async function addPreset(page: Page, name: string) {
@@ -73,8 +79,12 @@ test("lists the dev models, which become ready, and their replicas", async ({ pa
 
   await page.getByTestId("replicas-model-filter").selectOption("");
   await expect(page).toHaveURL(/\/replicas$/);
-  await expect(page.locator('[data-testid="replica-row"][data-model-name="sim-chat"]').first()).toBeVisible();
-  await expect(page.locator('[data-testid="replica-row"][data-model-name="sim-chat"]').first()).toContainText("CPU");
+  await expect(
+    page.locator('[data-testid="replica-row"][data-model-name="sim-chat"]').first(),
+  ).toBeVisible();
+  await expect(
+    page.locator('[data-testid="replica-row"][data-model-name="sim-chat"]').first(),
+  ).toContainText("CPU");
   await page.screenshot({ path: `${ARTIFACTS}/replicas-en.png`, fullPage: true });
 });
 
@@ -96,7 +106,11 @@ test("removes sim-chat and adds it back from the Presets tab", async ({ page }) 
   await expect(preset).toContainText("CPU");
   await expect(preset.getByTestId("preset-fits")).toHaveAttribute("data-fits", "true");
   // A preset already in the catalog cannot be added twice.
-  await expect(page.locator('[data-testid="preset-row"][data-preset-name="sim-gpu-chat"]').getByTestId("preset-add")).toBeDisabled();
+  await expect(
+    page
+      .locator('[data-testid="preset-row"][data-preset-name="sim-gpu-chat"]')
+      .getByTestId("preset-add"),
+  ).toBeDisabled();
   await page.screenshot({ path: `${ARTIFACTS}/models-add-presets-en.png`, fullPage: true });
   await preset.getByTestId("preset-add").click();
   await expect(page.getByTestId("add-model-dialog")).toBeHidden();
@@ -143,7 +157,9 @@ test("reads in Turkish", async ({ page }) => {
   await page.screenshot({ path: `${ARTIFACTS}/models-tr.png`, fullPage: true });
 });
 
-test("a definition no node can hold is added, explains why it is unplaceable, and is removed", async ({ page }) => {
+test("a definition no node can hold is added, explains why it is unplaceable, and is removed", async ({
+  page,
+}) => {
   const name = "e2e-unplaceable";
   await signIn(page);
   await openModels(page);
@@ -160,7 +176,9 @@ test("a definition no node can hold is added, explains why it is unplaceable, an
     await expect(page.getByTestId("add-model-dialog")).toBeHidden();
   }
   const row = modelRow(page, name);
-  await expect(row.getByTestId("model-state")).toHaveAttribute("data-state", "unplaceable", { timeout: READY_TIMEOUT_MS });
+  await expect(row.getByTestId("model-state")).toHaveAttribute("data-state", "unplaceable", {
+    timeout: READY_TIMEOUT_MS,
+  });
   await row.getByTestId("model-reasons-toggle").click();
   const reasons = page.locator(`[data-testid="model-reasons"][data-model-name="${name}"]`);
   await expect(reasons).toContainText("sim-h100-a");

@@ -17,7 +17,9 @@ const files = (dir) =>
     return statSync(path).isDirectory() ? files(path) : [path];
   });
 const fresh = new Map(files(out).map((p) => [relative(out, p), readFileSync(p, "utf8")]));
-const committed = new Map(files("src/gen").map((p) => [relative("src/gen", p), readFileSync(p, "utf8")]));
+const committed = new Map(
+  files("src/gen").map((p) => [relative("src/gen", p), readFileSync(p, "utf8")]),
+);
 rmSync(out, { recursive: true, force: true });
 
 const stale = [...new Set([...fresh.keys(), ...committed.keys()])].filter(

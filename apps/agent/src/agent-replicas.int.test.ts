@@ -8,7 +8,14 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { AGENT_WS_PATH, decodeEnvelope, encodeEnvelope, ReplicaPhase, type Envelope, type EnvelopeInit } from "@llmgw/proto";
+import {
+  AGENT_WS_PATH,
+  decodeEnvelope,
+  encodeEnvelope,
+  ReplicaPhase,
+  type Envelope,
+  type EnvelopeInit,
+} from "@llmgw/proto";
 import { waitFor } from "@llmgw/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer, type WebSocket } from "ws";
@@ -29,7 +36,10 @@ async function weightsServer(): Promise<string> {
   const server = createServer((_request, response) => {
     response.writeHead(200, { "content-length": String(body.length) });
     let offset = 0;
-    const next = () => (offset >= body.length ? response.end() : (response.write(body.subarray(offset, (offset += 32 * 1024))), setTimeout(next, 150)));
+    const next = () =>
+      offset >= body.length
+        ? response.end()
+        : (response.write(body.subarray(offset, (offset += 32 * 1024))), setTimeout(next, 150));
     next();
   });
   server.listen(0, "127.0.0.1");
@@ -57,11 +67,22 @@ describe("agent replicas over the WebSocket", () => {
     const send = (init: EnvelopeInit) => socket!.send(encodeEnvelope(init));
 
     const dataDir = mkdtempSync(path.join(tmpdir(), "llmgw-agent-e2e-"));
-    const argv = ["--server", `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, "--simulate", "h100x8", "--name", "sim-1", "--data-dir", dataDir, "--stop-engines-on-exit"];
+    const argv = [
+      "--server",
+      `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      "--simulate",
+      "h100x8",
+      "--name",
+      "sim-1",
+      "--data-dir",
+      dataDir,
+      "--stop-engines-on-exit",
+    ];
     const abort = new AbortController();
     const ring = new LogRing();
     const running = runAgent(argv, {
-      loadConfig: (args) => parseConfig(args, { env: {}, hostname: () => "h", readTextFile: () => "" }),
+      loadConfig: (args) =>
+        parseConfig(args, { env: {}, hostname: () => "h", readTextFile: () => "" }),
       writeLog: () => {},
       signal: abort.signal,
       ring,
@@ -74,61 +95,123 @@ describe("agent replicas over the WebSocket", () => {
 
     const register = await waitFor(() => frames(received, "register")[0], { what: "register" });
     if (register.msg.case !== "register") throw new Error("unreachable");
-    expect(register.msg.value).toMatchObject({ engines: [...ENGINE_NAMES], features: ["replicas", "logs", "reclaim"], replicas: [] });
-    send({ requestId: register.requestId, msg: { case: "registerAck", value: { nodeId: "n1", heartbeatIntervalMs: 200 } } });
-    const common = { model: "tiny", engine: "sim", startTimeoutMs: 30_000, args: ["--ready-after-ms", "200"] };
+    expect(register.msg.value).toMatchObject({
+      engines: [...ENGINE_NAMES],
+      features: ["replicas", "logs", "reclaim"],
+      replicas: [],
+    });
+    send({
+      requestId: register.requestId,
+      msg: { case: "registerAck", value: { nodeId: "n1", heartbeatIntervalMs: 200 } },
+    });
+    const common = {
+      model: "tiny",
+      engine: "sim",
+      startTimeoutMs: 30_000,
+      args: ["--ready-after-ms", "200"],
+    };
     send({
       msg: {
         case: "desiredReplicas",
         value: {
           replicas: [
             { ...common, replicaId: "r-a", source, apiKey: KEY_A, servedModelName: "tiny" },
-            { ...common, replicaId: "r-b", source: "Qwen/Qwen2.5-0.5B", engine: "vllm", gpuIndexes: [3] },
+            {
+              ...common,
+              replicaId: "r-b",
+              source: "Qwen/Qwen2.5-0.5B",
+              engine: "vllm",
+              gpuIndexes: [3],
+            },
           ],
         },
       },
     });
 
-    const statusesOf = (id: string) => frames(received, "replicaStatus").flatMap((frame) => (frame.msg.case === "replicaStatus" && frame.msg.value.replicaId === id ? [frame.msg.value] : []));
-    await waitFor(() => ["r-a", "r-b"].every((id) => statusesOf(id).some((status) => status.phase === ReplicaPhase.READY)), { timeoutMs: 40_000, what: "both READY" });
+    const statusesOf = (id: string) =>
+      frames(received, "replicaStatus").flatMap((frame) =>
+        frame.msg.case === "replicaStatus" && frame.msg.value.replicaId === id
+          ? [frame.msg.value]
+          : [],
+      );
+    await waitFor(
+      () =>
+        ["r-a", "r-b"].every((id) =>
+          statusesOf(id).some((status) => status.phase === ReplicaPhase.READY),
+        ),
+      { timeoutMs: 40_000, what: "both READY" },
+    );
     const phasesA = statusesOf("r-a").map((status) => ReplicaPhase[status.phase]);
     expect(phasesA[0]).toBe("FETCHING");
     expect(phasesA.slice(-2)).toEqual(["STARTING", "READY"]);
-    const progress = statusesOf("r-a").flatMap((status) => (status.fetchProgress === undefined ? [] : [status.fetchProgress]));
+    const progress = statusesOf("r-a").flatMap((status) =>
+      status.fetchProgress === undefined ? [] : [status.fetchProgress],
+    );
     expect(progress.length).toBeGreaterThanOrEqual(2);
     expect(progress.at(-1)).toBe(1);
     const readyB = statusesOf("r-b").at(-1)!;
     expect(readyB).toMatchObject({ engine: "vllm", gpuIndexes: [3], host: "127.0.0.1" });
     expect(readyB.message).toContain("simulated node: sim-engine runs in place of vllm");
 
-    const beat = await waitFor(() => {
-      const last = frames(received, "heartbeat").at(-1);
-      return last?.msg.case === "heartbeat" && last.msg.value.replicas.every((r) => r.phase === ReplicaPhase.READY) && last.msg.value.replicas.length === 2 ? last.msg.value : undefined;
-    }, { what: "heartbeat with both replicas READY" });
+    const beat = await waitFor(
+      () => {
+        const last = frames(received, "heartbeat").at(-1);
+        return last?.msg.case === "heartbeat" &&
+          last.msg.value.replicas.every((r) => r.phase === ReplicaPhase.READY) &&
+          last.msg.value.replicas.length === 2
+          ? last.msg.value
+          : undefined;
+      },
+      { what: "heartbeat with both replicas READY" },
+    );
     expect(beat.replicas.map((replica) => replica.replicaId).sort()).toEqual(["r-a", "r-b"]);
 
-    send({ requestId: "logs-1", msg: { case: "logsRequest", value: { source: "r-a", lines: 20 } } });
-    send({ requestId: "logs-2", msg: { case: "logsRequest", value: { source: "nope", lines: 20 } } });
-    send({ requestId: "reclaim-1", msg: { case: "reclaimRequest", value: { wantedSources: [], collect: true } } });
-    const reply = (id: string) => waitFor(() => received.find((frame) => frame.requestId === id), { what: id });
+    send({
+      requestId: "logs-1",
+      msg: { case: "logsRequest", value: { source: "r-a", lines: 20 } },
+    });
+    send({
+      requestId: "logs-2",
+      msg: { case: "logsRequest", value: { source: "nope", lines: 20 } },
+    });
+    send({
+      requestId: "reclaim-1",
+      msg: { case: "reclaimRequest", value: { wantedSources: [], collect: true } },
+    });
+    const reply = (id: string) =>
+      waitFor(() => received.find((frame) => frame.requestId === id), { what: id });
     const logs = (await reply("logs-1")).msg;
     if (logs.case !== "logsReply") throw new Error(`expected logsReply, got ${logs.case}`);
     expect(logs.value.lines.join("\n")).toContain("sim-engine: listening");
     expect(logs.value.sources.sort()).toEqual(["agent", "r-a", "r-b"]);
     const unknown = (await reply("logs-2")).msg;
-    expect(unknown.case === "logsReply" && unknown.value.error).toBe('no log source "nope" on this node; known sources: agent, r-a, r-b');
+    expect(unknown.case === "logsReply" && unknown.value.error).toBe(
+      'no log source "nope" on this node; known sources: agent, r-a, r-b',
+    );
     const reclaim = (await reply("reclaim-1")).msg;
     if (reclaim.case !== "reclaimReply") throw new Error("expected reclaimReply");
-    expect(reclaim.value.entries).toEqual([expect.objectContaining({ cacheName: cacheName(source), removed: false, refused: "in use by replica r-a on this node" })]);
+    expect(reclaim.value.entries).toEqual([
+      expect.objectContaining({
+        cacheName: cacheName(source),
+        removed: false,
+        refused: "in use by replica r-a on this node",
+      }),
+    ]);
     expect(ring.snapshot().join("\n")).not.toContain(KEY_A);
 
     const pidB = readyB.pid;
     send({ msg: { case: "stopReplica", value: { replicaId: "r-b", reason: "scaled down" } } });
-    await waitFor(() => statusesOf("r-b").at(-1)?.phase === ReplicaPhase.STOPPED, { what: "r-b STOPPED" });
+    await waitFor(() => statusesOf("r-b").at(-1)?.phase === ReplicaPhase.STOPPED, {
+      what: "r-b STOPPED",
+    });
     expect(statusesOf("r-b").at(-1)?.message).toBe("stopped: scaled down");
     expect(realProcessOps.isGroupAlive(pidB)).toBe(false);
     const pidA = statusesOf("r-a").at(-1)!.pid;
-    expect(JSON.parse(readFileSync(path.join(dataDir, "replicas.json"), "utf8")).replicas.map((r: { pid: number }) => r.pid)).toEqual([pidA]);
+    expect(
+      JSON.parse(readFileSync(path.join(dataDir, "replicas.json"), "utf8")).replicas.map(
+        (r: { pid: number }) => r.pid,
+      ),
+    ).toEqual([pidA]);
 
     abort.abort();
     await running;

@@ -5,7 +5,9 @@ import { runAgent } from "./main";
 runAgent(process.argv.slice(2)).then(
   () => process.exit(0),
   (error: unknown) => {
-    process.stderr.write(`llmgw agent: ${error instanceof ConfigError ? error.message : String((error as Error).stack ?? error)}\n`);
+    process.stderr.write(
+      `llmgw agent: ${error instanceof ConfigError ? error.message : String((error as Error).stack ?? error)}\n`,
+    );
     process.exit(error instanceof ConfigError ? 2 : 1);
   },
 );

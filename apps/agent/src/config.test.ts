@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, engineBaseEnv, parseConfig, type ConfigSources } from "./config";
 
-function sources(env: Record<string, string> = {}, files: Record<string, string> = {}): ConfigSources {
+function sources(
+  env: Record<string, string> = {},
+  files: Record<string, string> = {},
+): ConfigSources {
   return {
     env,
     hostname: () => "host-1",
@@ -28,8 +31,23 @@ describe("parseConfig", () => {
 
   it("takes repeated and comma-separated --server, labels, simulation and seed", () => {
     const config = parseConfig(
-      ["--server", "ws://a:8081,wss://b:8443/", "--server=ws://c:8081/agent/v1", "--label", "rack=r1", "--label", "gpu=h100=x",
-        "--simulate", "h100x8", "--seed", "42", "--name", "n1", "--data-dir", "/tmp/x"],
+      [
+        "--server",
+        "ws://a:8081,wss://b:8443/",
+        "--server=ws://c:8081/agent/v1",
+        "--label",
+        "rack=r1",
+        "--label",
+        "gpu=h100=x",
+        "--simulate",
+        "h100x8",
+        "--seed",
+        "42",
+        "--name",
+        "n1",
+        "--data-dir",
+        "/tmp/x",
+      ],
       sources(),
     );
     expect(config).toEqual({
@@ -46,37 +64,88 @@ describe("parseConfig", () => {
   });
 
   it("reads servers, token and data dir from the environment; flags win", () => {
-    const env = { LLMGW_SERVERS: "ws://e1:8081, ws://e2:8081", LLMGW_JOIN_TOKEN: "env-token", LLMGW_AGENT_DATA_DIR: "/var/lib/a" };
-    expect(parseConfig([], sources(env))).toMatchObject({ serverUrls: ["ws://e1:8081", "ws://e2:8081"], joinToken: "env-token", dataDir: "/var/lib/a" });
-    expect(parseConfig(["--server", "ws://f:1", "--token", "flag-token"], sources(env))).toMatchObject({ serverUrls: ["ws://f:1"], joinToken: "flag-token" });
+    const env = {
+      LLMGW_SERVERS: "ws://e1:8081, ws://e2:8081",
+      LLMGW_JOIN_TOKEN: "env-token",
+      LLMGW_AGENT_DATA_DIR: "/var/lib/a",
+    };
+    expect(parseConfig([], sources(env))).toMatchObject({
+      serverUrls: ["ws://e1:8081", "ws://e2:8081"],
+      joinToken: "env-token",
+      dataDir: "/var/lib/a",
+    });
+    expect(
+      parseConfig(["--server", "ws://f:1", "--token", "flag-token"], sources(env)),
+    ).toMatchObject({ serverUrls: ["ws://f:1"], joinToken: "flag-token" });
   });
 
   it("takes the engine address, the advertised address and the hub; keeps LLMGW_* out of engines", () => {
-    const config = parseConfig(["--engine-host", "0.0.0.0", "--advertise-host", "gpu-3.lan", "--stop-engines-on-exit"], sources({ LLMGW_HUB_URL: "https://hf.mirror.lan" }));
-    expect(config).toMatchObject({ engineHost: "0.0.0.0", advertiseHost: "gpu-3.lan", hubUrl: "https://hf.mirror.lan", stopEnginesOnExit: true });
-    expect(() => parseConfig(["--hub-url", "ftp://x"], sources())).toThrow(/^--hub-url \(or LLMGW_HUB_URL\): must be an http/);
-    expect(parseConfig(["--simulate", "h100x8", "--keep-engines-on-exit"], sources()).stopEnginesOnExit).toBe(false);
-    expect(() => parseConfig(["--stop-engines-on-exit", "--keep-engines-on-exit"], sources())).toThrow(/both given/);
-    expect(engineBaseEnv({ PATH: "/bin", LLMGW_JOIN_TOKEN: "secret", HOME: "/root", UNSET: undefined })).toEqual({ PATH: "/bin", HOME: "/root" });
+    const config = parseConfig(
+      ["--engine-host", "0.0.0.0", "--advertise-host", "gpu-3.lan", "--stop-engines-on-exit"],
+      sources({ LLMGW_HUB_URL: "https://hf.mirror.lan" }),
+    );
+    expect(config).toMatchObject({
+      engineHost: "0.0.0.0",
+      advertiseHost: "gpu-3.lan",
+      hubUrl: "https://hf.mirror.lan",
+      stopEnginesOnExit: true,
+    });
+    expect(() => parseConfig(["--hub-url", "ftp://x"], sources())).toThrow(
+      /^--hub-url \(or LLMGW_HUB_URL\): must be an http/,
+    );
+    expect(
+      parseConfig(["--simulate", "h100x8", "--keep-engines-on-exit"], sources()).stopEnginesOnExit,
+    ).toBe(false);
+    expect(() =>
+      parseConfig(["--stop-engines-on-exit", "--keep-engines-on-exit"], sources()),
+    ).toThrow(/both given/);
+    expect(
+      engineBaseEnv({ PATH: "/bin", LLMGW_JOIN_TOKEN: "secret", HOME: "/root", UNSET: undefined }),
+    ).toEqual({ PATH: "/bin", HOME: "/root" });
   });
 
   it("reads the token from --token-file, trimmed", () => {
-    expect(parseConfig(["--token-file", "/t"], sources({ LLMGW_JOIN_TOKEN: "env" }, { "/t": "file-token\n" })).joinToken).toBe("file-token");
+    expect(
+      parseConfig(
+        ["--token-file", "/t"],
+        sources({ LLMGW_JOIN_TOKEN: "env" }, { "/t": "file-token\n" }),
+      ).joinToken,
+    ).toBe("file-token");
   });
 
   const errors: [string, string[], RegExp][] = [
-    ["an unknown flag", ["--servers", "ws://a:1"], /Unknown option '--servers'.*allowed flags: --server, --token/],
+    [
+      "an unknown flag",
+      ["--servers", "ws://a:1"],
+      /Unknown option '--servers'.*allowed flags: --server, --token/,
+    ],
     ["a flag without its value", ["--server"], /--server.*allowed flags/],
-    ["a non-websocket address", ["--server", "http://a:8081"], /^--server \(or LLMGW_SERVERS\): "http:\/\/a:8081" is not a ws:\/\/ or wss:\/\//],
+    [
+      "a non-websocket address",
+      ["--server", "http://a:8081"],
+      /^--server \(or LLMGW_SERVERS\): "http:\/\/a:8081" is not a ws:\/\/ or wss:\/\//,
+    ],
     ["an address with another path", ["--server", "ws://a:8081/other"], /--server.*not a ws:\/\//],
-    ["an unknown profile", ["--simulate", "a100"], /^--simulate: unknown profile; allowed: h100x8, h200x8, l40sx4, mixed, cpu$/],
+    [
+      "an unknown profile",
+      ["--simulate", "a100"],
+      /^--simulate: unknown profile; allowed: h100x8, h200x8, l40sx4, mixed, cpu$/,
+    ],
     ["a seed that is not a number", ["--seed", "abc"], /^--seed: must be a whole number/],
     ["a negative seed", ["--seed=-1"], /^--seed: must be 0 or more/],
     ["a fractional seed", ["--seed", "1.5"], /^--seed: must be a whole number/],
     ["a label without =", ["--label", "rack"], /^--label "rack": expected key=value/],
     ["a label with a bad key", ["--label", "=x"], /^--label "=x"/],
-    ["both token flags", ["--token", "a", "--token-file", "/t"], /--token and --token-file both given/],
-    ["an unreadable token file", ["--token-file", "/missing"], /^--token-file \/missing: cannot read it \(ENOENT\)/],
+    [
+      "both token flags",
+      ["--token", "a", "--token-file", "/t"],
+      /--token and --token-file both given/,
+    ],
+    [
+      "an unreadable token file",
+      ["--token-file", "/missing"],
+      /^--token-file \/missing: cannot read it \(ENOENT\)/,
+    ],
     ["an empty name", ["--name", ""], /^--name: the node name is empty/],
     ["a positional argument", ["extra"], /Unexpected argument 'extra'|positional/i],
   ];

@@ -44,7 +44,10 @@ const SOURCES: Record<string, string> = {
 const serverUrlSchema = z.string().transform((value, ctx) => {
   const url = normaliseServerUrl(value);
   if (url === undefined) {
-    ctx.addIssue({ code: "custom", message: `"${value}" is not a ws:// or wss:// address such as ws://10.0.0.5:8081` });
+    ctx.addIssue({
+      code: "custom",
+      message: `"${value}" is not a ws:// or wss:// address such as ws://10.0.0.5:8081`,
+    });
     return z.NEVER;
   }
   return url;
@@ -53,7 +56,10 @@ const serverUrlSchema = z.string().transform((value, ctx) => {
 export const agentConfigSchema = z.object({
   serverUrls: z.array(serverUrlSchema).min(1, "give at least one control plane address"),
   joinToken: z.string().max(4096, "the token is longer than 4096 characters"),
-  nodeName: z.string().min(1, "the node name is empty").max(253, "the node name is longer than 253 characters"),
+  nodeName: z
+    .string()
+    .min(1, "the node name is empty")
+    .max(253, "the node name is longer than 253 characters"),
   labels: z.record(z.string(), z.string()),
   simulationProfile: z
     .string()
@@ -73,7 +79,12 @@ export const agentConfigSchema = z.object({
   /** Address the control plane reaches engines at; defaults to engineHost (or the hostname for 0.0.0.0). */
   advertiseHost: z.string().min(1, "the advertised address is empty").optional(),
   /** A Hugging Face hub (or mirror) this node can reach; absent: hub ids fail with how to mirror. */
-  hubUrl: z.url({ protocol: /^https?$/, message: "must be an http(s):// address such as https://huggingface.co" }).optional(),
+  hubUrl: z
+    .url({
+      protocol: /^https?$/,
+      message: "must be an http(s):// address such as https://huggingface.co",
+    })
+    .optional(),
   /**
    * Stop engines when the agent exits. Real nodes keep them running for the next agent to adopt;
    * simulated nodes (dev, tests) stop them, so a stopped demo leaves no simulators behind.
@@ -98,7 +109,9 @@ export interface ConfigSources {
 export function parseConfig(argv: readonly string[], sources: ConfigSources): AgentConfig {
   const values = parseFlags(argv);
   const raw = {
-    serverUrls: splitList(values.server ?? (sources.env.LLMGW_SERVERS ? [sources.env.LLMGW_SERVERS] : [DEFAULT_SERVER])),
+    serverUrls: splitList(
+      values.server ?? (sources.env.LLMGW_SERVERS ? [sources.env.LLMGW_SERVERS] : [DEFAULT_SERVER]),
+    ),
     joinToken: readJoinToken(values, sources),
     nodeName: values.name ?? sources.hostname(),
     labels: parseLabels(values.label ?? []),
@@ -132,7 +145,9 @@ export function loadConfig(argv: readonly string[]): AgentConfig {
  * The environment engines inherit: the agent's own, less its secrets and settings (LLMGW_*), which
  * an engine running a downloaded model has no business reading.
  */
-export function engineBaseEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+export function engineBaseEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (value !== undefined && !name.startsWith("LLMGW_")) out[name] = value;
@@ -145,7 +160,11 @@ export function loadEngineBaseEnv(): Record<string, string> {
   return engineBaseEnv(process.env);
 }
 
-function stopEnginesOnExit(values: { simulate?: string; "stop-engines-on-exit"?: boolean; "keep-engines-on-exit"?: boolean }): boolean {
+function stopEnginesOnExit(values: {
+  simulate?: string;
+  "stop-engines-on-exit"?: boolean;
+  "keep-engines-on-exit"?: boolean;
+}): boolean {
   if (values["stop-engines-on-exit"] && values["keep-engines-on-exit"]) {
     throw new ConfigError("--stop-engines-on-exit and --keep-engines-on-exit both given; use one");
   }
@@ -155,28 +174,45 @@ function stopEnginesOnExit(values: { simulate?: string; "stop-engines-on-exit"?:
 
 function parseFlags(argv: readonly string[]) {
   try {
-    return parseArgs({ args: [...argv], options: AGENT_FLAGS, strict: true, allowPositionals: false }).values;
+    return parseArgs({
+      args: [...argv],
+      options: AGENT_FLAGS,
+      strict: true,
+      allowPositionals: false,
+    }).values;
   } catch (error) {
-    const allowed = Object.keys(AGENT_FLAGS).map((flag) => `--${flag}`).join(", ");
+    const allowed = Object.keys(AGENT_FLAGS)
+      .map((flag) => `--${flag}`)
+      .join(", ");
     throw new ConfigError(`${(error as Error).message}; allowed flags: ${allowed}`);
   }
 }
 
-function readJoinToken(values: { token?: string; "token-file"?: string }, sources: ConfigSources): string {
+function readJoinToken(
+  values: { token?: string; "token-file"?: string },
+  sources: ConfigSources,
+): string {
   if (values.token !== undefined && values["token-file"] !== undefined) {
-    throw new ConfigError("--token and --token-file both given; use one (LLMGW_JOIN_TOKEN or --token-file keeps it out of ps)");
+    throw new ConfigError(
+      "--token and --token-file both given; use one (LLMGW_JOIN_TOKEN or --token-file keeps it out of ps)",
+    );
   }
   const path = values["token-file"];
   if (path === undefined) return values.token ?? sources.env.LLMGW_JOIN_TOKEN ?? "";
   try {
     return sources.readTextFile(path).trim();
   } catch (error) {
-    throw new ConfigError(`--token-file ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new ConfigError(
+      `--token-file ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
 }
 
 function splitList(values: readonly string[]): string[] {
-  return values.flatMap((value) => value.split(",")).map((value) => value.trim()).filter((value) => value !== "");
+  return values
+    .flatMap((value) => value.split(","))
+    .map((value) => value.trim())
+    .filter((value) => value !== "");
 }
 
 const LABEL_KEY = /^[A-Za-z0-9]([A-Za-z0-9._/-]{0,61}[A-Za-z0-9])?$/;
@@ -187,7 +223,9 @@ function parseLabels(pairs: readonly string[]): Record<string, string> {
     const at = pair.indexOf("=");
     const key = at < 0 ? "" : pair.slice(0, at);
     if (!LABEL_KEY.test(key)) {
-      throw new ConfigError(`--label "${pair}": expected key=value with a key of letters, digits, ".", "_", "/" or "-" (e.g. --label rack=r12)`);
+      throw new ConfigError(
+        `--label "${pair}": expected key=value with a key of letters, digits, ".", "_", "/" or "-" (e.g. --label rack=r12)`,
+      );
     }
     labels[key] = pair.slice(at + 1);
   }
@@ -205,7 +243,8 @@ export function normaliseServerUrl(value: string): string | undefined {
   if (url.protocol !== "ws:" && url.protocol !== "wss:") return undefined;
   const path = url.pathname.replace(/\/+$/, "");
   if (path !== "" && path !== AGENT_WS_PATH) return undefined;
-  if (url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") return undefined;
+  if (url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "")
+    return undefined;
   return `${url.protocol}//${url.host}`;
 }
 

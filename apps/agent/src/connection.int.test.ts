@@ -1,7 +1,13 @@
 // The agent's connection against a real `ws` server on loopback, speaking the real protobuf frames.
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
-import { AGENT_WS_PATH, decodeEnvelope, encodeEnvelope, type Envelope, type EnvelopeInit } from "@llmgw/proto";
+import {
+  AGENT_WS_PATH,
+  decodeEnvelope,
+  encodeEnvelope,
+  type Envelope,
+  type EnvelopeInit,
+} from "@llmgw/proto";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import { AgentConnection } from "./connection";
@@ -30,7 +36,12 @@ async function startServer(): Promise<ServerSide> {
   const server = new WebSocketServer({ host: "127.0.0.1", port: 0, path: AGENT_WS_PATH });
   servers.push(server);
   await once(server, "listening");
-  const side: ServerSide = { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, server, sockets: [], frames: [] };
+  const side: ServerSide = {
+    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    server,
+    sockets: [],
+    frames: [],
+  };
   server.on("connection", (socket) => {
     const frames: Envelope[] = [];
     side.sockets.push(socket);
@@ -58,7 +69,13 @@ function send(socket: WebSocket, init: EnvelopeInit): void {
 function startAgent(serverUrls: string[]) {
   const ring = new LogRing();
   const logger = createLogger({ ring, write: () => {}, nowMs: Date.now });
-  const config = { serverUrls, joinToken: "join-secret", nodeName: "sim-node-1", labels: { rack: "r1" }, dataDir: "/unused" };
+  const config = {
+    serverUrls,
+    joinToken: "join-secret",
+    nodeName: "sim-node-1",
+    labels: { rack: "r1" },
+    dataDir: "/unused",
+  };
   const inventory = simulatedInventory("h100x8", config.nodeName, 7);
   const connection = new AgentConnection({
     serverUrls,
@@ -85,18 +102,32 @@ describe("AgentConnection against a real WebSocket server", () => {
       expect(register.msg.case).toBe("register");
       side.sockets[attempt]!.close(4401, "join token not accepted");
     }
-    await waitFor("refusal logged", () => ring.snapshot().some((line) => line.includes("refused by server") && line.includes("code=4401")));
+    await waitFor("refusal logged", () =>
+      ring
+        .snapshot()
+        .some((line) => line.includes("refused by server") && line.includes("code=4401")),
+    );
 
     const registerFrame = await waitFor("third register", () => side.frames[2]?.[0]);
     expect(registerFrame.msg.case).toBe("register");
     if (registerFrame.msg.case !== "register") throw new Error("unreachable");
     const register = registerFrame.msg.value;
-    expect(register).toMatchObject({ joinToken: "join-secret", simulated: true, simulationProfile: "h100x8", nodeName: "sim-node-1", nodeId: "node-id-1", labels: { rack: "r1" } });
+    expect(register).toMatchObject({
+      joinToken: "join-secret",
+      simulated: true,
+      simulationProfile: "h100x8",
+      nodeName: "sim-node-1",
+      nodeId: "node-id-1",
+      labels: { rack: "r1" },
+    });
     expect(register.hardware?.gpus).toHaveLength(8);
     expect(register.hardware?.gpus[0]?.name).toBe("NVIDIA H100 80GB HBM3");
 
     const socket = side.sockets[2]!;
-    send(socket, { requestId: registerFrame.requestId, msg: { case: "registerAck", value: { nodeId: "node-id-1", heartbeatIntervalMs: 100 } } });
+    send(socket, {
+      requestId: registerFrame.requestId,
+      msg: { case: "registerAck", value: { nodeId: "node-id-1", heartbeatIntervalMs: 100 } },
+    });
     const heartbeats = () => side.frames[2]!.filter((frame) => frame.msg.case === "heartbeat");
     await waitFor("three heartbeats", () => heartbeats().length >= 3);
     const beat = heartbeats()[0]!;
@@ -108,11 +139,17 @@ describe("AgentConnection against a real WebSocket server", () => {
     expect(connection.state).toBe("registered");
 
     send(socket, { requestId: "ping-42", msg: { case: "ping", value: { sentAtMs: 1n } } });
-    const pong = await waitFor("pong", () => side.frames[2]!.find((frame) => frame.msg.case === "pong"));
+    const pong = await waitFor("pong", () =>
+      side.frames[2]!.find((frame) => frame.msg.case === "pong"),
+    );
     expect(pong.requestId).toBe("ping-42");
 
     send(socket, { msg: { case: "error", value: { code: 4, message: "no such request" } } });
-    await waitFor("error frame logged", () => ring.snapshot().some((line) => line.includes("server error") && line.includes("code=UNSUPPORTED")));
+    await waitFor("error frame logged", () =>
+      ring
+        .snapshot()
+        .some((line) => line.includes("server error") && line.includes("code=UNSUPPORTED")),
+    );
 
     // The server goes away: heartbeats stop on that socket and the agent registers again,
     // with its backoff started again because the session had worked.
@@ -126,7 +163,10 @@ describe("AgentConnection against a real WebSocket server", () => {
 
     await connection.stop();
     expect(connection.state).toBe("stopped");
-    await waitFor("socket closed on the server", () => side.sockets[3]!.readyState === WebSocket.CLOSED);
+    await waitFor(
+      "socket closed on the server",
+      () => side.sockets[3]!.readyState === WebSocket.CLOSED,
+    );
   });
 
   it("tries the addresses in turn when the first is down", async () => {
@@ -138,7 +178,9 @@ describe("AgentConnection against a real WebSocket server", () => {
     const { ring } = startAgent([deadUrl, live.url]);
     const register = await waitFor("register on the second address", () => live.frames[0]?.[0]);
     expect(register.msg.case).toBe("register");
-    expect(ring.snapshot().some((line) => line.includes("connection error") && line.includes(deadUrl))).toBe(true);
+    expect(
+      ring.snapshot().some((line) => line.includes("connection error") && line.includes(deadUrl)),
+    ).toBe(true);
   });
 
   it("stop() while connecting leaves nothing running", async () => {

@@ -67,7 +67,13 @@ export interface ConnectionOptions {
 }
 
 /** Frames the control plane sends that the agent serves through onRequest. */
-const REQUEST_CASES: ReadonlySet<string> = new Set(["startReplica", "stopReplica", "desiredReplicas", "logsRequest", "reclaimRequest"]);
+const REQUEST_CASES: ReadonlySet<string> = new Set([
+  "startReplica",
+  "stopReplica",
+  "desiredReplicas",
+  "logsRequest",
+  "reclaimRequest",
+]);
 
 export type ConnectionState = "idle" | "connecting" | "registered" | "waiting" | "stopped";
 
@@ -90,9 +96,13 @@ export class AgentConnection {
   private currentState: ConnectionState = "idle";
 
   constructor(private readonly options: ConnectionOptions) {
-    if (options.serverUrls.length === 0) throw new Error("AgentConnection needs at least one server address");
+    if (options.serverUrls.length === 0)
+      throw new Error("AgentConnection needs at least one server address");
     this.timers = options.timers ?? realTimers;
-    this.backoff = createBackoff({ ...(options.backoff ?? DEFAULT_BACKOFF), random: options.random });
+    this.backoff = createBackoff({
+      ...(options.backoff ?? DEFAULT_BACKOFF),
+      random: options.random,
+    });
   }
 
   get state(): ConnectionState {
@@ -142,19 +152,28 @@ export class AgentConnection {
 
   private onOpen(session: Session): void {
     this.options.logger.info("connected", { server: session.serverUrl });
-    this.send(session, { requestId: this.nextRequestId("register"), msg: { case: "register", value: this.options.register() } });
+    this.send(session, {
+      requestId: this.nextRequestId("register"),
+      msg: { case: "register", value: this.options.register() },
+    });
   }
 
   private onMessage(session: Session, data: WebSocket.RawData, isBinary: boolean): void {
     if (!isBinary) {
-      this.options.logger.warn("frame ignored", { server: session.serverUrl, why: "text frame; the protocol is binary protobuf" });
+      this.options.logger.warn("frame ignored", {
+        server: session.serverUrl,
+        why: "text frame; the protocol is binary protobuf",
+      });
       return;
     }
     let envelope: Envelope;
     try {
       envelope = decodeEnvelope(toBytes(data));
     } catch (error) {
-      this.options.logger.warn("frame ignored", { server: session.serverUrl, why: (error as Error).message });
+      this.options.logger.warn("frame ignored", {
+        server: session.serverUrl,
+        why: (error as Error).message,
+      });
       return;
     }
     this.handleEnvelope(session, envelope);
@@ -169,45 +188,81 @@ export class AgentConnection {
         this.backoff.reset();
         this.failuresInRound = 0;
         const intervalMs = msg.value.heartbeatIntervalMs || DEFAULT_HEARTBEAT_INTERVAL_MS;
-        this.options.logger.info("registered", { server: session.serverUrl, node: msg.value.nodeId, heartbeat_ms: intervalMs, server_version: msg.value.serverVersion || undefined });
+        this.options.logger.info("registered", {
+          server: session.serverUrl,
+          node: msg.value.nodeId,
+          heartbeat_ms: intervalMs,
+          server_version: msg.value.serverVersion || undefined,
+        });
         // A repeated ack restarts the chain rather than starting a second one beside it.
         this.timers.clearTimeout(session.heartbeatTimer);
         this.scheduleHeartbeat(session, intervalMs, 0);
         return;
       }
       case "ping":
-        this.send(session, { requestId: envelope.requestId, msg: { case: "pong", value: { sentAtMs: msg.value.sentAtMs } } });
+        this.send(session, {
+          requestId: envelope.requestId,
+          msg: { case: "pong", value: { sentAtMs: msg.value.sentAtMs } },
+        });
         return;
       case "error": {
         const code = ErrorCode[msg.value.code] ?? String(msg.value.code);
         const level = msg.value.code === ErrorCode.UNAUTHENTICATED ? "error" : "warn";
-        this.options.logger.log(level, "server error", { server: session.serverUrl, code, message: msg.value.message, request: envelope.requestId || undefined });
+        this.options.logger.log(level, "server error", {
+          server: session.serverUrl,
+          code,
+          message: msg.value.message,
+          request: envelope.requestId || undefined,
+        });
         return;
       }
       default:
-        if (msg.case !== undefined && REQUEST_CASES.has(msg.case) && this.options.onRequest !== undefined) {
+        if (
+          msg.case !== undefined &&
+          REQUEST_CASES.has(msg.case) &&
+          this.options.onRequest !== undefined
+        ) {
           void this.serveRequest(session, envelope, this.options.onRequest);
           return;
         }
-        this.options.logger.warn("frame ignored", { server: session.serverUrl, why: `unexpected ${msg.case ?? "empty"} from the server` });
+        this.options.logger.warn("frame ignored", {
+          server: session.serverUrl,
+          why: `unexpected ${msg.case ?? "empty"} from the server`,
+        });
     }
   }
 
-  private async serveRequest(session: Session, envelope: Envelope, handler: NonNullable<ConnectionOptions["onRequest"]>): Promise<void> {
+  private async serveRequest(
+    session: Session,
+    envelope: Envelope,
+    handler: NonNullable<ConnectionOptions["onRequest"]>,
+  ): Promise<void> {
     try {
       const reply = await handler(envelope);
       if (reply !== undefined) this.send(session, { ...reply, requestId: envelope.requestId });
     } catch (error) {
       const message = `${envelope.msg.case ?? "request"} failed: ${(error as Error).message}`;
-      this.options.logger.warn("request failed", { server: session.serverUrl, request: envelope.requestId || undefined, why: message });
-      this.send(session, { requestId: envelope.requestId, msg: { case: "error", value: { code: ErrorCode.UNSPECIFIED, message } } });
+      this.options.logger.warn("request failed", {
+        server: session.serverUrl,
+        request: envelope.requestId || undefined,
+        why: message,
+      });
+      this.send(session, {
+        requestId: envelope.requestId,
+        msg: { case: "error", value: { code: ErrorCode.UNSPECIFIED, message } },
+      });
     }
   }
 
   /** Sends a frame on the current session once registered; dropped otherwise (heartbeats carry the level). */
   sendFrame(init: EnvelopeInit): boolean {
     const session = this.session;
-    if (session === undefined || !session.registered || session.socket.readyState !== WebSocket.OPEN) return false;
+    if (
+      session === undefined ||
+      !session.registered ||
+      session.socket.readyState !== WebSocket.OPEN
+    )
+      return false;
     this.send(session, init);
     return true;
   }
@@ -216,7 +271,8 @@ export class AgentConnection {
   private scheduleHeartbeat(session: Session, intervalMs: number, delayMs: number): void {
     session.heartbeatTimer = this.timers.setTimeout(() => {
       void this.sendHeartbeat(session).finally(() => {
-        if (this.session === session && session.socket.readyState === WebSocket.OPEN) this.scheduleHeartbeat(session, intervalMs, intervalMs);
+        if (this.session === session && session.socket.readyState === WebSocket.OPEN)
+          this.scheduleHeartbeat(session, intervalMs, intervalMs);
       });
     }, delayMs);
   }
@@ -224,7 +280,9 @@ export class AgentConnection {
   private async sendHeartbeat(session: Session): Promise<void> {
     try {
       const heartbeat = await this.options.heartbeat();
-      this.send(session, { msg: { case: "heartbeat", value: { ...heartbeat, sentAtMs: BigInt(this.options.nowMs()) } } });
+      this.send(session, {
+        msg: { case: "heartbeat", value: { ...heartbeat, sentAtMs: BigInt(this.options.nowMs()) } },
+      });
     } catch (error) {
       this.options.logger.warn("heartbeat skipped", { why: (error as Error).message });
     }
@@ -234,9 +292,16 @@ export class AgentConnection {
     if (this.currentState === "stopped") return;
     const refused = /Unexpected server response: (401|403)/.test(error.message);
     if (refused) {
-      this.options.logger.error("refused by server", { server: session.serverUrl, why: error.message, fix: "check the join token (LLMGW_JOIN_TOKEN or --token-file)" });
+      this.options.logger.error("refused by server", {
+        server: session.serverUrl,
+        why: error.message,
+        fix: "check the join token (LLMGW_JOIN_TOKEN or --token-file)",
+      });
     } else {
-      this.options.logger.warn("connection error", { server: session.serverUrl, why: error.message });
+      this.options.logger.warn("connection error", {
+        server: session.serverUrl,
+        why: error.message,
+      });
     }
   }
 
@@ -244,9 +309,18 @@ export class AgentConnection {
     this.timers.clearTimeout(session.heartbeatTimer);
     if (this.session !== session || this.currentState === "stopped") return;
     if (AUTH_CLOSE_CODES.includes(code)) {
-      this.options.logger.error("refused by server", { server: session.serverUrl, code, reason, fix: "check the join token (LLMGW_JOIN_TOKEN or --token-file); retrying" });
+      this.options.logger.error("refused by server", {
+        server: session.serverUrl,
+        code,
+        reason,
+        fix: "check the join token (LLMGW_JOIN_TOKEN or --token-file); retrying",
+      });
     } else if (session.registered) {
-      this.options.logger.warn("disconnected", { server: session.serverUrl, code, reason: reason || undefined });
+      this.options.logger.warn("disconnected", {
+        server: session.serverUrl,
+        code,
+        reason: reason || undefined,
+      });
     }
     this.scheduleReconnect(session);
   }

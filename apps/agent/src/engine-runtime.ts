@@ -31,16 +31,33 @@ export interface EngineRuntimeOptions {
   onStatus: (status: ReplicaStatusInit) => void;
 }
 
-export function createEngineRuntime(options: EngineRuntimeOptions): { supervisor: ReplicaSupervisor; weights: WeightCache; engines: string[] } {
+export function createEngineRuntime(options: EngineRuntimeOptions): {
+  supervisor: ReplicaSupervisor;
+  weights: WeightCache;
+  engines: string[];
+} {
   const { config } = options;
   // A simulated node stands in for every engine (running the simulator, and saying so), so the
   // real presets can be placed and watched on a simulated fleet.
-  const engines = options.isSimulated ? [...ENGINE_NAMES] : detectEngines(options.engineEnv.PATH ?? "");
-  const weights = new WeightCache({ dataDir: config.dataDir, hubUrl: config.hubUrl, nowMs: options.nowMs });
+  const engines = options.isSimulated
+    ? [...ENGINE_NAMES]
+    : detectEngines(options.engineEnv.PATH ?? "");
+  const weights = new WeightCache({
+    dataDir: config.dataDir,
+    hubUrl: config.hubUrl,
+    nowMs: options.nowMs,
+  });
   const supervisor = new ReplicaSupervisor({
     dataDir: config.dataDir,
-    node: { isSimulated: options.isSimulated, engines, simLauncher: defaultSimLauncher(), bindHost: config.engineHost },
-    advertiseHost: config.advertiseHost ?? (["0.0.0.0", "::"].includes(config.engineHost) ? os.hostname() : config.engineHost),
+    node: {
+      isSimulated: options.isSimulated,
+      engines,
+      simLauncher: defaultSimLauncher(),
+      bindHost: config.engineHost,
+    },
+    advertiseHost:
+      config.advertiseHost ??
+      (["0.0.0.0", "::"].includes(config.engineHost) ? os.hostname() : config.engineHost),
     baseEnv: options.engineEnv,
     processes: realProcessOps,
     probeHealth,

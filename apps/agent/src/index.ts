@@ -1,8 +1,23 @@
 // The node agent: hardware discovery (or simulation), node identity, and the WebSocket session
 // with the control plane. `runAgent` is what `llmgw agent` calls.
 export { runAgent, type AgentDeps } from "./main";
-export { parseConfig, loadConfig, agentConfigSchema, ConfigError, AGENT_FLAGS, DEFAULT_SERVER, DEFAULT_DATA_DIR, type AgentConfig } from "./config";
-export { AgentConnection, AUTH_CLOSE_CODES, DEFAULT_HEARTBEAT_INTERVAL_MS, type ConnectionOptions, type ConnectionState } from "./connection";
+export {
+  parseConfig,
+  loadConfig,
+  agentConfigSchema,
+  ConfigError,
+  AGENT_FLAGS,
+  DEFAULT_SERVER,
+  DEFAULT_DATA_DIR,
+  type AgentConfig,
+} from "./config";
+export {
+  AgentConnection,
+  AUTH_CLOSE_CODES,
+  DEFAULT_HEARTBEAT_INTERVAL_MS,
+  type ConnectionOptions,
+  type ConnectionState,
+} from "./connection";
 export { createBackoff, backoffCeilingMs, DEFAULT_BACKOFF, type Backoff } from "./backoff";
 export {
   parseNvidiaSmiCsv,
@@ -16,9 +31,20 @@ export {
   type GpuSampleValues,
   type GpuDiscovery,
 } from "./discovery/nvidia-smi";
-export { discoverHost, createHostLoadSampler, type HostInfo, type HostLoad } from "./discovery/host";
+export {
+  discoverHost,
+  createHostLoadSampler,
+  type HostInfo,
+  type HostLoad,
+} from "./discovery/host";
 export { execProgram, type ExecFn } from "./discovery/exec";
-export { createSimulation, simulatedGpuUuid, SIMULATION_PROFILES, SIMULATION_PROFILE_NAMES, type Simulation } from "./simulate";
+export {
+  createSimulation,
+  simulatedGpuUuid,
+  SIMULATION_PROFILES,
+  SIMULATION_PROFILE_NAMES,
+  type Simulation,
+} from "./simulate";
 export { LogRing, createLogger, LOG_RING_LINES, type Logger } from "./log-ring";
 export { loadOrCreateNodeId } from "./node-identity";
 export { AGENT_VERSION } from "./inventory";

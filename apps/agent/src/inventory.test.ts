@@ -5,7 +5,13 @@ import { ExecError } from "./discovery/exec";
 import { buildHeartbeat, buildRegister, realInventory } from "./inventory";
 import { createLogger, LogRing } from "./log-ring";
 
-const CONFIG = { serverUrls: ["ws://a:1"], joinToken: "tok", nodeName: "gpu-9", labels: { zone: "z1" }, dataDir: "." };
+const CONFIG = {
+  serverUrls: ["ws://a:1"],
+  joinToken: "tok",
+  nodeName: "gpu-9",
+  labels: { zone: "z1" },
+  dataDir: ".",
+};
 
 function logger() {
   const ring = new LogRing();
@@ -17,11 +23,21 @@ describe("realInventory", () => {
     const exec: ExecFn = async (_file, args) =>
       args[0] === "--version"
         ? { exitCode: 0, stdout: "DRIVER version : 590.48.01\nCUDA Version : 13.1\n", stderr: "" }
-        : { exitCode: 0, stdout: queryGpuCsv("linux-x86_64__nvidia-h200-mig__590.48.01.txt", "load"), stderr: "" };
+        : {
+            exitCode: 0,
+            stdout: queryGpuCsv("linux-x86_64__nvidia-h200-mig__590.48.01.txt", "load"),
+            stderr: "",
+          };
     const { logger: log } = logger();
     const inventory = await realInventory(".", exec, log);
     const register = buildRegister(CONFIG, "id-9", inventory);
-    expect(register).toMatchObject({ nodeId: "id-9", simulated: false, simulationProfile: "", joinToken: "tok", labels: { zone: "z1" } });
+    expect(register).toMatchObject({
+      nodeId: "id-9",
+      simulated: false,
+      simulationProfile: "",
+      joinToken: "tok",
+      labels: { zone: "z1" },
+    });
     expect(register.hardware).toMatchObject({ driverVersion: "590.48.01", cudaVersion: "13.1" });
     expect(register.hardware?.gpus?.[0]).toMatchObject({ name: "NVIDIA H200", migEnabled: true });
     const heartbeat = await buildHeartbeat(inventory);
@@ -30,7 +46,8 @@ describe("realInventory", () => {
   });
 
   it("is a CPU node, said in the log, when nvidia-smi is missing", async () => {
-    const exec: ExecFn = async () => Promise.reject(new ExecError("spawn nvidia-smi ENOENT", "ENOENT", false));
+    const exec: ExecFn = async () =>
+      Promise.reject(new ExecError("spawn nvidia-smi ENOENT", "ENOENT", false));
     const { ring, logger: log } = logger();
     const inventory = await realInventory(".", exec, log);
     expect(inventory.gpus).toEqual([]);

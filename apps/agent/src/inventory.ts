@@ -3,8 +3,19 @@
 import { ENGINE_NAMES } from "@llmgw/engines";
 import type { AgentConfig } from "./config";
 import type { HeartbeatContent, RegisterInit } from "./connection";
-import { createHostLoadSampler, discoverHost, type HostInfo, type HostLoad, type HostProbe } from "./discovery/host";
-import { discoverGpus, sampleGpus, type DiscoveredGpu, type GpuSampleValues } from "./discovery/nvidia-smi";
+import {
+  createHostLoadSampler,
+  discoverHost,
+  type HostInfo,
+  type HostLoad,
+  type HostProbe,
+} from "./discovery/host";
+import {
+  discoverGpus,
+  sampleGpus,
+  type DiscoveredGpu,
+  type GpuSampleValues,
+} from "./discovery/nvidia-smi";
 import type { ExecFn } from "./discovery/exec";
 import type { Logger } from "./log-ring";
 import type { ReplicaStatusInit } from "./replicas/replica";
@@ -32,7 +43,12 @@ export function simulatedInventory(profile: string, nodeName: string, seed: numb
 }
 
 /** Discovers the real machine; a node without nvidia-smi is a CPU node, said in the log. */
-export async function realInventory(dataDir: string, exec: ExecFn, logger: Logger, probe?: HostProbe): Promise<Inventory> {
+export async function realInventory(
+  dataDir: string,
+  exec: ExecFn,
+  logger: Logger,
+  probe?: HostProbe,
+): Promise<Inventory> {
   const discovery = await discoverGpus(exec);
   if (discovery.reason !== undefined) logger.warn("no gpus", { why: discovery.reason });
   const versions = { driverVersion: discovery.driverVersion, cudaVersion: discovery.cudaVersion };
@@ -93,7 +109,10 @@ export function buildRegister(
   };
 }
 
-export async function buildHeartbeat(inventory: Inventory, replicas: ReplicaStatusInit[] = []): Promise<HeartbeatContent> {
+export async function buildHeartbeat(
+  inventory: Inventory,
+  replicas: ReplicaStatusInit[] = [],
+): Promise<HeartbeatContent> {
   const { gpus, host } = await inventory.sample();
   return { gpus, ...host, replicas };
 }

@@ -28,13 +28,26 @@ describe("logger", () => {
   it("writes one compact line per event to the sink and the ring", () => {
     const ring = new LogRing();
     const written: string[] = [];
-    const logger = createLogger({ ring, write: (line) => written.push(line), nowMs: () => Date.UTC(2026, 0, 2, 3, 4, 5, 678) });
-    logger.warn("disconnected", { server: "ws://h:8081", reason: "going away", code: 1001, skipped: undefined });
-    expect(written).toEqual(['2026-01-02T03:04:05.678Z warn disconnected server=ws://h:8081 reason="going away" code=1001\n']);
+    const logger = createLogger({
+      ring,
+      write: (line) => written.push(line),
+      nowMs: () => Date.UTC(2026, 0, 2, 3, 4, 5, 678),
+    });
+    logger.warn("disconnected", {
+      server: "ws://h:8081",
+      reason: "going away",
+      code: 1001,
+      skipped: undefined,
+    });
+    expect(written).toEqual([
+      '2026-01-02T03:04:05.678Z warn disconnected server=ws://h:8081 reason="going away" code=1001\n',
+    ]);
     expect(ring.snapshot()).toEqual([written[0]!.trimEnd()]);
   });
 
   it("quotes empty values and values with quotes or equals signs", () => {
-    expect(formatLogLine(0, "info", "x", { a: "", b: 'say "hi"', c: "k=v" })).toBe('1970-01-01T00:00:00.000Z info x a="" b="say \\"hi\\"" c="k=v"');
+    expect(formatLogLine(0, "info", "x", { a: "", b: 'say "hi"', c: "k=v" })).toBe(
+      '1970-01-01T00:00:00.000Z info x a="" b="say \\"hi\\"" c="k=v"',
+    );
   });
 });

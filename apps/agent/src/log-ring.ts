@@ -24,7 +24,9 @@ export class LogRing {
   /** Lines oldest first; `limit` keeps only the newest ones. */
   snapshot(limit?: number): string[] {
     const ordered =
-      this.lines.length < this.capacity ? [...this.lines] : [...this.lines.slice(this.next), ...this.lines.slice(0, this.next)];
+      this.lines.length < this.capacity
+        ? [...this.lines]
+        : [...this.lines.slice(this.next), ...this.lines.slice(0, this.next)];
     return limit === undefined ? ordered : ordered.slice(Math.max(0, ordered.length - limit));
   }
 
@@ -61,7 +63,12 @@ export function createLogger(options: LoggerOptions): Logger {
 }
 
 /** `2026-01-02T03:04:05.678Z info connected server=ws://h:8081 node="gpu 1"` */
-export function formatLogLine(nowMs: number, level: LogLevel, event: string, fields: LogFields): string {
+export function formatLogLine(
+  nowMs: number,
+  level: LogLevel,
+  event: string,
+  fields: LogFields,
+): string {
   const parts = [new Date(nowMs).toISOString(), level, event];
   for (const [key, value] of Object.entries(fields)) {
     if (value === undefined) continue;

@@ -30,24 +30,44 @@ describe("runAgent", () => {
     const dataDir = await mkdtemp(join(tmpdir(), "llmgw-agent-main-"));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const argv = ["--server", url, "--simulate", "l40sx4", "--name", "sim-7", "--data-dir", dataDir];
+    const argv = [
+      "--server",
+      url,
+      "--simulate",
+      "l40sx4",
+      "--name",
+      "sim-7",
+      "--data-dir",
+      dataDir,
+    ];
     const env = { LLMGW_JOIN_TOKEN: "t0k" };
     const abort = new AbortController();
     const ring = new LogRing();
     const running = runAgent(argv, {
-      loadConfig: (args) => parseConfig(args, { env, hostname: () => "unused", readTextFile: () => "" }),
+      loadConfig: (args) =>
+        parseConfig(args, { env, hostname: () => "unused", readTextFile: () => "" }),
       writeLog: () => {},
       signal: abort.signal,
       ring,
     });
 
     const deadline = Date.now() + 5000;
-    while (frames.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    while (frames.length === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     const register = frames[0]?.msg;
     if (register?.case !== "register") throw new Error(`expected register, got ${register?.case}`);
     const nodeId = (await readFile(join(dataDir, "node-id"), "utf8")).trim();
-    expect(register.value).toMatchObject({ nodeId, nodeName: "sim-7", joinToken: "t0k", simulated: true, simulationProfile: "l40sx4", engines: [...ENGINE_NAMES] });
-    expect(register.value.hardware?.gpus.map((gpu) => gpu.name)).toEqual(Array(4).fill("NVIDIA L40S"));
+    expect(register.value).toMatchObject({
+      nodeId,
+      nodeName: "sim-7",
+      joinToken: "t0k",
+      simulated: true,
+      simulationProfile: "l40sx4",
+      engines: [...ENGINE_NAMES],
+    });
+    expect(register.value.hardware?.gpus.map((gpu) => gpu.name)).toEqual(
+      Array(4).fill("NVIDIA L40S"),
+    );
 
     abort.abort();
     await running;
@@ -57,6 +77,8 @@ describe("runAgent", () => {
   });
 
   it("fails with the config error before touching anything", async () => {
-    await expect(runAgent(["--simulate", "nope"], { writeLog: () => {} })).rejects.toThrow(/--simulate: unknown profile/);
+    await expect(runAgent(["--simulate", "nope"], { writeLog: () => {} })).rejects.toThrow(
+      /--simulate: unknown profile/,
+    );
   });
 });

@@ -5,7 +5,13 @@ import { createEngineRuntime } from "./engine-runtime";
 import { createRequestHandler } from "./requests";
 import { AgentConnection } from "./connection";
 import { execProgram, type ExecFn } from "./discovery/exec";
-import { buildHeartbeat, buildRegister, realInventory, simulatedInventory, type Inventory } from "./inventory";
+import {
+  buildHeartbeat,
+  buildRegister,
+  realInventory,
+  simulatedInventory,
+  type Inventory,
+} from "./inventory";
 import { createLogger, LogRing, type Logger } from "./log-ring";
 import { loadOrCreateNodeId } from "./node-identity";
 import { seedFromName, type RandomFn } from "./random";
@@ -51,7 +57,8 @@ export async function runAgent(argv: string[], overrides: Partial<AgentDeps> = {
       engineEnv: deps.engineEnv,
       logger,
       nowMs: deps.nowMs,
-      onStatus: (status) => link.connection?.sendFrame({ msg: { case: "replicaStatus", value: status } }),
+      onStatus: (status) =>
+        link.connection?.sendFrame({ msg: { case: "replicaStatus", value: status } }),
     });
     const inventory: Inventory = { ...discovered, engines: runtime.engines };
     logStart(logger, config, nodeId, inventory);
@@ -64,14 +71,19 @@ export async function runAgent(argv: string[], overrides: Partial<AgentDeps> = {
       logger,
       random: deps.random,
       nowMs: deps.nowMs,
-      onRequest: createRequestHandler({ supervisor: runtime.supervisor, agentRing: deps.ring, weights: runtime.weights }),
+      onRequest: createRequestHandler({
+        supervisor: runtime.supervisor,
+        agentRing: deps.ring,
+        weights: runtime.weights,
+      }),
     });
     link.connection = connection;
     connection.start();
     const why = await stopped.promise;
     logger.info("stopping", { why });
     await connection.stop();
-    if (config.stopEnginesOnExit) await runtime.supervisor.stopAll("the agent is stopping (--stop-engines-on-exit)");
+    if (config.stopEnginesOnExit)
+      await runtime.supervisor.stopAll("the agent is stopping (--stop-engines-on-exit)");
     else await runtime.supervisor.detach();
     logger.info("stopped");
   } finally {
@@ -79,9 +91,18 @@ export async function runAgent(argv: string[], overrides: Partial<AgentDeps> = {
   }
 }
 
-async function loadInventory(config: AgentConfig, deps: AgentDeps, logger: Logger): Promise<Inventory> {
-  if (config.simulationProfile === undefined) return realInventory(config.dataDir, deps.exec, logger);
-  return simulatedInventory(config.simulationProfile, config.nodeName, config.seed ?? seedFromName(config.nodeName));
+async function loadInventory(
+  config: AgentConfig,
+  deps: AgentDeps,
+  logger: Logger,
+): Promise<Inventory> {
+  if (config.simulationProfile === undefined)
+    return realInventory(config.dataDir, deps.exec, logger);
+  return simulatedInventory(
+    config.simulationProfile,
+    config.nodeName,
+    config.seed ?? seedFromName(config.nodeName),
+  );
 }
 
 function logStart(logger: Logger, config: AgentConfig, nodeId: string, inventory: Inventory): void {
@@ -92,11 +113,15 @@ function logStart(logger: Logger, config: AgentConfig, nodeId: string, inventory
     gpus: inventory.gpus.length,
     simulated: inventory.simulationProfile,
   });
-  if (config.joinToken === "") logger.warn("no join token", { fix: "set LLMGW_JOIN_TOKEN or pass --token-file" });
+  if (config.joinToken === "")
+    logger.warn("no join token", { fix: "set LLMGW_JOIN_TOKEN or pass --token-file" });
 }
 
 /** Resolves with what stopped the agent; dispose() removes the signal handlers again. */
-function waitForStop(signal: AbortSignal | undefined): { promise: Promise<string>; dispose: () => void } {
+function waitForStop(signal: AbortSignal | undefined): {
+  promise: Promise<string>;
+  dispose: () => void;
+} {
   let dispose = () => {};
   const promise = new Promise<string>((resolve) => {
     const onSignal = (name: NodeJS.Signals) => resolve(name);

@@ -7,7 +7,10 @@ import { join } from "node:path";
 export const NODE_ID_FILE = "node-id";
 
 /** Returns the id in the data dir, creating it (mode 0600) on first start. */
-export async function loadOrCreateNodeId(dataDir: string, newId: () => string = randomUUID): Promise<string> {
+export async function loadOrCreateNodeId(
+  dataDir: string,
+  newId: () => string = randomUUID,
+): Promise<string> {
   const path = join(dataDir, NODE_ID_FILE);
   const existing = await readExisting(path);
   if (existing !== undefined) return existing;

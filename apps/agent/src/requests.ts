@@ -16,7 +16,9 @@ export interface RequestContext {
   weights: WeightCache;
 }
 
-export function createRequestHandler(context: RequestContext): (envelope: Envelope) => Promise<EnvelopeInit | undefined> {
+export function createRequestHandler(
+  context: RequestContext,
+): (envelope: Envelope) => Promise<EnvelopeInit | undefined> {
   return async (envelope) => {
     const { msg } = envelope;
     switch (msg.case) {
@@ -46,15 +48,24 @@ export function createRequestHandler(context: RequestContext): (envelope: Envelo
 }
 
 /** The agent's own ring for "" or "agent", a replica's engine ring for its id. */
-export function answerLogs(request: Pick<LogsRequest, "source" | "lines">, context: Pick<RequestContext, "supervisor" | "agentRing">) {
+export function answerLogs(
+  request: Pick<LogsRequest, "source" | "lines">,
+  context: Pick<RequestContext, "supervisor" | "agentRing">,
+) {
   const lines = Math.min(request.lines > 0 ? request.lines : DEFAULT_LOG_LINES, MAX_LOG_LINES);
   const replicaIds = context.supervisor.statuses().map((status) => status.replicaId ?? "");
   const sources = [AGENT_LOG_SOURCE, ...replicaIds];
   const source = request.source === "" ? AGENT_LOG_SOURCE : request.source;
-  if (source === AGENT_LOG_SOURCE) return { source, lines: context.agentRing.snapshot(lines), sources };
+  if (source === AGENT_LOG_SOURCE)
+    return { source, lines: context.agentRing.snapshot(lines), sources };
   const tail = context.supervisor.get(source)?.logTail;
   if (context.supervisor.get(source) === undefined) {
-    return { source, lines: [], sources, error: `no log source "${source}" on this node; known sources: ${sources.join(", ")}` };
+    return {
+      source,
+      lines: [],
+      sources,
+      error: `no log source "${source}" on this node; known sources: ${sources.join(", ")}`,
+    };
   }
   return { source, lines: tail?.lastLines(lines) ?? [], sources };
 }

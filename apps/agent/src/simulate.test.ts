@@ -15,8 +15,12 @@ describe("simulation profiles", () => {
     expect(sim.gpus).toHaveLength(8);
     for (const gpu of sim.gpus) {
       expect(gpu).toMatchObject({
-        name: "NVIDIA H100 80GB HBM3", memoryBytesTotal: 81559n * MIB, computeCapability: "9.0",
-        pcieGenMax: 5, pcieWidthMax: 16, migEnabled: false,
+        name: "NVIDIA H100 80GB HBM3",
+        memoryBytesTotal: 81559n * MIB,
+        computeCapability: "9.0",
+        pcieGenMax: 5,
+        pcieWidthMax: 16,
+        migEnabled: false,
       });
     }
     expect(sim.gpus.map((gpu) => gpu.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
@@ -25,11 +29,19 @@ describe("simulation profiles", () => {
   it("l40sx4 is four L40S cards, cc 8.9, gen4 x16", () => {
     const sim = createSimulation("l40sx4", "node-a", 1);
     expect(sim.gpus).toHaveLength(4);
-    expect(sim.gpus[3]).toMatchObject({ name: "NVIDIA L40S", memoryBytesTotal: 46068n * MIB, computeCapability: "8.9", pcieGenMax: 4, pcieWidthMax: 16 });
+    expect(sim.gpus[3]).toMatchObject({
+      name: "NVIDIA L40S",
+      memoryBytesTotal: 46068n * MIB,
+      computeCapability: "8.9",
+      pcieGenMax: 4,
+      pcieWidthMax: 16,
+    });
   });
 
   it("h200x8 has eight H200 and cpu has none", () => {
-    expect(createSimulation("h200x8", "n", 1).gpus.map((gpu) => gpu.name)).toEqual(Array(8).fill("NVIDIA H200"));
+    expect(createSimulation("h200x8", "n", 1).gpus.map((gpu) => gpu.name)).toEqual(
+      Array(8).fill("NVIDIA H200"),
+    );
     const cpu = createSimulation("cpu", "n", 1);
     expect(cpu.gpus).toEqual([]);
     expect(cpu.step().gpus).toEqual([]);
@@ -37,7 +49,9 @@ describe("simulation profiles", () => {
   });
 
   it("names the allowed profiles when given an unknown one", () => {
-    expect(() => createSimulation("a100x2", "n", 1)).toThrow(/unknown simulation profile "a100x2"; use one of h100x8, h200x8, l40sx4/);
+    expect(() => createSimulation("a100x2", "n", 1)).toThrow(
+      /unknown simulation profile "a100x2"; use one of h100x8, h200x8, l40sx4/,
+    );
   });
 });
 
@@ -75,15 +89,35 @@ describe("simulated load", () => {
         const { gpus, host } = sim.step();
         gpus.forEach((sample, index) => {
           const gpu = sim.gpus[index]!;
-          const where = () => `${profile} step ${step} gpu ${index}: ${JSON.stringify(sample, (_k, v) => (typeof v === "bigint" ? String(v) : v))}`;
+          const where = () =>
+            `${profile} step ${step} gpu ${index}: ${JSON.stringify(sample, (_k, v) => (typeof v === "bigint" ? String(v) : v))}`;
           check(sample.uuid === gpu.uuid, () => `uuid ${where()}`);
-          check(sample.utilizationPercent! >= 0 && sample.utilizationPercent! <= 100, () => `utilisation ${where()}`);
-          check(sample.memoryBytesUsed! >= 0n && sample.memoryBytesUsed! <= gpu.memoryBytesTotal, () => `memory ${where()}`);
-          check(sample.temperatureCelsius! >= SIM_TEMPERATURE_IDLE_C - 0.5 && sample.temperatureCelsius! <= SIM_TEMPERATURE_BUSY_C + 0.5, () => `temperature ${where()}`);
-          check(sample.powerWatts! > 0 && sample.powerWatts! <= gpu.powerLimitWatts!, () => `power ${where()}`);
+          check(
+            sample.utilizationPercent! >= 0 && sample.utilizationPercent! <= 100,
+            () => `utilisation ${where()}`,
+          );
+          check(
+            sample.memoryBytesUsed! >= 0n && sample.memoryBytesUsed! <= gpu.memoryBytesTotal,
+            () => `memory ${where()}`,
+          );
+          check(
+            sample.temperatureCelsius! >= SIM_TEMPERATURE_IDLE_C - 0.5 &&
+              sample.temperatureCelsius! <= SIM_TEMPERATURE_BUSY_C + 0.5,
+            () => `temperature ${where()}`,
+          );
+          check(
+            sample.powerWatts! > 0 && sample.powerWatts! <= gpu.powerLimitWatts!,
+            () => `power ${where()}`,
+          );
         });
-        check(host.cpuUtilizationPercent! >= 0 && host.cpuUtilizationPercent! <= 100, () => `host cpu ${profile} ${step}`);
-        check(host.memoryBytesUsed! <= sim.host.memoryBytesTotal, () => `host memory ${profile} ${step}`);
+        check(
+          host.cpuUtilizationPercent! >= 0 && host.cpuUtilizationPercent! <= 100,
+          () => `host cpu ${profile} ${step}`,
+        );
+        check(
+          host.memoryBytesUsed! <= sim.host.memoryBytesTotal,
+          () => `host memory ${profile} ${step}`,
+        );
       }
     }
     expect(violations).toEqual([]);
@@ -94,13 +128,17 @@ describe("simulated load", () => {
     const pairs: { utilization: number; temperature: number }[] = [];
     for (let i = 0; i < 3000; i++) {
       const sample = sim.step().gpus[0]!;
-      pairs.push({ utilization: sample.utilizationPercent!, temperature: sample.temperatureCelsius! });
+      pairs.push({
+        utilization: sample.utilizationPercent!,
+        temperature: sample.temperatureCelsius!,
+      });
     }
     const utilizations = pairs.map((pair) => pair.utilization);
     expect(Math.max(...utilizations) - Math.min(...utilizations)).toBeGreaterThan(60);
     const hot = pairs.filter((pair) => pair.utilization > 80).map((pair) => pair.temperature);
     const cold = pairs.filter((pair) => pair.utilization < 20).map((pair) => pair.temperature);
-    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    const mean = (values: number[]) =>
+      values.reduce((sum, value) => sum + value, 0) / values.length;
     expect(mean(hot)).toBeGreaterThan(65);
     expect(mean(cold)).toBeLessThan(45);
   });

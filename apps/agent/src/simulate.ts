@@ -19,9 +19,33 @@ interface CardModel {
   powerIdleWatts: number;
 }
 
-const H100: CardModel = { name: "NVIDIA H100 80GB HBM3", memoryMiB: 81559, computeCapability: "9.0", pcieGen: 5, pcieWidth: 16, powerLimitWatts: 700, powerIdleWatts: 70 };
-const H200: CardModel = { name: "NVIDIA H200", memoryMiB: 143771, computeCapability: "9.0", pcieGen: 5, pcieWidth: 16, powerLimitWatts: 700, powerIdleWatts: 78 };
-const L40S: CardModel = { name: "NVIDIA L40S", memoryMiB: 46068, computeCapability: "8.9", pcieGen: 4, pcieWidth: 16, powerLimitWatts: 350, powerIdleWatts: 35 };
+const H100: CardModel = {
+  name: "NVIDIA H100 80GB HBM3",
+  memoryMiB: 81559,
+  computeCapability: "9.0",
+  pcieGen: 5,
+  pcieWidth: 16,
+  powerLimitWatts: 700,
+  powerIdleWatts: 70,
+};
+const H200: CardModel = {
+  name: "NVIDIA H200",
+  memoryMiB: 143771,
+  computeCapability: "9.0",
+  pcieGen: 5,
+  pcieWidth: 16,
+  powerLimitWatts: 700,
+  powerIdleWatts: 78,
+};
+const L40S: CardModel = {
+  name: "NVIDIA L40S",
+  memoryMiB: 46068,
+  computeCapability: "8.9",
+  pcieGen: 4,
+  pcieWidth: 16,
+  powerLimitWatts: 350,
+  powerIdleWatts: 35,
+};
 
 export interface SimulationProfile {
   cards: CardModel[];
@@ -33,11 +57,41 @@ export interface SimulationProfile {
 
 const SERVER_CPU = "Intel(R) Xeon(R) Platinum 8480+";
 export const SIMULATION_PROFILES: Record<string, SimulationProfile> = {
-  h100x8: { cards: Array(8).fill(H100), cpuModel: SERVER_CPU, cpuCores: 112, memoryBytesTotal: 2048n * GIB, diskBytesTotal: 30_000n * GIB },
-  h200x8: { cards: Array(8).fill(H200), cpuModel: SERVER_CPU, cpuCores: 112, memoryBytesTotal: 2048n * GIB, diskBytesTotal: 30_000n * GIB },
-  l40sx4: { cards: Array(4).fill(L40S), cpuModel: "AMD EPYC 9354 32-Core Processor", cpuCores: 64, memoryBytesTotal: 512n * GIB, diskBytesTotal: 7_680n * GIB },
-  mixed: { cards: [H100, H100, L40S, L40S], cpuModel: SERVER_CPU, cpuCores: 56, memoryBytesTotal: 1024n * GIB, diskBytesTotal: 15_000n * GIB },
-  cpu: { cards: [], cpuModel: "AMD EPYC 9654 96-Core Processor", cpuCores: 192, memoryBytesTotal: 768n * GIB, diskBytesTotal: 3_840n * GIB },
+  h100x8: {
+    cards: Array(8).fill(H100),
+    cpuModel: SERVER_CPU,
+    cpuCores: 112,
+    memoryBytesTotal: 2048n * GIB,
+    diskBytesTotal: 30_000n * GIB,
+  },
+  h200x8: {
+    cards: Array(8).fill(H200),
+    cpuModel: SERVER_CPU,
+    cpuCores: 112,
+    memoryBytesTotal: 2048n * GIB,
+    diskBytesTotal: 30_000n * GIB,
+  },
+  l40sx4: {
+    cards: Array(4).fill(L40S),
+    cpuModel: "AMD EPYC 9354 32-Core Processor",
+    cpuCores: 64,
+    memoryBytesTotal: 512n * GIB,
+    diskBytesTotal: 7_680n * GIB,
+  },
+  mixed: {
+    cards: [H100, H100, L40S, L40S],
+    cpuModel: SERVER_CPU,
+    cpuCores: 56,
+    memoryBytesTotal: 1024n * GIB,
+    diskBytesTotal: 15_000n * GIB,
+  },
+  cpu: {
+    cards: [],
+    cpuModel: "AMD EPYC 9654 96-Core Processor",
+    cpuCores: 192,
+    memoryBytesTotal: 768n * GIB,
+    diskBytesTotal: 3_840n * GIB,
+  },
 };
 
 export const SIMULATION_PROFILE_NAMES = Object.keys(SIMULATION_PROFILES);
@@ -71,10 +125,14 @@ export function simulatedGpuUuid(nodeName: string, profileName: string, index: n
 export function createSimulation(profileName: string, nodeName: string, seed: number): Simulation {
   const profile = SIMULATION_PROFILES[profileName];
   if (profile === undefined) {
-    throw new Error(`unknown simulation profile "${profileName}"; use one of ${SIMULATION_PROFILE_NAMES.join(", ")}`);
+    throw new Error(
+      `unknown simulation profile "${profileName}"; use one of ${SIMULATION_PROFILE_NAMES.join(", ")}`,
+    );
   }
   const random = seededRandom(seed);
-  const gpus = profile.cards.map((card, index) => simulatedGpu(card, index, simulatedGpuUuid(nodeName, profileName, index)));
+  const gpus = profile.cards.map((card, index) =>
+    simulatedGpu(card, index, simulatedGpuUuid(nodeName, profileName, index)),
+  );
   const states: CardState[] = profile.cards.map(() => ({
     utilizationPercent: random() * 20,
     memoryFraction: 0.02,
@@ -92,7 +150,9 @@ export function createSimulation(profileName: string, nodeName: string, seed: nu
   };
   let hostUtilization = random() * 10;
   const step = () => {
-    const samples = states.map((state, index) => stepCard(state, profile.cards[index]!, gpus[index]!, random));
+    const samples = states.map((state, index) =>
+      stepCard(state, profile.cards[index]!, gpus[index]!, random),
+    );
     hostUtilization = walk(hostUtilization, random, 5);
     return { gpus: samples, host: simulatedHostLoad(host, hostUtilization) };
   };
@@ -117,19 +177,34 @@ function simulatedGpu(card: CardModel, index: number, uuid: string): DiscoveredG
 }
 
 /** One step of the bounded random walk; memory and heat lag behind load like a real card. */
-function stepCard(state: CardState, card: CardModel, gpu: DiscoveredGpu, random: RandomFn): GpuSampleValues {
+function stepCard(
+  state: CardState,
+  card: CardModel,
+  gpu: DiscoveredGpu,
+  random: RandomFn,
+): GpuSampleValues {
   state.utilizationPercent = walk(state.utilizationPercent, random, UTILIZATION_STEP_MAX);
   const load = state.utilizationPercent / 100;
   const memoryTarget = 0.02 + 0.9 * load;
-  state.memoryFraction = clamp(state.memoryFraction + (memoryTarget - state.memoryFraction) * FOLLOW_RATE, 0, 1);
-  const temperatureTarget = SIM_TEMPERATURE_IDLE_C + (SIM_TEMPERATURE_BUSY_C - SIM_TEMPERATURE_IDLE_C) * load;
+  state.memoryFraction = clamp(
+    state.memoryFraction + (memoryTarget - state.memoryFraction) * FOLLOW_RATE,
+    0,
+    1,
+  );
+  const temperatureTarget =
+    SIM_TEMPERATURE_IDLE_C + (SIM_TEMPERATURE_BUSY_C - SIM_TEMPERATURE_IDLE_C) * load;
   state.temperatureCelsius += (temperatureTarget - state.temperatureCelsius) * FOLLOW_RATE;
   const noiseWatts = (random() - 0.5) * 0.04 * card.powerLimitWatts;
-  const powerWatts = clamp(card.powerIdleWatts + (card.powerLimitWatts - card.powerIdleWatts) * load + noiseWatts, card.powerIdleWatts * 0.8, card.powerLimitWatts);
+  const powerWatts = clamp(
+    card.powerIdleWatts + (card.powerLimitWatts - card.powerIdleWatts) * load + noiseWatts,
+    card.powerIdleWatts * 0.8,
+    card.powerLimitWatts,
+  );
   return {
     uuid: gpu.uuid,
     utilizationPercent: round(state.utilizationPercent, 1),
-    memoryBytesUsed: (gpu.memoryBytesTotal * BigInt(Math.round(state.memoryFraction * 10_000))) / 10_000n,
+    memoryBytesUsed:
+      (gpu.memoryBytesTotal * BigInt(Math.round(state.memoryFraction * 10_000))) / 10_000n,
     temperatureCelsius: round(state.temperatureCelsius, 1),
     powerWatts: round(powerWatts, 2),
   };

@@ -12,7 +12,9 @@ export interface CaptureSection {
 }
 
 export function listCaptureFiles(): string[] {
-  return readdirSync(CAPTURES_DIR).filter((name) => name.endsWith(".txt")).sort();
+  return readdirSync(CAPTURES_DIR)
+    .filter((name) => name.endsWith(".txt"))
+    .sort();
 }
 
 export function readCaptureSections(file: string): CaptureSection[] {
@@ -26,7 +28,11 @@ export function readCaptureSections(file: string): CaptureSection[] {
     while (end < lines.length && (lines[end] ?? "").startsWith("#")) end++;
     const start = end;
     while (end < lines.length && !/^#{20,}/.test(lines[end] ?? "")) end++;
-    sections.push({ phase, command: command.trim(), output: lines.slice(start, end).join("\n").trim() });
+    sections.push({
+      phase,
+      command: command.trim(),
+      output: lines.slice(start, end).join("\n").trim(),
+    });
     i = end - 1;
   }
   return sections;
@@ -35,7 +41,8 @@ export function readCaptureSections(file: string): CaptureSection[] {
 /** The `--query-gpu=... --format=csv` output of one phase (idle or load). */
 export function queryGpuCsv(file: string, phase: "idle" | "load"): string {
   const section = readCaptureSections(file).find(
-    (candidate) => candidate.phase === phase && candidate.command.startsWith("nvidia-smi --query-gpu="),
+    (candidate) =>
+      candidate.phase === phase && candidate.command.startsWith("nvidia-smi --query-gpu="),
   );
   if (section === undefined) throw new Error(`${file}: no ${phase} --query-gpu section`);
   return section.output;

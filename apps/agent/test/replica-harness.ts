@@ -48,14 +48,21 @@ export function simLauncher() {
   return { command: process.execPath, prefixArgs: [llmgwBin(), "sim-engine"] };
 }
 
-export function makeSupervisor(options: { dataDir?: string; isSimulated?: boolean; engines?: string[]; hubUrl?: string } = {}): Harness {
+export function makeSupervisor(
+  options: { dataDir?: string; isSimulated?: boolean; engines?: string[]; hubUrl?: string } = {},
+): Harness {
   const dataDir = options.dataDir ?? makeDataDir();
   const ring = new LogRing();
   const logger = createLogger({ ring, write: () => {}, nowMs: Date.now });
   const statuses: ReplicaStatusInit[] = [];
   const supervisor = new ReplicaSupervisor({
     dataDir,
-    node: { isSimulated: options.isSimulated ?? true, engines: options.engines ?? ["sim"], simLauncher: simLauncher(), bindHost: "127.0.0.1" },
+    node: {
+      isSimulated: options.isSimulated ?? true,
+      engines: options.engines ?? ["sim"],
+      simLauncher: simLauncher(),
+      bindHost: "127.0.0.1",
+    },
     advertiseHost: "127.0.0.1",
     baseEnv: { PATH: "/usr/local/bin:/usr/bin:/bin" },
     processes: trackingProcessOps(),
@@ -71,7 +78,9 @@ export function makeSupervisor(options: { dataDir?: string; isSimulated?: boolea
   return { supervisor, ring, statuses, dataDir };
 }
 
-export function startSpec(init: Partial<Omit<StartReplica, "$typeName" | "$unknown">> = {}): StartReplica {
+export function startSpec(
+  init: Partial<Omit<StartReplica, "$typeName" | "$unknown">> = {},
+): StartReplica {
   return create(StartReplicaSchema, {
     replicaId: "r-1",
     model: "tiny",

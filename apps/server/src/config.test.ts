@@ -11,16 +11,23 @@ describe("parseServerConfig", () => {
   });
 
   it("uses PostgreSQL when DATABASE_URL is set and flags beat the environment", () => {
-    const config = parseServerConfig(["--port", "9090"], { DATABASE_URL: "postgres://u@db/llmgw", LLMGW_PORT: "7070" });
+    const config = parseServerConfig(["--port", "9090"], {
+      DATABASE_URL: "postgres://u@db/llmgw",
+      LLMGW_PORT: "7070",
+    });
     expect(config.store).toEqual({ kind: "postgres", url: "postgres://u@db/llmgw" });
     expect(config.httpPort).toBe(9090);
   });
 
   it("names the variable that is wrong", () => {
     expect(() => parseServerConfig([], { LLMGW_PORT: "eighty" })).toThrow(/LLMGW_PORT/);
-    expect(() => parseServerConfig([], { LLMGW_AGENT_PORT: "70000" })).toThrow(/LLMGW_AGENT_PORT: LLMGW_AGENT_PORT must be 0-65535/);
+    expect(() => parseServerConfig([], { LLMGW_AGENT_PORT: "70000" })).toThrow(
+      /LLMGW_AGENT_PORT: LLMGW_AGENT_PORT must be 0-65535/,
+    );
     expect(() => parseServerConfig([], { DATABASE_URL: "mysql://x" })).toThrow(ConfigError);
-    expect(() => parseServerConfig([], { LLMGW_JOIN_TOKEN: "short" })).toThrow(/at least 16 characters/);
+    expect(() => parseServerConfig([], { LLMGW_JOIN_TOKEN: "short" })).toThrow(
+      /at least 16 characters/,
+    );
     expect(() => parseServerConfig(["--bogus"], {})).toThrow(/bogus/);
   });
 });

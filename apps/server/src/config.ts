@@ -23,18 +23,35 @@ const envSchema = z.object({
   LLMGW_AGENT_PORT: port("LLMGW_AGENT_PORT", 8081),
   LLMGW_BIND: z.string().default("127.0.0.1"),
   LLMGW_AGENT_BIND: z.string().default("0.0.0.0"),
-  LLMGW_JOIN_TOKEN: z.string().min(16, "LLMGW_JOIN_TOKEN must be at least 16 characters").optional(),
+  LLMGW_JOIN_TOKEN: z
+    .string()
+    .min(16, "LLMGW_JOIN_TOKEN must be at least 16 characters")
+    .optional(),
   LLMGW_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   LLMGW_MISSED_HEARTBEATS: z.coerce.number().int().min(1).max(100).default(3),
-  LLMGW_ADMIN_PASSWORD: z.string().min(8, "LLMGW_ADMIN_PASSWORD must be at least 8 characters").optional(),
-  LLMGW_SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
+  LLMGW_ADMIN_PASSWORD: z
+    .string()
+    .min(8, "LLMGW_ADMIN_PASSWORD must be at least 8 characters")
+    .optional(),
+  LLMGW_SESSION_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 7),
   LLMGW_MASTER_KEY: z.string().min(1).optional(),
   LLMGW_LOST_AFTER_MS: z.coerce.number().int().min(500).max(3_600_000).default(10_000),
   LLMGW_RESTART_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   LLMGW_RESYNC_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
   LLMGW_START_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
   LLMGW_AGENT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
-  LLMGW_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(30_000, "LLMGW_BREAKER_OPEN_MS must be at most 30000: a failing endpoint is probed again within 30 s").default(30_000),
+  LLMGW_BREAKER_OPEN_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(
+      30_000,
+      "LLMGW_BREAKER_OPEN_MS must be at most 30000: a failing endpoint is probed again within 30 s",
+    )
+    .default(30_000),
 });
 
 export interface ServerConfig {
@@ -71,10 +88,17 @@ export class ConfigError extends Error {
   override readonly name = "ConfigError";
 }
 
-export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): ServerConfig {
+export function parseServerConfig(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): ServerConfig {
   const { values } = parseArgs({
     args: argv,
-    options: { port: { type: "string" }, "agent-port": { type: "string" }, home: { type: "string" } },
+    options: {
+      port: { type: "string" },
+      "agent-port": { type: "string" },
+      home: { type: "string" },
+    },
     strict: true,
   });
   const merged = {
@@ -85,7 +109,9 @@ export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv = proce
   };
   const parsed = envSchema.safeParse(merged);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+    );
   }
   const e = parsed.data;
   const homeDir = resolve(e.LLMGW_HOME);

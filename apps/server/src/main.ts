@@ -41,16 +41,30 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const { db } = store;
   const admin = await ensureFirstAdmin(db, config.initialAdminPassword);
   if (admin) {
-    const shown = config.initialAdminPassword ? "the password given in LLMGW_ADMIN_PASSWORD" : `password (shown once): ${admin.password}`;
+    const shown = config.initialAdminPassword
+      ? "the password given in LLMGW_ADMIN_PASSWORD"
+      : `password (shown once): ${admin.password}`;
     log(`created the first admin "${admin.username}" with ${shown}`);
   }
-  const joinToken = config.joinToken ?? readOrCreateSecretFile(join(config.homeDir, "join-token")).value;
+  const joinToken =
+    config.joinToken ?? readOrCreateSecretFile(join(config.homeDir, "join-token")).value;
 
   const nowMs = () => Date.now();
   const registry = new FleetRegistry();
   const links = new NodeLinks();
-  const policy = { heartbeatIntervalMs: config.heartbeatIntervalMs, missedHeartbeatsMax: config.missedHeartbeatsMax };
-  const plane = await startControlPlane({ db, config, registry, links, liveness: policy, nowMs, log });
+  const policy = {
+    heartbeatIntervalMs: config.heartbeatIntervalMs,
+    missedHeartbeatsMax: config.missedHeartbeatsMax,
+  };
+  const plane = await startControlPlane({
+    db,
+    config,
+    registry,
+    links,
+    liveness: policy,
+    nowMs,
+    log,
+  });
   const { deps, reconciler } = plane;
   const keys = createKeysService(db, plane.apiKeyPepper, nowMs);
   const services: ApiServices = {
@@ -88,28 +102,45 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
           log(line);
         },
         onRegistered: (register) => {
-          log(`node ${register.nodeName} (${register.nodeId}) registered from ${socket.remoteAddress}`);
+          log(
+            `node ${register.nodeName} (${register.nodeId}) registered from ${socket.remoteAddress}`,
+          );
           void persist(`node ${register.nodeId}`, saveRegistration(db, register, new Date()));
           plane.onRegistered(register.nodeId, register.replicas);
         },
         onDisconnected: (nodeId) => {
           log(`node ${nodeId} disconnected`);
-          void persist(`node ${nodeId}`, saveLastSeen(db, nodeId, new Date(registry.get(nodeId)?.lastSeenMs ?? nowMs())));
+          void persist(
+            `node ${nodeId}`,
+            saveLastSeen(db, nodeId, new Date(registry.get(nodeId)?.lastSeenMs ?? nowMs())),
+          );
           plane.onDisconnected(nodeId);
         },
       }),
   });
-  const sweep = startLivenessSweep({ registry, policy, nowMs, log, saveLastSeen: (id, at) => persist(`node ${id}`, saveLastSeen(db, id, at)) });
+  const sweep = startLivenessSweep({
+    registry,
+    policy,
+    nowMs,
+    log,
+    saveLastSeen: (id, at) => persist(`node ${id}`, saveLastSeen(db, id, at)),
+  });
   const http = await startHttpServer({
     host: config.httpHost,
     port: config.httpPort,
     isReady: () => true,
     log,
-    createContext: (req, res) => createContext(req, res, services, (token) => userForSession(db, token, new Date())),
-    metrics: async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() }),
+    createContext: (req, res) =>
+      createContext(req, res, services, (token) => userForSession(db, token, new Date())),
+    metrics: async () => ({
+      contentType: metrics.registry.contentType,
+      body: await metrics.registry.metrics(),
+    }),
     v1: gateway.handle,
   });
-  log(`listening: http://${config.httpHost}:${http.port} (API), ws://${config.agentHost}:${agents.port}/agent/v1 (agents), store ${store.kind}`);
+  log(
+    `listening: http://${config.httpHost}:${http.port} (API), ws://${config.agentHost}:${agents.port}/agent/v1 (agents), store ${store.kind}`,
+  );
 
   return {
     httpPort: http.port,

@@ -7,7 +7,13 @@ import type { ReconcileDeps } from "./reconcile/deps";
 type Labels = Record<string, string>;
 type Sample = [Labels, number | undefined];
 
-function gauge(registry: Registry, name: string, help: string, labelNames: string[], samples: () => Sample[]): void {
+function gauge(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: string[],
+  samples: () => Sample[],
+): void {
   new Gauge({
     name,
     help,
@@ -15,61 +21,160 @@ function gauge(registry: Registry, name: string, help: string, labelNames: strin
     registers: [registry],
     collect() {
       this.reset();
-      for (const [labels, value] of samples()) if (value !== undefined && Number.isFinite(value)) this.set(labels, value);
+      for (const [labels, value] of samples())
+        if (value !== undefined && Number.isFinite(value)) this.set(labels, value);
     },
   });
 }
 
-function cardSamples(deps: ReconcileDeps, pick: (sample: { utilizationPercent?: number; memoryBytesUsed?: bigint; temperatureCelsius?: number }) => number | bigint | undefined): Sample[] {
+function cardSamples(
+  deps: ReconcileDeps,
+  pick: (sample: {
+    utilizationPercent?: number;
+    memoryBytesUsed?: bigint;
+    temperatureCelsius?: number;
+  }) => number | bigint | undefined,
+): Sample[] {
   const out: Sample[] = [];
   for (const live of deps.registry.all()) {
     if (!live.isConnected) continue;
     for (const gpu of live.register.hardware?.gpus ?? []) {
       const sample = live.samplesByUuid.get(gpu.uuid);
       const value = sample ? pick(sample) : undefined;
-      out.push([{ node: live.register.nodeName, gpu: String(gpu.index) }, value === undefined ? undefined : Number(value)]);
+      out.push([
+        { node: live.register.nodeName, gpu: String(gpu.index) },
+        value === undefined ? undefined : Number(value),
+      ]);
     }
   }
   return out;
 }
 
 function cardGauges(registry: Registry, deps: ReconcileDeps): void {
-  gauge(registry, "llmgw_gpu_utilization_percent", "GPU utilisation as last reported.", ["node", "gpu"], () => cardSamples(deps, (s) => s.utilizationPercent));
-  gauge(registry, "llmgw_gpu_memory_used_bytes", "GPU memory in use as last reported.", ["node", "gpu"], () => cardSamples(deps, (s) => s.memoryBytesUsed));
-  gauge(registry, "llmgw_gpu_temperature_celsius", "GPU temperature as last reported.", ["node", "gpu"], () => cardSamples(deps, (s) => s.temperatureCelsius));
-  gauge(registry, "llmgw_gpu_memory_total_bytes", "GPU memory installed.", ["node", "gpu"], () =>
-    deps.registry.all().flatMap((live) => (live.register.hardware?.gpus ?? []).map((gpu): Sample => [{ node: live.register.nodeName, gpu: String(gpu.index) }, Number(gpu.memoryBytesTotal)])),
+  gauge(
+    registry,
+    "llmgw_gpu_utilization_percent",
+    "GPU utilisation as last reported.",
+    ["node", "gpu"],
+    () => cardSamples(deps, (s) => s.utilizationPercent),
   );
-  // Health is known only for a node that answers: 1 when its last heartbeat sampled the card.
-  gauge(registry, "llmgw_gpu_healthy", "1 when the card's node answers and sampled it, 0 when the node answers without it.", ["node", "gpu"], () =>
+  gauge(
+    registry,
+    "llmgw_gpu_memory_used_bytes",
+    "GPU memory in use as last reported.",
+    ["node", "gpu"],
+    () => cardSamples(deps, (s) => s.memoryBytesUsed),
+  );
+  gauge(
+    registry,
+    "llmgw_gpu_temperature_celsius",
+    "GPU temperature as last reported.",
+    ["node", "gpu"],
+    () => cardSamples(deps, (s) => s.temperatureCelsius),
+  );
+  gauge(registry, "llmgw_gpu_memory_total_bytes", "GPU memory installed.", ["node", "gpu"], () =>
     deps.registry
       .all()
-      .filter((live) => nodeLiveness(live, deps.nowMs(), deps.liveness) === "ready" && live.heartbeat !== null)
-      .flatMap((live) => (live.register.hardware?.gpus ?? []).map((gpu): Sample => [{ node: live.register.nodeName, gpu: String(gpu.index) }, live.samplesByUuid.has(gpu.uuid) ? 1 : 0])),
+      .flatMap((live) =>
+        (live.register.hardware?.gpus ?? []).map((gpu): Sample => [
+          { node: live.register.nodeName, gpu: String(gpu.index) },
+          Number(gpu.memoryBytesTotal),
+        ]),
+      ),
   );
-  gauge(registry, "llmgw_gpu_assigned", "1 for each card a replica holds, with the replica, model and owner.", ["node", "gpu", "replica", "model", "owner"], () => {
-    const catalog = deps.catalog.current();
-    return deps.book.active().flatMap((r) => {
-      const owner = catalog.get(r.model)?.owner;
-      const ownerName = owner ? Object.entries(owner).map(([kind, value]) => `${kind}:${String(value)}`).join(",") : "";
-      const node = deps.registry.get(r.nodeId)?.register.nodeName ?? r.nodeId;
-      return r.gpuIndexes.map((index): Sample => [{ node, gpu: String(index), replica: r.id, model: r.model, owner: ownerName }, 1]);
-    });
-  });
+  // Health is known only for a node that answers: 1 when its last heartbeat sampled the card.
+  gauge(
+    registry,
+    "llmgw_gpu_healthy",
+    "1 when the card's node answers and sampled it, 0 when the node answers without it.",
+    ["node", "gpu"],
+    () =>
+      deps.registry
+        .all()
+        .filter(
+          (live) =>
+            nodeLiveness(live, deps.nowMs(), deps.liveness) === "ready" && live.heartbeat !== null,
+        )
+        .flatMap((live) =>
+          (live.register.hardware?.gpus ?? []).map((gpu): Sample => [
+            { node: live.register.nodeName, gpu: String(gpu.index) },
+            live.samplesByUuid.has(gpu.uuid) ? 1 : 0,
+          ]),
+        ),
+  );
+  gauge(
+    registry,
+    "llmgw_gpu_assigned",
+    "1 for each card a replica holds, with the replica, model and owner.",
+    ["node", "gpu", "replica", "model", "owner"],
+    () => {
+      const catalog = deps.catalog.current();
+      return deps.book.active().flatMap((r) => {
+        const owner = catalog.get(r.model)?.owner;
+        const ownerName = owner
+          ? Object.entries(owner)
+              .map(([kind, value]) => `${kind}:${String(value)}`)
+              .join(",")
+          : "";
+        const node = deps.registry.get(r.nodeId)?.register.nodeName ?? r.nodeId;
+        return r.gpuIndexes.map((index): Sample => [
+          { node, gpu: String(index), replica: r.id, model: r.model, owner: ownerName },
+          1,
+        ]);
+      });
+    },
+  );
 }
 
 function modelGauges(registry: Registry, deps: ReconcileDeps): void {
   const perModel = (value: (name: string, revision: number) => number) => (): Sample[] =>
-    deps.catalog.current().models.map((m): Sample => [{ model: m.name }, value(m.name, deps.catalog.meta(m.name)?.revision ?? 1)]);
+    deps.catalog
+      .current()
+      .models.map((m): Sample => [
+        { model: m.name },
+        value(m.name, deps.catalog.meta(m.name)?.revision ?? 1),
+      ]);
   const health = (name: string) => deps.health.get(name);
-  gauge(registry, "llmgw_model_replicas_desired", "Replicas a model should have now.", ["model"], perModel((name, revision) => {
-    const definition = deps.catalog.current().get(name);
-    return definition && !health(name)?.isParked ? desiredReplicas({ definition, revision }) : 0;
-  }));
-  gauge(registry, "llmgw_model_replicas_ready", "Ready replicas of a model (0 is reported, so an alert can fire).", ["model"], perModel((name) => deps.book.active().filter((r) => r.model === name && r.phase === "ready").length));
-  gauge(registry, "llmgw_model_start_failures_consecutive", "Failed starts in a row.", ["model"], perModel((name) => health(name)?.consecutiveFailures ?? 0));
-  gauge(registry, "llmgw_model_parked", "1 while a model is parked after repeated failed starts.", ["model"], perModel((name) => (health(name)?.isParked ? 1 : 0)));
-  gauge(registry, "llmgw_model_unplaceable", "1 while no node can take a replica a model needs.", ["model"], perModel((name) => (deps.unplaceable.has(name) ? 1 : 0)));
+  gauge(
+    registry,
+    "llmgw_model_replicas_desired",
+    "Replicas a model should have now.",
+    ["model"],
+    perModel((name, revision) => {
+      const definition = deps.catalog.current().get(name);
+      return definition && !health(name)?.isParked ? desiredReplicas({ definition, revision }) : 0;
+    }),
+  );
+  gauge(
+    registry,
+    "llmgw_model_replicas_ready",
+    "Ready replicas of a model (0 is reported, so an alert can fire).",
+    ["model"],
+    perModel(
+      (name) => deps.book.active().filter((r) => r.model === name && r.phase === "ready").length,
+    ),
+  );
+  gauge(
+    registry,
+    "llmgw_model_start_failures_consecutive",
+    "Failed starts in a row.",
+    ["model"],
+    perModel((name) => health(name)?.consecutiveFailures ?? 0),
+  );
+  gauge(
+    registry,
+    "llmgw_model_parked",
+    "1 while a model is parked after repeated failed starts.",
+    ["model"],
+    perModel((name) => (health(name)?.isParked ? 1 : 0)),
+  );
+  gauge(
+    registry,
+    "llmgw_model_unplaceable",
+    "1 while no node can take a replica a model needs.",
+    ["model"],
+    perModel((name) => (deps.unplaceable.has(name) ? 1 : 0)),
+  );
 }
 
 export function registerFleetMetrics(registry: Registry, deps: ReconcileDeps): void {

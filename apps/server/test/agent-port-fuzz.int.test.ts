@@ -4,7 +4,13 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { AGENT_WS_PATH, decodeEnvelope, encodeEnvelope, ErrorCode, type Envelope } from "@llmgw/proto";
+import {
+  AGENT_WS_PATH,
+  decodeEnvelope,
+  encodeEnvelope,
+  ErrorCode,
+  type Envelope,
+} from "@llmgw/proto";
 import { serverSetup, startServer, JOIN_TOKEN, type ServerHandle } from "./harness";
 
 let server: ServerHandle;
@@ -43,10 +49,15 @@ async function connect(): Promise<Peer> {
 }
 
 const registerFrame = (token: string) =>
-  encodeEnvelope({ requestId: "r1", msg: { case: "register", value: { nodeId: "fuzz-node", nodeName: "fuzz", joinToken: token } } });
+  encodeEnvelope({
+    requestId: "r1",
+    msg: { case: "register", value: { nodeId: "fuzz-node", nodeName: "fuzz", joinToken: token } },
+  });
 
 function rssBytes(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"));
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"));
   return Number(line?.split(/\s+/)[1] ?? 0) * 1024;
 }
 
@@ -70,7 +81,9 @@ describe("agent port under hostile input", () => {
       const closed = await peer.closed;
       expect(closed.code).toBe(4401);
       expect(closed.reason).toMatch(/join token/);
-      expect(peer.frames[0]?.msg.case === "error" && peer.frames[0].msg.value.code).toBe(ErrorCode.UNAUTHENTICATED);
+      expect(peer.frames[0]?.msg.case === "error" && peer.frames[0].msg.value.code).toBe(
+        ErrorCode.UNAUTHENTICATED,
+      );
     }
   });
 
@@ -78,7 +91,9 @@ describe("agent port under hostile input", () => {
     const peer = await connect();
     peer.ws.send(encodeEnvelope({ msg: { case: "heartbeat", value: {} } }));
     expect((await peer.closed).code).toBe(4401);
-    expect(peer.frames[0]?.msg.case === "error" && peer.frames[0].msg.value.code).toBe(ErrorCode.NOT_REGISTERED);
+    expect(peer.frames[0]?.msg.case === "error" && peer.frames[0].msg.value.code).toBe(
+      ErrorCode.NOT_REGISTERED,
+    );
   });
 
   it("answers random, truncated and text frames with Error frames and stays up", async () => {
@@ -94,15 +109,21 @@ describe("agent port under hostile input", () => {
       sent += 1;
     }
     peer.ws.send(valid.subarray(0, valid.length - 5));
-    peer.ws.send("{\"hello\": \"json\"}");
+    peer.ws.send('{"hello": "json"}');
     sent += 2;
     await until(() => peer.frames.length >= sent || peer.ws.readyState !== WebSocket.OPEN);
     expect(peer.frames.length).toBe(sent);
-    expect(peer.frames.every((f) => f.msg.case === "error" && f.msg.value.code === ErrorCode.MALFORMED_FRAME)).toBe(true);
+    expect(
+      peer.frames.every(
+        (f) => f.msg.case === "error" && f.msg.value.code === ErrorCode.MALFORMED_FRAME,
+      ),
+    ).toBe(true);
     peer.ws.close();
     expect(await healthy()).toBe(true);
     const metrics = await (await fetch(`${server.apiUrl}/metrics`)).text();
-    expect(Number(/llmgw_agent_frames_malformed_total (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(sent);
+    expect(
+      Number(/llmgw_agent_frames_malformed_total (\d+)/.exec(metrics)?.[1]),
+    ).toBeGreaterThanOrEqual(sent);
   });
 
   it("closes a socket that keeps sending garbage", async () => {
@@ -122,7 +143,8 @@ describe("agent port under hostile input", () => {
     const next = random(7);
     for (let round = 0; round < 10; round += 1) {
       const peer = await connect();
-      for (let i = 0; i < 19; i += 1) peer.ws.send(Buffer.alloc(1 + Math.floor(next() * 4096), Math.floor(next() * 256)));
+      for (let i = 0; i < 19; i += 1)
+        peer.ws.send(Buffer.alloc(1 + Math.floor(next() * 4096), Math.floor(next() * 256)));
       await until(() => peer.frames.length >= 19 || peer.ws.readyState !== WebSocket.OPEN);
       peer.ws.terminate();
     }

@@ -2,7 +2,14 @@
 // real WebSocket, the server stores it and serves it through tRPC, and notices when it dies.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, tempDir, waitFor, type PostgresServer } from "@llmgw/testing";
-import { apiClient, serverSetup, signIn, startAgent, startServer, type ServerSetup } from "./harness";
+import {
+  apiClient,
+  serverSetup,
+  signIn,
+  startAgent,
+  startServer,
+  type ServerSetup,
+} from "./harness";
 
 const backends = [
   { name: "PGlite", databaseUrl: async () => undefined },
@@ -24,7 +31,11 @@ describe.each(backends)("fleet on $name", ({ databaseUrl }) => {
     let api = await signIn(server.apiUrl);
 
     const ready = await waitFor(
-      async () => (await api.nodes.list.query()).find((n) => n.name === "it-h100" && n.state === "ready" && n.gpus[0]?.utilizationPercent !== null),
+      async () =>
+        (await api.nodes.list.query()).find(
+          (n) =>
+            n.name === "it-h100" && n.state === "ready" && n.gpus[0]?.utilizationPercent !== null,
+        ),
       { what: "it-h100 ready with GPU samples", timeoutMs: 30_000 },
     );
     expect(ready.simulated).toBe(true);
@@ -37,10 +48,13 @@ describe.each(backends)("fleet on $name", ({ databaseUrl }) => {
     // A node that stops sending while its socket stays open goes unreachable after 3 missed
     // heartbeats (300 ms each here), and comes back when it speaks again.
     agent.kill("SIGSTOP");
-    await waitFor(async () => (await api.nodes.get.query({ id: ready.id })).state === "unreachable", {
-      what: "it-h100 unreachable while its agent is stopped",
-      timeoutMs: 10_000,
-    });
+    await waitFor(
+      async () => (await api.nodes.get.query({ id: ready.id })).state === "unreachable",
+      {
+        what: "it-h100 unreachable while its agent is stopped",
+        timeoutMs: 10_000,
+      },
+    );
     agent.kill("SIGCONT");
     await waitFor(async () => (await api.nodes.get.query({ id: ready.id })).state === "ready", {
       what: "it-h100 ready again after SIGCONT",
@@ -48,10 +62,13 @@ describe.each(backends)("fleet on $name", ({ databaseUrl }) => {
     });
 
     agent.kill("SIGKILL");
-    await waitFor(async () => (await api.nodes.get.query({ id: ready.id })).state === "unreachable", {
-      what: "it-h100 unreachable after kill -9",
-      timeoutMs: 15_000,
-    });
+    await waitFor(
+      async () => (await api.nodes.get.query({ id: ready.id })).state === "unreachable",
+      {
+        what: "it-h100 unreachable after kill -9",
+        timeoutMs: 15_000,
+      },
+    );
 
     await server.process.stop();
     server = await startServer(setup);
@@ -74,9 +91,14 @@ describe.each(backends)("fleet on $name", ({ databaseUrl }) => {
   it("refuses the API without a valid session", async () => {
     const server = await startServer(setup);
     await expect(apiClient(server.apiUrl, null).nodes.list.query()).rejects.toThrow(/sign in/);
-    await expect(apiClient(server.apiUrl, "not-a-token").nodes.list.query()).rejects.toThrow(/sign in/);
+    await expect(apiClient(server.apiUrl, "not-a-token").nodes.list.query()).rejects.toThrow(
+      /sign in/,
+    );
     await expect(
-      apiClient(server.apiUrl, null).auth.login.mutate({ username: "admin", password: "wrong-password" }),
+      apiClient(server.apiUrl, null).auth.login.mutate({
+        username: "admin",
+        password: "wrong-password",
+      }),
     ).rejects.toThrow(/wrong username or password/);
     await server.process.stop();
   });

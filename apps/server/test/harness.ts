@@ -27,7 +27,13 @@ export interface ServerSetup {
 
 export async function serverSetup(databaseUrl?: string): Promise<ServerSetup> {
   const home = await tempDir("it-server");
-  return { homeDir: home.path, databaseUrl, httpPort: await freePort(), agentPort: await freePort(), heartbeatIntervalMs: 300 };
+  return {
+    homeDir: home.path,
+    databaseUrl,
+    httpPort: await freePort(),
+    agentPort: await freePort(),
+    heartbeatIntervalMs: 300,
+  };
 }
 
 export async function startServer(setup: ServerSetup): Promise<ServerHandle> {
@@ -46,11 +52,25 @@ export async function startServer(setup: ServerSetup): Promise<ServerHandle> {
     },
   });
   const apiUrl = `http://127.0.0.1:${setup.httpPort}`;
-  await waitFor(async () => (await fetch(`${apiUrl}/healthz`)).ok, { what: "server /healthz", timeoutMs: 60_000 });
-  return { process, apiUrl, agentUrl: `ws://127.0.0.1:${setup.agentPort}`, httpPort: setup.httpPort, agentPort: setup.agentPort };
+  await waitFor(async () => (await fetch(`${apiUrl}/healthz`)).ok, {
+    what: "server /healthz",
+    timeoutMs: 60_000,
+  });
+  return {
+    process,
+    apiUrl,
+    agentUrl: `ws://127.0.0.1:${setup.agentPort}`,
+    httpPort: setup.httpPort,
+    agentPort: setup.agentPort,
+  };
 }
 
-export async function startAgent(server: ServerHandle, name: string, profile: string, dataDir?: string): Promise<SpawnedProcess> {
+export async function startAgent(
+  server: ServerHandle,
+  name: string,
+  profile: string,
+  dataDir?: string,
+): Promise<SpawnedProcess> {
   const dir = dataDir ?? (await tempDir(`it-agent-${name}`)).path;
   return spawnLlmgw(["agent", "--server", server.agentUrl, "--name", name, "--simulate", profile], {
     name: `agent ${name}`,
@@ -60,11 +80,19 @@ export async function startAgent(server: ServerHandle, name: string, profile: st
 
 export function apiClient(apiUrl: string, token: string | null) {
   return createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${apiUrl}/api/trpc`, headers: () => (token ? { authorization: `Bearer ${token}` } : {}) })],
+    links: [
+      httpLink({
+        url: `${apiUrl}/api/trpc`,
+        headers: () => (token ? { authorization: `Bearer ${token}` } : {}),
+      }),
+    ],
   });
 }
 
 export async function signIn(apiUrl: string) {
-  const { token } = await apiClient(apiUrl, null).auth.login.mutate({ username: "admin", password: ADMIN_PASSWORD });
+  const { token } = await apiClient(apiUrl, null).auth.login.mutate({
+    username: "admin",
+    password: ADMIN_PASSWORD,
+  });
   return apiClient(apiUrl, token);
 }

@@ -7,12 +7,24 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findPreset } from "@llmgw/domain";
 import { randomBytes } from "node:crypto";
 import { spawnLlmgw, tempDir, waitFor, type SpawnedProcess } from "@llmgw/testing";
-import { serverSetup, signIn, startAgent, startServer, type ServerHandle, type ServerSetup } from "./harness";
+import {
+  serverSetup,
+  signIn,
+  startAgent,
+  startServer,
+  type ServerHandle,
+  type ServerSetup,
+} from "./harness";
 
 type Api = Awaited<ReturnType<typeof signIn>>;
 
 const LOST_AFTER_MS = 2_000;
-const SHORT_TIMINGS = { LLMGW_LOST_AFTER_MS: String(LOST_AFTER_MS), LLMGW_RESYNC_INTERVAL_MS: "300", LLMGW_START_TIMEOUT_MS: "3000", LLMGW_RESTART_GRACE_MS: "20000" };
+const SHORT_TIMINGS = {
+  LLMGW_LOST_AFTER_MS: String(LOST_AFTER_MS),
+  LLMGW_RESYNC_INTERVAL_MS: "300",
+  LLMGW_START_TIMEOUT_MS: "3000",
+  LLMGW_RESTART_GRACE_MS: "20000",
+};
 // R1 in bars.md, scaled to the short timings: rebuilt and routable well within the lost window plus an engine start.
 const REBUILT_WITHIN_MS = LOST_AFTER_MS + 15_000;
 
@@ -22,7 +34,15 @@ let simSource = "";
 const simGpuModel = (name: string, min: number, args: string[] = []) => ({
   name,
   source: simSource,
-  profiles: [{ name: "sim", engine: "sim", gpu: { min_compute_capability: 7.0, min_memory_gb: 16 }, gpus: 1, args }],
+  profiles: [
+    {
+      name: "sim",
+      engine: "sim",
+      gpu: { min_compute_capability: 7.0, min_memory_gb: 16 },
+      gpus: 1,
+      args,
+    },
+  ],
   replicas: { min, max: Math.max(min, 1) },
 });
 
@@ -34,7 +54,9 @@ async function readyReplicas(api: Api, model: string, count: number, timeoutMs =
   return waitFor(
     async () => {
       const active = await activeReplicas(api, model);
-      return active.length === count && active.every((r) => r.phase === "ready") ? active : undefined;
+      return active.length === count && active.every((r) => r.phase === "ready")
+        ? active
+        : undefined;
     },
     { what: `${count} ready replica(s) of ${model}`, timeoutMs },
   );
@@ -60,38 +82,71 @@ describe("reconciliation", () => {
     api = await signIn(server.apiUrl);
     await agent("it-gpu-a", "h100x8");
     await agent("it-cpu", "cpu");
-    await waitFor(async () => (await api.nodes.list.query()).filter((n) => n.state === "ready").length === 2, { what: "two nodes ready", timeoutMs: 30_000 });
+    await waitFor(
+      async () => (await api.nodes.list.query()).filter((n) => n.state === "ready").length === 2,
+      { what: "two nodes ready", timeoutMs: 30_000 },
+    );
   });
 
   afterAll(async () => {
-    if (process.env.IT_DUMP) console.log(server?.process.output(), [...agents.values()].map((a) => a.process.output()).join("\n"));
+    if (process.env.IT_DUMP)
+      console.log(
+        server?.process.output(),
+        [...agents.values()].map((a) => a.process.output()).join("\n"),
+      );
     for (const { process } of agents.values()) await process.stop();
     await server?.process.stop();
   });
 
   it("places a preset on a node with matching cards, on one card, and serves it", async () => {
     // The preset as shipped, with its source pointed at weights that exist on these nodes.
-    await api.models.add.mutate({ definition: { ...findPreset("sim-gpu-chat"), source: simSource } });
-    const placed = await waitFor(async () => (await activeReplicas(api, "sim-gpu-chat"))[0], { what: "a replica of sim-gpu-chat", timeoutMs: 10_000 });
+    await api.models.add.mutate({
+      definition: { ...findPreset("sim-gpu-chat"), source: simSource },
+    });
+    const placed = await waitFor(async () => (await activeReplicas(api, "sim-gpu-chat"))[0], {
+      what: "a replica of sim-gpu-chat",
+      timeoutMs: 10_000,
+    });
     expect(placed.nodeName).toBe("it-gpu-a");
     expect(placed.gpuIndexes).toEqual([0]);
     const [ready] = await readyReplicas(api, "sim-gpu-chat", 1);
     expect(ready?.endpoint).toMatch(/:\d+$/);
     const model = await api.models.get.query({ name: "sim-gpu-chat" });
-    expect(model).toMatchObject({ state: "ready", replicasDesired: 1, replicasReady: 1, isParked: false });
+    expect(model).toMatchObject({
+      state: "ready",
+      replicasDesired: 1,
+      replicasReady: 1,
+      isParked: false,
+    });
     const status = await api.status.get.query();
-    expect(status.capacity.find((c) => c.gpuClass === "H100-80G")).toMatchObject({ cardsTotal: 8, cardsUsed: 1 });
+    expect(status.capacity.find((c) => c.gpuClass === "H100-80G")).toMatchObject({
+      cardsTotal: 8,
+      cardsUsed: 1,
+    });
     const metrics = await (await fetch(`${server.apiUrl}/metrics`)).text();
-    expect(metrics).toMatch(new RegExp(`llmgw_gpu_assigned\\{node="it-gpu-a",gpu="0",replica="${ready?.id}",model="sim-gpu-chat",owner=""\\} 1`));
+    expect(metrics).toMatch(
+      new RegExp(
+        `llmgw_gpu_assigned\\{node="it-gpu-a",gpu="0",replica="${ready?.id}",model="sim-gpu-chat",owner=""\\} 1`,
+      ),
+    );
     expect(metrics).toMatch(/llmgw_model_replicas_ready\{model="sim-gpu-chat"\} 1/);
   });
 
   it("explains why a model fits nowhere and reports it unplaceable", async () => {
-    await api.models.add.mutate({ definition: { name: "needs-b200", source: "org/model", profiles: [{ name: "b200", engine: "vllm", gpu: "B200", gpus: 8 }] } });
-    const model = await waitFor(async () => {
-      const m = await api.models.get.query({ name: "needs-b200" });
-      return m.state === "unplaceable" ? m : undefined;
-    }, { what: "needs-b200 unplaceable", timeoutMs: 10_000 });
+    await api.models.add.mutate({
+      definition: {
+        name: "needs-b200",
+        source: "org/model",
+        profiles: [{ name: "b200", engine: "vllm", gpu: "B200", gpus: 8 }],
+      },
+    });
+    const model = await waitFor(
+      async () => {
+        const m = await api.models.get.query({ name: "needs-b200" });
+        return m.state === "unplaceable" ? m : undefined;
+      },
+      { what: "needs-b200 unplaceable", timeoutMs: 10_000 },
+    );
     expect(model.unplaceableReasons.join("\n")).toMatch(/it-gpu-a/);
     const explanation = await api.models.explainPlacement.query({ name: "needs-b200" });
     expect(explanation.lines.some((line) => line.includes("it-cpu"))).toBe(true);
@@ -101,20 +156,36 @@ describe("reconciliation", () => {
 
   it("changes the catalog without a restart, and a removed model's replicas go away", async () => {
     await api.models.add.mutate({ definition: simGpuModel("sim-change", 1) });
-    await waitFor(async () => (await activeReplicas(api, "sim-change")).length === 1, { what: "one replica of sim-change", timeoutMs: 10_000 });
+    await waitFor(async () => (await activeReplicas(api, "sim-change")).length === 1, {
+      what: "one replica of sim-change",
+      timeoutMs: 10_000,
+    });
     await api.models.add.mutate({ definition: simGpuModel("sim-change", 2) });
-    await waitFor(async () => (await activeReplicas(api, "sim-change")).length === 2, { what: "two replicas after the change", timeoutMs: 10_000 });
+    await waitFor(async () => (await activeReplicas(api, "sim-change")).length === 2, {
+      what: "two replicas after the change",
+      timeoutMs: 10_000,
+    });
     await api.models.remove.mutate({ name: "sim-change" });
-    await waitFor(async () => (await activeReplicas(api, "sim-change")).length === 0, { what: "no replicas after remove", timeoutMs: 10_000 });
-    await expect(api.models.get.query({ name: "sim-change" })).rejects.toThrow(/not in the catalog/);
+    await waitFor(async () => (await activeReplicas(api, "sim-change")).length === 0, {
+      what: "no replicas after remove",
+      timeoutMs: 10_000,
+    });
+    await expect(api.models.get.query({ name: "sim-change" })).rejects.toThrow(
+      /not in the catalog/,
+    );
   });
 
   it("parks a model whose engine never gets ready after five starts, and retry clears it", async () => {
-    await api.models.add.mutate({ definition: simGpuModel("sim-never", 1, ["--fault", "never-ready"]) });
-    const parked = await waitFor(async () => {
-      const m = await api.models.get.query({ name: "sim-never" });
-      return m.isParked ? m : undefined;
-    }, { what: "sim-never parked", timeoutMs: 60_000 });
+    await api.models.add.mutate({
+      definition: simGpuModel("sim-never", 1, ["--fault", "never-ready"]),
+    });
+    const parked = await waitFor(
+      async () => {
+        const m = await api.models.get.query({ name: "sim-never" });
+        return m.isParked ? m : undefined;
+      },
+      { what: "sim-never parked", timeoutMs: 60_000 },
+    );
     expect(parked).toMatchObject({ state: "parked", consecutiveFailures: 5 });
     expect(parked.lastError).toBeTruthy();
     expect((await api.status.get.query()).parked.map((p) => p.model)).toContain("sim-never");
@@ -125,20 +196,33 @@ describe("reconciliation", () => {
 
   it("rebuilds a replica of a killed node on a survivor, and keeps the count exact when it returns", async () => {
     await agent("it-gpu-b", "h100x8");
-    await waitFor(async () => (await api.nodes.list.query()).find((n) => n.name === "it-gpu-b" && n.state === "ready"), { what: "it-gpu-b ready", timeoutMs: 30_000 });
+    await waitFor(
+      async () =>
+        (await api.nodes.list.query()).find((n) => n.name === "it-gpu-b" && n.state === "ready"),
+      { what: "it-gpu-b ready", timeoutMs: 30_000 },
+    );
     const [before] = await readyReplicas(api, "sim-gpu-chat", 1);
     const victim = before?.nodeName ?? "";
     const killedAt = Date.now();
     agents.get(victim)?.process.kill("SIGKILL");
-    const [rebuilt] = await waitFor(async () => {
-      const active = await activeReplicas(api, "sim-gpu-chat");
-      return active.length === 1 && active[0]?.nodeName !== victim && active[0]?.phase === "ready" ? active : undefined;
-    }, { what: "sim-gpu-chat ready on a survivor", timeoutMs: REBUILT_WITHIN_MS });
+    const [rebuilt] = await waitFor(
+      async () => {
+        const active = await activeReplicas(api, "sim-gpu-chat");
+        return active.length === 1 && active[0]?.nodeName !== victim && active[0]?.phase === "ready"
+          ? active
+          : undefined;
+      },
+      { what: "sim-gpu-chat ready on a survivor", timeoutMs: REBUILT_WITHIN_MS },
+    );
     expect(Date.now() - killedAt).toBeLessThan(REBUILT_WITHIN_MS);
     expect(rebuilt?.nodeName).not.toBe(victim);
 
     await agent(victim, "h100x8");
-    await waitFor(async () => (await api.nodes.list.query()).find((n) => n.name === victim && n.state === "ready"), { what: `${victim} back`, timeoutMs: 30_000 });
+    await waitFor(
+      async () =>
+        (await api.nodes.list.query()).find((n) => n.name === victim && n.state === "ready"),
+      { what: `${victim} back`, timeoutMs: 30_000 },
+    );
     // Several resyncs after the return: the model still has exactly one replica.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const after = await activeReplicas(api, "sim-gpu-chat");
@@ -154,11 +238,18 @@ describe("reconciliation", () => {
     server = await startServer(setup);
     api = await signIn(server.apiUrl);
     const phases = new Set<string>();
-    const [after] = await waitFor(async () => {
-      const active = await activeReplicas(api, "sim-gpu-chat");
-      for (const r of active) phases.add(r.phase);
-      return active.length === 1 && active[0]?.phase === "ready" && (await api.nodes.list.query()).filter((n) => n.state === "ready").length >= 2 ? active : undefined;
-    }, { what: "sim-gpu-chat ready after the restart", timeoutMs: 30_000 });
+    const [after] = await waitFor(
+      async () => {
+        const active = await activeReplicas(api, "sim-gpu-chat");
+        for (const r of active) phases.add(r.phase);
+        return active.length === 1 &&
+          active[0]?.phase === "ready" &&
+          (await api.nodes.list.query()).filter((n) => n.state === "ready").length >= 2
+          ? active
+          : undefined;
+      },
+      { what: "sim-gpu-chat ready after the restart", timeoutMs: 30_000 },
+    );
     expect(after?.id).toBe(before?.id);
     expect(after?.endpoint).toBe(before?.endpoint);
     expect(after?.phaseChangedAt).toBe(before?.phaseChangedAt);
@@ -166,11 +257,17 @@ describe("reconciliation", () => {
   });
 
   it("answers logs and reclaim through the nodes, and refuses a node that is not there", async () => {
-    await waitFor(async () => (await api.nodes.list.query()).some((n) => n.name === "it-cpu" && n.state === "ready"), { what: "it-cpu connected", timeoutMs: 30_000 });
+    await waitFor(
+      async () =>
+        (await api.nodes.list.query()).some((n) => n.name === "it-cpu" && n.state === "ready"),
+      { what: "it-cpu connected", timeoutMs: 30_000 },
+    );
     const logs = await api.logs.get.query({ node: "it-cpu", source: "agent", lines: 5 });
     expect(logs.lines.length).toBeGreaterThan(0);
     expect(logs.lines.length).toBeLessThanOrEqual(5);
-    await expect(api.logs.get.query({ node: "no-such-node", source: "agent", lines: 5 })).rejects.toThrow(/not known/);
+    await expect(
+      api.logs.get.query({ node: "no-such-node", source: "agent", lines: 5 }),
+    ).rejects.toThrow(/not known/);
     const reclaim = await api.reclaim.run.mutate({ collect: false });
     expect(reclaim.collect).toBe(false);
     expect(reclaim.nodes.map((n) => n.node)).toContain("it-cpu");
@@ -181,11 +278,18 @@ describe("reconciliation", () => {
     await server.process.stop();
     const wrong = spawnLlmgw(["server"], {
       name: "server with a wrong key",
-      env: { LLMGW_HOME: setup.homeDir, LLMGW_PORT: String(setup.httpPort), LLMGW_AGENT_PORT: String(setup.agentPort), LLMGW_MASTER_KEY: randomBytes(32).toString("base64") },
+      env: {
+        LLMGW_HOME: setup.homeDir,
+        LLMGW_PORT: String(setup.httpPort),
+        LLMGW_AGENT_PORT: String(setup.agentPort),
+        LLMGW_MASTER_KEY: randomBytes(32).toString("base64"),
+      },
     });
     const exit = await wrong.exited;
     expect(exit.code).toBe(2);
-    expect(wrong.output()).toMatch(/sealed secret "replica-key-secret" does not open: the master key is not the one/);
+    expect(wrong.output()).toMatch(
+      /sealed secret "replica-key-secret" does not open: the master key is not the one/,
+    );
     server = await startServer(setup);
   });
 });

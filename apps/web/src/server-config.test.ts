@@ -8,11 +8,17 @@ describe("readServerConfig", () => {
   });
 
   it("takes LLMGW_API_URL without a trailing slash", () => {
-    expect(readServerConfig({ LLMGW_API_URL: "https://cp.example:9443/" })).toEqual({ apiUrl: "https://cp.example:9443" });
+    expect(readServerConfig({ LLMGW_API_URL: "https://cp.example:9443/" })).toEqual({
+      apiUrl: "https://cp.example:9443",
+    });
   });
 
   it("names the setting when the value is unusable", () => {
-    expect(() => readServerConfig({ LLMGW_API_URL: "cp.example:8080" })).toThrow(/LLMGW_API_URL="cp.example:8080"/);
-    expect(() => readServerConfig({ LLMGW_API_URL: "ws://cp.example" })).toThrow(/http:\/\/ or https:\/\//);
+    expect(() => readServerConfig({ LLMGW_API_URL: "cp.example:8080" })).toThrow(
+      /LLMGW_API_URL="cp.example:8080"/,
+    );
+    expect(() => readServerConfig({ LLMGW_API_URL: "ws://cp.example" })).toThrow(
+      /http:\/\/ or https:\/\//,
+    );
   });
 });

@@ -14,11 +14,14 @@ const apiUrlSchema = z
   .trim()
   .url("LLMGW_API_URL must be an absolute http(s) URL such as http://127.0.0.1:8080")
   .refine((value) => /^https?:\/\//i.test(value), {
-    message: "LLMGW_API_URL must start with http:// or https://; the console proxies tRPC over HTTP",
+    message:
+      "LLMGW_API_URL must start with http:// or https://; the console proxies tRPC over HTTP",
   });
 
 /** Reads the console's settings; throws with a message naming the setting when one is malformed. */
-export function readServerConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
+export function readServerConfig(
+  env: Record<string, string | undefined> = process.env,
+): ServerConfig {
   const raw = env.LLMGW_API_URL?.trim() || DEFAULT_API_URL;
   const parsed = apiUrlSchema.safeParse(raw);
   if (!parsed.success) {

@@ -10,7 +10,9 @@ const APP_ROOT = join(import.meta.dirname, "..");
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".test.ts"))
+    .filter(
+      (entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".test.ts"),
+    )
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
@@ -19,17 +21,31 @@ function isTypeOnly(declaration: ts.ImportDeclaration): boolean {
   if (!clause) return false;
   if (clause.isTypeOnly) return true;
   const bindings = clause.namedBindings;
-  return !clause.name && bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.every((e) => e.isTypeOnly);
+  return (
+    !clause.name &&
+    bindings !== undefined &&
+    ts.isNamedImports(bindings) &&
+    bindings.elements.every((e) => e.isTypeOnly)
+  );
 }
 
 export function forbiddenImports(file: string, source: string): string[] {
-  const sourceFile = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  const sourceFile = ts.createSourceFile(
+    file,
+    source,
+    ts.ScriptTarget.Latest,
+    true,
+    ts.ScriptKind.TSX,
+  );
   const problems: string[] = [];
   for (const statement of sourceFile.statements) {
-    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier))
+      continue;
     const from = statement.moduleSpecifier.text;
-    if (from.startsWith("@llmgw/db")) problems.push(`${file}: imports ${from}; the console must go through tRPC`);
-    if (from === "@llmgw/api" && !isTypeOnly(statement)) problems.push(`${file}: value import from @llmgw/api; use import type`);
+    if (from.startsWith("@llmgw/db"))
+      problems.push(`${file}: imports ${from}; the console must go through tRPC`);
+    if (from === "@llmgw/api" && !isTypeOnly(statement))
+      problems.push(`${file}: value import from @llmgw/api; use import type`);
   }
   return problems;
 }
@@ -37,7 +53,9 @@ export function forbiddenImports(file: string, source: string): string[] {
 describe("import boundaries", () => {
   it("imports only types from @llmgw/api and nothing from @llmgw/db", () => {
     const files = [...sourceFiles(join(APP_ROOT, "src")), ...sourceFiles(join(APP_ROOT, "app"))];
-    const problems = files.flatMap((file) => forbiddenImports(relative(APP_ROOT, file), readFileSync(file, "utf8")));
+    const problems = files.flatMap((file) =>
+      forbiddenImports(relative(APP_ROOT, file), readFileSync(file, "utf8")),
+    );
     expect(problems).toEqual([]);
   });
 

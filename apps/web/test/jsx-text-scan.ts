@@ -11,21 +11,34 @@ export interface LiteralTextViolation {
 }
 
 /** Attributes whose values a person reads (or a screen reader speaks). */
-const VISIBLE_ATTRIBUTES = new Set(["placeholder", "title", "aria-label", "aria-description", "alt", "label"]);
+const VISIBLE_ATTRIBUTES = new Set([
+  "placeholder",
+  "title",
+  "aria-label",
+  "aria-description",
+  "alt",
+  "label",
+]);
 const HAS_LETTER = /\p{L}/u;
 
 /** The string literals an expression can evaluate to, i.e. the ones that may be rendered. */
 function renderedLiterals(expression: ts.Expression): ts.Node[] {
-  if (ts.isStringLiteral(expression) || ts.isNoSubstitutionTemplateLiteral(expression)) return [expression];
-  if (ts.isTemplateExpression(expression)) return [expression.head, ...expression.templateSpans.map((span) => span.literal)];
+  if (ts.isStringLiteral(expression) || ts.isNoSubstitutionTemplateLiteral(expression))
+    return [expression];
+  if (ts.isTemplateExpression(expression))
+    return [expression.head, ...expression.templateSpans.map((span) => span.literal)];
   if (ts.isParenthesizedExpression(expression)) return renderedLiterals(expression.expression);
   if (ts.isConditionalExpression(expression)) {
     return [...renderedLiterals(expression.whenTrue), ...renderedLiterals(expression.whenFalse)];
   }
   if (ts.isBinaryExpression(expression)) {
     const operator = expression.operatorToken.kind;
-    if (operator === ts.SyntaxKind.AmpersandAmpersandToken) return renderedLiterals(expression.right);
-    if (operator === ts.SyntaxKind.BarBarToken || operator === ts.SyntaxKind.QuestionQuestionToken) {
+    if (operator === ts.SyntaxKind.AmpersandAmpersandToken)
+      return renderedLiterals(expression.right);
+    if (
+      operator === ts.SyntaxKind.BarBarToken ||
+      operator === ts.SyntaxKind.QuestionQuestionToken
+    ) {
       return [...renderedLiterals(expression.left), ...renderedLiterals(expression.right)];
     }
   }
@@ -34,7 +47,8 @@ function renderedLiterals(expression: ts.Expression): ts.Node[] {
 
 function literalText(node: ts.Node): string {
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
-  if (ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) return node.text;
+  if (ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node))
+    return node.text;
   return "";
 }
 
@@ -43,7 +57,13 @@ function attributeName(attribute: ts.JsxAttribute): string {
 }
 
 export function scanJsxSource(file: string, source: string): LiteralTextViolation[] {
-  const sourceFile = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  const sourceFile = ts.createSourceFile(
+    file,
+    source,
+    ts.ScriptTarget.Latest,
+    true,
+    ts.ScriptKind.TSX,
+  );
   const violations: LiteralTextViolation[] = [];
   const report = (node: ts.Node, text: string, where: string) => {
     if (!HAS_LETTER.test(text)) return;
@@ -54,14 +74,25 @@ export function scanJsxSource(file: string, source: string): LiteralTextViolatio
   const visit = (node: ts.Node): void => {
     if (ts.isJsxText(node)) {
       report(node, node.text, "JSX text");
-    } else if (ts.isJsxAttribute(node) && VISIBLE_ATTRIBUTES.has(attributeName(node)) && node.initializer) {
+    } else if (
+      ts.isJsxAttribute(node) &&
+      VISIBLE_ATTRIBUTES.has(attributeName(node)) &&
+      node.initializer
+    ) {
       const where = `${attributeName(node)}=`;
-      if (ts.isStringLiteral(node.initializer)) report(node.initializer, node.initializer.text, where);
+      if (ts.isStringLiteral(node.initializer))
+        report(node.initializer, node.initializer.text, where);
       else if (ts.isJsxExpression(node.initializer) && node.initializer.expression) {
-        for (const literal of renderedLiterals(node.initializer.expression)) report(literal, literalText(literal), where);
+        for (const literal of renderedLiterals(node.initializer.expression))
+          report(literal, literalText(literal), where);
       }
-    } else if (ts.isJsxExpression(node) && node.expression && (ts.isJsxElement(node.parent) || ts.isJsxFragment(node.parent))) {
-      for (const literal of renderedLiterals(node.expression)) report(literal, literalText(literal), "JSX child expression");
+    } else if (
+      ts.isJsxExpression(node) &&
+      node.expression &&
+      (ts.isJsxElement(node.parent) || ts.isJsxFragment(node.parent))
+    ) {
+      for (const literal of renderedLiterals(node.expression))
+        report(literal, literalText(literal), "JSX child expression");
     }
     ts.forEachChild(node, visit);
   };

@@ -33,7 +33,11 @@ describe("locale files", () => {
   it("exist in the same set for every language", () => {
     expect(files.length).toBeGreaterThan(0);
     for (const language of LANGUAGES) {
-      expect(readdirSync(join(LOCALES_DIR, language)).filter((name) => name.endsWith(".json")).sort()).toEqual([...files].sort());
+      expect(
+        readdirSync(join(LOCALES_DIR, language))
+          .filter((name) => name.endsWith(".json"))
+          .sort(),
+      ).toEqual([...files].sort());
     }
   });
 
@@ -47,7 +51,9 @@ describe("locale files", () => {
 
     it("has no empty values", () => {
       for (const language of LANGUAGES) {
-        const empty = [...load(language, file)].filter(([, text]) => text.trim() === "").map(([key]) => key);
+        const empty = [...load(language, file)]
+          .filter(([, text]) => text.trim() === "")
+          .map(([key]) => key);
         expect(empty, `${language}/${file}`).toEqual([]);
       }
     });

@@ -16,7 +16,9 @@ describe("JSX literal text scan", () => {
   it("finds no untranslated text in src/ and app/", () => {
     const files = [...tsxFiles(join(APP_ROOT, "src")), ...tsxFiles(join(APP_ROOT, "app"))];
     expect(files.length).toBeGreaterThan(5);
-    const violations = files.flatMap((file) => scanJsxSource(relative(APP_ROOT, file), readFileSync(file, "utf8")));
+    const violations = files.flatMap((file) =>
+      scanJsxSource(relative(APP_ROOT, file), readFileSync(file, "utf8")),
+    );
     expect(violations).toEqual([]);
   });
 
@@ -34,7 +36,15 @@ describe("JSX literal text scan", () => {
         );
       }`;
     const texts = scanJsxSource("bad.tsx", source).map((violation) => violation.text);
-    expect(texts).toEqual(["Close", "Hello there", "Name", "Filter", "Logo", "Plain string", "Shown when open"]);
+    expect(texts).toEqual([
+      "Close",
+      "Hello there",
+      "Name",
+      "Filter",
+      "Logo",
+      "Plain string",
+      "Shown when open",
+    ]);
   });
 
   it("accepts translated text, symbols and strings that are only compared", () => {

@@ -3,13 +3,20 @@
 import { z } from "zod";
 
 const limit = (what: string, max: number) =>
-  z.number().int(`${what} must be a whole number`).min(1, `${what} must be at least 1`).max(max, `${what} must be at most ${max}`);
+  z
+    .number()
+    .int(`${what} must be a whole number`)
+    .min(1, `${what} must be at least 1`)
+    .max(max, `${what} must be at most ${max}`);
 
 /** `team:ml`, `user:ada`, `org:acme`, `project:search`. */
 export const keyOwnerSchema = z
   .string()
   .trim()
-  .regex(/^(org|team|project|user):[A-Za-z0-9._@-]{1,100}$/, "owner must look like team:ml, user:ada, org:acme or project:search");
+  .regex(
+    /^(org|team|project|user):[A-Za-z0-9._@-]{1,100}$/,
+    "owner must look like team:ml, user:ada, org:acme or project:search",
+  );
 
 export const modelPatternSchema = z
   .string()
@@ -20,7 +27,10 @@ export const modelPatternSchema = z
 
 export const createKeyInputSchema = z.object({
   owner: keyOwnerSchema,
-  models: z.array(modelPatternSchema).min(1, "name at least one model or pattern (`*` for all)").max(64),
+  models: z
+    .array(modelPatternSchema)
+    .min(1, "name at least one model or pattern (`*` for all)")
+    .max(64),
   requestsPerMinute: limit("rpm", 10_000_000).optional(),
   tokensPerMinute: limit("tpm", 1_000_000_000).optional(),
   concurrentMax: limit("max-concurrent", 100_000).optional(),
@@ -54,4 +64,6 @@ export const createdKeySchema = z.object({
 });
 export type CreatedKey = z.infer<typeof createdKeySchema>;
 
-export const keyIdInputSchema = z.object({ id: z.string().trim().min(1, "key id is required").max(100) });
+export const keyIdInputSchema = z.object({
+  id: z.string().trim().min(1, "key id is required").max(100),
+});

@@ -2,10 +2,24 @@
 // is validated by the zod schema in @llmgw/domain; here it travels as a JSON object.
 import { z } from "zod";
 
-export const modelStateSchema = z.enum(["ready", "progressing", "parked", "unplaceable", "stopped"]);
+export const modelStateSchema = z.enum([
+  "ready",
+  "progressing",
+  "parked",
+  "unplaceable",
+  "stopped",
+]);
 export type ModelState = z.infer<typeof modelStateSchema>;
 
-export const replicaPhaseSchema = z.enum(["placing", "fetching", "starting", "ready", "failed", "draining", "stopped"]);
+export const replicaPhaseSchema = z.enum([
+  "placing",
+  "fetching",
+  "starting",
+  "ready",
+  "failed",
+  "draining",
+  "stopped",
+]);
 export type ReplicaPhase = z.infer<typeof replicaPhaseSchema>;
 
 export const modelViewSchema = z.object({
@@ -103,7 +117,13 @@ export const reclaimViewSchema = z.object({
     z.object({
       node: z.string(),
       entries: z.array(
-        z.object({ cacheName: z.string(), source: z.string(), sizeBytes: z.number(), removed: z.boolean(), refused: z.string() }),
+        z.object({
+          cacheName: z.string(),
+          source: z.string(),
+          sizeBytes: z.number(),
+          removed: z.boolean(),
+          refused: z.string(),
+        }),
       ),
       bytesFreed: z.number(),
       error: z.string().nullable(),
@@ -112,7 +132,9 @@ export const reclaimViewSchema = z.object({
 });
 export type ReclaimView = z.infer<typeof reclaimViewSchema>;
 
-export const modelNameInputSchema = z.object({ name: z.string().min(1, "model name is required").max(200) });
+export const modelNameInputSchema = z.object({
+  name: z.string().min(1, "model name is required").max(200),
+});
 export const addModelInputSchema = z.union([
   z.object({ definition: z.record(z.string(), z.unknown()) }),
   z.object({ preset: z.string().min(1, "preset name is required").max(200) }),

@@ -6,9 +6,19 @@ export const usageQueryInputSchema = z
     owner: z.string().trim().min(1).max(200).optional(),
     model: z.string().trim().min(1).max(200).optional(),
     /** ISO-8601; default: 24 hours before `until`. */
-    since: z.iso.datetime({ offset: true, message: "since must be an ISO-8601 time like 2030-01-01T00:00:00Z" }).optional(),
+    since: z.iso
+      .datetime({
+        offset: true,
+        message: "since must be an ISO-8601 time like 2030-01-01T00:00:00Z",
+      })
+      .optional(),
     /** ISO-8601; default: now. */
-    until: z.iso.datetime({ offset: true, message: "until must be an ISO-8601 time like 2030-01-01T00:00:00Z" }).optional(),
+    until: z.iso
+      .datetime({
+        offset: true,
+        message: "until must be an ISO-8601 time like 2030-01-01T00:00:00Z",
+      })
+      .optional(),
   })
   .default({});
 export type UsageQueryInput = z.infer<typeof usageQueryInputSchema>;
@@ -25,5 +35,9 @@ export const usageRowSchema = z.object({
 });
 export type UsageRow = z.infer<typeof usageRowSchema>;
 
-export const usageReportSchema = z.object({ since: z.string(), until: z.string(), rows: z.array(usageRowSchema) });
+export const usageReportSchema = z.object({
+  since: z.string(),
+  until: z.string(),
+  rows: z.array(usageRowSchema),
+});
 export type UsageReport = z.infer<typeof usageReportSchema>;

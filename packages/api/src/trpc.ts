@@ -30,13 +30,18 @@ const SERVICE_ERROR_CODES = {
 } as const satisfies Record<ServiceError["kind"], TRPCError["code"]>;
 
 export function toTRPCError(error: ServiceError): TRPCError {
-  return new TRPCError({ code: SERVICE_ERROR_CODES[error.kind], message: error.message, cause: error });
+  return new TRPCError({
+    code: SERVICE_ERROR_CODES[error.kind],
+    message: error.message,
+    cause: error,
+  });
 }
 
 /** Services refuse with ServiceError; callers see the matching tRPC code and the same sentence. */
 const mapServiceErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof ServiceError) throw toTRPCError(result.error.cause);
+  if (!result.ok && result.error.cause instanceof ServiceError)
+    throw toTRPCError(result.error.cause);
   return result;
 });
 

@@ -54,25 +54,59 @@ export function fakeServices() {
         unplaceable: [],
       })),
     },
-    logs: { get: vi.fn(async (node: string, source: string) => ({ node, source, lines: [], sources: ["agent"] })) },
+    logs: {
+      get: vi.fn(async (node: string, source: string) => ({
+        node,
+        source,
+        lines: [],
+        sources: ["agent"],
+      })),
+    },
     reclaim: { run: vi.fn(async (collect: boolean) => ({ collect, nodes: [] })) },
     keys: {
-      create: vi.fn(async (input: CreateKeyInput) => ({ key: "llmgw_fake", view: keyView(input.owner) })),
+      create: vi.fn(async (input: CreateKeyInput) => ({
+        key: "llmgw_fake",
+        view: keyView(input.owner),
+      })),
       list: vi.fn(async () => [keyView("team:ml")]),
-      revoke: vi.fn(async () => ({ ...keyView("team:ml"), state: "revoked" as const, revokedAt: "2030-01-01T00:00:00.000Z" })),
+      revoke: vi.fn(async () => ({
+        ...keyView("team:ml"),
+        state: "revoked" as const,
+        revokedAt: "2030-01-01T00:00:00.000Z",
+      })),
     },
-    usage: { query: vi.fn(async () => ({ since: "2030-01-01T00:00:00.000Z", until: "2030-01-02T00:00:00.000Z", rows: [] })) },
+    usage: {
+      query: vi.fn(async () => ({
+        since: "2030-01-01T00:00:00.000Z",
+        until: "2030-01-02T00:00:00.000Z",
+        rows: [],
+      })),
+    },
   } satisfies ApiServices;
 }
 
 function keyView(owner: string): KeyView {
   return {
-    id: "k1", prefix: "0123456789ab", owner, models: ["*"], requestsPerMinute: null, tokensPerMinute: null, concurrentMax: null,
-    expiresAt: null, revokedAt: null, createdBy: "admin", createdAt: "2030-01-01T00:00:00.000Z", lastUsedAt: null, state: "active",
+    id: "k1",
+    prefix: "0123456789ab",
+    owner,
+    models: ["*"],
+    requestsPerMinute: null,
+    tokensPerMinute: null,
+    concurrentMax: null,
+    expiresAt: null,
+    revokedAt: null,
+    createdBy: "admin",
+    createdAt: "2030-01-01T00:00:00.000Z",
+    lastUsedAt: null,
+    state: "active",
   };
 }
 
-export function fakeContext(role: Role | null, services = fakeServices()): ApiContext & { services: ReturnType<typeof fakeServices> } {
+export function fakeContext(
+  role: Role | null,
+  services = fakeServices(),
+): ApiContext & { services: ReturnType<typeof fakeServices> } {
   return {
     services,
     sessionToken: role ? "token" : null,

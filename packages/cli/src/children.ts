@@ -8,11 +8,17 @@ export interface Child {
   exited: Promise<number | null>;
 }
 
-export function startChild(name: string, args: string[], env: NodeJS.ProcessEnv, quiet: boolean): Child {
+export function startChild(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  quiet: boolean,
+): Child {
   const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
   const prefix = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
     if (quiet) return;
-    for (const line of chunk.toString("utf8").split("\n")) if (line) stream.write(`[${name}] ${line}\n`);
+    for (const line of chunk.toString("utf8").split("\n"))
+      if (line) stream.write(`[${name}] ${line}\n`);
   };
   child.stdout?.on("data", prefix(process.stdout));
   child.stderr?.on("data", prefix(process.stderr));

@@ -4,7 +4,11 @@ import { join, resolve } from "node:path";
 import { z } from "zod";
 
 const portSchema = (name: string) =>
-  z.coerce.number({ message: `${name} must be a port number` }).int().min(0).max(65535, `${name} must be 0-65535`);
+  z.coerce
+    .number({ message: `${name} must be a port number` })
+    .int()
+    .min(0)
+    .max(65535, `${name} must be 0-65535`);
 
 export function webConfig(portFlag?: string) {
   const env = z
@@ -33,7 +37,12 @@ export function devConfig(): DevConfig {
       LLMGW_WEB_PORT: portSchema("LLMGW_WEB_PORT").default(3000),
     })
     .parse(process.env);
-  return { homeDir: resolve(env.LLMGW_HOME), apiPort: env.LLMGW_PORT, agentPort: env.LLMGW_AGENT_PORT, webPort: env.LLMGW_WEB_PORT };
+  return {
+    homeDir: resolve(env.LLMGW_HOME),
+    apiPort: env.LLMGW_PORT,
+    agentPort: env.LLMGW_AGENT_PORT,
+    webPort: env.LLMGW_WEB_PORT,
+  };
 }
 
 export interface CtlEnv {
@@ -44,7 +53,9 @@ export interface CtlEnv {
 
 export function ctlEnv(): CtlEnv {
   return {
-    configDir: process.env.LLMGW_CONFIG_DIR ?? join(process.env.XDG_CONFIG_HOME ?? join(homedir(), ".config"), "llmgw"),
+    configDir:
+      process.env.LLMGW_CONFIG_DIR ??
+      join(process.env.XDG_CONFIG_HOME ?? join(homedir(), ".config"), "llmgw"),
     server: process.env.LLMGW_SERVER,
     token: process.env.LLMGW_TOKEN,
   };

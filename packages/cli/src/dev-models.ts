@@ -14,17 +14,29 @@ export interface DevModels {
   apiKey: string | null;
 }
 
-export async function seedDevModels(apiUrl: string, username: string, password: string, needsApiKey: boolean): Promise<DevModels> {
+export async function seedDevModels(
+  apiUrl: string,
+  username: string,
+  password: string,
+  needsApiKey: boolean,
+): Promise<DevModels> {
   const { token } = await createApiClient(apiUrl, null).auth.login.mutate({ username, password });
   const api = createApiClient(apiUrl, token);
   try {
     // The demo key opens every model; a real deployment makes narrower ones with `llmgw ctl keys create`.
-    const apiKey = needsApiKey ? (await api.keys.create.mutate({ owner: `user:${username}`, models: ["*"] })).key : null;
+    const apiKey = needsApiKey
+      ? (await api.keys.create.mutate({ owner: `user:${username}`, models: ["*"] })).key
+      : null;
     const existing = await api.models.list.query();
-    if (existing.length > 0) return { added: [], models: existing.map((model) => model.name), apiKey };
+    if (existing.length > 0)
+      return { added: [], models: existing.map((model) => model.name), apiKey };
     // One after the other, so a refusal names the preset that caused it.
     for (const preset of DEV_PRESETS) await api.models.add.mutate({ preset });
-    return { added: [...DEV_PRESETS], models: (await api.models.list.query()).map((model) => model.name), apiKey };
+    return {
+      added: [...DEV_PRESETS],
+      models: (await api.models.list.query()).map((model) => model.name),
+      apiKey,
+    };
   } finally {
     await api.auth.logout.mutate().catch(() => undefined);
   }

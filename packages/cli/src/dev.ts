@@ -44,26 +44,40 @@ export async function runDev(_argv: string[]): Promise<number> {
   process.on("SIGTERM", () => void shutdown(0));
 
   const env = { ...inheritedEnv(), LLMGW_HOME: config.homeDir, LLMGW_JOIN_TOKEN: joinToken };
-  const server = startChild("server", [LLMGW_BIN, "server"], {
-    ...env,
-    LLMGW_PORT: String(config.apiPort),
-    LLMGW_AGENT_PORT: String(config.agentPort),
-    LLMGW_ADMIN_PASSWORD: facts.adminPassword,
-  }, false);
+  const server = startChild(
+    "server",
+    [LLMGW_BIN, "server"],
+    {
+      ...env,
+      LLMGW_PORT: String(config.apiPort),
+      LLMGW_AGENT_PORT: String(config.agentPort),
+      LLMGW_ADMIN_PASSWORD: facts.adminPassword,
+    },
+    false,
+  );
   children.push(server);
   void server.exited.then((code) => {
     if (!stopping) process.stderr.write(`llmgw dev: the server exited (code ${code}); stopping\n`);
     return shutdown(1);
   });
-  if (!(await waitForHttp(`${facts.apiUrl}/healthz`, 60_000))) return failed(shutdown, `the server did not answer at ${facts.apiUrl}`);
+  if (!(await waitForHttp(`${facts.apiUrl}/healthz`, 60_000)))
+    return failed(shutdown, `the server did not answer at ${facts.apiUrl}`);
   const models = await seedModels(facts);
   facts.apiKey = models?.apiKey ?? facts.apiKey;
 
-  children.push(startChild("web", [LLMGW_BIN, "web"], { ...env, LLMGW_WEB_PORT: String(config.webPort), LLMGW_API_URL: facts.apiUrl }, false));
+  children.push(
+    startChild(
+      "web",
+      [LLMGW_BIN, "web"],
+      { ...env, LLMGW_WEB_PORT: String(config.webPort), LLMGW_API_URL: facts.apiUrl },
+      false,
+    ),
+  );
   for (const agent of DEV_FLEET) {
     children.push(startAgent(agent, config, env));
   }
-  if (!(await waitForHttp(`${facts.consoleUrl}/sign-in`, 60_000))) return failed(shutdown, `the console did not answer at ${facts.consoleUrl}`);
+  if (!(await waitForHttp(`${facts.consoleUrl}/sign-in`, 60_000)))
+    return failed(shutdown, `the console did not answer at ${facts.consoleUrl}`);
 
   const isFirstRun = !existsSync(join(config.homeDir, "dev.json"));
   writeFacts(config, facts);
@@ -72,15 +86,35 @@ export async function runDev(_argv: string[]): Promise<number> {
   return 0;
 }
 
-function startAgent(agent: (typeof DEV_FLEET)[number], config: DevConfig, env: NodeJS.ProcessEnv): Child {
-  const args = [LLMGW_BIN, "agent", "--server", `ws://127.0.0.1:${config.agentPort}`, "--name", agent.name, "--simulate", agent.profile];
-  return startChild(agent.name, args, { ...env, LLMGW_AGENT_DATA_DIR: join(config.homeDir, "agents", agent.name) }, true);
+function startAgent(
+  agent: (typeof DEV_FLEET)[number],
+  config: DevConfig,
+  env: NodeJS.ProcessEnv,
+): Child {
+  const args = [
+    LLMGW_BIN,
+    "agent",
+    "--server",
+    `ws://127.0.0.1:${config.agentPort}`,
+    "--name",
+    agent.name,
+    "--simulate",
+    agent.profile,
+  ];
+  return startChild(
+    agent.name,
+    args,
+    { ...env, LLMGW_AGENT_DATA_DIR: join(config.homeDir, "agents", agent.name) },
+    true,
+  );
 }
 
 /** Reuses the admin password of an earlier run: the server only uses it when it makes the admin. */
 function devFacts(config: DevConfig): DevFacts {
   const path = join(config.homeDir, "dev.json");
-  const previous = existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as Partial<DevFacts>) : {};
+  const previous = existsSync(path)
+    ? (JSON.parse(readFileSync(path, "utf8")) as Partial<DevFacts>)
+    : {};
   return {
     consoleUrl: `http://127.0.0.1:${config.webPort}`,
     apiUrl: `http://127.0.0.1:${config.apiPort}`,
@@ -100,9 +134,16 @@ function writeFacts(config: DevConfig, facts: DevFacts): void {
 /** A demo without models is still a demo: a failure here is reported, never fatal. */
 async function seedModels(facts: DevFacts): Promise<DevModels | null> {
   try {
-    return await seedDevModels(facts.apiUrl, facts.adminUser, facts.adminPassword, facts.apiKey === null);
+    return await seedDevModels(
+      facts.apiUrl,
+      facts.adminUser,
+      facts.adminPassword,
+      facts.apiKey === null,
+    );
   } catch (error) {
-    process.stderr.write(`llmgw dev: could not add the simulated models: ${explain(error, facts.apiUrl)}\n`);
+    process.stderr.write(
+      `llmgw dev: could not add the simulated models: ${explain(error, facts.apiUrl)}\n`,
+    );
     return null;
   }
 }
@@ -114,9 +155,16 @@ function modelsLine(models: DevModels | null): string {
   return `${models.models.join(", ")}   (${added}llmgw ctl models)`;
 }
 
-function printBanner(facts: DevFacts, factsPath: string, isFirstRun: boolean, models: DevModels | null): void {
+function printBanner(
+  facts: DevFacts,
+  factsPath: string,
+  isFirstRun: boolean,
+  models: DevModels | null,
+): void {
   // The password is printed once; afterwards it is only in the 0600 facts file.
-  const password = isFirstRun ? facts.adminPassword : `the one printed on the first run (see ${factsPath})`;
+  const password = isFirstRun
+    ? facts.adminPassword
+    : `the one printed on the first run (see ${factsPath})`;
   process.stdout.write(`
   llmgw is running (simulated fleet: ${DEV_FLEET.map((a) => a.name).join(", ")})
 
@@ -138,7 +186,11 @@ function printBanner(facts: DevFacts, factsPath: string, isFirstRun: boolean, mo
 
 function curlExample(facts: DevFacts, models: DevModels | null): string {
   const model = models?.models[0] ?? "sim-chat";
-  const body = JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "Say hello" }] });
+  const body = JSON.stringify({
+    model,
+    stream: true,
+    messages: [{ role: "user", content: "Say hello" }],
+  });
   return `curl -N ${facts.apiUrl}/v1/chat/completions -H "Authorization: Bearer ${facts.apiKey ?? "$LLMGW_API_KEY"}" -H "Content-Type: application/json" -d '${body}'`;
 }
 

@@ -11,15 +11,21 @@ export async function runWeb(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { port: { type: "string" } }, strict: true });
   const config = webConfig(values.port);
   if (!existsSync(join(WEB_DIR, ".next", "BUILD_ID"))) {
-    process.stderr.write("llmgw web: the console is not built; run `npm start` once, or `npm run build:web`\n");
+    process.stderr.write(
+      "llmgw web: the console is not built; run `npm start` once, or `npm run build:web`\n",
+    );
     return 1;
   }
   const nextBin = createRequire(join(WEB_DIR, "package.json")).resolve("next/dist/bin/next");
-  const child = spawn(process.execPath, [nextBin, "start", "-p", String(config.port), "-H", config.host], {
-    cwd: WEB_DIR,
-    stdio: "inherit",
-    env: { ...inheritedEnv(), LLMGW_API_URL: config.apiUrl, NEXT_TELEMETRY_DISABLED: "1" },
-  });
+  const child = spawn(
+    process.execPath,
+    [nextBin, "start", "-p", String(config.port), "-H", config.host],
+    {
+      cwd: WEB_DIR,
+      stdio: "inherit",
+      env: { ...inheritedEnv(), LLMGW_API_URL: config.apiUrl, NEXT_TELEMETRY_DISABLED: "1" },
+    },
+  );
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   process.on("SIGINT", forward);
   process.on("SIGTERM", forward);

@@ -27,11 +27,25 @@ beforeAll(async () => {
       },
     }),
   );
-  await waitFor(async () => (await fetch(`${apiUrl}/healthz`)).ok, { what: "server", timeoutMs: 60_000 });
+  await waitFor(async () => (await fetch(`${apiUrl}/healthz`)).ok, {
+    what: "server",
+    timeoutMs: 60_000,
+  });
   started.push(
-    spawnLlmgw(["agent", "--server", `ws://127.0.0.1:${agentPort}`, "--name", "ctl-l40s", "--simulate", "l40sx4"], {
-      env: { LLMGW_JOIN_TOKEN: TOKEN, LLMGW_AGENT_DATA_DIR: join(home.path, "agent") },
-    }),
+    spawnLlmgw(
+      [
+        "agent",
+        "--server",
+        `ws://127.0.0.1:${agentPort}`,
+        "--name",
+        "ctl-l40s",
+        "--simulate",
+        "l40sx4",
+      ],
+      {
+        env: { LLMGW_JOIN_TOKEN: TOKEN, LLMGW_AGENT_DATA_DIR: join(home.path, "agent") },
+      },
+    ),
   );
 });
 afterAll(async () => {
@@ -39,7 +53,10 @@ afterAll(async () => {
 });
 
 async function ctl(args: string[], stdin?: string, env: Record<string, string> = {}) {
-  const proc = spawnLlmgw(["ctl", ...args], { env: { LLMGW_CONFIG_DIR: configDir, ...env }, stdin: stdin === undefined ? "ignore" : "pipe" });
+  const proc = spawnLlmgw(["ctl", ...args], {
+    env: { LLMGW_CONFIG_DIR: configDir, ...env },
+    stdin: stdin === undefined ? "ignore" : "pipe",
+  });
   if (stdin !== undefined) proc.child.stdin?.end(stdin);
   const exit = await proc.exited;
   return { code: exit.code, output: proc.output() };
@@ -51,7 +68,10 @@ describe("llmgw ctl", () => {
     expect(before.code).not.toBe(0);
     expect(before.output).toMatch(/sign in first.*llmgw ctl login/s);
 
-    const wrong = await ctl(["login", "--server", apiUrl, "--password-stdin"], "not-the-password\n");
+    const wrong = await ctl(
+      ["login", "--server", apiUrl, "--password-stdin"],
+      "not-the-password\n",
+    );
     expect(wrong.code).not.toBe(0);
     expect(wrong.output).toMatch(/wrong username or password/);
 
@@ -75,25 +95,54 @@ describe("llmgw ctl", () => {
     expect(row?.indexOf("ready")).toBe(lines[0]?.indexOf("STATE"));
 
     const json = await ctl(["nodes", "--json"]);
-    const nodes = JSON.parse(json.output) as Array<{ name: string; gpus: unknown[]; simulated: boolean }>;
-    expect(nodes.find((n) => n.name === "ctl-l40s")).toMatchObject({ simulated: true, gpus: expect.any(Array) });
+    const nodes = JSON.parse(json.output) as Array<{
+      name: string;
+      gpus: unknown[];
+      simulated: boolean;
+    }>;
+    expect(nodes.find((n) => n.name === "ctl-l40s")).toMatchObject({
+      simulated: true,
+      gpus: expect.any(Array),
+    });
     expect(nodes.find((n) => n.name === "ctl-l40s")?.gpus).toHaveLength(4);
   });
 
   it("creates an API key that opens /v1, lists it and revokes it", async () => {
-    const created = await ctl(["keys", "create", "--owner", "team:ml", "--models", "qwen*", "--rpm", "600", "--tpm", "200000", "--max-concurrent", "8", "--expires", "30d", "--json"]);
+    const created = await ctl([
+      "keys",
+      "create",
+      "--owner",
+      "team:ml",
+      "--models",
+      "qwen*",
+      "--rpm",
+      "600",
+      "--tpm",
+      "200000",
+      "--max-concurrent",
+      "8",
+      "--expires",
+      "30d",
+      "--json",
+    ]);
     expect(created.code).toBe(0);
-    const view = JSON.parse(created.output.slice(created.output.indexOf("{"), created.output.lastIndexOf("}") + 1)) as { key: string; id: string; expiresAt: string };
+    const view = JSON.parse(
+      created.output.slice(created.output.indexOf("{"), created.output.lastIndexOf("}") + 1),
+    ) as { key: string; id: string; expiresAt: string };
     expect(view.key).toMatch(/^llmgw_[0-9a-f]{12}_[0-9a-f]{40}_[0-9a-f]{8}$/);
     expect(Date.parse(view.expiresAt) - Date.now()).toBeGreaterThan(29 * 86_400_000);
-    const models = (key: string) => fetch(`${apiUrl}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
+    const models = (key: string) =>
+      fetch(`${apiUrl}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
     expect((await models(view.key)).status).toBe(200);
     const listed = await ctl(["keys", "list"]);
     expect(listed.output).toMatch(/team:ml\s+qwen\*\s+600\/200000\/8\s+active/);
     expect(listed.output).not.toContain(view.key);
     expect((await ctl(["keys", "revoke", view.id])).code).toBe(0);
     expect((await models(view.key)).status).toBe(401);
-    expect((await ctl(["keys", "create", "--owner", "team:ml", "--models", "*", "--expires", "soon"])).output).toMatch(/--expires takes a duration/);
+    expect(
+      (await ctl(["keys", "create", "--owner", "team:ml", "--models", "*", "--expires", "soon"]))
+        .output,
+    ).toMatch(/--expires takes a duration/);
     const usage = await ctl(["usage", "--since", "1h"]);
     expect(usage.code, usage.output).toBe(0);
     expect(usage.output).toMatch(/usage from .* to .*\n(no requests in this range|OWNER)/);
@@ -103,7 +152,9 @@ describe("llmgw ctl", () => {
     const port = await freePort();
     const unreachable = await ctl(["nodes", "--server", `http://127.0.0.1:${port}`]);
     expect(unreachable.code).toBe(1);
-    expect(unreachable.output).toMatch(/cannot reach the llmgw server at http:\/\/127\.0\.0\.1:\d+/);
+    expect(unreachable.output).toMatch(
+      /cannot reach the llmgw server at http:\/\/127\.0\.0\.1:\d+/,
+    );
 
     const badToken = await ctl(["nodes", "--server", apiUrl], undefined, { LLMGW_TOKEN: "forged" });
     expect(badToken.code).toBe(1);

@@ -28,11 +28,25 @@ beforeAll(async () => {
     LLMGW_ADMIN_PASSWORD: PASSWORD,
   };
   started.push(spawnLlmgw(["server"], { env: serverEnv }));
-  await waitFor(async () => (await fetch(`${apiUrl}/healthz`)).ok, { what: "server", timeoutMs: 60_000 });
+  await waitFor(async () => (await fetch(`${apiUrl}/healthz`)).ok, {
+    what: "server",
+    timeoutMs: 60_000,
+  });
   started.push(
-    spawnLlmgw(["agent", "--server", `ws://127.0.0.1:${agentPort}`, "--name", "models-cpu", "--simulate", "cpu"], {
-      env: { LLMGW_JOIN_TOKEN: TOKEN, LLMGW_AGENT_DATA_DIR: join(home.path, "agent") },
-    }),
+    spawnLlmgw(
+      [
+        "agent",
+        "--server",
+        `ws://127.0.0.1:${agentPort}`,
+        "--name",
+        "models-cpu",
+        "--simulate",
+        "cpu",
+      ],
+      {
+        env: { LLMGW_JOIN_TOKEN: TOKEN, LLMGW_AGENT_DATA_DIR: join(home.path, "agent") },
+      },
+    ),
   );
   const login = await ctl(["login", "--server", apiUrl, "--password-stdin"], `${PASSWORD}\n`);
   expect(login.code, login.output).toBe(0);
@@ -42,7 +56,10 @@ afterAll(async () => {
 });
 
 async function ctl(args: string[], stdin?: string) {
-  const proc = spawnLlmgw(["ctl", ...args], { env: { LLMGW_CONFIG_DIR: configDir }, stdin: stdin === undefined ? "ignore" : "pipe" });
+  const proc = spawnLlmgw(["ctl", ...args], {
+    env: { LLMGW_CONFIG_DIR: configDir },
+    stdin: stdin === undefined ? "ignore" : "pipe",
+  });
   if (stdin !== undefined) proc.child.stdin?.end(stdin);
   const exit = await proc.exited;
   return { code: exit.code, output: proc.output() };
@@ -70,8 +87,12 @@ describe("llmgw ctl on the catalog", () => {
     writeFileSync(file, DEFINITIONS);
     const result = await ctl(["model", "add", file]);
     expect(result.code).toBe(1);
-    expect(result.output).toMatch(/model "file-chat": model "file-chat" is in the catalog at revision 1/);
-    expect(result.output).toMatch(/model "pickled": model "pickled" was refused:\n {2}- source: .*pickle/);
+    expect(result.output).toMatch(
+      /model "file-chat": model "file-chat" is in the catalog at revision 1/,
+    );
+    expect(result.output).toMatch(
+      /model "pickled": model "pickled" was refused:\n {2}- source: .*pickle/,
+    );
     expect(result.output).toMatch(/^ {2}- profiles\[0\]\.gpu: engine vllm needs a GPU/m);
     expect(result.output).toMatch(/^ {2}- profiles\[0\]\.args\[0\]: .*download-dir/m);
     expect(result.output).toMatch(/1 of 2 definitions were refused/);
@@ -80,17 +101,23 @@ describe("llmgw ctl on the catalog", () => {
     expect(models.code).toBe(0);
     expect(models.output).toMatch(/^NAME\s+STATE\s+READY\/DESIRED\s+ENGINE\s+OWNER\s+LAST ERROR$/m);
     // Its state depends on the node (a simulated path may not exist there); the row itself is what is checked.
-    expect(models.output).toMatch(/^file-chat\s+(ready|progressing|parked|unplaceable|stopped)\s+\d+\/\d+\s+sim\s+-\s/m);
+    expect(models.output).toMatch(
+      /^file-chat\s+(ready|progressing|parked|unplaceable|stopped)\s+\d+\/\d+\s+sim\s+-\s/m,
+    );
     expect(models.output).not.toMatch(/pickled/);
   });
 
   it("adds a preset, explains its placement, retries it and sets fallbacks", async () => {
     const add = await ctl(["model", "add", "sim-chat"]);
     expect(add.code, add.output).toBe(0);
-    expect(add.output).toMatch(/preset "sim-chat": model "sim-chat" is in the catalog at revision 1/);
+    expect(add.output).toMatch(
+      /preset "sim-chat": model "sim-chat" is in the catalog at revision 1/,
+    );
     const unknownPreset = await ctl(["model", "add", "no-such-preset"]);
     expect(unknownPreset.code).toBe(1);
-    expect(unknownPreset.output).toMatch(/no preset named "no-such-preset"; presets are .*sim-chat/);
+    expect(unknownPreset.output).toMatch(
+      /no preset named "no-such-preset"; presets are .*sim-chat/,
+    );
 
     const explained = await waitFor(
       async () => {
@@ -113,14 +140,20 @@ describe("llmgw ctl on the catalog", () => {
     expect(self.output).toMatch(/^ {2}- "sim-chat" cannot be its own fallback$/m);
     expect(self.output).toMatch(/^ {2}- fallback "ghost" is not in the catalog/m);
 
-    const json = JSON.parse((await ctl(["model", "get", "sim-chat", "--json"])).output) as { fallbacks: string[]; revision: number };
+    const json = JSON.parse((await ctl(["model", "get", "sim-chat", "--json"])).output) as {
+      fallbacks: string[];
+      revision: number;
+    };
     expect(json).toMatchObject({ fallbacks: ["file-chat"], revision: 1 });
   });
 
   it("removes a model, and says so when the model is not there", async () => {
     const removed = await ctl(["model", "remove", "file-chat"]);
     expect(removed.code, removed.output).toBe(0);
-    const list = JSON.parse((await ctl(["models", "--json"])).output) as Array<{ name: string; fallbacks: string[] }>;
+    const list = JSON.parse((await ctl(["models", "--json"])).output) as Array<{
+      name: string;
+      fallbacks: string[];
+    }>;
     expect(list.map((model) => model.name)).toEqual(["sim-chat"]);
     // Removing a model takes it out of every other model's fallbacks.
     expect(list[0]?.fallbacks).toEqual([]);
@@ -148,7 +181,11 @@ describe("llmgw ctl on the catalog", () => {
   });
 
   it("llmgw dev's seeding adds the simulated presets only to an empty catalog", async () => {
-    expect(await seedDevModels(apiUrl, "admin", PASSWORD, false)).toEqual({ added: [], models: ["sim-chat"], apiKey: null });
+    expect(await seedDevModels(apiUrl, "admin", PASSWORD, false)).toEqual({
+      added: [],
+      models: ["sim-chat"],
+      apiKey: null,
+    });
     expect((await ctl(["model", "remove", "sim-chat"])).code).toBe(0);
     expect(await seedDevModels(apiUrl, "admin", PASSWORD, false)).toEqual({
       added: ["sim-chat", "sim-gpu-chat"],
@@ -160,8 +197,13 @@ describe("llmgw ctl on the catalog", () => {
   it("llmgw dev's seeding makes an API key for the admin that opens /v1", async () => {
     const { apiKey } = await seedDevModels(apiUrl, "admin", PASSWORD, true);
     expect(apiKey).toMatch(/^llmgw_/);
-    const res = await fetch(`${apiUrl}/v1/models`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const res = await fetch(`${apiUrl}/v1/models`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { data: Array<{ id: string }> }).data.map((m) => m.id)).toEqual(["sim-chat", "sim-gpu-chat"]);
+    expect(((await res.json()) as { data: Array<{ id: string }> }).data.map((m) => m.id)).toEqual([
+      "sim-chat",
+      "sim-gpu-chat",
+    ]);
   });
 });

@@ -10,8 +10,7 @@ export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 
 export type StoreOptions =
-  | { kind: "pglite"; dataDir: string }
-  | { kind: "postgres"; url: string; maxConnections?: number };
+  { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string; maxConnections?: number };
 
 export interface Store {
   db: Database;
@@ -44,5 +43,9 @@ async function openPostgres(options: { url: string; maxConnections?: number }): 
   const client = postgres(options.url, { max: options.maxConnections ?? 10, onnotice: () => {} });
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-  return { db: db as unknown as Database, kind: "postgres", close: () => client.end({ timeout: 5 }) };
+  return {
+    db: db as unknown as Database,
+    kind: "postgres",
+    close: () => client.end({ timeout: 5 }),
+  };
 }

@@ -11,8 +11,14 @@ let postgres: PostgresServer | undefined;
 afterAll(async () => postgres?.stop());
 
 const backends: Array<{ name: string; options: () => Promise<StoreOptions> }> = [
-  { name: "PGlite", options: async () => ({ kind: "pglite", dataDir: (await tempDir("db-pglite")).path }) },
-  { name: "PostgreSQL 15", options: async () => ({ kind: "postgres", url: (postgres ??= await startPostgres()).url }) },
+  {
+    name: "PGlite",
+    options: async () => ({ kind: "pglite", dataDir: (await tempDir("db-pglite")).path }),
+  },
+  {
+    name: "PostgreSQL 15",
+    options: async () => ({ kind: "postgres", url: (postgres ??= await startPostgres()).url }),
+  },
 ];
 
 describe.each(backends)("store on $name", ({ options }) => {
@@ -50,11 +56,22 @@ describe("migrations", () => {
     // drizzle-kit prefixes "./" to --out, so it must be relative; it also exits 0 on errors.
     const output = execFileSync(
       process.execPath,
-      [join(cwd, "node_modules", "drizzle-kit", "bin.cjs"), "generate", "--dialect", "postgresql", "--schema", "./src/schema/*.ts", "--out", relative(cwd, out)],
+      [
+        join(cwd, "node_modules", "drizzle-kit", "bin.cjs"),
+        "generate",
+        "--dialect",
+        "postgresql",
+        "--schema",
+        "./src/schema/*.ts",
+        "--out",
+        relative(cwd, out),
+      ],
       { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
     );
     expect(output).toMatch(/No schema changes|migration file/);
     const after = readdirSync(out).filter((f) => f.endsWith(".sql"));
-    expect(after, "the schema changed without a migration: run `npm run db:generate`").toEqual(before);
+    expect(after, "the schema changed without a migration: run `npm run db:generate`").toEqual(
+      before,
+    );
   });
 });

@@ -12,7 +12,9 @@ describe("nodeLiveness", () => {
   });
 
   it("is unreachable at once when the session is gone", () => {
-    expect(nodeLiveness({ isConnected: false, lastSeenMs: 10_000 }, 10_001, policy)).toBe("unreachable");
+    expect(nodeLiveness({ isConnected: false, lastSeenMs: 10_000 }, 10_001, policy)).toBe(
+      "unreachable",
+    );
   });
 
   it("honours a configured number of missed heartbeats", () => {

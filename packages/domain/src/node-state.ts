@@ -9,7 +9,10 @@ export interface LivenessPolicy {
   missedHeartbeatsMax: number;
 }
 
-export const DEFAULT_LIVENESS: LivenessPolicy = { heartbeatIntervalMs: 2_000, missedHeartbeatsMax: 3 };
+export const DEFAULT_LIVENESS: LivenessPolicy = {
+  heartbeatIntervalMs: 2_000,
+  missedHeartbeatsMax: 3,
+};
 
 /** The moment after which a node that last spoke at `lastSeenMs` is unreachable. */
 export function unreachableAfterMs(lastSeenMs: number, policy: LivenessPolicy): number {

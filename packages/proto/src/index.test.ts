@@ -14,14 +14,36 @@ import {
 const GIB = 1024n * 1024n * 1024n;
 
 const REPLICA_STATUS = {
-  replicaId: "r-1", model: "qwen", phase: ReplicaPhase.FETCHING, message: "fetching weights", host: "10.0.0.5", port: 41000,
-  fetchProgress: 0.25, exitCode: 137, exitSignal: "SIGKILL", changedAtMs: 1_767_000_000_500n, engine: "vllm", gpuIndexes: [2, 3], pid: 4242,
+  replicaId: "r-1",
+  model: "qwen",
+  phase: ReplicaPhase.FETCHING,
+  message: "fetching weights",
+  host: "10.0.0.5",
+  port: 41000,
+  fetchProgress: 0.25,
+  exitCode: 137,
+  exitSignal: "SIGKILL",
+  changedAtMs: 1_767_000_000_500n,
+  engine: "vllm",
+  gpuIndexes: [2, 3],
+  pid: 4242,
 };
 
 const START_REPLICA = {
-  replicaId: "r-1", model: "qwen", engine: "vllm", source: "https://mirror.lan/qwen.safetensors", gpuIndexes: [2, 3], tensorParallel: 2,
-  contextLength: 32768, args: ["--max-num-seqs", "64"], env: { VLLM_LOGGING_LEVEL: "INFO" }, apiKey: "k", allowPickle: true, embeddings: true,
-  startTimeoutMs: 600_000, servedModelName: "qwen",
+  replicaId: "r-1",
+  model: "qwen",
+  engine: "vllm",
+  source: "https://mirror.lan/qwen.safetensors",
+  gpuIndexes: [2, 3],
+  tensorParallel: 2,
+  contextLength: 32768,
+  args: ["--max-num-seqs", "64"],
+  env: { VLLM_LOGGING_LEVEL: "INFO" },
+  apiKey: "k",
+  allowPickle: true,
+  embeddings: true,
+  startTimeoutMs: 600_000,
+  servedModelName: "qwen",
 };
 
 // One frame of every message type, with every field set to something other than its default.
@@ -31,44 +53,119 @@ const FRAMES: Record<string, EnvelopeInit> = {
     msg: {
       case: "register",
       value: {
-        nodeId: "node-1", nodeName: "gpu-01", agentVersion: "0.1.0", features: ["logs", "reclaim"], labels: { rack: "r12", site: "ist" },
-        engines: ["vllm", "sim"], simulated: true, simulationProfile: "h100x8", joinToken: "tok", replicas: [REPLICA_STATUS],
+        nodeId: "node-1",
+        nodeName: "gpu-01",
+        agentVersion: "0.1.0",
+        features: ["logs", "reclaim"],
+        labels: { rack: "r12", site: "ist" },
+        engines: ["vllm", "sim"],
+        simulated: true,
+        simulationProfile: "h100x8",
+        joinToken: "tok",
+        replicas: [REPLICA_STATUS],
         hardware: {
-          gpus: [{
-            index: 3, uuid: "GPU-abc", name: "NVIDIA H100 80GB HBM3", memoryBytesTotal: 80n * GIB, computeCapability: "9.0",
-            pcieGenMax: 5, pcieGenCurrent: 4, pcieWidthMax: 16, pcieWidthCurrent: 8, pciBusId: "00000000:18:00.0", migEnabled: true, powerLimitWatts: 700,
-          }],
-          cpu: { model: "Xeon", cores: 112 }, memoryBytesTotal: 2048n * GIB, diskBytesTotal: 30_000n * GIB, diskBytesFree: 12n * GIB,
-          os: "linux", arch: "x86_64", driverVersion: "590.48.01", cudaVersion: "13.1",
+          gpus: [
+            {
+              index: 3,
+              uuid: "GPU-abc",
+              name: "NVIDIA H100 80GB HBM3",
+              memoryBytesTotal: 80n * GIB,
+              computeCapability: "9.0",
+              pcieGenMax: 5,
+              pcieGenCurrent: 4,
+              pcieWidthMax: 16,
+              pcieWidthCurrent: 8,
+              pciBusId: "00000000:18:00.0",
+              migEnabled: true,
+              powerLimitWatts: 700,
+            },
+          ],
+          cpu: { model: "Xeon", cores: 112 },
+          memoryBytesTotal: 2048n * GIB,
+          diskBytesTotal: 30_000n * GIB,
+          diskBytesFree: 12n * GIB,
+          os: "linux",
+          arch: "x86_64",
+          driverVersion: "590.48.01",
+          cudaVersion: "13.1",
         },
       },
     },
   },
-  registerAck: { requestId: "reg-1", msg: { case: "registerAck", value: { nodeId: "node-1", heartbeatIntervalMs: 2000, serverVersion: "0.1.0" } } },
+  registerAck: {
+    requestId: "reg-1",
+    msg: {
+      case: "registerAck",
+      value: { nodeId: "node-1", heartbeatIntervalMs: 2000, serverVersion: "0.1.0" },
+    },
+  },
   heartbeat: {
     msg: {
       case: "heartbeat",
       value: {
-        gpus: [{ uuid: "GPU-abc", utilizationPercent: 87.5, memoryBytesUsed: 40n * GIB, temperatureCelsius: 71.25, powerWatts: 612.4 }],
-        cpuUtilizationPercent: 12.5, memoryBytesUsed: 100n * GIB, diskBytesFree: 11n * GIB, sentAtMs: 1_767_000_000_000n, replicas: [REPLICA_STATUS],
+        gpus: [
+          {
+            uuid: "GPU-abc",
+            utilizationPercent: 87.5,
+            memoryBytesUsed: 40n * GIB,
+            temperatureCelsius: 71.25,
+            powerWatts: 612.4,
+          },
+        ],
+        cpuUtilizationPercent: 12.5,
+        memoryBytesUsed: 100n * GIB,
+        diskBytesFree: 11n * GIB,
+        sentAtMs: 1_767_000_000_000n,
+        replicas: [REPLICA_STATUS],
       },
     },
   },
   ping: { requestId: "p-1", msg: { case: "ping", value: { sentAtMs: 123n } } },
   pong: { requestId: "p-1", msg: { case: "pong", value: { sentAtMs: 456n } } },
-  error: { requestId: "x", msg: { case: "error", value: { code: ErrorCode.FRAME_TOO_LARGE, message: "frame of 5 MiB is over 4 MiB" } } },
+  error: {
+    requestId: "x",
+    msg: {
+      case: "error",
+      value: { code: ErrorCode.FRAME_TOO_LARGE, message: "frame of 5 MiB is over 4 MiB" },
+    },
+  },
   startReplica: { msg: { case: "startReplica", value: START_REPLICA } },
-  stopReplica: { msg: { case: "stopReplica", value: { replicaId: "r-1", reason: "model removed" } } },
+  stopReplica: {
+    msg: { case: "stopReplica", value: { replicaId: "r-1", reason: "model removed" } },
+  },
   replicaStatus: { msg: { case: "replicaStatus", value: REPLICA_STATUS } },
   desiredReplicas: { msg: { case: "desiredReplicas", value: { replicas: [START_REPLICA] } } },
-  logsRequest: { requestId: "l-1", msg: { case: "logsRequest", value: { source: "r-1", lines: 200 } } },
-  logsReply: { requestId: "l-1", msg: { case: "logsReply", value: { source: "r-1", lines: ["a", "b"], sources: ["agent", "r-1"], error: "none" } } },
-  reclaimRequest: { requestId: "c-1", msg: { case: "reclaimRequest", value: { wantedSources: ["hf:Qwen/Qwen2.5"], collect: true } } },
+  logsRequest: {
+    requestId: "l-1",
+    msg: { case: "logsRequest", value: { source: "r-1", lines: 200 } },
+  },
+  logsReply: {
+    requestId: "l-1",
+    msg: {
+      case: "logsReply",
+      value: { source: "r-1", lines: ["a", "b"], sources: ["agent", "r-1"], error: "none" },
+    },
+  },
+  reclaimRequest: {
+    requestId: "c-1",
+    msg: { case: "reclaimRequest", value: { wantedSources: ["hf:Qwen/Qwen2.5"], collect: true } },
+  },
   reclaimReply: {
     requestId: "c-1",
     msg: {
       case: "reclaimReply",
-      value: { entries: [{ cacheName: "ab12", source: "https://x/y", sizeBytes: 5n * GIB, removed: true, refused: "symlink" }], bytesFreed: 5n * GIB },
+      value: {
+        entries: [
+          {
+            cacheName: "ab12",
+            source: "https://x/y",
+            sizeBytes: 5n * GIB,
+            removed: true,
+            refused: "symlink",
+          },
+        ],
+        bytesFreed: 5n * GIB,
+      },
     },
   },
 };
@@ -77,7 +174,11 @@ const FRAMES: Record<string, EnvelopeInit> = {
 function plain(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plain);
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).filter(([key]) => key !== "$typeName").map(([key, v]) => [key, plain(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key !== "$typeName")
+        .map(([key, v]) => [key, plain(v)]),
+    );
   }
   return value;
 }
@@ -101,12 +202,31 @@ describe("encodeEnvelope / decodeEnvelope", () => {
   it("keeps an optional field set to zero apart from one left absent", () => {
     const decoded = decodeEnvelope(
       encodeEnvelope({
-        msg: { case: "heartbeat", value: { gpus: [{ uuid: "GPU-zero", utilizationPercent: 0, memoryBytesUsed: 0n, temperatureCelsius: 0, powerWatts: 0 }, { uuid: "GPU-absent" }] } },
+        msg: {
+          case: "heartbeat",
+          value: {
+            gpus: [
+              {
+                uuid: "GPU-zero",
+                utilizationPercent: 0,
+                memoryBytesUsed: 0n,
+                temperatureCelsius: 0,
+                powerWatts: 0,
+              },
+              { uuid: "GPU-absent" },
+            ],
+          },
+        },
       }),
     );
     if (decoded.msg.case !== "heartbeat") throw new Error(`got ${decoded.msg.case}`);
     const [zero, absent] = decoded.msg.value.gpus;
-    expect(zero).toMatchObject({ utilizationPercent: 0, memoryBytesUsed: 0n, temperatureCelsius: 0, powerWatts: 0 });
+    expect(zero).toMatchObject({
+      utilizationPercent: 0,
+      memoryBytesUsed: 0n,
+      temperatureCelsius: 0,
+      powerWatts: 0,
+    });
     expect(absent?.utilizationPercent).toBeUndefined();
     expect(absent?.memoryBytesUsed).toBeUndefined();
     expect(absent?.temperatureCelsius).toBeUndefined();
@@ -116,7 +236,12 @@ describe("encodeEnvelope / decodeEnvelope", () => {
 
   it("keeps absent PCIe fields absent on a Gpu and zero ones zero", () => {
     const decoded = decodeEnvelope(
-      encodeEnvelope({ msg: { case: "register", value: { hardware: { gpus: [{ uuid: "a", pcieGenMax: 0 }, { uuid: "b" }] } } } }),
+      encodeEnvelope({
+        msg: {
+          case: "register",
+          value: { hardware: { gpus: [{ uuid: "a", pcieGenMax: 0 }, { uuid: "b" }] } },
+        },
+      }),
     );
     if (decoded.msg.case !== "register") throw new Error(`got ${decoded.msg.case}`);
     const [zero, absent] = decoded.msg.value.hardware!.gpus;
@@ -143,7 +268,8 @@ describe("encodeEnvelope / decodeEnvelope", () => {
         error = caught;
       }
       // A prefix ending on a field boundary (after the request id) parses, but carries no message.
-      if (error === undefined) throw new Error(`truncated frame of ${length}/${bytes.length} bytes decoded`);
+      if (error === undefined)
+        throw new Error(`truncated frame of ${length}/${bytes.length} bytes decoded`);
       expect(error).toBeInstanceOf(FrameDecodeError);
     }
   });

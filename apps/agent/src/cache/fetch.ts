@@ -12,7 +12,14 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { fileURLToPath } from "node:url";
 import { pickleExtension, sourceKind } from "@llmgw/domain";
-import { cacheDirOf, cacheName, MANIFEST_FILE, PARTIAL_PREFIX, readManifest, writeFileAtomic } from "./layout";
+import {
+  cacheDirOf,
+  cacheName,
+  MANIFEST_FILE,
+  PARTIAL_PREFIX,
+  readManifest,
+  writeFileAtomic,
+} from "./layout";
 
 export interface FetchProgress {
   receivedBytes: number;
@@ -81,12 +88,19 @@ export class WeightCache {
     if (kind === "file") return resolveLocal(source, options.isSimulator === true);
     if (kind === "hub") return this.resolveHub(source, options);
     if (kind === "url") return this.download(source, options);
-    throw new WeightFetchError(`source "${source}" is not a Hugging Face id, an http(s):// URL, a file:// URL or an absolute path`);
+    throw new WeightFetchError(
+      `source "${source}" is not a Hugging Face id, an http(s):// URL, a file:// URL or an absolute path`,
+    );
   }
 
   private resolveHub(source: string, options: ResolveOptions): ResolvedWeights {
     const id = source.replace(/^hf:/, "");
-    if (options.isSimulator) return { modelPath: id, cacheName: undefined, note: `hub id ${id} not fetched: the simulator loads no weights` };
+    if (options.isSimulator)
+      return {
+        modelPath: id,
+        cacheName: undefined,
+        note: `hub id ${id} not fetched: the simulator loads no weights`,
+      };
     if (this.options.hubUrl === undefined) {
       throw new WeightFetchError(
         `source ${id} is a Hugging Face id and this node has no route to the hub; ` +
@@ -94,33 +108,57 @@ export class WeightCache {
       );
     }
     // The engine downloads a hub id itself (vLLM and SGLang with --load-format safetensors).
-    return { modelPath: id, cacheName: undefined, note: `hub id ${id} loaded by the engine from ${this.options.hubUrl}` };
+    return {
+      modelPath: id,
+      cacheName: undefined,
+      note: `hub id ${id} loaded by the engine from ${this.options.hubUrl}`,
+    };
   }
 
   private async download(source: string, options: ResolveOptions): Promise<ResolvedWeights> {
     const name = cacheName(source);
     const entryDir = path.join(this.cacheDir, name);
     const manifest = await readManifest(entryDir);
-    if (manifest !== undefined && manifest.source === source && (await isFile(path.join(entryDir, manifest.file)))) {
-      return { modelPath: path.join(entryDir, manifest.file), cacheName: name, note: `weights from cache ${name}` };
+    if (
+      manifest !== undefined &&
+      manifest.source === source &&
+      (await isFile(path.join(entryDir, manifest.file)))
+    ) {
+      return {
+        modelPath: path.join(entryDir, manifest.file),
+        cacheName: name,
+        note: `weights from cache ${name}`,
+      };
     }
     const running = this.inFlight.get(name);
     if (running !== undefined) return running;
-    const promise = this.downloadInto(source, entryDir, options).finally(() => this.inFlight.delete(name));
+    const promise = this.downloadInto(source, entryDir, options).finally(() =>
+      this.inFlight.delete(name),
+    );
     this.inFlight.set(name, promise);
     return promise;
   }
 
-  private async downloadInto(source: string, entryDir: string, options: ResolveOptions): Promise<ResolvedWeights> {
+  private async downloadInto(
+    source: string,
+    entryDir: string,
+    options: ResolveOptions,
+  ): Promise<ResolvedWeights> {
     await mkdir(entryDir, { recursive: true, mode: 0o700 });
-    const response = await this.fetchImpl(source, { signal: options.signal ?? null, redirect: "follow" }).catch((error: unknown) => {
+    const response = await this.fetchImpl(source, {
+      signal: options.signal ?? null,
+      redirect: "follow",
+    }).catch((error: unknown) => {
       throw new WeightFetchError(`fetching ${describeSource(source)}: ${(error as Error).message}`);
     });
     if (!response.ok || response.body === null) {
-      throw new WeightFetchError(`fetching ${describeSource(source)}: the server answered HTTP ${response.status}`);
+      throw new WeightFetchError(
+        `fetching ${describeSource(source)}: the server answered HTTP ${response.status}`,
+      );
     }
     // A redirect can land on a pickle the source's own name did not show.
-    if (response.url !== "" && response.url !== source) checkPickle(response.url, options.allowPickle);
+    if (response.url !== "" && response.url !== source)
+      checkPickle(response.url, options.allowPickle);
     const file = fileNameFor(source);
     const partial = path.join(entryDir, `${PARTIAL_PREFIX}${randomBytes(4).toString("hex")}`);
     const totalHeader = Number(response.headers.get("content-length"));
@@ -135,15 +173,30 @@ export class WeightCache {
     });
     try {
       const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
-      await pipeline(body, counter, createWriteStream(partial, { mode: 0o600 }), { signal: options.signal });
+      await pipeline(body, counter, createWriteStream(partial, { mode: 0o600 }), {
+        signal: options.signal,
+      });
       await rename(partial, path.join(entryDir, file));
     } catch (error) {
       await rm(partial, { force: true });
       throw new WeightFetchError(`fetching ${describeSource(source)}: ${(error as Error).message}`);
     }
-    const manifest = { source, file, sizeBytes: receivedBytes, fetchedByAgent: true, fetchedAtMs: this.nowMs() };
-    await writeFileAtomic(path.join(entryDir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + "\n");
-    return { modelPath: path.join(entryDir, file), cacheName: path.basename(entryDir), note: `fetched ${receivedBytes} bytes into cache ${path.basename(entryDir)}` };
+    const manifest = {
+      source,
+      file,
+      sizeBytes: receivedBytes,
+      fetchedByAgent: true,
+      fetchedAtMs: this.nowMs(),
+    };
+    await writeFileAtomic(
+      path.join(entryDir, MANIFEST_FILE),
+      JSON.stringify(manifest, null, 2) + "\n",
+    );
+    return {
+      modelPath: path.join(entryDir, file),
+      cacheName: path.basename(entryDir),
+      note: `fetched ${receivedBytes} bytes into cache ${path.basename(entryDir)}`,
+    };
   }
 }
 
@@ -153,10 +206,21 @@ async function resolveLocal(source: string, isSimulator: boolean): Promise<Resol
     await stat(local);
   } catch {
     // The simulator loads no weights: a path that exists only on real nodes is no reason to fail.
-    if (isSimulator) return { modelPath: local, cacheName: undefined, note: `${local} not read: the simulator loads no weights` };
-    throw new WeightFetchError(`source ${local} does not exist on this node; copy the weights there or use an http(s):// source`);
+    if (isSimulator)
+      return {
+        modelPath: local,
+        cacheName: undefined,
+        note: `${local} not read: the simulator loads no weights`,
+      };
+    throw new WeightFetchError(
+      `source ${local} does not exist on this node; copy the weights there or use an http(s):// source`,
+    );
   }
-  return { modelPath: local, cacheName: undefined, note: `weights referenced in place at ${local}` };
+  return {
+    modelPath: local,
+    cacheName: undefined,
+    note: `weights referenced in place at ${local}`,
+  };
 }
 
 /** The URL's last path segment, made safe as a file name; never a dot file or the manifest. */
@@ -170,7 +234,9 @@ export function fileNameFor(source: string): string {
 export function describeSource(source: string): string {
   try {
     const url = new URL(source);
-    return url.protocol === "http:" || url.protocol === "https:" ? `${url.origin}${url.pathname}` : source;
+    return url.protocol === "http:" || url.protocol === "https:"
+      ? `${url.origin}${url.pathname}`
+      : source;
   } catch {
     return source;
   }

@@ -36,8 +36,19 @@ export async function readManifest(entryDir: string): Promise<CacheManifest | un
     const info = await lstat(file);
     if (!info.isFile()) return undefined;
     const parsed = JSON.parse(await readFile(file, "utf8")) as Partial<CacheManifest>;
-    if (typeof parsed.source !== "string" || typeof parsed.file !== "string" || parsed.fetchedByAgent !== true) return undefined;
-    return { source: parsed.source, file: parsed.file, sizeBytes: Number(parsed.sizeBytes ?? 0), fetchedByAgent: true, fetchedAtMs: Number(parsed.fetchedAtMs ?? 0) };
+    if (
+      typeof parsed.source !== "string" ||
+      typeof parsed.file !== "string" ||
+      parsed.fetchedByAgent !== true
+    )
+      return undefined;
+    return {
+      source: parsed.source,
+      file: parsed.file,
+      sizeBytes: Number(parsed.sizeBytes ?? 0),
+      fetchedByAgent: true,
+      fetchedAtMs: Number(parsed.fetchedAtMs ?? 0),
+    };
   } catch {
     return undefined;
   }

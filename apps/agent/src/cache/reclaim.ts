@@ -22,7 +22,11 @@ export interface ReclaimRequestValues {
 }
 
 /** Lists, and with collect removes, the cache entries no wanted source maps to. `busy`: name → why not. */
-export async function reclaimCache(cacheDir: string, request: ReclaimRequestValues, busy: ReadonlyMap<string, string>): Promise<ReclaimReplyInit> {
+export async function reclaimCache(
+  cacheDir: string,
+  request: ReclaimRequestValues,
+  busy: ReadonlyMap<string, string>,
+): Promise<ReclaimReplyInit> {
   const entries = await listUnwanted(cacheDir, request.wantedSources, busy);
   if (!request.collect) return { entries, bytesFreed: 0n };
   let bytesFreed = 0n;
@@ -39,7 +43,11 @@ export async function reclaimCache(cacheDir: string, request: ReclaimRequestValu
   return { entries, bytesFreed };
 }
 
-export async function listUnwanted(cacheDir: string, wantedSources: readonly string[], busy: ReadonlyMap<string, string>): Promise<CachedEntryInit[]> {
+export async function listUnwanted(
+  cacheDir: string,
+  wantedSources: readonly string[],
+  busy: ReadonlyMap<string, string>,
+): Promise<CachedEntryInit[]> {
   const wanted = new Set(wantedSources.map(cacheName));
   let names: string[];
   try {
@@ -56,16 +64,27 @@ export async function listUnwanted(cacheDir: string, wantedSources: readonly str
   return entries;
 }
 
-async function describeEntry(cacheDir: string, name: string, busy: ReadonlyMap<string, string>): Promise<CachedEntryInit> {
+async function describeEntry(
+  cacheDir: string,
+  name: string,
+  busy: ReadonlyMap<string, string>,
+): Promise<CachedEntryInit> {
   const entry: CachedEntryInit = { cacheName: name, source: "", sizeBytes: 0n };
   const info = await lstat(path.join(cacheDir, name));
-  if (info.isSymbolicLink()) return { ...entry, refused: "a symbolic link: the agent never makes one, so it did not fetch this" };
+  if (info.isSymbolicLink())
+    return {
+      ...entry,
+      refused: "a symbolic link: the agent never makes one, so it did not fetch this",
+    };
   if (!info.isDirectory()) return { ...entry, refused: "not a directory the agent made" };
-  if (!CACHE_NAME_PATTERN.test(name)) return { ...entry, refused: "not a cache name: put there by someone else" };
+  if (!CACHE_NAME_PATTERN.test(name))
+    return { ...entry, refused: "not a cache name: put there by someone else" };
   const manifest = await readManifest(path.join(cacheDir, name));
-  if (manifest === undefined) return { ...entry, refused: "no manifest of the agent's: not fetched by it" };
+  if (manifest === undefined)
+    return { ...entry, refused: "no manifest of the agent's: not fetched by it" };
   const described = { ...entry, source: manifest.source, sizeBytes: BigInt(manifest.sizeBytes) };
-  if (cacheName(manifest.source) !== name) return { ...described, refused: "its manifest's source does not hash to this name" };
+  if (cacheName(manifest.source) !== name)
+    return { ...described, refused: "its manifest's source does not hash to this name" };
   const why = busy.get(name);
   return why === undefined ? described : { ...described, refused: why };
 }
@@ -73,14 +92,18 @@ async function describeEntry(cacheDir: string, name: string, busy: ReadonlyMap<s
 /** Why a name cannot be an entry of the cache, or undefined when it can. */
 export function checkEntryName(name: string): string | undefined {
   if (name === "" || name === "." || name === "..") return `"${name}" is not an entry name`;
-  if (path.isAbsolute(name) || name.includes("/") || name.includes("\\")) return `"${name}" is a path, not an entry name`;
+  if (path.isAbsolute(name) || name.includes("/") || name.includes("\\"))
+    return `"${name}" is a path, not an entry name`;
   if (name.split(/[\\/]/).includes("..") || name.includes("..")) return `"${name}" contains ".."`;
   if (!CACHE_NAME_PATTERN.test(name)) return `"${name}" is not a cache name`;
   return undefined;
 }
 
 /** Re-checks one entry on disk and removes it; never follows a symlink or leaves the cache. */
-export async function removeEntry(cacheDir: string, name: string): Promise<{ bytesFreed: number } | { refused: string }> {
+export async function removeEntry(
+  cacheDir: string,
+  name: string,
+): Promise<{ bytesFreed: number } | { refused: string }> {
   const badName = checkEntryName(name);
   if (badName !== undefined) return { refused: badName };
   try {
@@ -90,7 +113,10 @@ export async function removeEntry(cacheDir: string, name: string): Promise<{ byt
     if (problem !== undefined) return { refused: problem };
     // Moving the entry aside first means what is checked and deleted from here on is a name only
     // this agent knows; rename moves a symlink itself, never what it points at.
-    const tombstone = path.join(root, `${TOMBSTONE_PREFIX}${name}-${randomBytes(4).toString("hex")}`);
+    const tombstone = path.join(
+      root,
+      `${TOMBSTONE_PREFIX}${name}-${randomBytes(4).toString("hex")}`,
+    );
     await rename(entryPath, tombstone);
     const swapped = (await checkInside(root, tombstone)) ?? (await findSymlink(tombstone));
     if (swapped !== undefined) {
@@ -106,7 +132,12 @@ export async function removeEntry(cacheDir: string, name: string): Promise<{ byt
 /** The path must be a real directory directly inside root, with no symlink on the way. */
 async function checkInside(root: string, target: string): Promise<string | undefined> {
   const relative = path.relative(root, target);
-  if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative) || relative.includes(path.sep)) {
+  if (
+    relative === "" ||
+    relative.startsWith("..") ||
+    path.isAbsolute(relative) ||
+    relative.includes(path.sep)
+  ) {
     return "resolves outside the cache directory";
   }
   const info = await lstat(target);
@@ -119,7 +150,8 @@ async function checkInside(root: string, target: string): Promise<string | undef
 async function checkManifest(entryPath: string, name: string): Promise<string | undefined> {
   const manifest = await readManifest(entryPath);
   if (manifest === undefined) return "no manifest of the agent's: not fetched by it";
-  if (cacheName(manifest.source) !== name) return "its manifest's source does not hash to this name";
+  if (cacheName(manifest.source) !== name)
+    return "its manifest's source does not hash to this name";
   return undefined;
 }
 
@@ -128,7 +160,8 @@ async function findSymlink(dir: string): Promise<string | undefined> {
   for (const child of await readdir(dir)) {
     const childPath = path.join(dir, child);
     const info = await lstat(childPath);
-    if (info.isSymbolicLink()) return `holds a symbolic link (${child}): refused, it could point anywhere`;
+    if (info.isSymbolicLink())
+      return `holds a symbolic link (${child}): refused, it could point anywhere`;
     if (info.isDirectory()) {
       const inner = await findSymlink(childPath);
       if (inner !== undefined) return inner;

@@ -14,7 +14,11 @@ export interface ExecOptions {
   timeoutMs: number;
 }
 
-export type ExecFn = (file: string, args: readonly string[], options: ExecOptions) => Promise<ExecResult>;
+export type ExecFn = (
+  file: string,
+  args: readonly string[],
+  options: ExecOptions,
+) => Promise<ExecResult>;
 
 export class ExecError extends Error {
   override readonly name = "ExecError";
@@ -32,14 +36,26 @@ export const execProgram: ExecFn = (file, args, options) =>
     execFile(
       file,
       [...args],
-      { timeout: options.timeoutMs, killSignal: "SIGKILL", maxBuffer: 16 * 1024 * 1024, windowsHide: true },
+      {
+        timeout: options.timeoutMs,
+        killSignal: "SIGKILL",
+        maxBuffer: 16 * 1024 * 1024,
+        windowsHide: true,
+      },
       (error, stdout, stderr) => {
         if (error === null) return resolve({ exitCode: 0, stdout, stderr });
         const errno = error as NodeJS.ErrnoException & { killed?: boolean; code?: unknown };
-        if (typeof errno.code === "number") return resolve({ exitCode: errno.code, stdout, stderr });
+        if (typeof errno.code === "number")
+          return resolve({ exitCode: errno.code, stdout, stderr });
         const timedOut = errno.killed === true;
         const why = timedOut ? `timed out after ${options.timeoutMs} ms` : error.message;
-        reject(new ExecError(`${file}: ${why}`, typeof errno.code === "string" ? errno.code : undefined, timedOut));
+        reject(
+          new ExecError(
+            `${file}: ${why}`,
+            typeof errno.code === "string" ? errno.code : undefined,
+            timedOut,
+          ),
+        );
       },
     );
   });

@@ -61,10 +61,16 @@ export async function discoverHost(
   };
 }
 
-async function readDisk(path: string, probe: HostProbe): Promise<{ total: bigint; free: bigint } | undefined> {
+async function readDisk(
+  path: string,
+  probe: HostProbe,
+): Promise<{ total: bigint; free: bigint } | undefined> {
   try {
     const stats = await probe.statfs(path);
-    return { total: BigInt(stats.bsize) * BigInt(stats.blocks), free: BigInt(stats.bsize) * BigInt(stats.bavail) };
+    return {
+      total: BigInt(stats.bsize) * BigInt(stats.blocks),
+      free: BigInt(stats.bsize) * BigInt(stats.bavail),
+    };
   } catch {
     // A data dir on a vanished mount must not stop the agent; the disk is then reported unknown.
     return undefined;
@@ -75,16 +81,23 @@ async function readDisk(path: string, probe: HostProbe): Promise<{ total: bigint
  * Returns a sampler of host load. CPU utilisation is the busy share of CPU time since the previous
  * sample, so the first sample has none rather than a made-up figure.
  */
-export function createHostLoadSampler(dataDir: string, probe: HostProbe = nodeHostProbe): () => Promise<HostLoad> {
+export function createHostLoadSampler(
+  dataDir: string,
+  probe: HostProbe = nodeHostProbe,
+): () => Promise<HostLoad> {
   let previous = cpuTimes(probe);
   return async () => {
     const current = cpuTimes(probe);
     const total = current.total - previous.total;
-    const cpuUtilizationPercent = total > 0 ? (100 * (current.busy - previous.busy)) / total : undefined;
+    const cpuUtilizationPercent =
+      total > 0 ? (100 * (current.busy - previous.busy)) / total : undefined;
     previous = current;
     const disk = await readDisk(dataDir, probe);
-    const load: HostLoad = { memoryBytesUsed: BigInt(Math.max(0, probe.totalmem() - probe.freemem())) };
-    if (cpuUtilizationPercent !== undefined) load.cpuUtilizationPercent = clampPercent(cpuUtilizationPercent);
+    const load: HostLoad = {
+      memoryBytesUsed: BigInt(Math.max(0, probe.totalmem() - probe.freemem())),
+    };
+    if (cpuUtilizationPercent !== undefined)
+      load.cpuUtilizationPercent = clampPercent(cpuUtilizationPercent);
     if (disk !== undefined) load.diskBytesFree = disk.free;
     return load;
   };

@@ -22,44 +22,109 @@ interface Expected {
   pciBusId: string;
   driverVersion: string;
   cudaVersion: string;
-  idle: { genCurrent: number; utilization?: number; memoryUsedMiB: bigint; temperature: number; power: number };
-  load: { genCurrent: number; utilization?: number; memoryUsedMiB: bigint; temperature: number; power: number };
+  idle: {
+    genCurrent: number;
+    utilization?: number;
+    memoryUsedMiB: bigint;
+    temperature: number;
+    power: number;
+  };
+  load: {
+    genCurrent: number;
+    utilization?: number;
+    memoryUsedMiB: bigint;
+    temperature: number;
+    power: number;
+  };
 }
 
 // Values read by eye from the captures; every file and both phases are checked.
 const EXPECTED: Record<string, Expected> = {
   "linux-x86_64__nvidia-geforce-rtx-2080-super__595.71.05.txt": {
-    name: "NVIDIA GeForce RTX 2080 SUPER", memoryMiB: 8192n, computeCapability: "7.5",
-    pcieGenMax: 3, pcieWidthMax: 16, migEnabled: false, powerLimitWatts: 250, pciBusId: "00000000:0C:00.0",
-    driverVersion: "595.71.05", cudaVersion: "13.2",
+    name: "NVIDIA GeForce RTX 2080 SUPER",
+    memoryMiB: 8192n,
+    computeCapability: "7.5",
+    pcieGenMax: 3,
+    pcieWidthMax: 16,
+    migEnabled: false,
+    powerLimitWatts: 250,
+    pciBusId: "00000000:0C:00.0",
+    driverVersion: "595.71.05",
+    cudaVersion: "13.2",
     idle: { genCurrent: 1, utilization: 0, memoryUsedMiB: 214n, temperature: 40, power: 39.32 },
     load: { genCurrent: 3, utilization: 8, memoryUsedMiB: 819n, temperature: 45, power: 111.5 },
   },
   "linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01.txt": {
-    name: "NVIDIA H100 80GB HBM3", memoryMiB: 81559n, computeCapability: "9.0",
-    pcieGenMax: 5, pcieWidthMax: 16, migEnabled: false, powerLimitWatts: 700, pciBusId: "00000000:00:09.0",
-    driverVersion: "590.48.01", cudaVersion: "13.1",
+    name: "NVIDIA H100 80GB HBM3",
+    memoryMiB: 81559n,
+    computeCapability: "9.0",
+    pcieGenMax: 5,
+    pcieWidthMax: 16,
+    migEnabled: false,
+    powerLimitWatts: 700,
+    pciBusId: "00000000:00:09.0",
+    driverVersion: "590.48.01",
+    cudaVersion: "13.1",
     idle: { genCurrent: 5, utilization: 0, memoryUsedMiB: 0n, temperature: 41, power: 69.85 },
-    load: { genCurrent: 5, utilization: 100, memoryUsedMiB: 19818n, temperature: 59, power: 631.95 },
+    load: {
+      genCurrent: 5,
+      utilization: 100,
+      memoryUsedMiB: 19818n,
+      temperature: 59,
+      power: 631.95,
+    },
   },
   "linux-x86_64__nvidia-h200-mig__590.48.01.txt": {
-    name: "NVIDIA H200", memoryMiB: 143771n, computeCapability: "9.0",
-    pcieGenMax: 5, pcieWidthMax: 16, migEnabled: true, powerLimitWatts: 700, pciBusId: "00000000:83:00.0",
-    driverVersion: "590.48.01", cudaVersion: "13.1",
-    idle: { genCurrent: 5, utilization: undefined, memoryUsedMiB: 55n, temperature: 28, power: 78.28 },
-    load: { genCurrent: 5, utilization: undefined, memoryUsedMiB: 16959n, temperature: 36, power: 295.01 },
+    name: "NVIDIA H200",
+    memoryMiB: 143771n,
+    computeCapability: "9.0",
+    pcieGenMax: 5,
+    pcieWidthMax: 16,
+    migEnabled: true,
+    powerLimitWatts: 700,
+    pciBusId: "00000000:83:00.0",
+    driverVersion: "590.48.01",
+    cudaVersion: "13.1",
+    idle: {
+      genCurrent: 5,
+      utilization: undefined,
+      memoryUsedMiB: 55n,
+      temperature: 28,
+      power: 78.28,
+    },
+    load: {
+      genCurrent: 5,
+      utilization: undefined,
+      memoryUsedMiB: 16959n,
+      temperature: 36,
+      power: 295.01,
+    },
   },
   "linux-x86_64__nvidia-h200__590.48.01.txt": {
-    name: "NVIDIA H200", memoryMiB: 143771n, computeCapability: "9.0",
-    pcieGenMax: 5, pcieWidthMax: 16, migEnabled: false, powerLimitWatts: 700, pciBusId: "00000000:83:00.0",
-    driverVersion: "590.48.01", cudaVersion: "13.1",
+    name: "NVIDIA H200",
+    memoryMiB: 143771n,
+    computeCapability: "9.0",
+    pcieGenMax: 5,
+    pcieWidthMax: 16,
+    migEnabled: false,
+    powerLimitWatts: 700,
+    pciBusId: "00000000:83:00.0",
+    driverVersion: "590.48.01",
+    cudaVersion: "13.1",
     idle: { genCurrent: 5, utilization: 0, memoryUsedMiB: 0n, temperature: 28, power: 77.71 },
     load: { genCurrent: 5, utilization: 100, memoryUsedMiB: 32362n, temperature: 52, power: 627.4 },
   },
   "linux-x86_64__nvidia-l40s__595.80.txt": {
-    name: "NVIDIA L40S", memoryMiB: 46068n, computeCapability: "8.9",
-    pcieGenMax: 4, pcieWidthMax: 16, migEnabled: false, powerLimitWatts: 350, pciBusId: "00000000:01:00.0",
-    driverVersion: "595.80", cudaVersion: "13.2",
+    name: "NVIDIA L40S",
+    memoryMiB: 46068n,
+    computeCapability: "8.9",
+    pcieGenMax: 4,
+    pcieWidthMax: 16,
+    migEnabled: false,
+    powerLimitWatts: 350,
+    pciBusId: "00000000:01:00.0",
+    driverVersion: "595.80",
+    cudaVersion: "13.2",
     idle: { genCurrent: 4, utilization: 100, memoryUsedMiB: 0n, temperature: 63, power: 144.97 },
     load: { genCurrent: 4, utilization: 9, memoryUsedMiB: 1235n, temperature: 54, power: 110.23 },
   },
@@ -101,7 +166,9 @@ describe("parseNvidiaSmiCsv on the recorded captures", () => {
     }
 
     it(`${file}: nvidia-smi --version gives driver and CUDA versions`, () => {
-      const version = readCaptureSections(file).find((section) => section.command === "nvidia-smi --version");
+      const version = readCaptureSections(file).find(
+        (section) => section.command === "nvidia-smi --version",
+      );
       const expected = EXPECTED[file]!;
       expect(parseNvidiaSmiVersion(version!.output)).toEqual({
         driverVersion: expected.driverVersion,
@@ -123,7 +190,9 @@ describe("parseNvidiaSmiCsv edge cases", () => {
   });
 
   it("falls back to pcie.link.gen.current on drivers without gpucurrent", () => {
-    const [row] = parseNvidiaSmiCsv("uuid, pcie.link.gen.current, pcie.link.gen.max\nGPU-a, 3, 4\n");
+    const [row] = parseNvidiaSmiCsv(
+      "uuid, pcie.link.gen.current, pcie.link.gen.max\nGPU-a, 3, 4\n",
+    );
     expect(row?.gpu.pcieGenCurrent).toBe(3);
     expect(row?.gpu.pcieGenMax).toBe(4);
   });
@@ -146,12 +215,16 @@ describe("parseNvidiaSmiCsv edge cases", () => {
   });
 
   it("reads a shorter row from an older driver as missing trailing fields", () => {
-    const [row] = parseNvidiaSmiCsv("uuid, memory.used [MiB], utilization.gpu [%]\nGPU-a, 10 MiB\n");
+    const [row] = parseNvidiaSmiCsv(
+      "uuid, memory.used [MiB], utilization.gpu [%]\nGPU-a, 10 MiB\n",
+    );
     expect(row?.sample).toEqual({ uuid: "GPU-a", memoryBytesUsed: 10n * MIB });
   });
 
   it("reads --format=csv,nounits values through the header unit", () => {
-    const [row] = parseNvidiaSmiCsv("uuid, memory.total [MiB], power.limit [W]\nGPU-a, 1024, 300.00\n");
+    const [row] = parseNvidiaSmiCsv(
+      "uuid, memory.total [MiB], power.limit [W]\nGPU-a, 1024, 300.00\n",
+    );
     expect(row?.gpu.memoryBytesTotal).toBe(1024n * MIB);
     expect(row?.gpu.powerLimitWatts).toBe(300);
   });
@@ -161,7 +234,9 @@ describe("parseNvidiaSmiCsv edge cases", () => {
   });
 });
 
-function fakeExec(answer: (args: readonly string[]) => ExecResult | Error): ExecFn & { calls: string[][] } {
+function fakeExec(
+  answer: (args: readonly string[]) => ExecResult | Error,
+): ExecFn & { calls: string[][] } {
   const calls: string[][] = [];
   const exec = (async (_file: string, args: readonly string[]) => {
     calls.push([...args]);
@@ -183,16 +258,27 @@ describe("discoverGpus", () => {
   });
 
   it("reports a timeout as the reason", async () => {
-    const exec = fakeExec(() => new ExecError("nvidia-smi: timed out after 10 ms", undefined, true));
+    const exec = fakeExec(
+      () => new ExecError("nvidia-smi: timed out after 10 ms", undefined, true),
+    );
     expect((await discoverGpus(exec, { timeoutMs: 10 })).reason).toMatch(/timed out/);
   });
 
   it("retries without a field the driver rejects and keeps the rest", async () => {
     const csv = queryGpuCsv(H100, "idle");
     const exec = fakeExec((args) => {
-      if (args[0] === "--version") return { exitCode: 0, stdout: "DRIVER version : 590.48.01\nCUDA Version : 13.1\n", stderr: "" };
+      if (args[0] === "--version")
+        return {
+          exitCode: 0,
+          stdout: "DRIVER version : 590.48.01\nCUDA Version : 13.1\n",
+          stderr: "",
+        };
       if (args[0]!.includes("utilization.gpu")) {
-        return { exitCode: 2, stdout: 'Field "utilization.gpu" is not a valid field to query.\n', stderr: "" };
+        return {
+          exitCode: 2,
+          stdout: 'Field "utilization.gpu" is not a valid field to query.\n',
+          stderr: "",
+        };
       }
       return { exitCode: 0, stdout: csv, stderr: "" };
     });
@@ -201,12 +287,16 @@ describe("discoverGpus", () => {
     expect(result.fields).not.toContain("utilization.gpu");
     expect(result.fields).toContain("compute_cap");
     expect(result).toMatchObject({ driverVersion: "590.48.01", cudaVersion: "13.1" });
-    expect(exec.calls[0]).toEqual([`--query-gpu=${NVIDIA_SMI_QUERY_FIELDS.join(",")}`, "--format=csv"]);
+    expect(exec.calls[0]).toEqual([
+      `--query-gpu=${NVIDIA_SMI_QUERY_FIELDS.join(",")}`,
+      "--format=csv",
+    ]);
   });
 
   it("drops every optional field when the complaint names none", async () => {
     const exec = fakeExec((args) => {
-      if (args[0]!.includes("compute_cap")) return { exitCode: 2, stdout: "", stderr: "is not a valid field to query" };
+      if (args[0]!.includes("compute_cap"))
+        return { exitCode: 2, stdout: "", stderr: "is not a valid field to query" };
       return { exitCode: 0, stdout: "index, uuid\n0, GPU-a\n", stderr: "" };
     });
     const result = await discoverGpus(exec);
@@ -215,7 +305,11 @@ describe("discoverGpus", () => {
   });
 
   it("gives up with a reason when a required field is rejected", async () => {
-    const exec = fakeExec(() => ({ exitCode: 2, stdout: 'Field "uuid" is not a valid field to query.', stderr: "" }));
+    const exec = fakeExec(() => ({
+      exitCode: 2,
+      stdout: 'Field "uuid" is not a valid field to query.',
+      stderr: "",
+    }));
     expect((await discoverGpus(exec)).reason).toMatch(/required field: uuid/);
   });
 

@@ -93,7 +93,9 @@ export function parseNvidiaSmiCsv(text: string): NvidiaSmiGpuRow[] {
   if (header === undefined) throw new NvidiaSmiParseError("nvidia-smi printed no CSV header");
   const columns = header.map(parseHeaderName);
   if (!columns.some((column) => column.field === "uuid")) {
-    throw new NvidiaSmiParseError(`nvidia-smi CSV has no uuid column (header: ${header.join(", ")})`);
+    throw new NvidiaSmiParseError(
+      `nvidia-smi CSV has no uuid column (header: ${header.join(", ")})`,
+    );
   }
   const result: NvidiaSmiGpuRow[] = [];
   rows.slice(1).forEach((values, position) => {
@@ -110,7 +112,9 @@ export function parseNvidiaSmiCsv(text: string): NvidiaSmiGpuRow[] {
 
 function parseHeaderName(header: string): { field: string; unit: string | undefined } {
   const match = /^(.*?)\s*\[([^\]]*)\]\s*$/.exec(header);
-  return match ? { field: match[1]!.trim(), unit: match[2] } : { field: header.trim(), unit: undefined };
+  return match
+    ? { field: match[1]!.trim(), unit: match[2] }
+    : { field: header.trim(), unit: undefined };
 }
 
 function parseRow(read: RowReader, position: number): NvidiaSmiGpuRow | undefined {
@@ -123,8 +127,13 @@ function parseRow(read: RowReader, position: number): NvidiaSmiGpuRow | undefine
     name: text(read("name")) ?? "",
     memoryBytesTotal: bytes(read("memory.total")) ?? 0n,
     computeCapability: text(read("compute_cap")) ?? "",
-    pcieGenMax: lowest(integer(read("pcie.link.gen.max")), integer(read("pcie.link.gen.gpumax")), integer(read("pcie.link.gen.hostmax"))),
-    pcieGenCurrent: integer(read("pcie.link.gen.gpucurrent")) ?? integer(read("pcie.link.gen.current")),
+    pcieGenMax: lowest(
+      integer(read("pcie.link.gen.max")),
+      integer(read("pcie.link.gen.gpumax")),
+      integer(read("pcie.link.gen.hostmax")),
+    ),
+    pcieGenCurrent:
+      integer(read("pcie.link.gen.gpucurrent")) ?? integer(read("pcie.link.gen.current")),
     pcieWidthMax: integer(read("pcie.link.width.max")),
     pcieWidthCurrent: integer(read("pcie.link.width.current")),
     pciBusId: text(read("pci.bus_id")) ?? "",
@@ -138,7 +147,11 @@ function parseRow(read: RowReader, position: number): NvidiaSmiGpuRow | undefine
     temperatureCelsius: decimal(read("temperature.gpu")),
     powerWatts: decimal(read("power.draw")),
   };
-  return { gpu: dropAbsent(gpu), sample: dropAbsent(sample), driverVersion: text(read("driver_version")) };
+  return {
+    gpu: dropAbsent(gpu),
+    sample: dropAbsent(sample),
+    driverVersion: text(read("driver_version")),
+  };
 }
 
 /** The lesser of what card and host allow; either may be unreported. */
@@ -173,7 +186,8 @@ function bytes(cell: Cell | undefined): bigint | undefined {
   const value = decimal(cell);
   if (value === undefined || cell === undefined) return undefined;
   const unit = cell.unit ?? /[A-Za-z]+$/.exec(cell.raw.trim())?.[0] ?? "MiB";
-  const factor = unit === "GiB" ? 1024 * MIB_BYTES : unit === "KiB" ? 1024 : unit === "B" ? 1 : MIB_BYTES;
+  const factor =
+    unit === "GiB" ? 1024 * MIB_BYTES : unit === "KiB" ? 1024 : unit === "B" ? 1 : MIB_BYTES;
   return BigInt(Math.round(value * factor));
 }
 
@@ -183,8 +197,13 @@ function dropAbsent<T extends object>(value: T): T {
 }
 
 /** Reads driver and CUDA versions from `nvidia-smi --version` (or the banner of plain nvidia-smi). */
-export function parseNvidiaSmiVersion(output: string): { driverVersion?: string; cudaVersion?: string } {
-  const driverVersion = /DRIVER version\s*:\s*([\d.]+)/i.exec(output)?.[1] ?? /Driver Version:\s*([\d.]+)/i.exec(output)?.[1];
+export function parseNvidiaSmiVersion(output: string): {
+  driverVersion?: string;
+  cudaVersion?: string;
+} {
+  const driverVersion =
+    /DRIVER version\s*:\s*([\d.]+)/i.exec(output)?.[1] ??
+    /Driver Version:\s*([\d.]+)/i.exec(output)?.[1];
   const cudaVersion = /CUDA Version\s*:\s*([\d.]+)/i.exec(output)?.[1];
   return dropAbsent({ driverVersion, cudaVersion });
 }
@@ -210,9 +229,14 @@ const DEFAULT_TIMEOUT_MS = 10_000;
  * Runs nvidia-smi and parses its cards. A driver that rejects a field loses only that field: the
  * query is retried without it (or without every optional field when the complaint names none).
  */
-export async function discoverGpus(exec: ExecFn, options: DiscoverOptions = {}): Promise<GpuDiscovery> {
+export async function discoverGpus(
+  exec: ExecFn,
+  options: DiscoverOptions = {},
+): Promise<GpuDiscovery> {
   const run = (args: string[]) =>
-    exec(options.binary ?? "nvidia-smi", args, { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    exec(options.binary ?? "nvidia-smi", args, {
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    });
   let fields = [...NVIDIA_SMI_QUERY_FIELDS];
   try {
     for (let attempt = 0; attempt <= NVIDIA_SMI_OPTIONAL_FIELDS.length; attempt++) {
@@ -224,10 +248,13 @@ export async function discoverGpus(exec: ExecFn, options: DiscoverOptions = {}):
         return { rows, fields, driverVersion: rows[0]?.driverVersion, ...versions };
       }
       if (rejected === undefined && !/not a valid field/i.test(result.stdout + result.stderr)) {
-        return absent(`nvidia-smi exited ${result.exitCode}: ${firstLine(result.stderr || result.stdout)}`);
+        return absent(
+          `nvidia-smi exited ${result.exitCode}: ${firstLine(result.stderr || result.stdout)}`,
+        );
       }
       const next = withoutField(fields, rejected);
-      if (next === undefined) return absent(`nvidia-smi rejects a required field: ${rejected ?? "unknown"}`);
+      if (next === undefined)
+        return absent(`nvidia-smi rejects a required field: ${rejected ?? "unknown"}`);
       fields = next;
     }
     return absent("nvidia-smi kept rejecting query fields");
@@ -251,7 +278,9 @@ export function rejectedField(output: string): string | undefined {
   return /Field\s+"([^"]+)"\s+is not a valid field/i.exec(output)?.[1];
 }
 
-async function readVersions(run: (args: string[]) => Promise<{ exitCode: number; stdout: string }>) {
+async function readVersions(
+  run: (args: string[]) => Promise<{ exitCode: number; stdout: string }>,
+) {
   try {
     const result = await run(["--version"]);
     return result.exitCode === 0 ? parseNvidiaSmiVersion(result.stdout) : {};
@@ -262,13 +291,30 @@ async function readVersions(run: (args: string[]) => Promise<{ exitCode: number;
 }
 
 /** Samples the cards with the fields discovery found accepted. */
-export async function sampleGpus(exec: ExecFn, fields: readonly string[], options: DiscoverOptions = {}): Promise<GpuSampleValues[]> {
-  const wanted = new Set(["uuid", "memory.used", "temperature.gpu", "power.draw", "utilization.gpu"]);
+export async function sampleGpus(
+  exec: ExecFn,
+  fields: readonly string[],
+  options: DiscoverOptions = {},
+): Promise<GpuSampleValues[]> {
+  const wanted = new Set([
+    "uuid",
+    "memory.used",
+    "temperature.gpu",
+    "power.draw",
+    "utilization.gpu",
+  ]);
   const query = fields.filter((field) => wanted.has(field));
-  const result = await exec(options.binary ?? "nvidia-smi", [`--query-gpu=${query.join(",")}`, "--format=csv"], {
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-  });
-  if (result.exitCode !== 0) throw new Error(`nvidia-smi exited ${result.exitCode}: ${firstLine(result.stderr || result.stdout)}`);
+  const result = await exec(
+    options.binary ?? "nvidia-smi",
+    [`--query-gpu=${query.join(",")}`, "--format=csv"],
+    {
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    },
+  );
+  if (result.exitCode !== 0)
+    throw new Error(
+      `nvidia-smi exited ${result.exitCode}: ${firstLine(result.stderr || result.stdout)}`,
+    );
   return parseNvidiaSmiCsv(result.stdout).map((row) => row.sample);
 }
 
@@ -277,7 +323,8 @@ function absent(reason: string): GpuDiscovery {
 }
 
 function describeFailure(error: unknown): string {
-  if (error instanceof ExecError && error.code === "ENOENT") return "nvidia-smi not found (no NVIDIA driver on this node)";
+  if (error instanceof ExecError && error.code === "ENOENT")
+    return "nvidia-smi not found (no NVIDIA driver on this node)";
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -13,7 +13,10 @@ describe("adoption across an agent restart", () => {
     const first = makeSupervisor();
     const kept = first.supervisor.start(startSpec({ replicaId: "keep" }));
     const dropped = first.supervisor.start(startSpec({ replicaId: "drop" }));
-    await waitFor(() => kept.phase === ReplicaPhase.READY && dropped.phase === ReplicaPhase.READY, { timeoutMs: 30_000, what: "both READY" });
+    await waitFor(() => kept.phase === ReplicaPhase.READY && dropped.phase === ReplicaPhase.READY, {
+      timeoutMs: 30_000,
+      what: "both READY",
+    });
     const keptPid = kept.pid;
     const droppedPid = dropped.pid;
     await first.supervisor.detach();
@@ -21,11 +24,17 @@ describe("adoption across an agent restart", () => {
     const second = makeSupervisor({ dataDir: first.dataDir });
     await second.supervisor.recover();
     const adopted = second.supervisor.statuses();
-    expect(adopted.map((status) => [status.replicaId, ReplicaPhase[status.phase ?? 0], status.pid]).sort()).toEqual([
+    expect(
+      adopted
+        .map((status) => [status.replicaId, ReplicaPhase[status.phase ?? 0], status.pid])
+        .sort(),
+    ).toEqual([
       ["drop", "READY", droppedPid],
       ["keep", "READY", keptPid],
     ]);
-    expect(adopted.find((status) => status.replicaId === "keep")?.message).toMatch(/^adopted: engine pid \d+ kept running across an agent restart$/);
+    expect(adopted.find((status) => status.replicaId === "keep")?.message).toMatch(
+      /^adopted: engine pid \d+ kept running across an agent restart$/,
+    );
     const keptAgain = second.supervisor.get("keep")!;
     // Its log ring is filled again from the file the engine still writes.
     expect(keptAgain.logTail?.lastLines(50).join("\n")).toContain("sim-engine: listening");
@@ -35,12 +44,21 @@ describe("adoption across an agent restart", () => {
     expect(second.supervisor.get("drop")).toBeUndefined();
     expect(realProcessOps.isGroupAlive(droppedPid)).toBe(false);
     expect(realProcessOps.isAlive(keptPid)).toBe(true);
-    expect(second.statuses.some((status) => status.replicaId === "drop" && status.phase === ReplicaPhase.STOPPED)).toBe(true);
+    expect(
+      second.statuses.some(
+        (status) => status.replicaId === "drop" && status.phase === ReplicaPhase.STOPPED,
+      ),
+    ).toBe(true);
 
     // An adopted engine that dies is noticed by polling (it is not this agent's child).
     realProcessOps.signalGroup(keptPid, "SIGKILL");
-    await waitFor(() => keptAgain.phase === ReplicaPhase.FAILED, { timeoutMs: 10_000, what: "adopted engine FAILED" });
-    expect(keptAgain.message).toMatch(/^engine exited \(adopted, exit status unknown\) after it was ready/);
+    await waitFor(() => keptAgain.phase === ReplicaPhase.FAILED, {
+      timeoutMs: 10_000,
+      what: "adopted engine FAILED",
+    });
+    expect(keptAgain.message).toMatch(
+      /^engine exited \(adopted, exit status unknown\) after it was ready/,
+    );
     await second.supervisor.detach();
 
     // A third agent finds nothing alive to adopt.

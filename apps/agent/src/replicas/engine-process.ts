@@ -71,7 +71,9 @@ async function pickPort(host: string, taken: ReadonlySet<number>): Promise<numbe
       server.once("error", reject);
       server.listen(0, host, () => {
         const address = server.address();
-        server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
+        server.close(() =>
+          resolve(typeof address === "object" && address !== null ? address.port : 0),
+        );
       });
     });
     if (port !== 0 && !taken.has(port)) return port;

@@ -1,7 +1,11 @@
 // Readiness: an engine is ready when its health path answers 200. The key is sent because some
 // engines put everything behind it; vLLM, llama.cpp and the simulator leave /health open, which is
 // what lets a restarted agent check an engine it is adopting before the key arrives again.
-export type HealthProbe = (url: string, apiKey: string | undefined, timeoutMs: number) => Promise<number | undefined>;
+export type HealthProbe = (
+  url: string,
+  apiKey: string | undefined,
+  timeoutMs: number,
+) => Promise<number | undefined>;
 
 /** The HTTP status, or undefined when nothing answered in time. */
 export const probeHealth: HealthProbe = async (url, apiKey, timeoutMs) => {

@@ -3,7 +3,14 @@
 // so in the replica's status, rather than pretending a vLLM is serving.
 import { accessSync, constants } from "node:fs";
 import path from "node:path";
-import { createSimAdapter, getEngineAdapter, isEngineName, type EngineAdapter, type EngineCommand, type ReplicaLaunch } from "@llmgw/engines";
+import {
+  createSimAdapter,
+  getEngineAdapter,
+  isEngineName,
+  type EngineAdapter,
+  type EngineCommand,
+  type ReplicaLaunch,
+} from "@llmgw/engines";
 import type { StartReplica } from "@llmgw/proto";
 
 export interface EngineHost {
@@ -27,20 +34,38 @@ export class LaunchRefused extends Error {
 }
 
 export function chooseAdapter(spec: StartReplica, node: EngineHost): LaunchPlan {
-  const simulator = createSimAdapter({ command: node.simLauncher.command, prefixArgs: [...node.simLauncher.prefixArgs] });
+  const simulator = createSimAdapter({
+    command: node.simLauncher.command,
+    prefixArgs: [...node.simLauncher.prefixArgs],
+  });
   if (spec.engine === "sim") {
-    if (!node.engines.includes("sim")) throw new LaunchRefused(`this node does not offer the simulator (engine "sim"); it offers: ${listOrNone(node.engines)}`);
+    if (!node.engines.includes("sim"))
+      throw new LaunchRefused(
+        `this node does not offer the simulator (engine "sim"); it offers: ${listOrNone(node.engines)}`,
+      );
     return { adapter: simulator, standIn: "" };
   }
   if (!isEngineName(spec.engine)) throw new LaunchRefused(`unknown engine "${spec.engine}"`);
-  if (node.isSimulated) return { adapter: simulator, standIn: `simulated node: sim-engine runs in place of ${spec.engine}` };
+  if (node.isSimulated)
+    return {
+      adapter: simulator,
+      standIn: `simulated node: sim-engine runs in place of ${spec.engine}`,
+    };
   if (!node.engines.includes(spec.engine)) {
-    throw new LaunchRefused(`this node has no ${spec.engine}; it offers: ${listOrNone(node.engines)}`);
+    throw new LaunchRefused(
+      `this node has no ${spec.engine}; it offers: ${listOrNone(node.engines)}`,
+    );
   }
   return { adapter: getEngineAdapter(spec.engine), standIn: "" };
 }
 
-export function buildEngineCommand(plan: LaunchPlan, spec: StartReplica, modelPath: string, port: number, node: EngineHost): EngineCommand {
+export function buildEngineCommand(
+  plan: LaunchPlan,
+  spec: StartReplica,
+  modelPath: string,
+  port: number,
+  node: EngineHost,
+): EngineCommand {
   const launch: ReplicaLaunch = {
     replicaId: spec.replicaId,
     model: modelPath,
@@ -60,7 +85,11 @@ export function buildEngineCommand(plan: LaunchPlan, spec: StartReplica, modelPa
 }
 
 /** The executables that make a real node offer each engine; SGLang is a Python module, named by hand. */
-const ENGINE_EXECUTABLES: Readonly<Record<string, string>> = { vllm: "vllm", llamacpp: "llama-server", trtllm: "trtllm-serve" };
+const ENGINE_EXECUTABLES: Readonly<Record<string, string>> = {
+  vllm: "vllm",
+  llamacpp: "llama-server",
+  trtllm: "trtllm-serve",
+};
 
 /** Engines whose executable is on PATH. */
 export function detectEngines(pathVariable: string): string[] {

@@ -72,7 +72,10 @@ export class Replica {
   private readonly abort = new AbortController();
   private stopDone: Promise<void> | undefined;
 
-  constructor(public spec: StartReplica, private readonly deps: ReplicaDeps) {}
+  constructor(
+    public spec: StartReplica,
+    private readonly deps: ReplicaDeps,
+  ) {}
 
   get id(): string {
     return this.spec.replicaId;
@@ -90,7 +93,8 @@ export class Replica {
       this.lastProgressAtMs = this.deps.nowMs();
       this.setPhase(ReplicaPhase.FETCHING, this.withStandIn("fetching weights"));
       // A stand-in simulator reads no weights, so a simulated node does not download them.
-      const weights = plan.standIn === "" ? await this.fetchWeights(plan) : standInWeights(this.spec.source);
+      const weights =
+        plan.standIn === "" ? await this.fetchWeights(plan) : standInWeights(this.spec.source);
       if (this.isStopping) return;
       await this.spawnEngine(plan, weights);
       await this.waitReady();
@@ -102,7 +106,11 @@ export class Replica {
   private async fetchWeights(plan: LaunchPlan): Promise<ResolvedWeights> {
     const watchdog = setInterval(() => {
       if (this.deps.nowMs() - this.lastProgressAtMs > this.startTimeoutMs) {
-        this.abort.abort(new Error(`no download progress for ${Math.round(this.startTimeoutMs / 1000)} s (start timeout)`));
+        this.abort.abort(
+          new Error(
+            `no download progress for ${Math.round(this.startTimeoutMs / 1000)} s (start timeout)`,
+          ),
+        );
       }
     }, this.deps.healthPollMs);
     try {
@@ -114,7 +122,11 @@ export class Replica {
       });
     } catch (error) {
       const reason = this.abort.signal.reason as Error | undefined;
-      throw new Error(reason !== undefined && !this.isStopping ? `fetch stalled: ${reason.message}` : (error as Error).message);
+      throw new Error(
+        reason !== undefined && !this.isStopping
+          ? `fetch stalled: ${reason.message}`
+          : (error as Error).message,
+      );
     } finally {
       clearInterval(watchdog);
     }
@@ -134,7 +146,13 @@ export class Replica {
 
   private async spawnEngine(plan: LaunchPlan, weights: ResolvedWeights): Promise<void> {
     this.port = await this.deps.processes.pickPort(this.deps.node.bindHost, this.deps.takenPorts());
-    const command = buildEngineCommand(plan, this.spec, weights.modelPath, this.port, this.deps.node);
+    const command = buildEngineCommand(
+      plan,
+      this.spec,
+      weights.modelPath,
+      this.port,
+      this.deps.node,
+    );
     const logDir = path.join(this.deps.dataDir, "replicas", safeDirName(this.id));
     await mkdir(logDir, { recursive: true, mode: 0o700 });
     this.logTail = new EngineLogTail(path.join(logDir, "engine.log"));
@@ -147,12 +165,21 @@ export class Replica {
       env: JSON.stringify(redactEnv(command.env, command.secretEnv)),
       weights: weights.note,
     });
-    for (const warning of command.warnings) this.deps.logger.warn("engine warning", { replica: this.id, why: warning });
-    const child = this.deps.processes.spawn({ command: command.command, args: command.args, env: { ...this.deps.baseEnv, ...command.env }, logPath: this.logTail.logPath });
+    for (const warning of command.warnings)
+      this.deps.logger.warn("engine warning", { replica: this.id, why: warning });
+    const child = this.deps.processes.spawn({
+      command: command.command,
+      args: command.args,
+      env: { ...this.deps.baseEnv, ...command.env },
+      logPath: this.logTail.logPath,
+    });
     this.attachChild(child);
     this.startedAtMs = this.deps.nowMs();
     this.lastProgressAtMs = this.startedAtMs;
-    this.setPhase(ReplicaPhase.STARTING, this.withStandIn(`engine started (pid ${this.pid}); ${weights.note}`));
+    this.setPhase(
+      ReplicaPhase.STARTING,
+      this.withStandIn(`engine started (pid ${this.pid}); ${weights.note}`),
+    );
     this.deps.onProcessChange();
     this.startWatching();
     if (this.isStopping) this.deps.processes.signalGroup(this.pgid, "SIGKILL");
@@ -172,7 +199,12 @@ export class Replica {
   private startWatching(): void {
     this.watchTimer = setInterval(() => {
       void this.logTail?.poll();
-      if (this.isAdopted && !isTerminal(this.phase) && !this.isStopping && !this.deps.processes.isAlive(this.pid)) {
+      if (
+        this.isAdopted &&
+        !isTerminal(this.phase) &&
+        !this.isStopping &&
+        !this.deps.processes.isAlive(this.pid)
+      ) {
         void this.onExit(undefined, "");
       }
     }, this.deps.healthPollMs);
@@ -181,14 +213,27 @@ export class Replica {
   private async waitReady(): Promise<void> {
     const url = healthUrl(this.deps.node.bindHost, this.port, this.healthPath);
     while (this.phase === ReplicaPhase.STARTING && !this.isStopping) {
-      const status = await this.deps.probeHealth(url, this.spec.apiKey || undefined, HEALTH_TIMEOUT_MS);
+      const status = await this.deps.probeHealth(
+        url,
+        this.spec.apiKey || undefined,
+        HEALTH_TIMEOUT_MS,
+      );
       if (this.phase !== ReplicaPhase.STARTING || this.isStopping) return;
       if (status === 200) {
-        this.setPhase(ReplicaPhase.READY, this.withStandIn(this.isAdopted ? `adopted: engine pid ${this.pid} kept running across an agent restart` : "ready"));
+        this.setPhase(
+          ReplicaPhase.READY,
+          this.withStandIn(
+            this.isAdopted
+              ? `adopted: engine pid ${this.pid} kept running across an agent restart`
+              : "ready",
+          ),
+        );
         return;
       }
       if (this.deps.nowMs() - this.lastProgressAtMs > this.startTimeoutMs) {
-        await this.failAndKill(`not ready within ${Math.round(this.startTimeoutMs / 1000)} s (start timeout; last health answer: ${status ?? "none"})`);
+        await this.failAndKill(
+          `not ready within ${Math.round(this.startTimeoutMs / 1000)} s (start timeout; last health answer: ${status ?? "none"})`,
+        );
         return;
       }
       await this.deps.sleep(this.deps.healthPollMs);
@@ -201,9 +246,16 @@ export class Replica {
     await this.logTail?.poll();
     this.exitCode = code;
     this.exitSignal = signal;
-    const how = code !== undefined ? `with code ${code}` : signal !== "" ? `on ${signal}` : "(adopted, exit status unknown)";
+    const how =
+      code !== undefined
+        ? `with code ${code}`
+        : signal !== ""
+          ? `on ${signal}`
+          : "(adopted, exit status unknown)";
     const lines = this.logTail?.lastLines(EXIT_LINES) ?? [];
-    this.fail(`engine exited ${how} ${wasReady ? "after" : "before"} it was ready${lines.length > 0 ? `; last lines:\n${lines.join("\n")}` : ""}`);
+    this.fail(
+      `engine exited ${how} ${wasReady ? "after" : "before"} it was ready${lines.length > 0 ? `; last lines:\n${lines.join("\n")}` : ""}`,
+    );
     // Workers the engine forked may still hold the card.
     this.deps.processes.signalGroup(this.pgid, "SIGKILL");
   }
@@ -235,7 +287,10 @@ export class Replica {
     if (this.pgid > 1) {
       this.deps.processes.signalGroup(this.pgid, "SIGTERM");
       if (!(await this.waitGroupGone(this.deps.stopGraceMs))) {
-        this.deps.logger.warn("engine kill", { replica: this.id, why: `still running ${this.deps.stopGraceMs} ms after SIGTERM` });
+        this.deps.logger.warn("engine kill", {
+          replica: this.id,
+          why: `still running ${this.deps.stopGraceMs} ms after SIGTERM`,
+        });
         this.deps.processes.signalGroup(this.pgid, "SIGKILL");
         await this.waitGroupGone(5000);
       }
@@ -264,7 +319,12 @@ export class Replica {
     this.message = message;
     this.changedAtMs = this.deps.nowMs();
     if (phase !== ReplicaPhase.FETCHING) this.fetchProgress = undefined;
-    this.deps.logger.info("replica phase", { replica: this.id, phase: ReplicaPhase[phase], pid: this.pid || undefined, port: this.port || undefined });
+    this.deps.logger.info("replica phase", {
+      replica: this.id,
+      phase: ReplicaPhase[phase],
+      pid: this.pid || undefined,
+      port: this.port || undefined,
+    });
     this.deps.onChange(this);
   }
 
@@ -305,10 +365,21 @@ export class Replica {
   record(): ReplicaRecord | undefined {
     if (this.pid <= 1 || isTerminal(this.phase) || this.logTail === undefined) return undefined;
     return {
-      replicaId: this.id, model: this.spec.model, engine: this.spec.engine, servedModelName: this.spec.servedModelName,
-      source: this.spec.source, pid: this.pid, pgid: this.pgid, host: this.deps.node.bindHost, port: this.port,
-      healthPath: this.healthPath, keySha256: this.keySha256, startedAtMs: this.startedAtMs,
-      gpuIndexes: [...this.spec.gpuIndexes], logPath: this.logTail.logPath, standIn: this.standIn,
+      replicaId: this.id,
+      model: this.spec.model,
+      engine: this.spec.engine,
+      servedModelName: this.spec.servedModelName,
+      source: this.spec.source,
+      pid: this.pid,
+      pgid: this.pgid,
+      host: this.deps.node.bindHost,
+      port: this.port,
+      healthPath: this.healthPath,
+      keySha256: this.keySha256,
+      startedAtMs: this.startedAtMs,
+      gpuIndexes: [...this.spec.gpuIndexes],
+      logPath: this.logTail.logPath,
+      standIn: this.standIn,
     };
   }
 
@@ -326,7 +397,10 @@ export class Replica {
     await this.logTail.skipToTail();
     await this.logTail.poll();
     this.lastProgressAtMs = this.deps.nowMs();
-    this.setPhase(ReplicaPhase.STARTING, this.withStandIn(`adopting engine pid ${this.pid} left running by a previous agent`));
+    this.setPhase(
+      ReplicaPhase.STARTING,
+      this.withStandIn(`adopting engine pid ${this.pid} left running by a previous agent`),
+    );
     this.startWatching();
     await this.waitReady();
   }
@@ -334,7 +408,10 @@ export class Replica {
   /** The control plane's spec for an adopted replica, with its key; the engine is never restarted. */
   takeSpec(spec: StartReplica): void {
     if (this.keySha256 !== "" && hashKey(spec.apiKey) !== this.keySha256) {
-      this.deps.logger.warn("adopted key differs", { replica: this.id, why: "the engine holds another key than the control plane sent; restart the replica to give it the new one" });
+      this.deps.logger.warn("adopted key differs", {
+        replica: this.id,
+        why: "the engine holds another key than the control plane sent; restart the replica to give it the new one",
+      });
     }
     this.spec = spec;
   }
@@ -347,5 +424,9 @@ export function safeDirName(id: string): string {
 }
 
 function standInWeights(source: string): ResolvedWeights {
-  return { modelPath: source, cacheName: undefined, note: "weights not fetched: the simulator stands in for the engine" };
+  return {
+    modelPath: source,
+    cacheName: undefined,
+    note: "weights not fetched: the simulator stands in for the engine",
+  };
 }

@@ -42,11 +42,18 @@ describe("start timeout", () => {
     const source = await slowServer(8, 700);
     const { supervisor, statuses } = makeSupervisor();
     const startedAtMs = Date.now();
-    const replica = supervisor.start(startSpec({ source, startTimeoutMs: 3000, args: ["--ready-after-ms", "100"] }));
-    await waitFor(() => replica.phase === ReplicaPhase.READY || replica.phase === ReplicaPhase.FAILED, { timeoutMs: 30_000, what: "settled" });
+    const replica = supervisor.start(
+      startSpec({ source, startTimeoutMs: 3000, args: ["--ready-after-ms", "100"] }),
+    );
+    await waitFor(
+      () => replica.phase === ReplicaPhase.READY || replica.phase === ReplicaPhase.FAILED,
+      { timeoutMs: 30_000, what: "settled" },
+    );
     expect(replica.message).toBe("ready");
     expect(Date.now() - startedAtMs).toBeGreaterThan(4500);
-    const progress = statuses.flatMap((status) => (status.fetchProgress === undefined ? [] : [status.fetchProgress]));
+    const progress = statuses.flatMap((status) =>
+      status.fetchProgress === undefined ? [] : [status.fetchProgress],
+    );
     expect(progress.length).toBeGreaterThanOrEqual(2);
     expect(progress.at(-1)).toBe(1);
   });
@@ -55,7 +62,10 @@ describe("start timeout", () => {
     const source = await slowServer(8, 50, 2);
     const { supervisor } = makeSupervisor();
     const replica = supervisor.start(startSpec({ source, startTimeoutMs: 1000 }));
-    await waitFor(() => replica.phase === ReplicaPhase.FAILED, { timeoutMs: 10_000, what: "FAILED" });
+    await waitFor(() => replica.phase === ReplicaPhase.FAILED, {
+      timeoutMs: 10_000,
+      what: "FAILED",
+    });
     expect(replica.message).toBe("fetch stalled: no download progress for 1 s (start timeout)");
     expect(replica.pid).toBe(0);
   });

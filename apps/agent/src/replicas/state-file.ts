@@ -50,19 +50,32 @@ export async function readReplicaRecords(dataDir: string): Promise<ReplicaRecord
   }
 }
 
-export async function writeReplicaRecords(dataDir: string, records: readonly ReplicaRecord[]): Promise<void> {
+export async function writeReplicaRecords(
+  dataDir: string,
+  records: readonly ReplicaRecord[],
+): Promise<void> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  await writeFileAtomic(path.join(dataDir, STATE_FILE), JSON.stringify({ replicas: records }, null, 2) + "\n", 0o600);
+  await writeFileAtomic(
+    path.join(dataDir, STATE_FILE),
+    JSON.stringify({ replicas: records }, null, 2) + "\n",
+    0o600,
+  );
 }
 
 function isRecord(value: unknown): value is ReplicaRecord {
   const record = value as Partial<ReplicaRecord> | null;
   return (
-    typeof record === "object" && record !== null &&
-    typeof record.replicaId === "string" && record.replicaId !== "" &&
-    Number.isInteger(record.pid) && (record.pid ?? 0) > 1 &&
-    Number.isInteger(record.pgid) && (record.pgid ?? 0) > 1 &&
-    Number.isInteger(record.port) && typeof record.host === "string" &&
-    typeof record.healthPath === "string" && typeof record.logPath === "string"
+    typeof record === "object" &&
+    record !== null &&
+    typeof record.replicaId === "string" &&
+    record.replicaId !== "" &&
+    Number.isInteger(record.pid) &&
+    (record.pid ?? 0) > 1 &&
+    Number.isInteger(record.pgid) &&
+    (record.pgid ?? 0) > 1 &&
+    Number.isInteger(record.port) &&
+    typeof record.host === "string" &&
+    typeof record.healthPath === "string" &&
+    typeof record.logPath === "string"
   );
 }

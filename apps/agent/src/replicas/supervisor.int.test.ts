@@ -6,13 +6,20 @@ import path from "node:path";
 import { ReplicaPhase } from "@llmgw/proto";
 import { waitFor } from "@llmgw/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { killStartedEngines, makeSupervisor, startSpec, TEST_KEY } from "../../test/replica-harness";
+import {
+  killStartedEngines,
+  makeSupervisor,
+  startSpec,
+  TEST_KEY,
+} from "../../test/replica-harness";
 import { realProcessOps } from "./engine-process";
 
 afterEach(killStartedEngines);
 
 const phases = (statuses: { replicaId?: string; phase?: ReplicaPhase }[], id = "r-1") =>
-  statuses.filter((status) => status.replicaId === id).map((status) => ReplicaPhase[status.phase ?? 0]);
+  statuses
+    .filter((status) => status.replicaId === id)
+    .map((status) => ReplicaPhase[status.phase ?? 0]);
 
 describe("ReplicaSupervisor with the real sim-engine", () => {
   it("starts to READY with the key in env only, then stops the whole group", async () => {
@@ -27,14 +34,20 @@ describe("ReplicaSupervisor with the real sim-engine", () => {
     const cmdline = readFileSync(`/proc/${replica.pid}/cmdline`, "utf8");
     expect(cmdline).toContain("sim-engine");
     expect(cmdline).not.toContain(TEST_KEY);
-    expect(readFileSync(`/proc/${replica.pid}/environ`, "utf8").split("\0")).toContain(`SIM_ENGINE_API_KEY=${TEST_KEY}`);
+    expect(readFileSync(`/proc/${replica.pid}/environ`, "utf8").split("\0")).toContain(
+      `SIM_ENGINE_API_KEY=${TEST_KEY}`,
+    );
     // The engine demands the key: without it /v1/models is refused, with it answered.
     const url = `http://127.0.0.1:${replica.port}/v1/models`;
     expect((await fetch(url)).status).toBe(401);
-    expect((await fetch(url, { headers: { authorization: `Bearer ${TEST_KEY}` } })).status).toBe(200);
+    expect((await fetch(url, { headers: { authorization: `Bearer ${TEST_KEY}` } })).status).toBe(
+      200,
+    );
 
     const state = path.join(dataDir, "replicas.json");
-    await waitFor(() => readFileSync(state, "utf8").includes(`"pid": ${replica.pid}`), { what: "replicas.json" });
+    await waitFor(() => readFileSync(state, "utf8").includes(`"pid": ${replica.pid}`), {
+      what: "replicas.json",
+    });
     expect(statSync(state).mode & 0o777).toBe(0o600);
     expect(readFileSync(state, "utf8")).not.toContain(TEST_KEY);
 
@@ -44,25 +57,47 @@ describe("ReplicaSupervisor with the real sim-engine", () => {
     expect(realProcessOps.isGroupAlive(pid)).toBe(false);
     expect(JSON.parse(readFileSync(state, "utf8")).replicas).toEqual([]);
     expect(ring.snapshot().join("\n")).not.toContain(TEST_KEY);
-    expect(ring.snapshot().some((line) => line.includes("engine starting") && line.includes("[redacted]"))).toBe(true);
+    expect(
+      ring
+        .snapshot()
+        .some((line) => line.includes("engine starting") && line.includes("[redacted]")),
+    ).toBe(true);
   });
 
   it("fails a never-ready engine after the start timeout and kills it", async () => {
     const { supervisor, statuses } = makeSupervisor();
-    const replica = supervisor.start(startSpec({ args: ["--fault", "never-ready"], startTimeoutMs: 2000 }));
-    await waitFor(() => replica.phase === ReplicaPhase.STARTING, { timeoutMs: 20_000, what: "phase" });
+    const replica = supervisor.start(
+      startSpec({ args: ["--fault", "never-ready"], startTimeoutMs: 2000 }),
+    );
+    await waitFor(() => replica.phase === ReplicaPhase.STARTING, {
+      timeoutMs: 20_000,
+      what: "phase",
+    });
     const pid = replica.pid;
-    await waitFor(() => replica.phase === ReplicaPhase.FAILED, { timeoutMs: 20_000, what: "FAILED" });
-    expect(replica.message).toMatch(/not ready within 2 s \(start timeout; last health answer: (503|none)\)/);
+    await waitFor(() => replica.phase === ReplicaPhase.FAILED, {
+      timeoutMs: 20_000,
+      what: "FAILED",
+    });
+    expect(replica.message).toMatch(
+      /not ready within 2 s \(start timeout; last health answer: (503|none)\)/,
+    );
     expect(phases(statuses)).toEqual(["FETCHING", "STARTING", "FAILED"]);
-    await waitFor(() => !realProcessOps.isGroupAlive(pid), { timeoutMs: 10_000, what: "group gone" });
+    await waitFor(() => !realProcessOps.isGroupAlive(pid), {
+      timeoutMs: 10_000,
+      what: "group gone",
+    });
   });
 
   it("reports a crash with its exit code and the engine's last lines", async () => {
     const { supervisor, statuses } = makeSupervisor();
-    const replica = supervisor.start(startSpec({ args: ["--ready-after-ms", "100", "--fault", "crash-after:1.5"] }));
+    const replica = supervisor.start(
+      startSpec({ args: ["--ready-after-ms", "100", "--fault", "crash-after:1.5"] }),
+    );
     await waitFor(() => replica.phase === ReplicaPhase.READY, { timeoutMs: 20_000, what: "phase" });
-    await waitFor(() => replica.phase === ReplicaPhase.FAILED, { timeoutMs: 20_000, what: "FAILED" });
+    await waitFor(() => replica.phase === ReplicaPhase.FAILED, {
+      timeoutMs: 20_000,
+      what: "FAILED",
+    });
     const failed = statuses.at(-1)!;
     expect(failed.exitCode).toBe(1);
     expect(failed.message).toMatch(/^engine exited with code 1 after it was ready; last lines:\n/);

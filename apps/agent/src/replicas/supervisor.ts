@@ -24,7 +24,8 @@ export class ReplicaSupervisor {
   constructor(private readonly deps: SupervisorDeps) {
     this.replicaDeps = {
       ...deps,
-      takenPorts: () => new Set([...this.replicas.values()].filter((r) => !isTerminal(r.phase)).map((r) => r.port)),
+      takenPorts: () =>
+        new Set([...this.replicas.values()].filter((r) => !isTerminal(r.phase)).map((r) => r.port)),
       onChange: (replica) => {
         if (this.replicas.get(replica.id) === replica) deps.onStatus(replica.status());
       },
@@ -40,8 +41,15 @@ export class ReplicaSupervisor {
     const records = await readReplicaRecords(this.deps.dataDir);
     const adoptions: Promise<void>[] = [];
     for (const record of records) {
-      if (!this.deps.processes.isAlive(record.pid) || !this.deps.processes.isGroupAlive(record.pgid)) {
-        this.deps.logger.info("engine gone", { replica: record.replicaId, pid: record.pid, why: "not running since the last agent; not adopted" });
+      if (
+        !this.deps.processes.isAlive(record.pid) ||
+        !this.deps.processes.isGroupAlive(record.pgid)
+      ) {
+        this.deps.logger.info("engine gone", {
+          replica: record.replicaId,
+          pid: record.pid,
+          why: "not running since the last agent; not adopted",
+        });
         continue;
       }
       const replica = new Replica(specFromRecord(record), this.replicaDeps);
@@ -90,7 +98,9 @@ export class ReplicaSupervisor {
       else if (!isTerminal(existing.phase)) existing.takeSpec(spec);
     }
     const unwanted = [...this.replicas.values()].filter((replica) => !wanted.has(replica.id));
-    await Promise.all(unwanted.map((replica) => this.stop(replica.id, "not in the control plane's desired list")));
+    await Promise.all(
+      unwanted.map((replica) => this.stop(replica.id, "not in the control plane's desired list")),
+    );
   }
 
   get(replicaId: string): Replica | undefined {
@@ -109,7 +119,8 @@ export class ReplicaSupervisor {
   private forgetOldFailures(): void {
     const cutoffMs = this.deps.nowMs() - FAILED_KEPT_MS;
     for (const [id, replica] of this.replicas) {
-      if (isTerminal(replica.phase) && Number(replica.status().changedAtMs ?? 0n) < cutoffMs) this.replicas.delete(id);
+      if (isTerminal(replica.phase) && Number(replica.status().changedAtMs ?? 0n) < cutoffMs)
+        this.replicas.delete(id);
     }
   }
 
@@ -117,7 +128,8 @@ export class ReplicaSupervisor {
   cacheInUse(): Map<string, string> {
     const inUse = new Map<string, string>();
     for (const replica of this.replicas.values()) {
-      if (!isTerminal(replica.phase)) inUse.set(cacheName(replica.spec.source), `in use by replica ${replica.id} on this node`);
+      if (!isTerminal(replica.phase))
+        inUse.set(cacheName(replica.spec.source), `in use by replica ${replica.id} on this node`);
     }
     return inUse;
   }
@@ -137,7 +149,12 @@ export class ReplicaSupervisor {
   persist(): Promise<void> {
     this.persisting = this.persisting
       .then(() => writeReplicaRecords(this.deps.dataDir, this.records()))
-      .catch((error: unknown) => this.deps.logger.error("replicas.json not written", { why: (error as Error).message, consequence: "engines running now cannot be adopted after an agent restart" }));
+      .catch((error: unknown) =>
+        this.deps.logger.error("replicas.json not written", {
+          why: (error as Error).message,
+          consequence: "engines running now cannot be adopted after an agent restart",
+        }),
+      );
     return this.persisting;
   }
 

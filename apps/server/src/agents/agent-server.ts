@@ -4,7 +4,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
-import { AGENT_WS_PATH, ErrorCode, decodeEnvelope, encodeEnvelope, type Envelope } from "@llmgw/proto";
+import {
+  AGENT_WS_PATH,
+  ErrorCode,
+  decodeEnvelope,
+  encodeEnvelope,
+  type Envelope,
+} from "@llmgw/proto";
 import type { AgentSessionHandler } from "./session";
 
 /** Close code for refused authentication (4000-4999 are for applications). */
@@ -75,7 +81,9 @@ function attach(ws: WebSocket, remoteAddress: string, options: AgentServerOption
     const envelope = decodeFrame(data, isBinary);
     if (typeof envelope === "string") {
       options.onMalformedFrame();
-      socket.send({ msg: { case: "error", value: { code: ErrorCode.MALFORMED_FRAME, message: envelope } } });
+      socket.send({
+        msg: { case: "error", value: { code: ErrorCode.MALFORMED_FRAME, message: envelope } },
+      });
       malformedStreak += 1;
       if (malformedStreak >= MALFORMED_STREAK_MAX) socket.close(1008, "too many malformed frames");
       return;

@@ -1,7 +1,13 @@
 // The session state machine on its own, with a fake socket and a fixed clock.
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { EnvelopeSchema, ErrorCode, RegisterSchema, type Envelope, type EnvelopeInit } from "@llmgw/proto";
+import {
+  EnvelopeSchema,
+  ErrorCode,
+  RegisterSchema,
+  type Envelope,
+  type EnvelopeInit,
+} from "@llmgw/proto";
 import { FleetRegistry } from "../fleet/registry";
 import type { AgentSocket } from "./agent-server";
 import { createAgentSession } from "./session";
@@ -11,7 +17,11 @@ const TOKEN = "the-join-token-0123456789";
 function harness() {
   const sent: EnvelopeInit[] = [];
   const closed: Array<{ code: number; reason: string }> = [];
-  const socket: AgentSocket = { remoteAddress: "127.0.0.1", send: (f) => sent.push(f), close: (code, reason) => closed.push({ code, reason }) };
+  const socket: AgentSocket = {
+    remoteAddress: "127.0.0.1",
+    send: (f) => sent.push(f),
+    close: (code, reason) => closed.push({ code, reason }),
+  };
   const registry = new FleetRegistry();
   let now = 1_000;
   const registered: string[] = [];
@@ -30,14 +40,23 @@ function harness() {
 
 const envelope = (init: EnvelopeInit): Envelope => create(EnvelopeSchema, init);
 const register = (token: string, nodeId = "node-1") =>
-  envelope({ requestId: "r1", msg: { case: "register", value: create(RegisterSchema, { nodeId, nodeName: "n1", joinToken: token }) } });
+  envelope({
+    requestId: "r1",
+    msg: {
+      case: "register",
+      value: create(RegisterSchema, { nodeId, nodeName: "n1", joinToken: token }),
+    },
+  });
 
 describe("agent session", () => {
   it("acknowledges a Register with the right token and the heartbeat interval", () => {
     const h = harness();
     h.session.onEnvelope(register(TOKEN));
     expect(h.closed).toEqual([]);
-    expect(h.sent[0]).toMatchObject({ requestId: "r1", msg: { case: "registerAck", value: { nodeId: "node-1", heartbeatIntervalMs: 2_000 } } });
+    expect(h.sent[0]).toMatchObject({
+      requestId: "r1",
+      msg: { case: "registerAck", value: { nodeId: "node-1", heartbeatIntervalMs: 2_000 } },
+    });
     expect(h.registered).toEqual(["node-1"]);
     expect(h.registry.get("node-1")?.isConnected).toBe(true);
   });
@@ -45,7 +64,9 @@ describe("agent session", () => {
   it("refuses a wrong token and closes with 4401", () => {
     const h = harness();
     h.session.onEnvelope(register("nope"));
-    expect(h.sent[0]).toMatchObject({ msg: { case: "error", value: { code: ErrorCode.UNAUTHENTICATED } } });
+    expect(h.sent[0]).toMatchObject({
+      msg: { case: "error", value: { code: ErrorCode.UNAUTHENTICATED } },
+    });
     expect(h.closed).toEqual([{ code: 4401, reason: "join token refused" }]);
     expect(h.registry.get("node-1")).toBeUndefined();
   });
@@ -61,11 +82,20 @@ describe("agent session", () => {
     const h = harness();
     h.session.onEnvelope(register(TOKEN));
     h.advance(500);
-    h.session.onEnvelope(envelope({ msg: { case: "heartbeat", value: { gpus: [{ uuid: "GPU-1", utilizationPercent: 42 }] } } }));
+    h.session.onEnvelope(
+      envelope({
+        msg: { case: "heartbeat", value: { gpus: [{ uuid: "GPU-1", utilizationPercent: 42 }] } },
+      }),
+    );
     expect(h.registry.get("node-1")?.lastSeenMs).toBe(1_500);
     expect(h.registry.get("node-1")?.samplesByUuid.get("GPU-1")?.utilizationPercent).toBe(42);
-    h.session.onEnvelope(envelope({ requestId: "p9", msg: { case: "ping", value: { sentAtMs: 77n } } }));
-    expect(h.sent.at(-1)).toMatchObject({ requestId: "p9", msg: { case: "pong", value: { sentAtMs: 77n } } });
+    h.session.onEnvelope(
+      envelope({ requestId: "p9", msg: { case: "ping", value: { sentAtMs: 77n } } }),
+    );
+    expect(h.sent.at(-1)).toMatchObject({
+      requestId: "p9",
+      msg: { case: "pong", value: { sentAtMs: 77n } },
+    });
     h.session.onClose();
     expect(h.registry.get("node-1")?.isConnected).toBe(false);
   });

@@ -24,7 +24,11 @@ export interface SessionDeps {
   /** Where the server's own requests to this node go out and their replies come back. */
   links?: NodeLinks;
   /** Replica phases, from ReplicaStatus frames and inside every Heartbeat. */
-  onReplicaReport?(nodeId: string, replicas: readonly ReplicaStatus[], origin: "status" | "heartbeat"): void;
+  onReplicaReport?(
+    nodeId: string,
+    replicas: readonly ReplicaStatus[],
+    origin: "status" | "heartbeat",
+  ): void;
 }
 
 let nextSessionId = 1;
@@ -56,7 +60,11 @@ export function createAgentSession(socket: AgentSocket, deps: SessionDeps): Agen
       requestId: envelope.requestId,
       msg: {
         case: "registerAck",
-        value: { nodeId, heartbeatIntervalMs: deps.heartbeatIntervalMs, serverVersion: deps.serverVersion },
+        value: {
+          nodeId,
+          heartbeatIntervalMs: deps.heartbeatIntervalMs,
+          serverVersion: deps.serverVersion,
+        },
       },
     });
     deps.onRegistered(msg);
@@ -83,11 +91,15 @@ export function createAgentSession(socket: AgentSocket, deps: SessionDeps): Agen
           return;
         case "logsReply":
         case "reclaimReply":
-          if (!deps.links?.answer(nodeId, envelope)) deps.log(`agent ${nodeId} answered ${msg.case} that nothing waits for`);
+          if (!deps.links?.answer(nodeId, envelope))
+            deps.log(`agent ${nodeId} answered ${msg.case} that nothing waits for`);
           return;
         case "ping":
           deps.registry.touch(nodeId, sessionId, deps.nowMs());
-          socket.send({ requestId: envelope.requestId, msg: { case: "pong", value: { sentAtMs: msg.value.sentAtMs } } });
+          socket.send({
+            requestId: envelope.requestId,
+            msg: { case: "pong", value: { sentAtMs: msg.value.sentAtMs } },
+          });
           return;
         case "pong":
           deps.registry.touch(nodeId, sessionId, deps.nowMs());
@@ -98,7 +110,10 @@ export function createAgentSession(socket: AgentSocket, deps: SessionDeps): Agen
           deps.log(`agent ${nodeId} reported: ${msg.value.message}`);
           return;
         default:
-          refuse(ErrorCode.UNSUPPORTED, `the server does not accept ${msg.case ?? "this frame"} from agents`);
+          refuse(
+            ErrorCode.UNSUPPORTED,
+            `the server does not accept ${msg.case ?? "this frame"} from agents`,
+          );
       }
     },
     onClose() {
@@ -113,8 +128,11 @@ export function createAgentSession(socket: AgentSocket, deps: SessionDeps): Agen
 const NODE_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 function validateRegister(msg: Register): string | null {
-  if (!NODE_ID_PATTERN.test(msg.nodeId)) return "Register.node_id must be 1-128 characters of A-Z a-z 0-9 . _ : -";
-  if (msg.nodeName.length === 0 || msg.nodeName.length > 253) return "Register.node_name must be 1-253 characters";
-  if ((msg.hardware?.gpus.length ?? 0) > 1024) return "Register.hardware.gpus lists more than 1024 cards";
+  if (!NODE_ID_PATTERN.test(msg.nodeId))
+    return "Register.node_id must be 1-128 characters of A-Z a-z 0-9 . _ : -";
+  if (msg.nodeName.length === 0 || msg.nodeName.length > 253)
+    return "Register.node_name must be 1-253 characters";
+  if ((msg.hardware?.gpus.length ?? 0) > 1024)
+    return "Register.hardware.gpus lists more than 1024 cards";
   return null;
 }

@@ -1,7 +1,12 @@
 // Reading and writing the catalog's rows. Kept apart from the store's swap logic so each write is
 // one transaction: the model row and its audit row land together or not at all.
 import { auditLog, eq, models, type Database, type ModelRow } from "@llmgw/db";
-import { createCatalog, parseModelDefinition, type Catalog, type ModelDefinition } from "@llmgw/domain";
+import {
+  createCatalog,
+  parseModelDefinition,
+  type Catalog,
+  type ModelDefinition,
+} from "@llmgw/domain";
 import type { CatalogEntryMeta } from "./catalog-store";
 
 export interface CatalogState {
@@ -16,8 +21,15 @@ export interface AuditEntry {
   details: Record<string, unknown>;
 }
 
-export function metaOf(row: Pick<ModelRow, "revision" | "fallbacks" | "updatedAt" | "updatedBy">): CatalogEntryMeta {
-  return { revision: row.revision, fallbacks: [...row.fallbacks], updatedAt: row.updatedAt, updatedBy: row.updatedBy };
+export function metaOf(
+  row: Pick<ModelRow, "revision" | "fallbacks" | "updatedAt" | "updatedBy">,
+): CatalogEntryMeta {
+  return {
+    revision: row.revision,
+    fallbacks: [...row.fallbacks],
+    updatedAt: row.updatedAt,
+    updatedBy: row.updatedBy,
+  };
 }
 
 /**
@@ -25,27 +37,40 @@ export function metaOf(row: Pick<ModelRow, "revision" | "fallbacks" | "updatedAt
  * tightened is left out with a log line rather than stopping the server: the rest of the fleet
  * keeps serving, and the operator sees which model to fix.
  */
-export async function loadCatalogState(db: Database, log: (line: string) => void): Promise<CatalogState> {
+export async function loadCatalogState(
+  db: Database,
+  log: (line: string) => void,
+): Promise<CatalogState> {
   const rows = await db.select().from(models);
   const valid: ModelDefinition[] = [];
   const meta = new Map<string, CatalogEntryMeta>();
   for (const row of rows) {
     const parsed = parseModelDefinition(row.definition);
     if (!parsed.ok) {
-      log(`catalog: model "${row.name}" in the store no longer validates and is left out: ${parsed.errors.join("; ")}`);
+      log(
+        `catalog: model "${row.name}" in the store no longer validates and is left out: ${parsed.errors.join("; ")}`,
+      );
       continue;
     }
     valid.push(parsed.model);
     meta.set(parsed.model.name, metaOf(row));
   }
   const built = createCatalog(valid, 1);
-  if (!built.ok) throw new Error(`catalog: stored models do not form a catalog: ${built.errors.join("; ")}`);
+  if (!built.ok)
+    throw new Error(`catalog: stored models do not form a catalog: ${built.errors.join("; ")}`);
   return { catalog: built.catalog, meta };
 }
 
 export async function upsertModelRow(
   db: Database,
-  row: { name: string; definition: Record<string, unknown>; revision: number; fallbacks: string[]; updatedAt: Date; updatedBy: string },
+  row: {
+    name: string;
+    definition: Record<string, unknown>;
+    revision: number;
+    fallbacks: string[];
+    updatedAt: Date;
+    updatedBy: string;
+  },
   audit: AuditEntry,
 ): Promise<void> {
   await db.transaction(async (tx) => {
@@ -54,7 +79,13 @@ export async function upsertModelRow(
       .values(row)
       .onConflictDoUpdate({
         target: models.name,
-        set: { definition: row.definition, revision: row.revision, fallbacks: row.fallbacks, updatedAt: row.updatedAt, updatedBy: row.updatedBy },
+        set: {
+          definition: row.definition,
+          revision: row.revision,
+          fallbacks: row.fallbacks,
+          updatedAt: row.updatedAt,
+          updatedBy: row.updatedBy,
+        },
       });
     await tx.insert(auditLog).values({ ...audit, at: row.updatedAt });
   });
@@ -71,15 +102,27 @@ export async function deleteModelRow(
   await db.transaction(async (tx) => {
     await tx.delete(models).where(eq(models.name, name));
     for (const [other, fallbacks] of fallbackUpdates) {
-      await tx.update(models).set({ fallbacks, updatedAt: at, updatedBy: audit.actor }).where(eq(models.name, other));
+      await tx
+        .update(models)
+        .set({ fallbacks, updatedAt: at, updatedBy: audit.actor })
+        .where(eq(models.name, other));
     }
     await tx.insert(auditLog).values({ ...audit, at });
   });
 }
 
-export async function updateFallbacksRow(db: Database, name: string, fallbacks: string[], audit: AuditEntry, at: Date): Promise<void> {
+export async function updateFallbacksRow(
+  db: Database,
+  name: string,
+  fallbacks: string[],
+  audit: AuditEntry,
+  at: Date,
+): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.update(models).set({ fallbacks, updatedAt: at, updatedBy: audit.actor }).where(eq(models.name, name));
+    await tx
+      .update(models)
+      .set({ fallbacks, updatedAt: at, updatedBy: audit.actor })
+      .where(eq(models.name, name));
     await tx.insert(auditLog).values({ ...audit, at });
   });
 }

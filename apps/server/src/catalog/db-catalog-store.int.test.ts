@@ -57,7 +57,9 @@ describe("catalog store", () => {
     const audit = await store.db.select().from(auditLog).where(eq(auditLog.target, "chat"));
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ actor: "alice", action: "model.add" });
-    expect((audit[0]?.details as { definition: { source: string } }).definition.source).toBe("file:///models/chat");
+    expect((audit[0]?.details as { definition: { source: string } }).definition.source).toBe(
+      "file:///models/chat",
+    );
   });
 
   it("keeps the revision when the same definition is added again, and bumps it on a change", async () => {
@@ -68,12 +70,23 @@ describe("catalog store", () => {
 
     clockMs += 60_000;
     await catalog.add(chat({ replicas: { min: 1, max: 3 } }), bob);
-    expect(catalog.meta("chat")).toMatchObject({ revision: 2, updatedBy: "bob", updatedAt: new Date(clockMs) });
+    expect(catalog.meta("chat")).toMatchObject({
+      revision: 2,
+      updatedBy: "bob",
+      updatedAt: new Date(clockMs),
+    });
     expect(catalog.current().get("chat")?.replicas.max).toBe(3);
     const [row] = await store.db.select().from(models).where(eq(models.name, "chat"));
     expect(row?.revision).toBe(2);
-    const actions = await store.db.select().from(auditLog).where(eq(auditLog.target, "chat")).orderBy(asc(auditLog.id));
-    expect(actions.map((a) => `${a.actor}:${a.action}`)).toEqual(["alice:model.add", "bob:model.change"]);
+    const actions = await store.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.target, "chat"))
+      .orderBy(asc(auditLog.id));
+    expect(actions.map((a) => `${a.actor}:${a.action}`)).toEqual([
+      "alice:model.add",
+      "bob:model.change",
+    ]);
   });
 
   it("refuses an invalid definition with every problem listed and changes nothing", async () => {
@@ -81,7 +94,10 @@ describe("catalog store", () => {
     const auditBefore = (await store.db.select().from(auditLog)).length;
     const error = await refusal(
       catalog.add(
-        chat({ source: "https://example.com/weights.bin", profiles: [{ name: "gpu", engine: "vllm", args: ["--download-dir", "/tmp"] }] }),
+        chat({
+          source: "https://example.com/weights.bin",
+          profiles: [{ name: "gpu", engine: "vllm", args: ["--download-dir", "/tmp"] }],
+        }),
         alice,
       ),
     );
@@ -105,7 +121,9 @@ describe("catalog store", () => {
     expect(itself.details).toEqual(['"chat" cannot be its own fallback']);
     const unknown = await refusal(catalog.setFallbacks("chat", ["spare", "ghost"], alice));
     expect(unknown.kind).toBe("invalid");
-    expect(unknown.details).toEqual([expect.stringMatching(/fallback "ghost" is not in the catalog/)]);
+    expect(unknown.details).toEqual([
+      expect.stringMatching(/fallback "ghost" is not in the catalog/),
+    ]);
     expect(catalog.meta("chat")?.fallbacks).toEqual([]);
     const missing = await refusal(catalog.setFallbacks("ghost", ["chat"], alice));
     expect(missing.kind).toBe("not_found");
@@ -114,14 +132,24 @@ describe("catalog store", () => {
     await catalog.setFallbacks("chat", ["spare", "spare"], bob);
     expect(catalog.meta("chat")?.fallbacks).toEqual(["spare"]);
     expect(catalog.current().revision).toBe(revisionBefore + 1);
-    const [audit] = await store.db.select().from(auditLog).where(eq(auditLog.action, "model.fallbacks"));
-    expect(audit).toMatchObject({ actor: "bob", target: "chat", details: { fallbacks: ["spare"], previous: [] } });
+    const [audit] = await store.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "model.fallbacks"));
+    expect(audit).toMatchObject({
+      actor: "bob",
+      target: "chat",
+      details: { fallbacks: ["spare"], previous: [] },
+    });
   });
 
   it("removes a model, takes it out of other models' fallbacks, and refuses an unknown one", async () => {
     const seen: string[][] = [];
     const unsubscribe = catalog.subscribe((next, previous) =>
-      seen.push([previous.models.map((m) => m.name).join(","), next.models.map((m) => m.name).join(",")]),
+      seen.push([
+        previous.models.map((m) => m.name).join(","),
+        next.models.map((m) => m.name).join(","),
+      ]),
     );
     await catalog.remove("spare", alice);
     unsubscribe();
@@ -130,8 +158,15 @@ describe("catalog store", () => {
     expect(catalog.meta("spare")).toBeUndefined();
     expect(catalog.meta("chat")?.fallbacks).toEqual([]);
     expect(await store.db.select().from(models).where(eq(models.name, "spare"))).toHaveLength(0);
-    const [audit] = await store.db.select().from(auditLog).where(eq(auditLog.action, "model.remove"));
-    expect(audit).toMatchObject({ actor: "alice", target: "spare", details: { fallbacksUpdated: ["chat"] } });
+    const [audit] = await store.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "model.remove"));
+    expect(audit).toMatchObject({
+      actor: "alice",
+      target: "spare",
+      details: { fallbacksUpdated: ["chat"] },
+    });
 
     const error = await refusal(catalog.remove("spare", alice));
     expect(error.kind).toBe("not_found");
@@ -155,7 +190,9 @@ describe("catalog store", () => {
   });
 
   it("reads back every model after a reopen, leaving out and logging a row that no longer validates", async () => {
-    await store.db.insert(models).values({ name: "stale", definition: { name: "stale", source: "/m", profiles: [] } });
+    await store.db
+      .insert(models)
+      .values({ name: "stale", definition: { name: "stale", source: "/m", profiles: [] } });
     await store.close();
     store = await openStore({ kind: "pglite", dataDir });
     const reopened = await openCatalogStore(store.db, deps);
@@ -163,6 +200,8 @@ describe("catalog store", () => {
     expect(reopened.current().get("chat")?.replicas.max).toBe(3);
     // Alice was the last to touch it: removing "spare" took it out of chat's fallbacks.
     expect(reopened.meta("chat")).toMatchObject({ revision: 2, fallbacks: [], updatedBy: "alice" });
-    expect(logLines.join("\n")).toMatch(/model "stale" in the store no longer validates and is left out: profiles: give at least one profile/);
+    expect(logLines.join("\n")).toMatch(
+      /model "stale" in the store no longer validates and is left out: profiles: give at least one profile/,
+    );
   });
 });

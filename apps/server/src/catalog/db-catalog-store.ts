@@ -3,7 +3,14 @@
 // so two edits in flight cannot both start from the same catalog and lose one of them.
 import { ServiceError, type Actor } from "@llmgw/api";
 import type { Database } from "@llmgw/db";
-import { catalogWith, catalogWithout, createCatalog, parseModelDefinition, type Catalog, type ModelDefinition } from "@llmgw/domain";
+import {
+  catalogWith,
+  catalogWithout,
+  createCatalog,
+  parseModelDefinition,
+  type Catalog,
+  type ModelDefinition,
+} from "@llmgw/domain";
 import {
   canonicalJson,
   deleteModelRow,
@@ -21,7 +28,10 @@ export interface CatalogStoreDeps {
 
 type Listener = (next: Catalog, previous: Catalog) => void;
 
-export async function openCatalogStore(db: Database, deps: CatalogStoreDeps): Promise<CatalogStore> {
+export async function openCatalogStore(
+  db: Database,
+  deps: CatalogStoreDeps,
+): Promise<CatalogStore> {
   let state: CatalogState = await loadCatalogState(db, deps.log);
   const listeners = new Set<Listener>();
   let queue: Promise<unknown> = Promise.resolve();
@@ -40,7 +50,9 @@ export async function openCatalogStore(db: Database, deps: CatalogStoreDeps): Pr
         listener(next.catalog, previous);
       } catch (error) {
         // A subscriber's bug must not undo a change that is already stored.
-        deps.log(`catalog: a subscriber failed on revision ${next.catalog.revision}: ${(error as Error).message}`);
+        deps.log(
+          `catalog: a subscriber failed on revision ${next.catalog.revision}: ${(error as Error).message}`,
+        );
       }
     }
   };
@@ -55,7 +67,8 @@ export async function openCatalogStore(db: Database, deps: CatalogStoreDeps): Pr
     },
     add: (definition, actor) => serialised(() => addModel(ops, definition, actor)),
     remove: (name, actor) => serialised(() => removeModel(ops, name, actor)),
-    setFallbacks: (name, fallbacks, actor) => serialised(() => setModelFallbacks(ops, name, fallbacks, actor)),
+    setFallbacks: (name, fallbacks, actor) =>
+      serialised(() => setModelFallbacks(ops, name, fallbacks, actor)),
   };
 }
 
@@ -73,14 +86,23 @@ function refusedName(definition: unknown): string {
 
 function built(result: ReturnType<typeof createCatalog>, what: string): Catalog {
   // The definition was validated alone already; a set-level refusal here is a bug, not bad input.
-  if (!result.ok) throw new ServiceError("invalid", `${what} was refused: ${result.errors.join("; ")}`, result.errors);
+  if (!result.ok)
+    throw new ServiceError(
+      "invalid",
+      `${what} was refused: ${result.errors.join("; ")}`,
+      result.errors,
+    );
   return result.catalog;
 }
 
 async function addModel(ops: Ops, definition: unknown, actor: Actor): Promise<ModelDefinition> {
   const parsed = parseModelDefinition(definition);
   if (!parsed.ok) {
-    throw new ServiceError("invalid", `${refusedName(definition)} was refused: ${parsed.errors.join("; ")}`, parsed.errors);
+    throw new ServiceError(
+      "invalid",
+      `${refusedName(definition)} was refused: ${parsed.errors.join("; ")}`,
+      parsed.errors,
+    );
   }
   const model = parsed.model;
   const { catalog, meta } = ops.state();
@@ -96,16 +118,36 @@ async function addModel(ops: Ops, definition: unknown, actor: Actor): Promise<Mo
   const next = built(catalogWith(catalog, structuredClone(stored)), refusedName(definition));
   await upsertModelRow(
     ops.db,
-    { name: model.name, definition: stored, revision, fallbacks, updatedAt, updatedBy: actor.username },
-    { actor: actor.username, action: existing ? "model.change" : "model.add", target: model.name, details: { revision, definition: stored } },
+    {
+      name: model.name,
+      definition: stored,
+      revision,
+      fallbacks,
+      updatedAt,
+      updatedBy: actor.username,
+    },
+    {
+      actor: actor.username,
+      action: existing ? "model.change" : "model.add",
+      target: model.name,
+      details: { revision, definition: stored },
+    },
   );
-  const nextMeta = new Map(meta).set(model.name, { revision, fallbacks, updatedAt, updatedBy: actor.username });
+  const nextMeta = new Map(meta).set(model.name, {
+    revision,
+    fallbacks,
+    updatedAt,
+    updatedBy: actor.username,
+  });
   ops.swap({ catalog: next, meta: nextMeta });
   return next.get(model.name) ?? model;
 }
 
 function unknownModel(name: string): ServiceError {
-  return new ServiceError("not_found", `model "${name}" is not in the catalog; see \`llmgw ctl models\``);
+  return new ServiceError(
+    "not_found",
+    `model "${name}" is not in the catalog; see \`llmgw ctl models\``,
+  );
 }
 
 async function removeModel(ops: Ops, name: string, actor: Actor): Promise<void> {
@@ -116,46 +158,86 @@ async function removeModel(ops: Ops, name: string, actor: Actor): Promise<void> 
   const fallbackUpdates = new Map<string, string[]>();
   for (const [other, entry] of meta) {
     if (other !== name && entry.fallbacks.includes(name)) {
-      fallbackUpdates.set(other, entry.fallbacks.filter((fallback) => fallback !== name));
+      fallbackUpdates.set(
+        other,
+        entry.fallbacks.filter((fallback) => fallback !== name),
+      );
     }
   }
   const at = new Date(ops.deps.nowMs());
   const revision = meta.get(name)?.revision ?? 0;
   const details = { revision, fallbacksUpdated: [...fallbackUpdates.keys()] };
-  await deleteModelRow(ops.db, name, fallbackUpdates, { actor: actor.username, action: "model.remove", target: name, details }, at);
+  await deleteModelRow(
+    ops.db,
+    name,
+    fallbackUpdates,
+    { actor: actor.username, action: "model.remove", target: name, details },
+    at,
+  );
 
   const nextMeta = new Map(meta);
   nextMeta.delete(name);
   for (const [other, fallbacks] of fallbackUpdates) {
     const entry = nextMeta.get(other);
-    if (entry) nextMeta.set(other, { ...entry, fallbacks, updatedAt: at, updatedBy: actor.username });
+    if (entry)
+      nextMeta.set(other, { ...entry, fallbacks, updatedAt: at, updatedBy: actor.username });
   }
   ops.swap({ catalog: next, meta: nextMeta });
 }
 
-export function checkFallbacks(catalog: Catalog, name: string, fallbacks: readonly string[]): string[] {
+export function checkFallbacks(
+  catalog: Catalog,
+  name: string,
+  fallbacks: readonly string[],
+): string[] {
   const errors: string[] = [];
   for (const fallback of fallbacks) {
     if (fallback === name) errors.push(`"${name}" cannot be its own fallback`);
-    else if (!catalog.get(fallback)) errors.push(`fallback "${fallback}" is not in the catalog; add it first or check the spelling`);
+    else if (!catalog.get(fallback))
+      errors.push(
+        `fallback "${fallback}" is not in the catalog; add it first or check the spelling`,
+      );
   }
   return errors;
 }
 
-async function setModelFallbacks(ops: Ops, name: string, requested: string[], actor: Actor): Promise<void> {
+async function setModelFallbacks(
+  ops: Ops,
+  name: string,
+  requested: string[],
+  actor: Actor,
+): Promise<void> {
   const { catalog, meta } = ops.state();
   const entry = meta.get(name);
   if (!catalog.get(name) || !entry) throw unknownModel(name);
   const fallbacks = [...new Set(requested.map((fallback) => fallback.trim()).filter(Boolean))];
   const errors = checkFallbacks(catalog, name, fallbacks);
   if (errors.length > 0) {
-    throw new ServiceError("invalid", `fallbacks of model "${name}" were refused: ${errors.join("; ")}`, errors);
+    throw new ServiceError(
+      "invalid",
+      `fallbacks of model "${name}" were refused: ${errors.join("; ")}`,
+      errors,
+    );
   }
   const at = new Date(ops.deps.nowMs());
   const details = { fallbacks, previous: entry.fallbacks };
-  await updateFallbacksRow(ops.db, name, fallbacks, { actor: actor.username, action: "model.fallbacks", target: name, details }, at);
+  await updateFallbacksRow(
+    ops.db,
+    name,
+    fallbacks,
+    { actor: actor.username, action: "model.fallbacks", target: name, details },
+    at,
+  );
   // Same models, new revision: whoever routes by fallbacks learns of the change through subscribe.
-  const next = built(createCatalog(catalog.models, catalog.revision + 1), `fallbacks of model "${name}"`);
-  const nextMeta = new Map<string, CatalogEntryMeta>(meta).set(name, { ...entry, fallbacks, updatedAt: at, updatedBy: actor.username });
+  const next = built(
+    createCatalog(catalog.models, catalog.revision + 1),
+    `fallbacks of model "${name}"`,
+  );
+  const nextMeta = new Map<string, CatalogEntryMeta>(meta).set(name, {
+    ...entry,
+    fallbacks,
+    updatedAt: at,
+    updatedBy: actor.username,
+  });
   ops.swap({ catalog: next, meta: nextMeta });
 }

@@ -33,7 +33,12 @@ export async function saveRegistration(db: Database, register: Register, now: Da
     const cards = (hw?.gpus ?? []).map((gpu) => gpuRow(register.nodeId, gpu, now));
     if (cards.length > 0) {
       // A card moved from another node (or a re-imaged node) belongs to this one now.
-      await tx.delete(gpus).where(inArray(gpus.uuid, cards.map((card) => card.uuid)));
+      await tx.delete(gpus).where(
+        inArray(
+          gpus.uuid,
+          cards.map((card) => card.uuid),
+        ),
+      );
       await tx.insert(gpus).values(cards);
     }
   });

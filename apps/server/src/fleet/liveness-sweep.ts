@@ -23,10 +23,12 @@ export function startLivenessSweep(deps: SweepDeps): { stop(): void } {
     for (const live of deps.registry.all()) {
       const state = nodeLiveness(live, now, deps.policy);
       if (lastState.get(live.nodeId) !== state) {
-        if (lastState.has(live.nodeId) || state === "unreachable") deps.log(`node ${live.register.nodeName} is ${state}`);
+        if (lastState.has(live.nodeId) || state === "unreachable")
+          deps.log(`node ${live.register.nodeName} is ${state}`);
         lastState.set(live.nodeId, state);
       }
-      if (persist && live.isConnected) void deps.saveLastSeen(live.nodeId, new Date(live.lastSeenMs));
+      if (persist && live.isConnected)
+        void deps.saveLastSeen(live.nodeId, new Date(live.lastSeenMs));
     }
   };
   const timer = setInterval(tick, Math.max(250, deps.policy.heartbeatIntervalMs / 2));

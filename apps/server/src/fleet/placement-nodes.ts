@@ -15,7 +15,8 @@ import type { FleetRegistry, LiveNode } from "./registry";
 
 const GB = 1e9;
 
-const isKnownEngine = (name: string): name is Engine => (ENGINES as readonly string[]).includes(name);
+const isKnownEngine = (name: string): name is Engine =>
+  (ENGINES as readonly string[]).includes(name);
 
 export function placementNodeOf(live: LiveNode, isReachable: boolean): PlacementNode {
   const hw = live.register.hardware;
@@ -43,7 +44,11 @@ export function placementNodeOf(live: LiveNode, isReachable: boolean): Placement
 }
 
 /** Since when a node has not answered, or null while it answers. */
-export function unreachableSince(live: LiveNode, nowMs: number, policy: LivenessPolicy): number | null {
+export function unreachableSince(
+  live: LiveNode,
+  nowMs: number,
+  policy: LivenessPolicy,
+): number | null {
   if (!live.isConnected) return live.disconnectedAtMs ?? live.lastSeenMs;
   if (nodeLiveness(live, nowMs, policy) === "ready") return null;
   return unreachableAfterMs(live.lastSeenMs, policy);
@@ -61,9 +66,13 @@ export function reconcileNodes(
   nowMs: number,
   policy: LivenessPolicy,
   startedAtMs: number,
-  restartGrace: { restartGraceMs: number; lostAfterMs: number } = { restartGraceMs: 0, lostAfterMs: 0 },
+  restartGrace: { restartGraceMs: number; lostAfterMs: number } = {
+    restartGraceMs: 0,
+    lostAfterMs: 0,
+  },
 ): ReconcileNode[] {
-  const unseenSinceMs = startedAtMs + Math.max(0, restartGrace.restartGraceMs - restartGrace.lostAfterMs);
+  const unseenSinceMs =
+    startedAtMs + Math.max(0, restartGrace.restartGraceMs - restartGrace.lostAfterMs);
   const nodes = registry.all().map((live): ReconcileNode => {
     const since = unreachableSince(live, nowMs, policy);
     return { node: placementNodeOf(live, since === null), unreachableSinceMs: since };
@@ -72,7 +81,16 @@ export function reconcileNodes(
   for (const id of replicaNodeIds) {
     if (known.has(id)) continue;
     known.add(id);
-    const node: PlacementNode = { id, name: id, isReachable: false, labels: {}, cards: [], memoryGbTotal: 0, cpuCoresTotal: 0, diskGbFree: 0 };
+    const node: PlacementNode = {
+      id,
+      name: id,
+      isReachable: false,
+      labels: {},
+      cards: [],
+      memoryGbTotal: 0,
+      cpuCoresTotal: 0,
+      diskGbFree: 0,
+    };
     nodes.push({ node, unreachableSinceMs: unseenSinceMs });
   }
   return nodes;

@@ -36,7 +36,12 @@ export class EndpointPool {
 
   /** Least in-flight among those whose breaker admits a request, not already tried. */
   choose(model: string, tried: ReadonlySet<string>, nowMs: number): Endpoint | undefined {
-    const candidates = this.endpointsOf(model).map((endpoint) => ({ endpoint, id: endpoint.id, inFlight: endpoint.inFlight, isAvailable: endpoint.breaker.canTry(nowMs) }));
+    const candidates = this.endpointsOf(model).map((endpoint) => ({
+      endpoint,
+      id: endpoint.id,
+      inFlight: endpoint.inFlight,
+      isAvailable: endpoint.breaker.canTry(nowMs),
+    }));
     this.turn = (this.turn + 1) % 1_000_000;
     return chooseEndpoint(candidates, tried, this.turn)?.endpoint;
   }
@@ -57,7 +62,14 @@ export class EndpointPool {
     const baseUrl = `http://${record.host}:${record.port}`;
     let endpoint = this.live.get(record.id);
     if (!endpoint || endpoint.baseUrl !== baseUrl) {
-      endpoint = { id: record.id, replicaId: record.id, model: record.model, baseUrl, inFlight: endpoint?.inFlight ?? 0, breaker: endpoint?.breaker ?? new Breaker(this.breakerPolicy) };
+      endpoint = {
+        id: record.id,
+        replicaId: record.id,
+        model: record.model,
+        baseUrl,
+        inFlight: endpoint?.inFlight ?? 0,
+        breaker: endpoint?.breaker ?? new Breaker(this.breakerPolicy),
+      };
       this.live.set(record.id, endpoint);
     }
     return endpoint;

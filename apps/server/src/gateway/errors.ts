@@ -1,7 +1,12 @@
 // Answers in OpenAI's error shape, always as JSON, so the official SDKs parse them.
 import type { ServerResponse } from "node:http";
 
-export type ErrorType = "invalid_request_error" | "authentication_error" | "rate_limit_error" | "server_error" | "service_unavailable";
+export type ErrorType =
+  | "invalid_request_error"
+  | "authentication_error"
+  | "rate_limit_error"
+  | "server_error"
+  | "service_unavailable";
 
 export class GatewayError extends Error {
   constructor(
@@ -15,11 +20,23 @@ export class GatewayError extends Error {
   }
 }
 
-export function sendGatewayError(res: ServerResponse, error: GatewayError, requestId: string): void {
+export function sendGatewayError(
+  res: ServerResponse,
+  error: GatewayError,
+  requestId: string,
+): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const body = JSON.stringify({ error: { message: error.message, type: error.type, code: error.code, param: null } });
-  res.writeHead(error.status, { ...error.headers, "content-type": "application/json", "x-request-id": requestId }).end(body);
+  const body = JSON.stringify({
+    error: { message: error.message, type: error.type, code: error.code, param: null },
+  });
+  res
+    .writeHead(error.status, {
+      ...error.headers,
+      "content-type": "application/json",
+      "x-request-id": requestId,
+    })
+    .end(body);
 }

@@ -4,10 +4,19 @@ import { modelAllowed } from "@llmgw/domain";
 import type { CatalogStore } from "../catalog/catalog-store";
 import type { EndpointPool } from "./endpoints";
 
-export function servingModel(catalog: CatalogStore, pool: EndpointPool, allowed: readonly string[], model: string, nowMs: number): string {
+export function servingModel(
+  catalog: CatalogStore,
+  pool: EndpointPool,
+  allowed: readonly string[],
+  model: string,
+  nowMs: number,
+): string {
   if (pool.hasAvailable(model, nowMs)) return model;
   const fallbacks = catalog.meta(model)?.fallbacks ?? [];
-  const usable = fallbacks.find((name) => modelAllowed(allowed, name) && catalog.current().get(name) && pool.hasAvailable(name, nowMs));
+  const usable = fallbacks.find(
+    (name) =>
+      modelAllowed(allowed, name) && catalog.current().get(name) && pool.hasAvailable(name, nowMs),
+  );
   return usable ?? model;
 }
 

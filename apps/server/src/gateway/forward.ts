@@ -40,31 +40,58 @@ export interface ForwardOutcome {
 }
 
 /** `isSettled`: a failed answer has already been counted against its endpoint. */
-type Answer = { endpoint: Endpoint; result: Extract<UpstreamResult, { kind: "response" }>; isSettled: boolean };
+type Answer = {
+  endpoint: Endpoint;
+  result: Extract<UpstreamResult, { kind: "response" }>;
+  isSettled: boolean;
+};
 
-export async function forward(deps: ForwardDeps, job: ForwardJob, res: ServerResponse, noEndpoint: () => GatewayError): Promise<ForwardOutcome> {
+export async function forward(
+  deps: ForwardDeps,
+  job: ForwardJob,
+  res: ServerResponse,
+  noEndpoint: () => GatewayError,
+): Promise<ForwardOutcome> {
   const answer = await firstAcceptableAnswer(deps, job, noEndpoint);
   const { endpoint, result } = answer;
   if (result.status === 401 || result.status === 403) {
     // The replica refused the key this gateway derived for it: a fault here, never the client's.
     await result.body.dump().catch(() => undefined);
     if (!answer.isSettled) settle(deps, endpoint, "connection-error");
-    throw new GatewayError(502, `replica ${endpoint.replicaId} of model "${job.model}" refused its replica key`, "server_error", "replica_key_refused");
+    throw new GatewayError(
+      502,
+      `replica ${endpoint.replicaId} of model "${job.model}" refused its replica key`,
+      "server_error",
+      "replica_key_refused",
+    );
   }
   const scanner = new UsageScanner(deps.nowMs);
   res.writeHead(result.status, { ...result.headers, "x-request-id": job.requestId });
-  const outcome = { status: result.status, replicaId: endpoint.replicaId, usage: null, firstByteAtMs: null };
+  const outcome = {
+    status: result.status,
+    replicaId: endpoint.replicaId,
+    usage: null,
+    firstByteAtMs: null,
+  };
   const broke = await relay(result.body, scanner, res, job.signal);
-  if (!answer.isSettled) settle(deps, endpoint, broke && !job.signal.aborted ? "connection-error" : result.status);
+  if (!answer.isSettled)
+    settle(deps, endpoint, broke && !job.signal.aborted ? "connection-error" : result.status);
   if (broke && !job.signal.aborted) {
-    deps.log(`request ${job.requestId}: the answer from ${endpoint.replicaId} broke off: ${broke.message}`);
+    deps.log(
+      `request ${job.requestId}: the answer from ${endpoint.replicaId} broke off: ${broke.message}`,
+    );
     endBroken(res, result.headers["content-type"], endpoint.replicaId);
   }
   return { ...outcome, usage: scanner.usage(), firstByteAtMs: scanner.firstByteAtMs };
 }
 
 /** Copies the answer to the client, waiting for it to drain; returns the error that cut it short. */
-async function relay(body: AsyncIterable<Buffer>, scanner: UsageScanner, res: ServerResponse, signal: AbortSignal): Promise<Error | null> {
+async function relay(
+  body: AsyncIterable<Buffer>,
+  scanner: UsageScanner,
+  res: ServerResponse,
+  signal: AbortSignal,
+): Promise<Error | null> {
   try {
     for await (const chunk of body) {
       scanner.see(chunk);
@@ -81,12 +108,20 @@ async function relay(body: AsyncIterable<Buffer>, scanner: UsageScanner, res: Se
 function endBroken(res: ServerResponse, contentType: string | undefined, replicaId: string): void {
   if (res.destroyed) return;
   if (contentType?.startsWith("text/event-stream")) {
-    const error = { message: `the stream from replica ${replicaId} broke off before it finished`, type: "server_error", code: "upstream_interrupted" };
+    const error = {
+      message: `the stream from replica ${replicaId} broke off before it finished`,
+      type: "server_error",
+      code: "upstream_interrupted",
+    };
     res.end(`data: ${JSON.stringify({ error })}\n\n`);
   } else res.destroy();
 }
 
-async function firstAcceptableAnswer(deps: ForwardDeps, job: ForwardJob, noEndpoint: () => GatewayError): Promise<Answer> {
+async function firstAcceptableAnswer(
+  deps: ForwardDeps,
+  job: ForwardJob,
+  noEndpoint: () => GatewayError,
+): Promise<Answer> {
   const tried = new Set<string>();
   let failed: Answer | null = null;
   let lastError = "";
@@ -98,7 +133,8 @@ async function firstAcceptableAnswer(deps: ForwardDeps, job: ForwardJob, noEndpo
     if (failed) await failed.result.body.dump().catch(() => undefined);
     failed = null;
     const result = await attemptOnce(deps, job, endpoint);
-    if (result.kind === "response" && !isEndpointFailure(result.status)) return { endpoint, result, isSettled: false };
+    if (result.kind === "response" && !isEndpointFailure(result.status))
+      return { endpoint, result, isSettled: false };
     if (result.kind === "response") {
       settle(deps, endpoint, result.status);
       failed = { endpoint, result, isSettled: true };
@@ -109,10 +145,19 @@ async function firstAcceptableAnswer(deps: ForwardDeps, job: ForwardJob, noEndpo
   }
   if (failed) return failed;
   if (tried.size === 0) throw noEndpoint();
-  throw new GatewayError(502, `no replica of model "${job.model}" could be reached: ${lastError}`, "server_error", "upstream_unreachable");
+  throw new GatewayError(
+    502,
+    `no replica of model "${job.model}" could be reached: ${lastError}`,
+    "server_error",
+    "upstream_unreachable",
+  );
 }
 
-function attemptOnce(deps: ForwardDeps, job: ForwardJob, endpoint: Endpoint): Promise<UpstreamResult> {
+function attemptOnce(
+  deps: ForwardDeps,
+  job: ForwardJob,
+  endpoint: Endpoint,
+): Promise<UpstreamResult> {
   endpoint.breaker.onAttempt(deps.nowMs());
   endpoint.inFlight += 1;
   deps.pool.touch(endpoint.replicaId, deps.nowMs());

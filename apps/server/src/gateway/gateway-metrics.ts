@@ -10,12 +10,38 @@ export interface GatewayMetrics {
 
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
-export function registerGatewayMetrics(registry: Registry, pool: EndpointPool, nowMs: () => number): GatewayMetrics {
+export function registerGatewayMetrics(
+  registry: Registry,
+  pool: EndpointPool,
+  nowMs: () => number,
+): GatewayMetrics {
   const registers = [registry];
-  const requests = new Counter({ name: "llmgw_gateway_requests_total", help: "/v1 requests by model and answer status.", labelNames: ["model", "status"], registers });
-  const tokens = new Counter({ name: "llmgw_gateway_tokens_total", help: "Tokens the engines reported, by model and kind.", labelNames: ["model", "kind"], registers });
-  const latency = new Histogram({ name: "llmgw_gateway_request_duration_seconds", help: "Time from admission to the end of the answer.", labelNames: ["model"], buckets: SECONDS_BUCKETS, registers });
-  const ttft = new Histogram({ name: "llmgw_gateway_time_to_first_byte_seconds", help: "Time from admission to the first byte from the engine.", labelNames: ["model"], buckets: SECONDS_BUCKETS, registers });
+  const requests = new Counter({
+    name: "llmgw_gateway_requests_total",
+    help: "/v1 requests by model and answer status.",
+    labelNames: ["model", "status"],
+    registers,
+  });
+  const tokens = new Counter({
+    name: "llmgw_gateway_tokens_total",
+    help: "Tokens the engines reported, by model and kind.",
+    labelNames: ["model", "kind"],
+    registers,
+  });
+  const latency = new Histogram({
+    name: "llmgw_gateway_request_duration_seconds",
+    help: "Time from admission to the end of the answer.",
+    labelNames: ["model"],
+    buckets: SECONDS_BUCKETS,
+    registers,
+  });
+  const ttft = new Histogram({
+    name: "llmgw_gateway_time_to_first_byte_seconds",
+    help: "Time from admission to the first byte from the engine.",
+    labelNames: ["model"],
+    buckets: SECONDS_BUCKETS,
+    registers,
+  });
   new Gauge({
     name: "llmgw_gateway_endpoint_breaker_open",
     help: "1 when the endpoint's breaker refuses requests (open), 0.5 half-open, 0 closed.",
@@ -26,7 +52,10 @@ export function registerGatewayMetrics(registry: Registry, pool: EndpointPool, n
       const now = nowMs();
       for (const e of pool.all()) {
         const state = e.breaker.stateAt(now);
-        this.set({ model: e.model, replica: e.replicaId }, state === "open" ? 1 : state === "half-open" ? 0.5 : 0);
+        this.set(
+          { model: e.model, replica: e.replicaId },
+          state === "open" ? 1 : state === "half-open" ? 0.5 : 0,
+        );
       }
     },
   });
@@ -44,9 +73,11 @@ export function registerGatewayMetrics(registry: Registry, pool: EndpointPool, n
     observe(row) {
       requests.inc({ model: row.model, status: String(row.status) });
       if (row.promptTokens) tokens.inc({ model: row.model, kind: "prompt" }, row.promptTokens);
-      if (row.completionTokens) tokens.inc({ model: row.model, kind: "completion" }, row.completionTokens);
+      if (row.completionTokens)
+        tokens.inc({ model: row.model, kind: "completion" }, row.completionTokens);
       latency.observe({ model: row.model }, row.latencyMs / 1_000);
-      if (row.ttftMs !== null && row.ttftMs !== undefined) ttft.observe({ model: row.model }, row.ttftMs / 1_000);
+      if (row.ttftMs !== null && row.ttftMs !== undefined)
+        ttft.observe({ model: row.model }, row.ttftMs / 1_000);
     },
   };
 }

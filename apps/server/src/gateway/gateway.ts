@@ -15,7 +15,12 @@ import { parseV1Body, readBody } from "./request-body";
 import { whyUnavailable } from "./unavailable";
 import type { UsageRecorder } from "./usage-recorder";
 
-export const V1_POST_PATHS: ReadonlySet<string> = new Set(["/v1/chat/completions", "/v1/completions", "/v1/embeddings", "/v1/images/generations"]);
+export const V1_POST_PATHS: ReadonlySet<string> = new Set([
+  "/v1/chat/completions",
+  "/v1/completions",
+  "/v1/embeddings",
+  "/v1/images/generations",
+]);
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface GatewayDeps extends ForwardDeps {
@@ -26,15 +31,32 @@ export interface GatewayDeps extends ForwardDeps {
   plane: ReconcileDeps;
 }
 
-export function createGateway(deps: GatewayDeps): (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void> {
+export function createGateway(
+  deps: GatewayDeps,
+): (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void> {
   return async (req, res, path) => {
     const offered = req.headers["x-request-id"];
-    const requestId = typeof offered === "string" && REQUEST_ID.test(offered) ? offered : randomUUID();
+    const requestId =
+      typeof offered === "string" && REQUEST_ID.test(offered) ? offered : randomUUID();
     try {
       const key = await authenticate(deps.keys, req);
-      if (path === "/v1/models" && req.method === "GET") return listModels(deps, key, res, requestId);
-      if (!V1_POST_PATHS.has(path)) throw new GatewayError(404, `no route for ${req.method ?? "GET"} ${path}`, "invalid_request_error", "unknown_url");
-      if (req.method !== "POST") throw new GatewayError(405, `${path} takes POST, not ${req.method ?? "?"}`, "invalid_request_error", "method_not_allowed", { allow: "POST" });
+      if (path === "/v1/models" && req.method === "GET")
+        return listModels(deps, key, res, requestId);
+      if (!V1_POST_PATHS.has(path))
+        throw new GatewayError(
+          404,
+          `no route for ${req.method ?? "GET"} ${path}`,
+          "invalid_request_error",
+          "unknown_url",
+        );
+      if (req.method !== "POST")
+        throw new GatewayError(
+          405,
+          `${path} takes POST, not ${req.method ?? "?"}`,
+          "invalid_request_error",
+          "method_not_allowed",
+          { allow: "POST" },
+        );
       await serve(deps, key, req, res, path, requestId);
     } catch (error) {
       if (!(error instanceof GatewayError)) throw error;
@@ -46,25 +68,56 @@ export function createGateway(deps: GatewayDeps): (req: IncomingMessage, res: Se
 async function authenticate(keys: GatewayKeys, req: IncomingMessage): Promise<ApiKeyRow> {
   const header = req.headers.authorization;
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  if (!match?.[1]) throw new GatewayError(401, "no API key: send Authorization: Bearer llmgw_…", "authentication_error", "missing_api_key");
+  if (!match?.[1])
+    throw new GatewayError(
+      401,
+      "no API key: send Authorization: Bearer llmgw_…",
+      "authentication_error",
+      "missing_api_key",
+    );
   const check = await keys.check(match[1]);
-  if (!check.ok) throw new GatewayError(401, `invalid API key: ${check.why}`, "authentication_error", "invalid_api_key");
+  if (!check.ok)
+    throw new GatewayError(
+      401,
+      `invalid API key: ${check.why}`,
+      "authentication_error",
+      "invalid_api_key",
+    );
   return check.key;
 }
 
-function listModels(deps: GatewayDeps, key: ApiKeyRow, res: ServerResponse, requestId: string): void {
+function listModels(
+  deps: GatewayDeps,
+  key: ApiKeyRow,
+  res: ServerResponse,
+  requestId: string,
+): void {
   const data = deps.plane.catalog
     .current()
     .models.filter((model) => modelAllowed(key.models, model.name))
     .map((model) => ({ id: model.name, object: "model", created: 0, owned_by: "llmgw" }));
-  res.writeHead(200, { "content-type": "application/json", "x-request-id": requestId }).end(JSON.stringify({ object: "list", data }));
+  res
+    .writeHead(200, { "content-type": "application/json", "x-request-id": requestId })
+    .end(JSON.stringify({ object: "list", data }));
 }
 
-async function serve(deps: GatewayDeps, key: ApiKeyRow, req: IncomingMessage, res: ServerResponse, path: string, requestId: string): Promise<void> {
+async function serve(
+  deps: GatewayDeps,
+  key: ApiKeyRow,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  requestId: string,
+): Promise<void> {
   const body = parseV1Body(await readBody(req), req.headers["content-type"]);
   // An unknown model and a model outside the allowlist look the same, as OpenAI answers both.
   if (!modelAllowed(key.models, body.model) || !deps.plane.catalog.current().get(body.model)) {
-    throw new GatewayError(404, `The model \`${body.model}\` does not exist or you do not have access to it.`, "invalid_request_error", "model_not_found");
+    throw new GatewayError(
+      404,
+      `The model \`${body.model}\` does not exist or you do not have access to it.`,
+      "invalid_request_error",
+      "model_not_found",
+    );
   }
   const startedMs = deps.nowMs();
   deps.limits.admit(key, startedMs);
@@ -75,10 +128,19 @@ async function serve(deps: GatewayDeps, key: ApiKeyRow, req: IncomingMessage, re
   let outcome: ForwardOutcome = { status: 0, replicaId: null, usage: null, firstByteAtMs: null };
   const model = servingModel(deps.plane.catalog, deps.pool, key.models, body.model, startedMs);
   try {
-    const noEndpoint = () => whyUnavailable(deps.plane, body.model, deps.pool.endpointsOf(body.model), deps.nowMs());
+    const noEndpoint = () =>
+      whyUnavailable(deps.plane, body.model, deps.pool.endpointsOf(body.model), deps.nowMs());
     if (model !== body.model) res.setHeader("x-llmgw-fallback-from", body.model);
     const raw = model === body.model ? body.raw : withModel(body.raw, model);
-    const job = { model, path, method: "POST" as const, body: raw, requestId, accept: req.headers.accept, signal: client.signal };
+    const job = {
+      model,
+      path,
+      method: "POST" as const,
+      body: raw,
+      requestId,
+      accept: req.headers.accept,
+      signal: client.signal,
+    };
     outcome = await forward(deps, job, res, noEndpoint);
   } catch (error) {
     if (error instanceof GatewayError) outcome.status = error.status;

@@ -17,15 +17,27 @@ export class KeyLimits {
   admit(key: ApiKeyRow, nowMs: number): void {
     const c = this.of(key.id);
     if (key.concurrentMax !== null && c.inFlight >= key.concurrentMax) {
-      throw limited(`key ${key.prefix} already has ${c.inFlight} requests in flight (limit ${key.concurrentMax})`, "concurrency_limit_exceeded", 1);
+      throw limited(
+        `key ${key.prefix} already has ${c.inFlight} requests in flight (limit ${key.concurrentMax})`,
+        "concurrency_limit_exceeded",
+        1,
+      );
     }
     if (key.requestsPerMinute !== null && c.requests.total(nowMs) >= key.requestsPerMinute) {
       const wait = c.requests.retryAfterSeconds(nowMs, key.requestsPerMinute);
-      throw limited(`key ${key.prefix} is over its limit of ${key.requestsPerMinute} requests per minute`, "rate_limit_exceeded", wait);
+      throw limited(
+        `key ${key.prefix} is over its limit of ${key.requestsPerMinute} requests per minute`,
+        "rate_limit_exceeded",
+        wait,
+      );
     }
     if (key.tokensPerMinute !== null && c.tokens.total(nowMs) >= key.tokensPerMinute) {
       const wait = c.tokens.retryAfterSeconds(nowMs, key.tokensPerMinute);
-      throw limited(`key ${key.prefix} is over its limit of ${key.tokensPerMinute} tokens per minute`, "token_limit_exceeded", wait);
+      throw limited(
+        `key ${key.prefix} is over its limit of ${key.tokensPerMinute} tokens per minute`,
+        "token_limit_exceeded",
+        wait,
+      );
     }
     c.requests.add(nowMs, 1);
     c.inFlight += 1;
@@ -49,5 +61,7 @@ export class KeyLimits {
 
 function limited(message: string, code: string, retryAfterSeconds: number): GatewayError {
   const seconds = Math.max(1, retryAfterSeconds);
-  return new GatewayError(429, `${message}; retry in ${seconds} s`, "rate_limit_error", code, { "retry-after": String(seconds) });
+  return new GatewayError(429, `${message}; retry in ${seconds} s`, "rate_limit_error", code, {
+    "retry-after": String(seconds),
+  });
 }

@@ -16,12 +16,32 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
-export function startGateway(db: Database, plane: ReconcileDeps, keys: GatewayKeys, breakerOpenMs: number, registry: Registry): RunningGateway {
+export function startGateway(
+  db: Database,
+  plane: ReconcileDeps,
+  keys: GatewayKeys,
+  breakerOpenMs: number,
+  registry: Registry,
+): RunningGateway {
   const agent = createUpstreamAgent();
   const usage = new UsageRecorder(db, plane.log);
-  const pool = new EndpointPool(plane.book, { ...DEFAULT_BREAKER_POLICY, openForMs: breakerOpenMs });
+  const pool = new EndpointPool(plane.book, {
+    ...DEFAULT_BREAKER_POLICY,
+    openForMs: breakerOpenMs,
+  });
   const metrics = registerGatewayMetrics(registry, pool, plane.nowMs);
-  const handle = createGateway({ keys, limits: new KeyLimits(), usage, metrics, plane, pool, agent, replicaSecret: plane.replicaSecret, nowMs: plane.nowMs, log: plane.log });
+  const handle = createGateway({
+    keys,
+    limits: new KeyLimits(),
+    usage,
+    metrics,
+    plane,
+    pool,
+    agent,
+    replicaSecret: plane.replicaSecret,
+    nowMs: plane.nowMs,
+    log: plane.log,
+  });
   return {
     handle,
     async stop() {

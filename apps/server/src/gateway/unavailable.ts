@@ -3,26 +3,46 @@ import type { ReconcileDeps } from "../reconcile/deps";
 import type { Endpoint } from "./endpoints";
 import { GatewayError } from "./errors";
 
-export function whyUnavailable(deps: ReconcileDeps, model: string, endpoints: readonly Endpoint[], nowMs: number): GatewayError {
+export function whyUnavailable(
+  deps: ReconcileDeps,
+  model: string,
+  endpoints: readonly Endpoint[],
+  nowMs: number,
+): GatewayError {
   const health = deps.health.get(model);
   if (health?.isParked) {
     const last = health.lastError ? `: ${health.lastError}` : "";
-    return unavailable(`model "${model}" is parked after ${health.consecutiveFailures} failed starts${last}; an operator must run \`llmgw ctl retry ${model}\``, "model_parked");
+    return unavailable(
+      `model "${model}" is parked after ${health.consecutiveFailures} failed starts${last}; an operator must run \`llmgw ctl retry ${model}\``,
+      "model_parked",
+    );
   }
   const unplaceable = deps.unplaceable.get(model);
   if (unplaceable && endpoints.length === 0) {
     const reasons = unplaceable.reasons.length > 0 ? ` (${unplaceable.reasons.join("; ")})` : "";
-    return unavailable(`model "${model}" cannot be placed: ${unplaceable.summary}${reasons}`, "model_unplaceable");
+    return unavailable(
+      `model "${model}" cannot be placed: ${unplaceable.summary}${reasons}`,
+      "model_unplaceable",
+    );
   }
   if (endpoints.length > 0) {
     const waitMs = Math.min(...endpoints.map((e) => e.breaker.msUntilProbe(nowMs)));
     const seconds = Math.max(1, Math.ceil(waitMs / 1_000));
-    return unavailable(`every replica of model "${model}" is failing; the next is tried again in ${seconds} s`, "no_healthy_replica", seconds);
+    return unavailable(
+      `every replica of model "${model}" is failing; the next is tried again in ${seconds} s`,
+      "no_healthy_replica",
+      seconds,
+    );
   }
-  return unavailable(`model "${model}" has no ready replica yet; it is being started`, "model_not_ready", 5);
+  return unavailable(
+    `model "${model}" has no ready replica yet; it is being started`,
+    "model_not_ready",
+    5,
+  );
 }
 
 function unavailable(message: string, code: string, retryAfterSeconds?: number): GatewayError {
-  const headers: Record<string, string> = retryAfterSeconds === undefined ? {} : { "retry-after": String(retryAfterSeconds) };
+  const headers: Record<string, string> =
+    retryAfterSeconds === undefined ? {} : { "retry-after": String(retryAfterSeconds) };
   return new GatewayError(503, message, "service_unavailable", code, headers);
 }

@@ -4,7 +4,12 @@ import { Agent, request, type Dispatcher } from "undici";
 
 export function createUpstreamAgent(): Agent {
   // Keep-alive connections per replica; bodies are streamed, so no body timeout cuts a long stream.
-  return new Agent({ connections: 256, keepAliveTimeout: 30_000, headersTimeout: 300_000, bodyTimeout: 300_000 });
+  return new Agent({
+    connections: 256,
+    keepAliveTimeout: 30_000,
+    headersTimeout: 300_000,
+    bodyTimeout: 300_000,
+  });
 }
 
 export interface UpstreamCall {
@@ -19,17 +24,31 @@ export interface UpstreamCall {
 }
 
 export type UpstreamResult =
-  | { kind: "response"; status: number; headers: Record<string, string>; body: Dispatcher.ResponseData["body"] }
+  | {
+      kind: "response";
+      status: number;
+      headers: Record<string, string>;
+      body: Dispatcher.ResponseData["body"];
+    }
   | { kind: "connection-error"; message: string };
 
 const PASSED_HEADERS = ["content-type", "cache-control", "retry-after"];
 
 export async function callUpstream(call: UpstreamCall): Promise<UpstreamResult> {
-  const headers: Record<string, string> = { authorization: `Bearer ${call.replicaKey}`, "x-request-id": call.requestId };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${call.replicaKey}`,
+    "x-request-id": call.requestId,
+  };
   if (call.body) headers["content-type"] = "application/json";
   if (call.accept) headers.accept = call.accept;
   try {
-    const answer = await request(call.url, { dispatcher: call.agent, method: call.method, headers, body: call.body, signal: call.signal });
+    const answer = await request(call.url, {
+      dispatcher: call.agent,
+      method: call.method,
+      headers,
+      body: call.body,
+      signal: call.signal,
+    });
     const passed: Record<string, string> = {};
     for (const name of PASSED_HEADERS) {
       const value = answer.headers[name];

@@ -42,7 +42,9 @@ export class UsageRecorder {
         await this.touchKeys(batch);
         this.pending = this.pending.slice(batch.length);
       } catch (error) {
-        this.log(`could not save ${batch.length} usage records (kept for the next try): ${(error as Error).message}`);
+        this.log(
+          `could not save ${batch.length} usage records (kept for the next try): ${(error as Error).message}`,
+        );
         return;
       }
     }
@@ -54,6 +56,7 @@ export class UsageRecorder {
       const seen = lastByKey.get(row.keyId);
       if (!seen || seen < row.at) lastByKey.set(row.keyId, row.at);
     }
-    for (const [keyId, at] of lastByKey) await this.db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, keyId));
+    for (const [keyId, at] of lastByKey)
+      await this.db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, keyId));
   }
 }

@@ -20,7 +20,8 @@ export class UsageScanner {
   see(chunk: Buffer): void {
     if (this.firstByteAtMs === null) this.firstByteAtMs = this.nowMs();
     const text = tailText(chunk);
-    if (this.head.length < HEAD_BYTES) this.head += chunk.toString("latin1", 0, HEAD_BYTES - this.head.length);
+    if (this.head.length < HEAD_BYTES)
+      this.head += chunk.toString("latin1", 0, HEAD_BYTES - this.head.length);
     this.tail = (this.tail + text).slice(-TAIL_BYTES);
   }
 
@@ -41,5 +42,8 @@ export function usageIn(text: string): TokenUsage | null {
   const prompt = /"prompt_tokens":\s*(\d+)/.exec(rest);
   if (!prompt) return null;
   const completion = /"completion_tokens":\s*(\d+)/.exec(rest);
-  return { promptTokens: Number(prompt[1]), completionTokens: completion ? Number(completion[1]) : 0 };
+  return {
+    promptTokens: Number(prompt[1]),
+    completionTokens: completion ? Number(completion[1]) : 0,
+  };
 }

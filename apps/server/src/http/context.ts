@@ -35,7 +35,10 @@ export async function createContext(
       );
     },
     clearSessionCookie() {
-      res.appendHeader("set-cookie", `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`);
+      res.appendHeader(
+        "set-cookie",
+        `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`,
+      );
     },
   };
 }

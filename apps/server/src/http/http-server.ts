@@ -27,7 +27,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     basePath: `${TRPC_PATH}/`,
     createContext: ({ req, res }) => options.createContext(req, res),
     onError: ({ error, path }) => {
-      if (error.code === "INTERNAL_SERVER_ERROR") options.log(`tRPC ${path ?? "?"} failed: ${error.message}`);
+      if (error.code === "INTERNAL_SERVER_ERROR")
+        options.log(`tRPC ${path ?? "?"} failed: ${error.message}`);
     },
   });
   const server: Server = createServer((req, res) => {
@@ -65,14 +66,18 @@ async function route(
   }
   if (path === "/healthz") return sendJson(res, 200, { ok: true });
   if (path === "/ready") {
-    return options.isReady() ? sendJson(res, 200, { ready: true }) : sendJson(res, 503, { ready: false });
+    return options.isReady()
+      ? sendJson(res, 200, { ready: true })
+      : sendJson(res, 503, { ready: false });
   }
   if (path === "/metrics") {
     const { contentType, body } = await options.metrics();
     res.writeHead(200, { "content-type": contentType }).end(body);
     return;
   }
-  sendJson(res, 404, { error: { message: `no route for ${req.method ?? "GET"} ${path}`, type: "not_found" } });
+  sendJson(res, 404, {
+    error: { message: `no route for ${req.method ?? "GET"} ${path}`, type: "not_found" },
+  });
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

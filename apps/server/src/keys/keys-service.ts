@@ -3,7 +3,13 @@
 // cached row at once (another control plane sharing the store sees it within the cache time).
 import { randomUUID } from "node:crypto";
 import { apiKeys, desc, eq, type ApiKeyRow, type Database } from "@llmgw/db";
-import { ServiceError, type Actor, type CreateKeyInput, type KeysService, type KeyView } from "@llmgw/api";
+import {
+  ServiceError,
+  type Actor,
+  type CreateKeyInput,
+  type KeysService,
+  type KeyView,
+} from "@llmgw/api";
 import { parseApiKey } from "@llmgw/domain";
 import { hashApiKey, hashesEqual, newApiKey } from "./key-hash";
 
@@ -18,7 +24,11 @@ export interface GatewayKeys extends KeysService {
 
 export function keyView(row: ApiKeyRow, nowMs: number): KeyView {
   const iso = (date: Date | null) => date?.toISOString() ?? null;
-  const state = row.revokedAt ? "revoked" : row.expiresAt && row.expiresAt.getTime() <= nowMs ? "expired" : "active";
+  const state = row.revokedAt
+    ? "revoked"
+    : row.expiresAt && row.expiresAt.getTime() <= nowMs
+      ? "expired"
+      : "active";
   return {
     id: row.id,
     prefix: row.prefix,
@@ -36,7 +46,11 @@ export function keyView(row: ApiKeyRow, nowMs: number): KeyView {
   };
 }
 
-export function createKeysService(db: Database, pepper: Uint8Array, nowMs: () => number): GatewayKeys {
+export function createKeysService(
+  db: Database,
+  pepper: Uint8Array,
+  nowMs: () => number,
+): GatewayKeys {
   const cache = new Map<string, { row: ApiKeyRow | undefined; loadedAtMs: number }>();
   const byPrefix = async (prefix: string) => {
     const hit = cache.get(prefix);
@@ -52,8 +66,16 @@ export function createKeysService(db: Database, pepper: Uint8Array, nowMs: () =>
       return rows.map((row) => keyView(row, nowMs()));
     },
     async revoke(id: string, _actor: Actor) {
-      const [row] = await db.update(apiKeys).set({ revokedAt: new Date(nowMs()) }).where(eq(apiKeys.id, id)).returning();
-      if (!row) throw new ServiceError("not_found", `no API key with id "${id}"; see \`llmgw ctl keys list\``);
+      const [row] = await db
+        .update(apiKeys)
+        .set({ revokedAt: new Date(nowMs()) })
+        .where(eq(apiKeys.id, id))
+        .returning();
+      if (!row)
+        throw new ServiceError(
+          "not_found",
+          `no API key with id "${id}"; see \`llmgw ctl keys list\``,
+        );
       cache.delete(row.prefix);
       return keyView(row, nowMs());
     },
@@ -61,15 +83,30 @@ export function createKeysService(db: Database, pepper: Uint8Array, nowMs: () =>
       const parsed = parseApiKey(presented);
       if (!parsed.ok) return { ok: false, why: parsed.why };
       const row = await byPrefix(parsed.prefix);
-      if (!row || !hashesEqual(hashApiKey(pepper, presented), row.keyHash)) return { ok: false, why: "the API key is not known" };
-      if (row.revokedAt) return { ok: false, why: `the API key ${row.prefix} was revoked at ${row.revokedAt.toISOString()}` };
-      if (row.expiresAt && row.expiresAt.getTime() <= nowMs()) return { ok: false, why: `the API key ${row.prefix} expired at ${row.expiresAt.toISOString()}` };
+      if (!row || !hashesEqual(hashApiKey(pepper, presented), row.keyHash))
+        return { ok: false, why: "the API key is not known" };
+      if (row.revokedAt)
+        return {
+          ok: false,
+          why: `the API key ${row.prefix} was revoked at ${row.revokedAt.toISOString()}`,
+        };
+      if (row.expiresAt && row.expiresAt.getTime() <= nowMs())
+        return {
+          ok: false,
+          why: `the API key ${row.prefix} expired at ${row.expiresAt.toISOString()}`,
+        };
       return { ok: true, key: row };
     },
   };
 }
 
-async function createKey(db: Database, pepper: Uint8Array, input: CreateKeyInput, actor: Actor, nowMs: number) {
+async function createKey(
+  db: Database,
+  pepper: Uint8Array,
+  input: CreateKeyInput,
+  actor: Actor,
+  nowMs: number,
+) {
   const { key, prefix } = newApiKey();
   const [row] = await db
     .insert(apiKeys)
@@ -82,7 +119,10 @@ async function createKey(db: Database, pepper: Uint8Array, input: CreateKeyInput
       requestsPerMinute: input.requestsPerMinute ?? null,
       tokensPerMinute: input.tokensPerMinute ?? null,
       concurrentMax: input.concurrentMax ?? null,
-      expiresAt: input.expiresInSeconds === undefined ? null : new Date(nowMs + input.expiresInSeconds * 1_000),
+      expiresAt:
+        input.expiresInSeconds === undefined
+          ? null
+          : new Date(nowMs + input.expiresInSeconds * 1_000),
       createdBy: actor.username,
       createdAt: new Date(nowMs),
     })

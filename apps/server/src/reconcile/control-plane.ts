@@ -23,7 +23,11 @@ export interface ControlPlane {
   /** The sealed pepper API key hashes are keyed with; never logged. */
   apiKeyPepper: Uint8Array;
   onRegistered(nodeId: string, replicas: readonly ReplicaStatus[]): void;
-  onReplicaReport(nodeId: string, replicas: readonly ReplicaStatus[], origin: "status" | "heartbeat"): void;
+  onReplicaReport(
+    nodeId: string,
+    replicas: readonly ReplicaStatus[],
+    origin: "status" | "heartbeat",
+  ): void;
   onDisconnected(nodeId: string): void;
   stop(): Promise<void>;
 }
@@ -40,9 +44,14 @@ export interface ControlPlaneOptions {
 
 export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
   const { db, config, log, nowMs } = options;
-  const masterKeySource = config.masterKeyBase64 ? { kind: "env" as const, base64: config.masterKeyBase64 } : { kind: "file" as const, path: join(config.homeDir, "master.key") };
+  const masterKeySource = config.masterKeyBase64
+    ? { kind: "env" as const, base64: config.masterKeyBase64 }
+    : { kind: "file" as const, path: join(config.homeDir, "master.key") };
   const masterKey = loadMasterKey(masterKeySource);
-  if (masterKey.created) log(`created the master key ${join(config.homeDir, "master.key")} (mode 0600); back it up: sealed secrets cannot be read without it`);
+  if (masterKey.created)
+    log(
+      `created the master key ${join(config.homeDir, "master.key")} (mode 0600); back it up: sealed secrets cannot be read without it`,
+    );
   const [catalog, book, health, replicaSecret, apiKeyPepper] = await Promise.all([
     openCatalogStore(db, { log, nowMs }),
     ReplicaBook.open(db, log),
@@ -68,20 +77,28 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   };
   const reconciler = startReconciler(deps, config.resyncIntervalMs);
   const unsubscribe = catalog.subscribe((next, previous) => {
-    for (const model of next.models) if (previous.get(model.name) !== model) reconciler.markDirty(model.name);
-    for (const model of previous.models) if (!next.get(model.name)) reconciler.markDirty(model.name);
+    for (const model of next.models)
+      if (previous.get(model.name) !== model) reconciler.markDirty(model.name);
+    for (const model of previous.models)
+      if (!next.get(model.name)) reconciler.markDirty(model.name);
   });
-  const failed = (what: string) => (error: unknown) => log(`${what} failed: ${(error as Error).message}`);
+  const failed = (what: string) => (error: unknown) =>
+    log(`${what} failed: ${(error as Error).message}`);
   return {
     deps,
     reconciler,
     apiKeyPepper,
     onRegistered: (nodeId, replicas) => {
-      void onNodeRegistered(deps, reconciler, nodeId, replicas).catch(failed(`adopting replicas on ${nodeId}`));
+      void onNodeRegistered(deps, reconciler, nodeId, replicas).catch(
+        failed(`adopting replicas on ${nodeId}`),
+      );
       // A new node is new room: models that could not be placed may fit now.
       reconciler.markAll();
     },
-    onReplicaReport: (nodeId, replicas, origin) => void applyReports(deps, reconciler, nodeId, replicas, origin).catch(failed(`replica report from ${nodeId}`)),
+    onReplicaReport: (nodeId, replicas, origin) =>
+      void applyReports(deps, reconciler, nodeId, replicas, origin).catch(
+        failed(`replica report from ${nodeId}`),
+      ),
     onDisconnected: () => reconciler.markAll(),
     async stop() {
       unsubscribe();

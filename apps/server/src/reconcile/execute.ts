@@ -18,7 +18,12 @@ export function sendStart(deps: ReconcileDeps, replicaId: string): boolean {
   return deps.links.send(record.nodeId, { msg: { case: "startReplica", value: start } });
 }
 
-export function sendStop(deps: ReconcileDeps, nodeId: string, replicaId: string, reason: string): boolean {
+export function sendStop(
+  deps: ReconcileDeps,
+  nodeId: string,
+  replicaId: string,
+  reason: string,
+): boolean {
   const record = deps.book.get(replicaId);
   if (record) record.lastSentMs = deps.nowMs();
   return deps.links.send(nodeId, { msg: { case: "stopReplica", value: { replicaId, reason } } });
@@ -26,7 +31,10 @@ export function sendStop(deps: ReconcileDeps, nodeId: string, replicaId: string,
 
 async function place(deps: ReconcileDeps, action: Action<"place">): Promise<void> {
   const shard = action.shards[0];
-  const profile = deps.catalog.current().get(action.model)?.profiles.find((p) => p.name === action.profile);
+  const profile = deps.catalog
+    .current()
+    .get(action.model)
+    ?.profiles.find((p) => p.name === action.profile);
   if (!shard || !profile) return;
   const nowMs = deps.nowMs();
   const record: ReplicaRecord = {
@@ -57,7 +65,11 @@ async function place(deps: ReconcileDeps, action: Action<"place">): Promise<void
 
 async function stop(deps: ReconcileDeps, action: Action<"stop">): Promise<void> {
   const isConnected = deps.links.isConnected(action.nodeId);
-  await deps.book.update(action.replicaId, { phase: "stopped", message: action.reason, isLostStopped: !isConnected }, deps.nowMs());
+  await deps.book.update(
+    action.replicaId,
+    { phase: "stopped", message: action.reason, isLostStopped: !isConnected },
+    deps.nowMs(),
+  );
   deps.log(`stopping ${action.model} replica ${action.replicaId}: ${action.reason}`);
   sendStop(deps, action.nodeId, action.replicaId, action.reason);
 }
@@ -65,18 +77,32 @@ async function stop(deps: ReconcileDeps, action: Action<"stop">): Promise<void> 
 async function countFailure(deps: ReconcileDeps, action: Action<"count-failure">): Promise<void> {
   const health = deps.health.get(action.model);
   const failures = (health?.revision === action.revision ? health.consecutiveFailures : 0) + 1;
-  deps.log(`model ${action.model}: replica ${action.replicaId} failed (${failures} in a row): ${action.error}`);
-  await deps.health.set({ name: action.model, consecutiveFailures: failures, isParked: health?.isParked ?? false, lastError: action.error, revision: action.revision });
+  deps.log(
+    `model ${action.model}: replica ${action.replicaId} failed (${failures} in a row): ${action.error}`,
+  );
+  await deps.health.set({
+    name: action.model,
+    consecutiveFailures: failures,
+    isParked: health?.isParked ?? false,
+    lastError: action.error,
+    revision: action.revision,
+  });
 }
 
 async function park(deps: ReconcileDeps, action: Action<"park">): Promise<void> {
   const health = deps.health.get(action.model);
   if (!health) return;
-  deps.log(`model ${action.model} parked after ${health.consecutiveFailures} failed starts in a row: ${action.lastError}; change its definition or run \`llmgw ctl retry ${action.model}\``);
+  deps.log(
+    `model ${action.model} parked after ${health.consecutiveFailures} failed starts in a row: ${action.lastError}; change its definition or run \`llmgw ctl retry ${action.model}\``,
+  );
   await deps.health.set({ ...health, isParked: true, lastError: action.lastError });
 }
 
-export async function executeAction(deps: ReconcileDeps, warnings: PlacementWarnings, action: ReconcileAction): Promise<void> {
+export async function executeAction(
+  deps: ReconcileDeps,
+  warnings: PlacementWarnings,
+  action: ReconcileAction,
+): Promise<void> {
   switch (action.kind) {
     case "place":
       return place(deps, action);
@@ -87,14 +113,20 @@ export async function executeAction(deps: ReconcileDeps, warnings: PlacementWarn
     case "park":
       return park(deps, action);
     case "reset-failures":
-      if (action.why === "new-revision") deps.log(`model ${action.model}: definition changed (revision ${action.revision}); failures cleared`);
+      if (action.why === "new-revision")
+        deps.log(
+          `model ${action.model}: definition changed (revision ${action.revision}); failures cleared`,
+        );
       return deps.health.reset(action.model, action.revision);
     case "node-lost":
-      deps.log(`node ${action.nodeName} is lost (unreachable for more than ${deps.policy.lostAfterMs} ms); rebuilding its replicas on other nodes`);
+      deps.log(
+        `node ${action.nodeName} is lost (unreachable for more than ${deps.policy.lostAfterMs} ms); rebuilding its replicas on other nodes`,
+      );
       return;
     case "unplaceable":
       deps.unplaceable.set(action.model, { summary: action.summary, reasons: action.reasons });
-      if (warnings.shouldLog(action.model, action.summary, deps.nowMs())) deps.log(`cannot place ${action.model}: ${action.summary}`);
+      if (warnings.shouldLog(action.model, action.summary, deps.nowMs()))
+        deps.log(`cannot place ${action.model}: ${action.summary}`);
       return;
   }
 }

@@ -34,9 +34,14 @@ export class ModelHealthBook {
     const row = { ...health, updatedAt: new Date() };
     const run = this.queue
       .then(async () => {
-        await this.db.insert(modelStatus).values(row).onConflictDoUpdate({ target: modelStatus.name, set: row });
+        await this.db
+          .insert(modelStatus)
+          .values(row)
+          .onConflictDoUpdate({ target: modelStatus.name, set: row });
       })
-      .catch((error: unknown) => this.log(`could not save the status of model ${health.name}: ${(error as Error).message}`));
+      .catch((error: unknown) =>
+        this.log(`could not save the status of model ${health.name}: ${(error as Error).message}`),
+      );
     this.queue = run;
     return run;
   }

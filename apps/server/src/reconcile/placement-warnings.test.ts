@@ -7,7 +7,9 @@ describe("placement warnings", () => {
     expect(warnings.shouldLog("m", "no cards", 0)).toBe(true);
     expect(warnings.shouldLog("m", "no cards", 5_000)).toBe(false);
     expect(warnings.shouldLog("m", "no memory", 6_000)).toBe(true);
-    expect(warnings.shouldLog("m", "no memory", 6_000 + PLACEMENT_WARNING_REPEAT_MS - 1)).toBe(false);
+    expect(warnings.shouldLog("m", "no memory", 6_000 + PLACEMENT_WARNING_REPEAT_MS - 1)).toBe(
+      false,
+    );
     expect(warnings.shouldLog("m", "no memory", 6_000 + PLACEMENT_WARNING_REPEAT_MS)).toBe(true);
     warnings.clear("m");
     expect(warnings.shouldLog("m", "no memory", 6_001 + PLACEMENT_WARNING_REPEAT_MS)).toBe(true);

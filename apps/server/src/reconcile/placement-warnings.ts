@@ -8,7 +8,12 @@ export class PlacementWarnings {
   /** True when this warning should be logged now. */
   shouldLog(model: string, reason: string, nowMs: number): boolean {
     const previous = this.last.get(model);
-    if (previous && previous.reason === reason && nowMs - previous.atMs < PLACEMENT_WARNING_REPEAT_MS) return false;
+    if (
+      previous &&
+      previous.reason === reason &&
+      nowMs - previous.atMs < PLACEMENT_WARNING_REPEAT_MS
+    )
+      return false;
     this.last.set(model, { reason, atMs: nowMs });
     return true;
   }

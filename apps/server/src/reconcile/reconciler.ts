@@ -33,12 +33,31 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
     const nowMs = deps.nowMs();
     const catalog = deps.catalog.current();
     const replicas: ObservedReplica[] = deps.book.all();
-    const nodes = reconcileNodes(deps.registry, new Set(deps.book.active().map((r) => r.nodeId)), nowMs, deps.liveness, deps.startedAtMs, {
-      restartGraceMs: deps.restartGraceMs,
-      lostAfterMs: deps.policy.lostAfterMs,
+    const nodes = reconcileNodes(
+      deps.registry,
+      new Set(deps.book.active().map((r) => r.nodeId)),
+      nowMs,
+      deps.liveness,
+      deps.startedAtMs,
+      {
+        restartGraceMs: deps.restartGraceMs,
+        lostAfterMs: deps.policy.lostAfterMs,
+      },
+    );
+    const models = catalog.models.map((definition) => ({
+      definition,
+      revision: deps.catalog.meta(definition.name)?.revision ?? 1,
+    }));
+    const { actions } = planReconcile({
+      models,
+      health: deps.health.all(),
+      replicas,
+      nodes,
+      nowMs,
+      policy: deps.policy,
+      only: [name],
+      newReplicaId,
     });
-    const models = catalog.models.map((definition) => ({ definition, revision: deps.catalog.meta(definition.name)?.revision ?? 1 }));
-    const { actions } = planReconcile({ models, health: deps.health.all(), replicas, nodes, nowMs, policy: deps.policy, only: [name], newReplicaId });
     if (!actions.some((a) => a.kind === "unplaceable")) {
       if (deps.unplaceable.delete(name)) warnings.clear(name);
     }

@@ -36,7 +36,10 @@ function fromRow(row: ReplicaRow): ReplicaRecord {
     fetchProgress: null,
     phaseChangedAtMs: row.phaseChangedAt.getTime(),
     lastUsedAtMs: row.lastUsedAt?.getTime() ?? null,
-    isLostStopped: row.phase === "stopped" && row.message.startsWith(LOST_MESSAGE_PREFIX) && row.message.includes(" was lost"),
+    isLostStopped:
+      row.phase === "stopped" &&
+      row.message.startsWith(LOST_MESSAGE_PREFIX) &&
+      row.message.includes(" was lost"),
     lastSentMs: 0,
   };
 }
@@ -95,7 +98,10 @@ export class ReplicaBook {
   insert(record: ReplicaRecord): Promise<void> {
     this.records.set(record.id, record);
     return this.write(`replica ${record.id}`, async () => {
-      await this.db.insert(replicasTable).values(toRow(record)).onConflictDoUpdate({ target: replicasTable.id, set: toRow(record) });
+      await this.db
+        .insert(replicasTable)
+        .values(toRow(record))
+        .onConflictDoUpdate({ target: replicasTable.id, set: toRow(record) });
     });
   }
 
@@ -103,7 +109,8 @@ export class ReplicaBook {
   update(id: string, change: Partial<ReplicaRecord>, nowMs: number): Promise<void> {
     const record = this.records.get(id);
     if (!record) return Promise.resolve();
-    if (change.phase !== undefined && change.phase !== record.phase) record.phaseChangedAtMs = nowMs;
+    if (change.phase !== undefined && change.phase !== record.phase)
+      record.phaseChangedAtMs = nowMs;
     Object.assign(record, change);
     const row = toRow(record);
     return this.write(`replica ${id}`, async () => {
@@ -117,7 +124,8 @@ export class ReplicaBook {
     for (const record of old) this.records.delete(record.id);
     if (old.length === 0) return Promise.resolve();
     return this.write("stopped replicas", async () => {
-      for (const record of old) await this.db.delete(replicasTable).where(eq(replicasTable.id, record.id));
+      for (const record of old)
+        await this.db.delete(replicasTable).where(eq(replicasTable.id, record.id));
     });
   }
 
@@ -127,7 +135,9 @@ export class ReplicaBook {
   }
 
   private write(what: string, work: () => Promise<void>): Promise<void> {
-    const run = this.queue.then(work).catch((error: unknown) => this.log(`could not save ${what}: ${(error as Error).message}`));
+    const run = this.queue
+      .then(work)
+      .catch((error: unknown) => this.log(`could not save ${what}: ${(error as Error).message}`));
     this.queue = run;
     return run;
   }

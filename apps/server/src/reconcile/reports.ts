@@ -27,7 +27,13 @@ function isRunning(phase: ReplicaPhaseName | undefined): boolean {
   return phase !== undefined && phase !== "stopped" && phase !== "failed";
 }
 
-async function applyOne(deps: ReconcileDeps, sink: ReportSink, nodeId: string, status: ReplicaStatus, isRegister: boolean): Promise<void> {
+async function applyOne(
+  deps: ReconcileDeps,
+  sink: ReportSink,
+  nodeId: string,
+  status: ReplicaStatus,
+  isRegister: boolean,
+): Promise<void> {
   const phase = PHASE_NAMES[status.phase];
   const record = deps.book.get(status.replicaId);
   const nowMs = deps.nowMs();
@@ -41,7 +47,11 @@ async function applyOne(deps: ReconcileDeps, sink: ReportSink, nodeId: string, s
     if (record.isLostStopped && record.nodeId === nodeId) {
       // Its node came back still running it: count it again; the planner stops a surplus.
       deps.log(`adopting ${record.model} replica ${record.id} again on its returning node`);
-      await deps.book.update(record.id, { ...fields(status), phase: phase ?? "starting", isLostStopped: false }, nowMs);
+      await deps.book.update(
+        record.id,
+        { ...fields(status), phase: phase ?? "starting", isLostStopped: false },
+        nowMs,
+      );
       sink.markDirty(record.model);
     } else if (isRegister || nowMs - record.lastSentMs >= RESEND_AFTER_MS) {
       sendStop(deps, nodeId, record.id, record.message || "stopped by the control plane");
@@ -49,13 +59,15 @@ async function applyOne(deps: ReconcileDeps, sink: ReportSink, nodeId: string, s
     return;
   }
   if (record.nodeId !== nodeId || phase === undefined) return;
-  const changed = phase !== record.phase || status.message !== record.message || status.port !== (record.port ?? 0);
+  const changed =
+    phase !== record.phase ||
+    status.message !== record.message ||
+    status.port !== (record.port ?? 0);
   record.fetchProgress = status.fetchProgress ?? null;
   if (!changed) return;
   await deps.book.update(record.id, { ...fields(status), phase }, nowMs);
   sink.markDirty(record.model);
 }
-
 
 function fields(status: ReplicaStatus) {
   return {
@@ -74,12 +86,19 @@ export async function applyReports(
   origin: "register" | "status" | "heartbeat",
 ): Promise<void> {
   // Started together so every in-memory change lands before anything else runs; only writes wait.
-  await Promise.all(statuses.map((status) => applyOne(deps, sink, nodeId, status, origin === "register")));
+  await Promise.all(
+    statuses.map((status) => applyOne(deps, sink, nodeId, status, origin === "register")),
+  );
   if (origin !== "heartbeat") return;
   // A replica placed here that the agent does not list never got its StartReplica: send it again.
   const listed = new Set(statuses.map((s) => s.replicaId));
   for (const record of deps.book.onNode(nodeId)) {
-    if (record.phase === "placing" && !listed.has(record.id) && deps.nowMs() - record.lastSentMs >= RESEND_AFTER_MS) sendStart(deps, record.id);
+    if (
+      record.phase === "placing" &&
+      !listed.has(record.id) &&
+      deps.nowMs() - record.lastSentMs >= RESEND_AFTER_MS
+    )
+      sendStart(deps, record.id);
   }
 }
 
@@ -97,7 +116,12 @@ export function desiredFor(deps: ReconcileDeps, nodeId: string): StartReplicaIni
 }
 
 /** Register: adopt what still runs, then tell the node the whole desired list. */
-export async function onNodeRegistered(deps: ReconcileDeps, sink: ReportSink, nodeId: string, reported: readonly ReplicaStatus[]): Promise<void> {
+export async function onNodeRegistered(
+  deps: ReconcileDeps,
+  sink: ReportSink,
+  nodeId: string,
+  reported: readonly ReplicaStatus[],
+): Promise<void> {
   await applyReports(deps, sink, nodeId, reported, "register");
   const replicas = desiredFor(deps, nodeId);
   deps.links.send(nodeId, { msg: { case: "desiredReplicas", value: { replicas } } });

@@ -11,16 +11,22 @@ export type MasterKeySource = { kind: "env"; base64: string } | { kind: "file"; 
 function decode(base64: string, where: string): Buffer {
   const key = Buffer.from(base64.trim(), "base64");
   if (key.byteLength !== MASTER_KEY_BYTES) {
-    throw new SealError(`${where} must be base64 of ${MASTER_KEY_BYTES} bytes (it decodes to ${key.byteLength}); make one with: openssl rand -base64 32`);
+    throw new SealError(
+      `${where} must be base64 of ${MASTER_KEY_BYTES} bytes (it decodes to ${key.byteLength}); make one with: openssl rand -base64 32`,
+    );
   }
   return key;
 }
 
 export function loadMasterKey(source: MasterKeySource): { key: Buffer; created: boolean } {
-  if (source.kind === "env") return { key: decode(source.base64, "LLMGW_MASTER_KEY"), created: false };
+  if (source.kind === "env")
+    return { key: decode(source.base64, "LLMGW_MASTER_KEY"), created: false };
   if (existsSync(source.path)) {
     const mode = statSync(source.path).mode & 0o077;
-    if (mode !== 0) throw new SealError(`${source.path} is readable by others (mode ${(statSync(source.path).mode & 0o777).toString(8)}); chmod 600 it`);
+    if (mode !== 0)
+      throw new SealError(
+        `${source.path} is readable by others (mode ${(statSync(source.path).mode & 0o777).toString(8)}); chmod 600 it`,
+      );
     return { key: decode(readFileSync(source.path, "utf8"), source.path), created: false };
   }
   mkdirSync(dirname(source.path), { recursive: true, mode: 0o700 });

@@ -19,7 +19,9 @@ describe("seal", () => {
 
   it("fails closed under a wrong key", () => {
     const sealed = seal(key, "replica-key-secret", secret);
-    expect(() => unseal(randomBytes(32), "replica-key-secret", sealed)).toThrow(/does not open: the master key is not the one/);
+    expect(() => unseal(randomBytes(32), "replica-key-secret", sealed)).toThrow(
+      /does not open: the master key is not the one/,
+    );
   });
 
   it("fails closed when any byte is flipped", () => {
@@ -61,7 +63,11 @@ describe("loadMasterKey", () => {
   });
 
   it("takes LLMGW_MASTER_KEY as base64 of 32 bytes and names it when it is not", () => {
-    expect(loadMasterKey({ kind: "env", base64: key.toString("base64") }).key.equals(key)).toBe(true);
-    expect(() => loadMasterKey({ kind: "env", base64: "c2hvcnQ=" })).toThrow(/LLMGW_MASTER_KEY must be base64 of 32 bytes/);
+    expect(loadMasterKey({ kind: "env", base64: key.toString("base64") }).key.equals(key)).toBe(
+      true,
+    );
+    expect(() => loadMasterKey({ kind: "env", base64: "c2hvcnQ=" })).toThrow(
+      /LLMGW_MASTER_KEY must be base64 of 32 bytes/,
+    );
   });
 });

@@ -14,7 +14,9 @@ export class SealError extends Error {
 
 function checkKey(masterKey: Uint8Array): void {
   if (masterKey.byteLength !== MASTER_KEY_BYTES) {
-    throw new SealError(`the master key is ${masterKey.byteLength} bytes; AES-256-GCM needs exactly ${MASTER_KEY_BYTES}`);
+    throw new SealError(
+      `the master key is ${masterKey.byteLength} bytes; AES-256-GCM needs exactly ${MASTER_KEY_BYTES}`,
+    );
   }
 }
 
@@ -30,10 +32,13 @@ export function seal(masterKey: Uint8Array, name: string, plaintext: Uint8Array)
 export function unseal(masterKey: Uint8Array, name: string, sealed: string): Buffer {
   checkKey(masterKey);
   if (!sealed.startsWith(VERSION_PREFIX)) {
-    throw new SealError(`sealed secret "${name}" has an unknown format; it was not written by this version of llmgw`);
+    throw new SealError(
+      `sealed secret "${name}" has an unknown format; it was not written by this version of llmgw`,
+    );
   }
   const bytes = Buffer.from(sealed.slice(VERSION_PREFIX.length), "base64");
-  if (bytes.byteLength < NONCE_BYTES + TAG_BYTES) throw new SealError(`sealed secret "${name}" is truncated`);
+  if (bytes.byteLength < NONCE_BYTES + TAG_BYTES)
+    throw new SealError(`sealed secret "${name}" is truncated`);
   const nonce = bytes.subarray(0, NONCE_BYTES);
   const tag = bytes.subarray(bytes.byteLength - TAG_BYTES);
   const body = bytes.subarray(NONCE_BYTES, bytes.byteLength - TAG_BYTES);

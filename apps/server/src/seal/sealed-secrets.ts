@@ -8,8 +8,13 @@ export const REPLICA_KEY_SECRET = "replica-key-secret";
 const SECRET_BYTES = 32;
 
 /** Opens the named secret, creating it on first use; fails closed when it does not open. */
-export async function loadOrCreateSecret(db: Database, masterKey: Uint8Array, name: string): Promise<Buffer> {
-  const read = async () => (await db.select().from(sealedSecrets).where(eq(sealedSecrets.name, name)))[0];
+export async function loadOrCreateSecret(
+  db: Database,
+  masterKey: Uint8Array,
+  name: string,
+): Promise<Buffer> {
+  const read = async () =>
+    (await db.select().from(sealedSecrets).where(eq(sealedSecrets.name, name)))[0];
   const existing = await read();
   if (existing) return unseal(masterKey, name, existing.sealed);
   const sealed = seal(masterKey, name, randomBytes(SECRET_BYTES));

@@ -8,7 +8,11 @@ import { hashPassword, verifyPassword } from "./passwords";
 // Spent on unknown usernames too, so timing does not tell which names exist.
 const DUMMY_HASH_PROMISE = hashPassword(randomToken());
 
-export function createAuthService(db: Database, sessionTtlMs: number, nowMs: () => number): AuthService {
+export function createAuthService(
+  db: Database,
+  sessionTtlMs: number,
+  nowMs: () => number,
+): AuthService {
   return {
     async login(username, password): Promise<LoginOutput | null> {
       const [user] = await db.select().from(users).where(eq(users.username, username)).limit(1);
@@ -25,7 +29,11 @@ export function createAuthService(db: Database, sessionTtlMs: number, nowMs: () 
   };
 }
 
-export async function userForSession(db: Database, token: string, now: Date): Promise<UserView | null> {
+export async function userForSession(
+  db: Database,
+  token: string,
+  now: Date,
+): Promise<UserView | null> {
   const rows = await db
     .select({ user: users })
     .from(sessions)
@@ -56,6 +64,13 @@ export async function ensureFirstAdmin(
     passwordHash: await hashPassword(password),
     role: "admin",
   });
-  await db.insert(auditLog).values({ actor: "system", action: "user.create", target: "admin", details: { role: "admin" } });
+  await db
+    .insert(auditLog)
+    .values({
+      actor: "system",
+      action: "user.create",
+      target: "admin",
+      details: { role: "admin" },
+    });
   return { username: "admin", password };
 }

@@ -5,7 +5,9 @@ import { reconcileNodes } from "../fleet/placement-nodes";
 import type { ReconcileDeps } from "../reconcile/deps";
 
 export function livePlacementNodes(deps: ReconcileDeps): PlacementNode[] {
-  return reconcileNodes(deps.registry, [], deps.nowMs(), deps.liveness, deps.startedAtMs).map((n) => n.node);
+  return reconcileNodes(deps.registry, [], deps.nowMs(), deps.liveness, deps.startedAtMs).map(
+    (n) => n.node,
+  );
 }
 
 export function heldReplicas(deps: ReconcileDeps): ExistingReplica[] {

@@ -46,7 +46,8 @@ export function modelView(deps: ReconcileDeps, model: ModelDefinition): ModelVie
     consecutiveFailures: health?.consecutiveFailures ?? 0,
     isParked,
     lastError: health?.lastError ?? null,
-    unplaceableReasons: unplaceable && state === "unplaceable" ? [unplaceable.summary, ...unplaceable.reasons] : [],
+    unplaceableReasons:
+      unplaceable && state === "unplaceable" ? [unplaceable.summary, ...unplaceable.reasons] : [],
     fallbacks: meta?.fallbacks ?? [],
     owner: ownerOf(model),
     updatedAt: (meta?.updatedAt ?? new Date(0)).toISOString(),
@@ -56,7 +57,8 @@ export function modelView(deps: ReconcileDeps, model: ModelDefinition): ModelVie
 
 function needOf(profile: ModelProfile): string {
   const engine = `engine ${profile.engine}`;
-  if (profile.gpu === undefined) return `CPU: ${profile.cpu_cores} cores and ${profile.memory_gb} GB memory (${engine})`;
+  if (profile.gpu === undefined)
+    return `CPU: ${profile.cpu_cores} cores and ${profile.memory_gb} GB memory (${engine})`;
   const cards = `${profile.gpus} GPU${profile.gpus === 1 ? "" : "s"}`;
   if (typeof profile.gpu === "string") return `${cards} of class ${profile.gpu} (${engine})`;
   return `${cards} with compute capability ≥ ${profile.gpu.min_compute_capability} and ≥ ${profile.gpu.min_memory_gb} GB (${engine})`;
@@ -66,8 +68,21 @@ export function presetView(deps: ReconcileDeps, input: ModelDefinitionInput): Pr
   const parsed = parseModelDefinition(input);
   if (!parsed.ok) return null;
   const model = parsed.model;
-  const [result] = placeModelReplicas({ nodes: livePlacementNodes(deps), replicas: heldReplicas(deps) }, [{ model, replicaId: `${model.name}-preview` }]);
-  const reasons = !result || result.ok ? [] : [result.summary, ...result.profiles.flatMap((p) => p.rejections.map((r) => `${r.nodeName} (profile ${p.profile}): ${r.reasons.join("; ")}`))];
+  const [result] = placeModelReplicas(
+    { nodes: livePlacementNodes(deps), replicas: heldReplicas(deps) },
+    [{ model, replicaId: `${model.name}-preview` }],
+  );
+  const reasons =
+    !result || result.ok
+      ? []
+      : [
+          result.summary,
+          ...result.profiles.flatMap((p) =>
+            p.rejections.map(
+              (r) => `${r.nodeName} (profile ${p.profile}): ${r.reasons.join("; ")}`,
+            ),
+          ),
+        ];
   return {
     name: model.name,
     description: `${model.source} — ${model.replicas.min}-${model.replicas.max} replicas`,

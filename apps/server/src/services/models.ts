@@ -1,24 +1,48 @@
 // The catalog as the API shows it: desired state from the catalog store, observed state from the
 // reconciler's books. Writes go to the store (which audits them); the reconciler is told at once.
-import { ServiceError, type AddModelInput, type ModelsService, type PlacementExplanation } from "@llmgw/api";
+import {
+  ServiceError,
+  type AddModelInput,
+  type ModelsService,
+  type PlacementExplanation,
+} from "@llmgw/api";
 import { auditLog } from "@llmgw/db";
-import { PRESETS, explainPlacement, findPreset, formatExplanation, placementRequestFor, presetNames } from "@llmgw/domain";
+import {
+  PRESETS,
+  explainPlacement,
+  findPreset,
+  formatExplanation,
+  placementRequestFor,
+  presetNames,
+} from "@llmgw/domain";
 import type { Database } from "@llmgw/db";
 import type { ReconcileDeps } from "../reconcile/deps";
 import type { Reconciler } from "../reconcile/reconciler";
 import { heldReplicas, livePlacementNodes } from "./fleet-view";
 import { modelView, presetView } from "./model-views";
 
-export function createModelsService(db: Database, deps: ReconcileDeps, reconciler: Reconciler): ModelsService {
+export function createModelsService(
+  db: Database,
+  deps: ReconcileDeps,
+  reconciler: Reconciler,
+): ModelsService {
   const known = (name: string) => {
     const model = deps.catalog.current().get(name);
-    if (!model) throw new ServiceError("not_found", `model "${name}" is not in the catalog; see \`llmgw ctl models\``);
+    if (!model)
+      throw new ServiceError(
+        "not_found",
+        `model "${name}" is not in the catalog; see \`llmgw ctl models\``,
+      );
     return model;
   };
   const definitionOf = (input: AddModelInput): unknown => {
     if ("definition" in input) return input.definition;
     const preset = findPreset(input.preset);
-    if (!preset) throw new ServiceError("not_found", `no preset named "${input.preset}"; presets are ${presetNames().join(", ")}`);
+    if (!preset)
+      throw new ServiceError(
+        "not_found",
+        `no preset named "${input.preset}"; presets are ${presetNames().join(", ")}`,
+      );
     return preset;
   };
   return {
@@ -44,7 +68,11 @@ export function createModelsService(db: Database, deps: ReconcileDeps, reconcile
         actor: actor.username,
         action: "model.retry",
         target: name,
-        details: { consecutiveFailures: previous?.consecutiveFailures ?? 0, wasParked: previous?.isParked ?? false, lastError: previous?.lastError ?? null },
+        details: {
+          consecutiveFailures: previous?.consecutiveFailures ?? 0,
+          wasParked: previous?.isParked ?? false,
+          lastError: previous?.lastError ?? null,
+        },
       });
       deps.log(`model ${name}: failures cleared by ${actor.username}; placing again`);
       reconciler.markDirty(name);
@@ -57,10 +85,18 @@ export function createModelsService(db: Database, deps: ReconcileDeps, reconcile
     async explainPlacement(name): Promise<PlacementExplanation> {
       const model = known(name);
       const input = { nodes: livePlacementNodes(deps), replicas: heldReplicas(deps) };
-      const explanations = model.profiles.map((profile) => explainPlacement(input, placementRequestFor(model, profile, `${name}-next`)));
-      const lines = explanations.flatMap((explanation, i) => formatExplanation(explanation).map((line) => `[${model.profiles[i]?.name}] ${line}`));
+      const explanations = model.profiles.map((profile) =>
+        explainPlacement(input, placementRequestFor(model, profile, `${name}-next`)),
+      );
+      const lines = explanations.flatMap((explanation, i) =>
+        formatExplanation(explanation).map((line) => `[${model.profiles[i]?.name}] ${line}`),
+      );
       const chosen = explanations.find((e) => e.nodes.some((n) => n.chosen));
-      return { model: name, lines, summary: (chosen ?? explanations[0])?.summary ?? `model "${name}" has no profiles` };
+      return {
+        model: name,
+        lines,
+        summary: (chosen ?? explanations[0])?.summary ?? `model "${name}" has no profiles`,
+      };
     },
     presets: async () => PRESETS.flatMap((preset) => presetView(deps, preset) ?? []),
   };

@@ -5,10 +5,19 @@ import { auditLog, type Database } from "@llmgw/db";
 import type { ReconcileDeps } from "../reconcile/deps";
 
 function nodeIdFor(deps: ReconcileDeps, nodeOrName: string): string {
-  const live = deps.registry.all().find((n) => n.nodeId === nodeOrName || n.register.nodeName === nodeOrName);
-  if (!live) throw new ServiceError("not_found", `node "${nodeOrName}" is not known; see \`llmgw ctl nodes\``);
+  const live = deps.registry
+    .all()
+    .find((n) => n.nodeId === nodeOrName || n.register.nodeName === nodeOrName);
+  if (!live)
+    throw new ServiceError(
+      "not_found",
+      `node "${nodeOrName}" is not known; see \`llmgw ctl nodes\``,
+    );
   if (!deps.links.isConnected(live.nodeId)) {
-    throw new ServiceError("unavailable", `node "${live.register.nodeName}" is not connected; its logs are kept on the node and come back when its agent does`);
+    throw new ServiceError(
+      "unavailable",
+      `node "${live.register.nodeName}" is not connected; its logs are kept on the node and come back when its agent does`,
+    );
   }
   return live.nodeId;
 }
@@ -17,42 +26,95 @@ export function createLogsService(deps: ReconcileDeps, timeoutMs: number): LogsS
   return {
     async get(node, source, lines) {
       const nodeId = nodeIdFor(deps, node);
-      const reply = await deps.links.request(nodeId, { msg: { case: "logsRequest", value: { source, lines } } }, timeoutMs).catch((error: Error) => {
-        throw new ServiceError("unavailable", `node "${node}": ${error.message}`);
-      });
-      if (reply.msg.case === "error") throw new ServiceError("unavailable", `node "${node}" could not answer: ${reply.msg.value.message}`);
-      if (reply.msg.case !== "logsReply") throw new ServiceError("unavailable", `node "${node}" answered ${reply.msg.case ?? "nothing"} instead of logs`);
+      const reply = await deps.links
+        .request(nodeId, { msg: { case: "logsRequest", value: { source, lines } } }, timeoutMs)
+        .catch((error: Error) => {
+          throw new ServiceError("unavailable", `node "${node}": ${error.message}`);
+        });
+      if (reply.msg.case === "error")
+        throw new ServiceError(
+          "unavailable",
+          `node "${node}" could not answer: ${reply.msg.value.message}`,
+        );
+      if (reply.msg.case !== "logsReply")
+        throw new ServiceError(
+          "unavailable",
+          `node "${node}" answered ${reply.msg.case ?? "nothing"} instead of logs`,
+        );
       const answer = reply.msg.value;
-      if (answer.error) throw new ServiceError("not_found", `node "${node}": ${answer.error}`, [`sources: ${answer.sources.join(", ")}`]);
-      return { node, source: answer.source || source, lines: [...answer.lines], sources: [...answer.sources] };
+      if (answer.error)
+        throw new ServiceError("not_found", `node "${node}": ${answer.error}`, [
+          `sources: ${answer.sources.join(", ")}`,
+        ]);
+      return {
+        node,
+        source: answer.source || source,
+        lines: [...answer.lines],
+        sources: [...answer.sources],
+      };
     },
   };
 }
 
-async function reclaimOn(deps: ReconcileDeps, nodeId: string, wanted: string[], collect: boolean, timeoutMs: number): Promise<ReclaimView["nodes"][number]> {
+async function reclaimOn(
+  deps: ReconcileDeps,
+  nodeId: string,
+  wanted: string[],
+  collect: boolean,
+  timeoutMs: number,
+): Promise<ReclaimView["nodes"][number]> {
   const node = deps.registry.get(nodeId)?.register.nodeName ?? nodeId;
   try {
-    const reply = await deps.links.request(nodeId, { msg: { case: "reclaimRequest", value: { wantedSources: wanted, collect } } }, timeoutMs);
+    const reply = await deps.links.request(
+      nodeId,
+      { msg: { case: "reclaimRequest", value: { wantedSources: wanted, collect } } },
+      timeoutMs,
+    );
     if (reply.msg.case !== "reclaimReply") {
-      const why = reply.msg.case === "error" ? reply.msg.value.message : `answered ${reply.msg.case ?? "nothing"}`;
+      const why =
+        reply.msg.case === "error"
+          ? reply.msg.value.message
+          : `answered ${reply.msg.case ?? "nothing"}`;
       return { node, entries: [], bytesFreed: 0, error: why };
     }
-    const entries = reply.msg.value.entries.map((e) => ({ cacheName: e.cacheName, source: e.source, sizeBytes: Number(e.sizeBytes), removed: e.removed, refused: e.refused }));
+    const entries = reply.msg.value.entries.map((e) => ({
+      cacheName: e.cacheName,
+      source: e.source,
+      sizeBytes: Number(e.sizeBytes),
+      removed: e.removed,
+      refused: e.refused,
+    }));
     return { node, entries, bytesFreed: Number(reply.msg.value.bytesFreed), error: null };
   } catch (error) {
     return { node, entries: [], bytesFreed: 0, error: (error as Error).message };
   }
 }
 
-export function createReclaimService(db: Database, deps: ReconcileDeps, timeoutMs: number): ReclaimService {
+export function createReclaimService(
+  db: Database,
+  deps: ReconcileDeps,
+  timeoutMs: number,
+): ReclaimService {
   return {
     async run(collect, actor) {
       const wanted = [...new Set(deps.catalog.current().models.map((m) => m.source))];
-      const nodeIds = deps.registry.all().map((n) => n.nodeId).filter((id) => deps.links.isConnected(id));
-      const nodes = await Promise.all(nodeIds.map((id) => reclaimOn(deps, id, wanted, collect, timeoutMs)));
+      const nodeIds = deps.registry
+        .all()
+        .map((n) => n.nodeId)
+        .filter((id) => deps.links.isConnected(id));
+      const nodes = await Promise.all(
+        nodeIds.map((id) => reclaimOn(deps, id, wanted, collect, timeoutMs)),
+      );
       if (collect) {
         const bytesFreed = nodes.reduce((sum, n) => sum + n.bytesFreed, 0);
-        await db.insert(auditLog).values({ actor: actor.username, action: "reclaim.collect", target: "", details: { bytesFreed, nodes: nodes.map((n) => n.node) } });
+        await db
+          .insert(auditLog)
+          .values({
+            actor: actor.username,
+            action: "reclaim.collect",
+            target: "",
+            details: { bytesFreed, nodes: nodes.map((n) => n.node) },
+          });
       }
       return { collect, nodes: nodes.sort((a, b) => a.node.localeCompare(b.node, "en")) };
     },

@@ -16,9 +16,12 @@ export function createNodesService(
       db.select().from(gpus).orderBy(asc(gpus.index)),
     ]);
     const cardsByNode = new Map<string, GpuRow[]>();
-    for (const card of gpuRows) cardsByNode.set(card.nodeId, [...(cardsByNode.get(card.nodeId) ?? []), card]);
+    for (const card of gpuRows)
+      cardsByNode.set(card.nodeId, [...(cardsByNode.get(card.nodeId) ?? []), card]);
     const now = nowMs();
-    return nodeRows.map((row) => toView(row, cardsByNode.get(row.id) ?? [], registry.get(row.id), policy, now));
+    return nodeRows.map((row) =>
+      toView(row, cardsByNode.get(row.id) ?? [], registry.get(row.id), policy, now),
+    );
   };
   return {
     list: load,
@@ -28,13 +31,23 @@ export function createNodesService(
   };
 }
 
-function toView(row: NodeRow, cards: GpuRow[], live: LiveNode | undefined, policy: LivenessPolicy, nowMs: number): NodeView {
+function toView(
+  row: NodeRow,
+  cards: GpuRow[],
+  live: LiveNode | undefined,
+  policy: LivenessPolicy,
+  nowMs: number,
+): NodeView {
   const heartbeat = live?.heartbeat ?? null;
-  const lastSeenMs = live ? Math.max(live.lastSeenMs, row.lastSeenAt.getTime()) : row.lastSeenAt.getTime();
+  const lastSeenMs = live
+    ? Math.max(live.lastSeenMs, row.lastSeenAt.getTime())
+    : row.lastSeenAt.getTime();
   return {
     id: row.id,
     name: row.name,
-    state: live ? nodeLiveness({ isConnected: live.isConnected, lastSeenMs }, nowMs, policy) : "unreachable",
+    state: live
+      ? nodeLiveness({ isConnected: live.isConnected, lastSeenMs }, nowMs, policy)
+      : "unreachable",
     simulated: row.isSimulated,
     simulationProfile: row.simulationProfile,
     agentVersion: row.agentVersion,
@@ -43,8 +56,15 @@ function toView(row: NodeRow, cards: GpuRow[], live: LiveNode | undefined, polic
     features: row.features,
     firstSeenAt: row.firstSeenAt.toISOString(),
     lastSeenAt: new Date(lastSeenMs).toISOString(),
-    cpu: { model: row.host.cpuModel, cores: row.host.cpuCores, utilizationPercent: heartbeat?.cpuUtilizationPercent ?? null },
-    memory: { bytesTotal: row.memoryBytesTotal, bytesUsed: optionalNumber(heartbeat?.memoryBytesUsed) },
+    cpu: {
+      model: row.host.cpuModel,
+      cores: row.host.cpuCores,
+      utilizationPercent: heartbeat?.cpuUtilizationPercent ?? null,
+    },
+    memory: {
+      bytesTotal: row.memoryBytesTotal,
+      bytesUsed: optionalNumber(heartbeat?.memoryBytesUsed),
+    },
     disk: { bytesTotal: row.diskBytesTotal, bytesFree: optionalNumber(heartbeat?.diskBytesFree) },
     os: row.host.os,
     arch: row.host.arch,

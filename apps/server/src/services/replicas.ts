@@ -27,8 +27,16 @@ export function createReplicasService(deps: ReconcileDeps): ReplicasService {
       const views = deps.book.all().map((record) => view(deps, record));
       return views
         .filter((v) => filter.model === undefined || v.model === filter.model)
-        .filter((v) => filter.node === undefined || v.nodeId === filter.node || v.nodeName === filter.node)
-        .sort((a, b) => a.model.localeCompare(b.model, "en") || a.nodeName.localeCompare(b.nodeName, "en") || a.id.localeCompare(b.id, "en"));
+        .filter(
+          (v) =>
+            filter.node === undefined || v.nodeId === filter.node || v.nodeName === filter.node,
+        )
+        .sort(
+          (a, b) =>
+            a.model.localeCompare(b.model, "en") ||
+            a.nodeName.localeCompare(b.nodeName, "en") ||
+            a.id.localeCompare(b.id, "en"),
+        );
     },
   };
 }

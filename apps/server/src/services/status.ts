@@ -7,10 +7,17 @@ import { livePlacementNodes } from "./fleet-view";
 import { modelView } from "./model-views";
 
 function capacity(nodes: PlacementNode[], held: Set<string>): ClusterStatus["capacity"] {
-  const byClass = new Map<string, { cardsTotal: number; cardsUsed: number; cardsUnhealthy: number }>();
+  const byClass = new Map<
+    string,
+    { cardsTotal: number; cardsUsed: number; cardsUnhealthy: number }
+  >();
   for (const node of nodes) {
     for (const card of node.cards) {
-      const entry = byClass.get(card.gpuClass) ?? { cardsTotal: 0, cardsUsed: 0, cardsUnhealthy: 0 };
+      const entry = byClass.get(card.gpuClass) ?? {
+        cardsTotal: 0,
+        cardsUsed: 0,
+        cardsUnhealthy: 0,
+      };
       entry.cardsTotal += 1;
       // An unhealthy card is neither used nor free.
       if (!card.isHealthy) entry.cardsUnhealthy += 1;
@@ -18,7 +25,9 @@ function capacity(nodes: PlacementNode[], held: Set<string>): ClusterStatus["cap
       byClass.set(card.gpuClass, entry);
     }
   }
-  return [...byClass].map(([gpuClass, counts]) => ({ gpuClass, ...counts })).sort((a, b) => a.gpuClass.localeCompare(b.gpuClass, "en"));
+  return [...byClass]
+    .map(([gpuClass, counts]) => ({ gpuClass, ...counts }))
+    .sort((a, b) => a.gpuClass.localeCompare(b.gpuClass, "en"));
 }
 
 export function createStatusService(deps: ReconcileDeps): StatusService {
@@ -27,20 +36,29 @@ export function createStatusService(deps: ReconcileDeps): StatusService {
       const all = livePlacementNodes(deps);
       const ready = all.filter((node) => node.isReachable);
       const active = deps.book.active();
-      const held = new Set(active.flatMap((r) => r.gpuIndexes.map((index) => `${r.nodeId}/${index}`)));
+      const held = new Set(
+        active.flatMap((r) => r.gpuIndexes.map((index) => `${r.nodeId}/${index}`)),
+      );
       const busyNodes = new Set(active.map((r) => r.nodeId));
       const models = deps.catalog.current().models.map((model) => modelView(deps, model));
       return {
         nodesReady: ready.length,
         nodesUnreachable: all.length - ready.length,
-        freeWholeNodes: ready.filter((n) => n.cards.length > 0 && !busyNodes.has(n.id)).map((n) => n.name).sort(),
+        freeWholeNodes: ready
+          .filter((n) => n.cards.length > 0 && !busyNodes.has(n.id))
+          .map((n) => n.name)
+          .sort(),
         capacity: capacity(ready, held),
         replicasReady: models.reduce((sum, m) => sum + m.replicasReady, 0),
         replicasDesired: models.reduce((sum, m) => sum + m.replicasDesired, 0),
         modelsReady: models.filter((m) => m.state === "ready").length,
         modelsTotal: models.length,
-        parked: models.filter((m) => m.isParked).map((m) => ({ model: m.name, lastError: m.lastError ?? "" })),
-        unplaceable: models.filter((m) => m.state === "unplaceable").map((m) => ({ model: m.name, reasons: m.unplaceableReasons })),
+        parked: models
+          .filter((m) => m.isParked)
+          .map((m) => ({ model: m.name, lastError: m.lastError ?? "" })),
+        unplaceable: models
+          .filter((m) => m.state === "unplaceable")
+          .map((m) => ({ model: m.name, reasons: m.unplaceableReasons })),
       };
     },
   };

@@ -15,7 +15,16 @@ interface ConfirmDialogProps {
   onCancel(): void;
 }
 
-export function ConfirmDialog({ title, body, confirmLabel, cancelLabel, isBusy, testId, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  body,
+  confirmLabel,
+  cancelLabel,
+  isBusy,
+  testId,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   useEscape(onCancel);
   return (
     <div className="overlay" role="presentation" onClick={onCancel}>
@@ -30,10 +39,22 @@ export function ConfirmDialog({ title, body, confirmLabel, cancelLabel, isBusy, 
         <h2 id={`${testId}-title`}>{title}</h2>
         <p>{body}</p>
         <div className="dialog-actions">
-          <button type="button" className="control" onClick={onCancel} data-testid={`${testId}-cancel`} autoFocus>
+          <button
+            type="button"
+            className="control"
+            onClick={onCancel}
+            data-testid={`${testId}-cancel`}
+            autoFocus
+          >
             {cancelLabel}
           </button>
-          <button type="button" className="control control-danger" onClick={onConfirm} disabled={isBusy} data-testid={`${testId}-ok`}>
+          <button
+            type="button"
+            className="control control-danger"
+            onClick={onConfirm}
+            disabled={isBusy}
+            data-testid={`${testId}-ok`}
+          >
             {confirmLabel}
           </button>
         </div>

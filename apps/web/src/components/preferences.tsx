@@ -64,7 +64,10 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
     setThemeState(next);
   }, []);
 
-  const value = useMemo(() => ({ language, theme, setLanguage, setTheme }), [language, theme, setLanguage, setTheme]);
+  const value = useMemo(
+    () => ({ language, theme, setLanguage, setTheme }),
+    [language, theme, setLanguage, setTheme],
+  );
   return (
     <PreferencesContext.Provider value={value}>
       <I18nextProvider i18n={i18n}>{children}</I18nextProvider>

@@ -81,7 +81,12 @@ export function SignInForm() {
             {describeError(error, tc, { isSignIn: error === login.error })}
           </p>
         ) : null}
-        <button className="primary" type="submit" data-testid="signin-submit" disabled={login.isPending}>
+        <button
+          className="primary"
+          type="submit"
+          data-testid="signin-submit"
+          disabled={login.isPending}
+        >
           {login.isPending ? t("submitting") : t("submit")}
         </button>
       </form>

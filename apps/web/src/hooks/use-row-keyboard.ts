@@ -11,7 +11,11 @@ interface RowKeyboardOptions {
 }
 
 /** The id `delta` rows away from the selection, clamped to the ends; the first row when none. */
-export function moveSelection(rowIds: readonly string[], selectedId: string | null, delta: number): string | null {
+export function moveSelection(
+  rowIds: readonly string[],
+  selectedId: string | null,
+  delta: number,
+): string | null {
   if (rowIds.length === 0) return null;
   const index = selectedId === null ? -1 : rowIds.indexOf(selectedId);
   if (index === -1) return rowIds[delta > 0 ? 0 : rowIds.length - 1] ?? null;
@@ -27,10 +31,17 @@ export function useRowKeyboard(options: RowKeyboardOptions): void {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
-      const isFilter = event.target instanceof HTMLElement && event.target.hasAttribute(FILTER_INPUT_ATTRIBUTE);
+      const isFilter =
+        event.target instanceof HTMLElement && event.target.hasAttribute(FILTER_INPUT_ATTRIBUTE);
       if (isTypingTarget(event.target) && !isFilter) return;
       // Buttons and links handle Enter themselves; only rows are ours.
-      if (event.key === "Enter" && !isFilter && event.target instanceof HTMLElement && event.target.closest("a,button")) return;
+      if (
+        event.key === "Enter" &&
+        !isFilter &&
+        event.target instanceof HTMLElement &&
+        event.target.closest("a,button")
+      )
+        return;
       const { rowIds, selectedId, onSelect, onOpen } = optionsRef.current;
       const delta = DELTAS[event.key];
       if (delta !== undefined) {

@@ -7,7 +7,9 @@ function trpcError(code: string, message: string, extra: Record<string, unknown>
   return TRPCClientError.from({ error: { message, code: -32000, data: { code, ...extra } } });
 }
 
-const unreachable = trpcError("BAD_GATEWAY", "the console cannot reach…", { apiUrl: "http://cp:8080" });
+const unreachable = trpcError("BAD_GATEWAY", "the console cannot reach…", {
+  apiUrl: "http://cp:8080",
+});
 const wrongPassword = trpcError("UNAUTHORIZED", "wrong username or password");
 
 describe("describeError", () => {
@@ -15,13 +17,21 @@ describe("describeError", () => {
   const tr = createI18n("tr").getFixedT("tr", "common");
 
   it("translates an unreachable control plane and names its URL", () => {
-    expect(describeError(unreachable, en)).toContain("cannot reach the control plane at http://cp:8080");
-    expect(describeError(unreachable, tr)).toContain("http://cp:8080 adresindeki kontrol düzlemine ulaşamıyor");
+    expect(describeError(unreachable, en)).toContain(
+      "cannot reach the control plane at http://cp:8080",
+    );
+    expect(describeError(unreachable, tr)).toContain(
+      "http://cp:8080 adresindeki kontrol düzlemine ulaşamıyor",
+    );
   });
 
   it("translates wrong credentials only on the sign-in form", () => {
-    expect(describeError(wrongPassword, tr, { isSignIn: true })).toBe("Kullanıcı adı veya parola hatalı.");
-    expect(describeError(wrongPassword, en)).toBe("The control plane answered: wrong username or password");
+    expect(describeError(wrongPassword, tr, { isSignIn: true })).toBe(
+      "Kullanıcı adı veya parola hatalı.",
+    );
+    expect(describeError(wrongPassword, en)).toBe(
+      "The control plane answered: wrong username or password",
+    );
   });
 
   it("blames the console itself when no tRPC answer came back", () => {
@@ -39,7 +49,9 @@ describe("describeError", () => {
 
 describe("trpcErrorDetails", () => {
   it("returns the refusal lines and nothing for errors without them", () => {
-    const refused = trpcError("BAD_REQUEST", "definition refused", { details: ["name: bad", "profiles: give at least one profile"] });
+    const refused = trpcError("BAD_REQUEST", "definition refused", {
+      details: ["name: bad", "profiles: give at least one profile"],
+    });
     expect(trpcErrorDetails(refused)).toEqual(["name: bad", "profiles: give at least one profile"]);
     expect(trpcErrorDetails(wrongPassword)).toEqual([]);
     expect(trpcErrorDetails(new Error("plain"))).toEqual([]);

@@ -26,7 +26,9 @@ export function trpcErrorCode(error: unknown): string | null {
  */
 export function trpcErrorDetails(error: unknown): string[] {
   const details = errorData(error)?.details;
-  return Array.isArray(details) ? details.filter((line): line is string => typeof line === "string" && line !== "") : [];
+  return Array.isArray(details)
+    ? details.filter((line): line is string => typeof line === "string" && line !== "")
+    : [];
 }
 
 export function isUnauthorized(error: unknown): boolean {
@@ -36,7 +38,12 @@ export function isUnauthorized(error: unknown): boolean {
 /** Failures that another attempt cannot fix; retrying them only delays the message. */
 export function isPermanentError(error: unknown): boolean {
   const code = trpcErrorCode(error);
-  return code === "UNAUTHORIZED" || code === "FORBIDDEN" || code === "NOT_FOUND" || code === "BAD_REQUEST";
+  return (
+    code === "UNAUTHORIZED" ||
+    code === "FORBIDDEN" ||
+    code === "NOT_FOUND" ||
+    code === "BAD_REQUEST"
+  );
 }
 
 export interface DescribeOptions {
@@ -44,9 +51,14 @@ export interface DescribeOptions {
   isSignIn?: boolean;
 }
 
-export function describeError(error: unknown, t: TFunction<"common">, options: DescribeOptions = {}): string {
+export function describeError(
+  error: unknown,
+  t: TFunction<"common">,
+  options: DescribeOptions = {},
+): string {
   const data = errorData(error);
-  if (data?.code === "BAD_GATEWAY" && data.apiUrl) return t("errors.unreachable", { url: data.apiUrl });
+  if (data?.code === "BAD_GATEWAY" && data.apiUrl)
+    return t("errors.unreachable", { url: data.apiUrl });
   if (options.isSignIn && data?.code === "UNAUTHORIZED") return t("errors.wrongCredentials");
   // No tRPC data at all means the response never came from tRPC: the console itself is down.
   if (error instanceof TRPCClientError && !data) return t("errors.consoleUnreachable");

@@ -16,7 +16,11 @@ function numberFormat(lang: string, fractionDigits: number): Intl.NumberFormat {
   });
 }
 
-export function formatNumber(value: number | null | undefined, lang: string, fractionDigits = 0): string {
+export function formatNumber(
+  value: number | null | undefined,
+  lang: string,
+  fractionDigits = 0,
+): string {
   if (value == null || !Number.isFinite(value)) return ABSENT;
   return numberFormat(lang, fractionDigits).format(value);
 }
@@ -33,19 +37,29 @@ export function formatBytes(bytes: number | null | undefined, lang: string): str
 }
 
 /** `used / total` with one unit chosen from the total, so both sides are comparable at a glance. */
-export function formatBytesPair(used: number | null | undefined, total: number | null | undefined, lang: string): string {
+export function formatBytesPair(
+  used: number | null | undefined,
+  total: number | null | undefined,
+  lang: string,
+): string {
   return `${formatBytes(used, lang)} / ${formatBytes(total, lang)}`;
 }
 
 /** Percent from a 0–100 value. Intl places the sign by locale: Turkish writes `%45`. */
 export function formatPercent(percent: number | null | undefined, lang: string): string {
   if (percent == null || !Number.isFinite(percent)) return ABSENT;
-  return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(percent / 100);
+  return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(
+    percent / 100,
+  );
 }
 
 export function formatCelsius(celsius: number | null | undefined, lang: string): string {
   if (celsius == null || !Number.isFinite(celsius)) return ABSENT;
-  return new Intl.NumberFormat(lang, { style: "unit", unit: "celsius", maximumFractionDigits: 0 }).format(celsius);
+  return new Intl.NumberFormat(lang, {
+    style: "unit",
+    unit: "celsius",
+    maximumFractionDigits: 0,
+  }).format(celsius);
 }
 
 // Intl has no sanctioned "watt" unit, so the symbol is appended; it is the same in both languages.
@@ -55,11 +69,19 @@ export function formatWatts(watts: number | null | undefined, lang: string): str
 }
 
 /** The browser's own time zone by default; tests pass one so they do not depend on the machine. */
-export function formatDateTime(iso: string | null | undefined, lang: string, timeZone?: string): string {
+export function formatDateTime(
+  iso: string | null | undefined,
+  lang: string,
+  timeZone?: string,
+): string {
   if (!iso) return ABSENT;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return ABSENT;
-  return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium", timeZone }).format(date);
+  return new Intl.DateTimeFormat(lang, {
+    dateStyle: "medium",
+    timeStyle: "medium",
+    timeZone,
+  }).format(date);
 }
 
 const RELATIVE_STEPS: Array<{ unit: Intl.RelativeTimeFormatUnit; seconds: number }> = [
@@ -70,7 +92,11 @@ const RELATIVE_STEPS: Array<{ unit: Intl.RelativeTimeFormatUnit; seconds: number
 ];
 
 /** "5 seconds ago" / "5 saniye önce"; the largest whole unit wins, like an operator would say it. */
-export function formatRelativeTime(iso: string | null | undefined, nowMs: number, lang: string): string {
+export function formatRelativeTime(
+  iso: string | null | undefined,
+  nowMs: number,
+  lang: string,
+): string {
   if (!iso) return ABSENT;
   const thenMs = new Date(iso).getTime();
   if (Number.isNaN(thenMs)) return ABSENT;

@@ -1,6 +1,13 @@
 import type { ModelView, ReplicaView } from "@llmgw/api";
 import { describe, expect, it } from "vitest";
-import { canRetry, DEFINITION_TEMPLATE, definitionEngines, parseDefinitionText, sortModels, sortReplicas } from "./models";
+import {
+  canRetry,
+  DEFINITION_TEMPLATE,
+  definitionEngines,
+  parseDefinitionText,
+  sortModels,
+  sortReplicas,
+} from "./models";
 
 function model(overrides: Partial<ModelView>): ModelView {
   return {
@@ -44,7 +51,9 @@ function replica(overrides: Partial<ReplicaView>): ReplicaView {
 
 describe("definitionEngines", () => {
   it("lists each profile's engine once, and nothing for a definition without profiles", () => {
-    const definition = { profiles: [{ engine: "vllm" }, { engine: "llamacpp" }, { engine: "vllm" }, { name: "x" }] };
+    const definition = {
+      profiles: [{ engine: "vllm" }, { engine: "llamacpp" }, { engine: "vllm" }, { name: "x" }],
+    };
     expect(definitionEngines(definition)).toEqual(["vllm", "llamacpp"]);
     expect(definitionEngines({})).toEqual([]);
     expect(definitionEngines({ profiles: "vllm" })).toEqual([]);
@@ -69,7 +78,11 @@ describe("parseDefinitionText", () => {
 
 describe("ordering", () => {
   it("sorts models by name with numbers in numeric order", () => {
-    const names = sortModels([model({ name: "m-10" }), model({ name: "m-2" }), model({ name: "a" })]).map((m) => m.name);
+    const names = sortModels([
+      model({ name: "m-10" }),
+      model({ name: "m-2" }),
+      model({ name: "a" }),
+    ]).map((m) => m.name);
     expect(names).toEqual(["a", "m-2", "m-10"]);
   });
 

@@ -8,7 +8,12 @@ export function definitionEngines(definition: Record<string, unknown>): string[]
   if (!Array.isArray(profiles)) return [];
   const engines = new Set<string>();
   for (const profile of profiles) {
-    if (profile && typeof profile === "object" && "engine" in profile && typeof profile.engine === "string") {
+    if (
+      profile &&
+      typeof profile === "object" &&
+      "engine" in profile &&
+      typeof profile.engine === "string"
+    ) {
       engines.add(profile.engine);
     }
   }
@@ -29,9 +34,14 @@ export function parseDefinitionText(text: string): ParsedDefinition {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, problem: "syntax", message: error instanceof Error ? error.message : String(error) };
+    return {
+      ok: false,
+      problem: "syntax",
+      message: error instanceof Error ? error.message : String(error),
+    };
   }
-  if (!value || typeof value !== "object" || Array.isArray(value)) return { ok: false, problem: "notObject", message: "" };
+  if (!value || typeof value !== "object" || Array.isArray(value))
+    return { ok: false, problem: "notObject", message: "" };
   return { ok: true, definition: value as Record<string, unknown> };
 }
 
@@ -55,7 +65,9 @@ export function sortModels(models: readonly ModelView[]): ModelView[] {
 /** Replicas grouped by model, then node, then id: stable while phases change under them. */
 export function sortReplicas(replicas: readonly ReplicaView[]): ReplicaView[] {
   const compare = (a: string, b: string) => a.localeCompare(b, undefined, { numeric: true });
-  return [...replicas].sort((a, b) => compare(a.model, b.model) || compare(a.nodeName, b.nodeName) || compare(a.id, b.id));
+  return [...replicas].sort(
+    (a, b) => compare(a.model, b.model) || compare(a.nodeName, b.nodeName) || compare(a.id, b.id),
+  );
 }
 
 /** Whether the operator can act on the model now: a parked model waits for a retry. */

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { gpuFixture, nodeFixture } from "./fixtures";
-import { gpuMemoryBytesTotal, groupGpusByName, isPcieDegraded, labelPairs, matchesFilter, sortNodes } from "./nodes";
+import {
+  gpuMemoryBytesTotal,
+  groupGpusByName,
+  isPcieDegraded,
+  labelPairs,
+  matchesFilter,
+  sortNodes,
+} from "./nodes";
 
 describe("groupGpusByName", () => {
   it("counts cards per model in first-seen order", () => {
@@ -17,7 +24,9 @@ describe("groupGpusByName", () => {
   });
 
   it("sums GPU memory", () => {
-    expect(gpuMemoryBytesTotal(nodeFixture({ gpus: [gpuFixture(), gpuFixture({ index: 1 })] }))).toBe(2 * 81_559 * 1024 ** 2);
+    expect(
+      gpuMemoryBytesTotal(nodeFixture({ gpus: [gpuFixture(), gpuFixture({ index: 1 })] })),
+    ).toBe(2 * 81_559 * 1024 ** 2);
   });
 });
 
@@ -26,12 +35,19 @@ describe("isPcieDegraded", () => {
     expect(isPcieDegraded(gpuFixture())).toBe(false);
     expect(isPcieDegraded(gpuFixture({ pcieGenCurrent: 1 }))).toBe(true);
     expect(isPcieDegraded(gpuFixture({ pcieWidthCurrent: 8 }))).toBe(true);
-    expect(isPcieDegraded(gpuFixture({ pcieGenCurrent: null, pcieWidthCurrent: null }))).toBe(false);
+    expect(isPcieDegraded(gpuFixture({ pcieGenCurrent: null, pcieWidthCurrent: null }))).toBe(
+      false,
+    );
   });
 });
 
 describe("matchesFilter", () => {
-  const node = nodeFixture({ name: "gpu-7", labels: { zone: "ist-1" }, simulated: true, gpus: [gpuFixture()] });
+  const node = nodeFixture({
+    name: "gpu-7",
+    labels: { zone: "ist-1" },
+    simulated: true,
+    gpus: [gpuFixture()],
+  });
 
   it("needs every word to match name, labels, GPU names or flags", () => {
     expect(matchesFilter(node, "")).toBe(true);
@@ -49,16 +65,32 @@ describe("sortNodes", () => {
   ];
 
   it("sorts names numerically and can reverse", () => {
-    expect(sortNodes(nodes, { key: "name", direction: "asc" }).map((n) => n.name)).toEqual(["node-1", "node-2", "node-10"]);
-    expect(sortNodes(nodes, { key: "name", direction: "desc" }).map((n) => n.name)).toEqual(["node-10", "node-2", "node-1"]);
+    expect(sortNodes(nodes, { key: "name", direction: "asc" }).map((n) => n.name)).toEqual([
+      "node-1",
+      "node-2",
+      "node-10",
+    ]);
+    expect(sortNodes(nodes, { key: "name", direction: "desc" }).map((n) => n.name)).toEqual([
+      "node-10",
+      "node-2",
+      "node-1",
+    ]);
   });
 
   it("sorts by GPU count with the name breaking ties, without mutating the input", () => {
-    expect(sortNodes(nodes, { key: "gpus", direction: "desc" }).map((n) => n.id)).toEqual(["c", "a", "b"]);
+    expect(sortNodes(nodes, { key: "gpus", direction: "desc" }).map((n) => n.id)).toEqual([
+      "c",
+      "a",
+      "b",
+    ]);
     expect(nodes.map((n) => n.id)).toEqual(["a", "b", "c"]);
   });
 
   it("lists labels sorted as key=value", () => {
-    expect(labelPairs({ zone: "b", gpu: "h100", spare: "" })).toEqual(["gpu=h100", "spare", "zone=b"]);
+    expect(labelPairs({ zone: "b", gpu: "h100", spare: "" })).toEqual([
+      "gpu=h100",
+      "spare",
+      "zone=b",
+    ]);
   });
 });

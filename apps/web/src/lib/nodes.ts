@@ -20,9 +20,12 @@ export function gpuMemoryBytesTotal(node: NodeView): number {
 
 /** A link is degraded when either generation or width is below what card and slot can do. */
 export function isPcieDegraded(gpu: GpuView): boolean {
-  const genLow = gpu.pcieGenCurrent != null && gpu.pcieGenMax != null && gpu.pcieGenCurrent < gpu.pcieGenMax;
+  const genLow =
+    gpu.pcieGenCurrent != null && gpu.pcieGenMax != null && gpu.pcieGenCurrent < gpu.pcieGenMax;
   const widthLow =
-    gpu.pcieWidthCurrent != null && gpu.pcieWidthMax != null && gpu.pcieWidthCurrent < gpu.pcieWidthMax;
+    gpu.pcieWidthCurrent != null &&
+    gpu.pcieWidthMax != null &&
+    gpu.pcieWidthCurrent < gpu.pcieWidthMax;
   return genLow || widthLow;
 }
 
@@ -96,7 +99,10 @@ export function sortNodes(nodes: readonly NodeView[], sort: SortState): NodeView
   const value = SORT_VALUES[sort.key];
   const sign = sort.direction === "asc" ? 1 : -1;
   return [...nodes].sort(
-    (a, b) => sign * compareValues(value(a), value(b)) || compareValues(a.name, b.name) || compareValues(a.id, b.id),
+    (a, b) =>
+      sign * compareValues(value(a), value(b)) ||
+      compareValues(a.name, b.name) ||
+      compareValues(a.id, b.id),
   );
 }
 

@@ -18,15 +18,22 @@ function fakeFetch(response: Response, recorded: Recorded[]): typeof fetch {
 
 describe("upstreamUrl", () => {
   it("keeps the procedure path and the query", () => {
-    expect(upstreamUrl("http://console:3000/api/trpc/nodes.list,auth.me?batch=1&input=%7B%7D", API_URL, TRPC_PATH)).toBe(
-      "http://127.0.0.1:8080/api/trpc/nodes.list,auth.me?batch=1&input=%7B%7D",
-    );
+    expect(
+      upstreamUrl(
+        "http://console:3000/api/trpc/nodes.list,auth.me?batch=1&input=%7B%7D",
+        API_URL,
+        TRPC_PATH,
+      ),
+    ).toBe("http://127.0.0.1:8080/api/trpc/nodes.list,auth.me?batch=1&input=%7B%7D");
   });
 });
 
 describe("relayTrpcRequest", () => {
   it("forwards method, body and identifying headers, and returns status, body and every Set-Cookie", async () => {
-    const upstreamHeaders = new Headers({ "content-type": "application/json", "x-internal": "secret" });
+    const upstreamHeaders = new Headers({
+      "content-type": "application/json",
+      "x-internal": "secret",
+    });
     upstreamHeaders.append("set-cookie", "llmgw_session=abc; Path=/; HttpOnly");
     upstreamHeaders.append("set-cookie", "other=1; Path=/");
     const recorded: Recorded[] = [];
@@ -39,12 +46,17 @@ describe("relayTrpcRequest", () => {
     const response = await relayTrpcRequest(request, {
       apiUrl: API_URL,
       trpcPath: TRPC_PATH,
-      fetchImpl: fakeFetch(new Response('[{"result":{}}]', { status: 200, headers: upstreamHeaders }), recorded),
+      fetchImpl: fakeFetch(
+        new Response('[{"result":{}}]', { status: 200, headers: upstreamHeaders }),
+        recorded,
+      ),
     });
 
     expect(recorded[0]?.url).toBe("http://127.0.0.1:8080/api/trpc/auth.login?batch=1");
     expect(recorded[0]?.init.method).toBe("POST");
-    expect(new TextDecoder().decode(recorded[0]?.init.body as ArrayBuffer)).toContain('"username":"admin"');
+    expect(new TextDecoder().decode(recorded[0]?.init.body as ArrayBuffer)).toContain(
+      '"username":"admin"',
+    );
     const sent = new Headers(recorded[0]?.init.headers);
     expect(sent.get("cookie")).toBe("a=b");
     expect(sent.get("x-forwarded-proto")).toBe("http");
@@ -52,7 +64,10 @@ describe("relayTrpcRequest", () => {
 
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('[{"result":{}}]');
-    expect(response.headers.getSetCookie()).toEqual(["llmgw_session=abc; Path=/; HttpOnly", "other=1; Path=/"]);
+    expect(response.headers.getSetCookie()).toEqual([
+      "llmgw_session=abc; Path=/; HttpOnly",
+      "other=1; Path=/",
+    ]);
     expect(response.headers.has("x-internal")).toBe(false);
   });
 
@@ -72,16 +87,28 @@ describe("relayTrpcRequest", () => {
       throw new TypeError("fetch failed", { cause: refused });
     }) as typeof fetch;
 
-    const response = await relayTrpcRequest(new Request("http://console:3000/api/trpc/nodes.list"), {
-      apiUrl: API_URL,
-      trpcPath: TRPC_PATH,
-      fetchImpl: failingFetch,
-    });
+    const response = await relayTrpcRequest(
+      new Request("http://console:3000/api/trpc/nodes.list"),
+      {
+        apiUrl: API_URL,
+        trpcPath: TRPC_PATH,
+        fetchImpl: failingFetch,
+      },
+    );
 
     expect(response.status).toBe(502);
-    const body = (await response.json()) as { error: { message: string; code: number; data: Record<string, unknown> } };
-    expect(body.error.message).toContain("cannot reach the control plane at http://127.0.0.1:8080 (ECONNREFUSED)");
+    const body = (await response.json()) as {
+      error: { message: string; code: number; data: Record<string, unknown> };
+    };
+    expect(body.error.message).toContain(
+      "cannot reach the control plane at http://127.0.0.1:8080 (ECONNREFUSED)",
+    );
     expect(body.error.code).toBe(-32603);
-    expect(body.error.data).toMatchObject({ code: "BAD_GATEWAY", httpStatus: 502, path: "nodes.list", apiUrl: API_URL });
+    expect(body.error.data).toMatchObject({
+      code: "BAD_GATEWAY",
+      httpStatus: 502,
+      path: "nodes.list",
+      apiUrl: API_URL,
+    });
   });
 });

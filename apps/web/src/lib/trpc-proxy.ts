@@ -2,7 +2,14 @@
 // needs to identify the caller and parse the body go upstream; only the headers the browser needs
 // to read the answer and keep the session come back. Fetch is injected so the relay is testable.
 
-const REQUEST_HEADERS = ["cookie", "authorization", "content-type", "accept", "trpc-accept", "x-trpc-source"];
+const REQUEST_HEADERS = [
+  "cookie",
+  "authorization",
+  "content-type",
+  "accept",
+  "trpc-accept",
+  "x-trpc-source",
+];
 // content-length and content-encoding are left out on purpose: fetch has already decoded the body,
 // so the upstream values would describe bytes the browser never receives.
 const RESPONSE_HEADERS = ["content-type", "cache-control", "vary", "trpc-accept"];
@@ -16,7 +23,9 @@ export interface RelayOptions {
 /** The upstream URL for a console request: the same path below the tRPC mount, same query. */
 export function upstreamUrl(requestUrl: string, apiUrl: string, trpcPath: string): string {
   const incoming = new URL(requestUrl);
-  const suffix = incoming.pathname.startsWith(trpcPath) ? incoming.pathname.slice(trpcPath.length) : "";
+  const suffix = incoming.pathname.startsWith(trpcPath)
+    ? incoming.pathname.slice(trpcPath.length)
+    : "";
   return `${apiUrl}${trpcPath}${suffix}${incoming.search}`;
 }
 
@@ -61,7 +70,8 @@ export function unreachableResponse(apiUrl: string, path: string, cause: unknown
 function describeCause(error: Error): string {
   // undici wraps the socket error (ECONNREFUSED, ENOTFOUND…) as the cause of "fetch failed".
   const inner = error.cause;
-  if (inner instanceof Error && "code" in inner && typeof inner.code === "string") return inner.code;
+  if (inner instanceof Error && "code" in inner && typeof inner.code === "string")
+    return inner.code;
   return error.message;
 }
 

@@ -19,14 +19,21 @@ describe("replicas, status, logs and reclaim routers", () => {
     const caller = appRouter.createCaller(ctx);
     await caller.replicas.list();
     await caller.replicas.list({ model: "chat", node: "sim-h100-a" });
-    expect(ctx.services.replicas.list.mock.calls).toEqual([[{}], [{ model: "chat", node: "sim-h100-a" }]]);
-    expect((await caught(appRouter.createCaller(fakeContext(null)).replicas.list())).code).toBe("UNAUTHORIZED");
+    expect(ctx.services.replicas.list.mock.calls).toEqual([
+      [{}],
+      [{ model: "chat", node: "sim-h100-a" }],
+    ]);
+    expect((await caught(appRouter.createCaller(fakeContext(null)).replicas.list())).code).toBe(
+      "UNAUTHORIZED",
+    );
   });
 
   it("answers status to any signed-in user", async () => {
     const status = await appRouter.createCaller(fakeContext("viewer")).status.get();
     expect(status.modelsTotal).toBe(0);
-    expect((await caught(appRouter.createCaller(fakeContext(null)).status.get())).code).toBe("UNAUTHORIZED");
+    expect((await caught(appRouter.createCaller(fakeContext(null)).status.get())).code).toBe(
+      "UNAUTHORIZED",
+    );
   });
 
   it("reads 200 lines of the agent log by default and refuses more than 2000", async () => {
@@ -54,7 +61,9 @@ describe("replicas, status, logs and reclaim routers", () => {
       [false, { username: "operator-user" }],
       [true, { username: "operator-user" }],
     ]);
-    const viewer = await caught(appRouter.createCaller(fakeContext("viewer")).reclaim.run({ collect: true }));
+    const viewer = await caught(
+      appRouter.createCaller(fakeContext("viewer")).reclaim.run({ collect: true }),
+    );
     expect(viewer.code).toBe("FORBIDDEN");
   });
 });

@@ -5,7 +5,14 @@ import { fakeContext } from "../../test/fake-context";
 describe("keys router", () => {
   it("creates a key for an operator and passes the limits through", async () => {
     const ctx = fakeContext("operator");
-    const created = await appRouter.createCaller(ctx).keys.create({ owner: "team:ml", models: ["qwen*"], requestsPerMinute: 600, expiresInSeconds: 86_400 });
+    const created = await appRouter
+      .createCaller(ctx)
+      .keys.create({
+        owner: "team:ml",
+        models: ["qwen*"],
+        requestsPerMinute: 600,
+        expiresInSeconds: 86_400,
+      });
     expect(created.key).toBe("llmgw_fake");
     expect(ctx.services.keys.create).toHaveBeenCalledWith(
       { owner: "team:ml", models: ["qwen*"], requestsPerMinute: 600, expiresInSeconds: 86_400 },
@@ -14,8 +21,14 @@ describe("keys router", () => {
   });
 
   it("refuses a viewer and a malformed owner", async () => {
-    await expect(appRouter.createCaller(fakeContext("viewer")).keys.list()).rejects.toThrow(/viewer role/);
-    await expect(appRouter.createCaller(fakeContext("admin")).keys.create({ owner: "ml", models: ["*"] })).rejects.toThrow(/owner must look like/);
-    await expect(appRouter.createCaller(fakeContext("admin")).keys.create({ owner: "team:ml", models: [] })).rejects.toThrow(/at least one model/);
+    await expect(appRouter.createCaller(fakeContext("viewer")).keys.list()).rejects.toThrow(
+      /viewer role/,
+    );
+    await expect(
+      appRouter.createCaller(fakeContext("admin")).keys.create({ owner: "ml", models: ["*"] }),
+    ).rejects.toThrow(/owner must look like/);
+    await expect(
+      appRouter.createCaller(fakeContext("admin")).keys.create({ owner: "team:ml", models: [] }),
+    ).rejects.toThrow(/at least one model/);
   });
 });

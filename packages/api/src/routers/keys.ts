@@ -1,6 +1,11 @@
 // API keys for /v1: create (the plaintext is answered once), list, revoke.
 import { z } from "zod";
-import { createdKeySchema, createKeyInputSchema, keyIdInputSchema, keyViewSchema } from "../schemas-keys";
+import {
+  createdKeySchema,
+  createKeyInputSchema,
+  keyIdInputSchema,
+  keyViewSchema,
+} from "../schemas-keys";
 import { operatorProcedure, router } from "../trpc";
 
 export const keysRouter = router({
@@ -9,7 +14,9 @@ export const keysRouter = router({
     .output(createdKeySchema)
     .mutation(({ ctx, input }) => ctx.services.keys.create(input, ctx.actor)),
 
-  list: operatorProcedure.output(z.array(keyViewSchema)).query(({ ctx }) => ctx.services.keys.list()),
+  list: operatorProcedure
+    .output(z.array(keyViewSchema))
+    .query(({ ctx }) => ctx.services.keys.list()),
 
   revoke: operatorProcedure
     .input(keyIdInputSchema)

@@ -14,7 +14,11 @@ async function caught(work: Promise<unknown>): Promise<TRPCError> {
   return error as TRPCError;
 }
 
-const definition = { name: "chat", source: "file:///m", profiles: [{ name: "cpu", engine: "llamacpp" }] };
+const definition = {
+  name: "chat",
+  source: "file:///m",
+  profiles: [{ name: "cpu", engine: "llamacpp" }],
+};
 
 describe("models router", () => {
   it("refuses a caller without a session on reads and writes", async () => {
@@ -27,7 +31,9 @@ describe("models router", () => {
     const ctx = fakeContext("viewer");
     const caller = appRouter.createCaller(ctx);
     expect(await caller.models.list()).toHaveLength(1);
-    expect(await caller.models.explainPlacement({ name: "chat" })).toMatchObject({ summary: "placed" });
+    expect(await caller.models.explainPlacement({ name: "chat" })).toMatchObject({
+      summary: "placed",
+    });
     for (const write of [
       caller.models.add({ preset: "sim-chat" }),
       caller.models.remove({ name: "chat" }),
@@ -36,7 +42,9 @@ describe("models router", () => {
     ]) {
       const error = await caught(write);
       expect(error.code).toBe("FORBIDDEN");
-      expect(error.message).toMatch(/"viewer-user" has the viewer role.*needs an admin or operator/);
+      expect(error.message).toMatch(
+        /"viewer-user" has the viewer role.*needs an admin or operator/,
+      );
     }
     expect(ctx.services.models.add).not.toHaveBeenCalled();
     expect(ctx.services.models.remove).not.toHaveBeenCalled();
@@ -46,12 +54,20 @@ describe("models router", () => {
     const ctx = fakeContext("operator");
     const caller = appRouter.createCaller(ctx);
     ctx.services.models.add.mockResolvedValueOnce(modelView({ name: "sim-chat", revision: 3 }));
-    expect(await caller.models.add({ preset: "sim-chat" })).toMatchObject({ name: "sim-chat", revision: 3 });
-    expect(ctx.services.models.add).toHaveBeenCalledWith({ preset: "sim-chat" }, { username: "operator-user" });
+    expect(await caller.models.add({ preset: "sim-chat" })).toMatchObject({
+      name: "sim-chat",
+      revision: 3,
+    });
+    expect(ctx.services.models.add).toHaveBeenCalledWith(
+      { preset: "sim-chat" },
+      { username: "operator-user" },
+    );
     expect(await caller.models.remove({ name: "chat" })).toEqual({ ok: true });
     expect(ctx.services.models.remove).toHaveBeenCalledWith("chat", { username: "operator-user" });
     await caller.models.setFallbacks({ name: "chat", fallbacks: ["spare"] });
-    expect(ctx.services.models.setFallbacks).toHaveBeenCalledWith("chat", ["spare"], { username: "operator-user" });
+    expect(ctx.services.models.setFallbacks).toHaveBeenCalledWith("chat", ["spare"], {
+      username: "operator-user",
+    });
   });
 
   it.each([
@@ -59,16 +75,21 @@ describe("models router", () => {
     ["not_found", "NOT_FOUND"],
     ["conflict", "CONFLICT"],
     ["unavailable", "PRECONDITION_FAILED"],
-  ] as const)("maps ServiceError %s to %s with its sentence and every detail line", async (kind, code) => {
-    const ctx = fakeContext("admin");
-    const details = ["source: pickle weights", "profiles[0].gpu: engine vllm needs a GPU"];
-    ctx.services.models.add.mockRejectedValueOnce(new ServiceError(kind, 'model "chat" was refused: 2 problems', details));
-    const error = await caught(appRouter.createCaller(ctx).models.add({ definition }));
-    expect(error.code).toBe(code);
-    expect(error.message).toBe('model "chat" was refused: 2 problems');
-    expect(error.cause).toBeInstanceOf(ServiceError);
-    expect((error.cause as ServiceError).details).toEqual(details);
-  });
+  ] as const)(
+    "maps ServiceError %s to %s with its sentence and every detail line",
+    async (kind, code) => {
+      const ctx = fakeContext("admin");
+      const details = ["source: pickle weights", "profiles[0].gpu: engine vllm needs a GPU"];
+      ctx.services.models.add.mockRejectedValueOnce(
+        new ServiceError(kind, 'model "chat" was refused: 2 problems', details),
+      );
+      const error = await caught(appRouter.createCaller(ctx).models.add({ definition }));
+      expect(error.code).toBe(code);
+      expect(error.message).toBe('model "chat" was refused: 2 problems');
+      expect(error.cause).toBeInstanceOf(ServiceError);
+      expect((error.cause as ServiceError).details).toEqual(details);
+    },
+  );
 
   it("answers NOT_FOUND for an unknown model and names it", async () => {
     const ctx = fakeContext("viewer");

@@ -18,7 +18,9 @@ export const setFallbacksInputSchema = z.object({
 });
 
 export const modelsRouter = router({
-  list: authedProcedure.output(z.array(modelViewSchema)).query(({ ctx }) => ctx.services.models.list()),
+  list: authedProcedure
+    .output(z.array(modelViewSchema))
+    .query(({ ctx }) => ctx.services.models.list()),
 
   get: authedProcedure
     .input(modelNameInputSchema)
@@ -26,7 +28,10 @@ export const modelsRouter = router({
     .query(async ({ ctx, input }) => {
       const model = await ctx.services.models.get(input.name);
       if (!model) {
-        throw new TRPCError({ code: "NOT_FOUND", message: `model "${input.name}" is not in the catalog; see \`llmgw ctl models\`` });
+        throw new TRPCError({
+          code: "NOT_FOUND",
+          message: `model "${input.name}" is not in the catalog; see \`llmgw ctl models\``,
+        });
       }
       return model;
     }),
@@ -49,12 +54,16 @@ export const modelsRouter = router({
   setFallbacks: operatorProcedure
     .input(setFallbacksInputSchema)
     .output(modelViewSchema)
-    .mutation(({ ctx, input }) => ctx.services.models.setFallbacks(input.name, input.fallbacks, ctx.actor)),
+    .mutation(({ ctx, input }) =>
+      ctx.services.models.setFallbacks(input.name, input.fallbacks, ctx.actor),
+    ),
 
   explainPlacement: authedProcedure
     .input(modelNameInputSchema)
     .output(placementExplanationSchema)
     .query(({ ctx, input }) => ctx.services.models.explainPlacement(input.name)),
 
-  presets: authedProcedure.output(z.array(presetViewSchema)).query(({ ctx }) => ctx.services.models.presets()),
+  presets: authedProcedure
+    .output(z.array(presetViewSchema))
+    .query(({ ctx }) => ctx.services.models.presets()),
 });

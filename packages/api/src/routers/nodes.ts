@@ -13,7 +13,8 @@ export const nodesRouter = router({
     .output(nodeViewSchema)
     .query(async ({ ctx, input }) => {
       const node = await ctx.services.nodes.get(input.id);
-      if (!node) throw new TRPCError({ code: "NOT_FOUND", message: `node "${input.id}" is not known` });
+      if (!node)
+        throw new TRPCError({ code: "NOT_FOUND", message: `node "${input.id}" is not known` });
       return node;
     }),
 });

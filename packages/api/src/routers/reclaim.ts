@@ -3,7 +3,9 @@ import { z } from "zod";
 import { reclaimViewSchema } from "../schemas-models";
 import { operatorProcedure, router } from "../trpc";
 
-export const reclaimInputSchema = z.object({ collect: z.boolean().default(false) }).default({ collect: false });
+export const reclaimInputSchema = z
+  .object({ collect: z.boolean().default(false) })
+  .default({ collect: false });
 
 export const reclaimRouter = router({
   run: operatorProcedure

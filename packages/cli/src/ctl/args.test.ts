@@ -1,17 +1,31 @@
 import { describe, expect, it } from "vitest";
 import { TRPCClientError } from "@trpc/client";
-import { parseCountFlag, parseCtlArgs, parseDurationSeconds, parseFallbacks, parseLinesFlag, required, UsageError } from "./args";
+import {
+  parseCountFlag,
+  parseCtlArgs,
+  parseDurationSeconds,
+  parseFallbacks,
+  parseLinesFlag,
+  required,
+  UsageError,
+} from "./args";
 import { explain, withDetails } from "./client";
 import { COMMANDS, usageText } from "./commands/index";
 
 describe("ctl arguments", () => {
   it("splits the command, its arguments and the flags", () => {
-    expect(parseCtlArgs(["logs", "sim-h100-a", "-n", "50", "--follow", "--source", "r-1"])).toEqual({
-      command: "logs",
-      args: ["sim-h100-a"],
-      values: { lines: "50", follow: true, source: "r-1" },
+    expect(parseCtlArgs(["logs", "sim-h100-a", "-n", "50", "--follow", "--source", "r-1"])).toEqual(
+      {
+        command: "logs",
+        args: ["sim-h100-a"],
+        values: { lines: "50", follow: true, source: "r-1" },
+      },
+    );
+    expect(parseCtlArgs(["replicas", "--model", "m", "--node", "n", "--json"]).values).toEqual({
+      model: "m",
+      node: "n",
+      json: true,
     });
-    expect(parseCtlArgs(["replicas", "--model", "m", "--node", "n", "--json"]).values).toEqual({ model: "m", node: "n", json: true });
     expect(() => parseCtlArgs(["models", "--colour"])).toThrow(UsageError);
   });
 
@@ -30,15 +44,31 @@ describe("ctl arguments", () => {
   });
 
   it("names a missing argument and the usage", () => {
-    expect(() => required([], 0, "MODEL", "retry MODEL")).toThrow("MODEL is missing; usage: retry MODEL");
+    expect(() => required([], 0, "MODEL", "retry MODEL")).toThrow(
+      "MODEL is missing; usage: retry MODEL",
+    );
   });
 
   it("has a usage line for every command the issue asks for", () => {
-    for (const name of ["models", "model", "retry", "explain-placement", "replicas", "status", "logs", "reclaim", "presets", "nodes", "login"]) {
+    for (const name of [
+      "models",
+      "model",
+      "retry",
+      "explain-placement",
+      "replicas",
+      "status",
+      "logs",
+      "reclaim",
+      "presets",
+      "nodes",
+      "login",
+    ]) {
       expect(COMMANDS[name], name).toBeDefined();
     }
     expect(usageText()).toMatch(/^ {2}model add FILE\|PRESET$/m);
-    expect(usageText()).toMatch(/^ {2}logs NODE \[--source REPLICA\] \[-n N\] \[--follow\] \[--json\]\s+the agent's log/m);
+    expect(usageText()).toMatch(
+      /^ {2}logs NODE \[--source REPLICA\] \[-n N\] \[--follow\] \[--json\]\s+the agent's log/m,
+    );
   });
 });
 
@@ -48,14 +78,24 @@ describe("failures", () => {
     expect(withDetails(`model "x" was refused: ${lines.join("; ")}`, lines)).toBe(
       'model "x" was refused:\n  - source: pickle weights\n  - profiles[0].gpu: engine vllm needs a GPU',
     );
-    expect(withDetails("2 problems", lines)).toBe("2 problems:\n  - source: pickle weights\n  - profiles[0].gpu: engine vllm needs a GPU");
-    expect(withDetails("name: model name is required", ["name: model name is required"])).toBe("name: model name is required");
+    expect(withDetails("2 problems", lines)).toBe(
+      "2 problems:\n  - source: pickle weights\n  - profiles[0].gpu: engine vllm needs a GPU",
+    );
+    expect(withDetails("name: model name is required", ["name: model name is required"])).toBe(
+      "name: model name is required",
+    );
     expect(withDetails("plain", [])).toBe("plain");
   });
 
   it("explains a refusal from the server with its detail lines", () => {
     const error = new TRPCClientError('model "x" was refused: a; b', {
-      result: { error: { message: 'model "x" was refused: a; b', code: -32600, data: { code: "BAD_REQUEST", details: ["a", "b"] } } },
+      result: {
+        error: {
+          message: 'model "x" was refused: a; b',
+          code: -32600,
+          data: { code: "BAD_REQUEST", details: ["a", "b"] },
+        },
+      },
     });
     expect(explain(error, "http://s")).toBe('model "x" was refused:\n  - a\n  - b');
   });
@@ -69,6 +109,8 @@ describe("key flags", () => {
     expect(() => parseDurationSeconds("expires", "0d")).toThrow(UsageError);
     expect(parseCountFlag("rpm", undefined)).toBeUndefined();
     expect(parseCountFlag("rpm", "600")).toBe(600);
-    expect(() => parseCountFlag("max-concurrent", "1.5")).toThrow(/--max-concurrent takes a whole number/);
+    expect(() => parseCountFlag("max-concurrent", "1.5")).toThrow(
+      /--max-concurrent takes a whole number/,
+    );
   });
 });

@@ -23,7 +23,9 @@ export const OPTIONS = {
   since: { type: "string" },
 } as const;
 
-export type CtlValues = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
+export type CtlValues = ReturnType<
+  typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
+>["values"];
 
 /** A mistake in how the command was typed: exit code 2 and the usage, as other CLIs do. */
 export class UsageError extends CtlError {}
@@ -48,7 +50,8 @@ export function parseCtlArgs(argv: string[]): ParsedCtlArgs {
 /** The positional argument at `index`, or a usage error naming it. */
 export function required(args: string[], index: number, name: string, usage: string): string {
   const value = args[index];
-  if (value === undefined || value === "") throw new UsageError(`${name} is missing; usage: ${usage}`);
+  if (value === undefined || value === "")
+    throw new UsageError(`${name} is missing; usage: ${usage}`);
   return value;
 }
 
@@ -58,7 +61,9 @@ export function parseLinesFlag(value: string | undefined): number {
   if (value === undefined) return 200;
   const lines = Number(value);
   if (!Number.isInteger(lines) || lines < 1 || lines > LOG_LINES_MAX) {
-    throw new UsageError(`-n takes a whole number of lines from 1 to ${LOG_LINES_MAX}, not "${value}"`);
+    throw new UsageError(
+      `-n takes a whole number of lines from 1 to ${LOG_LINES_MAX}, not "${value}"`,
+    );
   }
   return lines;
 }
@@ -72,12 +77,19 @@ export function parseFallbacks(value: string): string[] {
     .filter(Boolean);
 }
 
-const DURATION_UNITS_S: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3_600, d: 86_400, w: 604_800 };
+const DURATION_UNITS_S: Readonly<Record<string, number>> = {
+  s: 1,
+  m: 60,
+  h: 3_600,
+  d: 86_400,
+  w: 604_800,
+};
 
 /** `30d`, `12h`, `90m`, `45s`, `2w` → seconds; a usage error for anything else. */
 export function parseDurationSeconds(flag: string, value: string): number {
   const match = /^(\d+)([smhdw])$/.exec(value.trim());
-  if (!match || Number(match[1]) === 0) throw new UsageError(`--${flag} takes a duration like 30d, 12h or 90m, not "${value}"`);
+  if (!match || Number(match[1]) === 0)
+    throw new UsageError(`--${flag} takes a duration like 30d, 12h or 90m, not "${value}"`);
   return Number(match[1]) * DURATION_UNITS_S[match[2]!]!;
 }
 
@@ -85,6 +97,7 @@ export function parseDurationSeconds(flag: string, value: string): number {
 export function parseCountFlag(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const count = Number(value);
-  if (!Number.isInteger(count) || count < 1) throw new UsageError(`--${flag} takes a whole number of at least 1, not "${value}"`);
+  if (!Number.isInteger(count) || count < 1)
+    throw new UsageError(`--${flag} takes a whole number of at least 1, not "${value}"`);
   return count;
 }

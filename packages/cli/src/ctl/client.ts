@@ -42,7 +42,9 @@ export function withDetails(message: string, details: unknown): string {
   if (!Array.isArray(details) || details.length === 0) return message;
   const lines = details.map(String);
   const joined = lines.join("; ");
-  const head = message.endsWith(joined) ? message.slice(0, message.length - joined.length).replace(/[\s:;,-]+$/, "") : message;
+  const head = message.endsWith(joined)
+    ? message.slice(0, message.length - joined.length).replace(/[\s:;,-]+$/, "")
+    : message;
   if (!head && lines.length === 1) return lines[0] ?? message;
   return `${head || "the server refused the request"}:\n${lines.map((line) => `  - ${line}`).join("\n")}`;
 }

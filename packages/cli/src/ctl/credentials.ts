@@ -31,7 +31,10 @@ export function removeCredentials(env: CtlEnv): void {
 }
 
 /** The server and token to use: environment first, then the saved login. */
-export function resolveTarget(env: CtlEnv, serverFlag?: string): { server: string; token: string | null } {
+export function resolveTarget(
+  env: CtlEnv,
+  serverFlag?: string,
+): { server: string; token: string | null } {
   const saved = readCredentials(env);
   const server = serverFlag ?? env.server ?? saved?.server ?? DEFAULT_SERVER;
   const token = env.token ?? (saved && saved.server === server ? saved.token : null);

@@ -20,7 +20,11 @@ describe("newLines", () => {
 
 describe("followLogs", () => {
   it("polls at the interval and writes each new line once", async () => {
-    const answers = [["1", "2", "3"], ["2", "3", "4"], ["3", "4", "5", "6"]];
+    const answers = [
+      ["1", "2", "3"],
+      ["2", "3", "4"],
+      ["3", "4", "5", "6"],
+    ];
     const written: string[][] = [];
     const sleeps: number[] = [];
     await followLogs(["1", "2"], {

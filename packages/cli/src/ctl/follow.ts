@@ -10,7 +10,12 @@ export function newLines(previous: readonly string[], next: readonly string[]): 
   return [...next];
 }
 
-function sameLines(previous: readonly string[], from: number, next: readonly string[], count: number): boolean {
+function sameLines(
+  previous: readonly string[],
+  from: number,
+  next: readonly string[],
+  count: number,
+): boolean {
   for (let index = 0; index < count; index += 1) {
     if (previous[from + index] !== next[index]) return false;
   }

@@ -9,17 +9,27 @@ export type AddSource = { kind: "file"; path: string } | { kind: "preset"; name:
 
 const FILE_EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
 
-export function classifyAddArgument(argument: string, fileExists: (path: string) => boolean = isFile): AddSource {
+export function classifyAddArgument(
+  argument: string,
+  fileExists: (path: string) => boolean = isFile,
+): AddSource {
   const extension = extname(argument).toLowerCase();
   if (FILE_EXTENSIONS.has(extension)) {
-    if (!fileExists(argument)) throw new CtlError(`no file "${argument}"; give a .yaml, .yml or .json definition file, or a preset name`);
+    if (!fileExists(argument))
+      throw new CtlError(
+        `no file "${argument}"; give a .yaml, .yml or .json definition file, or a preset name`,
+      );
     return { kind: "file", path: argument };
   }
   if (fileExists(argument)) {
-    throw new CtlError(`"${argument}" is a file but not .yaml, .yml or .json; rename it so its format is clear`);
+    throw new CtlError(
+      `"${argument}" is a file but not .yaml, .yml or .json; rename it so its format is clear`,
+    );
   }
   if (argument.includes("/") || argument.includes("\\")) {
-    throw new CtlError(`no file "${argument}"; give a .yaml, .yml or .json definition file, or a preset name`);
+    throw new CtlError(
+      `no file "${argument}"; give a .yaml, .yml or .json definition file, or a preset name`,
+    );
   }
   return { kind: "preset", name: argument };
 }
@@ -38,14 +48,18 @@ export function parseDefinitions(text: string, path: string): Record<string, unk
     document = extname(path).toLowerCase() === ".json" ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
     const format = extname(path).toLowerCase() === ".json" ? "JSON" : "YAML";
-    throw new CtlError(`${path} is not valid ${format}: ${(error as Error).message.split("\n")[0]}`);
+    throw new CtlError(
+      `${path} is not valid ${format}: ${(error as Error).message.split("\n")[0]}`,
+    );
   }
   const models = isRecord(document) && Array.isArray(document.models) ? document.models : document;
   const list = Array.isArray(models) ? models : [models];
   if (list.length === 0) throw new CtlError(`${path} holds no model definition`);
   list.forEach((item, index) => {
     if (!isRecord(item)) {
-      throw new CtlError(`${path}: item ${index + 1} is not a mapping of fields (name, source, profiles, …)`);
+      throw new CtlError(
+        `${path}: item ${index + 1} is not a mapping of fields (name, source, profiles, …)`,
+      );
     }
   });
   return list as Record<string, unknown>[];

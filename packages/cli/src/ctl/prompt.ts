@@ -7,7 +7,9 @@ export async function readPassword(fromStdin: boolean, question: string): Promis
   if (fromStdin || !process.stdin.isTTY) {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    const password = Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+    const password = Buffer.concat(chunks)
+      .toString("utf8")
+      .replace(/\r?\n$/, "");
     if (!password) throw new CtlError("no password on standard input");
     return password;
   }

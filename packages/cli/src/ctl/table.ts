@@ -6,7 +6,9 @@ export function renderTable(headers: string[], rows: string[][]): string {
   );
   const line = (cells: string[]) =>
     cells
-      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+      .map((cell, column) =>
+        column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0),
+      )
       .join("  ")
       .trimEnd();
   return [line(headers), ...rows.map(line)].join("\n") + "\n";

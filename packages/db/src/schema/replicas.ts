@@ -3,7 +3,15 @@
 import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 
-export const REPLICA_PHASES = ["placing", "fetching", "starting", "ready", "failed", "draining", "stopped"] as const;
+export const REPLICA_PHASES = [
+  "placing",
+  "fetching",
+  "starting",
+  "ready",
+  "failed",
+  "draining",
+  "stopped",
+] as const;
 export type ReplicaPhaseName = (typeof REPLICA_PHASES)[number];
 
 export const replicas = pgTable(
@@ -26,7 +34,10 @@ export const replicas = pgTable(
     /** Last request routed to it; null means unknown, which is not the same as idle. */
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
   },
-  (table) => [index("replicas_model_idx").on(table.model), index("replicas_node_idx").on(table.nodeId)],
+  (table) => [
+    index("replicas_model_idx").on(table.model),
+    index("replicas_node_idx").on(table.nodeId),
+  ],
 );
 
 export type ReplicaRow = typeof replicas.$inferSelect;

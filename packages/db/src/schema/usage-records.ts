@@ -21,7 +21,10 @@ export const usageRecords = pgTable(
     status: integer("status").notNull(),
     at: timestamp("at", { withTimezone: true }).notNull(),
   },
-  (table) => [index("usage_records_at_idx").on(table.at), index("usage_records_owner_at_idx").on(table.owner, table.at)],
+  (table) => [
+    index("usage_records_at_idx").on(table.at),
+    index("usage_records_owner_at_idx").on(table.owner, table.at),
+  ],
 );
 
 export type UsageRecordRow = typeof usageRecords.$inferSelect;

@@ -29,11 +29,9 @@ const REFUSED_ENV: Record<string, string> = {
 };
 
 const labelsSchema = z.record(
-  z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,252}$/, {
-      error: "label keys are letters, digits, '.', '_', '/' and '-'",
-    }),
+  z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,252}$/, {
+    error: "label keys are letters, digits, '.', '_', '/' and '-'",
+  }),
   z.string().max(63),
 );
 
@@ -67,11 +65,9 @@ export const profileSchema = z.strictObject({
   args: z.array(z.string().max(4_096)).max(256).default([]),
   env: z
     .record(
-      z
-        .string()
-        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
-          error: "environment names are letters, digits and _",
-        }),
+      z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+        error: "environment names are letters, digits and _",
+      }),
       z.string(),
     )
     .default({}),

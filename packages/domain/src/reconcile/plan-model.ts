@@ -22,7 +22,13 @@ export interface PassState {
   lostAnnounced: Set<string>;
 }
 
-const PHASE_RANK: Record<string, number> = { placing: 0, fetching: 1, starting: 2, draining: 3, ready: 4 };
+const PHASE_RANK: Record<string, number> = {
+  placing: 0,
+  fetching: 1,
+  starting: 2,
+  draining: 3,
+  ready: 4,
+};
 
 const isLive = (replica: ObservedReplica) => replica.phase !== "stopped";
 
@@ -41,7 +47,12 @@ function planFailures(
   const name = model.definition.name;
   let current = health;
   if (health.revision !== model.revision && (health.isParked || health.consecutiveFailures > 0)) {
-    actions.push({ kind: "reset-failures", model: name, revision: model.revision, why: "new-revision" });
+    actions.push({
+      kind: "reset-failures",
+      model: name,
+      revision: model.revision,
+      why: "new-revision",
+    });
     current = freshHealth(name, model.revision);
   }
   const failed = replicas.filter((replica) => replica.phase === "failed");
@@ -50,10 +61,26 @@ function planFailures(
     const error = replica.message || "the engine failed to start";
     // Replicas that fail together count until the threshold; the count never reads past it.
     if (current.consecutiveFailures < threshold) {
-      actions.push({ kind: "count-failure", model: name, replicaId: replica.id, revision: model.revision, error });
-      current = { ...current, consecutiveFailures: current.consecutiveFailures + 1, lastError: error };
+      actions.push({
+        kind: "count-failure",
+        model: name,
+        replicaId: replica.id,
+        revision: model.revision,
+        error,
+      });
+      current = {
+        ...current,
+        consecutiveFailures: current.consecutiveFailures + 1,
+        lastError: error,
+      };
     }
-    actions.push({ kind: "stop", model: name, replicaId: replica.id, nodeId: replica.nodeId, reason: `failed: ${error}` });
+    actions.push({
+      kind: "stop",
+      model: name,
+      replicaId: replica.id,
+      nodeId: replica.nodeId,
+      reason: `failed: ${error}`,
+    });
   }
   if (!current.isParked && current.consecutiveFailures >= threshold) {
     const lastError = current.lastError ?? "the engine failed to start";
@@ -69,7 +96,11 @@ function planFailures(
 }
 
 /** Replicas on lost nodes are given up (their cards come back only when the node does). */
-function dropLost(replicas: readonly ObservedReplica[], state: PassState, actions: ReconcileAction[]): ObservedReplica[] {
+function dropLost(
+  replicas: readonly ObservedReplica[],
+  state: PassState,
+  actions: ReconcileAction[],
+): ObservedReplica[] {
   const { nowMs, policy } = state.input;
   const kept: ObservedReplica[] = [];
   for (const replica of replicas) {
@@ -84,7 +115,13 @@ function dropLost(replicas: readonly ObservedReplica[], state: PassState, action
       actions.push({ kind: "node-lost", nodeId: replica.nodeId, nodeName });
     }
     const reason = `node ${nodeName} was lost; rebuilding elsewhere`;
-    actions.push({ kind: "stop", model: replica.model, replicaId: replica.id, nodeId: replica.nodeId, reason });
+    actions.push({
+      kind: "stop",
+      model: replica.model,
+      replicaId: replica.id,
+      nodeId: replica.nodeId,
+      reason,
+    });
   }
   return kept;
 }
@@ -99,7 +136,11 @@ function surplusOrder(revision: number) {
   };
 }
 
-function chooseStops(model: DesiredModel, counting: ObservedReplica[], desired: number): Map<ObservedReplica, string> {
+function chooseStops(
+  model: DesiredModel,
+  counting: ObservedReplica[],
+  desired: number,
+): Map<ObservedReplica, string> {
   const { revision } = model;
   const max = model.definition.replicas.max;
   const stops = new Map<ObservedReplica, string>();
@@ -107,11 +148,15 @@ function chooseStops(model: DesiredModel, counting: ObservedReplica[], desired: 
   const outdated = counting.filter((r) => r.modelRevision !== revision);
   const currentReady = current.filter((r) => r.phase === "ready").length;
   // Old replicas keep serving until enough of the new definition are ready to take over.
-  if (currentReady >= desired) for (const r of outdated) stops.set(r, "replaced by the model's new definition");
-  const surplus = [...current].sort(surplusOrder(revision)).slice(0, Math.max(0, current.length - desired));
+  if (currentReady >= desired)
+    for (const r of outdated) stops.set(r, "replaced by the model's new definition");
+  const surplus = [...current]
+    .sort(surplusOrder(revision))
+    .slice(0, Math.max(0, current.length - desired));
   for (const r of surplus) stops.set(r, `surplus: the model wants ${desired}`);
   const remaining = [...counting].filter((r) => !stops.has(r)).sort(surplusOrder(revision));
-  for (const r of remaining.slice(0, Math.max(0, remaining.length - max))) stops.set(r, `above max ${max}`);
+  for (const r of remaining.slice(0, Math.max(0, remaining.length - max)))
+    stops.set(r, `above max ${max}`);
   return stops;
 }
 
@@ -126,7 +171,11 @@ function planPlacements(
     model: model.definition,
     replicaId: state.input.newReplicaId(name),
   }));
-  const input = { nodes: state.placementNodes, replicas: state.existing, policy: state.input.policy.placement };
+  const input = {
+    nodes: state.placementNodes,
+    replicas: state.existing,
+    policy: state.input.policy.placement,
+  };
   const results = placeModelReplicas(input, asks);
   for (const result of results) {
     if (!result.ok) {
@@ -173,14 +222,31 @@ export function planModel(
   const live = replicas.filter(isLive);
   if (!model) {
     for (const r of live)
-      actions.push({ kind: "stop", model: name, replicaId: r.id, nodeId: r.nodeId, reason: "the model was removed from the catalog" });
+      actions.push({
+        kind: "stop",
+        model: name,
+        replicaId: r.id,
+        nodeId: r.nodeId,
+        reason: "the model was removed from the catalog",
+      });
     return actions;
   }
-  const current = planFailures(model, health ?? freshHealth(name, model.revision), live, state, actions);
-  const counting = dropLost(live.filter((r) => r.phase !== "failed"), state, actions);
+  const current = planFailures(
+    model,
+    health ?? freshHealth(name, model.revision),
+    live,
+    state,
+    actions,
+  );
+  const counting = dropLost(
+    live.filter((r) => r.phase !== "failed"),
+    state,
+    actions,
+  );
   const desired = desiredReplicas(model);
   const stops = chooseStops(model, counting, desired);
-  for (const [r, reason] of stops) actions.push({ kind: "stop", model: name, replicaId: r.id, nodeId: r.nodeId, reason });
+  for (const [r, reason] of stops)
+    actions.push({ kind: "stop", model: name, replicaId: r.id, nodeId: r.nodeId, reason });
   const remaining = counting.filter((r) => !stops.has(r));
   const currentCount = remaining.filter((r) => r.modelRevision === model.revision).length;
   const room = model.definition.replicas.max - remaining.length;
@@ -188,9 +254,18 @@ export function planModel(
   if (current.isParked || missing <= 0) {
     if (!current.isParked && desired > currentCount) {
       // No room under max while outdated replicas serve: retire the least useful one first.
-      const outdated = remaining.filter((r) => r.modelRevision !== model.revision).sort(surplusOrder(model.revision));
+      const outdated = remaining
+        .filter((r) => r.modelRevision !== model.revision)
+        .sort(surplusOrder(model.revision));
       const first = outdated[0];
-      if (first) actions.push({ kind: "stop", model: name, replicaId: first.id, nodeId: first.nodeId, reason: "making room for the model's new definition" });
+      if (first)
+        actions.push({
+          kind: "stop",
+          model: name,
+          replicaId: first.id,
+          nodeId: first.nodeId,
+          reason: "making room for the model's new definition",
+        });
     }
     return actions;
   }

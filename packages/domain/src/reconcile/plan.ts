@@ -14,7 +14,9 @@ function existingFrom(input: ReconcileInput, byName: Map<string, DesiredModel>):
   return input.replicas
     .filter((replica) => replica.phase !== "stopped")
     .map((replica) => {
-      const profile = byName.get(replica.model)?.definition.profiles.find((p) => p.name === replica.profile);
+      const profile = byName
+        .get(replica.model)
+        ?.definition.profiles.find((p) => p.name === replica.profile);
       return {
         id: replica.id,
         model: replica.model,

@@ -2,7 +2,13 @@
 import { parseModelDefinition, type ModelDefinitionInput } from "../catalog/model-definition";
 import { node } from "../placement/test-fixtures";
 import type { PlacementNode } from "../placement/types";
-import { DEFAULT_RECONCILE_POLICY, type DesiredModel, type ObservedReplica, type ReconcileInput, type ReconcileNode } from "./types";
+import {
+  DEFAULT_RECONCILE_POLICY,
+  type DesiredModel,
+  type ObservedReplica,
+  type ReconcileInput,
+  type ReconcileNode,
+} from "./types";
 
 export function model(overrides: Partial<ModelDefinitionInput> = {}, revision = 1): DesiredModel {
   const parsed = parseModelDefinition({
@@ -31,8 +37,15 @@ export function replica(id: string, overrides: Partial<ObservedReplica> = {}): O
   };
 }
 
-export function liveNode(id: string, overrides: Partial<PlacementNode> = {}, unreachableSinceMs: number | null = null): ReconcileNode {
-  return { node: node(id, { isReachable: unreachableSinceMs === null, ...overrides }), unreachableSinceMs };
+export function liveNode(
+  id: string,
+  overrides: Partial<PlacementNode> = {},
+  unreachableSinceMs: number | null = null,
+): ReconcileNode {
+  return {
+    node: node(id, { isReachable: unreachableSinceMs === null, ...overrides }),
+    unreachableSinceMs,
+  };
 }
 
 export function input(overrides: Partial<ReconcileInput>): ReconcileInput {

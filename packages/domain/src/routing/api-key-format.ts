@@ -14,7 +14,8 @@ const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
 
 export function crc32Hex(text: string): string {
   let crc = 0xffffffff;
-  for (const byte of new TextEncoder().encode(text)) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+  for (const byte of new TextEncoder().encode(text))
+    crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
   return ((crc ^ 0xffffffff) >>> 0).toString(16).padStart(8, "0");
 }
 
@@ -24,12 +25,15 @@ export function formatApiKey(prefix: string, secret: string): string {
   return `${body}_${crc32Hex(body)}`;
 }
 
-export type ParsedApiKey = { ok: true; prefix: string; secret: string } | { ok: false; why: string };
+export type ParsedApiKey =
+  { ok: true; prefix: string; secret: string } | { ok: false; why: string };
 
 export function parseApiKey(key: string): ParsedApiKey {
   const match = KEY_PATTERN.exec(key);
-  if (!match) return { ok: false, why: "not an llmgw API key (expected llmgw_<prefix>_<secret>_<checksum>)" };
+  if (!match)
+    return { ok: false, why: "not an llmgw API key (expected llmgw_<prefix>_<secret>_<checksum>)" };
   const [, prefix, secret, checksum] = match as unknown as [string, string, string, string];
-  if (crc32Hex(`llmgw_${prefix}_${secret}`) !== checksum) return { ok: false, why: "the key's checksum does not match; it was mistyped or cut short" };
+  if (crc32Hex(`llmgw_${prefix}_${secret}`) !== checksum)
+    return { ok: false, why: "the key's checksum does not match; it was mistyped or cut short" };
   return { ok: true, prefix, secret };
 }

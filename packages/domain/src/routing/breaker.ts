@@ -22,7 +22,8 @@ export class Breaker {
   constructor(private readonly policy: BreakerPolicy = DEFAULT_BREAKER_POLICY) {}
 
   stateAt(nowMs: number): BreakerStateName {
-    if (this.state === "open" && nowMs - this.openedAtMs >= this.policy.openForMs) return "half-open";
+    if (this.state === "open" && nowMs - this.openedAtMs >= this.policy.openForMs)
+      return "half-open";
     return this.state;
   }
 

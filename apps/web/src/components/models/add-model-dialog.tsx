@@ -35,7 +35,8 @@ export function AddModelDialog({ catalogNames, canWrite, onClose }: AddModelDial
   );
   const input: AddModelInput | undefined = add.variables;
   const pendingPreset = add.isPending && input && "preset" in input ? input.preset : null;
-  const failedPreset = add.isError && input && "preset" in input ? { name: input.preset, error: add.error } : null;
+  const failedPreset =
+    add.isError && input && "preset" in input ? { name: input.preset, error: add.error } : null;
   const definitionError = add.isError && input && "definition" in input ? add.error : null;
 
   return (

@@ -37,7 +37,8 @@ export function DefinitionTab({ canWrite, isPending, error, onSubmit }: Definiti
       return;
     }
     if (parsed.problem === "syntax") setLocalProblem(t("add.notJson", { message: parsed.message }));
-    else if (parsed.problem === "notObject") setLocalProblem(t("add.notObject", { open: "{", close: "}" }));
+    else if (parsed.problem === "notObject")
+      setLocalProblem(t("add.notObject", { open: "{", close: "}" }));
     else setLocalProblem(t("add.emptyDefinition"));
   };
 
@@ -79,7 +80,13 @@ export function DefinitionTab({ canWrite, isPending, error, onSubmit }: Definiti
         <button type="button" className="control" onClick={() => setText(DEFINITION_TEMPLATE)}>
           {t("add.template")}
         </button>
-        <button type="submit" className="primary" disabled={!canWrite || isPending} title={canWrite ? undefined : t("readOnly")} data-testid="definition-submit">
+        <button
+          type="submit"
+          className="primary"
+          disabled={!canWrite || isPending}
+          title={canWrite ? undefined : t("readOnly")}
+          data-testid="definition-submit"
+        >
           {isPending ? t("add.adding") : t("add.submit")}
         </button>
       </div>

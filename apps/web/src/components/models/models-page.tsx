@@ -24,7 +24,15 @@ function useModelWrites() {
   return { retry, remove };
 }
 
-function ActionError({ name, error, onDismiss }: { name: string; error: unknown; onDismiss(): void }) {
+function ActionError({
+  name,
+  error,
+  onDismiss,
+}: {
+  name: string;
+  error: unknown;
+  onDismiss(): void;
+}) {
   const { t } = useTranslation("models");
   const { t: tc } = useTranslation();
   return (
@@ -46,15 +54,25 @@ export function ModelsPage() {
   const [removing, setRemoving] = useState<string | null>(null);
   const { retry, remove } = useModelWrites();
   const modelsQuery = useQuery(
-    trpc.models.list.queryOptions(undefined, { refetchInterval: MODELS_REFETCH_INTERVAL_MS, placeholderData: keepPreviousData }),
+    trpc.models.list.queryOptions(undefined, {
+      refetchInterval: MODELS_REFETCH_INTERVAL_MS,
+      placeholderData: keepPreviousData,
+    }),
   );
-  const models = useMemo(() => (modelsQuery.data ? sortModels(modelsQuery.data) : undefined), [modelsQuery.data]);
+  const models = useMemo(
+    () => (modelsQuery.data ? sortModels(modelsQuery.data) : undefined),
+    [modelsQuery.data],
+  );
   const catalogNames = useMemo(() => new Set((models ?? []).map((model) => model.name)), [models]);
 
   const failed = retry.isError ? retry : remove.isError ? remove : null;
   const actions: ModelActions = {
     canWrite,
-    busyName: retry.isPending ? (retry.variables?.name ?? null) : remove.isPending ? (remove.variables?.name ?? null) : null,
+    busyName: retry.isPending
+      ? (retry.variables?.name ?? null)
+      : remove.isPending
+        ? (remove.variables?.name ?? null)
+        : null,
     onRetry: (name) => retry.mutate({ name }),
     onRemove: setRemoving,
   };
@@ -66,22 +84,42 @@ export function ModelsPage() {
         <span className="muted" data-testid="models-count">
           {models ? t("count", { count: models.length }) : null}
         </span>
-        <button type="button" className="primary" onClick={() => setAddOpen(true)} data-testid="add-model">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => setAddOpen(true)}
+          data-testid="add-model"
+        >
           {t("add.open")}
         </button>
         {canWrite ? null : <span className="muted">{t("readOnly")}</span>}
         <div className="top-bar-spacer" />
         {modelsQuery.isError && models ? (
-          <span className="status status-stale" data-testid="models-stale" title={describeError(modelsQuery.error, tc)}>
+          <span
+            className="status status-stale"
+            data-testid="models-stale"
+            title={describeError(modelsQuery.error, tc)}
+          >
             {t("stale")}
           </span>
         ) : (
           <span className="status status-live">{t("live")}</span>
         )}
       </div>
-      {failed?.variables ? <ActionError name={failed.variables.name} error={failed.error} onDismiss={() => failed.reset()} /> : null}
+      {failed?.variables ? (
+        <ActionError
+          name={failed.variables.name}
+          error={failed.error}
+          onDismiss={() => failed.reset()}
+        />
+      ) : null}
       {modelsQuery.isError && !models ? (
-        <ErrorPanel error={modelsQuery.error} title={t("error.title")} hint={t("error.hint")} onRetry={() => void modelsQuery.refetch()} />
+        <ErrorPanel
+          error={modelsQuery.error}
+          title={t("error.title")}
+          hint={t("error.hint")}
+          onRetry={() => void modelsQuery.refetch()}
+        />
       ) : null}
       {modelsQuery.isPending ? <p className="muted">{tc("loading")}</p> : null}
       {models && models.length === 0 ? (
@@ -95,7 +133,13 @@ export function ModelsPage() {
           <ModelsTable models={models} actions={actions} />
         </div>
       ) : null}
-      {isAddOpen ? <AddModelDialog catalogNames={catalogNames} canWrite={canWrite} onClose={() => setAddOpen(false)} /> : null}
+      {isAddOpen ? (
+        <AddModelDialog
+          catalogNames={catalogNames}
+          canWrite={canWrite}
+          onClose={() => setAddOpen(false)}
+        />
+      ) : null}
       {removing ? (
         <ConfirmDialog
           title={t("confirmRemove.title", { name: removing })}

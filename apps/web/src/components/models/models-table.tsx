@@ -21,11 +21,23 @@ export interface ModelActions {
   onRemove(name: string): void;
 }
 
-function StateCell({ model, isExpanded, onToggle }: { model: ModelView; isExpanded: boolean; onToggle(): void }) {
+function StateCell({
+  model,
+  isExpanded,
+  onToggle,
+}: {
+  model: ModelView;
+  isExpanded: boolean;
+  onToggle(): void;
+}) {
   const { t } = useTranslation("models");
   if (model.state === "parked" || model.isParked) {
     const error = model.lastError ? t("lastError", { error: model.lastError }) : t("noError");
-    const title = [t("parkedHint"), t("failures", { count: model.consecutiveFailures }), error].join("\n");
+    const title = [
+      t("parkedHint"),
+      t("failures", { count: model.consecutiveFailures }),
+      error,
+    ].join("\n");
     return (
       <span className="state-cell">
         <ModelStateBadge state={model.state} />
@@ -110,7 +122,17 @@ function ReasonsRow({ model }: { model: ModelView }) {
   );
 }
 
-function ModelRow({ model, actions, isExpanded, onToggle }: { model: ModelView; actions: ModelActions; isExpanded: boolean; onToggle(): void }) {
+function ModelRow({
+  model,
+  actions,
+  isExpanded,
+  onToggle,
+}: {
+  model: ModelView;
+  actions: ModelActions;
+  isExpanded: boolean;
+  onToggle(): void;
+}) {
   const { t, i18n } = useTranslation("models");
   const lang = i18n.language;
   const nowMs = useNow();
@@ -131,14 +153,21 @@ function ModelRow({ model, actions, isExpanded, onToggle }: { model: ModelView; 
         <StateCell model={model} isExpanded={isExpanded} onToggle={onToggle} />
       </td>
       <td className="numeric">
-        <Link href={`/replicas?model=${encodeURIComponent(model.name)}`} title={readyTitle} data-testid="model-ready">
+        <Link
+          href={`/replicas?model=${encodeURIComponent(model.name)}`}
+          title={readyTitle}
+          data-testid="model-ready"
+        >
           {readyText}
         </Link>
       </td>
       <td>{engines.length ? <span className="mono">{engines.join(", ")}</span> : ABSENT}</td>
       <td>{model.owner ?? ABSENT}</td>
       <td title={formatDateTime(model.updatedAt, lang)}>
-        {t("updatedBy", { time: formatRelativeTime(model.updatedAt, nowMs, lang), user: model.updatedBy })}
+        {t("updatedBy", {
+          time: formatRelativeTime(model.updatedAt, nowMs, lang),
+          user: model.updatedBy,
+        })}
       </td>
       <td className="col-actions">
         <ActionsCell model={model} actions={actions} />
@@ -173,7 +202,12 @@ export function ModelsTable({ models, actions }: { models: ModelView[]; actions:
           const isExpanded = expanded.has(model.name) && model.state === "unplaceable";
           return (
             <Fragment key={model.name}>
-              <ModelRow model={model} actions={actions} isExpanded={isExpanded} onToggle={() => toggle(model.name)} />
+              <ModelRow
+                model={model}
+                actions={actions}
+                isExpanded={isExpanded}
+                onToggle={() => toggle(model.name)}
+              />
               {isExpanded ? <ReasonsRow model={model} /> : null}
             </Fragment>
           );

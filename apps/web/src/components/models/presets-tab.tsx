@@ -57,7 +57,12 @@ function PresetRow({ preset, props }: { preset: PresetView; props: PresetsTabPro
   const isPending = props.pendingPreset === preset.name;
   const label = isPending ? t("add.adding") : isInCatalog ? t("add.inCatalog") : t("add.presetAdd");
   return (
-    <li className="preset" data-testid="preset-row" data-preset-name={preset.name} data-fits={preset.fits}>
+    <li
+      className="preset"
+      data-testid="preset-row"
+      data-preset-name={preset.name}
+      data-fits={preset.fits}
+    >
       <div className="preset-main">
         <span className="mono preset-name">{preset.name}</span>
         <p>{preset.description}</p>
@@ -67,7 +72,9 @@ function PresetRow({ preset, props }: { preset: PresetView; props: PresetsTabPro
           {preset.needs.join("; ")}
         </div>
         <Fit preset={preset} />
-        {props.failedPreset?.name === preset.name ? <PresetError error={props.failedPreset.error} /> : null}
+        {props.failedPreset?.name === preset.name ? (
+          <PresetError error={props.failedPreset.error} />
+        ) : null}
       </div>
       <button
         type="button"
@@ -86,8 +93,11 @@ function PresetRow({ preset, props }: { preset: PresetView; props: PresetsTabPro
 export function PresetsTab(props: PresetsTabProps) {
   const { t } = useTranslation("models");
   const trpc = useTRPC();
-  const presets = useQuery(trpc.models.presets.queryOptions(undefined, { refetchInterval: PRESETS_REFETCH_INTERVAL_MS }));
-  if (presets.isError && !presets.data) return <ErrorPanel error={presets.error} onRetry={() => void presets.refetch()} />;
+  const presets = useQuery(
+    trpc.models.presets.queryOptions(undefined, { refetchInterval: PRESETS_REFETCH_INTERVAL_MS }),
+  );
+  if (presets.isError && !presets.data)
+    return <ErrorPanel error={presets.error} onRetry={() => void presets.refetch()} />;
   if (!presets.data) return <p className="muted">{t("add.presetsLoading")}</p>;
   return (
     <div className="tab-body">

@@ -4,7 +4,13 @@
 import type { GpuView } from "@llmgw/api";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
-import { ABSENT, formatBytesPair, formatCelsius, formatPercent, formatWatts } from "../../lib/format";
+import {
+  ABSENT,
+  formatBytesPair,
+  formatCelsius,
+  formatPercent,
+  formatWatts,
+} from "../../lib/format";
 import { isPcieDegraded } from "../../lib/nodes";
 
 const GPU_COLUMNS = [
@@ -70,14 +76,18 @@ export function GpuTable({ gpus }: { gpus: GpuView[] }) {
             <td className="numeric">{gpu.index}</td>
             <td>
               {gpu.name}
-              {gpu.migEnabled ? <span className="badge badge-simulated">{t("gpu.mig")}</span> : null}
+              {gpu.migEnabled ? (
+                <span className="badge badge-simulated">{t("gpu.mig")}</span>
+              ) : null}
             </td>
             <td className="mono muted">
               <span className="truncate uuid" title={gpu.uuid}>
                 {gpu.uuid}
               </span>
             </td>
-            <td className="numeric">{formatBytesPair(gpu.memoryBytesUsed, gpu.memoryBytesTotal, lang)}</td>
+            <td className="numeric">
+              {formatBytesPair(gpu.memoryBytesUsed, gpu.memoryBytesTotal, lang)}
+            </td>
             <td className="numeric">
               <UtilizationCell percent={gpu.utilizationPercent} lang={lang} />
             </td>

@@ -7,7 +7,13 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNow } from "../../hooks/use-now";
 import { trpcErrorCode } from "../../lib/errors";
-import { ABSENT, formatBytesPair, formatDateTime, formatPercent, formatRelativeTime } from "../../lib/format";
+import {
+  ABSENT,
+  formatBytesPair,
+  formatDateTime,
+  formatPercent,
+  formatRelativeTime,
+} from "../../lib/format";
 import { labelPairs } from "../../lib/nodes";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
@@ -15,7 +21,15 @@ import { GpuTable } from "./gpu-table";
 import { LabelChips, SimulatedBadge, StateBadge } from "./node-badges";
 import { NODES_REFETCH_INTERVAL_MS } from "./nodes-page";
 
-function Fact({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+function Fact({
+  label,
+  children,
+  testId,
+}: {
+  label: string;
+  children: ReactNode;
+  testId?: string;
+}) {
   return (
     <>
       <dt>{label}</dt>
@@ -40,16 +54,26 @@ function NodeFacts({ node }: { node: NodeView }) {
       <Fact label={t("detail.state")}>
         <StateBadge state={node.state} />
       </Fact>
-      <Fact label={t("detail.simulation")} testId="node-simulation">{simulation}</Fact>
+      <Fact label={t("detail.simulation")} testId="node-simulation">
+        {simulation}
+      </Fact>
       <Fact label={t("detail.id")}>
         <span className="mono">{node.id}</span>
       </Fact>
       <Fact label={t("detail.os")}>{node.os}</Fact>
       <Fact label={t("detail.arch")}>{node.arch}</Fact>
-      <Fact label={t("detail.cpu")}>{`${node.cpu.model} · ${t("detail.cpuCores", { count: node.cpu.cores })}`}</Fact>
-      <Fact label={t("detail.cpuUtilization")}>{formatPercent(node.cpu.utilizationPercent, lang)}</Fact>
-      <Fact label={t("detail.memory")}>{formatBytesPair(node.memory.bytesUsed, node.memory.bytesTotal, lang)}</Fact>
-      <Fact label={t("detail.disk")}>{formatBytesPair(node.disk.bytesFree, node.disk.bytesTotal, lang)}</Fact>
+      <Fact
+        label={t("detail.cpu")}
+      >{`${node.cpu.model} · ${t("detail.cpuCores", { count: node.cpu.cores })}`}</Fact>
+      <Fact label={t("detail.cpuUtilization")}>
+        {formatPercent(node.cpu.utilizationPercent, lang)}
+      </Fact>
+      <Fact label={t("detail.memory")}>
+        {formatBytesPair(node.memory.bytesUsed, node.memory.bytesTotal, lang)}
+      </Fact>
+      <Fact label={t("detail.disk")}>
+        {formatBytesPair(node.disk.bytesFree, node.disk.bytesTotal, lang)}
+      </Fact>
       <Fact label={t("detail.driver")}>{node.driverVersion ?? ABSENT}</Fact>
       <Fact label={t("detail.agentVersion")}>
         <span className="mono">{node.agentVersion}</span>
@@ -61,7 +85,9 @@ function NodeFacts({ node }: { node: NodeView }) {
       <Fact label={t("detail.features")}>{listOrNone(node.features)}</Fact>
       <Fact label={t("detail.firstSeen")}>{formatDateTime(node.firstSeenAt, lang)}</Fact>
       <Fact label={t("detail.lastSeen")}>
-        <span title={formatDateTime(node.lastSeenAt, lang)}>{formatRelativeTime(node.lastSeenAt, nowMs, lang)}</span>
+        <span title={formatDateTime(node.lastSeenAt, lang)}>
+          {formatRelativeTime(node.lastSeenAt, nowMs, lang)}
+        </span>
       </Fact>
     </dl>
   );
@@ -72,7 +98,10 @@ export function NodeDetail({ id }: { id: string }) {
   const { t: tc } = useTranslation();
   const trpc = useTRPC();
   const nodeQuery = useQuery(
-    trpc.nodes.get.queryOptions({ id }, { refetchInterval: NODES_REFETCH_INTERVAL_MS, placeholderData: keepPreviousData }),
+    trpc.nodes.get.queryOptions(
+      { id },
+      { refetchInterval: NODES_REFETCH_INTERVAL_MS, placeholderData: keepPreviousData },
+    ),
   );
   const node = nodeQuery.data;
 
@@ -110,7 +139,9 @@ export function NodeDetail({ id }: { id: string }) {
             <GpuTable gpus={node.gpus} />
           </div>
         ) : (
-          <p className="muted" data-testid="node-no-gpus">{t("detail.noGpus")}</p>
+          <p className="muted" data-testid="node-no-gpus">
+            {t("detail.noGpus")}
+          </p>
         )}
       </div>
     </section>

@@ -23,7 +23,8 @@ function storedSort(): SortState {
     const parsed: unknown = JSON.parse(readStored(STORAGE_KEYS.nodesSort) ?? "null");
     if (parsed && typeof parsed === "object" && "key" in parsed && "direction" in parsed) {
       const { key, direction } = parsed as { key: unknown; direction: unknown };
-      if (isSortKey(key) && (direction === "asc" || direction === "desc")) return { key, direction };
+      if (isSortKey(key) && (direction === "asc" || direction === "desc"))
+        return { key, direction };
     }
   } catch {
     // A corrupt stored value just means the default order.
@@ -54,24 +55,42 @@ export function NodesPage() {
   const [sort, setSort] = useState<SortState>(storedSort);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const nodesQuery = useQuery(
-    trpc.nodes.list.queryOptions(undefined, { refetchInterval: NODES_REFETCH_INTERVAL_MS, placeholderData: keepPreviousData }),
+    trpc.nodes.list.queryOptions(undefined, {
+      refetchInterval: NODES_REFETCH_INTERVAL_MS,
+      placeholderData: keepPreviousData,
+    }),
   );
 
   const allNodes = nodesQuery.data;
   const visibleNodes = useMemo(
-    () => sortNodes((allNodes ?? []).filter((node) => matchesFilter(node, filter)), sort),
+    () =>
+      sortNodes(
+        (allNodes ?? []).filter((node) => matchesFilter(node, filter)),
+        sort,
+      ),
     [allNodes, filter, sort],
   );
 
   const onSort = useCallback((key: SortKey) => {
     setSort((current) => {
-      const next: SortState = { key, direction: current.key === key && current.direction === "asc" ? "desc" : "asc" };
+      const next: SortState = {
+        key,
+        direction: current.key === key && current.direction === "asc" ? "desc" : "asc",
+      };
       writeStored(STORAGE_KEYS.nodesSort, JSON.stringify(next));
       return next;
     });
   }, []);
-  const onOpen = useCallback((id: string) => router.push(`/nodes/${encodeURIComponent(id)}`), [router]);
-  useRowKeyboard({ rowIds: visibleNodes.map((node) => node.id), selectedId, onSelect: setSelectedId, onOpen });
+  const onOpen = useCallback(
+    (id: string) => router.push(`/nodes/${encodeURIComponent(id)}`),
+    [router],
+  );
+  useRowKeyboard({
+    rowIds: visibleNodes.map((node) => node.id),
+    selectedId,
+    onSelect: setSelectedId,
+    onOpen,
+  });
 
   return (
     <section className="page">
@@ -91,11 +110,19 @@ export function NodesPage() {
           }}
         />
         <span className="muted" data-testid="nodes-count">
-          {allNodes ? (filter ? t("shownOfTotal", { shown: visibleNodes.length, total: allNodes.length }) : t("count", { count: allNodes.length })) : null}
+          {allNodes
+            ? filter
+              ? t("shownOfTotal", { shown: visibleNodes.length, total: allNodes.length })
+              : t("count", { count: allNodes.length })
+            : null}
         </span>
         <div className="top-bar-spacer" />
         {nodesQuery.isError && allNodes ? (
-          <span className="status status-stale" data-testid="nodes-stale" title={describeError(nodesQuery.error, tc)}>
+          <span
+            className="status status-stale"
+            data-testid="nodes-stale"
+            title={describeError(nodesQuery.error, tc)}
+          >
             {t("stale")}
           </span>
         ) : (
@@ -103,14 +130,28 @@ export function NodesPage() {
         )}
       </div>
       {nodesQuery.isError && !allNodes ? (
-        <ErrorPanel error={nodesQuery.error} title={t("error.title")} hint={t("error.hint")} onRetry={() => void nodesQuery.refetch()} />
+        <ErrorPanel
+          error={nodesQuery.error}
+          title={t("error.title")}
+          hint={t("error.hint")}
+          onRetry={() => void nodesQuery.refetch()}
+        />
       ) : null}
       {nodesQuery.isPending ? <p className="muted">{tc("loading")}</p> : null}
       {allNodes && allNodes.length === 0 ? <EmptyFleet /> : null}
       {allNodes && allNodes.length > 0 ? (
         <div className="table-scroll">
-          <NodesTable nodes={visibleNodes} sort={sort} selectedId={selectedId} onSort={onSort} onSelect={setSelectedId} onOpen={onOpen} />
-          {visibleNodes.length === 0 ? <p className="muted empty-filter">{t("empty.noMatch", { query: filter })}</p> : null}
+          <NodesTable
+            nodes={visibleNodes}
+            sort={sort}
+            selectedId={selectedId}
+            onSort={onSort}
+            onSelect={setSelectedId}
+            onOpen={onOpen}
+          />
+          {visibleNodes.length === 0 ? (
+            <p className="muted empty-filter">{t("empty.noMatch", { query: filter })}</p>
+          ) : null}
         </div>
       ) : null}
     </section>

@@ -7,8 +7,21 @@ import Link from "next/link";
 import { useEffect, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNow } from "../../hooks/use-now";
-import { ABSENT, formatBytes, formatBytesPair, formatDateTime, formatNumber, formatRelativeTime } from "../../lib/format";
-import { gpuMemoryBytesTotal, groupGpusByName, labelPairs, type SortKey, type SortState } from "../../lib/nodes";
+import {
+  ABSENT,
+  formatBytes,
+  formatBytesPair,
+  formatDateTime,
+  formatNumber,
+  formatRelativeTime,
+} from "../../lib/format";
+import {
+  gpuMemoryBytesTotal,
+  groupGpusByName,
+  labelPairs,
+  type SortKey,
+  type SortState,
+} from "../../lib/nodes";
 import { LabelChips, SimulatedBadge, StateBadge } from "./node-badges";
 
 interface CellContext {
@@ -50,15 +63,30 @@ const COLUMNS: Column[] = [
     ),
   },
   { id: "state", sortKey: "state", render: (node) => <StateBadge state={node.state} /> },
-  { id: "gpus", sortKey: "gpus", render: (node, context) => <GpuSummary node={node} context={context} /> },
+  {
+    id: "gpus",
+    sortKey: "gpus",
+    render: (node, context) => <GpuSummary node={node} context={context} />,
+  },
   {
     id: "gpuMemory",
     sortKey: "gpuMemory",
     isNumeric: true,
-    render: (node, { lang }) => (node.gpus.length ? formatBytes(gpuMemoryBytesTotal(node), lang) : ABSENT),
+    render: (node, { lang }) =>
+      node.gpus.length ? formatBytes(gpuMemoryBytesTotal(node), lang) : ABSENT,
   },
-  { id: "cpuCores", sortKey: "cpuCores", isNumeric: true, render: (node, { lang }) => formatNumber(node.cpu.cores, lang) },
-  { id: "memory", sortKey: "memory", isNumeric: true, render: (node, { lang }) => formatBytes(node.memory.bytesTotal, lang) },
+  {
+    id: "cpuCores",
+    sortKey: "cpuCores",
+    isNumeric: true,
+    render: (node, { lang }) => formatNumber(node.cpu.cores, lang),
+  },
+  {
+    id: "memory",
+    sortKey: "memory",
+    isNumeric: true,
+    render: (node, { lang }) => formatBytes(node.memory.bytesTotal, lang),
+  },
   {
     id: "disk",
     sortKey: "disk",
@@ -66,12 +94,18 @@ const COLUMNS: Column[] = [
     render: (node, { lang }) => formatBytesPair(node.disk.bytesFree, node.disk.bytesTotal, lang),
   },
   { id: "labels", sortKey: null, render: (node) => <LabelChips pairs={labelPairs(node.labels)} /> },
-  { id: "agentVersion", sortKey: "agentVersion", render: (node) => <span className="mono">{node.agentVersion}</span> },
+  {
+    id: "agentVersion",
+    sortKey: "agentVersion",
+    render: (node) => <span className="mono">{node.agentVersion}</span>,
+  },
   {
     id: "lastSeen",
     sortKey: "lastSeen",
     render: (node, { lang, nowMs }) => (
-      <span title={formatDateTime(node.lastSeenAt, lang)}>{formatRelativeTime(node.lastSeenAt, nowMs, lang)}</span>
+      <span title={formatDateTime(node.lastSeenAt, lang)}>
+        {formatRelativeTime(node.lastSeenAt, nowMs, lang)}
+      </span>
     ),
   },
 ];
@@ -85,7 +119,15 @@ interface NodesTableProps {
   onOpen(id: string): void;
 }
 
-function SortHeader({ column, sort, onSort }: { column: Column; sort: SortState; onSort(key: SortKey): void }) {
+function SortHeader({
+  column,
+  sort,
+  onSort,
+}: {
+  column: Column;
+  sort: SortState;
+  onSort(key: SortKey): void;
+}) {
   const { t } = useTranslation("nodes");
   const label = t(`columns.${column.id as "name"}`);
   const className = column.isNumeric ? "numeric" : undefined;
@@ -95,7 +137,13 @@ function SortHeader({ column, sort, onSort }: { column: Column; sort: SortState;
   const ariaSort = isSorted ? (sort.direction === "asc" ? "ascending" : "descending") : "none";
   return (
     <th className={className} aria-sort={ariaSort}>
-      <button type="button" className="sort-button" onClick={() => onSort(sortKey)} title={t("sortBy", { column: label })} data-testid={`sort-${sortKey}`}>
+      <button
+        type="button"
+        className="sort-button"
+        onClick={() => onSort(sortKey)}
+        title={t("sortBy", { column: label })}
+        data-testid={`sort-${sortKey}`}
+      >
         {label}
         <span className="sort-mark" aria-hidden="true">
           {isSorted ? (sort.direction === "asc" ? "▲" : "▼") : ""}

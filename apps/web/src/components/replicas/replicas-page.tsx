@@ -23,7 +23,11 @@ function ModelFilter({ value, onChange }: { value: string; onChange(model: strin
   return (
     <label className="inline-field">
       <span className="muted">{t("filterLabel")}</span>
-      <select value={value} onChange={(event) => onChange(event.target.value)} data-testid="replicas-model-filter">
+      <select
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        data-testid="replicas-model-filter"
+      >
         <option value="">{t("allModels")}</option>
         {names.map((name) => (
           <option key={name} value={name}>
@@ -48,8 +52,12 @@ export function ReplicasPage() {
       placeholderData: keepPreviousData,
     }),
   );
-  const replicas = useMemo(() => (replicasQuery.data ? sortReplicas(replicasQuery.data) : undefined), [replicasQuery.data]);
-  const setModel = (next: string) => router.replace(next ? `${pathname}?model=${encodeURIComponent(next)}` : pathname);
+  const replicas = useMemo(
+    () => (replicasQuery.data ? sortReplicas(replicasQuery.data) : undefined),
+    [replicasQuery.data],
+  );
+  const setModel = (next: string) =>
+    router.replace(next ? `${pathname}?model=${encodeURIComponent(next)}` : pathname);
 
   return (
     <section className="page">
@@ -61,7 +69,11 @@ export function ReplicasPage() {
         </span>
         <div className="top-bar-spacer" />
         {replicasQuery.isError && replicas ? (
-          <span className="status status-stale" data-testid="replicas-stale" title={describeError(replicasQuery.error, tc)}>
+          <span
+            className="status status-stale"
+            data-testid="replicas-stale"
+            title={describeError(replicasQuery.error, tc)}
+          >
             {t("stale")}
           </span>
         ) : (
@@ -69,7 +81,12 @@ export function ReplicasPage() {
         )}
       </div>
       {replicasQuery.isError && !replicas ? (
-        <ErrorPanel error={replicasQuery.error} title={t("error.title")} hint={t("error.hint")} onRetry={() => void replicasQuery.refetch()} />
+        <ErrorPanel
+          error={replicasQuery.error}
+          title={t("error.title")}
+          hint={t("error.hint")}
+          onRetry={() => void replicasQuery.refetch()}
+        />
       ) : null}
       {replicasQuery.isPending ? <p className="muted">{tc("loading")}</p> : null}
       {replicas && replicas.length === 0 ? (

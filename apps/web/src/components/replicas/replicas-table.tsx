@@ -5,9 +5,26 @@ import type { ReplicaPhase, ReplicaView } from "@llmgw/api";
 import Link from "next/link";
 import { useTranslation } from "react-i18next";
 import { useNow } from "../../hooks/use-now";
-import { ABSENT, formatDateTime, formatNumber, formatPercent, formatRelativeTime, upperForDisplay } from "../../lib/format";
+import {
+  ABSENT,
+  formatDateTime,
+  formatNumber,
+  formatPercent,
+  formatRelativeTime,
+  upperForDisplay,
+} from "../../lib/format";
 
-const COLUMN_IDS = ["id", "model", "node", "cards", "engine", "phase", "endpoint", "phaseChanged", "lastUsed"] as const;
+const COLUMN_IDS = [
+  "id",
+  "model",
+  "node",
+  "cards",
+  "engine",
+  "phase",
+  "endpoint",
+  "phaseChanged",
+  "lastUsed",
+] as const;
 
 function PhaseBadge({ phase }: { phase: ReplicaPhase }) {
   const { t, i18n } = useTranslation("replicas");
@@ -42,10 +59,23 @@ function PhaseCell({ replica, lang }: { replica: ReplicaView; lang: string }) {
   );
 }
 
-function ReplicaRow({ replica, nowMs, lang }: { replica: ReplicaView; nowMs: number; lang: string }) {
+function ReplicaRow({
+  replica,
+  nowMs,
+  lang,
+}: {
+  replica: ReplicaView;
+  nowMs: number;
+  lang: string;
+}) {
   const { t } = useTranslation("replicas");
   return (
-    <tr data-testid="replica-row" data-replica-id={replica.id} data-model-name={replica.model} data-phase={replica.phase}>
+    <tr
+      data-testid="replica-row"
+      data-replica-id={replica.id}
+      data-model-name={replica.model}
+      data-phase={replica.phase}
+    >
       <td className="mono">
         <span className="truncate replica-id" title={replica.id}>
           {replica.id}
@@ -67,9 +97,15 @@ function ReplicaRow({ replica, nowMs, lang }: { replica: ReplicaView; nowMs: num
         <PhaseCell replica={replica} lang={lang} />
       </td>
       <td className="mono">{replica.endpoint ?? ABSENT}</td>
-      <td title={formatDateTime(replica.phaseChangedAt, lang)}>{formatRelativeTime(replica.phaseChangedAt, nowMs, lang)}</td>
+      <td title={formatDateTime(replica.phaseChangedAt, lang)}>
+        {formatRelativeTime(replica.phaseChangedAt, nowMs, lang)}
+      </td>
       <td title={replica.lastUsedAt ? formatDateTime(replica.lastUsedAt, lang) : undefined}>
-        {replica.lastUsedAt ? formatRelativeTime(replica.lastUsedAt, nowMs, lang) : <span className="muted">{t("never")}</span>}
+        {replica.lastUsedAt ? (
+          formatRelativeTime(replica.lastUsedAt, nowMs, lang)
+        ) : (
+          <span className="muted">{t("never")}</span>
+        )}
       </td>
     </tr>
   );

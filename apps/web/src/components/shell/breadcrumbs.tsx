@@ -18,7 +18,9 @@ export function Breadcrumbs() {
   const trpc = useTRPC();
   const pathname = usePathname();
   const [section, id] = pathname.split("/").filter(Boolean).map(decodeURIComponent);
-  const node = useQuery(trpc.nodes.get.queryOptions(section === "nodes" && id ? { id } : skipToken));
+  const node = useQuery(
+    trpc.nodes.get.queryOptions(section === "nodes" && id ? { id } : skipToken),
+  );
 
   return (
     <nav className="breadcrumbs" aria-label={t("topBar.breadcrumbs")} data-testid="breadcrumbs">

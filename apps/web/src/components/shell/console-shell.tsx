@@ -23,9 +23,11 @@ function useRedirectWhenSignedOut(): void {
       queryClient.clear();
       router.replace("/sign-in");
     };
-    for (const query of queryClient.getQueryCache().getAll()) redirectIfUnauthorized(query.state.error);
+    for (const query of queryClient.getQueryCache().getAll())
+      redirectIfUnauthorized(query.state.error);
     return queryClient.getQueryCache().subscribe((event) => {
-      if (event.type === "updated" && event.action.type === "error") redirectIfUnauthorized(event.action.error);
+      if (event.type === "updated" && event.action.type === "error")
+        redirectIfUnauthorized(event.action.error);
     });
   }, [queryClient, router]);
 }
@@ -67,7 +69,12 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
   }
   return (
     <div className="shell">
-      <TopBar user={me.data} isSigningOut={signOut.isPending} onSignOut={() => signOut.mutate()} onHelp={() => setHelpOpen(true)} />
+      <TopBar
+        user={me.data}
+        isSigningOut={signOut.isPending}
+        onSignOut={() => signOut.mutate()}
+        onHelp={() => setHelpOpen(true)}
+      />
       <Sidebar />
       <main className="content">{children}</main>
       {isHelpOpen ? <HelpOverlay onClose={() => setHelpOpen(false)} /> : null}

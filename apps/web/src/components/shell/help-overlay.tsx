@@ -28,7 +28,13 @@ export function HelpOverlay({ onClose }: { onClose(): void }) {
       >
         <header className="dialog-header">
           <h2 id="help-title">{t("shortcuts.title")}</h2>
-          <button type="button" className="control" onClick={onClose} data-testid="help-close" autoFocus>
+          <button
+            type="button"
+            className="control"
+            onClick={onClose}
+            data-testid="help-close"
+            autoFocus
+          >
             {t("shortcuts.close")}
           </button>
         </header>
@@ -39,7 +45,9 @@ export function HelpOverlay({ onClose }: { onClose(): void }) {
                 <td className="keys">
                   {shortcut.keys.map((key, index) => (
                     <span key={key}>
-                      {index > 0 && shortcut.keys[0] === "g" ? <i className="muted">{t("shortcuts.then")}</i> : null}
+                      {index > 0 && shortcut.keys[0] === "g" ? (
+                        <i className="muted">{t("shortcuts.then")}</i>
+                      ) : null}
                       <kbd>{key}</kbd>
                     </span>
                   ))}

@@ -5,7 +5,10 @@ import { usePathname } from "next/navigation";
 import { useTranslation } from "react-i18next";
 
 const SECTIONS = [
-  { label: "nav.fleet", entries: [{ href: "/nodes", label: "nav.nodes", testId: "nav-nodes", shortcut: "g n" }] },
+  {
+    label: "nav.fleet",
+    entries: [{ href: "/nodes", label: "nav.nodes", testId: "nav-nodes", shortcut: "g n" }],
+  },
   {
     label: "nav.serving",
     entries: [

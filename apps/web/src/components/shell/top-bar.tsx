@@ -19,7 +19,14 @@ export function TopBar({ user, isSigningOut, onSignOut, onHelp }: TopBarProps) {
       <div className="brand">{t("productName")}</div>
       <Breadcrumbs />
       <div className="top-bar-spacer" />
-      <button type="button" className="control" onClick={onHelp} title={t("topBar.help")} aria-label={t("topBar.help")} data-testid="help-button">
+      <button
+        type="button"
+        className="control"
+        onClick={onHelp}
+        title={t("topBar.help")}
+        aria-label={t("topBar.help")}
+        data-testid="help-button"
+      >
         {"?"}
       </button>
       <LanguageSwitch />
@@ -27,7 +34,13 @@ export function TopBar({ user, isSigningOut, onSignOut, onHelp }: TopBarProps) {
       <span className="current-user" data-testid="current-user">
         {t("topBar.signedInAs", { username: user.username, role: t(`roles.${user.role}`) })}
       </span>
-      <button type="button" className="control" onClick={onSignOut} disabled={isSigningOut} data-testid="sign-out">
+      <button
+        type="button"
+        className="control"
+        onClick={onSignOut}
+        disabled={isSigningOut}
+        data-testid="sign-out"
+      >
         {t("topBar.signOut")}
       </button>
     </header>

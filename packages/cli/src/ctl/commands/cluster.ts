@@ -38,9 +38,13 @@ export const clusterCommands: Record<string, Command> = {
     usage: "replicas [--model M] [--node N] [--json]",
     summary: "replicas with their node, cards, phase and endpoint",
     async run(ctx) {
-      const replicas = await ctx.api.replicas.list.query({ model: ctx.values.model, node: ctx.values.node });
+      const replicas = await ctx.api.replicas.list.query({
+        model: ctx.values.model,
+        node: ctx.values.node,
+      });
       if (ctx.values.json) printJson(ctx, replicas);
-      else ctx.write(replicas.length === 0 ? "no replicas\n" : replicasTable(replicas, ctx.nowMs()));
+      else
+        ctx.write(replicas.length === 0 ? "no replicas\n" : replicasTable(replicas, ctx.nowMs()));
       return 0;
     },
   },
@@ -56,7 +60,8 @@ export const clusterCommands: Record<string, Command> = {
   },
   logs: {
     usage: "logs NODE [--source REPLICA] [-n N] [--follow] [--json]",
-    summary: "the agent's log or a replica's engine output (-n up to 2000; --follow polls every 2 s)",
+    summary:
+      "the agent's log or a replica's engine output (-n up to 2000; --follow polls every 2 s)",
     run: logs,
   },
   reclaim: {

@@ -16,7 +16,15 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
 
 export function usageText(): string {
   const entries = Object.values(COMMANDS).flatMap((command) =>
-    command.usage.split(" | ").map((usage, index) => [index === 0 ? usage : `${command.usage.split(" ")[0]} ${usage}`, index === 0 ? command.summary : ""] as const),
+    command.usage
+      .split(" | ")
+      .map(
+        (usage, index) =>
+          [
+            index === 0 ? usage : `${command.usage.split(" ")[0]} ${usage}`,
+            index === 0 ? command.summary : "",
+          ] as const,
+      ),
   );
   const width = Math.max(...entries.map(([usage]) => usage.length));
   const lines = entries.map(([usage, summary]) => `  ${usage.padEnd(width)}  ${summary}`.trimEnd());

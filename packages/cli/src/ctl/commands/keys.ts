@@ -9,18 +9,31 @@ const KEYS_USAGE =
 
 async function createKey(ctx: CommandContext): Promise<number> {
   const { owner, models } = ctx.values;
-  if (!owner) throw new UsageError(`--owner is missing (team:ml, user:ada, …); usage: ${KEYS_USAGE}`);
-  if (!models) throw new UsageError(`--models is missing (names or patterns, comma-separated; '*' for all); usage: ${KEYS_USAGE}`);
+  if (!owner)
+    throw new UsageError(`--owner is missing (team:ml, user:ada, …); usage: ${KEYS_USAGE}`);
+  if (!models)
+    throw new UsageError(
+      `--models is missing (names or patterns, comma-separated; '*' for all); usage: ${KEYS_USAGE}`,
+    );
   const created = await ctx.api.keys.create.mutate({
     owner,
-    models: models.split(",").map((m) => m.trim()).filter(Boolean),
+    models: models
+      .split(",")
+      .map((m) => m.trim())
+      .filter(Boolean),
     requestsPerMinute: parseCountFlag("rpm", ctx.values.rpm),
     tokensPerMinute: parseCountFlag("tpm", ctx.values.tpm),
     concurrentMax: parseCountFlag("max-concurrent", ctx.values["max-concurrent"]),
-    expiresInSeconds: ctx.values.expires === undefined ? undefined : parseDurationSeconds("expires", ctx.values.expires),
+    expiresInSeconds:
+      ctx.values.expires === undefined
+        ? undefined
+        : parseDurationSeconds("expires", ctx.values.expires),
   });
   if (ctx.values.json) printJson(ctx, { key: created.key, ...created.view });
-  else ctx.write(`${created.key}\n\nkey ${created.view.id} for ${created.view.owner}; this is the only time it is shown, so store it now\n`);
+  else
+    ctx.write(
+      `${created.key}\n\nkey ${created.view.id} for ${created.view.owner}; this is the only time it is shown, so store it now\n`,
+    );
   return 0;
 }
 
@@ -37,7 +50,10 @@ export function keysTable(keys: readonly KeyView[]): string {
     k.expiresAt ?? "never",
     k.lastUsedAt ?? "never",
   ]);
-  return renderTable(["ID", "KEY", "OWNER", "MODELS", "RPM/TPM/CONC", "STATE", "EXPIRES", "LAST USED"], rows);
+  return renderTable(
+    ["ID", "KEY", "OWNER", "MODELS", "RPM/TPM/CONC", "STATE", "EXPIRES", "LAST USED"],
+    rows,
+  );
 }
 
 async function keysCommand(ctx: CommandContext): Promise<number> {
@@ -49,12 +65,21 @@ async function keysCommand(ctx: CommandContext): Promise<number> {
     case undefined: {
       const keys = await ctx.api.keys.list.query();
       if (ctx.values.json) printJson(ctx, keys);
-      else ctx.write(keys.length === 0 ? "no API keys yet; make one with `llmgw ctl keys create --owner team:ml --models '*'`\n" : keysTable(keys));
+      else
+        ctx.write(
+          keys.length === 0
+            ? "no API keys yet; make one with `llmgw ctl keys create --owner team:ml --models '*'`\n"
+            : keysTable(keys),
+        );
       return 0;
     }
     case "revoke": {
-      const key = await ctx.api.keys.revoke.mutate({ id: required(rest, 0, "ID", "keys revoke ID") });
-      ctx.write(`key ${key.id} (${key.owner}) is revoked; requests with it are refused from now on\n`);
+      const key = await ctx.api.keys.revoke.mutate({
+        id: required(rest, 0, "ID", "keys revoke ID"),
+      });
+      ctx.write(
+        `key ${key.id} (${key.owner}) is revoked; requests with it are refused from now on\n`,
+      );
       return 0;
     }
     default:
@@ -63,5 +88,9 @@ async function keysCommand(ctx: CommandContext): Promise<number> {
 }
 
 export const keyCommands: Record<string, Command> = {
-  keys: { usage: KEYS_USAGE, summary: "API keys for /v1: create (shown once), list, revoke", run: keysCommand },
+  keys: {
+    usage: KEYS_USAGE,
+    summary: "API keys for /v1: create (shown once), list, revoke",
+    run: keysCommand,
+  },
 };

@@ -5,7 +5,8 @@ import { classifyAddArgument, readDefinitions } from "../model-file";
 import { explanationText, modelDetail, modelsTable, presetsTable } from "../views/models-view";
 import { printJson, type Command, type CommandContext } from "./command";
 
-const NO_MODELS = "the catalog is empty; add a model with `llmgw ctl model add FILE|PRESET` (see `llmgw ctl presets`)\n";
+const NO_MODELS =
+  "the catalog is empty; add a model with `llmgw ctl model add FILE|PRESET` (see `llmgw ctl presets`)\n";
 
 async function addModels(ctx: CommandContext, argument: string): Promise<number> {
   const source = classifyAddArgument(argument);
@@ -13,25 +14,32 @@ async function addModels(ctx: CommandContext, argument: string): Promise<number>
     source.kind === "preset"
       ? [{ label: `preset "${source.name}"`, input: { preset: source.name } }]
       : readDefinitions(source.path).map((definition, index) => ({
-          label: typeof definition.name === "string" ? `model "${definition.name}"` : `definition ${index + 1} of ${source.path}`,
+          label:
+            typeof definition.name === "string"
+              ? `model "${definition.name}"`
+              : `definition ${index + 1} of ${source.path}`,
           input: { definition },
         }));
   let refused = 0;
   for (const { label, input } of inputs) {
     try {
       const model = await ctx.api.models.add.mutate(input);
-      ctx.write(`${label}: model "${model.name}" is in the catalog at revision ${model.revision}\n`);
+      ctx.write(
+        `${label}: model "${model.name}" is in the catalog at revision ${model.revision}\n`,
+      );
     } catch (error) {
       // Every definition in the file is tried, so one bad entry does not hide the others' fate.
       refused += 1;
       ctx.writeError(`${label}: ${explain(error, ctx.target.server)}\n`);
     }
   }
-  if (refused > 0 && inputs.length > 1) ctx.writeError(`${refused} of ${inputs.length} definitions were refused\n`);
+  if (refused > 0 && inputs.length > 1)
+    ctx.writeError(`${refused} of ${inputs.length} definitions were refused\n`);
   return refused > 0 ? 1 : 0;
 }
 
-const MODEL_USAGE = "model get NAME [--json] | add FILE|PRESET | remove NAME | fallbacks MODEL A,B | presets";
+const MODEL_USAGE =
+  "model get NAME [--json] | add FILE|PRESET | remove NAME | fallbacks MODEL A,B | presets";
 
 async function modelSubcommand(ctx: CommandContext): Promise<number> {
   const [verb, ...rest] = ctx.args;
@@ -39,7 +47,9 @@ async function modelSubcommand(ctx: CommandContext): Promise<number> {
   switch (verb) {
     case "get":
     case "show": {
-      const model = await ctx.api.models.get.query({ name: required(rest, 0, "NAME", "model get NAME") });
+      const model = await ctx.api.models.get.query({
+        name: required(rest, 0, "NAME", "model get NAME"),
+      });
       if (ctx.values.json) printJson(ctx, model);
       else ctx.write(modelDetail(model));
       return 0;
@@ -60,7 +70,9 @@ async function modelSubcommand(ctx: CommandContext): Promise<number> {
     case "presets":
       return modelCommands.presets!.run(sub);
     default:
-      throw new UsageError(verb ? `unknown model command "${verb}"; usage: ${MODEL_USAGE}` : `usage: ${MODEL_USAGE}`);
+      throw new UsageError(
+        verb ? `unknown model command "${verb}"; usage: ${MODEL_USAGE}` : `usage: ${MODEL_USAGE}`,
+      );
   }
 }
 
@@ -88,13 +100,21 @@ export const modelCommands: Record<string, Command> = {
       return 0;
     },
   },
-  model: { usage: MODEL_USAGE, summary: "show, add, remove a model or set its fallbacks", run: modelSubcommand },
+  model: {
+    usage: MODEL_USAGE,
+    summary: "show, add, remove a model or set its fallbacks",
+    run: modelSubcommand,
+  },
   retry: {
     usage: "retry MODEL",
     summary: "clear a parked model's failures so it is placed again",
     async run(ctx) {
-      const model = await ctx.api.models.retry.mutate({ name: required(ctx.args, 0, "MODEL", "retry MODEL") });
-      ctx.write(`model "${model.name}": failures cleared; it will be placed again (now ${model.state})\n`);
+      const model = await ctx.api.models.retry.mutate({
+        name: required(ctx.args, 0, "MODEL", "retry MODEL"),
+      });
+      ctx.write(
+        `model "${model.name}": failures cleared; it will be placed again (now ${model.state})\n`,
+      );
       return 0;
     },
   },

@@ -15,10 +15,22 @@ export const sessionCommands: Record<string, Command> = {
     summary: "sign in and keep the session (mode 0600)",
     async run({ env, target, values, write }) {
       const username = values.user ?? readCredentials(env)?.username ?? "admin";
-      const password = await readPassword(values["password-stdin"] === true, `password for ${username}@${target.server}: `);
-      const result = await createApiClient(target.server, null).auth.login.mutate({ username, password });
-      const path = writeCredentials(env, { server: target.server, token: result.token, username: result.user.username });
-      write(`signed in to ${target.server} as ${result.user.username} (${result.user.role}); session saved in ${path}\n`);
+      const password = await readPassword(
+        values["password-stdin"] === true,
+        `password for ${username}@${target.server}: `,
+      );
+      const result = await createApiClient(target.server, null).auth.login.mutate({
+        username,
+        password,
+      });
+      const path = writeCredentials(env, {
+        server: target.server,
+        token: result.token,
+        username: result.user.username,
+      });
+      write(
+        `signed in to ${target.server} as ${result.user.username} (${result.user.role}); session saved in ${path}\n`,
+      );
       return 0;
     },
   },

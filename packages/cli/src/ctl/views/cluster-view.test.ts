@@ -27,12 +27,26 @@ function replica(overrides: Partial<ReplicaView>): ReplicaView {
 describe("replicas table", () => {
   it("shows cards, phase with fetch progress, endpoint and last use", () => {
     const text = replicasTable(
-      [replica({}), replica({ id: "gpu-1", model: "sim-gpu-chat", nodeName: "sim-h100-a", gpuIndexes: [0, 1], phase: "fetching", fetchProgress: 0.425, endpoint: null, lastUsedAt: null })],
+      [
+        replica({}),
+        replica({
+          id: "gpu-1",
+          model: "sim-gpu-chat",
+          nodeName: "sim-h100-a",
+          gpuIndexes: [0, 1],
+          phase: "fetching",
+          fetchProgress: 0.425,
+          endpoint: null,
+          lastUsedAt: null,
+        }),
+      ],
       NOW,
     );
     const lines = text.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^NAME\s+MODEL\s+NODE\s+CARDS\s+PHASE\s+ENDPOINT\s+LAST USED$/);
-    expect(lines[1]).toMatch(/^sim-chat-1\s+sim-chat\s+sim-cpu-a\s+CPU\s+ready\s+http:\/\/127\.0\.0\.1:40001\s+2m ago$/);
+    expect(lines[1]).toMatch(
+      /^sim-chat-1\s+sim-chat\s+sim-cpu-a\s+CPU\s+ready\s+http:\/\/127\.0\.0\.1:40001\s+2m ago$/,
+    );
     expect(lines[2]).toMatch(/^gpu-1\s+sim-gpu-chat\s+sim-h100-a\s+0,1\s+fetching 43%\s+-\s+-$/);
   });
 });
@@ -51,13 +65,17 @@ describe("status", () => {
     modelsReady: 1,
     modelsTotal: 3,
     parked: [{ model: "broken", lastError: "never became ready in 300 s" }],
-    unplaceable: [{ model: "big", reasons: ["sim-l40s-a: needs 80 GB cards", "sim-cpu-a: no GPU"] }],
+    unplaceable: [
+      { model: "big", reasons: ["sim-l40s-a: needs 80 GB cards", "sim-cpu-a: no GPU"] },
+    ],
   };
 
   it("draws a usage bar per GPU class, counting unhealthy cards neither used nor free", () => {
     const text = statusText(status);
     expect(text).toContain("  H100-80G  █████████░░░  12/16\n");
-    expect(text).toContain("  L40S      ███░░░░░░░░░  1/4  (1 unhealthy, counted neither used nor free)\n");
+    expect(text).toContain(
+      "  L40S      ███░░░░░░░░░  1/4  (1 unhealthy, counted neither used nor free)\n",
+    );
     expect(text).toMatch(/^nodes\s+3 ready, 1 unreachable$/m);
     expect(text).toMatch(/^replicas\s+3\/4 ready$/m);
     expect(text).toMatch(/^models\s+1\/3 ready$/m);
@@ -67,8 +85,16 @@ describe("status", () => {
   it("lists parked models with their error and unplaceable ones with each reason", () => {
     const text = statusText(status);
     expect(text).toMatch(/^parked .*\n {2}broken: never became ready in 300 s$/m);
-    expect(text).toMatch(/^ {2}big:\n {4}- sim-l40s-a: needs 80 GB cards\n {4}- sim-cpu-a: no GPU$/m);
-    const calm = statusText({ ...status, parked: [], unplaceable: [], capacity: [], freeWholeNodes: [] });
+    expect(text).toMatch(
+      /^ {2}big:\n {4}- sim-l40s-a: needs 80 GB cards\n {4}- sim-cpu-a: no GPU$/m,
+    );
+    const calm = statusText({
+      ...status,
+      parked: [],
+      unplaceable: [],
+      capacity: [],
+      freeWholeNodes: [],
+    });
     expect(calm).not.toMatch(/parked|cannot be placed/);
     expect(calm).toMatch(/no GPUs in the fleet/);
     expect(calm).toMatch(/free whole nodes: none/);
@@ -82,10 +108,19 @@ describe("status", () => {
 });
 
 describe("reclaim", () => {
-  const entry = { cacheName: "ab12", source: "https://x/m.gguf", sizeBytes: 3 * 2 ** 30, removed: false, refused: "" };
+  const entry = {
+    cacheName: "ab12",
+    source: "https://x/m.gguf",
+    sizeBytes: 3 * 2 ** 30,
+    removed: false,
+    refused: "",
+  };
 
   it("lists what could be freed and how to free it", () => {
-    const text = reclaimText({ collect: false, nodes: [{ node: "a", entries: [entry], bytesFreed: 0, error: null }] });
+    const text = reclaimText({
+      collect: false,
+      nodes: [{ node: "a", entries: [entry], bytesFreed: 0, error: null }],
+    });
     expect(text).toMatch(/^a\s+ab12\s+https:\/\/x\/m\.gguf\s+3\.0 GiB\s+unused$/m);
     expect(text).toMatch(/3\.0 GiB could be freed; run `llmgw ctl reclaim --collect`/);
   });
@@ -94,7 +129,15 @@ describe("reclaim", () => {
     const text = reclaimText({
       collect: true,
       nodes: [
-        { node: "a", entries: [{ ...entry, removed: true }, { ...entry, cacheName: "evil", refused: "path escapes the cache" }], bytesFreed: 3 * 2 ** 30, error: null },
+        {
+          node: "a",
+          entries: [
+            { ...entry, removed: true },
+            { ...entry, cacheName: "evil", refused: "path escapes the cache" },
+          ],
+          bytesFreed: 3 * 2 ** 30,
+          error: null,
+        },
         { node: "b", entries: [], bytesFreed: 0, error: "agent did not answer in 10 s" },
       ],
     });

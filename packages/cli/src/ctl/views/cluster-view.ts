@@ -31,7 +31,10 @@ function capacityLines(status: ClusterStatus): string[] {
   const width = Math.max(...status.capacity.map((row) => row.gpuClass.length));
   return status.capacity.map((row) => {
     const healthy = row.cardsTotal - row.cardsUnhealthy;
-    const unhealthy = row.cardsUnhealthy > 0 ? `  (${row.cardsUnhealthy} unhealthy, counted neither used nor free)` : "";
+    const unhealthy =
+      row.cardsUnhealthy > 0
+        ? `  (${row.cardsUnhealthy} unhealthy, counted neither used nor free)`
+        : "";
     return `  ${row.gpuClass.padEnd(width)}  ${usageBar(row.cardsUsed, healthy)}  ${row.cardsUsed}/${healthy}${unhealthy}`;
   });
 }
@@ -67,7 +70,10 @@ export function statusText(status: ClusterStatus): string {
   return `${lines.join("\n")}\n`;
 }
 
-function entryStatus(entry: ReclaimView["nodes"][number]["entries"][number], collect: boolean): string {
+function entryStatus(
+  entry: ReclaimView["nodes"][number]["entries"][number],
+  collect: boolean,
+): string {
   if (entry.refused) return `refused: ${entry.refused}`;
   if (entry.removed) return "removed";
   return collect ? "kept" : "unused";
@@ -79,12 +85,23 @@ export function reclaimText(view: ReclaimView): string {
   for (const node of view.nodes) {
     if (node.error) errors.push(`  ${node.node}: ${node.error}`);
     for (const entry of node.entries) {
-      rows.push([node.node, entry.cacheName, truncate(entry.source, 60), formatBytes(entry.sizeBytes), entryStatus(entry, view.collect)]);
+      rows.push([
+        node.node,
+        entry.cacheName,
+        truncate(entry.source, 60),
+        formatBytes(entry.sizeBytes),
+        entryStatus(entry, view.collect),
+      ]);
     }
   }
-  const total = view.nodes.flatMap((node) => node.entries).reduce((sum, entry) => sum + entry.sizeBytes, 0);
+  const total = view.nodes
+    .flatMap((node) => node.entries)
+    .reduce((sum, entry) => sum + entry.sizeBytes, 0);
   const freed = view.nodes.reduce((sum, node) => sum + node.bytesFreed, 0);
-  const table = rows.length > 0 ? renderTable(["NODE", "CACHE NAME", "SOURCE", "SIZE", "STATUS"], rows) : "no cached weights that the catalog does not want\n";
+  const table =
+    rows.length > 0
+      ? renderTable(["NODE", "CACHE NAME", "SOURCE", "SIZE", "STATUS"], rows)
+      : "no cached weights that the catalog does not want\n";
   const summary = view.collect
     ? `freed ${formatBytes(freed)}\n`
     : rows.length > 0

@@ -36,42 +36,86 @@ describe("models table", () => {
         owner: "team:research",
         unplaceableReasons: ["sim-cpu-a: no GPU", "sim-l40s-a: 0 of 4 cards free"],
       }),
-      model({ name: "broken", state: "parked", isParked: true, replicasReady: 0, lastError: "engine exited with code 1\nstack trace" }),
+      model({
+        name: "broken",
+        state: "parked",
+        isParked: true,
+        replicasReady: 0,
+        lastError: "engine exited with code 1\nstack trace",
+      }),
     ]);
     const lines = text.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^NAME\s+STATE\s+READY\/DESIRED\s+ENGINE\s+OWNER\s+LAST ERROR$/);
     expect(lines[1]).toMatch(/^sim-chat\s+ready\s+2\/2\s+sim\s+-\s+-$/);
-    expect(lines[2]).toMatch(/unplaceable\s+0\/1\s+vllm,sglang\s+team:research\s+sim-cpu-a: no GPU$/);
+    expect(lines[2]).toMatch(
+      /unplaceable\s+0\/1\s+vllm,sglang\s+team:research\s+sim-cpu-a: no GPU$/,
+    );
     expect(lines[3]).toMatch(/parked\s+0\/2\s+sim\s+-\s+engine exited with code 1 stack trace$/);
     const stateColumn = lines[0]?.indexOf("STATE");
-    expect(lines.slice(1).map((line) => line.indexOf(line.split(/\s{2,}/)[1] ?? ""))).toEqual([stateColumn, stateColumn, stateColumn]);
+    expect(lines.slice(1).map((line) => line.indexOf(line.split(/\s{2,}/)[1] ?? ""))).toEqual([
+      stateColumn,
+      stateColumn,
+      stateColumn,
+    ]);
   });
 });
 
 describe("model detail", () => {
   it("lists the facts, the reasons it cannot be placed and the definition as YAML", () => {
     const text = modelDetail(
-      model({ isParked: true, state: "parked", lastError: "never ready", fallbacks: ["spare"], unplaceableReasons: ["node-a: busy"] }),
+      model({
+        isParked: true,
+        state: "parked",
+        lastError: "never ready",
+        fallbacks: ["spare"],
+        unplaceableReasons: ["node-a: busy"],
+      }),
     );
     expect(text).toMatch(/^state\s+parked \(parked: `llmgw ctl retry` clears it\)$/m);
     expect(text).toMatch(/^fallbacks\s+spare$/m);
     expect(text).toMatch(/^cannot be placed:\n {2}- node-a: busy$/m);
-    expect(text).toMatch(/^definition:\n {2}name: sim-chat\n {2}profiles:\n {4}- name: sim\n {6}engine: sim$/m);
+    expect(text).toMatch(
+      /^definition:\n {2}name: sim-chat\n {2}profiles:\n {4}- name: sim\n {6}engine: sim$/m,
+    );
   });
 });
 
 describe("presets and placement", () => {
   it("says whether a preset fits now and, when not, why", () => {
     const text = presetsTable([
-      { name: "sim-chat", description: "simulated chat", definition: {}, needs: ["CPU"], fits: true, reasons: [] },
-      { name: "llama-3.1-8b-instruct", description: "Llama", definition: {}, needs: ["1 GPU ≥ 8.0, ≥ 24 GB"], fits: false, reasons: ["no card has 24 GB"] },
+      {
+        name: "sim-chat",
+        description: "simulated chat",
+        definition: {},
+        needs: ["CPU"],
+        fits: true,
+        reasons: [],
+      },
+      {
+        name: "llama-3.1-8b-instruct",
+        description: "Llama",
+        definition: {},
+        needs: ["1 GPU ≥ 8.0, ≥ 24 GB"],
+        fits: false,
+        reasons: ["no card has 24 GB"],
+      },
     ]);
     expect(text).toMatch(/^sim-chat\s+yes\s+CPU\s+simulated chat$/m);
-    expect(text).toMatch(/^llama-3\.1-8b-instruct\s+no\s+1 GPU ≥ 8\.0, ≥ 24 GB\s+no card has 24 GB$/m);
+    expect(text).toMatch(
+      /^llama-3\.1-8b-instruct\s+no\s+1 GPU ≥ 8\.0, ≥ 24 GB\s+no card has 24 GB$/m,
+    );
   });
 
   it("prints one line per node and the summary", () => {
-    expect(explanationText({ model: "m", lines: ["a: fits", "b: no GPU"], summary: "placed on a" })).toBe("model m:\n  a: fits\n  b: no GPU\nplaced on a\n");
-    expect(explanationText({ model: "m", lines: ["[p] placed on a", "[p] a: chosen"], summary: "placed on a" })).toBe("model m:\n  [p] placed on a\n  [p] a: chosen\n");
+    expect(
+      explanationText({ model: "m", lines: ["a: fits", "b: no GPU"], summary: "placed on a" }),
+    ).toBe("model m:\n  a: fits\n  b: no GPU\nplaced on a\n");
+    expect(
+      explanationText({
+        model: "m",
+        lines: ["[p] placed on a", "[p] a: chosen"],
+        summary: "placed on a",
+      }),
+    ).toBe("model m:\n  [p] placed on a\n  [p] a: chosen\n");
   });
 });

@@ -31,7 +31,10 @@ export function modelDetail(model: ModelView): string {
   const facts: Array<[string, string]> = [
     ["name", model.name],
     ["state", model.state + (model.isParked ? " (parked: `llmgw ctl retry` clears it)" : "")],
-    ["replicas", `${model.replicasReady} ready of ${model.replicasDesired} desired (${model.replicasTotal} in all)`],
+    [
+      "replicas",
+      `${model.replicasReady} ready of ${model.replicasDesired} desired (${model.replicasTotal} in all)`,
+    ],
     ["failures", `${model.consecutiveFailures} consecutive`],
     ["last error", model.lastError ?? "-"],
     ["fallbacks", model.fallbacks.join(", ") || "-"],
@@ -64,6 +67,8 @@ export function presetsTable(presets: PresetView[]): string {
 export function explanationText(explanation: PlacementExplanation): string {
   const lines = explanation.lines.length > 0 ? explanation.lines : ["(no node has registered)"];
   // The server may already list the summary among the lines; it is worth reading once.
-  const summary = explanation.lines.some((line) => line.endsWith(explanation.summary)) ? "" : `${explanation.summary}\n`;
+  const summary = explanation.lines.some((line) => line.endsWith(explanation.summary))
+    ? ""
+    : `${explanation.summary}\n`;
   return `model ${explanation.model}:\n${lines.map((line) => `  ${line}`).join("\n")}\n${summary}`;
 }

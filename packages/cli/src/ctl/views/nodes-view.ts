@@ -20,5 +20,8 @@ export function nodesTable(nodes: NodeView[], nowMs: number): string {
     node.agentVersion,
     formatAge(node.lastSeenAt, nowMs),
   ]);
-  return renderTable(["NAME", "STATE", "GPUS", "GPU MEMORY", "CPUS", "RAM", "AGENT", "LAST SEEN"], rows);
+  return renderTable(
+    ["NAME", "STATE", "GPUS", "GPU MEMORY", "CPUS", "RAM", "AGENT", "LAST SEEN"],
+    rows,
+  );
 }
