@@ -64,13 +64,11 @@ export async function ensureFirstAdmin(
     passwordHash: await hashPassword(password),
     role: "admin",
   });
-  await db
-    .insert(auditLog)
-    .values({
-      actor: "system",
-      action: "user.create",
-      target: "admin",
-      details: { role: "admin" },
-    });
+  await db.insert(auditLog).values({
+    actor: "system",
+    action: "user.create",
+    target: "admin",
+    details: { role: "admin" },
+  });
   return { username: "admin", password };
 }

@@ -107,14 +107,12 @@ export function createReclaimService(
       );
       if (collect) {
         const bytesFreed = nodes.reduce((sum, n) => sum + n.bytesFreed, 0);
-        await db
-          .insert(auditLog)
-          .values({
-            actor: actor.username,
-            action: "reclaim.collect",
-            target: "",
-            details: { bytesFreed, nodes: nodes.map((n) => n.node) },
-          });
+        await db.insert(auditLog).values({
+          actor: actor.username,
+          action: "reclaim.collect",
+          target: "",
+          details: { bytesFreed, nodes: nodes.map((n) => n.node) },
+        });
       }
       return { collect, nodes: nodes.sort((a, b) => a.node.localeCompare(b.node, "en")) };
     },

@@ -5,14 +5,12 @@ import { fakeContext } from "../../test/fake-context";
 describe("keys router", () => {
   it("creates a key for an operator and passes the limits through", async () => {
     const ctx = fakeContext("operator");
-    const created = await appRouter
-      .createCaller(ctx)
-      .keys.create({
-        owner: "team:ml",
-        models: ["qwen*"],
-        requestsPerMinute: 600,
-        expiresInSeconds: 86_400,
-      });
+    const created = await appRouter.createCaller(ctx).keys.create({
+      owner: "team:ml",
+      models: ["qwen*"],
+      requestsPerMinute: 600,
+      expiresInSeconds: 86_400,
+    });
     expect(created.key).toBe("llmgw_fake");
     expect(ctx.services.keys.create).toHaveBeenCalledWith(
       { owner: "team:ml", models: ["qwen*"], requestsPerMinute: 600, expiresInSeconds: 86_400 },
