@@ -1,82 +1,18 @@
-// Starts real `llmgw server` and `llmgw agent` processes for integration tests and gives a typed
-// tRPC client to look at what the server sees.
+// The shared process harness from @llmgw/testing, plus a typed tRPC client to look at what the
+// server sees.
 import { createTRPCClient, httpLink } from "@trpc/client";
 import type { AppRouter } from "@llmgw/api";
-import { freePort, spawnLlmgw, tempDir, waitFor, type SpawnedProcess } from "@llmgw/testing";
+import { ADMIN_PASSWORD } from "@llmgw/testing";
 
-export const JOIN_TOKEN = "integration-join-token-0123456789";
-export const ADMIN_PASSWORD = "integration-admin-pw";
-
-export interface ServerHandle {
-  process: SpawnedProcess;
-  apiUrl: string;
-  agentUrl: string;
-  httpPort: number;
-  agentPort: number;
-}
-
-export interface ServerSetup {
-  homeDir: string;
-  databaseUrl?: string;
-  httpPort: number;
-  agentPort: number;
-  heartbeatIntervalMs?: number;
-  /** More settings for the server process (short reconcile timings in tests). */
-  env?: Record<string, string>;
-}
-
-export async function serverSetup(databaseUrl?: string): Promise<ServerSetup> {
-  const home = await tempDir("it-server");
-  return {
-    homeDir: home.path,
-    databaseUrl,
-    httpPort: await freePort(),
-    agentPort: await freePort(),
-    heartbeatIntervalMs: 300,
-  };
-}
-
-export async function startServer(setup: ServerSetup): Promise<ServerHandle> {
-  const process = spawnLlmgw(["server"], {
-    name: "server",
-    env: {
-      LLMGW_HOME: setup.homeDir,
-      LLMGW_PORT: String(setup.httpPort),
-      LLMGW_AGENT_PORT: String(setup.agentPort),
-      LLMGW_AGENT_BIND: "127.0.0.1",
-      LLMGW_JOIN_TOKEN: JOIN_TOKEN,
-      LLMGW_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      LLMGW_HEARTBEAT_INTERVAL_MS: String(setup.heartbeatIntervalMs ?? 2000),
-      DATABASE_URL: setup.databaseUrl,
-      ...setup.env,
-    },
-  });
-  const apiUrl = `http://127.0.0.1:${setup.httpPort}`;
-  await waitFor(async () => (await fetch(`${apiUrl}/healthz`)).ok, {
-    what: "server /healthz",
-    timeoutMs: 60_000,
-  });
-  return {
-    process,
-    apiUrl,
-    agentUrl: `ws://127.0.0.1:${setup.agentPort}`,
-    httpPort: setup.httpPort,
-    agentPort: setup.agentPort,
-  };
-}
-
-export async function startAgent(
-  server: ServerHandle,
-  name: string,
-  profile: string,
-  dataDir?: string,
-): Promise<SpawnedProcess> {
-  const dir = dataDir ?? (await tempDir(`it-agent-${name}`)).path;
-  return spawnLlmgw(["agent", "--server", server.agentUrl, "--name", name, "--simulate", profile], {
-    name: `agent ${name}`,
-    env: { LLMGW_JOIN_TOKEN: JOIN_TOKEN, LLMGW_AGENT_DATA_DIR: dir },
-  });
-}
+export {
+  ADMIN_PASSWORD,
+  JOIN_TOKEN,
+  serverSetup,
+  startAgent,
+  startServer,
+  type ServerHandle,
+  type ServerSetup,
+} from "@llmgw/testing";
 
 export function apiClient(apiUrl: string, token: string | null) {
   return createTRPCClient<AppRouter>({

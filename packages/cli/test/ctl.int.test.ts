@@ -2,51 +2,28 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, spawnLlmgw, tempDir, waitFor, type SpawnedProcess } from "@llmgw/testing";
+import {
+  ADMIN_PASSWORD,
+  freePort,
+  serverSetup,
+  spawnLlmgw,
+  startAgent,
+  startServer,
+  tempDir,
+  waitFor,
+  type SpawnedProcess,
+} from "@llmgw/testing";
 
-const TOKEN = "ctl-test-join-token-0123456789";
-const PASSWORD = "ctl-test-admin-pw";
+const PASSWORD = ADMIN_PASSWORD;
 let apiUrl: string;
 let configDir: string;
 const started: SpawnedProcess[] = [];
 
 beforeAll(async () => {
-  const home = await tempDir("ctl-home");
   configDir = (await tempDir("ctl-config")).path;
-  const [httpPort, agentPort] = [await freePort(), await freePort()];
-  apiUrl = `http://127.0.0.1:${httpPort}`;
-  started.push(
-    spawnLlmgw(["server"], {
-      env: {
-        LLMGW_HOME: home.path,
-        LLMGW_PORT: String(httpPort),
-        LLMGW_AGENT_PORT: String(agentPort),
-        LLMGW_AGENT_BIND: "127.0.0.1",
-        LLMGW_JOIN_TOKEN: TOKEN,
-        LLMGW_ADMIN_PASSWORD: PASSWORD,
-      },
-    }),
-  );
-  await waitFor(async () => (await fetch(`${apiUrl}/healthz`)).ok, {
-    what: "server",
-    timeoutMs: 60_000,
-  });
-  started.push(
-    spawnLlmgw(
-      [
-        "agent",
-        "--server",
-        `ws://127.0.0.1:${agentPort}`,
-        "--name",
-        "ctl-l40s",
-        "--simulate",
-        "l40sx4",
-      ],
-      {
-        env: { LLMGW_JOIN_TOKEN: TOKEN, LLMGW_AGENT_DATA_DIR: join(home.path, "agent") },
-      },
-    ),
-  );
+  const server = await startServer(await serverSetup());
+  apiUrl = server.apiUrl;
+  started.push(server.process, await startAgent(server, "ctl-l40s", "l40sx4"));
 });
 afterAll(async () => {
   await Promise.all(started.map((p) => p.stop()));

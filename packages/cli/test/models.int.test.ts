@@ -3,51 +3,30 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, spawnLlmgw, tempDir, waitFor, type SpawnedProcess } from "@llmgw/testing";
+import {
+  ADMIN_PASSWORD,
+  serverSetup,
+  spawnLlmgw,
+  startAgent,
+  startServer,
+  tempDir,
+  waitFor,
+  type SpawnedProcess,
+} from "@llmgw/testing";
 import { seedDevModels } from "../src/dev-models";
 
-const TOKEN = "models-test-join-token-0123456789";
-const PASSWORD = "models-test-admin-pw";
+const PASSWORD = ADMIN_PASSWORD;
 let apiUrl: string;
 let configDir: string;
 let workDir: string;
 const started: SpawnedProcess[] = [];
 
 beforeAll(async () => {
-  const home = await tempDir("ctl-models-home");
   configDir = (await tempDir("ctl-models-config")).path;
   workDir = (await tempDir("ctl-models-files")).path;
-  const [httpPort, agentPort] = [await freePort(), await freePort()];
-  apiUrl = `http://127.0.0.1:${httpPort}`;
-  const serverEnv = {
-    LLMGW_HOME: home.path,
-    LLMGW_PORT: String(httpPort),
-    LLMGW_AGENT_PORT: String(agentPort),
-    LLMGW_AGENT_BIND: "127.0.0.1",
-    LLMGW_JOIN_TOKEN: TOKEN,
-    LLMGW_ADMIN_PASSWORD: PASSWORD,
-  };
-  started.push(spawnLlmgw(["server"], { env: serverEnv }));
-  await waitFor(async () => (await fetch(`${apiUrl}/healthz`)).ok, {
-    what: "server",
-    timeoutMs: 60_000,
-  });
-  started.push(
-    spawnLlmgw(
-      [
-        "agent",
-        "--server",
-        `ws://127.0.0.1:${agentPort}`,
-        "--name",
-        "models-cpu",
-        "--simulate",
-        "cpu",
-      ],
-      {
-        env: { LLMGW_JOIN_TOKEN: TOKEN, LLMGW_AGENT_DATA_DIR: join(home.path, "agent") },
-      },
-    ),
-  );
+  const server = await startServer(await serverSetup());
+  apiUrl = server.apiUrl;
+  started.push(server.process, await startAgent(server, "models-cpu", "cpu"));
   const login = await ctl(["login", "--server", apiUrl, "--password-stdin"], `${PASSWORD}\n`);
   expect(login.code, login.output).toBe(0);
 });

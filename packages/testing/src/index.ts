@@ -8,6 +8,15 @@ export {
   type Resource,
 } from "./cleanup-registry.ts";
 export { freePort } from "./free-port.ts";
+export {
+  ADMIN_PASSWORD,
+  JOIN_TOKEN,
+  serverSetup,
+  startAgent,
+  startServer,
+  type ServerHandle,
+  type ServerSetup,
+} from "./llmgw-fleet.ts";
 export { llmgwBin, repoRoot } from "./paths.ts";
 export {
   startPostgres,
