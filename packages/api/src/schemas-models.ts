@@ -1,5 +1,6 @@
 // API shapes for the catalog, replicas and cluster status (issue 3). The model definition itself
 // is validated by the zod schema in @llmgw/domain; here it travels as a JSON object.
+import { REPLICA_PHASE_NAMES } from "@llmgw/domain";
 import { z } from "zod";
 
 export const modelStateSchema = z.enum([
@@ -11,15 +12,7 @@ export const modelStateSchema = z.enum([
 ]);
 export type ModelState = z.infer<typeof modelStateSchema>;
 
-export const replicaPhaseSchema = z.enum([
-  "placing",
-  "fetching",
-  "starting",
-  "ready",
-  "failed",
-  "draining",
-  "stopped",
-]);
+export const replicaPhaseSchema = z.enum(REPLICA_PHASE_NAMES);
 export type ReplicaPhase = z.infer<typeof replicaPhaseSchema>;
 
 export const modelViewSchema = z.object({

@@ -1,18 +1,8 @@
 // Observed state: every replica the control plane created, where it was placed and its last known
 // phase. Kept so a restarted server adopts running engines instead of starting them again.
+import { REPLICA_PHASE_NAMES } from "@llmgw/domain";
 import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
-
-export const REPLICA_PHASES = [
-  "placing",
-  "fetching",
-  "starting",
-  "ready",
-  "failed",
-  "draining",
-  "stopped",
-] as const;
-export type ReplicaPhaseName = (typeof REPLICA_PHASES)[number];
 
 export const replicas = pgTable(
   "replicas",
@@ -25,7 +15,7 @@ export const replicas = pgTable(
     nodeId: text("node_id").notNull(),
     gpuIndexes: jsonb("gpu_indexes").$type<number[]>().notNull().default([]),
     engine: text("engine").notNull(),
-    phase: text("phase", { enum: REPLICA_PHASES }).notNull(),
+    phase: text("phase", { enum: REPLICA_PHASE_NAMES }).notNull(),
     message: text("message").notNull().default(""),
     host: text("host"),
     port: integer("port"),
