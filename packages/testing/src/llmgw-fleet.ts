@@ -1,5 +1,8 @@
 // Starts real `llmgw server` and `llmgw agent --simulate` processes for integration tests, on free
 // ports in temp dirs, with a known join token and admin password.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { registerCleanup } from "./cleanup-registry.ts";
 import { freePort } from "./free-port.ts";
 import { spawnLlmgw, type SpawnedProcess } from "./spawn-process.ts";
 import { tempDir } from "./temp-dir.ts";
@@ -73,8 +76,35 @@ export async function startAgent(
   dataDir?: string,
 ): Promise<SpawnedProcess> {
   const dir = dataDir ?? (await tempDir(`it-agent-${name}`)).path;
+  // Engines outlive a killed agent on purpose (adoption); a test must not leave them behind.
+  registerCleanup({
+    name: `engines of agent ${name}`,
+    stop: async () => killEngineGroups(dir),
+    killNow: () => killEngineGroups(dir),
+  });
   return spawnLlmgw(["agent", "--server", server.agentUrl, "--name", name, "--simulate", profile], {
     name: `agent ${name}`,
     env: { LLMGW_JOIN_TOKEN: JOIN_TOKEN, LLMGW_AGENT_DATA_DIR: dir },
   });
+}
+
+/** SIGKILL to the process group of every engine the agent recorded in its state file. */
+function killEngineGroups(agentDataDir: string): void {
+  let records: Array<{ pgid?: number }> = [];
+  try {
+    const state = JSON.parse(readFileSync(join(agentDataDir, "replicas.json"), "utf8")) as {
+      replicas?: Array<{ pgid?: number }>;
+    };
+    records = state.replicas ?? [];
+  } catch {
+    return; // No engines were ever recorded.
+  }
+  for (const { pgid } of records) {
+    if (typeof pgid !== "number" || pgid <= 1) continue;
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
 }
