@@ -13,7 +13,9 @@ const PNPM = ["-y", "pnpm@10.34.9"];
 export function pnpm(args, options = {}) {
   const result = spawnSync("npx", [...PNPM, ...args], {
     cwd: ROOT,
-    stdio: "inherit",
+    // Progress goes to stderr, so `./llmgw ctl … --json` prints only JSON on stdout even when it
+    // has to install first.
+    stdio: ["inherit", 2, 2],
     env: { ...process.env, npm_config_update_notifier: "false", NEXT_TELEMETRY_DISABLED: "1" },
     ...options,
   });

@@ -14,6 +14,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...usageCommands,
 };
 
+const USAGE_COLUMN_MAX = 64;
+
 export function usageText(): string {
   const entries = Object.values(COMMANDS).flatMap((command) =>
     command.usage
@@ -26,8 +28,15 @@ export function usageText(): string {
           ] as const,
       ),
   );
-  const width = Math.max(...entries.map(([usage]) => usage.length));
-  const lines = entries.map(([usage, summary]) => `  ${usage.padEnd(width)}  ${summary}`.trimEnd());
+  // A very long usage line would push every description off the screen: such a line gets its
+  // description on the next line, and the column is as wide as the others need.
+  const isLong = (usage: string) => usage.length > USAGE_COLUMN_MAX;
+  const width = Math.max(...entries.map(([usage]) => (isLong(usage) ? 0 : usage.length)));
+  const lines = entries.map(([usage, summary]) =>
+    isLong(usage) && summary
+      ? `  ${usage}\n  ${"".padEnd(width)}  ${summary}`
+      : `  ${usage.padEnd(width)}  ${summary}`.trimEnd(),
+  );
   return `usage: llmgw ctl <command> [options]
 
 commands:
