@@ -30,6 +30,7 @@ export interface ForwardDeps {
   replicaSecret: Uint8Array;
   nowMs(): number;
   log(line: string): void;
+  metrics: { attempt(model: string, replicaId: string): void };
 }
 
 export interface ForwardOutcome {
@@ -159,6 +160,7 @@ function attemptOnce(
   endpoint: Endpoint,
 ): Promise<UpstreamResult> {
   endpoint.breaker.onAttempt(deps.nowMs());
+  deps.metrics.attempt(job.model, endpoint.replicaId);
   endpoint.inFlight += 1;
   deps.pool.touch(endpoint.replicaId, deps.nowMs());
   return callUpstream({

@@ -6,6 +6,8 @@ import type { EndpointPool } from "./endpoints";
 
 export interface GatewayMetrics {
   observe(row: NewUsageRecord): void;
+  /** One request sent to one endpoint: a retry counts again, so attempts can be held against requests. */
+  attempt(model: string, replicaId: string): void;
 }
 
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -26,6 +28,12 @@ export function registerGatewayMetrics(
     name: "llmgw_gateway_tokens_total",
     help: "Tokens the engines reported, by model and kind.",
     labelNames: ["model", "kind"],
+    registers,
+  });
+  const attempts = new Counter({
+    name: "llmgw_gateway_upstream_attempts_total",
+    help: "Requests sent to engines, retries included, by model and replica.",
+    labelNames: ["model", "replica"],
     registers,
   });
   const latency = new Histogram({
@@ -70,6 +78,9 @@ export function registerGatewayMetrics(
     },
   });
   return {
+    attempt(model, replicaId) {
+      attempts.inc({ model, replica: replicaId });
+    },
     observe(row) {
       requests.inc({ model: row.model, status: String(row.status) });
       if (row.promptTokens) tokens.inc({ model: row.model, kind: "prompt" }, row.promptTokens);

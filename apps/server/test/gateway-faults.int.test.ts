@@ -1,0 +1,189 @@
+// The /v1 gateway under engine faults, end to end: a real server, a real agent with simulated
+// cards, and sim-engine replicas told to fail through their profile's `--fault` args. Upstream
+// attempts are read from the gateway's own `llmgw_gateway_upstream_attempts_total` counter.
+// Also drives the gateway with a second client, the Vercel `ai` SDK.
+//
+// Not covered here: "a retry goes to the other replica when one replica answers 5xx". Both
+// replicas of a model share the profile's args, so one healthy and one failing replica of the same
+// model cannot be set up through the catalog.
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { generateText, streamText } from "ai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir, waitFor, type SpawnedProcess } from "@llmgw/testing";
+import { serverSetup, signIn, startAgent, startServer, type ServerHandle } from "./harness";
+
+type Api = Awaited<ReturnType<typeof signIn>>;
+
+const simModel = (name: string, source: string, args: string[] = [], replicas = 1) => ({
+  name,
+  source,
+  profiles: [
+    {
+      name: "sim",
+      engine: "sim",
+      gpu: { min_compute_capability: 7.0, min_memory_gb: 16 },
+      gpus: 1,
+      args,
+    },
+  ],
+  replicas: { min: replicas, max: replicas },
+});
+
+async function readyReplicas(api: Api, model: string, count: number): Promise<void> {
+  await waitFor(
+    async () =>
+      (await api.replicas.list.query({ model })).filter((r) => r.phase === "ready" && r.endpoint)
+        .length >= count || undefined,
+    { what: `${count} ready replicas of ${model}`, timeoutMs: 60_000 },
+  );
+}
+
+describe("the /v1 gateway under engine faults", () => {
+  let server: ServerHandle;
+  let agent: SpawnedProcess;
+  let api: Api;
+  let v1: string;
+  let key: string;
+
+  const post = (path: string, body: unknown) =>
+    fetch(`${v1}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+
+  /** The sum of the gateway's upstream attempts for one model, over all its replicas. */
+  async function attempts(model: string): Promise<number> {
+    const text = await (await fetch(`${server.apiUrl}/metrics`)).text();
+    const pattern = new RegExp(
+      `^llmgw_gateway_upstream_attempts_total\\{model="${model}",replica="[^"]+"\\} (\\d+)$`,
+      "gm",
+    );
+    return [...text.matchAll(pattern)].reduce((sum, m) => sum + Number(m[1]), 0);
+  }
+
+  beforeAll(async () => {
+    const weights = join((await tempDir("it-gwf-weights")).path, "sim.safetensors");
+    await writeFile(weights, "simulated weights");
+    const setup = {
+      ...(await serverSetup()),
+      // Breakers stay open for the longest allowed (30 s), so no probe adds attempts mid-count.
+      env: { LLMGW_RESYNC_INTERVAL_MS: "300", LLMGW_BREAKER_OPEN_MS: "30000" },
+    };
+    server = await startServer(setup);
+    v1 = `${server.apiUrl}/v1`;
+    api = await signIn(server.apiUrl);
+    agent = await startAgent(server, "it-gwf-gpu", "h100x8");
+    const source = `file://${weights}`;
+    await api.models.add.mutate({ definition: simModel("sim-ok", source) });
+    await api.models.add.mutate({
+      definition: simModel("sim-all-fail", source, ["--fault", "status-5xx:1"], 2),
+    });
+    await api.models.add.mutate({
+      definition: simModel("sim-drop", source, ["--fault", "drop-stream:3"], 2),
+    });
+    await readyReplicas(api, "sim-ok", 1);
+    await readyReplicas(api, "sim-all-fail", 2);
+    await readyReplicas(api, "sim-drop", 2);
+    key = (await api.keys.create.mutate({ owner: "team:ml", models: ["sim-*"] })).key;
+  });
+
+  afterAll(async () => {
+    if (process.env.IT_DUMP) console.log(server?.process.output(), agent?.output());
+    await agent?.stop();
+    await server?.process.stop();
+  });
+
+  it("keeps upstream attempts within 1.2 × client requests when every replica fails (R5)", async () => {
+    const requests = 20;
+    const before = await attempts("sim-all-fail");
+    const statuses: number[] = [];
+    for (let i = 0; i < requests; i++) {
+      const res = await post("/chat/completions", {
+        model: "sim-all-fail",
+        messages: [{ role: "user", content: `hi ${i}` }],
+        max_tokens: 4,
+      });
+      statuses.push(res.status);
+      expect(res.status).toBeGreaterThanOrEqual(500);
+      expect(res.status).toBeLessThan(600);
+      expect(res.headers.get("content-type")).toMatch(/application\/json/);
+      const body = (await res.json()) as { error?: { message?: unknown; type?: unknown } };
+      expect(typeof body.error?.message).toBe("string");
+      expect(typeof body.error?.type).toBe("string");
+    }
+    const made = (await attempts("sim-all-fail")) - before;
+    // Both replicas were really tried (the engines' 500s came back), and breakers then held off.
+    expect(statuses).toContain(500);
+    expect(statuses).toContain(503);
+    expect(made).toBeGreaterThanOrEqual(2);
+    expect(made).toBeLessThanOrEqual(1.2 * requests);
+  });
+
+  it("does not retry a stream that breaks after its first bytes, and ends it with an explicit error", async () => {
+    const before = await attempts("sim-drop");
+    const res = await post("/chat/completions", {
+      model: "sim-drop",
+      messages: [{ role: "user", content: "tell me a long story" }],
+      max_tokens: 50,
+      stream: true,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/text\/event-stream/);
+    const events = (await res.text())
+      .split("\n\n")
+      .map((e) => e.trim())
+      .filter((e) => e.startsWith("data: "))
+      .map((e) => e.slice("data: ".length));
+    expect(events).not.toContain("[DONE]");
+    const parsed = events.map(
+      (e) =>
+        JSON.parse(e) as {
+          choices?: Array<{ delta?: { content?: string } }>;
+          error?: { code?: string };
+        },
+    );
+    const chunks = parsed.slice(0, -1);
+    // The chunks the engine sent before the drop reached the client, then one error event.
+    expect(chunks.length).toBeGreaterThanOrEqual(1);
+    expect(chunks.length).toBeLessThanOrEqual(3);
+    for (const chunk of chunks) expect(chunk.choices).toBeDefined();
+    expect(parsed.at(-1)?.error?.code).toBe("upstream_interrupted");
+    expect((await attempts("sim-drop")) - before).toBe(1);
+  });
+
+  describe("with the Vercel ai SDK as the client", () => {
+    const provider = () =>
+      createOpenAICompatible({ name: "llmgw", baseURL: v1, apiKey: key, includeUsage: true });
+
+    it("generates text and reports usage", async () => {
+      const result = await generateText({
+        model: provider().chatModel("sim-ok"),
+        prompt: "hello",
+        maxOutputTokens: 8,
+        maxRetries: 0,
+      });
+      expect(result.text.length).toBeGreaterThan(0);
+      expect(result.usage.outputTokens).toBeGreaterThan(0);
+      expect(result.usage.inputTokens).toBeGreaterThan(0);
+    });
+
+    it("streams text and reports usage at the end", async () => {
+      const result = streamText({
+        model: provider().chatModel("sim-ok"),
+        prompt: "tell me something",
+        maxOutputTokens: 12,
+        maxRetries: 0,
+      });
+      const parts: string[] = [];
+      for await (const part of result.textStream) parts.push(part);
+      expect(parts.length).toBeGreaterThan(1);
+      expect(parts.join("").length).toBeGreaterThan(0);
+      const usage = await result.usage;
+      expect(usage.outputTokens).toBeGreaterThan(0);
+      expect(usage.inputTokens).toBeGreaterThan(0);
+    });
+  });
+});
