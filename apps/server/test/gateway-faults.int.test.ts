@@ -6,30 +6,20 @@
 // Not covered here: "a retry goes to the other replica when one replica answers 5xx". Both
 // replicas of a model share the profile's args, so one healthy and one failing replica of the same
 // model cannot be set up through the catalog.
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateText, streamText } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir, waitFor, type SpawnedProcess } from "@llmgw/testing";
-import { serverSetup, signIn, startAgent, startServer, type ServerHandle } from "./harness";
-
-type Api = Awaited<ReturnType<typeof signIn>>;
-
-const simModel = (name: string, source: string, args: string[] = [], replicas = 1) => ({
-  name,
-  source,
-  profiles: [
-    {
-      name: "sim",
-      engine: "sim",
-      gpu: { min_compute_capability: 7.0, min_memory_gb: 16 },
-      gpus: 1,
-      args,
-    },
-  ],
-  replicas: { min: replicas, max: replicas },
-});
+import { waitFor, type SpawnedProcess } from "@llmgw/testing";
+import {
+  serverSetup,
+  signIn,
+  simGpuModel,
+  simWeightsSource,
+  startAgent,
+  startServer,
+  type Api,
+  type ServerHandle,
+} from "./harness";
 
 async function readyReplicas(api: Api, model: string, count: number): Promise<void> {
   await waitFor(
@@ -65,8 +55,7 @@ describe("the /v1 gateway under engine faults", () => {
   }
 
   beforeAll(async () => {
-    const weights = join((await tempDir("it-gwf-weights")).path, "sim.safetensors");
-    await writeFile(weights, "simulated weights");
+    const source = await simWeightsSource("it-gwf-weights");
     const setup = {
       ...(await serverSetup()),
       // Breakers stay open for the longest allowed (30 s), so no probe adds attempts mid-count.
@@ -76,13 +65,20 @@ describe("the /v1 gateway under engine faults", () => {
     v1 = `${server.apiUrl}/v1`;
     api = await signIn(server.apiUrl);
     agent = await startAgent(server, "it-gwf-gpu", "h100x8");
-    const source = `file://${weights}`;
-    await api.models.add.mutate({ definition: simModel("sim-ok", source) });
+    await api.models.add.mutate({ definition: simGpuModel("sim-ok", source) });
     await api.models.add.mutate({
-      definition: simModel("sim-all-fail", source, ["--fault", "status-5xx:1"], 2),
+      definition: simGpuModel("sim-all-fail", source, {
+        args: ["--fault", "status-5xx:1"],
+        min: 2,
+        max: 2,
+      }),
     });
     await api.models.add.mutate({
-      definition: simModel("sim-drop", source, ["--fault", "drop-stream:3"], 2),
+      definition: simGpuModel("sim-drop", source, {
+        args: ["--fault", "drop-stream:3"],
+        min: 2,
+        max: 2,
+      }),
     });
     await readyReplicas(api, "sim-ok", 1);
     await readyReplicas(api, "sim-all-fail", 2);

@@ -1,29 +1,19 @@
 // The /v1 gateway end to end: a real server, a real agent with simulated cards, real sim-engine
 // replicas, and the official `openai` client. The engine demands its replica key, so every answer
 // that comes back proves the client's key was swapped for it on the way.
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir, waitFor, type SpawnedProcess } from "@llmgw/testing";
-import { serverSetup, signIn, startAgent, startServer, type ServerHandle } from "./harness";
-
-type Api = Awaited<ReturnType<typeof signIn>>;
-
-const simModel = (name: string, source: string, args: string[] = []) => ({
-  name,
-  source,
-  profiles: [
-    {
-      name: "sim",
-      engine: "sim",
-      gpu: { min_compute_capability: 7.0, min_memory_gb: 16 },
-      gpus: 1,
-      args,
-    },
-  ],
-  replicas: { min: 1, max: 1 },
-});
+import { waitFor, type SpawnedProcess } from "@llmgw/testing";
+import {
+  serverSetup,
+  signIn,
+  simGpuModel,
+  simWeightsSource,
+  startAgent,
+  startServer,
+  type Api,
+  type ServerHandle,
+} from "./harness";
 
 async function readyEndpoint(api: Api, model: string): Promise<string> {
   return waitFor(
@@ -51,8 +41,7 @@ describe("the /v1 gateway", () => {
   const client = (apiKey: string) => new OpenAI({ apiKey, baseURL: v1, maxRetries: 0 });
 
   beforeAll(async () => {
-    const weights = join((await tempDir("it-gw-weights")).path, "sim.safetensors");
-    await writeFile(weights, "simulated weights");
+    const source = await simWeightsSource("it-gw-weights");
     const setup = {
       ...(await serverSetup()),
       env: { LLMGW_RESYNC_INTERVAL_MS: "300", LLMGW_BREAKER_OPEN_MS: "1500" },
@@ -61,16 +50,16 @@ describe("the /v1 gateway", () => {
     v1 = `${server.apiUrl}/v1`;
     api = await signIn(server.apiUrl);
     agent = await startAgent(server, "it-gw-gpu", "h100x8");
-    await api.models.add.mutate({ definition: simModel("qwen-sim", `file://${weights}`) });
+    await api.models.add.mutate({ definition: simGpuModel("qwen-sim", source) });
     await api.models.add.mutate({
-      definition: simModel("qwen-faulty", `file://${weights}`, ["--fault", "status-5xx:1"]),
+      definition: simGpuModel("qwen-faulty", source, { args: ["--fault", "status-5xx:1"] }),
     });
     await api.models.add.mutate({
-      definition: { ...simModel("llama-sim", `file://${weights}`), replicas: { min: 0, max: 1 } },
+      definition: simGpuModel("llama-sim", source, { min: 0, max: 1 }),
     });
     engineEndpoint = await readyEndpoint(api, "qwen-sim");
     await api.models.add.mutate({
-      definition: simModel("qwen-drop", `file://${weights}`, ["--fault", "drop-stream:3"]),
+      definition: simGpuModel("qwen-drop", source, { args: ["--fault", "drop-stream:3"] }),
     });
     await readyEndpoint(api, "qwen-faulty");
     await readyEndpoint(api, "qwen-drop");
@@ -205,8 +194,8 @@ describe("the /v1 gateway", () => {
 
   it("names why a model with no room cannot serve, and sends its requests to a fallback once one is set", async () => {
     const huge = {
-      ...simModel("qwen-huge", "file:///nonexistent/weights.safetensors"),
-      profiles: [{ ...simModel("x", "").profiles[0]!, gpus: 64 }],
+      ...simGpuModel("qwen-huge", "file:///nonexistent/weights.safetensors"),
+      profiles: [{ ...simGpuModel("x", "").profiles[0]!, gpus: 64 }],
     };
     await api.models.add.mutate({ definition: huge });
     await waitFor(

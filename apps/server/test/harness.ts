@@ -2,7 +2,9 @@
 // server sees.
 import { createTRPCClient, httpLink } from "@trpc/client";
 import type { AppRouter } from "@llmgw/api";
-import { ADMIN_PASSWORD } from "@llmgw/testing";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { ADMIN_PASSWORD, tempDir } from "@llmgw/testing";
 
 export {
   ADMIN_PASSWORD,
@@ -31,4 +33,36 @@ export async function signIn(apiUrl: string) {
     password: ADMIN_PASSWORD,
   });
   return apiClient(apiUrl, token);
+}
+
+export type Api = Awaited<ReturnType<typeof signIn>>;
+
+/** A `file://` source the simulated agents can really fetch; the simulator ignores its content. */
+export async function simWeightsSource(prefix: string): Promise<string> {
+  const weights = join((await tempDir(prefix)).path, "sim.safetensors");
+  await writeFile(weights, "simulated weights");
+  return `file://${weights}`;
+}
+
+/** A sim-engine model on one card of any recent GPU, with extra engine args (faults). */
+export function simGpuModel(
+  name: string,
+  source: string,
+  options: { args?: string[]; min?: number; max?: number } = {},
+) {
+  const min = options.min ?? 1;
+  return {
+    name,
+    source,
+    profiles: [
+      {
+        name: "sim",
+        engine: "sim",
+        gpu: { min_compute_capability: 7.0, min_memory_gb: 16 },
+        gpus: 1,
+        args: options.args ?? [],
+      },
+    ],
+    replicas: { min, max: options.max ?? Math.max(min, 1) },
+  };
 }

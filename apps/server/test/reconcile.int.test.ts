@@ -1,8 +1,6 @@
 // Reconciliation end to end: a real server, real agents with simulated cards and real sim-engine
 // processes over a real WebSocket. Timings are short here (heartbeat 300 ms, lost after 2 s) so
 // the rules are exercised in seconds; the defaults are documented in docs/reconciliation.md.
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findPreset } from "@llmgw/domain";
 import { randomBytes } from "node:crypto";
@@ -10,13 +8,14 @@ import { spawnLlmgw, tempDir, waitFor, type SpawnedProcess } from "@llmgw/testin
 import {
   serverSetup,
   signIn,
+  simGpuModel,
+  simWeightsSource,
   startAgent,
   startServer,
+  type Api,
   type ServerHandle,
   type ServerSetup,
 } from "./harness";
-
-type Api = Awaited<ReturnType<typeof signIn>>;
 
 const LOST_AFTER_MS = 2_000;
 const SHORT_TIMINGS = {
@@ -30,21 +29,6 @@ const REBUILT_WITHIN_MS = LOST_AFTER_MS + 15_000;
 
 // Weights the agents can fetch: the simulator ignores their content, the fetch is real.
 let simSource = "";
-
-const simGpuModel = (name: string, min: number, args: string[] = []) => ({
-  name,
-  source: simSource,
-  profiles: [
-    {
-      name: "sim",
-      engine: "sim",
-      gpu: { min_compute_capability: 7.0, min_memory_gb: 16 },
-      gpus: 1,
-      args,
-    },
-  ],
-  replicas: { min, max: Math.max(min, 1) },
-});
 
 async function activeReplicas(api: Api, model: string) {
   return (await api.replicas.list.query({ model })).filter((r) => r.phase !== "stopped");
@@ -74,9 +58,7 @@ describe("reconciliation", () => {
   };
 
   beforeAll(async () => {
-    const weights = join((await tempDir("it-weights")).path, "sim.safetensors");
-    await writeFile(weights, "simulated weights");
-    simSource = `file://${weights}`;
+    simSource = await simWeightsSource("it-weights");
     setup = { ...(await serverSetup()), env: SHORT_TIMINGS };
     server = await startServer(setup);
     api = await signIn(server.apiUrl);
@@ -155,12 +137,12 @@ describe("reconciliation", () => {
   });
 
   it("changes the catalog without a restart, and a removed model's replicas go away", async () => {
-    await api.models.add.mutate({ definition: simGpuModel("sim-change", 1) });
+    await api.models.add.mutate({ definition: simGpuModel("sim-change", simSource, { min: 1 }) });
     await waitFor(async () => (await activeReplicas(api, "sim-change")).length === 1, {
       what: "one replica of sim-change",
       timeoutMs: 10_000,
     });
-    await api.models.add.mutate({ definition: simGpuModel("sim-change", 2) });
+    await api.models.add.mutate({ definition: simGpuModel("sim-change", simSource, { min: 2 }) });
     await waitFor(async () => (await activeReplicas(api, "sim-change")).length === 2, {
       what: "two replicas after the change",
       timeoutMs: 10_000,
@@ -177,7 +159,7 @@ describe("reconciliation", () => {
 
   it("parks a model whose engine never gets ready after five starts, and retry clears it", async () => {
     await api.models.add.mutate({
-      definition: simGpuModel("sim-never", 1, ["--fault", "never-ready"]),
+      definition: simGpuModel("sim-never", simSource, { min: 1, args: ["--fault", "never-ready"] }),
     });
     const parked = await waitFor(
       async () => {
