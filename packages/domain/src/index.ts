@@ -5,3 +5,4 @@ export * from "./placement";
 export * from "./reconcile";
 export * from "./seeded-random";
 export * from "./routing";
+export * from "./ownership";
