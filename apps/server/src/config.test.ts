@@ -30,4 +30,15 @@ describe("parseServerConfig", () => {
     );
     expect(() => parseServerConfig(["--bogus"], {})).toThrow(/bogus/);
   });
+
+  it("turns the gateway checks off only for a server bound to loopback (benchmarks)", () => {
+    expect(parseServerConfig([], {}).gatewayChecks).toBe(true);
+    expect(parseServerConfig([], { LLMGW_GATEWAY_CHECKS: "off" }).gatewayChecks).toBe(false);
+    expect(() =>
+      parseServerConfig([], { LLMGW_GATEWAY_CHECKS: "off", LLMGW_BIND: "0.0.0.0" }),
+    ).toThrow(/LLMGW_GATEWAY_CHECKS=off .* LLMGW_BIND=127.0.0.1/);
+    expect(() => parseServerConfig([], { LLMGW_GATEWAY_CHECKS: "no" })).toThrow(
+      /LLMGW_GATEWAY_CHECKS must be on or off/,
+    );
+  });
 });

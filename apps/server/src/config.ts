@@ -52,6 +52,9 @@ const envSchema = z.object({
       "LLMGW_BREAKER_OPEN_MS must be at most 30000: a failing endpoint is probed again within 30 s",
     )
     .default(30_000),
+  LLMGW_GATEWAY_CHECKS: z
+    .enum(["on", "off"], { message: "LLMGW_GATEWAY_CHECKS must be on or off" })
+    .default("on"),
 });
 
 export interface ServerConfig {
@@ -82,6 +85,11 @@ export interface ServerConfig {
   agentRequestTimeoutMs: number;
   /** How long an endpoint's open breaker waits before it lets one probe through. */
   breakerOpenMs: number;
+  /**
+   * False only for the router benchmark (P5, LLMGW_GATEWAY_CHECKS=off): /v1 then takes any bearer
+   * token as an open key, with no limits and no usage rows. Refused unless bound to loopback.
+   */
+  gatewayChecks: boolean;
 }
 
 export class ConfigError extends Error {
@@ -114,6 +122,10 @@ export function parseServerConfig(
     );
   }
   const e = parsed.data;
+  if (e.LLMGW_GATEWAY_CHECKS === "off" && !["127.0.0.1", "::1", "localhost"].includes(e.LLMGW_BIND))
+    throw new ConfigError(
+      "LLMGW_GATEWAY_CHECKS=off opens /v1 to anyone: it is for benchmarks and needs LLMGW_BIND=127.0.0.1",
+    );
   const homeDir = resolve(e.LLMGW_HOME);
   return {
     homeDir,
@@ -137,5 +149,6 @@ export function parseServerConfig(
     startTimeoutMs: e.LLMGW_START_TIMEOUT_MS,
     agentRequestTimeoutMs: e.LLMGW_AGENT_REQUEST_TIMEOUT_MS,
     breakerOpenMs: e.LLMGW_BREAKER_OPEN_MS,
+    gatewayChecks: e.LLMGW_GATEWAY_CHECKS === "on",
   };
 }

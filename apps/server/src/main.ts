@@ -79,7 +79,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     usage: createUsageService(db, nowMs),
   };
   const metrics = createMetrics(services.nodes, deps);
-  const gateway = startGateway(db, deps, keys, config.breakerOpenMs, metrics.registry);
+  const gateway = startGateway(db, deps, keys, config.breakerOpenMs, metrics.registry, {
+    checks: config.gatewayChecks,
+  });
   const persist = (what: string, work: Promise<void>) =>
     work.catch((error: unknown) => log(`could not save ${what}: ${(error as Error).message}`));
 

@@ -1,0 +1,178 @@
+// Starts every process one run compares, side by side on loopback: the two engines, llmgw (a real
+// server process, with its gateway checks on and, for P5, a second one with them off), the bare
+// undici proxy in front of each engine, and Portkey's gateway. Everything is registered with
+// @llmgw/testing's cleanup, so an interrupted run leaves nothing behind.
+import { readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createTRPCClient, httpLink } from "@trpc/client";
+import type { AppRouter } from "@llmgw/api";
+import {
+  ADMIN_PASSWORD,
+  freePort,
+  JOIN_TOKEN,
+  serverSetup,
+  spawnProcess,
+  startServer,
+  tempDir,
+  waitFor,
+  type ServerHandle,
+  type SpawnedProcess,
+} from "@llmgw/testing";
+import { startStandInAgent, type StandInAgent } from "./stand-in-agent";
+import type { Target } from "./measure";
+
+const BENCH_DIR = join(import.meta.dirname, "..");
+const PORTKEY = join(BENCH_DIR, "node_modules", "@portkey-ai", "gateway", "build", "start-server.js");
+const PORTKEY_VERSION = (
+  JSON.parse(readFileSync(join(PORTKEY, "..", "..", "package.json"), "utf8")) as { version: string }
+).version;
+const CHAT = "/v1/chat/completions";
+
+/** The two engines: one that answers at once and one that takes 20 ms, like a short generation. */
+export const ENGINES = { instant: 0, slow: 20 } as const;
+export type EngineName = keyof typeof ENGINES;
+export const MODEL: Record<EngineName, string> = { instant: "bench-instant", slow: "bench-20ms" };
+
+export interface Fleet {
+  /** Targets in front of each engine, direct first. */
+  targets: Record<EngineName, Target[]>;
+  /** llmgw with auth, limits and accounting off (P5), in front of the instant engine. */
+  llmgwChecksOff: Target;
+  portkeyVersion: string;
+  stop(): Promise<void>;
+}
+
+function node(script: string, args: string[], name: string): SpawnedProcess {
+  return spawnProcess(process.execPath, ["--import", "tsx", join(BENCH_DIR, "router", script), ...args], {
+    name,
+    cwd: BENCH_DIR,
+  });
+}
+
+async function listening(proc: SpawnedProcess): Promise<number> {
+  const match = await proc.waitForOutput(/listening on (\d+)/, 30_000);
+  return Number(match[1]);
+}
+
+async function startLlmgw(
+  enginePorts: ReadonlyMap<string, number>,
+  checksOff: boolean,
+): Promise<{ server: ServerHandle; agent: StandInAgent; key: string }> {
+  const setup = await serverSetup();
+  const server = await startServer({
+    ...setup,
+    heartbeatIntervalMs: 2_000,
+    env: { LLMGW_RESYNC_INTERVAL_MS: "500", ...(checksOff ? { LLMGW_GATEWAY_CHECKS: "off" } : {}) },
+  });
+  const agent = await startStandInAgent({
+    agentUrl: server.agentUrl,
+    joinToken: JOIN_TOKEN,
+    nodeName: checksOff ? "bench-node-off" : "bench-node",
+    engines: enginePorts,
+  });
+  const anonymous = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${server.apiUrl}/api/trpc` })] });
+  const { token } = await anonymous.auth.login.mutate({ username: "admin", password: ADMIN_PASSWORD });
+  const api = createTRPCClient<AppRouter>({
+    links: [httpLink({ url: `${server.apiUrl}/api/trpc`, headers: { authorization: `Bearer ${token}` } })],
+  });
+  const weights = join((await tempDir("bench-weights")).path, "bench.safetensors");
+  await writeFile(weights, "the benchmark engine reads no weights");
+  for (const model of enginePorts.keys()) {
+    await api.models.add.mutate({
+      definition: {
+        name: model,
+        source: `file://${weights}`,
+        profiles: [
+          {
+            name: "bench",
+            engine: "sim",
+            gpu: { min_compute_capability: 7.0, min_memory_gb: 16 },
+            gpus: 1,
+          },
+        ],
+        replicas: { min: 1, max: 1 },
+      },
+    });
+    await waitFor(
+      async () =>
+        (await api.replicas.list.query({ model })).some((r) => r.phase === "ready" && r.endpoint),
+      { what: `a ready replica of ${model}`, timeoutMs: 60_000 },
+    );
+  }
+  // Limits are on and checked on every request, set high enough that the load never reaches them.
+  const { key } = await api.keys.create.mutate({
+    owner: "team:bench",
+    models: ["bench-*"],
+    requestsPerMinute: 10_000_000,
+    tokensPerMinute: 1_000_000_000,
+    concurrentMax: 100_000,
+  });
+  return { server, agent, key };
+}
+
+export async function startFleet(log: (line: string) => void): Promise<Fleet> {
+  const processes: SpawnedProcess[] = [];
+  const agents: StandInAgent[] = [];
+  const stop = async () => {
+    for (const agent of agents) agent.close();
+    await Promise.all(processes.map((proc) => proc.stop()));
+  };
+  try {
+    const enginePort = {} as Record<EngineName, number>;
+    const barePort = {} as Record<EngineName, number>;
+    for (const name of Object.keys(ENGINES) as EngineName[]) {
+      const engine = node("engine.ts", ["--delay-ms", String(ENGINES[name])], `engine ${name}`);
+      processes.push(engine);
+      enginePort[name] = await listening(engine);
+      const bare = node("bare-proxy.ts", ["--upstream", `http://127.0.0.1:${enginePort[name]}`], `bare proxy ${name}`);
+      processes.push(bare);
+      barePort[name] = await listening(bare);
+    }
+    log(`engines on ${enginePort.instant} (instant) and ${enginePort.slow} (20 ms)`);
+    const portkeyPort = await freePort();
+    const portkey = spawnProcess(process.execPath, [PORTKEY, `--port=${portkeyPort}`, "--headless"], {
+      name: "portkey",
+      cwd: BENCH_DIR,
+      env: { NODE_ENV: "production" },
+    });
+    processes.push(portkey);
+    const ports = new Map(
+      (Object.keys(ENGINES) as EngineName[]).map((name) => [MODEL[name], enginePort[name]]),
+    );
+    const [on, off] = await Promise.all([startLlmgw(ports, false), startLlmgw(ports, true)]);
+    processes.push(on.server.process, off.server.process);
+    agents.push(on.agent, off.agent);
+    log(`llmgw on ${on.server.httpPort} (checks on) and ${off.server.httpPort} (checks off)`);
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${portkeyPort}/`).catch(() => null))?.ok, {
+      what: "Portkey's gateway to answer",
+      timeoutMs: 30_000,
+    });
+    log(`Portkey ${PORTKEY_VERSION} on ${portkeyPort}`);
+    const target = (name: string, origin: string, headers: Record<string, string> = {}): Target => ({
+      name,
+      origin,
+      path: CHAT,
+      headers,
+    });
+    const targetsOf = (engine: EngineName): Target[] => [
+      target("direct", `http://127.0.0.1:${enginePort[engine]}`, { authorization: "Bearer engine" }),
+      target("llmgw", on.server.apiUrl, { authorization: `Bearer ${on.key}` }),
+      target("bare proxy", `http://127.0.0.1:${barePort[engine]}`, { authorization: "Bearer engine" }),
+      target("Portkey", `http://127.0.0.1:${portkeyPort}`, {
+        authorization: "Bearer engine",
+        "x-portkey-provider": "openai",
+        "x-portkey-custom-host": `http://127.0.0.1:${enginePort[engine]}/v1`,
+      }),
+    ];
+    return {
+      targets: { instant: targetsOf("instant"), slow: targetsOf("slow") },
+      llmgwChecksOff: target("llmgw, checks off", off.server.apiUrl, { authorization: `Bearer ${off.key}` }),
+      portkeyVersion: PORTKEY_VERSION,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,136 @@
+// How each figure is taken. One at a time (P1 latency, P4 time to first token): the targets take
+// turns request by request over one kept-alive connection each, timed with the high-resolution
+// clock, so a busy moment on the machine lands on all of them alike. Under load (P2–P5):
+// autocannon against each target in turn, round after round; the medians of the rounds are kept.
+import autocannon from "autocannon";
+import { Pool } from "undici";
+
+export interface Target {
+  /** Short name used in tables: direct, llmgw, bare proxy, Portkey. */
+  name: string;
+  origin: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
+export const chatBody = (model: string, stream: boolean) =>
+  JSON.stringify({
+    model,
+    messages: [{ role: "user", content: "Say hello to the benchmark" }],
+    max_tokens: 16,
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+  });
+
+export interface OneAtATime {
+  /** Milliseconds, one per request. */
+  latencyMs: number[];
+  /** Streams only: milliseconds to the first byte of the body. */
+  firstByteMs: number[];
+  /** Streams only: SSE events (`data:` lines) seen per stream, distinct values. */
+  eventCounts: Set<number>;
+}
+
+const quantile = (values: readonly number[], q: number): number => {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+};
+export const p50 = (values: readonly number[]) => quantile(values, 0.5);
+export const p99 = (values: readonly number[]) => quantile(values, 0.99);
+export const median = p50;
+
+const sinceMs = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+
+async function once(
+  pool: Pool,
+  target: Target,
+  body: string,
+  stream: boolean,
+  into: OneAtATime,
+  problems: string[],
+): Promise<void> {
+  const start = process.hrtime.bigint();
+  const answer = await pool.request({
+    path: target.path,
+    method: "POST",
+    headers: { ...target.headers, "content-type": "application/json" },
+    body,
+  });
+  let firstByteMs: number | null = null;
+  let text = "";
+  for await (const part of answer.body) {
+    firstByteMs ??= sinceMs(start);
+    text += (part as Buffer).toString("utf8");
+  }
+  const latencyMs = sinceMs(start);
+  if (answer.statusCode !== 200) {
+    problems.push(`${target.name}: status ${answer.statusCode}: ${text.slice(0, 300)}`);
+    return;
+  }
+  into.latencyMs.push(latencyMs);
+  if (stream) {
+    into.firstByteMs.push(firstByteMs ?? latencyMs);
+    into.eventCounts.add(text.split("\n").filter((line) => line.startsWith("data:")).length);
+    if (!text.includes("data: [DONE]")) problems.push(`${target.name}: a stream ended without [DONE]`);
+  } else if (!text.includes('"chat.completion"'))
+    problems.push(`${target.name}: not a chat completion: ${text.slice(0, 300)}`);
+}
+
+/** `count` requests per target (after `warmup` unrecorded ones), the targets taking turns. */
+export async function oneAtATime(
+  targets: readonly Target[],
+  body: string,
+  options: { count: number; warmup: number; stream: boolean },
+  problems: string[],
+): Promise<Map<string, OneAtATime>> {
+  const pools = targets.map((target) => new Pool(target.origin, { connections: 1 }));
+  const results = new Map<string, OneAtATime>(
+    targets.map((t) => [t.name, { latencyMs: [], firstByteMs: [], eventCounts: new Set() }]),
+  );
+  const scratch = (): OneAtATime => ({ latencyMs: [], firstByteMs: [], eventCounts: new Set() });
+  try {
+    for (let round = 0; round < options.warmup + options.count; round += 1) {
+      for (const [at, target] of targets.entries()) {
+        const into = round < options.warmup ? scratch() : results.get(target.name);
+        const pool = pools[at];
+        if (into && pool) await once(pool, target, body, options.stream, into, problems);
+      }
+      if (problems.length > 20) break;
+    }
+  } finally {
+    await Promise.all(pools.map((pool) => pool.close()));
+  }
+  return results;
+}
+
+export interface Load {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** autocannon against one target: requests per second and latency under `connections` at once. */
+export async function load(
+  target: Target,
+  body: string,
+  options: { connections: number; durationS: number },
+): Promise<Load> {
+  const result = await autocannon({
+    url: `${target.origin}${target.path}`,
+    method: "POST",
+    headers: { ...target.headers, "content-type": "application/json" },
+    body,
+    connections: options.connections,
+    duration: options.durationS,
+    timeout: 10,
+  });
+  return {
+    rps: result.requests.total / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
