@@ -112,6 +112,9 @@ else if (!vitestOk) totals.failed += 1;
 step("benchmark smoke (placement)", () =>
   pnpm(["--filter", "@llmgw/bench", "exec", "tsx", "placement/run.ts", "--smoke", "--no-write"]),
 );
+step("benchmark smoke (router)", () =>
+  pnpm(["--filter", "@llmgw/bench", "exec", "tsx", "router/run.ts", "--smoke", "--no-write"]),
+);
 step("build the console", () => ensureWebBuilt());
 const playwrightReport = join(RESULTS, "playwright.json");
 console.log("\n=== browser end-to-end tests (Playwright, Debian Chromium)");

@@ -25,7 +25,10 @@ const server = createServer((req, res) => {
   })
     .then(async (answer) => {
       const contentType = answer.headers["content-type"];
-      res.writeHead(answer.statusCode, typeof contentType === "string" ? { "content-type": contentType } : {});
+      res.writeHead(
+        answer.statusCode,
+        typeof contentType === "string" ? { "content-type": contentType } : {},
+      );
       await pipeline(answer.body, res);
     })
     .catch((error: Error) => {

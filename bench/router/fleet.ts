@@ -23,7 +23,14 @@ import { startStandInAgent, type StandInAgent } from "./stand-in-agent";
 import type { Target } from "./measure";
 
 const BENCH_DIR = join(import.meta.dirname, "..");
-const PORTKEY = join(BENCH_DIR, "node_modules", "@portkey-ai", "gateway", "build", "start-server.js");
+const PORTKEY = join(
+  BENCH_DIR,
+  "node_modules",
+  "@portkey-ai",
+  "gateway",
+  "build",
+  "start-server.js",
+);
 const PORTKEY_VERSION = (
   JSON.parse(readFileSync(join(PORTKEY, "..", "..", "package.json"), "utf8")) as { version: string }
 ).version;
@@ -44,10 +51,16 @@ export interface Fleet {
 }
 
 function node(script: string, args: string[], name: string): SpawnedProcess {
-  return spawnProcess(process.execPath, ["--import", "tsx", join(BENCH_DIR, "router", script), ...args], {
-    name,
-    cwd: BENCH_DIR,
-  });
+  // Portkey reads NODE_ENV=production to skip its log console; the others ignore it.
+  return spawnProcess(
+    process.execPath,
+    ["--import", "tsx", join(BENCH_DIR, "router", script), ...args],
+    {
+      name,
+      cwd: BENCH_DIR,
+      env: { NODE_ENV: "production" },
+    },
+  );
 }
 
 async function listening(proc: SpawnedProcess): Promise<number> {
@@ -71,10 +84,17 @@ async function startLlmgw(
     nodeName: checksOff ? "bench-node-off" : "bench-node",
     engines: enginePorts,
   });
-  const anonymous = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${server.apiUrl}/api/trpc` })] });
-  const { token } = await anonymous.auth.login.mutate({ username: "admin", password: ADMIN_PASSWORD });
+  const anonymous = createTRPCClient<AppRouter>({
+    links: [httpLink({ url: `${server.apiUrl}/api/trpc` })],
+  });
+  const { token } = await anonymous.auth.login.mutate({
+    username: "admin",
+    password: ADMIN_PASSWORD,
+  });
   const api = createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${server.apiUrl}/api/trpc`, headers: { authorization: `Bearer ${token}` } })],
+    links: [
+      httpLink({ url: `${server.apiUrl}/api/trpc`, headers: { authorization: `Bearer ${token}` } }),
+    ],
   });
   const weights = join((await tempDir("bench-weights")).path, "bench.safetensors");
   await writeFile(weights, "the benchmark engine reads no weights");
@@ -119,46 +139,64 @@ export async function startFleet(log: (line: string) => void): Promise<Fleet> {
     await Promise.all(processes.map((proc) => proc.stop()));
   };
   try {
-    const enginePort = {} as Record<EngineName, number>;
-    const barePort = {} as Record<EngineName, number>;
-    for (const name of Object.keys(ENGINES) as EngineName[]) {
-      const engine = node("engine.ts", ["--delay-ms", String(ENGINES[name])], `engine ${name}`);
-      processes.push(engine);
-      enginePort[name] = await listening(engine);
-      const bare = node("bare-proxy.ts", ["--upstream", `http://127.0.0.1:${enginePort[name]}`], `bare proxy ${name}`);
-      processes.push(bare);
-      barePort[name] = await listening(bare);
-    }
-    log(`engines on ${enginePort.instant} (instant) and ${enginePort.slow} (20 ms)`);
-    const portkeyPort = await freePort();
-    const portkey = spawnProcess(process.execPath, [PORTKEY, `--port=${portkeyPort}`, "--headless"], {
-      name: "portkey",
-      cwd: BENCH_DIR,
-      env: { NODE_ENV: "production" },
-    });
-    processes.push(portkey);
-    const ports = new Map(
-      (Object.keys(ENGINES) as EngineName[]).map((name) => [MODEL[name], enginePort[name]]),
+    const names = Object.keys(ENGINES) as EngineName[];
+    const engines = names.map((name) =>
+      node("engine.ts", ["--delay-ms", String(ENGINES[name])], `engine ${name}`),
     );
-    const [on, off] = await Promise.all([startLlmgw(ports, false), startLlmgw(ports, true)]);
+    processes.push(...engines);
+    const enginePorts = await Promise.all(engines.map(listening));
+    const enginePort = Object.fromEntries(
+      names.map((name, at) => [name, enginePorts[at]]),
+    ) as Record<EngineName, number>;
+    log(`engines on ${enginePort.instant} (instant) and ${enginePort.slow} (20 ms)`);
+    const bares = names.map((name) =>
+      node(
+        "bare-proxy.ts",
+        ["--upstream", `http://127.0.0.1:${enginePort[name]}`],
+        `bare proxy ${name}`,
+      ),
+    );
+    processes.push(...bares);
+    const portkeyPort = await freePort();
+    const portkey = node(
+      "portkey.ts",
+      ["--server", PORTKEY, "--port", String(portkeyPort)],
+      "portkey",
+    );
+    processes.push(portkey);
+    const modelPorts = new Map(names.map((name) => [MODEL[name], enginePort[name]]));
+    const [on, off, barePorts] = await Promise.all([
+      startLlmgw(modelPorts, false),
+      startLlmgw(modelPorts, true),
+      Promise.all(bares.map(listening)),
+      listening(portkey),
+    ]);
+    const barePort = Object.fromEntries(names.map((name, at) => [name, barePorts[at]])) as Record<
+      EngineName,
+      number
+    >;
     processes.push(on.server.process, off.server.process);
     agents.push(on.agent, off.agent);
     log(`llmgw on ${on.server.httpPort} (checks on) and ${off.server.httpPort} (checks off)`);
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${portkeyPort}/`).catch(() => null))?.ok, {
-      what: "Portkey's gateway to answer",
-      timeoutMs: 30_000,
-    });
     log(`Portkey ${PORTKEY_VERSION} on ${portkeyPort}`);
-    const target = (name: string, origin: string, headers: Record<string, string> = {}): Target => ({
+    const target = (
+      name: string,
+      origin: string,
+      headers: Record<string, string> = {},
+    ): Target => ({
       name,
       origin,
       path: CHAT,
       headers,
     });
     const targetsOf = (engine: EngineName): Target[] => [
-      target("direct", `http://127.0.0.1:${enginePort[engine]}`, { authorization: "Bearer engine" }),
+      target("direct", `http://127.0.0.1:${enginePort[engine]}`, {
+        authorization: "Bearer engine",
+      }),
       target("llmgw", on.server.apiUrl, { authorization: `Bearer ${on.key}` }),
-      target("bare proxy", `http://127.0.0.1:${barePort[engine]}`, { authorization: "Bearer engine" }),
+      target("bare proxy", `http://127.0.0.1:${barePort[engine]}`, {
+        authorization: "Bearer engine",
+      }),
       target("Portkey", `http://127.0.0.1:${portkeyPort}`, {
         authorization: "Bearer engine",
         "x-portkey-provider": "openai",
@@ -167,7 +205,9 @@ export async function startFleet(log: (line: string) => void): Promise<Fleet> {
     ];
     return {
       targets: { instant: targetsOf("instant"), slow: targetsOf("slow") },
-      llmgwChecksOff: target("llmgw, checks off", off.server.apiUrl, { authorization: `Bearer ${off.key}` }),
+      llmgwChecksOff: target("llmgw, checks off", off.server.apiUrl, {
+        authorization: `Bearer ${off.key}`,
+      }),
       portkeyVersion: PORTKEY_VERSION,
       stop,
     };

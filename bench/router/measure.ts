@@ -71,7 +71,8 @@ async function once(
   if (stream) {
     into.firstByteMs.push(firstByteMs ?? latencyMs);
     into.eventCounts.add(text.split("\n").filter((line) => line.startsWith("data:")).length);
-    if (!text.includes("data: [DONE]")) problems.push(`${target.name}: a stream ended without [DONE]`);
+    if (!text.includes("data: [DONE]"))
+      problems.push(`${target.name}: a stream ended without [DONE]`);
   } else if (!text.includes('"chat.completion"'))
     problems.push(`${target.name}: not a chat completion: ${text.slice(0, 300)}`);
 }

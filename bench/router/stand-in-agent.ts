@@ -75,7 +75,8 @@ export async function startStandInAgent(options: StandInAgentOptions): Promise<S
     else if (msg.case === "stopReplica") {
       const status = replicas.get(msg.value.replicaId);
       replicas.delete(msg.value.replicaId);
-      if (status) send({ msg: { case: "replicaStatus", value: { ...status, phase: ReplicaPhase.STOPPED } } });
+      if (status)
+        send({ msg: { case: "replicaStatus", value: { ...status, phase: ReplicaPhase.STOPPED } } });
     } else if (msg.case === "ping")
       send({ msg: { case: "pong", value: { sentAtMs: msg.value.sentAtMs } } });
   });

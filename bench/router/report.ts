@@ -1,0 +1,274 @@
+// The router benchmark's results as markdown: what one request at a time costs, what each target
+// sustains under load, and the P1–P5 bars beside what was measured in the same run.
+import type { RunInfo as PlacementRunInfo } from "../placement/report";
+
+export interface RunInfo extends PlacementRunInfo {
+  portkeyVersion: string;
+  autocannonVersion: string;
+}
+
+/** P1–P5 in `../shared/design/bars.md`, as numbers. */
+export const BARS = {
+  addedP50MsMax: 0.5,
+  addedP99MsMax: 1.5,
+  addedVsPortkeyMax: 0.35,
+  saturatedVsDirectMin: 0.3,
+  saturatedVsPortkeyMin: 5,
+  slowVsDirectMin: 0.9,
+  slowP99AddedMsMax: 10,
+  ttftAddedMsMax: 1,
+  streamsVsDirectMin: 0.5,
+  checksOnVsOffMin: 0.85,
+};
+
+export interface TargetResult {
+  name: string;
+  /** One request at a time against the instant engine (P1). */
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  /** One stream at a time (P4): to the first byte of the body. */
+  ttftP50Ms: number;
+  ttftP99Ms: number;
+  /** SSE events per stream, every distinct count seen. */
+  eventCounts: number[];
+  /** Medians over the rounds; ratios are medians of each round's ratio to direct. */
+  saturated?: LoadSummary;
+  slow?: LoadSummary;
+  streams?: LoadSummary;
+}
+
+export interface LoadSummary {
+  rps: number;
+  vsDirect: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+}
+
+export interface RouterResults {
+  targets: TargetResult[];
+  /** P5: llmgw with checks off, the instant engine, 50 connections; vsDirect is checks-on ÷ off. */
+  checksOff: LoadSummary;
+  checksOnVsOff: number;
+  rounds: number;
+  durationS: number;
+  oneAtATimeCount: number;
+  streamCount: number;
+}
+
+const ms = (value: number | undefined) =>
+  value === undefined || Number.isNaN(value)
+    ? "—"
+    : value < 10
+      ? value.toFixed(2)
+      : value.toFixed(1);
+const signedMs = (value: number) =>
+  Number.isNaN(value) ? "—" : `${value >= 0 ? "+" : ""}${ms(value)}`;
+const whole = (value: number | undefined) =>
+  value === undefined ? "—" : Math.round(value).toLocaleString("en-US");
+const times = (value: number | undefined) =>
+  value === undefined || Number.isNaN(value) ? "—" : `${value.toFixed(2)} ×`;
+
+const byName = (results: RouterResults, name: string) =>
+  results.targets.find((t) => t.name === name);
+
+export function oneAtATimeTable(results: RouterResults): string {
+  const direct = byName(results, "direct");
+  const rows = results.targets.map((t) => {
+    const cells = [
+      t.name,
+      ms(t.latencyP50Ms),
+      ms(t.latencyP99Ms),
+      t === direct ? "" : signedMs(t.latencyP50Ms - (direct?.latencyP50Ms ?? Number.NaN)),
+      t === direct ? "" : signedMs(t.latencyP99Ms - (direct?.latencyP99Ms ?? Number.NaN)),
+      ms(t.ttftP50Ms),
+      t === direct ? "" : signedMs(t.ttftP50Ms - (direct?.ttftP50Ms ?? Number.NaN)),
+      t.eventCounts.join(", "),
+    ];
+    return `| ${cells.join(" | ")} |`;
+  });
+  return [
+    "| one at a time (instant engine) | p50 ms | p99 ms | added p50 | added p99 | first byte of a stream, p50 ms | added | SSE events per stream |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ...rows,
+  ].join("\n");
+}
+
+export function underLoadTable(results: RouterResults): string {
+  const cell = (load: LoadSummary | undefined, isDirect: boolean) =>
+    load ? `${whole(load.rps)}${isDirect ? "" : ` (${times(load.vsDirect)})`}` : "—";
+  const rows = results.targets.map((t) => {
+    const isDirect = t.name === "direct";
+    const errors = (t.saturated?.errors ?? 0) + (t.slow?.errors ?? 0) + (t.streams?.errors ?? 0);
+    const cells = [
+      t.name,
+      cell(t.saturated, isDirect),
+      ms(t.saturated?.p99Ms),
+      cell(t.slow, isDirect),
+      ms(t.slow?.p99Ms),
+      cell(t.streams, isDirect),
+      String(errors),
+    ];
+    return `| ${cells.join(" | ")} |`;
+  });
+  rows.push(
+    `| llmgw, checks off | ${whole(results.checksOff.rps)} (${times(results.checksOff.vsDirect)}) | ${ms(results.checksOff.p99Ms)} | | | | ${results.checksOff.errors} |`,
+  );
+  return [
+    "| under load | instant engine, 50 conns: req/s (× direct) | p99 ms | 20 ms engine, 50 conns: req/s (× direct) | p99 ms | streams/s, 200 conns (× direct) | errors |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+    ...rows,
+  ].join("\n");
+}
+
+const verdict = (isMet: boolean) => (isMet ? "met" : "**not met**");
+
+export function barsTable(results: RouterResults): string {
+  const direct = byName(results, "direct");
+  const llmgw = byName(results, "llmgw");
+  const portkey = byName(results, "Portkey");
+  if (!direct || !llmgw) return "";
+  const addedP50 = llmgw.latencyP50Ms - direct.latencyP50Ms;
+  const addedP99 = llmgw.latencyP99Ms - direct.latencyP99Ms;
+  const portkeyAdded = portkey ? portkey.latencyP50Ms - direct.latencyP50Ms : Number.NaN;
+  const ttftAdded = llmgw.ttftP50Ms - direct.ttftP50Ms;
+  const saturatedVsPortkey =
+    llmgw.saturated && portkey?.saturated
+      ? llmgw.saturated.rps / portkey.saturated.rps
+      : Number.NaN;
+  const slowP99Added =
+    llmgw.slow && direct.slow ? llmgw.slow.p99Ms - direct.slow.p99Ms : Number.NaN;
+  const sameEvents =
+    llmgw.eventCounts.length === 1 &&
+    direct.eventCounts.length === 1 &&
+    llmgw.eventCounts[0] === direct.eventCounts[0];
+  const lines: Array<[string, string, string, boolean]> = [
+    [
+      "P1 added latency, p50",
+      `≤ ${BARS.addedP50MsMax} ms`,
+      `${signedMs(addedP50)} ms`,
+      addedP50 <= BARS.addedP50MsMax,
+    ],
+    [
+      "P1 added latency, p99",
+      `≤ ${BARS.addedP99MsMax} ms`,
+      `${signedMs(addedP99)} ms`,
+      addedP99 <= BARS.addedP99MsMax,
+    ],
+    [
+      "P1 added p50, × Portkey's added p50",
+      `≤ ${BARS.addedVsPortkeyMax} ×`,
+      times(addedP50 / portkeyAdded),
+      addedP50 / portkeyAdded <= BARS.addedVsPortkeyMax,
+    ],
+    [
+      "P2 saturated req/s, × direct",
+      `≥ ${BARS.saturatedVsDirectMin} ×`,
+      times(llmgw.saturated?.vsDirect),
+      (llmgw.saturated?.vsDirect ?? 0) >= BARS.saturatedVsDirectMin,
+    ],
+    [
+      "P2 saturated req/s, × Portkey",
+      `≥ ${BARS.saturatedVsPortkeyMin} ×`,
+      times(saturatedVsPortkey),
+      saturatedVsPortkey >= BARS.saturatedVsPortkeyMin,
+    ],
+    [
+      "P3 20 ms engine req/s, × direct",
+      `≥ ${BARS.slowVsDirectMin} ×`,
+      times(llmgw.slow?.vsDirect),
+      (llmgw.slow?.vsDirect ?? 0) >= BARS.slowVsDirectMin,
+    ],
+    [
+      "P3 p99, added to direct's",
+      `≤ ${BARS.slowP99AddedMsMax} ms`,
+      `${signedMs(slowP99Added)} ms`,
+      slowP99Added <= BARS.slowP99AddedMsMax,
+    ],
+    [
+      "P4 added time to first byte, p50",
+      `≤ ${BARS.ttftAddedMsMax} ms`,
+      `${signedMs(ttftAdded)} ms`,
+      ttftAdded <= BARS.ttftAddedMsMax,
+    ],
+    [
+      "P4 SSE events per stream",
+      "same as direct",
+      `${llmgw.eventCounts.join(", ")} (direct ${direct.eventCounts.join(", ")})`,
+      sameEvents,
+    ],
+    [
+      "P4 streams/s at 200 conns, × direct",
+      `≥ ${BARS.streamsVsDirectMin} ×`,
+      times(llmgw.streams?.vsDirect),
+      (llmgw.streams?.vsDirect ?? 0) >= BARS.streamsVsDirectMin,
+    ],
+    [
+      "P5 req/s with auth, limits, accounting on, × off",
+      `≥ ${BARS.checksOnVsOffMin} ×`,
+      times(results.checksOnVsOff),
+      results.checksOnVsOff >= BARS.checksOnVsOffMin,
+    ],
+  ];
+  return [
+    "| bar | target | measured (medians) | |",
+    "|---|---:|---:|---|",
+    ...lines.map(
+      ([what, target, got, isMet]) => `| ${what} | ${target} | ${got} | ${verdict(isMet)} |`,
+    ),
+  ].join("\n");
+}
+
+export function routerSection(results: RouterResults, info: RunInfo): string {
+  return [
+    "## Router (P1–P5)",
+    "",
+    "The `/v1` gateway against the same engine reached directly, a bare proxy and Portkey's gateway,",
+    "side by side in one run on loopback (`bench/router/`). The engine (`bench/router/engine.ts`) answers",
+    "an OpenAI chat completion from memory, at once or after 20 ms; a stream is 19 SSE events (role, 16",
+    "tokens, usage, `[DONE]`), one write each. Targets, all in their own processes:",
+    "",
+    "- **direct**: the engine itself.",
+    "- **llmgw**: a real `llmgw server` (PGlite) with an API key whose limits (rpm, tpm, concurrency) are",
+    "  checked on every request but set too high to refuse, least in-flight routing, usage recorded in",
+    "  batches. Its replicas are placed by the real reconciler on a stand-in agent",
+    "  (`bench/router/stand-in-agent.ts`) that speaks the agent protocol and reports the benchmark's engine",
+    "  as the replica's address, so the gateway and the direct column hit the very same process.",
+    "- **llmgw, checks off** (P5 only): a second server with `LLMGW_GATEWAY_CHECKS=off`, a switch that exists",
+    "  for this comparison: `/v1` then takes any bearer token as an open key, applies no limits and records",
+    "  no usage; routing and forwarding are unchanged. The server refuses it unless bound to loopback.",
+    "- **bare proxy**: the anchor, about 40 lines of undici `request` piped back (`bench/router/bare-proxy.ts`).",
+    `- **Portkey**: \`@portkey-ai/gateway\` ${info.portkeyVersion} from npm (\`build/start-server.js --headless\`), sent to the`,
+    "  engine as an OpenAI provider with `x-portkey-custom-host: http://127.0.0.1:PORT/v1`.",
+    "",
+    `Command (from the repository root): \`${info.command}\` (\`npm run bench:router\`; \`--smoke\` runs each`,
+    "part once, briefly, and fails only on a wrong or failed answer, never on timing; `--no-write` leaves",
+    "this file alone).",
+    "",
+    `Run on ${info.date}; ${info.machine}. The load generator (autocannon ${info.autocannonVersion}, in the benchmark's`,
+    "process) shares the 2 cores with the target it loads, so every req/s figure is what the target",
+    "leaves to the client on the same cores, and ratios, taken round by round against direct, mean more",
+    "than absolute numbers. One at a time: " +
+      `${results.oneAtATimeCount.toLocaleString("en-US")} requests and ${results.streamCount.toLocaleString("en-US")} streams per target, the targets taking turns request by`,
+    `request. Under load: ${results.rounds} rounds of ${results.durationS} s per target and scenario, targets in turn; medians of the rounds.`,
+    "",
+    oneAtATimeTable(results),
+    "",
+    underLoadTable(results),
+    "",
+    barsTable(results),
+    "",
+  ].join("\n");
+}
+
+const START = "<!-- bench:router:start -->";
+const END = "<!-- bench:router:end -->";
+
+/** Replaces the router section of docs/benchmarks.md, keeping whatever other benchmarks wrote. */
+export function withRouterSection(existing: string, section: string): string {
+  const block = `${START}\n${section}${END}\n`;
+  const start = existing.indexOf(START);
+  const end = existing.indexOf(END);
+  if (start < 0 || end < start) return `${existing.trimEnd()}\n\n${block}`;
+  return existing.slice(0, start) + block + existing.slice(end + END.length).replace(/^\n/, "");
+}

@@ -1,0 +1,220 @@
+// The router benchmark (P1–P5): `tsx router/run.ts` starts the engines, llmgw, a bare proxy and
+// Portkey's gateway side by side, measures them in one run, prints markdown tables and writes them
+// to docs/benchmarks.md. `--smoke` runs every part once and briefly for CI: it fails on an error or
+// a wrong answer, never on a slow one.
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { cpus, loadavg, totalmem } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { cleanupAll } from "@llmgw/testing";
+import { MODEL, startFleet, type Fleet } from "./fleet";
+import { chatBody, load, median, oneAtATime, p50, p99, type Load, type Target } from "./measure";
+import {
+  barsTable,
+  oneAtATimeTable,
+  routerSection,
+  underLoadTable,
+  withRouterSection,
+  type LoadSummary,
+  type RouterResults,
+  type RunInfo,
+  type TargetResult,
+} from "./report";
+
+const COMMAND = "node scripts/pnpm.mjs --filter @llmgw/bench exec tsx router/run.ts";
+const DOCS = join(import.meta.dirname, "..", "..", "docs", "benchmarks.md");
+const AUTOCANNON_VERSION = (
+  createRequire(import.meta.url)("autocannon/package.json") as { version: string }
+).version;
+
+const FULL = { count: 1_000, streams: 300, warmup: 100, rounds: 3, durationS: 5, warmupS: 2 };
+const SMOKE = { count: 40, streams: 20, warmup: 5, rounds: 1, durationS: 1, warmupS: 0 };
+const CONNECTIONS = { saturated: 50, slow: 50, streams: 200 };
+
+function describeMachine(): string {
+  const cores = cpus();
+  const memoryGib = Math.round(totalmem() / 2 ** 30);
+  const load = loadavg()[0]?.toFixed(1) ?? "?";
+  return `${cores.length} × ${cores[0]?.model.trim() ?? "unknown CPU"}, ${memoryGib} GiB, Node ${process.version}, load average ${load} at the start`;
+}
+
+type Scenario = "saturated" | "slow" | "streams";
+
+/** A load error is a problem unless it is a competitor's under a full run: that goes in its row. */
+interface LoadError {
+  target: string;
+  what: string;
+}
+
+async function measure(
+  fleet: Fleet,
+  size: typeof FULL,
+  problems: string[],
+  loadErrors: LoadError[],
+): Promise<RouterResults> {
+  const log = (line: string) => console.error(`router bench: ${line}`);
+  const instant = fleet.targets.instant;
+  const plain = chatBody(MODEL.instant, false);
+  const stream = chatBody(MODEL.instant, true);
+  log(`one at a time: ${size.count} requests per target`);
+  const single = await oneAtATime(
+    instant,
+    plain,
+    { count: size.count, warmup: size.warmup, stream: false },
+    problems,
+  );
+  log(`one at a time: ${size.streams} streams per target`);
+  const streams = await oneAtATime(
+    instant,
+    stream,
+    { count: size.streams, warmup: Math.min(size.warmup, 50), stream: true },
+    problems,
+  );
+  const scenarios: Array<{
+    scenario: Scenario;
+    targets: Target[];
+    body: string;
+    connections: number;
+  }> = [
+    {
+      scenario: "saturated",
+      targets: [...instant, fleet.llmgwChecksOff],
+      body: plain,
+      connections: CONNECTIONS.saturated,
+    },
+    {
+      scenario: "slow",
+      targets: fleet.targets.slow,
+      body: chatBody(MODEL.slow, false),
+      connections: CONNECTIONS.slow,
+    },
+    { scenario: "streams", targets: instant, body: stream, connections: CONNECTIONS.streams },
+  ];
+  const loads = new Map<string, Load[]>();
+  const key = (scenario: Scenario, target: string) => `${scenario}/${target}`;
+  if (size.warmupS > 0) {
+    log(`warming up every target under load, ${size.warmupS} s each`);
+    for (const { targets, body, connections } of scenarios)
+      for (const target of targets)
+        await load(target, body, { connections, durationS: size.warmupS });
+  }
+  for (let round = 0; round < size.rounds; round += 1) {
+    for (const { scenario, targets, body, connections } of scenarios) {
+      log(`round ${round + 1}/${size.rounds}: ${scenario}, ${connections} connections`);
+      for (const target of targets) {
+        const result = await load(target, body, { connections, durationS: size.durationS });
+        if (result.errors > 0 || result.non2xx > 0)
+          loadErrors.push({
+            target: target.name,
+            what: `${target.name} (${scenario}, round ${round + 1}): ${result.non2xx} answers not 2xx, ${result.errors} errors`,
+          });
+        loads.set(key(scenario, target.name), [
+          ...(loads.get(key(scenario, target.name)) ?? []),
+          result,
+        ]);
+      }
+    }
+  }
+  const summary = (
+    scenario: Scenario,
+    target: string,
+    against = "direct",
+  ): LoadSummary | undefined => {
+    const runs = loads.get(key(scenario, target));
+    const base = loads.get(key(scenario, against));
+    if (!runs || !base) return undefined;
+    return {
+      rps: median(runs.map((r) => r.rps)),
+      vsDirect: median(runs.map((r, at) => r.rps / (base[at]?.rps ?? Number.NaN))),
+      p50Ms: median(runs.map((r) => r.p50Ms)),
+      p99Ms: median(runs.map((r) => r.p99Ms)),
+      errors: runs.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
+    };
+  };
+  const targets: TargetResult[] = instant.map((target) => {
+    const one = single.get(target.name);
+    const str = streams.get(target.name);
+    return {
+      name: target.name,
+      latencyP50Ms: p50(one?.latencyMs ?? []),
+      latencyP99Ms: p99(one?.latencyMs ?? []),
+      ttftP50Ms: p50(str?.firstByteMs ?? []),
+      ttftP99Ms: p99(str?.firstByteMs ?? []),
+      eventCounts: [...(str?.eventCounts ?? [])].sort((a, b) => a - b),
+      saturated: summary("saturated", target.name),
+      slow: summary("slow", target.name),
+      streams: summary("streams", target.name),
+    };
+  });
+  const checksOffName = fleet.llmgwChecksOff.name;
+  const checksOff = summary("saturated", checksOffName);
+  const onVsOff = summary("saturated", "llmgw", checksOffName);
+  if (!checksOff || !onVsOff) throw new Error("no P5 measurement was taken");
+  return {
+    targets,
+    checksOff,
+    checksOnVsOff: onVsOff.vsDirect,
+    rounds: size.rounds,
+    durationS: size.durationS,
+    oneAtATimeCount: size.count,
+    streamCount: size.streams,
+  };
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      smoke: { type: "boolean", default: false },
+      "no-write": { type: "boolean", default: false },
+      machine: { type: "string" },
+    },
+  });
+  const size = values.smoke ? SMOKE : FULL;
+  const machine = values.machine ? `${values.machine}; ${describeMachine()}` : describeMachine();
+  const problems: string[] = [];
+  const loadErrors: LoadError[] = [];
+  const fleet = await startFleet((line) => console.error(`router bench: ${line}`));
+  let results: RouterResults;
+  try {
+    results = await measure(fleet, size, problems, loadErrors);
+  } finally {
+    await fleet.stop();
+  }
+  const info: RunInfo = {
+    command: COMMAND,
+    date: new Date().toISOString().slice(0, 10),
+    machine,
+    portkeyVersion: fleet.portkeyVersion,
+    autocannonVersion: AUTOCANNON_VERSION,
+  };
+  console.log(`${oneAtATimeTable(results)}\n\n${underLoadTable(results)}\n\n${barsTable(results)}`);
+  const counts = new Set(results.targets.flatMap((t) => t.eventCounts));
+  if (counts.size > 1)
+    problems.push(`streams differ in SSE events per stream: ${[...counts].join(", ")}`);
+  for (const error of loadErrors)
+    if (values.smoke || error.target !== "Portkey") problems.push(error.what);
+    else console.error(`router bench: counted in its row: ${error.what}`);
+  if (problems.length > 0) {
+    console.error(`router bench: errors:\n  ${problems.slice(0, 20).join("\n  ")}`);
+    return 1;
+  }
+  if (!values.smoke && !values["no-write"]) {
+    writeFileSync(
+      DOCS,
+      withRouterSection(readFileSync(DOCS, "utf8"), routerSection(results, info)),
+    );
+    console.error(`router bench: wrote ${DOCS}`);
+  }
+  return 0;
+}
+
+main()
+  .then((code) => {
+    process.exitCode = code;
+  })
+  .catch(async (error: unknown) => {
+    console.error(`router bench: ${error instanceof Error ? error.stack : String(error)}`);
+    await cleanupAll();
+    process.exitCode = 1;
+  });
