@@ -13,7 +13,7 @@ import {
   JOIN_TOKEN,
   serverSetup,
   spawnProcess,
-  startServer,
+  spawnLlmgw,
   tempDir,
   waitFor,
   type ServerHandle,
@@ -34,6 +34,7 @@ const PORTKEY = join(
 const PORTKEY_VERSION = (
   JSON.parse(readFileSync(join(PORTKEY, "..", "..", "package.json"), "utf8")) as { version: string }
 ).version;
+const SERVER_START_MS = 180_000;
 const CHAT = "/v1/chat/completions";
 
 /** The two engines: one that answers at once and one that takes 20 ms, like a short generation. */
@@ -47,6 +48,8 @@ export interface Fleet {
   /** llmgw with auth, limits and accounting off (P5), in front of the instant engine. */
   llmgwChecksOff: Target;
   portkeyVersion: string;
+  /** The last lines each llmgw server printed, to show why it refused something. */
+  llmgwOutput(): string;
   stop(): Promise<void>;
 }
 
@@ -68,16 +71,40 @@ async function listening(proc: SpawnedProcess): Promise<number> {
   return Number(match[1]);
 }
 
+/**
+ * `llmgw server` on free ports in a temp home, as @llmgw/testing starts it, but with a start-up
+ * deadline that suits a machine busy with other work, and the server's own words if it fails.
+ */
+async function startServer(checksOff: boolean): Promise<ServerHandle> {
+  const setup = await serverSetup();
+  const process = spawnLlmgw(["server"], {
+    name: checksOff ? "llmgw (checks off)" : "llmgw",
+    env: {
+      LLMGW_HOME: setup.homeDir,
+      LLMGW_PORT: String(setup.httpPort),
+      LLMGW_AGENT_PORT: String(setup.agentPort),
+      LLMGW_AGENT_BIND: "127.0.0.1",
+      LLMGW_JOIN_TOKEN: JOIN_TOKEN,
+      LLMGW_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      LLMGW_RESYNC_INTERVAL_MS: "500",
+      ...(checksOff ? { LLMGW_GATEWAY_CHECKS: "off" } : {}),
+    },
+  });
+  await process.waitForOutput(/server listening: /, SERVER_START_MS);
+  return {
+    process,
+    apiUrl: `http://127.0.0.1:${setup.httpPort}`,
+    agentUrl: `ws://127.0.0.1:${setup.agentPort}`,
+    httpPort: setup.httpPort,
+    agentPort: setup.agentPort,
+  };
+}
+
 async function startLlmgw(
   enginePorts: ReadonlyMap<string, number>,
   checksOff: boolean,
 ): Promise<{ server: ServerHandle; agent: StandInAgent; key: string }> {
-  const setup = await serverSetup();
-  const server = await startServer({
-    ...setup,
-    heartbeatIntervalMs: 2_000,
-    env: { LLMGW_RESYNC_INTERVAL_MS: "500", ...(checksOff ? { LLMGW_GATEWAY_CHECKS: "off" } : {}) },
-  });
+  const server = await startServer(checksOff);
   const agent = await startStandInAgent({
     agentUrl: server.agentUrl,
     joinToken: JOIN_TOKEN,
@@ -209,6 +236,10 @@ export async function startFleet(log: (line: string) => void): Promise<Fleet> {
         authorization: `Bearer ${off.key}`,
       }),
       portkeyVersion: PORTKEY_VERSION,
+      llmgwOutput: () =>
+        [on, off]
+          .map(({ server }) => server.process.output().split("\n").slice(-30).join("\n"))
+          .join("\n"),
       stop,
     };
   } catch (error) {

@@ -110,13 +110,19 @@ export interface Load {
   p99Ms: number;
   errors: number;
   non2xx: number;
+  /** Status → count, for the answers that were not 2xx. */
+  refusals: Record<string, number>;
 }
 
-/** autocannon against one target: requests per second and latency under `connections` at once. */
+/**
+ * autocannon against one target: requests per second and latency under `connections` at once. A
+ * run is a fixed number of requests, not a fixed time, so it ends with every answer read: a timed
+ * run cuts the requests still in flight, and a gateway would rightly see those as disconnects.
+ */
 export async function load(
   target: Target,
   body: string,
-  options: { connections: number; durationS: number },
+  options: { connections: number; amount: number },
 ): Promise<Load> {
   const result = await autocannon({
     url: `${target.origin}${target.path}`,
@@ -124,14 +130,22 @@ export async function load(
     headers: { ...target.headers, "content-type": "application/json" },
     body,
     connections: options.connections,
-    duration: options.durationS,
+    amount: options.amount,
     timeout: 10,
   });
   return {
-    rps: result.requests.total / result.duration,
+    // `duration` is whole seconds; the start and finish stamps are exact to the millisecond.
+    rps:
+      (result.requests.total * 1000) /
+      Math.max(1, result.finish.getTime() - result.start.getTime()),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors,
     non2xx: result.non2xx,
+    refusals: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {})
+        .filter(([status]) => !status.startsWith("2"))
+        .map(([status, stats]) => [status, stats.count ?? 0]),
+    ),
   };
 }

@@ -28,8 +28,12 @@ const AUTOCANNON_VERSION = (
   createRequire(import.meta.url)("autocannon/package.json") as { version: string }
 ).version;
 
-const FULL = { count: 1_000, streams: 300, warmup: 100, rounds: 3, durationS: 5, warmupS: 2 };
-const SMOKE = { count: 40, streams: 20, warmup: 5, rounds: 1, durationS: 1, warmupS: 0 };
+/**
+ * `durationS`: each run under load is sized from a first run of `probeRequests` × connections (which
+ * also warms the target up) to last about this long.
+ */
+const FULL = { count: 1_000, streams: 300, warmup: 100, rounds: 3, durationS: 5, probeRequests: 4 };
+const SMOKE = { count: 40, streams: 20, warmup: 5, rounds: 1, durationS: 0, probeRequests: 1 };
 const CONNECTIONS = { saturated: 50, slow: 50, streams: 200 };
 
 function describeMachine(): string {
@@ -93,21 +97,34 @@ async function measure(
   ];
   const loads = new Map<string, Load[]>();
   const key = (scenario: Scenario, target: string) => `${scenario}/${target}`;
-  if (size.warmupS > 0) {
-    log(`warming up every target under load, ${size.warmupS} s each`);
-    for (const { targets, body, connections } of scenarios)
-      for (const target of targets)
-        await load(target, body, { connections, durationS: size.warmupS });
-  }
+  const amounts = new Map<string, number>();
+  log(`sizing the runs: ${size.probeRequests} requests per connection against every target`);
+  for (const { scenario, targets, body, connections } of scenarios)
+    for (const target of targets) {
+      const probe = await load(target, body, {
+        connections,
+        amount: connections * size.probeRequests,
+      });
+      if (probe.errors > 0 || probe.non2xx > 0)
+        loadErrors.push({
+          target: target.name,
+          what: `${target.name} (${scenario}, sizing run): ${probe.non2xx} answers not 2xx ${JSON.stringify(probe.refusals)}, ${probe.errors} errors`,
+        });
+      amounts.set(
+        key(scenario, target.name),
+        Math.max(connections * size.probeRequests, Math.round(probe.rps * size.durationS)),
+      );
+    }
   for (let round = 0; round < size.rounds; round += 1) {
     for (const { scenario, targets, body, connections } of scenarios) {
       log(`round ${round + 1}/${size.rounds}: ${scenario}, ${connections} connections`);
       for (const target of targets) {
-        const result = await load(target, body, { connections, durationS: size.durationS });
+        const amount = amounts.get(key(scenario, target.name)) ?? connections;
+        const result = await load(target, body, { connections, amount });
         if (result.errors > 0 || result.non2xx > 0)
           loadErrors.push({
             target: target.name,
-            what: `${target.name} (${scenario}, round ${round + 1}): ${result.non2xx} answers not 2xx, ${result.errors} errors`,
+            what: `${target.name} (${scenario}, round ${round + 1}): ${result.non2xx} answers not 2xx ${JSON.stringify(result.refusals)}, ${result.errors} errors`,
           });
         loads.set(key(scenario, target.name), [
           ...(loads.get(key(scenario, target.name)) ?? []),
@@ -178,6 +195,8 @@ async function main(): Promise<number> {
   let results: RouterResults;
   try {
     results = await measure(fleet, size, problems, loadErrors);
+    if (loadErrors.some((error) => error.target.startsWith("llmgw")))
+      console.error(`router bench: llmgw's last words:\n${fleet.llmgwOutput()}`);
   } finally {
     await fleet.stop();
   }
