@@ -245,7 +245,7 @@ export function routerSection(results: RouterResults, info: RunInfo): string {
     "  at 1.19, replaces the global `Response` with a class that hands back the upstream's immutable",
     "  headers, and Portkey appends its own (Portkey-AI/gateway#1389, #1550). `bench/router/portkey.ts`",
     "  starts it unchanged and then puts Node's own `Response` back, which is what makes its streams work;",
-    "  its plain answers are the same either way.",
+    "  plain answers work either way.",
     "",
     `Command (from the repository root): \`${info.command}\` (\`npm run bench:router\`; \`--smoke\` runs each`,
     "part once, briefly, and fails only on a wrong or failed answer, never on timing; `--no-write` leaves",
