@@ -32,8 +32,25 @@ const AUTOCANNON_VERSION = (
  * `durationS`: each run under load is sized from a first run of `probeRequests` × connections (which
  * also warms the target up) to last about this long.
  */
-const FULL = { count: 1_000, streams: 300, warmup: 100, rounds: 3, durationS: 5, probeRequests: 4 };
-const SMOKE = { count: 40, streams: 20, warmup: 5, rounds: 1, durationS: 0, probeRequests: 1 };
+const FULL = {
+  count: 1_000,
+  streams: 300,
+  warmup: 100,
+  rounds: 3,
+  durationS: 5,
+  probeRequests: 4,
+  isSized: true,
+};
+/** One run of one request per connection against each target, unsized. */
+const SMOKE: typeof FULL = {
+  count: 40,
+  streams: 20,
+  warmup: 5,
+  rounds: 1,
+  durationS: 0,
+  probeRequests: 1,
+  isSized: false,
+};
 const CONNECTIONS = { saturated: 50, slow: 50, streams: 200 };
 
 function describeMachine(): string {
@@ -44,6 +61,10 @@ function describeMachine(): string {
 }
 
 type Scenario = "saturated" | "slow" | "streams";
+
+const startedMs = Date.now();
+const log = (line: string) =>
+  console.error(`router bench: ${((Date.now() - startedMs) / 1000).toFixed(0)} s: ${line}`);
 
 /** A load error is a problem unless it is a competitor's under a full run: that goes in its row. */
 interface LoadError {
@@ -57,7 +78,6 @@ async function measure(
   problems: string[],
   loadErrors: LoadError[],
 ): Promise<RouterResults> {
-  const log = (line: string) => console.error(`router bench: ${line}`);
   const instant = fleet.targets.instant;
   const plain = chatBody(MODEL.instant, false);
   const stream = chatBody(MODEL.instant, true);
@@ -98,8 +118,9 @@ async function measure(
   const loads = new Map<string, Load[]>();
   const key = (scenario: Scenario, target: string) => `${scenario}/${target}`;
   const amounts = new Map<string, number>();
-  log(`sizing the runs: ${size.probeRequests} requests per connection against every target`);
-  for (const { scenario, targets, body, connections } of scenarios)
+  if (size.isSized)
+    log(`sizing the runs: ${size.probeRequests} requests per connection against every target`);
+  for (const { scenario, targets, body, connections } of size.isSized ? scenarios : [])
     for (const target of targets) {
       const probe = await load(target, body, {
         connections,
@@ -119,7 +140,7 @@ async function measure(
     for (const { scenario, targets, body, connections } of scenarios) {
       log(`round ${round + 1}/${size.rounds}: ${scenario}, ${connections} connections`);
       for (const target of targets) {
-        const amount = amounts.get(key(scenario, target.name)) ?? connections;
+        const amount = amounts.get(key(scenario, target.name)) ?? connections * size.probeRequests;
         const result = await load(target, body, { connections, amount });
         if (result.errors > 0 || result.non2xx > 0)
           loadErrors.push({
@@ -191,7 +212,7 @@ async function main(): Promise<number> {
   const machine = values.machine ? `${values.machine}; ${describeMachine()}` : describeMachine();
   const problems: string[] = [];
   const loadErrors: LoadError[] = [];
-  const fleet = await startFleet((line) => console.error(`router bench: ${line}`));
+  const fleet = await startFleet(log);
   let results: RouterResults;
   try {
     results = await measure(fleet, size, problems, loadErrors);
