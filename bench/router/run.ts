@@ -200,6 +200,24 @@ async function measure(
   };
 }
 
+/** P5 compares like with like only if the switch does what it says, and only that. */
+async function checkTheSwitch(fleet: Fleet, problems: string[]): Promise<void> {
+  const llmgw = fleet.targets.instant.find((target) => target.name === "llmgw");
+  const off = fleet.llmgwChecksOff;
+  const post = (target: Target, authorization: string) =>
+    fetch(`${target.origin}${target.path}`, {
+      method: "POST",
+      headers: { authorization, "content-type": "application/json" },
+      body: chatBody(MODEL.instant, false),
+    }).then(async (answer) => ({ status: answer.status, text: await answer.text() }));
+  const refused = llmgw ? await post(llmgw, "Bearer no-such-key") : { status: 0, text: "" };
+  const open = await post(off, "Bearer no-such-key");
+  if (refused.status !== 401)
+    problems.push(`llmgw let an unknown key in: ${refused.status} ${refused.text.slice(0, 200)}`);
+  if (open.status !== 200 || !open.text.includes('"chat.completion"'))
+    problems.push(`llmgw with checks off did not serve: ${open.status} ${open.text.slice(0, 200)}`);
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -215,6 +233,7 @@ async function main(): Promise<number> {
   const fleet = await startFleet(log);
   let results: RouterResults;
   try {
+    await checkTheSwitch(fleet, problems);
     results = await measure(fleet, size, problems, loadErrors);
     if (loadErrors.some((error) => error.target.startsWith("llmgw")))
       console.error(`router bench: llmgw's last words:\n${fleet.llmgwOutput()}`);
