@@ -1,42 +1,17 @@
 "use client";
 // "Create key": owner, models, limits and expiry, checked by the same zod schema the control plane
 // uses. On success the dialog turns into the one place the plaintext key is ever shown.
-import type { CreatedKey, CreateKeyInput } from "@llmgw/api";
+import type { CreatedKey } from "@llmgw/api";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useEscape } from "../../hooks/use-escape";
 import { describeError, trpcErrorDetails } from "../../lib/errors";
+import { keyInput, type KeyFormState } from "../../lib/forms";
 import { useTRPC } from "../../trpc/react";
 import { CreatedKeyPanel } from "./created-key-panel";
 
 const EXPIRY_DAYS = [0, 1, 7, 30, 90, 365] as const;
-
-interface FormState {
-  owner: string;
-  models: string;
-  rpm: string;
-  tpm: string;
-  concurrent: string;
-  expiresDays: number;
-}
-
-const optionalCount = (text: string): number | undefined =>
-  text.trim() === "" ? undefined : Number(text.trim());
-
-export function keyInput(form: FormState): CreateKeyInput {
-  return {
-    owner: form.owner.trim(),
-    models: form.models
-      .split(",")
-      .map((model) => model.trim())
-      .filter(Boolean),
-    requestsPerMinute: optionalCount(form.rpm),
-    tokensPerMinute: optionalCount(form.tpm),
-    concurrentMax: optionalCount(form.concurrent),
-    expiresInSeconds: form.expiresDays === 0 ? undefined : form.expiresDays * 86_400,
-  };
-}
 
 function Field({
   label,
@@ -61,7 +36,7 @@ function KeyForm({ onCreated, onClose }: { onCreated(key: CreatedKey): void; onC
   const { t: tc } = useTranslation();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [form, setForm] = useState<FormState>({
+  const [form, setForm] = useState<KeyFormState>({
     owner: "",
     models: "*",
     rpm: "",
@@ -77,7 +52,7 @@ function KeyForm({ onCreated, onClose }: { onCreated(key: CreatedKey): void; onC
       },
     }),
   );
-  const set = (field: keyof FormState) => (event: { target: { value: string } }) =>
+  const set = (field: keyof KeyFormState) => (event: { target: { value: string } }) =>
     setForm((previous) => ({ ...previous, [field]: event.target.value }));
   const submit = (event: FormEvent) => {
     event.preventDefault();

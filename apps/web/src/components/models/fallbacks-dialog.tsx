@@ -8,14 +8,8 @@ import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useEscape } from "../../hooks/use-escape";
 import { describeError } from "../../lib/errors";
+import { commaList } from "../../lib/forms";
 import { useTRPC } from "../../trpc/react";
-
-export function parseFallbacks(text: string): string[] {
-  return text
-    .split(",")
-    .map((name) => name.trim())
-    .filter(Boolean);
-}
 
 interface FallbacksDialogProps {
   model: ModelView;
@@ -40,7 +34,7 @@ export function FallbacksDialog({ model, catalogNames, onClose }: FallbacksDialo
   );
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate({ name: model.name, fallbacks: parseFallbacks(text) });
+    save.mutate({ name: model.name, fallbacks: commaList(text) });
   };
   const others = catalogNames.filter((name) => name !== model.name);
   return (
