@@ -3,7 +3,7 @@ import { eventHref, eventMessageParams } from "./events";
 
 const words = {
   cpuOnly: "CPU",
-  cardList: (cards: string) => `cards ${cards}`,
+  cardList: (cards: string, count: number) => `${count === 1 ? "card" : "cards"} ${cards}`,
   noFallbacks: "none",
 };
 
@@ -19,6 +19,9 @@ describe("event message params", () => {
   it("says CPU for an empty card list and none for cleared fallbacks", () => {
     const placed = { kind: "replica.placed" as const, params: { cards: "" } };
     expect(eventMessageParams(placed, "en", words).cards).toBe("CPU");
+    expect(eventMessageParams({ ...placed, params: { cards: "3" } }, "en", words).cards).toBe(
+      "card 3",
+    );
     expect(eventMessageParams({ ...placed, params: { cards: "0,1" } }, "en", words).cards).toBe(
       "cards 0, 1",
     );

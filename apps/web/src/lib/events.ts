@@ -50,7 +50,7 @@ export function keyLabel(prefix: string): string {
 
 export interface EventWords {
   cpuOnly: string;
-  cardList(cards: string): string;
+  cardList(cards: string, count: number): string;
   noFallbacks: string;
 }
 
@@ -67,7 +67,10 @@ export function eventMessageParams(
   const { lostAfterMs, cards, fallbacks } = event.params;
   if (typeof lostAfterMs === "number") out.seconds = formatNumber(lostAfterMs / 1000, lang, 0);
   if (typeof cards === "string")
-    out.cards = cards === "" ? words.cpuOnly : words.cardList(cards.split(",").join(", "));
+    out.cards =
+      cards === ""
+        ? words.cpuOnly
+        : words.cardList(cards.split(",").join(", "), cards.split(",").length);
   if (event.kind === "catalog.fallbacks-changed")
     out.fallbacks =
       typeof fallbacks === "string" && fallbacks !== ""

@@ -24,7 +24,7 @@ function EventRow({ event, nowMs, lang }: { event: EventView; nowMs: number; lan
   const { t } = useTranslation("events");
   const params = eventMessageParams(event, lang, {
     cpuOnly: t("cpuOnly"),
-    cardList: (cards) => t("cardList", { cards }),
+    cardList: (cards, count) => t("cardList", { cards, count }),
     noFallbacks: t("noFallbacks"),
   });
   // The params differ per kind and come from the server, so the typed t() cannot check them here;

@@ -50,6 +50,8 @@ interface UsageChartProps {
   range: UsageRange;
   kind: "area" | "line";
   formatValue(value: number): string;
+  /** Axis ticks are short (no unit); the title names the unit. Defaults to formatValue. */
+  formatTick?(value: number): string;
 }
 
 export function UsageChart({
@@ -60,6 +62,7 @@ export function UsageChart({
   range,
   kind,
   formatValue,
+  formatTick = formatValue,
 }: UsageChartProps) {
   const { i18n } = useTranslation();
   const lang = i18n.language;
@@ -79,7 +82,7 @@ export function UsageChart({
       />
       <YAxis
         width={56}
-        tickFormatter={(value: number) => formatValue(value)}
+        tickFormatter={(value: number) => formatTick(value)}
         stroke="var(--text-muted)"
         fontSize={11}
         allowDecimals={false}
@@ -125,7 +128,8 @@ export function UsageChart({
                 type="monotone"
                 dataKey={group}
                 stroke={groupColour(index)}
-                dot={false}
+                // A bucket with requests between idle ones has no neighbour to draw a line to.
+                dot={{ r: 2.5 }}
                 connectNulls
                 isAnimationActive={false}
               />

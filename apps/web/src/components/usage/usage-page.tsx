@@ -53,6 +53,7 @@ function Charts({ series, range }: { series: UsageSeries; range: UsageRange }) {
         range={range}
         kind="line"
         formatValue={ms}
+        formatTick={count}
       />
       <UsageChart
         title={t("charts.errors", { bucket })}
