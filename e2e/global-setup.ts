@@ -20,7 +20,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   try {
     await waitFor(() => existsSync(factsPath), {
       what: "llmgw dev to write dev.json",
-      timeoutMs: 150_000,
+      // The server, the console and three agents start together; a busy machine needs minutes.
+      timeoutMs: 300_000,
       intervalMs: 500,
     });
   } catch (error) {

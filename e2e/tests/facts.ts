@@ -4,6 +4,8 @@ export interface DevFacts {
   apiUrl: string;
   adminUser: string;
   adminPassword: string;
+  /** The /v1 key `llmgw dev` made for the admin. */
+  apiKey: string | null;
 }
 
 export function devFacts(): DevFacts {

@@ -23,6 +23,8 @@ import { readOrCreateSecretFile } from "./secrets";
 import { createAuthService, ensureFirstAdmin, userForSession } from "./services/auth";
 import { createNodesService } from "./services/nodes";
 import { createUsageService } from "./services/usage";
+import { createEventRecorder } from "./events/event-recorder";
+import { createEventsService } from "./events/events-service";
 import { startLivenessSweep } from "./fleet/liveness-sweep";
 import { SERVER_VERSION } from "./version";
 
@@ -50,6 +52,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     config.joinToken ?? readOrCreateSecretFile(join(config.homeDir, "join-token")).value;
 
   const nowMs = () => Date.now();
+  const events = createEventRecorder(db, nowMs, log);
   const registry = new FleetRegistry();
   const links = new NodeLinks();
   const policy = {
@@ -62,11 +65,12 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     registry,
     links,
     liveness: policy,
+    events,
     nowMs,
     log,
   });
   const { deps, reconciler } = plane;
-  const keys = createKeysService(db, plane.apiKeyPepper, nowMs);
+  const keys = createKeysService(db, plane.apiKeyPepper, nowMs, events);
   const services: ApiServices = {
     nodes: createNodesService(db, registry, policy, nowMs),
     auth: createAuthService(db, config.sessionTtlMs, nowMs),
@@ -77,6 +81,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     reclaim: createReclaimService(db, deps, config.agentRequestTimeoutMs),
     keys,
     usage: createUsageService(db, nowMs),
+    events: createEventsService(db),
   };
   const metrics = createMetrics(services.nodes, deps);
   const gateway = startGateway(db, deps, keys, config.breakerOpenMs, metrics.registry, {
@@ -126,6 +131,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     nowMs,
     log,
     saveLastSeen: (id, at) => persist(`node ${id}`, saveLastSeen(db, id, at)),
+    onTransition: (live, state, previous) => {
+      const params = { node: live.register.nodeName };
+      if (state === "unreachable") events.record("node.unreachable", live.nodeId, params);
+      else if (previous === "unreachable") events.record("node.back", live.nodeId, params);
+    },
   });
   const http = await startHttpServer({
     host: config.httpHost,
@@ -152,6 +162,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       await Promise.all([http.close(), agents.close()]);
       await gateway.stop();
       await plane.stop();
+      await events.flush();
       await store.close();
     },
   };

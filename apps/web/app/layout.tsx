@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { Providers } from "@/components/providers";
 import { DEFAULT_LANGUAGE, DEFAULT_THEME, PREFERENCES_BOOT_SCRIPT } from "@/lib/preferences";
 import "./globals.css";
+import "./activity.css";
 
 export const metadata: Metadata = {
   title: "llmgw",

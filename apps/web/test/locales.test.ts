@@ -24,7 +24,9 @@ function load(language: string, file: string): Map<string, string> {
 }
 
 function placeholders(text: string): string[] {
-  return [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((match) => match[1] ?? "").sort();
+  return [...text.matchAll(/\{\{\s*(\w+)\s*(?:,[^}]*)?\}\}/g)]
+    .map((match) => match[1] ?? "")
+    .sort();
 }
 
 const files = readdirSync(join(LOCALES_DIR, "en")).filter((name) => name.endsWith(".json"));

@@ -12,7 +12,8 @@ import type {
   ReplicaView,
 } from "./schemas-models";
 import type { CreatedKey, CreateKeyInput, KeyView } from "./schemas-keys";
-import type { UsageQueryInput, UsageReport } from "./schemas-usage";
+import type { UsageQueryInput, UsageReport, UsageSeries, UsageSeriesInput } from "./schemas-usage";
+import type { EventsAttention, EventsListInput, EventsPage } from "./schemas-events";
 
 /**
  * Refusals the services raise with a sentence an operator can act on; the router turns them into
@@ -85,6 +86,15 @@ export interface KeysService {
 
 export interface UsageService {
   query(input: UsageQueryInput): Promise<UsageReport>;
+  /** Time buckets with latency p50/p95, per model or owner. */
+  series(input: UsageSeriesInput): Promise<UsageSeries>;
+}
+
+export interface EventsService {
+  list(input: EventsListInput): Promise<EventsPage>;
+  attention(): Promise<EventsAttention>;
+  /** Marks every warning and error up to `upToId` as seen; answers how many it changed. */
+  acknowledge(upToId: number, actor: Actor): Promise<{ acknowledged: number }>;
 }
 
 export interface ApiServices {
@@ -97,6 +107,7 @@ export interface ApiServices {
   reclaim: ReclaimService;
   keys: KeysService;
   usage: UsageService;
+  events: EventsService;
 }
 
 export interface ApiContext {

@@ -5,6 +5,7 @@ export type {
   ApiContext,
   ApiServices,
   AuthService,
+  EventsService,
   KeysService,
   LogsService,
   ModelsService,
@@ -18,6 +19,7 @@ export * from "./schemas";
 export * from "./schemas-models";
 export * from "./schemas-keys";
 export * from "./schemas-usage";
+export * from "./schemas-events";
 
 /** Path the server mounts the tRPC router on; the console proxies the same path. */
 export const TRPC_PATH = "/api/trpc";

@@ -1,5 +1,6 @@
 // One router per domain. Procedure keys read `domain.verb`.
 import { authRouter } from "./routers/auth";
+import { eventsRouter } from "./routers/events";
 import { keysRouter } from "./routers/keys";
 import { logsRouter } from "./routers/logs";
 import { modelsRouter } from "./routers/models";
@@ -20,6 +21,7 @@ export const appRouter = router({
   reclaim: reclaimRouter,
   keys: keysRouter,
   usage: usageRouter,
+  events: eventsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -41,3 +41,44 @@ export const usageReportSchema = z.object({
   rows: z.array(usageRowSchema),
 });
 export type UsageReport = z.infer<typeof usageReportSchema>;
+
+/** The console's time ranges, each with the bucket width its chart uses. */
+export const USAGE_RANGES = {
+  "1h": { rangeSeconds: 3_600, bucketSeconds: 60 },
+  "24h": { rangeSeconds: 86_400, bucketSeconds: 1_800 },
+  "7d": { rangeSeconds: 7 * 86_400, bucketSeconds: 3 * 3_600 },
+} as const;
+export const usageRangeSchema = z.enum(["1h", "24h", "7d"]);
+export type UsageRange = z.infer<typeof usageRangeSchema>;
+
+export const usageSeriesInputSchema = z.object({
+  range: usageRangeSchema.default("24h"),
+  /** What each series is: one per model or one per owner. */
+  groupBy: z.enum(["model", "owner"]).default("model"),
+  owner: z.string().trim().min(1).max(200).optional(),
+  model: z.string().trim().min(1).max(200).optional(),
+});
+export type UsageSeriesInput = z.infer<typeof usageSeriesInputSchema>;
+
+const usageStatsShape = {
+  group: z.string(),
+  requests: z.number(),
+  errors: z.number(),
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  /** Latency percentiles over the requests in the bucket (or range); null when none. */
+  latencyMsP50: z.number().nullable(),
+  latencyMsP95: z.number().nullable(),
+};
+
+export const usageSeriesSchema = z.object({
+  since: z.string(),
+  until: z.string(),
+  bucketSeconds: z.number(),
+  groupBy: z.enum(["model", "owner"]),
+  /** One row per bucket and group that had requests; buckets are ISO start times. */
+  points: z.array(z.object({ bucket: z.string(), ...usageStatsShape })),
+  /** The whole range per group. */
+  totals: z.array(z.object(usageStatsShape)),
+});
+export type UsageSeries = z.infer<typeof usageSeriesSchema>;

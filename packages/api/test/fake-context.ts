@@ -81,6 +81,19 @@ export function fakeServices() {
         until: "2030-01-02T00:00:00.000Z",
         rows: [],
       })),
+      series: vi.fn(async () => ({
+        since: "2030-01-01T00:00:00.000Z",
+        until: "2030-01-02T00:00:00.000Z",
+        bucketSeconds: 1_800,
+        groupBy: "model" as const,
+        points: [],
+        totals: [],
+      })),
+    },
+    events: {
+      list: vi.fn(async () => ({ events: [], nextCursor: null })),
+      attention: vi.fn(async () => ({ count: 0, newestId: null })),
+      acknowledge: vi.fn(async () => ({ acknowledged: 0 })),
     },
   } satisfies ApiServices;
 }

@@ -60,7 +60,8 @@ export async function runDev(_argv: string[]): Promise<number> {
     if (!stopping) process.stderr.write(`llmgw dev: the server exited (code ${code}); stopping\n`);
     return shutdown(1);
   });
-  if (!(await waitForHttp(`${facts.apiUrl}/healthz`, 60_000)))
+  // Opening PGlite and migrating takes seconds on an idle machine but near a minute on a busy one.
+  if (!(await waitForHttp(`${facts.apiUrl}/healthz`, 180_000)))
     return failed(shutdown, `the server did not answer at ${facts.apiUrl}`);
   const models = await seedModels(facts);
   facts.apiKey = models?.apiKey ?? facts.apiKey;

@@ -125,6 +125,31 @@ describe("llmgw ctl", () => {
     expect(usage.output).toMatch(/usage from .* to .*\n(no requests in this range|OWNER)/);
   });
 
+  it("lists the key events as a table and as JSON, and refuses an unknown kind", async () => {
+    const table = await waitFor(
+      async () => {
+        const run = await ctl(["events", "--kind", "key.created,key.revoked"]);
+        return run.output.includes("key.revoked") ? run : undefined;
+      },
+      { what: "the key events in `ctl events`", timeoutMs: 10_000 },
+    );
+    expect(table.code).toBe(0);
+    expect(table.output).toMatch(/TIME\s+SEVERITY\s+KIND\s+SUBJECT\s+DETAILS/);
+    // jsonb keeps its own key order, so each param is matched on the line on its own.
+    const revoked = table.output.split("\n").find((line) => line.includes("key.revoked")) ?? "";
+    expect(revoked).toMatch(/info\s+key\.revoked\s+key:\S+\s+\S/);
+    expect(revoked).toContain("owner=team:ml");
+    expect(revoked).toContain("actor=admin");
+    const json = await ctl(["events", "--subject", "key", "--limit", "1", "--json"]);
+    const page = JSON.parse(json.output) as { events: Array<{ kind: string }>; nextCursor: number };
+    expect(page.events).toHaveLength(1);
+    expect(page.events[0]?.kind).toBe("key.revoked");
+    expect(page.nextCursor).toBeGreaterThan(0);
+    const bad = await ctl(["events", "--kind", "node.exploded"]);
+    expect(bad.code).toBe(2);
+    expect(bad.output).toMatch(/--kind does not know "node.exploded"/);
+  });
+
   it("says so when the server cannot be reached or the token is wrong", async () => {
     const port = await freePort();
     const unreachable = await ctl(["nodes", "--server", `http://127.0.0.1:${port}`]);

@@ -1,7 +1,7 @@
 // Periodically notices nodes that went quiet (logged once per transition) and writes each live
 // node's last-seen time to the store at a slow pace, so a restart knows when a node was last heard.
 import { nodeLiveness, type LivenessPolicy, type NodeLiveness } from "@llmgw/domain";
-import type { FleetRegistry } from "./registry";
+import type { FleetRegistry, LiveNode } from "./registry";
 
 const PERSIST_EVERY_MS = 15_000;
 
@@ -11,6 +11,8 @@ export interface SweepDeps {
   nowMs(): number;
   log(line: string): void;
   saveLastSeen(nodeId: string, at: Date): Promise<void>;
+  /** A node went quiet or came back; `previous` is undefined the first time a node is seen. */
+  onTransition?(live: LiveNode, state: NodeLiveness, previous: NodeLiveness | undefined): void;
 }
 
 export function startLivenessSweep(deps: SweepDeps): { stop(): void } {
@@ -25,6 +27,7 @@ export function startLivenessSweep(deps: SweepDeps): { stop(): void } {
       if (lastState.get(live.nodeId) !== state) {
         if (lastState.has(live.nodeId) || state === "unreachable")
           deps.log(`node ${live.register.nodeName} is ${state}`);
+        deps.onTransition?.(live, state, lastState.get(live.nodeId));
         lastState.set(live.nodeId, state);
       }
       if (persist && live.isConnected)

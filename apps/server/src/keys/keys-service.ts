@@ -11,6 +11,7 @@ import {
   type KeyView,
 } from "@llmgw/api";
 import { parseApiKey } from "@llmgw/domain";
+import type { EventRecorder } from "../events/event-recorder";
 import { hashApiKey, hashesEqual, newApiKey } from "./key-hash";
 
 const CACHE_MS = 5_000;
@@ -50,6 +51,7 @@ export function createKeysService(
   db: Database,
   pepper: Uint8Array,
   nowMs: () => number,
+  events?: EventRecorder,
 ): GatewayKeys {
   const cache = new Map<string, { row: ApiKeyRow | undefined; loadedAtMs: number }>();
   const byPrefix = async (prefix: string) => {
@@ -60,12 +62,22 @@ export function createKeysService(
     return row;
   };
   return {
-    create: (input, actor) => createKey(db, pepper, input, actor, nowMs()),
+    async create(input, actor) {
+      const created = await createKey(db, pepper, input, actor, nowMs());
+      const { view } = created;
+      events?.record("key.created", view.id, {
+        owner: view.owner,
+        prefix: view.prefix,
+        models: view.models.join(","),
+        actor: actor.username,
+      });
+      return created;
+    },
     async list() {
       const rows = await db.select().from(apiKeys).orderBy(desc(apiKeys.createdAt));
       return rows.map((row) => keyView(row, nowMs()));
     },
-    async revoke(id: string, _actor: Actor) {
+    async revoke(id: string, actor: Actor) {
       const [row] = await db
         .update(apiKeys)
         .set({ revokedAt: new Date(nowMs()) })
@@ -77,6 +89,11 @@ export function createKeysService(
           `no API key with id "${id}"; see \`llmgw ctl keys list\``,
         );
       cache.delete(row.prefix);
+      events?.record("key.revoked", row.id, {
+        owner: row.owner,
+        prefix: row.prefix,
+        actor: actor.username,
+      });
       return keyView(row, nowMs());
     },
     async check(presented) {

@@ -7,6 +7,7 @@ import type { ReplicaStatus } from "@llmgw/proto";
 import type { NodeLinks } from "../agents/node-links";
 import { openCatalogStore } from "../catalog/db-catalog-store";
 import type { ServerConfig } from "../config";
+import type { EventRecorder } from "../events/event-recorder";
 import type { FleetRegistry } from "../fleet/registry";
 import { loadMasterKey } from "../seal/master-key";
 import { API_KEY_PEPPER_SECRET } from "../keys/key-hash";
@@ -38,6 +39,7 @@ export interface ControlPlaneOptions {
   registry: FleetRegistry;
   links: NodeLinks;
   liveness: LivenessPolicy;
+  events: EventRecorder;
   nowMs(): number;
   log(line: string): void;
 }
@@ -72,6 +74,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     startedAtMs: nowMs(),
     restartGraceMs: config.restartGraceMs,
     unplaceable: new Map(),
+    events: options.events,
     nowMs,
     log,
   };

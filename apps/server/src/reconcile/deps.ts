@@ -3,6 +3,7 @@
 import type { LivenessPolicy, ReconcilePolicy } from "@llmgw/domain";
 import type { NodeLinks } from "../agents/node-links";
 import type { CatalogStore } from "../catalog/catalog-store";
+import type { EventRecorder } from "../events/event-recorder";
 import type { FleetRegistry } from "../fleet/registry";
 import type { ModelHealthBook } from "./model-health";
 import type { ReplicaBook } from "./replica-book";
@@ -28,6 +29,8 @@ export interface ReconcileDeps {
   restartGraceMs: number;
   /** Models placement last refused, with why; cleared when a pass places them. */
   unplaceable: Map<string, Unplaceable>;
+  /** Fleet events for the console and `ctl events`; recording never blocks or throws. */
+  events: EventRecorder;
   nowMs(): number;
   log(line: string): void;
 }

@@ -8,6 +8,24 @@ import { startRequestFor } from "./start-request";
 
 type Action<K extends ReconcileAction["kind"]> = Extract<ReconcileAction, { kind: K }>;
 
+/** What a pass knows beyond one action: the replicas its placements stand in for. */
+export interface PassContext {
+  /** Replicas stopped because their node was lost, with that node's name; a placement takes one. */
+  replacing: Array<{ replicaId: string; nodeName: string }>;
+}
+
+/** Which stops of a pass give up replicas on lost nodes, so the placements after them are rebuilds. */
+export function passContext(actions: readonly ReconcileAction[]): PassContext {
+  const lost = new Map<string, string>();
+  for (const a of actions) if (a.kind === "node-lost") lost.set(a.nodeId, a.nodeName);
+  const replacing = actions.flatMap((a) =>
+    a.kind === "stop" && lost.has(a.nodeId)
+      ? [{ replicaId: a.replicaId, nodeName: lost.get(a.nodeId) ?? a.nodeId }]
+      : [],
+  );
+  return { replacing };
+}
+
 export function sendStart(deps: ReconcileDeps, replicaId: string): boolean {
   const record = deps.book.get(replicaId);
   const model = record && deps.catalog.current().get(record.model);
@@ -29,7 +47,11 @@ export function sendStop(
   return deps.links.send(nodeId, { msg: { case: "stopReplica", value: { replicaId, reason } } });
 }
 
-async function place(deps: ReconcileDeps, action: Action<"place">): Promise<void> {
+async function place(
+  deps: ReconcileDeps,
+  action: Action<"place">,
+  context: PassContext,
+): Promise<void> {
   const shard = action.shards[0];
   const profile = deps.catalog
     .current()
@@ -60,6 +82,20 @@ async function place(deps: ReconcileDeps, action: Action<"place">): Promise<void
   const node = deps.registry.get(shard.nodeId)?.register.nodeName ?? shard.nodeId;
   const cards = record.gpuIndexes.length > 0 ? `cards ${record.gpuIndexes.join(",")}` : "CPU";
   deps.log(`placing ${action.model} replica ${record.id} (${profile.engine}, ${cards}) on ${node}`);
+  const params = {
+    model: action.model,
+    node,
+    nodeId: shard.nodeId,
+    cards: record.gpuIndexes.join(","),
+  };
+  const replaced = context.replacing.shift();
+  if (replaced)
+    deps.events.record("replica.rebuilt", record.id, {
+      ...params,
+      previous: replaced.replicaId,
+      lostNode: replaced.nodeName,
+    });
+  else deps.events.record("replica.placed", record.id, params);
   sendStart(deps, action.replicaId);
 }
 
@@ -96,16 +132,22 @@ async function park(deps: ReconcileDeps, action: Action<"park">): Promise<void> 
     `model ${action.model} parked after ${health.consecutiveFailures} failed starts in a row: ${action.lastError}; change its definition or run \`llmgw ctl retry ${action.model}\``,
   );
   await deps.health.set({ ...health, isParked: true, lastError: action.lastError });
+  deps.events.record("model.parked", action.model, {
+    model: action.model,
+    failures: health.consecutiveFailures,
+    error: action.lastError,
+  });
 }
 
 export async function executeAction(
   deps: ReconcileDeps,
   warnings: PlacementWarnings,
   action: ReconcileAction,
+  context: PassContext = { replacing: [] },
 ): Promise<void> {
   switch (action.kind) {
     case "place":
-      return place(deps, action);
+      return place(deps, action, context);
     case "stop":
       return stop(deps, action);
     case "count-failure":
@@ -122,6 +164,10 @@ export async function executeAction(
       deps.log(
         `node ${action.nodeName} is lost (unreachable for more than ${deps.policy.lostAfterMs} ms); rebuilding its replicas on other nodes`,
       );
+      deps.events.record("node.lost", action.nodeId, {
+        node: action.nodeName,
+        lostAfterMs: deps.policy.lostAfterMs,
+      });
       return;
     case "unplaceable":
       deps.unplaceable.set(action.model, { summary: action.summary, reasons: action.reasons });

@@ -65,8 +65,31 @@ async function applyOne(
     status.port !== (record.port ?? 0);
   record.fetchProgress = status.fetchProgress ?? null;
   if (!changed) return;
+  const previousPhase = record.phase;
   await deps.book.update(record.id, { ...fields(status), phase }, nowMs);
+  if (phase !== previousPhase)
+    recordPhaseEvent(deps, record.id, record.model, nodeId, phase, status);
   sink.markDirty(record.model);
+}
+
+function recordPhaseEvent(
+  deps: ReconcileDeps,
+  replicaId: string,
+  model: string,
+  nodeId: string,
+  phase: ReplicaPhaseName,
+  status: ReplicaStatus,
+): void {
+  const node = deps.registry.get(nodeId)?.register.nodeName ?? nodeId;
+  if (phase === "ready")
+    deps.events.record("replica.started", replicaId, {
+      model,
+      node,
+      nodeId,
+      endpoint: status.host && status.port ? `${status.host}:${status.port}` : null,
+    });
+  else if (phase === "failed")
+    deps.events.record("replica.failed", replicaId, { model, node, nodeId, error: status.message });
 }
 
 function fields(status: ReplicaStatus) {

@@ -53,11 +53,17 @@ export function createModelsService(
     },
     async add(input, actor) {
       const model = await deps.catalog.add(definitionOf(input), actor);
+      deps.events.record("catalog.model-added", model.name, {
+        model: model.name,
+        actor: actor.username,
+        preset: "preset" in input ? input.preset : null,
+      });
       reconciler.markDirty(model.name);
       return modelView(deps, known(model.name));
     },
     async remove(name, actor) {
       await deps.catalog.remove(name, actor);
+      deps.events.record("catalog.model-removed", name, { model: name, actor: actor.username });
       reconciler.markDirty(name);
     },
     async retry(name, actor) {
@@ -75,11 +81,21 @@ export function createModelsService(
         },
       });
       deps.log(`model ${name}: failures cleared by ${actor.username}; placing again`);
+      deps.events.record("model.retried", name, {
+        model: name,
+        actor: actor.username,
+        wasParked: previous?.isParked ?? false,
+      });
       reconciler.markDirty(name);
       return modelView(deps, model);
     },
     async setFallbacks(name, fallbacks, actor) {
       await deps.catalog.setFallbacks(name, fallbacks, actor);
+      deps.events.record("catalog.fallbacks-changed", name, {
+        model: name,
+        actor: actor.username,
+        fallbacks: fallbacks.join(","),
+      });
       return modelView(deps, known(name));
     },
     async explainPlacement(name): Promise<PlacementExplanation> {

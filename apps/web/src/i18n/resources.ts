@@ -2,20 +2,58 @@
 // console must switch language instantly without a network round trip.
 import authEn from "../locales/en/auth.json";
 import commonEn from "../locales/en/common.json";
+import eventsEn from "../locales/en/events.json";
+import keysEn from "../locales/en/keys.json";
+import logsEn from "../locales/en/logs.json";
 import modelsEn from "../locales/en/models.json";
 import nodesEn from "../locales/en/nodes.json";
 import replicasEn from "../locales/en/replicas.json";
+import usageEn from "../locales/en/usage.json";
 import authTr from "../locales/tr/auth.json";
 import commonTr from "../locales/tr/common.json";
+import eventsTr from "../locales/tr/events.json";
+import keysTr from "../locales/tr/keys.json";
+import logsTr from "../locales/tr/logs.json";
 import modelsTr from "../locales/tr/models.json";
 import nodesTr from "../locales/tr/nodes.json";
 import replicasTr from "../locales/tr/replicas.json";
+import usageTr from "../locales/tr/usage.json";
 
-export const NAMESPACES = ["common", "auth", "nodes", "models", "replicas"] as const;
+export const NAMESPACES = [
+  "common",
+  "auth",
+  "nodes",
+  "models",
+  "replicas",
+  "logs",
+  "keys",
+  "usage",
+  "events",
+] as const;
 
 export const resources = {
-  en: { common: commonEn, auth: authEn, nodes: nodesEn, models: modelsEn, replicas: replicasEn },
-  tr: { common: commonTr, auth: authTr, nodes: nodesTr, models: modelsTr, replicas: replicasTr },
+  en: {
+    common: commonEn,
+    auth: authEn,
+    nodes: nodesEn,
+    models: modelsEn,
+    replicas: replicasEn,
+    logs: logsEn,
+    keys: keysEn,
+    usage: usageEn,
+    events: eventsEn,
+  },
+  tr: {
+    common: commonTr,
+    auth: authTr,
+    nodes: nodesTr,
+    models: modelsTr,
+    replicas: replicasTr,
+    logs: logsTr,
+    keys: keysTr,
+    usage: usageTr,
+    events: eventsTr,
+  },
 } as const;
 
 export type EnglishResources = (typeof resources)["en"];

@@ -18,10 +18,13 @@ describe("keys router", () => {
     );
   });
 
-  it("refuses a viewer and a malformed owner", async () => {
-    await expect(appRouter.createCaller(fakeContext("viewer")).keys.list()).rejects.toThrow(
+  it("lets a viewer list keys but not create or revoke them, and refuses a malformed owner", async () => {
+    const viewer = appRouter.createCaller(fakeContext("viewer"));
+    expect((await viewer.keys.list())[0]?.owner).toBe("team:ml");
+    await expect(viewer.keys.create({ owner: "team:ml", models: ["*"] })).rejects.toThrow(
       /viewer role/,
     );
+    await expect(viewer.keys.revoke({ id: "k1" })).rejects.toThrow(/viewer role/);
     await expect(
       appRouter.createCaller(fakeContext("admin")).keys.create({ owner: "ml", models: ["*"] }),
     ).rejects.toThrow(/owner must look like/);

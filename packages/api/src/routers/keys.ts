@@ -6,7 +6,7 @@ import {
   keyIdInputSchema,
   keyViewSchema,
 } from "../schemas-keys";
-import { operatorProcedure, router } from "../trpc";
+import { authedProcedure, operatorProcedure, router } from "../trpc";
 
 export const keysRouter = router({
   create: operatorProcedure
@@ -14,9 +14,8 @@ export const keysRouter = router({
     .output(createdKeySchema)
     .mutation(({ ctx, input }) => ctx.services.keys.create(input, ctx.actor)),
 
-  list: operatorProcedure
-    .output(z.array(keyViewSchema))
-    .query(({ ctx }) => ctx.services.keys.list()),
+  // Viewers may see the keys (never a secret: only the visible prefix); changes need an operator.
+  list: authedProcedure.output(z.array(keyViewSchema)).query(({ ctx }) => ctx.services.keys.list()),
 
   revoke: operatorProcedure
     .input(keyIdInputSchema)

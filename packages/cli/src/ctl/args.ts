@@ -21,6 +21,10 @@ export const OPTIONS = {
   "max-concurrent": { type: "string" },
   expires: { type: "string" },
   since: { type: "string" },
+  kind: { type: "string" },
+  severity: { type: "string" },
+  subject: { type: "string" },
+  limit: { type: "string" },
 } as const;
 
 export type CtlValues = ReturnType<

@@ -1,5 +1,6 @@
 export * from "./api-keys";
 export * from "./audit-log";
+export * from "./events";
 export * from "./gpus";
 export * from "./model-status";
 export * from "./models";

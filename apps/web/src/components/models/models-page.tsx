@@ -11,6 +11,7 @@ import { useTRPC } from "../../trpc/react";
 import { ConfirmDialog } from "../confirm-dialog";
 import { ErrorPanel } from "../error-panel";
 import { AddModelDialog } from "./add-model-dialog";
+import { FallbacksDialog } from "./fallbacks-dialog";
 import { ModelsTable, type ModelActions } from "./models-table";
 
 export const MODELS_REFETCH_INTERVAL_MS = 2000;
@@ -52,6 +53,7 @@ export function ModelsPage() {
   const canWrite = useCanWrite();
   const [isAddOpen, setAddOpen] = useState(false);
   const [removing, setRemoving] = useState<string | null>(null);
+  const [editingFallbacks, setEditingFallbacks] = useState<string | null>(null);
   const { retry, remove } = useModelWrites();
   const modelsQuery = useQuery(
     trpc.models.list.queryOptions(undefined, {
@@ -75,7 +77,9 @@ export function ModelsPage() {
         : null,
     onRetry: (name) => retry.mutate({ name }),
     onRemove: setRemoving,
+    onFallbacks: setEditingFallbacks,
   };
+  const fallbacksModel = models?.find((model) => model.name === editingFallbacks);
 
   return (
     <section className="page">
@@ -138,6 +142,13 @@ export function ModelsPage() {
           catalogNames={catalogNames}
           canWrite={canWrite}
           onClose={() => setAddOpen(false)}
+        />
+      ) : null}
+      {fallbacksModel ? (
+        <FallbacksDialog
+          model={fallbacksModel}
+          catalogNames={[...catalogNames]}
+          onClose={() => setEditingFallbacks(null)}
         />
       ) : null}
       {removing ? (

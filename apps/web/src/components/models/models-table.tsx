@@ -19,6 +19,7 @@ export interface ModelActions {
   busyName: string | null;
   onRetry(name: string): void;
   onRemove(name: string): void;
+  onFallbacks(name: string): void;
 }
 
 function StateCell({
@@ -84,6 +85,17 @@ function ActionsCell({ model, actions }: { model: ModelView; actions: ModelActio
           {t("retry")}
         </button>
       ) : null}
+      <button
+        type="button"
+        className="control control-small"
+        disabled={!actions.canWrite || isBusy}
+        title={disabledTitle ?? model.fallbacks.join(", ")}
+        onClick={() => actions.onFallbacks(model.name)}
+        data-testid="model-fallbacks"
+        data-fallbacks={model.fallbacks.join(",")}
+      >
+        {t("fallbacks.button", { count: model.fallbacks.length })}
+      </button>
       <button
         type="button"
         className="control control-small"

@@ -95,6 +95,7 @@ function NodeFacts({ node }: { node: NodeView }) {
 
 export function NodeDetail({ id }: { id: string }) {
   const { t } = useTranslation("nodes");
+  const { t: tl } = useTranslation("logs");
   const { t: tc } = useTranslation();
   const trpc = useTRPC();
   const nodeQuery = useQuery(
@@ -127,6 +128,14 @@ export function NodeDetail({ id }: { id: string }) {
       <div className="toolbar">
         <h1>{node.name}</h1>
         {node.simulated ? <SimulatedBadge /> : null}
+        <div className="top-bar-spacer" />
+        <Link
+          href={`/nodes/${encodeURIComponent(node.id)}/logs`}
+          className="control link-control"
+          data-testid="node-logs-link"
+        >
+          {tl("openLogs")}
+        </Link>
       </div>
       <div className="panel">
         <h2>{t("detail.facts")}</h2>

@@ -7,7 +7,7 @@ import { usePathname } from "next/navigation";
 import { useTranslation } from "react-i18next";
 import { useTRPC } from "../../trpc/react";
 
-const SECTIONS = ["nodes", "models", "replicas"] as const;
+const SECTIONS = ["nodes", "models", "replicas", "keys", "usage", "events"] as const;
 
 function isSection(value: string): value is (typeof SECTIONS)[number] {
   return (SECTIONS as readonly string[]).includes(value);
@@ -15,9 +15,10 @@ function isSection(value: string): value is (typeof SECTIONS)[number] {
 
 export function Breadcrumbs() {
   const { t } = useTranslation();
+  const { t: tl } = useTranslation("logs");
   const trpc = useTRPC();
   const pathname = usePathname();
-  const [section, id] = pathname.split("/").filter(Boolean).map(decodeURIComponent);
+  const [section, id, subpage] = pathname.split("/").filter(Boolean).map(decodeURIComponent);
   const node = useQuery(
     trpc.nodes.get.queryOptions(section === "nodes" && id ? { id } : skipToken),
   );
@@ -34,7 +35,19 @@ export function Breadcrumbs() {
           <span className="crumb-separator" aria-hidden="true">
             {"/"}
           </span>
-          <span aria-current="page">{node.data?.name ?? id}</span>
+          {subpage ? (
+            <Link href={`/${section}/${encodeURIComponent(id)}`}>{node.data?.name ?? id}</Link>
+          ) : (
+            <span aria-current="page">{node.data?.name ?? id}</span>
+          )}
+        </>
+      ) : null}
+      {subpage === "logs" ? (
+        <>
+          <span className="crumb-separator" aria-hidden="true">
+            {"/"}
+          </span>
+          <span aria-current="page">{tl("crumb")}</span>
         </>
       ) : null}
     </nav>
