@@ -84,12 +84,49 @@ const ownerSchema = z
     error: "name exactly one owner: {org: …}, {team: …} or {project: …}",
   });
 
+const keyFileSchema = z
+  .string()
+  .min(1, { error: "a key file is a path" })
+  .max(4_096)
+  .refine((path) => path.startsWith("/"), {
+    error: "give the key file as an absolute path on the control plane",
+  });
+
+/** A model served by an OpenAI-compatible provider: no profiles, nothing placed, never scraped. */
+export const externalSchema = z.strictObject({
+  url: z
+    .url({ protocol: /^https?$/, error: "external.url must be an http:// or https:// URL" })
+    .max(2_048),
+  /** The provider's name for the model; the gateway rewrites the request's model to it. */
+  model: z
+    .string()
+    .min(1, { error: "external.model is the provider's name for the model" })
+    .max(256),
+  api_key_file: keyFileSchema.optional(),
+  api_key_files: z
+    .array(
+      z.strictObject({
+        file: keyFileSchema,
+        weight: z
+          .number()
+          .positive({ error: "a key's weight must be above 0" })
+          .max(1_000)
+          .default(1),
+      }),
+    )
+    .min(1, { error: "api_key_files needs at least one {file, weight}" })
+    .max(64)
+    .optional(),
+});
+
 const baseSchema = z.strictObject({
   name: z.string().regex(NAME_PATTERN, { error: NAME_RULE }),
-  source: z.string().min(1).max(2_048),
+  /** Absent only for an external model. */
+  source: z.string().min(1).max(2_048).optional(),
   /** Size of the weights on disk; placement needs that much free disk where they are not cached. */
   size_gb: z.number().min(0).max(100_000).default(0),
-  profiles: z.array(profileSchema).min(1, { error: "give at least one profile" }).max(32),
+  /** At least one, except for an external model, which has none. */
+  profiles: z.array(profileSchema).max(32).default([]),
   replicas: z
     .strictObject({ min: count(0, 10_000), max: count(1, 10_000) })
     .default({ min: 1, max: 1 }),
@@ -99,6 +136,7 @@ const baseSchema = z.strictObject({
     .default("normal"),
   allow_pickle: z.boolean().default(false),
   owner: ownerSchema.optional(),
+  external: externalSchema.optional(),
 });
 
 type BaseModel = z.output<typeof baseSchema>;
@@ -110,6 +148,10 @@ function report(ctx: Issues, path: (string | number)[], message: string): void {
 }
 
 function checkSource(model: BaseModel, ctx: Issues): void {
+  if (model.source === undefined) {
+    report(ctx, ["source"], "give the weights' source (or make the model external)");
+    return;
+  }
   const kind = sourceKind(model.source);
   if (kind === undefined) {
     report(
@@ -202,8 +244,40 @@ function checkProfile(profile: Profile, index: number, ctx: Issues): void {
   }
 }
 
+/** An external model names its provider and keys, and nothing about placing it. */
+function checkExternal(model: BaseModel, ctx: Issues): void {
+  const external = model.external!;
+  const keys = [external.api_key_file, external.api_key_files].filter((k) => k !== undefined);
+  if (keys.length !== 1)
+    report(
+      ctx,
+      ["external"],
+      keys.length === 0
+        ? "give the provider's key as api_key_file (a path) or api_key_files ([{file, weight}])"
+        : "give api_key_file or api_key_files, not both",
+    );
+  const files = external.api_key_files?.map((k) => k.file) ?? [];
+  if (new Set(files).size !== files.length)
+    report(ctx, ["external", "api_key_files"], "a key file is listed twice; list each once");
+  if (model.profiles.length > 0)
+    report(
+      ctx,
+      ["profiles"],
+      "an external model is served by its provider and has no profiles; remove them",
+    );
+  if (model.source !== undefined)
+    report(ctx, ["source"], "an external model has no source; its provider holds the weights");
+  if (model.on_demand)
+    report(ctx, ["on_demand"], "an external model is never placed, so it cannot be on demand");
+}
+
 function checkModel(model: BaseModel, ctx: Issues): void {
+  if (model.external) {
+    checkExternal(model, ctx);
+    return;
+  }
   checkSource(model, ctx);
+  if (model.profiles.length === 0) report(ctx, ["profiles"], "give at least one profile");
   if (model.replicas.min > model.replicas.max) {
     report(
       ctx,
@@ -231,7 +305,8 @@ function withDefaults(model: BaseModel) {
     gpus: profile.gpus ?? (profile.gpu === undefined ? 0 : 1),
     tensor_parallel: profile.tensor_parallel ?? 1,
   }));
-  return { ...model, profiles };
+  // An external model's source reads as its provider's URL wherever a source is shown.
+  return { ...model, source: model.source ?? model.external?.url ?? "", profiles };
 }
 
 export const modelDefinitionSchema = baseSchema.superRefine(checkModel).transform(withDefaults);
@@ -240,6 +315,13 @@ export type ModelDefinitionInput = z.input<typeof modelDefinitionSchema>;
 export type ModelDefinition = z.output<typeof modelDefinitionSchema>;
 export type ModelProfile = ModelDefinition["profiles"][number];
 export type GpuNeed = z.output<typeof gpuNeedSchema>;
+export type ExternalModel = z.output<typeof externalSchema>;
+
+/** An external model's keys as one list, a single api_key_file being a list of one. */
+export function externalKeyFiles(external: ExternalModel): { file: string; weight: number }[] {
+  if (external.api_key_files) return external.api_key_files;
+  return external.api_key_file ? [{ file: external.api_key_file, weight: 1 }] : [];
+}
 
 export type ParseResult = { ok: true; model: ModelDefinition } | { ok: false; errors: string[] };
 
