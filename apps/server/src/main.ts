@@ -79,7 +79,15 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     usage: createUsageService(db, nowMs),
   };
   const metrics = createMetrics(services.nodes, deps);
-  const gateway = startGateway(db, deps, keys, config.breakerOpenMs, metrics.registry);
+  const gateway = startGateway({
+    db,
+    plane: deps,
+    reconciler,
+    keys,
+    breakerOpenMs: config.breakerOpenMs,
+    config: config.gateway,
+    registry: metrics.registry,
+  });
   const persist = (what: string, work: Promise<void>) =>
     work.catch((error: unknown) => log(`could not save ${what}: ${(error as Error).message}`));
 

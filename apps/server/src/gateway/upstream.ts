@@ -17,6 +17,7 @@ export interface UpstreamCall {
   url: string;
   method: "GET" | "POST";
   body: Buffer | null;
+  /** The replica's derived key, or the provider's key for an external endpoint. */
   replicaKey: string;
   requestId: string;
   accept: string | undefined;

@@ -67,11 +67,16 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     links: options.links,
     replicaSecret,
     liveness: options.liveness,
-    policy: { ...DEFAULT_RECONCILE_POLICY, lostAfterMs: config.lostAfterMs },
+    policy: {
+      ...DEFAULT_RECONCILE_POLICY,
+      lostAfterMs: config.lostAfterMs,
+      onDemandIdleMs: config.gateway.onDemandIdleMs,
+    },
     startTimeoutMs: config.startTimeoutMs,
     startedAtMs: nowMs(),
     restartGraceMs: config.restartGraceMs,
     unplaceable: new Map(),
+    demand: new Map(),
     nowMs,
     log,
   };

@@ -28,6 +28,8 @@ export interface ReconcileDeps {
   restartGraceMs: number;
   /** Models placement last refused, with why; cleared when a pass places them. */
   unplaceable: Map<string, Unplaceable>;
+  /** When a request last asked for each model (the gateway writes it; on-demand models use it). */
+  demand: Map<string, number>;
   nowMs(): number;
   log(line: string): void;
 }
