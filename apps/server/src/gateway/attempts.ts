@@ -84,6 +84,8 @@ export async function firstAcceptableAnswer(
     const result = await attemptOnce(deps, job, endpoint, key);
     if (result.kind === "connection-error") {
       settle(deps, endpoint, "connection-error");
+      // Nothing listens there (its node or engine died): no use sending it four more requests.
+      if (result.code === "ECONNREFUSED") endpoint.breaker.trip(deps.nowMs());
       tally.failures += 1;
       tally.lastError = result.message;
       continue;

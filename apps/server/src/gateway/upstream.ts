@@ -31,7 +31,7 @@ export type UpstreamResult =
       headers: Record<string, string>;
       body: Dispatcher.ResponseData["body"];
     }
-  | { kind: "connection-error"; message: string };
+  | { kind: "connection-error"; message: string; code: string | undefined };
 
 const PASSED_HEADERS = ["content-type", "cache-control", "retry-after"];
 
@@ -57,6 +57,12 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamResult> 
     }
     return { kind: "response", status: answer.statusCode, headers: passed, body: answer.body };
   } catch (error) {
-    return { kind: "connection-error", message: (error as Error).message };
+    const cause = (error as { cause?: { code?: unknown } }).cause;
+    const code = (error as { code?: unknown }).code ?? cause?.code;
+    return {
+      kind: "connection-error",
+      message: (error as Error).message,
+      code: typeof code === "string" ? code : undefined,
+    };
   }
 }

@@ -32,6 +32,8 @@ export function modelView(deps: ReconcileDeps, model: ModelDefinition): ModelVie
   const unplaceable = deps.unplaceable.get(model.name);
   let state: ModelState = "progressing";
   if (isParked) state = "parked";
+  // Served by its provider: nothing to place, and the gateway answers for it.
+  else if (model.external) state = "ready";
   else if (desired === 0) state = "stopped";
   else if (ready >= desired) state = "ready";
   else if (unplaceable) state = "unplaceable";

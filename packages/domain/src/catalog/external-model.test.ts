@@ -26,6 +26,8 @@ describe("external models in the catalog", () => {
     expect(externalKeyFiles(result.model.external!)).toEqual([
       { file: "/etc/llmgw/openai.key", weight: 1 },
     ]);
+    // What the catalog stores is parsed again when it is read back.
+    expect(parseModelDefinition(result.model)).toEqual(result);
   });
 
   it("take several key files with weights (1 when not given)", () => {

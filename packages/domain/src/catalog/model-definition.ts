@@ -265,7 +265,8 @@ function checkExternal(model: BaseModel, ctx: Issues): void {
       ["profiles"],
       "an external model is served by its provider and has no profiles; remove them",
     );
-  if (model.source !== undefined)
+  // A parsed external model reads its url as its source, so parsing it again must accept that.
+  if (model.source !== undefined && model.source !== external.url)
     report(ctx, ["source"], "an external model has no source; its provider holds the weights");
   if (model.on_demand)
     report(ctx, ["on_demand"], "an external model is never placed, so it cannot be on demand");

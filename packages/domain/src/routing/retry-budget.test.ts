@@ -3,7 +3,7 @@ import { RetryBudget } from "./retry-budget";
 
 describe("RetryBudget", () => {
   it("allows retries up to a fifth of the requests over the last minute, across requests", () => {
-    const budget = new RetryBudget(0.2);
+    const budget = new RetryBudget(0.2, 0);
     let attempts = 0;
     // 50 requests, each failing and asking for a retry.
     for (let i = 0; i < 50; i++) {
@@ -15,8 +15,21 @@ describe("RetryBudget", () => {
     expect(attempts).toBeLessThanOrEqual(1.2 * 50);
   });
 
+  it("keeps a floor for quiet models and stays within 1.2 × requests plus that floor", () => {
+    const budget = new RetryBudget(0.2, 3);
+    let attempts = 0;
+    for (let i = 0; i < 20; i++) {
+      budget.onRequest(0);
+      attempts += 1;
+      if (budget.tryRetry(0)) attempts += 1;
+    }
+    // The floor's 3 are spent on the first requests; 20 requests allow 4 in all.
+    expect(attempts).toBe(24);
+    expect(attempts).toBeLessThanOrEqual(1.2 * 20);
+  });
+
   it("has no room before enough requests were seen, and refills as the window moves", () => {
-    const budget = new RetryBudget(0.2);
+    const budget = new RetryBudget(0.2, 0);
     for (let i = 0; i < 4; i++) budget.onRequest(0);
     expect(budget.tryRetry(0)).toBe(false);
     budget.onRequest(0);

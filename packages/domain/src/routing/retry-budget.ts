@@ -8,8 +8,15 @@ export class RetryBudget {
   private readonly requests = new MinuteWindow();
   private readonly retries = new MinuteWindow();
 
-  /** `ratio`: retries allowed per request over the last minute (0.2 keeps attempts ≤ 1.2 × requests). */
-  constructor(private readonly ratio = 0.2) {}
+  /**
+   * `ratio`: retries allowed per request over the last minute (0.2 keeps attempts ≤ 1.2 × requests
+   * once there is traffic). `floor`: retries allowed in any minute however few the requests, as
+   * Envoy's min_retry_concurrency, so a quiet model still gets its rare retry.
+   */
+  constructor(
+    private readonly ratio = 0.2,
+    private readonly floor = 3,
+  ) {}
 
   onRequest(nowMs: number): void {
     this.requests.add(nowMs, 1);
@@ -17,7 +24,7 @@ export class RetryBudget {
 
   /** Takes one retry from the budget if it has room; false means: answer without retrying. */
   tryRetry(nowMs: number): boolean {
-    const allowed = Math.floor(this.requests.total(nowMs) * this.ratio);
+    const allowed = Math.max(this.floor, Math.floor(this.requests.total(nowMs) * this.ratio));
     if (this.retries.total(nowMs) + 1 > allowed) return false;
     this.retries.add(nowMs, 1);
     return true;
