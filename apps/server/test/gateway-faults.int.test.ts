@@ -3,9 +3,8 @@
 // attempts are read from the gateway's own `llmgw_gateway_upstream_attempts_total` counter.
 // Also drives the gateway with a second client, the Vercel `ai` SDK.
 //
-// Not covered here: "a retry goes to the other replica when one replica answers 5xx". Both
-// replicas of a model share the profile's args, so one healthy and one failing replica of the same
-// model cannot be set up through the catalog.
+// A retry onto the healthy replica when one replica of a model fails is in
+// gateway-routing.int.test.ts, which changes one replica's faults through sim-engine's --control.
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateText, streamText } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
