@@ -21,11 +21,17 @@ import {
 
 const NODES = ["it-r1-a", "it-r1-b", "it-r1-c"];
 
-type Ended = { events: number; done: boolean; errorCode: string | null; broke: boolean };
+type Ended = {
+  events: number;
+  done: boolean;
+  errorCode: string | null;
+  broke: boolean;
+  endedAtMs: number;
+};
 
 /** Reads an SSE answer to its end: how many data events, whether [DONE] came, any error event. */
 async function readStream(res: Response, firstChunk: () => void): Promise<Ended> {
-  const ended: Ended = { events: 0, done: false, errorCode: null, broke: false };
+  const ended: Ended = { events: 0, done: false, errorCode: null, broke: false, endedAtMs: 0 };
   const decoder = new TextDecoder();
   let buffer = "";
   try {
@@ -48,6 +54,7 @@ async function readStream(res: Response, firstChunk: () => void): Promise<Ended>
   } catch {
     ended.broke = true;
   }
+  ended.endedAtMs = Date.now();
   return ended;
 }
 
@@ -158,11 +165,12 @@ describe("R1: a node dies while clients stream", () => {
     );
     expect(statuses).toEqual(Array.from({ length: 16 }, () => 200));
 
-    // Every stream either finished or ended with an explicit error, within 10 s of the kill.
+    // Every stream either finished or ended with an explicit error; a cut one within 10 s.
     const results = await Promise.all(endings);
-    expect(Date.now() - killedAt).toBeLessThan(10_000 + 30_000);
     for (const r of results) expect(r.done || r.errorCode === "upstream_interrupted").toBe(true);
-    expect(results.filter((r) => r.errorCode === "upstream_interrupted").length).toBeGreaterThan(0);
+    const cut = results.filter((r) => r.errorCode === "upstream_interrupted");
+    expect(cut.length).toBeGreaterThan(0);
+    for (const r of cut) expect(r.endedAtMs - killedAt).toBeLessThan(10_000);
     expect(results.filter((r) => r.done).length).toBeGreaterThan(0);
 
     // The node is marked unreachable, and the replica is rebuilt on the spare node and serves.
@@ -172,6 +180,8 @@ describe("R1: a node dies while clients stream", () => {
           "unreachable" || undefined,
       { what: `${victimNode} unreachable`, timeoutMs: 30_000 },
     );
+    const unreachableAfterMs = Date.now() - killedAt;
+    expect(unreachableAfterMs).toBeLessThan(15_000);
     const rebuilt = await waitFor(
       async () => {
         const ready = await readyReplicas();
@@ -181,6 +191,10 @@ describe("R1: a node dies while clients stream", () => {
       { what: "r1 rebuilt on the spare node", timeoutMs: 120_000 },
     );
     expect(rebuilt.nodeName).not.toBe(victimNode);
+    // The bar is 30 s; the shared test machine gets a generous wait above, the time is reported.
+    console.log(
+      `R1: node unreachable after ${unreachableAfterMs} ms, replica rebuilt and ready after ${Date.now() - killedAt} ms`,
+    );
     for (let i = 0; i < 6; i++) {
       const res = await post({
         model: "r1",
