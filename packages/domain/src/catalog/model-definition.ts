@@ -2,10 +2,12 @@
 // parse through it, so a definition refused in one place is refused with the same words in all.
 import { z } from "zod";
 import { ENGINES, checkEngineArgs, type Engine } from "./engine-flags";
+import { externalSchema } from "./external-model";
 import { GPU_CLASS_PATTERN } from "./gpu-class";
 import { pickleExtension, sourceKind } from "./source";
 
 export { ENGINES, type Engine };
+export { externalKeyFiles, externalSchema, type ExternalModel } from "./external-model";
 
 /** Engines that can serve without a card; the others refuse a profile with no gpu. */
 export const CPU_CAPABLE_ENGINES: ReadonlySet<Engine> = new Set<Engine>(["llamacpp", "sim"]);
@@ -83,41 +85,6 @@ const ownerSchema = z
   .refine((owner) => Object.values(owner).filter((value) => value !== undefined).length === 1, {
     error: "name exactly one owner: {org: …}, {team: …} or {project: …}",
   });
-
-const keyFileSchema = z
-  .string()
-  .min(1, { error: "a key file is a path" })
-  .max(4_096)
-  .refine((path) => path.startsWith("/"), {
-    error: "give the key file as an absolute path on the control plane",
-  });
-
-/** A model served by an OpenAI-compatible provider: no profiles, nothing placed, never scraped. */
-export const externalSchema = z.strictObject({
-  url: z
-    .url({ protocol: /^https?$/, error: "external.url must be an http:// or https:// URL" })
-    .max(2_048),
-  /** The provider's name for the model; the gateway rewrites the request's model to it. */
-  model: z
-    .string()
-    .min(1, { error: "external.model is the provider's name for the model" })
-    .max(256),
-  api_key_file: keyFileSchema.optional(),
-  api_key_files: z
-    .array(
-      z.strictObject({
-        file: keyFileSchema,
-        weight: z
-          .number()
-          .positive({ error: "a key's weight must be above 0" })
-          .max(1_000)
-          .default(1),
-      }),
-    )
-    .min(1, { error: "api_key_files needs at least one {file, weight}" })
-    .max(64)
-    .optional(),
-});
 
 const baseSchema = z.strictObject({
   name: z.string().regex(NAME_PATTERN, { error: NAME_RULE }),
@@ -316,14 +283,6 @@ export type ModelDefinitionInput = z.input<typeof modelDefinitionSchema>;
 export type ModelDefinition = z.output<typeof modelDefinitionSchema>;
 export type ModelProfile = ModelDefinition["profiles"][number];
 export type GpuNeed = z.output<typeof gpuNeedSchema>;
-export type ExternalModel = z.output<typeof externalSchema>;
-
-/** An external model's keys as one list, a single api_key_file being a list of one. */
-export function externalKeyFiles(external: ExternalModel): { file: string; weight: number }[] {
-  if (external.api_key_files) return external.api_key_files;
-  return external.api_key_file ? [{ file: external.api_key_file, weight: 1 }] : [];
-}
-
 export type ParseResult = { ok: true; model: ModelDefinition } | { ok: false; errors: string[] };
 
 /** `profiles[0].args[2]` from zod's path, so an error points where a person would look. */
