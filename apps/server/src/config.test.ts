@@ -41,4 +41,30 @@ describe("parseServerConfig", () => {
       /LLMGW_GATEWAY_CHECKS must be on or off/,
     );
   });
+
+  it("reads the gateway's knobs with their defaults, and names a bad one", () => {
+    expect(parseServerConfig([], {}).gateway).toEqual({
+      queueSize: 256,
+      queueWaitMs: 30_000,
+      endpointMaxInFlight: 256,
+      scrapeIntervalMs: 3_000,
+      onDemandWaitMs: 300_000,
+      onDemandIdleMs: 600_000,
+      allowPrivateUpstreams: false,
+    });
+    const set = parseServerConfig([], {
+      LLMGW_QUEUE_SIZE: "0",
+      LLMGW_ALLOW_PRIVATE_UPSTREAMS: "true",
+    }).gateway;
+    expect([set.queueSize, set.allowPrivateUpstreams]).toEqual([0, true]);
+    expect(() => parseServerConfig([], { LLMGW_QUEUE_WAIT_MS: "0" })).toThrow(
+      /LLMGW_QUEUE_WAIT_MS must be at least 1/,
+    );
+    expect(() => parseServerConfig([], { LLMGW_ALLOW_PRIVATE_UPSTREAMS: "yes" })).toThrow(
+      /LLMGW_ALLOW_PRIVATE_UPSTREAMS must be true or false/,
+    );
+    expect(() => parseServerConfig([], { LLMGW_SCRAPE_INTERVAL_MS: "10" })).toThrow(
+      /LLMGW_SCRAPE_INTERVAL_MS must be at least 200/,
+    );
+  });
 });

@@ -55,6 +55,47 @@ const envSchema = z.object({
   LLMGW_GATEWAY_CHECKS: z
     .enum(["on", "off"], { message: "LLMGW_GATEWAY_CHECKS must be on or off" })
     .default("on"),
+  LLMGW_QUEUE_SIZE: z.coerce
+    .number({ message: "LLMGW_QUEUE_SIZE must be a number" })
+    .int("LLMGW_QUEUE_SIZE must be a whole number")
+    .min(0, "LLMGW_QUEUE_SIZE must be 0 or more (0: refuse at once when every endpoint is full)")
+    .max(100_000, "LLMGW_QUEUE_SIZE must be at most 100000")
+    .default(256),
+  LLMGW_QUEUE_WAIT_MS: z.coerce
+    .number({ message: "LLMGW_QUEUE_WAIT_MS must be a number" })
+    .int()
+    .min(1, "LLMGW_QUEUE_WAIT_MS must be at least 1")
+    .max(600_000, "LLMGW_QUEUE_WAIT_MS must be at most 600000 (10 minutes)")
+    .default(30_000),
+  LLMGW_ENDPOINT_MAX_IN_FLIGHT: z.coerce
+    .number({ message: "LLMGW_ENDPOINT_MAX_IN_FLIGHT must be a number" })
+    .int()
+    .min(1, "LLMGW_ENDPOINT_MAX_IN_FLIGHT must be at least 1")
+    .max(100_000)
+    .default(256),
+  LLMGW_SCRAPE_INTERVAL_MS: z.coerce
+    .number({ message: "LLMGW_SCRAPE_INTERVAL_MS must be a number" })
+    .int()
+    .min(200, "LLMGW_SCRAPE_INTERVAL_MS must be at least 200")
+    .max(60_000, "LLMGW_SCRAPE_INTERVAL_MS must be at most 60000")
+    .default(3_000),
+  LLMGW_ON_DEMAND_WAIT_MS: z.coerce
+    .number({ message: "LLMGW_ON_DEMAND_WAIT_MS must be a number" })
+    .int()
+    .min(0)
+    .max(3_600_000, "LLMGW_ON_DEMAND_WAIT_MS must be at most 3600000 (an hour)")
+    .default(300_000),
+  LLMGW_ON_DEMAND_IDLE_MS: z.coerce
+    .number({ message: "LLMGW_ON_DEMAND_IDLE_MS must be a number" })
+    .int()
+    .min(1_000, "LLMGW_ON_DEMAND_IDLE_MS must be at least 1000")
+    .max(7 * 86_400_000)
+    .default(600_000),
+  LLMGW_ALLOW_PRIVATE_UPSTREAMS: z
+    .enum(["true", "false", "1", "0"], {
+      message: "LLMGW_ALLOW_PRIVATE_UPSTREAMS must be true or false",
+    })
+    .default("false"),
 });
 
 export interface ServerConfig {
@@ -90,6 +131,24 @@ export interface ServerConfig {
    * token as an open key, with no limits and no usage rows. Refused unless bound to loopback.
    */
   gatewayChecks: boolean;
+  gateway: GatewayConfig;
+}
+
+export interface GatewayConfig {
+  /** Requests that may wait per model when every endpoint is at its in-flight limit. */
+  queueSize: number;
+  /** How long a request may wait in its model's queue before a 429. */
+  queueWaitMs: number;
+  /** Requests in flight per endpoint before new ones wait in the model's queue. */
+  endpointMaxInFlight: number;
+  /** How often each replica's /metrics is read for its waiting queue. */
+  scrapeIntervalMs: number;
+  /** How long a request for an on-demand model without a replica waits for one to get ready. */
+  onDemandWaitMs: number;
+  /** How long an on-demand model keeps its replica after the last request for it. */
+  onDemandIdleMs: number;
+  /** External model URLs may point at private and loopback addresses (never metadata services). */
+  allowPrivateUpstreams: boolean;
 }
 
 export class ConfigError extends Error {
@@ -150,5 +209,14 @@ export function parseServerConfig(
     agentRequestTimeoutMs: e.LLMGW_AGENT_REQUEST_TIMEOUT_MS,
     breakerOpenMs: e.LLMGW_BREAKER_OPEN_MS,
     gatewayChecks: e.LLMGW_GATEWAY_CHECKS === "on",
+    gateway: {
+      queueSize: e.LLMGW_QUEUE_SIZE,
+      queueWaitMs: e.LLMGW_QUEUE_WAIT_MS,
+      endpointMaxInFlight: e.LLMGW_ENDPOINT_MAX_IN_FLIGHT,
+      scrapeIntervalMs: e.LLMGW_SCRAPE_INTERVAL_MS,
+      onDemandWaitMs: e.LLMGW_ON_DEMAND_WAIT_MS,
+      onDemandIdleMs: e.LLMGW_ON_DEMAND_IDLE_MS,
+      allowPrivateUpstreams: ["true", "1"].includes(e.LLMGW_ALLOW_PRIVATE_UPSTREAMS),
+    },
   };
 }

@@ -84,7 +84,14 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     events: createEventsService(db),
   };
   const metrics = createMetrics(services.nodes, deps);
-  const gateway = startGateway(db, deps, keys, config.breakerOpenMs, metrics.registry, {
+  const gateway = startGateway({
+    db,
+    plane: deps,
+    reconciler,
+    keys,
+    breakerOpenMs: config.breakerOpenMs,
+    config: config.gateway,
+    registry: metrics.registry,
     checks: config.gatewayChecks,
   });
   const persist = (what: string, work: Promise<void>) =>

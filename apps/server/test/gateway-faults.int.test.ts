@@ -3,9 +3,8 @@
 // attempts are read from the gateway's own `llmgw_gateway_upstream_attempts_total` counter.
 // Also drives the gateway with a second client, the Vercel `ai` SDK.
 //
-// Not covered here: "a retry goes to the other replica when one replica answers 5xx". Both
-// replicas of a model share the profile's args, so one healthy and one failing replica of the same
-// model cannot be set up through the catalog.
+// A retry onto the healthy replica when one replica of a model fails is in
+// gateway-routing.int.test.ts, which changes one replica's faults through sim-engine's --control.
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateText, streamText } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -80,7 +79,15 @@ describe("the /v1 gateway under engine faults", () => {
         max: 2,
       }),
     });
+    await api.models.add.mutate({
+      definition: simGpuModel("sim-half", source, {
+        args: ["--fault", "status-5xx:0.5"],
+        min: 2,
+        max: 2,
+      }),
+    });
     await readyReplicas(api, "sim-ok", 1);
+    await readyReplicas(api, "sim-half", 2);
     await readyReplicas(api, "sim-all-fail", 2);
     await readyReplicas(api, "sim-drop", 2);
     key = (await api.keys.create.mutate({ owner: "team:ml", models: ["sim-*"] })).key;
@@ -115,6 +122,24 @@ describe("the /v1 gateway under engine faults", () => {
     expect(statuses).toContain(500);
     expect(statuses).toContain(503);
     expect(made).toBeGreaterThanOrEqual(2);
+    expect(made).toBeLessThanOrEqual(1.2 * requests);
+  });
+
+  it("keeps attempts within 1.2 × requests across requests when failures are too scattered to open a breaker", async () => {
+    // Half of all answers fail. With one retry per request and nothing else, 40 requests would
+    // cost about 60 attempts; the retry budget shared by the model's requests holds them to 48.
+    const requests = 40;
+    const before = await attempts("sim-half");
+    const statuses = new Set<number>();
+    for (let i = 0; i < requests; i++) {
+      const res = await post("/embeddings", { model: "sim-half", input: `x${i}` });
+      statuses.add(res.status);
+      await res.arrayBuffer();
+    }
+    const made = (await attempts("sim-half")) - before;
+    expect(statuses).toContain(200);
+    expect(statuses).toContain(500);
+    expect(made).toBeGreaterThan(requests);
     expect(made).toBeLessThanOrEqual(1.2 * requests);
   });
 

@@ -86,6 +86,29 @@ describe("llmgw ctl on the catalog", () => {
     expect(models.output).not.toMatch(/pickled/);
   });
 
+  it("adds the external model of examples/, shown as external, and refuses a bad external definition", async () => {
+    const example = new URL("../../../examples/external-model.yaml", import.meta.url).pathname;
+    const added = await ctl(["model", "add", example]);
+    expect(added.code, added.output).toBe(0);
+    expect(added.output).toMatch(/model "gpt-4o-mini" is in the catalog at revision 1/);
+    const models = await ctl(["models"]);
+    expect(models.output).toMatch(/^gpt-4o-mini\s+ready\s+0\/0\s+external\s+team:platform\s/m);
+    const file = join(workDir, "bad-external.yaml");
+    writeFileSync(
+      file,
+      "name: ext-bad\nexternal:\n  url: ftp://example.com\n  model: m\n  api_key_file: keys/k\n",
+    );
+    const refused = await ctl(["model", "add", file]);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toMatch(
+      /^ {2}- external\.url: external\.url must be an http:\/\/ or https:\/\/ URL$/m,
+    );
+    expect(refused.output).toMatch(
+      /^ {2}- external\.api_key_file: give the key file as an absolute path on the control plane$/m,
+    );
+    await ctl(["model", "remove", "gpt-4o-mini"]);
+  });
+
   it("adds a preset, explains its placement, retries it and sets fallbacks", async () => {
     const add = await ctl(["model", "add", "sim-chat"]);
     expect(add.code, add.output).toBe(0);

@@ -18,6 +18,8 @@ export interface SimEngineConfig {
   kvCacheTokens: number;
   maxModelLen: number | undefined;
   embeddingDim: number;
+  /** `--control`: PUT /sim/control may change faults and reported load while it runs (tests). */
+  isControlOpen: boolean;
   /** Undefined: the engine is open to anyone, as vLLM is without a key (with a warning). */
   apiKey: string | undefined;
 }
@@ -44,6 +46,8 @@ The replica key comes from SIM_ENGINE_API_KEY or VLLM_API_KEY; without one the e
   --seed N                  seed for fault rates (default: from the clock)
   --fault SPEC              repeatable: never-ready | crash-after:SECONDS | status-5xx:RATE |
                             status-429:RATE | drop-stream:AFTER_N_CHUNKS   (RATE is 0..1)
+  --control                 open PUT /sim/control, which replaces the faults and adds to the
+                            reported waiting queue while the engine runs (for tests; no key)
 `;
 
 const count = (flag: string, min: number) =>
@@ -96,14 +100,19 @@ export function parseSimEngineArgs(
     );
     ({ values } = parseArgs({
       args: [...argv],
-      options: { ...options, fault: { type: "string", multiple: true } },
+      options: {
+        ...options,
+        fault: { type: "string", multiple: true },
+        control: { type: "boolean" },
+      },
       strict: true,
       allowPositionals: false,
     }));
   } catch (error) {
     throw new SimEngineConfigError(error instanceof Error ? error.message : String(error));
   }
-  const parsed = flagsSchema.safeParse(values);
+  const { control: _control, ...flagValues } = values;
+  const parsed = flagsSchema.safeParse(flagValues);
   if (!parsed.success)
     throw new SimEngineConfigError(parsed.error.issues.map((issue) => issue.message).join("; "));
   const flags = parsed.data;
@@ -120,6 +129,7 @@ export function parseSimEngineArgs(
     kvCacheTokens: flags["kv-cache-tokens"],
     maxModelLen: flags["max-model-len"],
     embeddingDim: flags["embedding-dim"],
+    isControlOpen: values.control === true,
     apiKey: nonEmpty(env.SIM_ENGINE_API_KEY) ?? nonEmpty(env.VLLM_API_KEY),
   };
 }

@@ -20,7 +20,8 @@ function family(
   return name === undefined ? [] : [`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, ...lines];
 }
 
-export function renderMetrics(model: string, load: EngineLoad): string {
+/** `extraWaiting`: added to the waiting gauge (set through PUT /sim/control in tests). */
+export function renderMetrics(model: string, load: EngineLoad, extraWaiting = 0): string {
   const labels = `engine="0",model_name="${escapeLabel(model)}"`;
   const gauge = (name: string | undefined, help: string, value: number): string[] =>
     family(name, "gauge", help, [`${name}{${labels}} ${value}`]);
@@ -29,7 +30,7 @@ export function renderMetrics(model: string, load: EngineLoad): string {
   );
   return [
     ...gauge(RUNNING, "Number of requests in model execution batches.", load.running),
-    ...gauge(WAITING, "Number of requests waiting to be processed.", load.waiting),
+    ...gauge(WAITING, "Number of requests waiting to be processed.", load.waiting + extraWaiting),
     ...gauge(KV_USAGE, "KV-cache usage. 1 means 100 percent usage.", load.kvCacheUsageRatio),
     // Older vLLM's name for the same gauge, for scrapers written against it.
     ...gauge(

@@ -11,6 +11,7 @@ import { bearerToken, HttpError, readJson, sendError, sendJson } from "./http-ut
 import { handleImages } from "./images";
 import { EngineLoad } from "./load";
 import { renderMetrics } from "./metrics";
+import { parseFaults } from "./faults";
 import { seededRandom } from "./random";
 import { StreamDroppedError } from "./stream";
 
@@ -50,6 +51,7 @@ export function createSimEngine(config: SimEngineConfig, deps: SimEngineDeps): S
     dice,
     shutdown: shutdown.signal,
     log: deps.log,
+    control: { extraWaiting: 0, metricsStatus: null },
   };
   const server = createServer((req, res) => void handleRequest(state, req, res));
   return {
@@ -72,6 +74,7 @@ interface ServerState {
   dice: () => number;
   shutdown: AbortSignal;
   log: (line: string) => void;
+  control: { extraWaiting: number; metricsStatus: number | null };
 }
 
 function listen(server: Server, config: SimEngineConfig): Promise<number> {
@@ -133,6 +136,8 @@ async function route(state: ServerState, ctx: RequestContext, path: string): Pro
   const method = ctx.req.method ?? "GET";
   if (path === "/health") return expectMethod(method, "GET", () => healthAnswer(state, ctx));
   if (path === "/metrics") return expectMethod(method, "GET", () => metricsAnswer(state, ctx));
+  if (path === "/sim/control" && state.config.isControlOpen)
+    return expectMethod(method, "PUT", () => controlAnswer(state, ctx));
   if (path === "/v1/models")
     return expectMethod(method, "GET", () =>
       guarded(state, ctx, async () => modelsAnswer(state, ctx)),
@@ -230,8 +235,52 @@ function healthAnswer(state: ServerState, ctx: RequestContext): void {
   );
 }
 
+/**
+ * Test control: `{faults?: string[], extra_waiting?: number, metrics_status?: number | null}`.
+ * Faults replace the current ones (same forms as --fault); metrics_status makes /metrics fail.
+ */
+async function controlAnswer(state: ServerState, ctx: RequestContext): Promise<void> {
+  const body = (await ctx.readBody()) as Record<string, unknown>;
+  const bad = (message: string) =>
+    new HttpError(400, message, "invalid_request_error", "invalid_control");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw bad("send a JSON object");
+  if (body.faults !== undefined) {
+    if (!Array.isArray(body.faults) || body.faults.some((f) => typeof f !== "string"))
+      throw bad("faults is a list of --fault specs");
+    try {
+      state.config.faults = parseFaults(body.faults as string[]);
+    } catch (error) {
+      throw bad((error as Error).message);
+    }
+  }
+  if (body.extra_waiting !== undefined) {
+    if (typeof body.extra_waiting !== "number" || !(body.extra_waiting >= 0))
+      throw bad("extra_waiting is a number of requests, 0 or more");
+    state.control.extraWaiting = body.extra_waiting;
+  }
+  if (body.metrics_status !== undefined) {
+    const status = body.metrics_status;
+    if (status !== null && (typeof status !== "number" || status < 200 || status > 599))
+      throw bad("metrics_status is an HTTP status or null");
+    state.control.metricsStatus = status;
+  }
+  state.log(`sim-engine: control ${JSON.stringify(body)}`);
+  sendJson(ctx.res, 200, { faults: state.config.faults, ...state.control }, ctx.responseHeaders);
+}
+
 function metricsAnswer(state: ServerState, ctx: RequestContext): void {
-  const text = renderMetrics(state.config.model, state.load);
+  const { metricsStatus, extraWaiting } = state.control;
+  if (metricsStatus !== null && metricsStatus !== 200) {
+    sendJson(
+      ctx.res,
+      metricsStatus,
+      { error: "metrics unavailable (simulated)" },
+      ctx.responseHeaders,
+    );
+    return;
+  }
+  const text = renderMetrics(state.config.model, state.load, extraWaiting);
   ctx.res.writeHead(200, {
     ...ctx.responseHeaders,
     "content-type": "text/plain; version=0.0.4; charset=utf-8",

@@ -1,15 +1,39 @@
-// Ready replicas as endpoints. The live state (in-flight count, breaker) is kept per replica id,
-// so an endpoint keeps its history while the replica book changes around it.
-import { Breaker, chooseEndpoint, type BreakerPolicy } from "@llmgw/domain";
+// The endpoints of a model: its ready replicas that have an address, or, for an external model,
+// one endpoint per provider key (`external:MODEL#1`, `#2`). The live state (in-flight count,
+// breaker, the engine's scraped queue) is kept per endpoint id, so an endpoint keeps its history
+// while the replica book and the catalog change around it.
+import {
+  Breaker,
+  chooseEndpoint,
+  externalKeyFiles,
+  type BreakerPolicy,
+  type ExternalModel,
+} from "@llmgw/domain";
+import type { CatalogStore } from "../catalog/catalog-store";
 import type { ReplicaBook, ReplicaRecord } from "../reconcile/replica-book";
 
+export interface ExternalTarget {
+  /** The provider's name for the model, written into the request body. */
+  upstreamModel: string;
+  keyFile: string;
+  /** The model's key count: with a single key, the provider's 401 is the client's. */
+  keyCount: number;
+}
+
 export interface Endpoint {
+  /** The replica id, or `external:MODEL#n`; used in metrics, usage and messages. */
   id: string;
-  replicaId: string;
   model: string;
+  /** Engine name for a replica (to read its metrics); "external" otherwise. */
+  engine: string;
   baseUrl: string;
   inFlight: number;
   breaker: Breaker;
+  /** Requests the engine reports waiting; null while unknown. External endpoints stay null. */
+  waiting: number | null;
+  weight: number;
+  /** Set for a provider key; absent for a replica. */
+  external?: ExternalTarget;
 }
 
 export class EndpointPool {
@@ -18,15 +42,26 @@ export class EndpointPool {
 
   constructor(
     private readonly book: ReplicaBook,
+    private readonly catalog: CatalogStore,
     private readonly breakerPolicy: BreakerPolicy,
   ) {}
 
-  /** Ready replicas of the model that have an address. */
+  /** The model's endpoints: ready replicas with an address, or its provider keys. */
   endpointsOf(model: string): Endpoint[] {
+    const external = this.catalog.current().get(model)?.external;
+    if (external) return this.externalEndpoints(model, external);
     return this.book
       .all()
       .filter((r) => r.model === model && r.phase === "ready" && r.host !== null && r.port !== null)
-      .map((r) => this.endpointFor(r));
+      .map((r) => this.replicaEndpoint(r));
+  }
+
+  /** Ready replica endpoints of every model, for the load scraper (never external ones). */
+  replicaEndpoints(): Endpoint[] {
+    return this.book
+      .all()
+      .filter((r) => r.phase === "ready" && r.host !== null && r.port !== null)
+      .map((r) => this.replicaEndpoint(r));
   }
 
   /** Whether any endpoint of the model would take a request now. */
@@ -34,43 +69,84 @@ export class EndpointPool {
     return this.endpointsOf(model).some((endpoint) => endpoint.breaker.canTry(nowMs));
   }
 
-  /** Least in-flight among those whose breaker admits a request, not already tried. */
+  /** The least loaded endpoint whose breaker admits a request, not already tried. */
   choose(model: string, tried: ReadonlySet<string>, nowMs: number): Endpoint | undefined {
     const candidates = this.endpointsOf(model).map((endpoint) => ({
       endpoint,
       id: endpoint.id,
       inFlight: endpoint.inFlight,
       isAvailable: endpoint.breaker.canTry(nowMs),
+      waiting: endpoint.external ? undefined : endpoint.waiting,
+      weight: endpoint.weight,
     }));
     this.turn = (this.turn + 1) % 1_000_000;
     return chooseEndpoint(candidates, tried, this.turn)?.endpoint;
   }
 
-  /** Every endpoint with live state; forgets replicas the book no longer holds. */
+  /** Every endpoint with live state; forgets replicas and external keys no longer there. */
   all(): Endpoint[] {
-    for (const id of this.live.keys()) if (!this.book.get(id)) this.live.delete(id);
+    const catalog = this.catalog.current();
+    for (const [id, endpoint] of this.live) {
+      const isGone = endpoint.external
+        ? !catalog.get(endpoint.model)?.external
+        : !this.book.get(id);
+      if (isGone) this.live.delete(id);
+    }
     return [...this.live.values()];
   }
 
   /** Marks when the replica last served, for the reconciler's idle decisions. */
-  touch(replicaId: string, nowMs: number): void {
-    const record = this.book.get(replicaId);
+  touch(endpoint: Endpoint, nowMs: number): void {
+    if (endpoint.external) return;
+    const record = this.book.get(endpoint.id);
     if (record) record.lastUsedAtMs = nowMs;
   }
 
-  private endpointFor(record: ReplicaRecord): Endpoint {
-    const baseUrl = `http://${record.host}:${record.port}`;
-    let endpoint = this.live.get(record.id);
-    if (!endpoint || endpoint.baseUrl !== baseUrl) {
+  private replicaEndpoint(record: ReplicaRecord): Endpoint {
+    return this.remember(record.id, {
+      model: record.model,
+      engine: record.engine,
+      baseUrl: `http://${record.host}:${record.port}`,
+      weight: 1,
+    });
+  }
+
+  private externalEndpoints(model: string, external: ExternalModel): Endpoint[] {
+    const keys = externalKeyFiles(external);
+    return keys.map((key, index) =>
+      this.remember(`external:${model}#${index + 1}`, {
+        model,
+        engine: "external",
+        baseUrl: external.url.replace(/\/+$/, ""),
+        weight: key.weight,
+        external: { upstreamModel: external.model, keyFile: key.file, keyCount: keys.length },
+      }),
+    );
+  }
+
+  /** The endpoint with this id, its state kept unless where it points has changed. */
+  private remember(
+    id: string,
+    fields: Pick<Endpoint, "model" | "engine" | "baseUrl" | "weight" | "external">,
+  ): Endpoint {
+    let endpoint = this.live.get(id);
+    const isSame =
+      endpoint !== undefined &&
+      endpoint.baseUrl === fields.baseUrl &&
+      endpoint.external?.keyFile === fields.external?.keyFile &&
+      endpoint.external?.upstreamModel === fields.external?.upstreamModel;
+    if (!endpoint || !isSame) {
       endpoint = {
-        id: record.id,
-        replicaId: record.id,
-        model: record.model,
-        baseUrl,
+        id,
+        ...fields,
         inFlight: endpoint?.inFlight ?? 0,
         breaker: endpoint?.breaker ?? new Breaker(this.breakerPolicy),
+        waiting: null,
       };
-      this.live.set(record.id, endpoint);
+      this.live.set(id, endpoint);
+    } else {
+      endpoint.weight = fields.weight;
+      if (fields.external) endpoint.external = fields.external;
     }
     return endpoint;
   }

@@ -3,49 +3,19 @@
 // answer streamed through with backpressure.
 import type { ServerResponse } from "node:http";
 import { once } from "node:events";
-import { isEndpointFailure } from "@llmgw/domain";
-import { deriveReplicaKey } from "@llmgw/engines";
-import type { Dispatcher } from "undici";
-import type { Endpoint, EndpointPool } from "./endpoints";
+import { firstAcceptableAnswer, settle, type ForwardDeps, type ForwardJob } from "./attempts";
 import { GatewayError } from "./errors";
-import { callUpstream, type UpstreamResult } from "./upstream";
 import { UsageScanner, type TokenUsage } from "./usage-scan";
 
-/** One retry at most: with every endpoint failing, attempts stay well under 1.2 × requests once breakers open. */
-const ATTEMPTS_MAX = 2;
-
-export interface ForwardJob {
-  model: string;
-  path: string;
-  method: "GET" | "POST";
-  body: Buffer | null;
-  requestId: string;
-  accept: string | undefined;
-  signal: AbortSignal;
-}
-
-export interface ForwardDeps {
-  pool: EndpointPool;
-  agent: Dispatcher;
-  replicaSecret: Uint8Array;
-  nowMs(): number;
-  log(line: string): void;
-  metrics: { attempt(model: string, replicaId: string): void };
-}
+export type { ForwardDeps, ForwardJob } from "./attempts";
 
 export interface ForwardOutcome {
   status: number;
+  /** The endpoint that answered: a replica id or `external:MODEL#n`. */
   replicaId: string | null;
   usage: TokenUsage | null;
   firstByteAtMs: number | null;
 }
-
-/** `isSettled`: a failed answer has already been counted against its endpoint. */
-type Answer = {
-  endpoint: Endpoint;
-  result: Extract<UpstreamResult, { kind: "response" }>;
-  isSettled: boolean;
-};
 
 export async function forward(
   deps: ForwardDeps,
@@ -55,13 +25,13 @@ export async function forward(
 ): Promise<ForwardOutcome> {
   const answer = await firstAcceptableAnswer(deps, job, noEndpoint);
   const { endpoint, result } = answer;
-  if (result.status === 401 || result.status === 403) {
+  if (!endpoint.external && (result.status === 401 || result.status === 403)) {
     // The replica refused the key this gateway derived for it: a fault here, never the client's.
     await result.body.dump().catch(() => undefined);
     if (!answer.isSettled) settle(deps, endpoint, "connection-error");
     throw new GatewayError(
       502,
-      `replica ${endpoint.replicaId} of model "${job.model}" refused its replica key`,
+      `replica ${endpoint.id} of model "${job.model}" refused its replica key`,
       "server_error",
       "replica_key_refused",
     );
@@ -70,7 +40,7 @@ export async function forward(
   res.writeHead(result.status, { ...result.headers, "x-request-id": job.requestId });
   const outcome = {
     status: result.status,
-    replicaId: endpoint.replicaId,
+    replicaId: endpoint.id,
     usage: null,
     firstByteAtMs: null,
   };
@@ -79,9 +49,9 @@ export async function forward(
     settle(deps, endpoint, broke && !job.signal.aborted ? "connection-error" : result.status);
   if (broke && !job.signal.aborted) {
     deps.log(
-      `request ${job.requestId}: the answer from ${endpoint.replicaId} broke off: ${broke.message}`,
+      `request ${job.requestId}: the answer from ${endpoint.id} broke off: ${broke.message}`,
     );
-    endBroken(res, result.headers["content-type"], endpoint.replicaId);
+    endBroken(res, result.headers["content-type"], endpoint.id);
   }
   return { ...outcome, usage: scanner.usage(), firstByteAtMs: scanner.firstByteAtMs };
 }
@@ -116,67 +86,4 @@ function endBroken(res: ServerResponse, contentType: string | undefined, replica
     };
     res.end(`data: ${JSON.stringify({ error })}\n\n`);
   } else res.destroy();
-}
-
-async function firstAcceptableAnswer(
-  deps: ForwardDeps,
-  job: ForwardJob,
-  noEndpoint: () => GatewayError,
-): Promise<Answer> {
-  const tried = new Set<string>();
-  let failed: Answer | null = null;
-  let lastError = "";
-  for (let attempt = 0; attempt < ATTEMPTS_MAX && !job.signal.aborted; attempt++) {
-    const endpoint = deps.pool.choose(job.model, tried, deps.nowMs());
-    if (!endpoint) break;
-    tried.add(endpoint.id);
-    // Nothing has gone to the client yet, so the failed answer can be dropped for a retry.
-    if (failed) await failed.result.body.dump().catch(() => undefined);
-    failed = null;
-    const result = await attemptOnce(deps, job, endpoint);
-    if (result.kind === "response" && !isEndpointFailure(result.status))
-      return { endpoint, result, isSettled: false };
-    if (result.kind === "response") {
-      settle(deps, endpoint, result.status);
-      failed = { endpoint, result, isSettled: true };
-    } else {
-      settle(deps, endpoint, "connection-error");
-      lastError = result.message;
-    }
-  }
-  if (failed) return failed;
-  if (tried.size === 0) throw noEndpoint();
-  throw new GatewayError(
-    502,
-    `no replica of model "${job.model}" could be reached: ${lastError}`,
-    "server_error",
-    "upstream_unreachable",
-  );
-}
-
-function attemptOnce(
-  deps: ForwardDeps,
-  job: ForwardJob,
-  endpoint: Endpoint,
-): Promise<UpstreamResult> {
-  endpoint.breaker.onAttempt(deps.nowMs());
-  deps.metrics.attempt(job.model, endpoint.replicaId);
-  endpoint.inFlight += 1;
-  deps.pool.touch(endpoint.replicaId, deps.nowMs());
-  return callUpstream({
-    agent: deps.agent,
-    url: `${endpoint.baseUrl}${job.path}`,
-    method: job.method,
-    body: job.body,
-    replicaKey: deriveReplicaKey(deps.replicaSecret, endpoint.replicaId),
-    requestId: job.requestId,
-    accept: job.accept,
-    signal: job.signal,
-  });
-}
-
-function settle(deps: ForwardDeps, endpoint: Endpoint, status: number | "connection-error"): void {
-  endpoint.inFlight = Math.max(0, endpoint.inFlight - 1);
-  if (isEndpointFailure(status)) endpoint.breaker.onFailure(deps.nowMs());
-  else endpoint.breaker.onSuccess();
 }

@@ -2,6 +2,7 @@
 // endpoint's breaker and in-flight count, read from live state when scraped.
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { NewUsageRecord } from "@llmgw/db";
+import type { AdmissionQueues } from "./admission";
 import type { EndpointPool } from "./endpoints";
 
 export interface GatewayMetrics {
@@ -15,6 +16,7 @@ const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 export function registerGatewayMetrics(
   registry: Registry,
   pool: EndpointPool,
+  queues: AdmissionQueues,
   nowMs: () => number,
 ): GatewayMetrics {
   const registers = [registry];
@@ -61,7 +63,7 @@ export function registerGatewayMetrics(
       for (const e of pool.all()) {
         const state = e.breaker.stateAt(now);
         this.set(
-          { model: e.model, replica: e.replicaId },
+          { model: e.model, replica: e.id },
           state === "open" ? 1 : state === "half-open" ? 0.5 : 0,
         );
       }
@@ -74,7 +76,28 @@ export function registerGatewayMetrics(
     registers,
     collect() {
       this.reset();
-      for (const e of pool.all()) this.set({ model: e.model, replica: e.replicaId }, e.inFlight);
+      for (const e of pool.all()) this.set({ model: e.model, replica: e.id }, e.inFlight);
+    },
+  });
+  new Gauge({
+    name: "llmgw_gateway_endpoint_engine_waiting",
+    help: "Requests the engine reports waiting in its own queue (scraped); absent while unknown.",
+    labelNames: ["model", "replica"],
+    registers,
+    collect() {
+      this.reset();
+      for (const e of pool.all())
+        if (e.waiting !== null) this.set({ model: e.model, replica: e.id }, e.waiting);
+    },
+  });
+  new Gauge({
+    name: "llmgw_gateway_queue_depth",
+    help: "Requests waiting in the gateway's admission queue, by model.",
+    labelNames: ["model"],
+    registers,
+    collect() {
+      this.reset();
+      for (const q of queues.depths()) this.set({ model: q.model }, q.waiting);
     },
   });
   return {

@@ -6,11 +6,13 @@ import type { ApiKeyRow } from "@llmgw/db";
 import { modelAllowed } from "@llmgw/domain";
 import type { GatewayKeys } from "../keys/keys-service";
 import type { ReconcileDeps } from "../reconcile/deps";
+import type { AdmissionQueues } from "./admission";
 import { GatewayError, sendGatewayError } from "./errors";
 import { servingModel, withModel } from "./fallbacks";
 import { forward, type ForwardDeps, type ForwardOutcome } from "./forward";
 import type { GatewayMetrics } from "./gateway-metrics";
 import type { KeyLimits } from "./key-limits";
+import { awaitOnDemand, type OnDemandDeps } from "./on-demand";
 import { parseV1Body, readBody } from "./request-body";
 import { whyUnavailable } from "./unavailable";
 import type { UsageRecorder } from "./usage-recorder";
@@ -26,6 +28,8 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export interface GatewayDeps extends ForwardDeps {
   keys: GatewayKeys;
   limits: KeyLimits;
+  queues: AdmissionQueues;
+  onDemand: OnDemandDeps;
   usage: UsageRecorder;
   metrics: GatewayMetrics;
   plane: ReconcileDeps;
@@ -126,8 +130,12 @@ async function serve(
     if (!res.writableFinished) client.abort();
   });
   let outcome: ForwardOutcome = { status: 0, replicaId: null, usage: null, firstByteAtMs: null };
-  const model = servingModel(deps.plane.catalog, deps.pool, key.models, body.model, startedMs);
+  let model = body.model;
+  let leave: (() => void) | null = null;
   try {
+    await awaitOnDemand(deps.onDemand, body.model, client.signal);
+    model = servingModel(deps.plane.catalog, deps.pool, key.models, body.model, deps.nowMs());
+    leave = await deps.queues.enter(model, client.signal);
     const noEndpoint = () =>
       whyUnavailable(deps.plane, body.model, deps.pool.endpointsOf(body.model), deps.nowMs());
     if (model !== body.model) res.setHeader("x-llmgw-fallback-from", body.model);
@@ -146,6 +154,7 @@ async function serve(
     if (error instanceof GatewayError) outcome.status = error.status;
     throw error;
   } finally {
+    leave?.();
     const tokens = (outcome.usage?.promptTokens ?? 0) + (outcome.usage?.completionTokens ?? 0);
     const endMs = deps.nowMs();
     deps.limits.release(key.id, tokens, endMs);

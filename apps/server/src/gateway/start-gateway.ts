@@ -1,18 +1,24 @@
 // Assembles the /v1 gateway from the control plane's state; main.ts wires it to the HTTP port.
 import type { ApiKeyRow, Database } from "@llmgw/db";
-import { DEFAULT_BREAKER_POLICY } from "@llmgw/domain";
+import { DEFAULT_BREAKER_POLICY, RetryBudget } from "@llmgw/domain";
 import type { Registry } from "prom-client";
+import type { GatewayConfig } from "../config";
 import type { GatewayKeys } from "../keys/keys-service";
 import type { ReconcileDeps } from "../reconcile/deps";
+import type { Reconciler } from "../reconcile/reconciler";
+import { AdmissionQueues } from "./admission";
 import { EndpointPool } from "./endpoints";
+import { createExternalAgent } from "./external";
 import { createGateway } from "./gateway";
 import { registerGatewayMetrics } from "./gateway-metrics";
 import { KeyLimits } from "./key-limits";
+import { startLoadScraper, type LoadScraper } from "./load-scraper";
 import { createUpstreamAgent } from "./upstream";
 import { UsageRecorder } from "./usage-recorder";
 
 export interface RunningGateway {
   handle: ReturnType<typeof createGateway>;
+  scraper: LoadScraper;
   stop(): Promise<void>;
 }
 
@@ -31,45 +37,88 @@ class NoUsage extends UsageRecorder {
   override record(): void {}
 }
 
-/** `checks: false` (P5 benchmark): no key check, no limits, no usage rows; routing is unchanged. */
-export function startGateway(
-  db: Database,
-  plane: ReconcileDeps,
-  keys: GatewayKeys,
-  breakerOpenMs: number,
-  registry: Registry,
-  options: { checks: boolean } = { checks: true },
-): RunningGateway {
+export interface GatewayOptions {
+  db: Database;
+  plane: ReconcileDeps;
+  reconciler: Pick<Reconciler, "markDirty" | "idle">;
+  keys: GatewayKeys;
+  breakerOpenMs: number;
+  config: GatewayConfig;
+  registry: Registry;
+  /** False only for the P5 benchmark (LLMGW_GATEWAY_CHECKS=off): no key check, limits or usage. */
+  checks: boolean;
+}
+
+export function startGateway(options: GatewayOptions): RunningGateway {
+  const { db, plane, config, reconciler } = options;
   const agent = createUpstreamAgent();
+  const externalAgent = createExternalAgent(config.allowPrivateUpstreams);
   const usage = new (options.checks ? UsageRecorder : NoUsage)(db, plane.log);
   if (!options.checks)
     plane.log(
       "gateway: LLMGW_GATEWAY_CHECKS=off: /v1 checks no key, limits nothing, records no usage",
     );
-  const pool = new EndpointPool(plane.book, {
+  const pool = new EndpointPool(plane.book, plane.catalog, {
     ...DEFAULT_BREAKER_POLICY,
-    openForMs: breakerOpenMs,
+    openForMs: options.breakerOpenMs,
   });
-  const metrics = registerGatewayMetrics(registry, pool, plane.nowMs);
+  const queues = new AdmissionQueues(
+    { queueSize: config.queueSize, maxWaitMs: config.queueWaitMs },
+    (model) =>
+      pool.endpointsOf(model).filter((e) => e.breaker.canTry(plane.nowMs())).length *
+      config.endpointMaxInFlight,
+  );
+  const budgets = new Map<string, RetryBudget>();
+  const metrics = registerGatewayMetrics(options.registry, pool, queues, plane.nowMs);
+  const scraper = startLoadScraper(
+    pool,
+    agent,
+    plane.replicaSecret,
+    config.scrapeIntervalMs,
+    plane.log,
+  );
+  // Replicas that got ready since the last request let queued requests in.
+  const waker = setInterval(() => queues.wake(), 1_000);
+  waker.unref();
   const handle = createGateway({
     keys: options.checks
-      ? keys
-      : { ...keys, check: () => Promise.resolve({ ok: true, key: OPEN_KEY }) },
+      ? options.keys
+      : { ...options.keys, check: () => Promise.resolve({ ok: true, key: OPEN_KEY }) },
     limits: new (options.checks ? KeyLimits : NoLimits)(),
+    queues,
+    onDemand: {
+      plane,
+      pool,
+      reconcileNow: (model) => reconciler.markDirty(model),
+      reconcileSettled: () => reconciler.idle(),
+      waitMs: config.onDemandWaitMs,
+      nowMs: plane.nowMs,
+    },
     usage,
     metrics,
     plane,
     pool,
     agent,
+    externalAgent,
+    allowPrivateUpstreams: config.allowPrivateUpstreams,
+    retryBudget: (model) => {
+      let budget = budgets.get(model);
+      if (!budget) budgets.set(model, (budget = new RetryBudget(0.2)));
+      return budget;
+    },
     replicaSecret: plane.replicaSecret,
     nowMs: plane.nowMs,
     log: plane.log,
   });
   return {
     handle,
+    scraper,
     async stop() {
+      scraper.stop();
+      clearInterval(waker);
       await usage.stop();
       await agent.close();
+      await externalAgent.close();
     },
   };
 }

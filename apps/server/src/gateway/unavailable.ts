@@ -25,6 +25,15 @@ export function whyUnavailable(
       "model_unplaceable",
     );
   }
+  if (endpoints.length > 0 && endpoints.every((e) => e.external)) {
+    const waitMs = Math.min(...endpoints.map((e) => e.breaker.msUntilProbe(nowMs)));
+    const seconds = Math.max(1, Math.ceil(waitMs / 1_000));
+    return unavailable(
+      `every key of external model "${model}" (${endpoints.map((e) => e.id).join(", ")}) was refused or rate-limited by its provider; the next is tried again in ${seconds} s`,
+      "external_keys_resting",
+      seconds,
+    );
+  }
   if (endpoints.length > 0) {
     const waitMs = Math.min(...endpoints.map((e) => e.breaker.msUntilProbe(nowMs)));
     const seconds = Math.max(1, Math.ceil(waitMs / 1_000));
@@ -34,6 +43,18 @@ export function whyUnavailable(
       seconds,
     );
   }
+  const definition = deps.catalog.current().get(model);
+  if (definition?.external)
+    return unavailable(
+      `external model "${model}" has no key to call its provider with`,
+      "external_key_unreadable",
+    );
+  if (definition?.on_demand)
+    return unavailable(
+      `on-demand model "${model}" has no ready replica; its start was asked for, retry shortly`,
+      "model_not_ready",
+      5,
+    );
   return unavailable(
     `model "${model}" has no ready replica yet; it is being started`,
     "model_not_ready",

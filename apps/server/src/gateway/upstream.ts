@@ -17,6 +17,7 @@ export interface UpstreamCall {
   url: string;
   method: "GET" | "POST";
   body: Buffer | null;
+  /** The replica's derived key, or the provider's key for an external endpoint. */
   replicaKey: string;
   requestId: string;
   accept: string | undefined;
@@ -30,7 +31,7 @@ export type UpstreamResult =
       headers: Record<string, string>;
       body: Dispatcher.ResponseData["body"];
     }
-  | { kind: "connection-error"; message: string };
+  | { kind: "connection-error"; message: string; code: string | undefined };
 
 const PASSED_HEADERS = ["content-type", "cache-control", "retry-after"];
 
@@ -56,6 +57,12 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamResult> 
     }
     return { kind: "response", status: answer.statusCode, headers: passed, body: answer.body };
   } catch (error) {
-    return { kind: "connection-error", message: (error as Error).message };
+    const cause = (error as { cause?: { code?: unknown } }).cause;
+    const code = (error as { code?: unknown }).code ?? cause?.code;
+    return {
+      kind: "connection-error",
+      message: (error as Error).message,
+      code: typeof code === "string" ? code : undefined,
+    };
   }
 }

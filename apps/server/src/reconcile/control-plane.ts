@@ -69,12 +69,17 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     links: options.links,
     replicaSecret,
     liveness: options.liveness,
-    policy: { ...DEFAULT_RECONCILE_POLICY, lostAfterMs: config.lostAfterMs },
+    policy: {
+      ...DEFAULT_RECONCILE_POLICY,
+      lostAfterMs: config.lostAfterMs,
+      onDemandIdleMs: config.gateway.onDemandIdleMs,
+    },
     startTimeoutMs: config.startTimeoutMs,
     startedAtMs: nowMs(),
     restartGraceMs: config.restartGraceMs,
     unplaceable: new Map(),
     events: options.events,
+    demand: new Map(),
     nowMs,
     log,
   };

@@ -31,6 +31,8 @@ export interface ReconcileDeps {
   unplaceable: Map<string, Unplaceable>;
   /** Fleet events for the console and `ctl events`; recording never blocks or throws. */
   events: EventRecorder;
+  /** When a request last asked for each model (the gateway writes it; on-demand models use it). */
+  demand: Map<string, number>;
   nowMs(): number;
   log(line: string): void;
 }

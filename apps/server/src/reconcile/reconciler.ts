@@ -23,6 +23,24 @@ function newReplicaId(model: string): string {
   return `${model}-${randomBytes(4).toString("hex")}`;
 }
 
+/**
+ * When the model was last asked for: the gateway's record, or a live replica's last use. A live
+ * replica never used (or not since a restart) counts from its creation: unknown is not idle.
+ */
+function lastDemand(
+  deps: ReconcileDeps,
+  model: string,
+  replicas: readonly ObservedReplica[],
+): number | null {
+  let latest = deps.demand.get(model) ?? null;
+  for (const r of replicas) {
+    if (r.model !== model || r.phase === "stopped") continue;
+    const used = deps.book.get(r.id)?.lastUsedAtMs ?? r.createdAtMs;
+    latest = latest === null ? used : Math.max(latest, used);
+  }
+  return latest;
+}
+
 export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): Reconciler {
   const dirty = new Set<string>();
   const warnings = new PlacementWarnings();
@@ -47,6 +65,7 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
     const models = catalog.models.map((definition) => ({
       definition,
       revision: deps.catalog.meta(definition.name)?.revision ?? 1,
+      demandedAtMs: lastDemand(deps, definition.name, replicas),
     }));
     const { actions } = planReconcile({
       models,

@@ -28,10 +28,17 @@ export function modelView(deps: ReconcileDeps, model: ModelDefinition): ModelVie
   // Failures counted against an older definition no longer apply; the next pass clears them.
   const health = stale && stale.revision === revision ? stale : undefined;
   const isParked = health?.isParked ?? false;
-  const desired = desiredReplicas({ definition: model, revision });
+  // An on-demand model asked for recently wants its replica, so one that fits nowhere shows it.
+  const desired = desiredReplicas(
+    { definition: model, revision, demandedAtMs: deps.demand.get(model.name) ?? null },
+    deps.nowMs(),
+    deps.policy.onDemandIdleMs,
+  );
   const unplaceable = deps.unplaceable.get(model.name);
   let state: ModelState = "progressing";
   if (isParked) state = "parked";
+  // Served by its provider: nothing to place, and the gateway answers for it.
+  else if (model.external) state = "ready";
   else if (desired === 0) state = "stopped";
   else if (ready >= desired) state = "ready";
   else if (unplaceable) state = "unplaceable";

@@ -100,6 +100,12 @@ export function createModelsService(
     },
     async explainPlacement(name): Promise<PlacementExplanation> {
       const model = known(name);
+      if (model.external)
+        return {
+          model: name,
+          lines: [],
+          summary: `model "${name}" is served by its provider at ${model.external.url}; nothing is placed for it`,
+        };
       const input = { nodes: livePlacementNodes(deps), replicas: heldReplicas(deps) };
       const explanations = model.profiles.map((profile) =>
         explainPlacement(input, placementRequestFor(model, profile, `${name}-next`)),

@@ -2,10 +2,12 @@
 // parse through it, so a definition refused in one place is refused with the same words in all.
 import { z } from "zod";
 import { ENGINES, checkEngineArgs, type Engine } from "./engine-flags";
+import { externalSchema } from "./external-model";
 import { GPU_CLASS_PATTERN } from "./gpu-class";
 import { pickleExtension, sourceKind } from "./source";
 
 export { ENGINES, type Engine };
+export { externalKeyFiles, externalSchema, type ExternalModel } from "./external-model";
 
 /** Engines that can serve without a card; the others refuse a profile with no gpu. */
 export const CPU_CAPABLE_ENGINES: ReadonlySet<Engine> = new Set<Engine>(["llamacpp", "sim"]);
@@ -86,10 +88,12 @@ const ownerSchema = z
 
 const baseSchema = z.strictObject({
   name: z.string().regex(NAME_PATTERN, { error: NAME_RULE }),
-  source: z.string().min(1).max(2_048),
+  /** Absent only for an external model. */
+  source: z.string().min(1).max(2_048).optional(),
   /** Size of the weights on disk; placement needs that much free disk where they are not cached. */
   size_gb: z.number().min(0).max(100_000).default(0),
-  profiles: z.array(profileSchema).min(1, { error: "give at least one profile" }).max(32),
+  /** At least one, except for an external model, which has none. */
+  profiles: z.array(profileSchema).max(32).default([]),
   replicas: z
     .strictObject({ min: count(0, 10_000), max: count(1, 10_000) })
     .default({ min: 1, max: 1 }),
@@ -99,6 +103,7 @@ const baseSchema = z.strictObject({
     .default("normal"),
   allow_pickle: z.boolean().default(false),
   owner: ownerSchema.optional(),
+  external: externalSchema.optional(),
 });
 
 type BaseModel = z.output<typeof baseSchema>;
@@ -110,6 +115,10 @@ function report(ctx: Issues, path: (string | number)[], message: string): void {
 }
 
 function checkSource(model: BaseModel, ctx: Issues): void {
+  if (model.source === undefined) {
+    report(ctx, ["source"], "give the weights' source (or make the model external)");
+    return;
+  }
   const kind = sourceKind(model.source);
   if (kind === undefined) {
     report(
@@ -202,8 +211,41 @@ function checkProfile(profile: Profile, index: number, ctx: Issues): void {
   }
 }
 
+/** An external model names its provider and keys, and nothing about placing it. */
+function checkExternal(model: BaseModel, ctx: Issues): void {
+  const external = model.external!;
+  const keys = [external.api_key_file, external.api_key_files].filter((k) => k !== undefined);
+  if (keys.length !== 1)
+    report(
+      ctx,
+      ["external"],
+      keys.length === 0
+        ? "give the provider's key as api_key_file (a path) or api_key_files ([{file, weight}])"
+        : "give api_key_file or api_key_files, not both",
+    );
+  const files = external.api_key_files?.map((k) => k.file) ?? [];
+  if (new Set(files).size !== files.length)
+    report(ctx, ["external", "api_key_files"], "a key file is listed twice; list each once");
+  if (model.profiles.length > 0)
+    report(
+      ctx,
+      ["profiles"],
+      "an external model is served by its provider and has no profiles; remove them",
+    );
+  // A parsed external model reads its url as its source, so parsing it again must accept that.
+  if (model.source !== undefined && model.source !== external.url)
+    report(ctx, ["source"], "an external model has no source; its provider holds the weights");
+  if (model.on_demand)
+    report(ctx, ["on_demand"], "an external model is never placed, so it cannot be on demand");
+}
+
 function checkModel(model: BaseModel, ctx: Issues): void {
+  if (model.external) {
+    checkExternal(model, ctx);
+    return;
+  }
   checkSource(model, ctx);
+  if (model.profiles.length === 0) report(ctx, ["profiles"], "give at least one profile");
   if (model.replicas.min > model.replicas.max) {
     report(
       ctx,
@@ -231,7 +273,8 @@ function withDefaults(model: BaseModel) {
     gpus: profile.gpus ?? (profile.gpu === undefined ? 0 : 1),
     tensor_parallel: profile.tensor_parallel ?? 1,
   }));
-  return { ...model, profiles };
+  // An external model's source reads as its provider's URL wherever a source is shown.
+  return { ...model, source: model.source ?? model.external?.url ?? "", profiles };
 }
 
 export const modelDefinitionSchema = baseSchema.superRefine(checkModel).transform(withDefaults);
@@ -240,7 +283,6 @@ export type ModelDefinitionInput = z.input<typeof modelDefinitionSchema>;
 export type ModelDefinition = z.output<typeof modelDefinitionSchema>;
 export type ModelProfile = ModelDefinition["profiles"][number];
 export type GpuNeed = z.output<typeof gpuNeedSchema>;
-
 export type ParseResult = { ok: true; model: ModelDefinition } | { ok: false; errors: string[] };
 
 /** `profiles[0].args[2]` from zod's path, so an error points where a person would look. */

@@ -16,7 +16,7 @@ describe("presets", () => {
   it("hold themselves to the pickle check rather than opting out of it", () => {
     for (const preset of PRESETS) {
       expect(preset.allow_pickle ?? false).toBe(false);
-      expect(pickleExtension(preset.source)).toBeUndefined();
+      expect(pickleExtension(preset.source ?? "")).toBeUndefined();
     }
   });
 
@@ -26,7 +26,7 @@ describe("presets", () => {
       expect.arrayContaining(["qwen2.5-0.5b-instruct", "llama-3.1-8b-instruct", "sim-chat"]),
     );
     const qwen = findPreset("qwen2.5-0.5b-instruct");
-    expect(qwen?.profiles.map((profile) => profile.gpu === undefined)).toEqual([false, true]);
+    expect(qwen?.profiles?.map((profile) => profile.gpu === undefined)).toEqual([false, true]);
   });
 
   it("hand out copies, so editing one does not change the shipped preset", () => {

@@ -206,9 +206,30 @@ function planPlacements(
   }
 }
 
-/** Replicas wanted now: the minimum (load-driven growth above it comes later, never above max). */
-export function desiredReplicas(model: DesiredModel): number {
-  return Math.min(model.definition.replicas.min, model.definition.replicas.max);
+/** How long an on-demand model keeps a replica after the last request asked for it. */
+export const ON_DEMAND_IDLE_MS = 10 * 60_000;
+
+/**
+ * Replicas wanted now: the minimum (load-driven growth above it comes later, never above max).
+ * An external model wants none: its provider serves it. An on-demand model wants one while a
+ * request asked for it within the idle window, even with a minimum of 0.
+ */
+export function desiredReplicas(
+  model: DesiredModel,
+  nowMs?: number,
+  idleMs = ON_DEMAND_IDLE_MS,
+): number {
+  const { definition } = model;
+  if (definition.external) return 0;
+  const min = Math.min(definition.replicas.min, definition.replicas.max);
+  const asked = model.demandedAtMs;
+  const isWanted =
+    definition.on_demand &&
+    asked !== undefined &&
+    asked !== null &&
+    nowMs !== undefined &&
+    nowMs - asked < idleMs;
+  return isWanted ? Math.max(min, 1) : min;
 }
 
 export function planModel(
@@ -231,6 +252,18 @@ export function planModel(
       });
     return actions;
   }
+  if (model.definition.external) {
+    // Served by its provider: nothing is placed, and replicas left from a local definition stop.
+    for (const r of live)
+      actions.push({
+        kind: "stop",
+        model: name,
+        replicaId: r.id,
+        nodeId: r.nodeId,
+        reason: "the model is now served by an external provider",
+      });
+    return actions;
+  }
   const current = planFailures(
     model,
     health ?? freshHealth(name, model.revision),
@@ -243,7 +276,7 @@ export function planModel(
     state,
     actions,
   );
-  const desired = desiredReplicas(model);
+  const desired = desiredReplicas(model, state.input.nowMs, state.input.policy.onDemandIdleMs);
   const stops = chooseStops(model, counting, desired);
   for (const [r, reason] of stops)
     actions.push({ kind: "stop", model: name, replicaId: r.id, nodeId: r.nodeId, reason });

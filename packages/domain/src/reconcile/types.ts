@@ -18,6 +18,8 @@ export type ReplicaPhaseName = (typeof REPLICA_PHASE_NAMES)[number];
 export interface DesiredModel {
   definition: ModelDefinition;
   revision: number;
+  /** When a request last asked for the model (the gateway tells); null or absent: not asked. */
+  demandedAtMs?: number | null;
 }
 
 /** What must survive a restart about a model's starts. */
@@ -55,6 +57,8 @@ export interface ReconcilePolicy {
   /** Failed starts in a row that park a model. */
   failuresToPark: number;
   placement?: PlacementPolicy;
+  /** How long an on-demand model keeps its replica after the last request (default 10 min). */
+  onDemandIdleMs?: number;
 }
 
 export const DEFAULT_RECONCILE_POLICY: ReconcilePolicy = { lostAfterMs: 10_000, failuresToPark: 5 };

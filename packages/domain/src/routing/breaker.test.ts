@@ -49,3 +49,16 @@ describe("breaker", () => {
     expect(isEndpointFailure(429)).toBe(false);
   });
 });
+
+describe("Breaker.trip", () => {
+  it("opens at once and probes after the cool-down like any open breaker", () => {
+    const breaker = new Breaker({ failuresToOpen: 5, openForMs: 1_000 });
+    breaker.trip(100);
+    expect(breaker.canTry(500)).toBe(false);
+    expect(breaker.msUntilProbe(500)).toBe(600);
+    expect(breaker.canTry(1_100)).toBe(true);
+    breaker.onAttempt(1_100);
+    breaker.onSuccess();
+    expect(breaker.stateAt(1_200)).toBe("closed");
+  });
+});

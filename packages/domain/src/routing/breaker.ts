@@ -59,6 +59,17 @@ export class Breaker {
     }
   }
 
+  /**
+   * Opens at once, whatever the count: an answer that says "not now" (a provider's 429) or "never
+   * with this key" (a 401) for every request to come, so waiting for five of them helps nobody.
+   */
+  trip(nowMs: number): void {
+    this.consecutiveFailures += 1;
+    this.isProbeInFlight = false;
+    this.state = "open";
+    this.openedAtMs = nowMs;
+  }
+
   /** Milliseconds until an open breaker lets a probe through (0 when it would now). */
   msUntilProbe(nowMs: number): number {
     if (this.state !== "open") return 0;

@@ -1,0 +1,251 @@
+// The gateway's admission and routing end to end: a real server, a real agent with simulated
+// cards and sim-engine replicas started with `--control`, so one replica of a model can be made to
+// fail or to report a long queue while its sibling stays healthy. Covers the admission queue,
+// weighting by the engines' scraped queues, a retry onto a healthy replica, on-demand models and
+// the immediate answers for parked and unplaceable models.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor, type SpawnedProcess } from "@llmgw/testing";
+import {
+  serverSetup,
+  signIn,
+  simGpuModel,
+  simWeightsSource,
+  startAgent,
+  startServer,
+  type Api,
+  type ServerHandle,
+} from "./harness";
+
+type Replica = { id: string; endpoint: string };
+const chat = (model: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ model, messages: [{ role: "user", content: "hi" }], max_tokens: 3, ...extra });
+
+describe("gateway admission and routing", () => {
+  let server: ServerHandle;
+  let agent: SpawnedProcess;
+  let api: Api;
+  let key: string;
+  let source: string;
+
+  const post = (path: string, body: string, signal?: AbortSignal) =>
+    fetch(`${server.apiUrl}/v1${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body,
+      signal,
+    });
+  const metricsText = async () => (await fetch(`${server.apiUrl}/metrics`)).text();
+  const series = (text: string, name: string, labels: string) =>
+    new RegExp(`^${name}\\{${labels}\\} ([0-9.e+-]+)$`, "m").exec(text)?.[1];
+  const attempts = async (model: string, replica: string) =>
+    Number(
+      series(
+        await metricsText(),
+        "llmgw_gateway_upstream_attempts_total",
+        `model="${model}",replica="${replica}"`,
+      ) ?? 0,
+    );
+  const control = async (replica: Replica, body: unknown) => {
+    const res = await fetch(`http://${replica.endpoint}/sim/control`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+  };
+  const ready = (model: string, count: number) =>
+    waitFor(
+      async () => {
+        const list = (await api.replicas.list.query({ model })).filter(
+          (r) => r.phase === "ready" && r.endpoint,
+        );
+        return list.length >= count
+          ? list.map((r) => ({ id: r.id, endpoint: r.endpoint! }))
+          : undefined;
+      },
+      { what: `${count} ready replicas of ${model}`, timeoutMs: 90_000 },
+    );
+
+  beforeAll(async () => {
+    source = await simWeightsSource("it-gwr-weights");
+    server = await startServer({
+      ...(await serverSetup()),
+      env: {
+        LLMGW_RESYNC_INTERVAL_MS: "300",
+        LLMGW_BREAKER_OPEN_MS: "30000",
+        LLMGW_SCRAPE_INTERVAL_MS: "250",
+        LLMGW_ENDPOINT_MAX_IN_FLIGHT: "1",
+        LLMGW_QUEUE_SIZE: "1",
+        LLMGW_QUEUE_WAIT_MS: "1500",
+        LLMGW_ON_DEMAND_WAIT_MS: "90000",
+      },
+    });
+    api = await signIn(server.apiUrl);
+    agent = await startAgent(server, "it-gwr-gpu", "h100x8");
+    // Two tokens a second: a streamed answer holds its endpoint for several seconds.
+    await api.models.add.mutate({
+      definition: simGpuModel("solo", source, { args: ["--tokens-per-second", "2"] }),
+    });
+    await api.models.add.mutate({
+      definition: simGpuModel("pair", source, { args: ["--control"], min: 2, max: 2 }),
+    });
+    await ready("solo", 1);
+    await ready("pair", 2);
+    key = (await api.keys.create.mutate({ owner: "team:ml", models: ["*"] })).key;
+  });
+
+  afterAll(async () => {
+    if (process.env.IT_DUMP) console.log(server?.process.output(), agent?.output());
+    await agent?.stop();
+    await server?.process.stop();
+  });
+
+  it("queues a request while every endpoint is full, refuses one past the queue's size and one that waited too long", async () => {
+    const first = await post("/chat/completions", chat("solo", { stream: true, max_tokens: 400 }));
+    expect(first.status).toBe(200);
+    const reader = first.body!.getReader();
+    await reader.read();
+    const queuedAt = Date.now();
+    const queued = post("/embeddings", JSON.stringify({ model: "solo", input: "x" }));
+    await waitFor(
+      async () =>
+        series(await metricsText(), "llmgw_gateway_queue_depth", 'model="solo"') === "1" ||
+        undefined,
+      { what: "one request in solo's queue", timeoutMs: 5_000 },
+    );
+    const full = await post("/embeddings", JSON.stringify({ model: "solo", input: "x" }));
+    expect(full.status).toBe(429);
+    expect(Number(full.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    const fullError = ((await full.json()) as { error: { code: string; message: string } }).error;
+    expect(fullError.code).toBe("model_queue_full");
+    expect(fullError.message).toMatch(/model "solo" is busy/);
+    const timedOut = await queued;
+    expect(timedOut.status).toBe(429);
+    expect(Date.now() - queuedAt).toBeGreaterThanOrEqual(1_400);
+    expect(((await timedOut.json()) as { error: { code: string } }).error.code).toBe(
+      "model_queue_timeout",
+    );
+    // A queued request goes in as soon as the request ahead of it ends.
+    const waiting = post("/embeddings", JSON.stringify({ model: "solo", input: "y" }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await reader.cancel();
+    expect((await waiting).status).toBe(200);
+  });
+
+  it("sends requests away from a replica whose engine reports a long queue", async () => {
+    const [a, b] = (await ready("pair", 2)) as [Replica, Replica];
+    await control(a, { extra_waiting: 50 });
+    await waitFor(
+      async () =>
+        series(
+          await metricsText(),
+          "llmgw_gateway_endpoint_engine_waiting",
+          `model="pair",replica="${a.id}"`,
+        ) === "50" || undefined,
+      { what: "the gateway to read a's queue", timeoutMs: 10_000 },
+    );
+    const [aBefore, bBefore] = [await attempts("pair", a.id), await attempts("pair", b.id)];
+    for (let i = 0; i < 8; i++)
+      expect((await post("/chat/completions", chat("pair"))).status).toBe(200);
+    expect((await attempts("pair", a.id)) - aBefore).toBe(0);
+    expect((await attempts("pair", b.id)) - bBefore).toBe(8);
+  });
+
+  it("does not take a replica it cannot measure for an idle one", async () => {
+    const [a, b] = (await ready("pair", 2)) as [Replica, Replica];
+    // a's /metrics fails; b reports 3 waiting. Were a's unknown queue read as 0, a would get all.
+    await control(a, { extra_waiting: 0, metrics_status: 500 });
+    await control(b, { extra_waiting: 3 });
+    await waitFor(
+      async () => {
+        const text = await metricsText();
+        const aSeen = series(
+          text,
+          "llmgw_gateway_endpoint_engine_waiting",
+          `model="pair",replica="${a.id}"`,
+        );
+        const bSeen = series(
+          text,
+          "llmgw_gateway_endpoint_engine_waiting",
+          `model="pair",replica="${b.id}"`,
+        );
+        return (aSeen === undefined && bSeen === "3") || undefined;
+      },
+      { what: "a unknown and b at 3", timeoutMs: 10_000 },
+    );
+    const [aBefore, bBefore] = [await attempts("pair", a.id), await attempts("pair", b.id)];
+    for (let i = 0; i < 8; i++)
+      expect((await post("/chat/completions", chat("pair"))).status).toBe(200);
+    expect((await attempts("pair", a.id)) - aBefore).toBeGreaterThanOrEqual(2);
+    expect((await attempts("pair", b.id)) - bBefore).toBeGreaterThanOrEqual(2);
+    await control(a, { metrics_status: null });
+    await control(b, { extra_waiting: 0 });
+  });
+
+  it("retries a request that failed before any byte on the healthy replica", async () => {
+    const [a, b] = (await ready("pair", 2)) as [Replica, Replica];
+    await control(a, { faults: ["status-5xx:1"] });
+    const [aBefore, bBefore] = [await attempts("pair", a.id), await attempts("pair", b.id)];
+    for (let i = 0; i < 4; i++) {
+      const res = await post("/chat/completions", chat("pair"));
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { choices: unknown[] }).choices).toHaveLength(1);
+    }
+    // a really was tried (and failed), and every one of its failures was retried on b.
+    const aTried = (await attempts("pair", a.id)) - aBefore;
+    expect(aTried).toBeGreaterThanOrEqual(1);
+    expect((await attempts("pair", b.id)) - bBefore).toBe(4);
+    await control(a, { faults: [] });
+  });
+
+  it("places an on-demand model when a request asks for it, and serves that request", async () => {
+    await api.models.add.mutate({
+      definition: { ...simGpuModel("lazy", source, { min: 0, max: 1 }), on_demand: true },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await api.replicas.list.query({ model: "lazy" })).length).toBe(0);
+    const res = await post("/chat/completions", chat("lazy"));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { model: string }).model).toBe("lazy");
+    expect(
+      (await api.replicas.list.query({ model: "lazy" })).filter((r) => r.phase === "ready"),
+    ).toHaveLength(1);
+  });
+
+  it("answers at once, with the placement's reasons, when an on-demand model fits nowhere", async () => {
+    await api.models.add.mutate({
+      definition: {
+        ...simGpuModel("lazy-huge", source, { min: 0, max: 1 }),
+        profiles: [{ ...simGpuModel("x", source).profiles[0]!, gpus: 64 }],
+        on_demand: true,
+      },
+    });
+    const startedAt = Date.now();
+    const res = await post("/chat/completions", chat("lazy-huge"));
+    expect(res.status).toBe(503);
+    const error = ((await res.json()) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe("model_unplaceable");
+    expect(error.message).toMatch(/model "lazy-huge" cannot be placed: .*\(.*it-gwr-gpu/);
+    expect(Date.now() - startedAt).toBeLessThan(15_000);
+  });
+
+  it("answers a parked model at once with its last error", async () => {
+    await api.models.add.mutate({
+      definition: simGpuModel("crashy", source, { args: ["--fault", "crash-after:0"] }),
+    });
+    await waitFor(
+      async () => (await api.models.get.query({ name: "crashy" })).isParked || undefined,
+      {
+        what: "crashy parked",
+        timeoutMs: 90_000,
+      },
+    );
+    const res = await post("/chat/completions", chat("crashy"));
+    expect(res.status).toBe(503);
+    const error = ((await res.json()) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe("model_parked");
+    expect(error.message).toMatch(
+      /model "crashy" is parked after 5 failed starts: engine exited .+; an operator must run `llmgw ctl retry crashy`/s,
+    );
+  });
+});
