@@ -86,7 +86,12 @@ describe("the /v1 gateway under engine faults", () => {
         max: 2,
       }),
     });
+    // Answers (non-streaming) only after 4 s, so a client can hang up before the headers.
+    await api.models.add.mutate({
+      definition: simGpuModel("sim-slow", source, { args: ["--ttft-ms", "4000"] }),
+    });
     await readyReplicas(api, "sim-ok", 1);
+    await readyReplicas(api, "sim-slow", 1);
     await readyReplicas(api, "sim-half", 2);
     await readyReplicas(api, "sim-all-fail", 2);
     await readyReplicas(api, "sim-drop", 2);
@@ -141,6 +146,27 @@ describe("the /v1 gateway under engine faults", () => {
     expect(statuses).toContain(500);
     expect(made).toBeGreaterThan(requests);
     expect(made).toBeLessThanOrEqual(1.2 * requests);
+  });
+
+  it("never counts clients that hang up before the answer against the replica's breaker", async () => {
+    const chat = { model: "sim-slow", messages: [{ role: "user", content: "hi" }] };
+    const hangUps = Array.from({ length: 8 }, () =>
+      fetch(`${v1}/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify(chat),
+        signal: AbortSignal.timeout(300),
+      }).then(
+        () => "answered",
+        (error: unknown) => (error as Error).name,
+      ),
+    );
+    expect(new Set(await Promise.all(hangUps))).toEqual(new Set(["TimeoutError"]));
+    // Eight hang-ups with a single replica: had they counted, its breaker would now be open (503).
+    const answer = await post("/chat/completions", chat);
+    expect(answer.status).toBe(200);
+    const metrics = await (await fetch(`${server.apiUrl}/metrics`)).text();
+    expect(metrics).toMatch(/^llmgw_gateway_endpoint_breaker_open\{model="sim-slow",[^}]*\} 0$/m);
   });
 
   it("does not retry a stream that breaks after its first bytes, and ends it with an explicit error", async () => {

@@ -83,6 +83,11 @@ export async function firstAcceptableAnswer(
     kept = null;
     const result = await attemptOnce(deps, job, endpoint, key);
     if (result.kind === "connection-error") {
+      if (job.signal.aborted) {
+        // The client hung up before the answer came: not the endpoint's fault.
+        abandon(endpoint);
+        break;
+      }
       settle(deps, endpoint, "connection-error");
       // Nothing listens there (its node or engine died): no use sending it four more requests.
       if (result.code === "ECONNREFUSED") endpoint.breaker.trip(deps.nowMs());
@@ -222,4 +227,10 @@ export function settle(
   endpoint.inFlight = Math.max(0, endpoint.inFlight - 1);
   if (isEndpointFailure(status)) endpoint.breaker.onFailure(deps.nowMs());
   else endpoint.breaker.onSuccess();
+}
+
+/** Releases an attempt the client gave up on, leaving the endpoint's health as it was. */
+export function abandon(endpoint: Endpoint): void {
+  endpoint.inFlight = Math.max(0, endpoint.inFlight - 1);
+  endpoint.breaker.onAbandoned();
 }

@@ -62,3 +62,20 @@ describe("Breaker.trip", () => {
     expect(breaker.stateAt(1_200)).toBe("closed");
   });
 });
+
+describe("Breaker.onAbandoned", () => {
+  it("clients hanging up never open it, and a half-open probe slot is given back", () => {
+    const breaker = new Breaker({ failuresToOpen: 5, openForMs: 1_000 });
+    for (let i = 0; i < 20; i++) {
+      breaker.onAttempt(i);
+      breaker.onAbandoned();
+    }
+    expect(breaker.stateAt(20)).toBe("closed");
+    for (let i = 0; i < 5; i++) breaker.onFailure(100);
+    breaker.onAttempt(1_100);
+    expect(breaker.canTry(1_100)).toBe(false);
+    breaker.onAbandoned();
+    expect(breaker.canTry(1_101)).toBe(true);
+    expect(breaker.failures()).toBe(5);
+  });
+});

@@ -49,6 +49,14 @@ export class Breaker {
     this.isProbeInFlight = false;
   }
 
+  /**
+   * The client left before the endpoint answered: that says nothing about the endpoint, so the
+   * count stays as it was; a half-open breaker gets its probe slot back for the next request.
+   */
+  onAbandoned(): void {
+    this.isProbeInFlight = false;
+  }
+
   onFailure(nowMs: number): void {
     this.consecutiveFailures += 1;
     const wasProbe = this.state === "half-open";
