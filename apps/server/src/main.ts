@@ -25,6 +25,9 @@ import { createNodesService } from "./services/nodes";
 import { createUsageService } from "./services/usage";
 import { startLivenessSweep } from "./fleet/liveness-sweep";
 import { SERVER_VERSION } from "./version";
+import { createAuditService } from "./identity/audit";
+import { createOwnershipResolver } from "./identity/ownership";
+import { createPeopleService } from "./identity/people-service";
 
 export interface RunningServer {
   httpPort: number;
@@ -77,6 +80,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     reclaim: createReclaimService(db, deps, config.agentRequestTimeoutMs),
     keys,
     usage: createUsageService(db, nowMs),
+    people: createPeopleService(db),
+    audit: createAuditService(db),
+    ownership: createOwnershipResolver(db),
   };
   const metrics = createMetrics(services.nodes, deps);
   const gateway = startGateway(db, deps, keys, config.breakerOpenMs, metrics.registry);

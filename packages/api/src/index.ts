@@ -4,7 +4,9 @@ export type {
   Actor,
   ApiContext,
   ApiServices,
+  AuditService,
   AuthService,
+  PeopleService,
   KeysService,
   LogsService,
   ModelsService,
@@ -18,6 +20,7 @@ export * from "./schemas";
 export * from "./schemas-models";
 export * from "./schemas-keys";
 export * from "./schemas-usage";
+export * from "./schemas-identity";
 
 /** Path the server mounts the tRPC router on; the console proxies the same path. */
 export const TRPC_PATH = "/api/trpc";

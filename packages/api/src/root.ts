@@ -1,9 +1,11 @@
 // One router per domain. Procedure keys read `domain.verb`.
+import { auditRouter } from "./routers/audit";
 import { authRouter } from "./routers/auth";
 import { keysRouter } from "./routers/keys";
 import { logsRouter } from "./routers/logs";
 import { modelsRouter } from "./routers/models";
 import { nodesRouter } from "./routers/nodes";
+import { groupsRouter, orgRouter, peopleRouter, rolesRouter } from "./routers/people";
 import { reclaimRouter } from "./routers/reclaim";
 import { replicasRouter } from "./routers/replicas";
 import { statusRouter } from "./routers/status";
@@ -20,6 +22,11 @@ export const appRouter = router({
   reclaim: reclaimRouter,
   keys: keysRouter,
   usage: usageRouter,
+  people: peopleRouter,
+  groups: groupsRouter,
+  org: orgRouter,
+  roles: rolesRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

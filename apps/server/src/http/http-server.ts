@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { appRouter, TRPC_PATH, type ApiContext } from "@llmgw/api";
+import { crossSiteRefusal } from "./context";
 
 export interface HttpServerOptions {
   host: string;
@@ -61,6 +62,9 @@ async function route(
   const path = (req.url ?? "/").split("?")[0] ?? "/";
   if (path.startsWith("/v1/")) return options.v1(req, res, path);
   if (path.startsWith(`${TRPC_PATH}/`)) {
+    const refusal = crossSiteRefusal(req);
+    if (refusal)
+      return sendJson(res, 403, { error: { message: refusal, data: { code: "FORBIDDEN" } } });
     trpc(req, res);
     return;
   }

@@ -12,6 +12,7 @@ import {
 } from "@llmgw/api";
 import { parseApiKey } from "@llmgw/domain";
 import { hashApiKey, hashesEqual, newApiKey } from "./key-hash";
+import { recordAudit } from "../identity/audit";
 
 const CACHE_MS = 5_000;
 
@@ -65,7 +66,7 @@ export function createKeysService(
       const rows = await db.select().from(apiKeys).orderBy(desc(apiKeys.createdAt));
       return rows.map((row) => keyView(row, nowMs()));
     },
-    async revoke(id: string, _actor: Actor) {
+    async revoke(id: string, actor: Actor) {
       const [row] = await db
         .update(apiKeys)
         .set({ revokedAt: new Date(nowMs()) })
@@ -77,6 +78,12 @@ export function createKeysService(
           `no API key with id "${id}"; see \`llmgw ctl keys list\``,
         );
       cache.delete(row.prefix);
+      await recordAudit(db, {
+        actor: actor.username,
+        action: "key.revoke",
+        target: row.id,
+        details: { owner: row.owner, prefix: row.prefix },
+      });
       return keyView(row, nowMs());
     },
     async check(presented) {
@@ -128,5 +135,16 @@ async function createKey(
     })
     .returning();
   if (!row) throw new Error("the new API key was not stored");
+  const { expiresInSeconds, ...limits } = input;
+  await recordAudit(db, {
+    actor: actor.username,
+    action: "key.create",
+    target: row.id,
+    details: {
+      ...limits,
+      prefix,
+      expiresAt: row.expiresAt?.toISOString() ?? expiresInSeconds ?? null,
+    },
+  });
   return { key, view: keyView(row, nowMs) };
 }

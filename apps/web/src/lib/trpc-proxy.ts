@@ -9,6 +9,9 @@ const REQUEST_HEADERS = [
   "accept",
   "trpc-accept",
   "x-trpc-source",
+  // The server refuses state-changing requests from other sites by these two.
+  "origin",
+  "sec-fetch-site",
 ];
 // content-length and content-encoding are left out on purpose: fetch has already decoded the body,
 // so the upstream values would describe bytes the browser never receives.

@@ -3,8 +3,8 @@ import { appRouter } from "../root";
 import { fakeContext } from "../../test/fake-context";
 
 describe("keys router", () => {
-  it("creates a key for an operator and passes the limits through", async () => {
-    const ctx = fakeContext("operator");
+  it("creates a key for an operator of the team and passes the limits through", async () => {
+    const ctx = fakeContext("operator", undefined, [{ role: "operator", scope: "team:ml" }]);
     const created = await appRouter.createCaller(ctx).keys.create({
       owner: "team:ml",
       models: ["qwen*"],
@@ -19,9 +19,11 @@ describe("keys router", () => {
   });
 
   it("refuses a viewer and a malformed owner", async () => {
-    await expect(appRouter.createCaller(fakeContext("viewer")).keys.list()).rejects.toThrow(
-      /viewer role/,
-    );
+    await expect(
+      appRouter
+        .createCaller(fakeContext("viewer"))
+        .keys.create({ owner: "team:ml", models: ["*"] }),
+    ).rejects.toThrow(/viewer role/);
     await expect(
       appRouter.createCaller(fakeContext("admin")).keys.create({ owner: "ml", models: ["*"] }),
     ).rejects.toThrow(/owner must look like/);

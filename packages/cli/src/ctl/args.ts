@@ -21,6 +21,13 @@ export const OPTIONS = {
   "max-concurrent": { type: "string" },
   expires: { type: "string" },
   since: { type: "string" },
+  "token-stdin": { type: "boolean" },
+  role: { type: "string" },
+  scope: { type: "string" },
+  group: { type: "string" },
+  home: { type: "string" },
+  parent: { type: "string" },
+  "external-id": { type: "string" },
 } as const;
 
 export type CtlValues = ReturnType<

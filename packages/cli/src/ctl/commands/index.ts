@@ -1,6 +1,7 @@
 // The command table of `llmgw ctl`, and the usage text made from it.
 import { clusterCommands } from "./cluster";
 import type { Command } from "./command";
+import { identityCommands } from "./identity";
 import { keyCommands } from "./keys";
 import { modelCommands } from "./models";
 import { sessionCommands } from "./session";
@@ -12,6 +13,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...clusterCommands,
   ...keyCommands,
   ...usageCommands,
+  ...identityCommands,
 };
 
 const USAGE_COLUMN_MAX = 64;
