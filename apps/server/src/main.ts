@@ -28,6 +28,11 @@ import { SERVER_VERSION } from "./version";
 import { createAuditService } from "./identity/audit";
 import { createOwnershipResolver } from "./identity/ownership";
 import { createPeopleService } from "./identity/people-service";
+import { handleAuthRoute, publicOrigin } from "./identity/auth-routes";
+import { handleScim } from "./identity/scim/scim-routes";
+import { EntraSignIn } from "./identity/entra";
+import { createSignInSetupService } from "./identity/sign-in-service";
+import { SignInStore } from "./identity/sign-in-settings";
 
 export interface RunningServer {
   httpPort: number;
@@ -70,6 +75,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   });
   const { deps, reconciler } = plane;
   const keys = createKeysService(db, plane.apiKeyPepper, nowMs);
+  const signInStore = new SignInStore(db, plane.masterKey);
+  const entra = new EntraSignIn(signInStore, nowMs);
   const services: ApiServices = {
     nodes: createNodesService(db, registry, policy, nowMs),
     auth: createAuthService(db, config.sessionTtlMs, nowMs),
@@ -83,6 +90,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     people: createPeopleService(db),
     audit: createAuditService(db),
     ownership: createOwnershipResolver(db),
+    signIn: createSignInSetupService(signInStore),
   };
   const metrics = createMetrics(services.nodes, deps);
   const gateway = startGateway(db, deps, keys, config.breakerOpenMs, metrics.registry);
@@ -143,6 +151,16 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       body: await metrics.registry.metrics(),
     }),
     v1: gateway.handle,
+    scim: (req, res) =>
+      handleScim(req, res, { store: signInStore, origin: publicOrigin(req), nowMs, log }),
+    auth: (req, res, path) =>
+      handleAuthRoute(req, res, path, {
+        db,
+        entra,
+        sessionTtlMs: config.sessionTtlMs,
+        nowMs,
+        log,
+      }),
   });
   log(
     `listening: http://${config.httpHost}:${http.port} (API), ws://${config.agentHost}:${agents.port}/agent/v1 (agents), store ${store.kind}`,

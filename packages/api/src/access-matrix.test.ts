@@ -58,10 +58,16 @@ const RULES: Record<string, Rule> = {
   "roles.grant": "admin",
   "roles.revoke": "admin",
   "audit.list": "admin",
+  "signIn.methods": "public",
+  "signIn.settings": "admin",
+  "signIn.setEntra": "admin",
+  "signIn.setLdap": "admin",
+  "signIn.testLdap": "admin",
+  "signIn.rotateScimToken": "admin",
 };
 
 const procedures = Object.entries(
-  appRouter._def.procedures as Record<string, { _def: { type: "query" | "mutation" } }>,
+  appRouter._def.procedures as unknown as Record<string, { _def: { type: "query" | "mutation" } }>,
 ).map(([path, procedure]) => ({ path, type: procedure._def.type }));
 
 const CALLERS: (Role | null)[] = [null, "viewer", "operator", "admin"];

@@ -29,6 +29,13 @@ import type {
   UpdatePersonInput,
 } from "./schemas-identity";
 import type { OwnershipResolver } from "@llmgw/domain";
+import type {
+  EntraSettingsInput,
+  LdapSettingsInput,
+  LdapTestReport,
+  SignInMethods,
+  SignInSettings,
+} from "./schemas-signin";
 
 /**
  * Refusals the services raise with a sentence an operator can act on; the router turns them into
@@ -118,6 +125,16 @@ export interface PeopleService {
   revokeGrant(id: string, actor: Actor): Promise<void>;
 }
 
+/** Entra ID, Active Directory and SCIM setup; secrets go in sealed and never come back out. */
+export interface SignInSetupService {
+  methods(): Promise<SignInMethods>;
+  settings(): Promise<SignInSettings>;
+  setEntra(input: EntraSettingsInput, actor: Actor): Promise<SignInSettings>;
+  setLdap(input: LdapSettingsInput, actor: Actor): Promise<SignInSettings>;
+  testLdap(): Promise<LdapTestReport>;
+  rotateScimToken(actor: Actor): Promise<{ token: string }>;
+}
+
 export interface AuditService {
   list(input: AuditQueryInput): Promise<AuditEntry[]>;
 }
@@ -146,6 +163,7 @@ export interface ApiServices {
   usage: UsageService;
   people: PeopleService;
   audit: AuditService;
+  signIn: SignInSetupService;
   /** The org → team → project tree, for checks on owned things (keys, grants). */
   ownership: OwnershipResolver;
 }

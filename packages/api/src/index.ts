@@ -7,6 +7,7 @@ export type {
   AuditService,
   AuthService,
   PeopleService,
+  SignInSetupService,
   KeysService,
   LogsService,
   ModelsService,
@@ -21,6 +22,7 @@ export * from "./schemas-models";
 export * from "./schemas-keys";
 export * from "./schemas-usage";
 export * from "./schemas-identity";
+export * from "./schemas-signin";
 
 /** Path the server mounts the tRPC router on; the console proxies the same path. */
 export const TRPC_PATH = "/api/trpc";

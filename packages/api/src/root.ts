@@ -8,6 +8,7 @@ import { nodesRouter } from "./routers/nodes";
 import { groupsRouter, orgRouter, peopleRouter, rolesRouter } from "./routers/people";
 import { reclaimRouter } from "./routers/reclaim";
 import { replicasRouter } from "./routers/replicas";
+import { signInRouter } from "./routers/sign-in";
 import { statusRouter } from "./routers/status";
 import { usageRouter } from "./routers/usage";
 import { router } from "./trpc";
@@ -27,6 +28,7 @@ export const appRouter = router({
   org: orgRouter,
   roles: rolesRouter,
   audit: auditRouter,
+  signIn: signInRouter,
 });
 
 export type AppRouter = typeof appRouter;

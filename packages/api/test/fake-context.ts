@@ -66,6 +66,14 @@ export function fakeServices() {
       revokeGrant: vi.fn(async () => undefined),
     },
     audit: { list: vi.fn(async () => []) },
+    signIn: {
+      methods: vi.fn(async () => ({ entra: false, ldap: false })),
+      settings: vi.fn(async () => signInSettings),
+      setEntra: vi.fn(async () => signInSettings),
+      setLdap: vi.fn(async () => signInSettings),
+      testLdap: vi.fn(async () => ({ servers: [], users: [], groups: [] })),
+      rotateScimToken: vi.fn(async () => ({ token: "scim" })),
+    },
     ownership: {
       chain: vi.fn(async (owner: string) =>
         owner === "team:ml" ? ["org:acme", "team:ml"] : [owner],
@@ -126,6 +134,12 @@ export function fakeServices() {
     },
   } satisfies ApiServices;
 }
+
+const signInSettings = {
+  entra: null,
+  ldap: null,
+  scim: { hasToken: false, lastSyncAt: null, path: "/scim/v2" },
+};
 
 function tokenView(): TokenView {
   return {

@@ -1,4 +1,4 @@
 // The store: Drizzle schema (one table per file), the client factory and its migrator.
 export * from "./client";
 export * from "./schema/index";
-export { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
+export { and, asc, desc, eq, gt, inArray, isNull, lt, ne, sql } from "drizzle-orm";
