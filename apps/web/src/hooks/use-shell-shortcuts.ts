@@ -14,7 +14,14 @@ export interface ShellShortcutHandlers {
 }
 
 // Two-key "g x" sequences, like mail clients and issue trackers use.
-const GO_TO_TARGETS: Record<string, string> = { n: "/nodes", m: "/models", r: "/replicas" };
+const GO_TO_TARGETS: Record<string, string> = {
+  n: "/nodes",
+  m: "/models",
+  r: "/replicas",
+  p: "/people",
+  s: "/people/sign-in",
+  a: "/audit",
+};
 
 export function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
