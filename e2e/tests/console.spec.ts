@@ -67,6 +67,11 @@ test("signs in, lists the simulated fleet, opens a node, and switches to Turkish
   // The choice of language survives a reload.
   await page.reload();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Düğümler");
+  // The language is also kept on the person (server side): back to English for the next tests.
+  await Promise.all([
+    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
+    page.getByTestId("lang-switch").selectOption("en"),
+  ]);
 });
 
 test("the node list refreshes without a reload", async ({ page }) => {

@@ -155,6 +155,11 @@ test("reads in Turkish", async ({ page }) => {
   await expectReady(page, "sim-gpu-chat");
   await expect(modelRow(page, "sim-gpu-chat").getByTestId("model-state")).toHaveText("HAZIR");
   await page.screenshot({ path: `${ARTIFACTS}/models-tr.png`, fullPage: true });
+  // The language is also kept on the person (server side): back to English for the next tests.
+  await Promise.all([
+    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
+    page.getByTestId("lang-switch").selectOption("en"),
+  ]);
 });
 
 test("a definition no node can hold is added, explains why it is unplaceable, and is removed", async ({

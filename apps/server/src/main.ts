@@ -27,6 +27,14 @@ import { createEventRecorder } from "./events/event-recorder";
 import { createEventsService } from "./events/events-service";
 import { startLivenessSweep } from "./fleet/liveness-sweep";
 import { SERVER_VERSION } from "./version";
+import { createAuditService } from "./identity/audit";
+import { createOwnershipResolver } from "./identity/ownership";
+import { createPeopleService } from "./identity/people-service";
+import { handleAuthRoute, publicOrigin } from "./identity/auth-routes";
+import { handleScim } from "./identity/scim/scim-routes";
+import { EntraSignIn } from "./identity/entra";
+import { createSignInSetupService } from "./identity/sign-in-service";
+import { SignInStore } from "./identity/sign-in-settings";
 
 export interface RunningServer {
   httpPort: number;
@@ -71,6 +79,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   });
   const { deps, reconciler } = plane;
   const keys = createKeysService(db, plane.apiKeyPepper, nowMs, events);
+  const signInStore = new SignInStore(db, plane.masterKey);
+  const entra = new EntraSignIn(signInStore, nowMs);
   const services: ApiServices = {
     nodes: createNodesService(db, registry, policy, nowMs),
     auth: createAuthService(db, config.sessionTtlMs, nowMs),
@@ -82,6 +92,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     keys,
     usage: createUsageService(db, nowMs),
     events: createEventsService(db),
+    people: createPeopleService(db),
+    audit: createAuditService(db),
+    ownership: createOwnershipResolver(db),
+    signIn: createSignInSetupService(signInStore),
   };
   const metrics = createMetrics(services.nodes, deps);
   const gateway = startGateway({
@@ -156,6 +170,16 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       body: await metrics.registry.metrics(),
     }),
     v1: gateway.handle,
+    scim: (req, res) =>
+      handleScim(req, res, { store: signInStore, origin: publicOrigin(req), nowMs, log }),
+    auth: (req, res, path) =>
+      handleAuthRoute(req, res, path, {
+        db,
+        entra,
+        sessionTtlMs: config.sessionTtlMs,
+        nowMs,
+        log,
+      }),
   });
   log(
     `listening: http://${config.httpHost}:${http.port} (API), ws://${config.agentHost}:${agents.port}/agent/v1 (agents), store ${store.kind}`,

@@ -14,6 +14,29 @@ import type {
 import type { CreatedKey, CreateKeyInput, KeyView } from "./schemas-keys";
 import type { UsageQueryInput, UsageReport, UsageSeries, UsageSeriesInput } from "./schemas-usage";
 import type { EventsAttention, EventsListInput, EventsPage } from "./schemas-events";
+import type {
+  AuditEntry,
+  AuditQueryInput,
+  CreatedToken,
+  CreateGroupInput,
+  CreateOrgUnitInput,
+  CreatePersonInput,
+  GrantRoleInput,
+  GroupView,
+  OrgUnitView,
+  PersonView,
+  RoleBindingView,
+  TokenView,
+  UpdatePersonInput,
+} from "./schemas-identity";
+import type { OwnershipResolver } from "@llmgw/domain";
+import type {
+  EntraSettingsInput,
+  LdapSettingsInput,
+  LdapTestReport,
+  SignInMethods,
+  SignInSettings,
+} from "./schemas-signin";
 
 /**
  * Refusals the services raise with a sentence an operator can act on; the router turns them into
@@ -22,7 +45,7 @@ import type { EventsAttention, EventsListInput, EventsPage } from "./schemas-eve
 export class ServiceError extends Error {
   override readonly name = "ServiceError";
   constructor(
-    readonly kind: "invalid" | "not_found" | "conflict" | "unavailable",
+    readonly kind: "invalid" | "not_found" | "conflict" | "unavailable" | "forbidden",
     message: string,
     readonly details: string[] = [],
   ) {
@@ -74,6 +97,47 @@ export interface AuthService {
   /** Checks a password and opens a session; null when the pair does not match. */
   login(username: string, password: string): Promise<LoginOutput | null>;
   logout(token: string): Promise<void>;
+  /** Ends every session and token of the person. */
+  logoutEverywhere(userId: string): Promise<number>;
+  setLocale(userId: string, locale: "en" | "tr"): Promise<void>;
+  createToken(userId: string, label: string, expiresInDays: number): Promise<CreatedToken>;
+  listTokens(userId: string): Promise<TokenView[]>;
+  revokeToken(userId: string, id: string): Promise<void>;
+}
+
+/** People, groups, the ownership tree and role grants; every change lands in the audit log. */
+export interface PeopleService {
+  list(): Promise<PersonView[]>;
+  create(input: CreatePersonInput, actor: Actor): Promise<PersonView>;
+  update(input: UpdatePersonInput, actor: Actor): Promise<PersonView>;
+  remove(id: string, actor: Actor): Promise<void>;
+  /** Ends every session of the person; answers how many ended. */
+  signOut(id: string, actor: Actor): Promise<number>;
+  groups(): Promise<GroupView[]>;
+  createGroup(input: CreateGroupInput, actor: Actor): Promise<GroupView>;
+  removeGroup(id: string, actor: Actor): Promise<void>;
+  addMember(group: string, username: string, actor: Actor): Promise<GroupView>;
+  removeMember(group: string, username: string, actor: Actor): Promise<GroupView>;
+  units(): Promise<OrgUnitView[]>;
+  createUnit(input: CreateOrgUnitInput, actor: Actor): Promise<OrgUnitView>;
+  removeUnit(owner: string, actor: Actor): Promise<void>;
+  bindings(): Promise<RoleBindingView[]>;
+  grant(input: GrantRoleInput, actor: Actor): Promise<RoleBindingView>;
+  revokeGrant(id: string, actor: Actor): Promise<void>;
+}
+
+/** Entra ID, Active Directory and SCIM setup; secrets go in sealed and never come back out. */
+export interface SignInSetupService {
+  methods(): Promise<SignInMethods>;
+  settings(): Promise<SignInSettings>;
+  setEntra(input: EntraSettingsInput, actor: Actor): Promise<SignInSettings>;
+  setLdap(input: LdapSettingsInput, actor: Actor): Promise<SignInSettings>;
+  testLdap(): Promise<LdapTestReport>;
+  rotateScimToken(actor: Actor): Promise<{ token: string }>;
+}
+
+export interface AuditService {
+  list(input: AuditQueryInput): Promise<AuditEntry[]>;
 }
 
 export interface KeysService {
@@ -108,6 +172,11 @@ export interface ApiServices {
   keys: KeysService;
   usage: UsageService;
   events: EventsService;
+  people: PeopleService;
+  audit: AuditService;
+  signIn: SignInSetupService;
+  /** The org → team → project tree, for checks on owned things (keys, grants). */
+  ownership: OwnershipResolver;
 }
 
 export interface ApiContext {

@@ -4,8 +4,11 @@ export type {
   Actor,
   ApiContext,
   ApiServices,
+  AuditService,
   AuthService,
   EventsService,
+  PeopleService,
+  SignInSetupService,
   KeysService,
   LogsService,
   ModelsService,
@@ -20,6 +23,8 @@ export * from "./schemas-models";
 export * from "./schemas-keys";
 export * from "./schemas-usage";
 export * from "./schemas-events";
+export * from "./schemas-identity";
+export * from "./schemas-signin";
 
 /** Path the server mounts the tRPC router on; the console proxies the same path. */
 export const TRPC_PATH = "/api/trpc";

@@ -1,12 +1,15 @@
 // One router per domain. Procedure keys read `domain.verb`.
+import { auditRouter } from "./routers/audit";
 import { authRouter } from "./routers/auth";
 import { eventsRouter } from "./routers/events";
 import { keysRouter } from "./routers/keys";
 import { logsRouter } from "./routers/logs";
 import { modelsRouter } from "./routers/models";
 import { nodesRouter } from "./routers/nodes";
+import { groupsRouter, orgRouter, peopleRouter, rolesRouter } from "./routers/people";
 import { reclaimRouter } from "./routers/reclaim";
 import { replicasRouter } from "./routers/replicas";
+import { signInRouter } from "./routers/sign-in";
 import { statusRouter } from "./routers/status";
 import { usageRouter } from "./routers/usage";
 import { router } from "./trpc";
@@ -22,6 +25,12 @@ export const appRouter = router({
   keys: keysRouter,
   usage: usageRouter,
   events: eventsRouter,
+  people: peopleRouter,
+  groups: groupsRouter,
+  org: orgRouter,
+  roles: rolesRouter,
+  audit: auditRouter,
+  signIn: signInRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -54,10 +54,21 @@ export type NodeView = z.infer<typeof nodeViewSchema>;
 export const roleSchema = z.enum(["admin", "operator", "viewer"]);
 export type Role = z.infer<typeof roleSchema>;
 
+export const grantSchema = z.object({ role: roleSchema, scope: z.string() });
+export type Grant = z.infer<typeof grantSchema>;
+
+export const LOCALES = ["en", "tr"] as const;
+export const localeSchema = z.enum(LOCALES, { message: "locale must be en or tr" });
+
+/** The signed-in person: their cluster role and the grants they hold on orgs, teams, projects. */
 export const userViewSchema = z.object({
   id: z.string(),
   username: z.string(),
   role: roleSchema,
+  displayName: z.string().default(""),
+  source: z.enum(["local", "entra", "ldap", "scim"]).default("local"),
+  locale: localeSchema.nullable().default(null),
+  grants: z.array(grantSchema).default([]),
 });
 export type UserView = z.infer<typeof userViewSchema>;
 

@@ -1,7 +1,9 @@
 // The tRPC instance and the procedure builders every router uses.
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
+import { atLeast, holdsOn, type RoleName } from "@llmgw/domain";
 import { ServiceError, type ApiContext } from "./context";
+import type { UserView } from "./schemas";
 
 const t = initTRPC.context<ApiContext>().create({
   errorFormatter({ shape, error }) {
@@ -27,6 +29,7 @@ const SERVICE_ERROR_CODES = {
   not_found: "NOT_FOUND",
   conflict: "CONFLICT",
   unavailable: "PRECONDITION_FAILED",
+  forbidden: "FORBIDDEN",
 } as const satisfies Record<ServiceError["kind"], TRPCError["code"]>;
 
 export function toTRPCError(error: ServiceError): TRPCError {
@@ -52,16 +55,50 @@ export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) {
     throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in first: no valid session" });
   }
-  return next({ ctx: { ...ctx, user: ctx.user } });
+  return next({ ctx: { ...ctx, user: ctx.user, actor: { username: ctx.user.username } } });
 });
+
+function forbid(user: UserView, needs: string): never {
+  throw new TRPCError({
+    code: "FORBIDDEN",
+    message: `"${user.username}" has the ${user.role} role, which ${user.role === "viewer" ? "may only look" : "cannot do this"}; this needs ${needs}`,
+  });
+}
 
 /** Changes to the cluster: admins and operators only; viewers may look but not touch. */
 export const operatorProcedure = authedProcedure.use(({ ctx, next }) => {
-  if (ctx.user.role !== "admin" && ctx.user.role !== "operator") {
+  if (!atLeast(ctx.user.role, "operator")) forbid(ctx.user, "an admin or operator");
+  return next({ ctx });
+});
+
+/**
+ * Changes to owned things (keys): an operator anywhere, on the cluster or on an org, team or
+ * project. The procedure then checks the owner itself with `requireOn`.
+ */
+export const ownerOperatorProcedure = authedProcedure.use(({ ctx, next }) => {
+  const somewhere =
+    atLeast(ctx.user.role, "operator") || ctx.user.grants.some((g) => atLeast(g.role, "operator"));
+  if (!somewhere) forbid(ctx.user, "an admin, or an operator of the owner");
+  return next({ ctx });
+});
+
+/** People, groups, roles, sign-in setup and the audit log: admins only. */
+export const adminProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (ctx.user.role !== "admin") forbid(ctx.user, "an admin");
+  return next({ ctx });
+});
+
+/** Refuses unless the person holds `role` on `owner` (through the ownership tree). */
+export async function requireOn(
+  ctx: { user: UserView; services: ApiContext["services"] },
+  role: RoleName,
+  owner: string,
+): Promise<void> {
+  const chain = await ctx.services.ownership.chain(owner);
+  if (!holdsOn(ctx.user, role, chain)) {
     throw new TRPCError({
       code: "FORBIDDEN",
-      message: `"${ctx.user.username}" has the ${ctx.user.role} role, which may only look; this needs an admin or operator`,
+      message: `"${ctx.user.username}" is not ${role === "admin" ? "an admin" : `an ${role}`} of ${owner}; an admin can grant it (llmgw ctl roles grant)`,
     });
   }
-  return next({ ctx: { ...ctx, actor: { username: ctx.user.username } } });
-});
+}

@@ -2,7 +2,17 @@
 // can answer or make refuse, and the caller's role is chosen per test.
 import { vi } from "vitest";
 import type { ApiContext, ApiServices } from "../src/context";
-import type { CreateKeyInput, KeyView, ModelView, Role } from "../src/index";
+import type {
+  CreateKeyInput,
+  Grant,
+  GroupView,
+  KeyView,
+  ModelView,
+  PersonView,
+  Role,
+  RoleBindingView,
+  TokenView,
+} from "../src/index";
 
 export function modelView(overrides: Partial<ModelView> = {}): ModelView {
   return {
@@ -28,7 +38,47 @@ export function modelView(overrides: Partial<ModelView> = {}): ModelView {
 export function fakeServices() {
   return {
     nodes: { list: vi.fn(async () => []), get: vi.fn(async () => null) },
-    auth: { login: vi.fn(async () => null), logout: vi.fn(async () => undefined) },
+    auth: {
+      login: vi.fn(async () => null),
+      logout: vi.fn(async () => undefined),
+      logoutEverywhere: vi.fn(async () => 1),
+      setLocale: vi.fn(async () => undefined),
+      createToken: vi.fn(async () => ({ token: "tok", view: tokenView() })),
+      listTokens: vi.fn(async () => [tokenView()]),
+      revokeToken: vi.fn(async () => undefined),
+    },
+    people: {
+      list: vi.fn(async () => [personView()]),
+      create: vi.fn(async () => personView()),
+      update: vi.fn(async () => personView()),
+      remove: vi.fn(async () => undefined),
+      signOut: vi.fn(async () => 1),
+      groups: vi.fn(async () => [groupView()]),
+      createGroup: vi.fn(async () => groupView()),
+      removeGroup: vi.fn(async () => undefined),
+      addMember: vi.fn(async () => groupView()),
+      removeMember: vi.fn(async () => groupView()),
+      units: vi.fn(async () => [{ kind: "team" as const, name: "ml", parent: "org:acme" }]),
+      createUnit: vi.fn(async () => ({ kind: "team" as const, name: "ml", parent: "org:acme" })),
+      removeUnit: vi.fn(async () => undefined),
+      bindings: vi.fn(async () => [bindingView()]),
+      grant: vi.fn(async () => bindingView()),
+      revokeGrant: vi.fn(async () => undefined),
+    },
+    audit: { list: vi.fn(async () => []) },
+    signIn: {
+      methods: vi.fn(async () => ({ entra: false, ldap: false })),
+      settings: vi.fn(async () => signInSettings),
+      setEntra: vi.fn(async () => signInSettings),
+      setLdap: vi.fn(async () => signInSettings),
+      testLdap: vi.fn(async () => ({ servers: [], users: [], groups: [] })),
+      rotateScimToken: vi.fn(async () => ({ token: "scim" })),
+    },
+    ownership: {
+      chain: vi.fn(async (owner: string) =>
+        owner === "team:ml" ? ["org:acme", "team:ml"] : [owner],
+      ),
+    },
     models: {
       list: vi.fn(async () => [modelView()]),
       get: vi.fn(async (): Promise<ModelView | null> => modelView()),
@@ -98,6 +148,55 @@ export function fakeServices() {
   } satisfies ApiServices;
 }
 
+const signInSettings = {
+  entra: null,
+  ldap: null,
+  scim: { hasToken: false, lastSyncAt: null, path: "/scim/v2" },
+};
+
+function tokenView(): TokenView {
+  return {
+    id: "t1",
+    label: "laptop",
+    createdAt: "2030-01-01T00:00:00.000Z",
+    expiresAt: "2030-04-01T00:00:00.000Z",
+  };
+}
+
+function personView(): PersonView {
+  return {
+    id: "u1",
+    username: "ada",
+    displayName: "Ada",
+    email: null,
+    source: "local",
+    isActive: true,
+    directRole: "viewer",
+    role: "viewer",
+    groups: [],
+    grants: [],
+    homeOwner: null,
+    lastSignInAt: null,
+    createdAt: "2030-01-01T00:00:00.000Z",
+  };
+}
+
+function groupView(): GroupView {
+  return { id: "g1", name: "ml", source: "local", externalId: null, members: [], grants: [] };
+}
+
+function bindingView(): RoleBindingView {
+  return {
+    id: "b1",
+    subjectKind: "group",
+    subject: "ml",
+    role: "operator",
+    scope: "team:ml",
+    createdBy: "admin",
+    createdAt: "2030-01-01T00:00:00.000Z",
+  };
+}
+
 function keyView(owner: string): KeyView {
   return {
     id: "k1",
@@ -119,11 +218,22 @@ function keyView(owner: string): KeyView {
 export function fakeContext(
   role: Role | null,
   services = fakeServices(),
+  grants: Grant[] = [],
 ): ApiContext & { services: ReturnType<typeof fakeServices> } {
   return {
     services,
     sessionToken: role ? "token" : null,
-    user: role ? { id: `u-${role}`, username: `${role}-user`, role } : null,
+    user: role
+      ? {
+          id: `u-${role}`,
+          username: `${role}-user`,
+          role,
+          displayName: "",
+          source: "local",
+          locale: null,
+          grants,
+        }
+      : null,
     setSessionCookie: () => undefined,
     clearSessionCookie: () => undefined,
   };

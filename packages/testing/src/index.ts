@@ -32,3 +32,10 @@ export {
 } from "./spawn-process.ts";
 export { tempDir, type TempDir } from "./temp-dir.ts";
 export { waitFor, type WaitForOptions } from "./wait-for.ts";
+export {
+  forgeIdToken,
+  startEntraProvider,
+  unsignedIdToken,
+  type EntraProvider,
+  type EntraUser,
+} from "./entra-provider.ts";

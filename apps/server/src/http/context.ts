@@ -42,3 +42,33 @@ export async function createContext(
     },
   };
 }
+
+/**
+ * Cross-site request forgery guard for state-changing requests: a browser names the page that sent
+ * the request in Origin (and Sec-Fetch-Site); it must be this host, or the console's host that the
+ * console's proxy forwards. Clients without a browser (the CLI, scripts) send neither and pass.
+ */
+export function crossSiteRefusal(req: IncomingMessage): string | null {
+  const method = req.method ?? "GET";
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return null;
+  const origin = req.headers.origin;
+  const host = firstHeader(req.headers["x-forwarded-host"]) ?? req.headers.host ?? "";
+  if (origin !== undefined) {
+    let originHost: string | null = null;
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      originHost = null;
+    }
+    if (originHost !== host)
+      return `refused a ${method} from another site (Origin ${origin}, this is ${host}); use the console or the CLI`;
+    return null;
+  }
+  if (firstHeader(req.headers["sec-fetch-site"]) === "cross-site")
+    return `refused a ${method} from another site; use the console or the CLI`;
+  return null;
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value?.split(",")[0]?.trim();
+}

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { appRouter, TRPC_PATH, type ApiContext } from "@llmgw/api";
+import { crossSiteRefusal } from "./context";
 
 export interface HttpServerOptions {
   host: string;
@@ -13,6 +14,10 @@ export interface HttpServerOptions {
   metrics(): Promise<{ contentType: string; body: string }>;
   /** Handles every path under /v1/. */
   v1(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
+  /** Handles every path under /scim/v2 (provisioning). */
+  scim(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Handles every path under /auth/ (single sign-on redirects). */
+  auth(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
   log(line: string): void;
 }
 
@@ -60,7 +65,12 @@ async function route(
 ): Promise<void> {
   const path = (req.url ?? "/").split("?")[0] ?? "/";
   if (path.startsWith("/v1/")) return options.v1(req, res, path);
+  if (path.startsWith("/auth/")) return options.auth(req, res, path);
+  if (path === "/scim/v2" || path.startsWith("/scim/v2/")) return options.scim(req, res);
   if (path.startsWith(`${TRPC_PATH}/`)) {
+    const refusal = crossSiteRefusal(req);
+    if (refusal)
+      return sendJson(res, 403, { error: { message: refusal, data: { code: "FORBIDDEN" } } });
     trpc(req, res);
     return;
   }

@@ -13,6 +13,7 @@ import {
 import { parseApiKey } from "@llmgw/domain";
 import type { EventRecorder } from "../events/event-recorder";
 import { hashApiKey, hashesEqual, newApiKey } from "./key-hash";
+import { recordAudit } from "../identity/audit";
 
 const CACHE_MS = 5_000;
 
@@ -94,6 +95,12 @@ export function createKeysService(
         prefix: row.prefix,
         actor: actor.username,
       });
+      await recordAudit(db, {
+        actor: actor.username,
+        action: "key.revoke",
+        target: row.id,
+        details: { owner: row.owner, prefix: row.prefix },
+      });
       return keyView(row, nowMs());
     },
     async check(presented) {
@@ -145,5 +152,16 @@ async function createKey(
     })
     .returning();
   if (!row) throw new Error("the new API key was not stored");
+  const { expiresInSeconds, ...limits } = input;
+  await recordAudit(db, {
+    actor: actor.username,
+    action: "key.create",
+    target: row.id,
+    details: {
+      ...limits,
+      prefix,
+      expiresAt: row.expiresAt?.toISOString() ?? expiresInSeconds ?? null,
+    },
+  });
   return { key, view: keyView(row, nowMs) };
 }

@@ -24,3 +24,27 @@ export async function loadOrCreateSecret(
   if (!row) throw new Error(`sealed secret "${name}" could not be stored`);
   return unseal(masterKey, name, row.sealed);
 }
+
+/** Seals and stores a secret a person entered, replacing any earlier value. */
+export async function storeSecret(
+  db: Database,
+  masterKey: Uint8Array,
+  name: string,
+  plaintext: string,
+): Promise<void> {
+  const sealed = seal(masterKey, name, Buffer.from(plaintext, "utf8"));
+  await db
+    .insert(sealedSecrets)
+    .values({ name, sealed })
+    .onConflictDoUpdate({ target: sealedSecrets.name, set: { sealed } });
+}
+
+/** Opens a stored secret; null when none is stored. A wrong master key fails closed (throws). */
+export async function readSecret(
+  db: Database,
+  masterKey: Uint8Array,
+  name: string,
+): Promise<string | null> {
+  const [row] = await db.select().from(sealedSecrets).where(eq(sealedSecrets.name, name));
+  return row ? unseal(masterKey, name, row.sealed).toString("utf8") : null;
+}

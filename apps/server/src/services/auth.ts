@@ -1,12 +1,55 @@
-// Local accounts and sessions. Tokens are random; only their SHA-256 is stored.
+// Local accounts, sessions and CLI tokens. Tokens are random; only their SHA-256 is stored, and
+// a session is found again only while the person is active and still holds a role.
 import { randomUUID } from "node:crypto";
-import { and, auditLog, eq, gt, sessions, users, type Database } from "@llmgw/db";
-import type { AuthService, LoginOutput, UserView } from "@llmgw/api";
+import { and, eq, gt, sessions, users, type Database, type UserRow } from "@llmgw/db";
+import { ServiceError, type AuthService, type LoginOutput, type UserView } from "@llmgw/api";
 import { randomToken, sha256Hex } from "../secrets";
+import { recordAudit } from "../identity/audit";
+import { principalOf } from "../identity/principal";
 import { hashPassword, verifyPassword } from "./passwords";
 
 // Spent on unknown usernames too, so timing does not tell which names exist.
 const DUMMY_HASH_PROMISE = hashPassword(randomToken());
+const DAY_MS = 86_400_000;
+/** Tokens are listed by this much of their hash: enough to tell them apart, useless to sign in. */
+const TOKEN_ID_CHARS = 16;
+
+/** Opens a session for someone already checked (by password, Entra or AD). */
+export async function openSession(
+  db: Database,
+  user: UserRow,
+  how: string,
+  ttlMs: number,
+  nowMs: number,
+): Promise<LoginOutput> {
+  const principal = await principalOf(db, user);
+  if (!principal) throw refusal(user);
+  const token = randomToken(32);
+  const expiresAt = new Date(nowMs + ttlMs);
+  await db
+    .insert(sessions)
+    .values({ tokenHash: sha256Hex(token), userId: user.id, expiresAt, label: how });
+  await db
+    .update(users)
+    .set({ lastSignInAt: new Date(nowMs) })
+    .where(eq(users.id, user.id));
+  await recordAudit(db, {
+    actor: user.username,
+    action: "session.open",
+    target: user.username,
+    details: { how },
+  });
+  return { token, expiresAt: expiresAt.toISOString(), user: principal };
+}
+
+function refusal(user: UserRow): ServiceError {
+  return new ServiceError(
+    "forbidden",
+    user.isActive
+      ? `"${user.username}" holds no role here; an admin can grant one (llmgw ctl roles grant --user ${user.username} --role viewer)`
+      : `"${user.username}" is disabled; an admin can enable the account again`,
+  );
+}
 
 export function createAuthService(
   db: Database,
@@ -17,15 +60,88 @@ export function createAuthService(
     async login(username, password): Promise<LoginOutput | null> {
       const [user] = await db.select().from(users).where(eq(users.username, username)).limit(1);
       const ok = await verifyPassword(password, user?.passwordHash ?? (await DUMMY_HASH_PROMISE));
-      if (!user || !ok) return null;
-      const token = randomToken(32);
-      const expiresAt = new Date(nowMs() + sessionTtlMs);
-      await db.insert(sessions).values({ tokenHash: sha256Hex(token), userId: user.id, expiresAt });
-      return { token, expiresAt: expiresAt.toISOString(), user: toView(user) };
+      if (!user || !ok || !user.passwordHash) return null;
+      return openSession(db, user, "password", sessionTtlMs, nowMs());
     },
     async logout(token) {
       await db.delete(sessions).where(eq(sessions.tokenHash, sha256Hex(token)));
     },
+    async logoutEverywhere(userId) {
+      const ended = await db.delete(sessions).where(eq(sessions.userId, userId)).returning();
+      const [user] = await db.select().from(users).where(eq(users.id, userId));
+      await recordAudit(db, {
+        actor: user?.username ?? userId,
+        action: "session.end-all",
+        target: user?.username ?? userId,
+        details: { ended: ended.length },
+      });
+      return ended.length;
+    },
+    async setLocale(userId, locale) {
+      await db.update(users).set({ locale }).where(eq(users.id, userId));
+    },
+    async createToken(userId, label, expiresInDays) {
+      const token = randomToken(32);
+      const [row] = await db
+        .insert(sessions)
+        .values({
+          tokenHash: sha256Hex(token),
+          userId,
+          kind: "token",
+          label,
+          expiresAt: new Date(nowMs() + expiresInDays * DAY_MS),
+        })
+        .returning();
+      const [user] = await db.select().from(users).where(eq(users.id, userId));
+      await recordAudit(db, {
+        actor: user?.username ?? userId,
+        action: "token.create",
+        target: label,
+        details: { expiresInDays },
+      });
+      return { token, view: tokenView(row!) };
+    },
+    async listTokens(userId) {
+      const rows = await db
+        .select()
+        .from(sessions)
+        .where(
+          and(
+            eq(sessions.userId, userId),
+            eq(sessions.kind, "token"),
+            gt(sessions.expiresAt, new Date(nowMs())),
+          ),
+        );
+      return rows.map(tokenView);
+    },
+    async revokeToken(userId, id) {
+      const rows = await db
+        .select()
+        .from(sessions)
+        .where(and(eq(sessions.userId, userId), eq(sessions.kind, "token")));
+      const row = rows.find((r) => r.tokenHash.startsWith(id) && id.length === TOKEN_ID_CHARS);
+      if (!row)
+        throw new ServiceError(
+          "not_found",
+          `you have no token with id "${id}"; see the token list`,
+        );
+      await db.delete(sessions).where(eq(sessions.tokenHash, row.tokenHash));
+      const [user] = await db.select().from(users).where(eq(users.id, userId));
+      await recordAudit(db, {
+        actor: user?.username ?? userId,
+        action: "token.revoke",
+        target: row.label,
+      });
+    },
+  };
+}
+
+function tokenView(row: typeof sessions.$inferSelect) {
+  return {
+    id: row.tokenHash.slice(0, TOKEN_ID_CHARS),
+    label: row.label,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
   };
 }
 
@@ -40,11 +156,7 @@ export async function userForSession(
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, now)))
     .limit(1);
-  return rows[0] ? toView(rows[0].user) : null;
-}
-
-function toView(user: typeof users.$inferSelect): UserView {
-  return { id: user.id, username: user.username, role: user.role };
+  return rows[0] ? principalOf(db, rows[0].user) : null;
 }
 
 /**
@@ -64,7 +176,7 @@ export async function ensureFirstAdmin(
     passwordHash: await hashPassword(password),
     role: "admin",
   });
-  await db.insert(auditLog).values({
+  await recordAudit(db, {
     actor: "system",
     action: "user.create",
     target: "admin",

@@ -4,7 +4,12 @@ import { useTranslation } from "react-i18next";
 import { LANGUAGES, isLanguage } from "../lib/preferences";
 import { usePreferences } from "./preferences";
 
-export function LanguageSwitch() {
+export function LanguageSwitch({
+  onLanguageChosen,
+}: {
+  /** Called when the person picks a language, to remember it on the server. */
+  onLanguageChosen?: (language: "en" | "tr") => void;
+}) {
   const { t } = useTranslation();
   const { language, setLanguage } = usePreferences();
   return (
@@ -15,7 +20,9 @@ export function LanguageSwitch() {
       title={t("topBar.language")}
       value={language}
       onChange={(event) => {
-        if (isLanguage(event.target.value)) setLanguage(event.target.value);
+        if (!isLanguage(event.target.value)) return;
+        setLanguage(event.target.value);
+        onLanguageChosen?.(event.target.value);
       }}
     >
       {LANGUAGES.map((code) => (

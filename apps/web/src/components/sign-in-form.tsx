@@ -2,7 +2,7 @@
 // The local administrator's sign-in. The server sets the session as an httpOnly cookie through the
 // console's proxy, so this form never sees or stores the token itself.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
+import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { describeError, trpcErrorCode } from "../lib/errors";
@@ -17,6 +17,9 @@ export function SignInForm() {
   const queryClient = useQueryClient();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
+  // A refused single sign-on comes back here with the server's reason in ?error=.
+  const ssoError = useSearchParams().get("error");
+  const methods = useQuery(trpc.signIn.methods.queryOptions(undefined, { retry: false }));
 
   // An operator who is already signed in has nothing to do here.
   const me = useQuery(trpc.auth.me.queryOptions(undefined, { retry: false }));
@@ -51,7 +54,24 @@ export function SignInForm() {
       <form className="sign-in-card" onSubmit={onSubmit} data-testid="signin-form">
         <div className="sign-in-brand">{tc("productName")}</div>
         <h1>{t("title")}</h1>
-        <p className="muted">{t("subtitle")}</p>
+        <p className="muted">{methods.data?.ldap ? t("subtitleDirectory") : t("subtitle")}</p>
+        {methods.data?.entra ? (
+          <>
+            <a
+              className="button primary sso-button"
+              href="/auth/entra/start"
+              data-testid="signin-microsoft"
+            >
+              {t("microsoft")}
+            </a>
+            <div className="muted sign-in-or">{t("or")}</div>
+          </>
+        ) : null}
+        {ssoError ? (
+          <p className="form-error" role="alert" data-testid="signin-sso-error">
+            {t("ssoRefused", { reason: ssoError })}
+          </p>
+        ) : null}
         <label className="field">
           <span>{t("username")}</span>
           <input

@@ -21,6 +21,9 @@ const GO_TO_TARGETS: Record<string, string> = {
   k: "/keys",
   u: "/usage",
   e: "/events",
+  p: "/people",
+  s: "/people/sign-in",
+  a: "/audit",
 };
 
 export function isTypingTarget(target: EventTarget | null): boolean {

@@ -1,5 +1,6 @@
 // The bundled translations. Both languages ship in the client bundle: they are small, and the
 // console must switch language instantly without a network round trip.
+import auditEn from "../locales/en/audit.json";
 import authEn from "../locales/en/auth.json";
 import commonEn from "../locales/en/common.json";
 import eventsEn from "../locales/en/events.json";
@@ -7,8 +8,11 @@ import keysEn from "../locales/en/keys.json";
 import logsEn from "../locales/en/logs.json";
 import modelsEn from "../locales/en/models.json";
 import nodesEn from "../locales/en/nodes.json";
+import peopleEn from "../locales/en/people.json";
 import replicasEn from "../locales/en/replicas.json";
 import usageEn from "../locales/en/usage.json";
+import signinSetupEn from "../locales/en/signin-setup.json";
+import auditTr from "../locales/tr/audit.json";
 import authTr from "../locales/tr/auth.json";
 import commonTr from "../locales/tr/common.json";
 import eventsTr from "../locales/tr/events.json";
@@ -16,8 +20,10 @@ import keysTr from "../locales/tr/keys.json";
 import logsTr from "../locales/tr/logs.json";
 import modelsTr from "../locales/tr/models.json";
 import nodesTr from "../locales/tr/nodes.json";
+import peopleTr from "../locales/tr/people.json";
 import replicasTr from "../locales/tr/replicas.json";
 import usageTr from "../locales/tr/usage.json";
+import signinSetupTr from "../locales/tr/signin-setup.json";
 
 export const NAMESPACES = [
   "common",
@@ -29,6 +35,9 @@ export const NAMESPACES = [
   "keys",
   "usage",
   "events",
+  "people",
+  "audit",
+  "signin-setup",
 ] as const;
 
 export const resources = {
@@ -42,6 +51,9 @@ export const resources = {
     keys: keysEn,
     usage: usageEn,
     events: eventsEn,
+    people: peopleEn,
+    audit: auditEn,
+    "signin-setup": signinSetupEn,
   },
   tr: {
     common: commonTr,
@@ -53,6 +65,9 @@ export const resources = {
     keys: keysTr,
     usage: usageTr,
     events: eventsTr,
+    people: peopleTr,
+    audit: auditTr,
+    "signin-setup": signinSetupTr,
   },
 } as const;
 

@@ -9,10 +9,14 @@ const REQUEST_HEADERS = [
   "accept",
   "trpc-accept",
   "x-trpc-source",
+  // The server refuses state-changing requests from other sites by these two.
+  "origin",
+  "sec-fetch-site",
 ];
 // content-length and content-encoding are left out on purpose: fetch has already decoded the body,
 // so the upstream values would describe bytes the browser never receives.
-const RESPONSE_HEADERS = ["content-type", "cache-control", "vary", "trpc-accept"];
+// location carries the single sign-on redirects (relayed with redirect: "manual").
+const RESPONSE_HEADERS = ["content-type", "cache-control", "vary", "trpc-accept", "location"];
 
 export interface RelayOptions {
   apiUrl: string;

@@ -1,5 +1,13 @@
+// Signing in and out, the person's own preferences, and tokens for `llmgw ctl login --token`.
 import { TRPCError } from "@trpc/server";
-import { loginInputSchema, loginOutputSchema, userViewSchema } from "../schemas";
+import { z } from "zod";
+import { localeSchema, loginInputSchema, loginOutputSchema, userViewSchema } from "../schemas";
+import {
+  createdTokenSchema,
+  createTokenInputSchema,
+  idInputSchema,
+  tokenViewSchema,
+} from "../schemas-identity";
 import { authedProcedure, publicProcedure, router } from "../trpc";
 
 export const authRouter = router({
@@ -21,5 +29,38 @@ export const authRouter = router({
     return { ok: true as const };
   }),
 
+  /** Ends every session and token of the caller, this one included. */
+  logoutEverywhere: authedProcedure
+    .output(z.object({ ended: z.number() }))
+    .mutation(async ({ ctx }) => {
+      const ended = await ctx.services.auth.logoutEverywhere(ctx.user.id);
+      ctx.clearSessionCookie();
+      return { ended };
+    }),
+
   me: authedProcedure.output(userViewSchema).query(({ ctx }) => ctx.user),
+
+  /** The console language, kept on the person so every browser opens in it. */
+  setLocale: authedProcedure
+    .input(z.object({ locale: localeSchema }))
+    .mutation(async ({ ctx, input }) => {
+      await ctx.services.auth.setLocale(ctx.user.id, input.locale);
+      return { ok: true as const };
+    }),
+
+  createToken: authedProcedure
+    .input(createTokenInputSchema)
+    .output(createdTokenSchema)
+    .mutation(({ ctx, input }) =>
+      ctx.services.auth.createToken(ctx.user.id, input.label, input.expiresInDays),
+    ),
+
+  tokens: authedProcedure
+    .output(z.array(tokenViewSchema))
+    .query(({ ctx }) => ctx.services.auth.listTokens(ctx.user.id)),
+
+  revokeToken: authedProcedure.input(idInputSchema).mutation(async ({ ctx, input }) => {
+    await ctx.services.auth.revokeToken(ctx.user.id, input.id);
+    return { ok: true as const };
+  }),
 });

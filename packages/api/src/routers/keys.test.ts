@@ -3,8 +3,8 @@ import { appRouter } from "../root";
 import { fakeContext } from "../../test/fake-context";
 
 describe("keys router", () => {
-  it("creates a key for an operator and passes the limits through", async () => {
-    const ctx = fakeContext("operator");
+  it("creates a key for an operator of the team and passes the limits through", async () => {
+    const ctx = fakeContext("operator", undefined, [{ role: "operator", scope: "team:ml" }]);
     const created = await appRouter.createCaller(ctx).keys.create({
       owner: "team:ml",
       models: ["qwen*"],
@@ -18,8 +18,12 @@ describe("keys router", () => {
     );
   });
 
-  it("lets a viewer list keys but not create or revoke them, and refuses a malformed owner", async () => {
-    const viewer = appRouter.createCaller(fakeContext("viewer"));
+  it("lets a viewer list the keys they may see but not create or revoke them, and refuses a malformed owner", async () => {
+    // Keys are listed only to those who hold at least viewer where the key's owner sits.
+    expect(await appRouter.createCaller(fakeContext("viewer")).keys.list()).toEqual([]);
+    const viewer = appRouter.createCaller(
+      fakeContext("viewer", undefined, [{ role: "viewer", scope: "team:ml" }]),
+    );
     expect((await viewer.keys.list())[0]?.owner).toBe("team:ml");
     await expect(viewer.keys.create({ owner: "team:ml", models: ["*"] })).rejects.toThrow(
       /viewer role/,

@@ -1,4 +1,7 @@
-// API keys for /v1: create (the plaintext is answered once), list, revoke.
+// API keys for /v1: create (the plaintext is answered once), list, revoke. A key belongs to an
+// owner; only an admin or an operator of that owner (or the person it belongs to, as an operator)
+// may make or revoke it, and people see the keys of owners they hold a role on.
+import { holdsOn } from "@llmgw/domain";
 import { z } from "zod";
 import {
   createdKeySchema,
@@ -6,19 +9,34 @@ import {
   keyIdInputSchema,
   keyViewSchema,
 } from "../schemas-keys";
-import { authedProcedure, operatorProcedure, router } from "../trpc";
+import { authedProcedure, operatorProcedure, ownerOperatorProcedure, requireOn, router } from "../trpc";
 
 export const keysRouter = router({
-  create: operatorProcedure
+  create: ownerOperatorProcedure
     .input(createKeyInputSchema)
     .output(createdKeySchema)
-    .mutation(({ ctx, input }) => ctx.services.keys.create(input, ctx.actor)),
+    .mutation(async ({ ctx, input }) => {
+      await requireOn(ctx, "operator", input.owner);
+      return ctx.services.keys.create(input, ctx.actor);
+    }),
 
-  // Viewers may see the keys (never a secret: only the visible prefix); changes need an operator.
-  list: authedProcedure.output(z.array(keyViewSchema)).query(({ ctx }) => ctx.services.keys.list()),
+  list: authedProcedure.output(z.array(keyViewSchema)).query(async ({ ctx }) => {
+    const keys = await ctx.services.keys.list();
+    if (ctx.user.role === "admin") return keys;
+    const visible = await Promise.all(
+      keys.map(async (key) =>
+        holdsOn(ctx.user, "viewer", await ctx.services.ownership.chain(key.owner)),
+      ),
+    );
+    return keys.filter((_, index) => visible[index]);
+  }),
 
-  revoke: operatorProcedure
+  revoke: ownerOperatorProcedure
     .input(keyIdInputSchema)
     .output(keyViewSchema)
-    .mutation(({ ctx, input }) => ctx.services.keys.revoke(input.id, ctx.actor)),
+    .mutation(async ({ ctx, input }) => {
+      const key = (await ctx.services.keys.list()).find((k) => k.id === input.id);
+      if (key) await requireOn(ctx, "operator", key.owner);
+      return ctx.services.keys.revoke(input.id, ctx.actor);
+    }),
 });

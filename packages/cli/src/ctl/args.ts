@@ -25,6 +25,13 @@ export const OPTIONS = {
   severity: { type: "string" },
   subject: { type: "string" },
   limit: { type: "string" },
+  "token-stdin": { type: "boolean" },
+  role: { type: "string" },
+  scope: { type: "string" },
+  group: { type: "string" },
+  home: { type: "string" },
+  parent: { type: "string" },
+  "external-id": { type: "string" },
 } as const;
 
 export type CtlValues = ReturnType<

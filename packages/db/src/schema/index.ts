@@ -11,3 +11,7 @@ export * from "./sessions";
 export * from "./settings";
 export * from "./users";
 export * from "./usage-records";
+export * from "./groups";
+export * from "./org-units";
+export * from "./role-bindings";
+export * from "./sign-in-states";

@@ -7,6 +7,7 @@ import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useShellShortcuts } from "../../hooks/use-shell-shortcuts";
+import { useServerLocale } from "../../hooks/use-server-locale";
 import { isUnauthorized } from "../../lib/errors";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
@@ -40,6 +41,7 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
   const [isHelpOpen, setHelpOpen] = useState(false);
   const me = useQuery(trpc.auth.me.queryOptions(undefined, { staleTime: 30_000 }));
   useRedirectWhenSignedOut();
+  useServerLocale(me.data?.locale ?? null);
 
   const signOut = useMutation(
     trpc.auth.logout.mutationOptions({

@@ -27,6 +27,19 @@ const SECTIONS = [
       { href: "/usage", label: "nav.usage", testId: "nav-usage", shortcut: "g u" },
     ],
   },
+  {
+    label: "nav.identity",
+    entries: [
+      { href: "/people", label: "nav.people", testId: "nav-people", shortcut: "g p" },
+      {
+        href: "/people/sign-in",
+        label: "nav.signInSetup",
+        testId: "nav-signin-setup",
+        shortcut: "g s",
+      },
+      { href: "/audit", label: "nav.audit", testId: "nav-audit", shortcut: "g a" },
+    ],
+  },
 ] as const;
 
 export function Sidebar() {
@@ -38,7 +51,10 @@ export function Sidebar() {
         <div key={section.label} className="sidebar-group">
           <div className="sidebar-section">{t(section.label)}</div>
           {section.entries.map((entry) => {
-            const isActive = pathname === entry.href || pathname.startsWith(`${entry.href}/`);
+            // People → Sign-in is its own entry, so People is not lit up on it too.
+            const isActive =
+              pathname === entry.href ||
+              (pathname.startsWith(`${entry.href}/`) && pathname !== "/people/sign-in");
             return (
               <Link
                 key={entry.href}

@@ -1,7 +1,9 @@
 "use client";
 // The strip across the top: product, location, and the operator's own controls.
 import type { UserView } from "@llmgw/api";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { useTRPC } from "../../trpc/react";
 import { LanguageSwitch, ThemeSwitch } from "../preference-switches";
 import { Breadcrumbs } from "./breadcrumbs";
 
@@ -14,6 +16,14 @@ interface TopBarProps {
 
 export function TopBar({ user, isSigningOut, onSignOut, onHelp }: TopBarProps) {
   const { t } = useTranslation();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  // The choice is kept on the person, so every browser they sign in from opens in it.
+  const setLocale = useMutation(
+    trpc.auth.setLocale.mutationOptions({
+      onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.auth.me.queryKey() }),
+    }),
+  );
   return (
     <header className="top-bar">
       <div className="brand">{t("productName")}</div>
@@ -29,7 +39,7 @@ export function TopBar({ user, isSigningOut, onSignOut, onHelp }: TopBarProps) {
       >
         {"?"}
       </button>
-      <LanguageSwitch />
+      <LanguageSwitch onLanguageChosen={(locale) => setLocale.mutate({ locale })} />
       <ThemeSwitch />
       <span className="current-user" data-testid="current-user">
         {t("topBar.signedInAs", { username: user.username, role: t(`roles.${user.role}`) })}

@@ -2,6 +2,7 @@
 import { clusterCommands } from "./cluster";
 import type { Command } from "./command";
 import { eventCommands } from "./events";
+import { identityCommands } from "./identity";
 import { keyCommands } from "./keys";
 import { modelCommands } from "./models";
 import { sessionCommands } from "./session";
@@ -14,6 +15,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...keyCommands,
   ...usageCommands,
   ...eventCommands,
+  ...identityCommands,
 };
 
 const USAGE_COLUMN_MAX = 64;

@@ -11,9 +11,18 @@ const NO_NODES = `no node has registered yet; on each node run:
 
 export const sessionCommands: Record<string, Command> = {
   login: {
-    usage: "login [--server URL] [--user NAME] [--password-stdin]",
-    summary: "sign in and keep the session (mode 0600)",
+    usage: "login [--server URL] [--user NAME] [--password-stdin] | --token-stdin [--server URL]",
+    summary: "sign in (password, or a token made in the console) and keep it (mode 0600)",
     async run({ env, target, values, write }) {
+      if (values["token-stdin"]) {
+        const token = await readPassword(true, "");
+        const me = await createApiClient(target.server, token).auth.me.query();
+        const path = writeCredentials(env, { server: target.server, token, username: me.username });
+        write(
+          `signed in to ${target.server} as ${me.username} (${me.role}) with a token; saved in ${path}\n`,
+        );
+        return 0;
+      }
       const username = values.user ?? readCredentials(env)?.username ?? "admin";
       const password = await readPassword(
         values["password-stdin"] === true,
@@ -41,6 +50,16 @@ export const sessionCommands: Record<string, Command> = {
       if (target.token) await api.auth.logout.mutate();
       removeCredentials(env);
       write("signed out\n");
+      return 0;
+    },
+  },
+  "logout-everywhere": {
+    usage: "logout-everywhere",
+    summary: "end every session and token of yours, on every machine",
+    async run({ api, env, write }) {
+      const { ended } = await api.auth.logoutEverywhere.mutate();
+      removeCredentials(env);
+      write(`signed out everywhere (${ended} session(s) ended)\n`);
       return 0;
     },
   },

@@ -1,0 +1,40 @@
+// The SignInSetupService: what the sign-in page offers, and the admins' setup of Entra ID, Active
+// Directory and SCIM.
+import { ServiceError, type SignInSetupService } from "@llmgw/api";
+import { randomToken, sha256Hex } from "../secrets";
+import { recordAudit } from "./audit";
+import { SCIM_KEY, writeSetting, type SignInStore } from "./sign-in-settings";
+
+export const SCIM_TOKEN_PREFIX = "llmgw_scim_";
+
+export function createSignInSetupService(store: SignInStore): SignInSetupService {
+  const notYet = () =>
+    new ServiceError(
+      "unavailable",
+      "Active Directory sign-in is not available in this build yet; use Entra ID or local accounts",
+    );
+  return {
+    async methods() {
+      const [entra, ldap] = await Promise.all([store.entra(), store.ldap()]);
+      return { entra: entra?.enabled === true, ldap: ldap?.enabled === true };
+    },
+    settings: () => store.view(),
+    async setEntra(input, actor) {
+      await store.setEntra(input, actor);
+      return store.view();
+    },
+    setLdap: () => Promise.reject(notYet()),
+    testLdap: () => Promise.reject(notYet()),
+    async rotateScimToken(actor) {
+      const token = `${SCIM_TOKEN_PREFIX}${randomToken(32)}`;
+      const current = await store.scim();
+      await writeSetting(store.db, SCIM_KEY, { ...current, tokenHash: sha256Hex(token) });
+      await recordAudit(store.db, {
+        actor: actor.username,
+        action: "setting.scim-token",
+        target: SCIM_KEY,
+      });
+      return { token };
+    },
+  };
+}

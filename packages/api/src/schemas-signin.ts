@@ -1,0 +1,126 @@
+// How people sign in: Entra ID (OIDC), Active Directory (LDAP) and SCIM provisioning. Inputs carry
+// secrets (client secret, bind password); views only say whether one is stored.
+import { z } from "zod";
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const entraSettingsInputSchema = z.object({
+  enabled: z.boolean().default(true),
+  tenantId: z
+    .string()
+    .trim()
+    .regex(
+      GUID,
+      "tenant ID must be the directory (tenant) ID, a GUID from the app's Overview page",
+    ),
+  clientId: z
+    .string()
+    .trim()
+    .regex(
+      GUID,
+      "client ID must be the application (client) ID, a GUID from the app's Overview page",
+    ),
+  /** Absent keeps the stored secret. */
+  clientSecret: z.string().min(1, "client secret is empty").max(2000).optional(),
+  /** login.microsoftonline.com, or a national cloud's authority. */
+  authorityUrl: z
+    .url({ message: "authority must be a URL such as https://login.microsoftonline.com" })
+    .default("https://login.microsoftonline.com"),
+  /**
+   * More than 200 groups: Entra sends `_claim_names` in place of `groups`. `refuse` fails closed
+   * with a clear message; `ignore` signs the person in with the roles they hold directly.
+   */
+  groupsOverage: z.enum(["refuse", "ignore"]).default("refuse"),
+});
+export type EntraSettingsInput = z.infer<typeof entraSettingsInputSchema>;
+
+export const entraSettingsViewSchema = entraSettingsInputSchema
+  .omit({ clientSecret: true })
+  .extend({ hasClientSecret: z.boolean(), redirectPath: z.string() });
+export type EntraSettingsView = z.infer<typeof entraSettingsViewSchema>;
+
+const ldapUrl = z
+  .string()
+  .trim()
+  .regex(/^ldaps?:\/\/[^\s/]+(:\d+)?\/?$/, "a server must look like ldaps://dc1.example.com:636");
+
+export const ldapSettingsInputSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    servers: z.array(ldapUrl).min(1, "name at least one server").max(8),
+    /** Upgrade ldap:// connections with StartTLS. */
+    startTls: z.boolean().default(false),
+    /** PEM of the CA that signed the servers' certificates; kept in the settings. */
+    caPem: z.string().max(100_000).optional(),
+    /** Only for labs: plain ldap:// without StartTLS sends passwords in the clear. */
+    allowInsecure: z.boolean().default(false),
+    bindDn: z.string().trim().min(1, "bind DN is required").max(1000),
+    /** Absent keeps the stored password. */
+    bindPassword: z.string().min(1, "bind password is empty").max(1000).optional(),
+    userBase: z.string().trim().min(1, "user search base is required").max(1000),
+    /** `{username}` is replaced by the escaped name typed at sign-in. */
+    userFilter: z
+      .string()
+      .trim()
+      .max(1000)
+      .refine((f) => f.includes("{username}"), "the user filter must contain {username}")
+      .default("(&(objectClass=user)(sAMAccountName={username}))"),
+    /** in-chain: AD's 1.2.840.113556.1.4.1941 (nested); member-of: the memberOf attribute. */
+    groupStrategy: z.enum(["in-chain", "member-of"]).default("in-chain"),
+  })
+  .refine((s) => s.allowInsecure || s.startTls || s.servers.every((u) => u.startsWith("ldaps:")), {
+    message:
+      "ldap:// sends passwords in the clear: use ldaps://, turn on StartTLS, or allow insecure explicitly",
+  });
+export type LdapSettingsInput = z.infer<typeof ldapSettingsInputSchema>;
+
+export const ldapSettingsViewSchema = z.object({
+  enabled: z.boolean(),
+  servers: z.array(z.string()),
+  startTls: z.boolean(),
+  caPem: z.string().nullable(),
+  allowInsecure: z.boolean(),
+  bindDn: z.string(),
+  hasBindPassword: z.boolean(),
+  userBase: z.string(),
+  userFilter: z.string(),
+  groupStrategy: z.enum(["in-chain", "member-of"]),
+});
+export type LdapSettingsView = z.infer<typeof ldapSettingsViewSchema>;
+
+export const ldapTestReportSchema = z.object({
+  servers: z.array(z.object({ url: z.string(), bound: z.boolean(), error: z.string().nullable() })),
+  /** People the user filter finds (the first 100), who may sign in if a mapped group holds them. */
+  users: z.array(z.string()),
+  groups: z.array(
+    z.object({
+      group: z.string(),
+      dn: z.string(),
+      members: z.array(z.string()),
+      error: z.string().nullable(),
+    }),
+  ),
+});
+export type LdapTestReport = z.infer<typeof ldapTestReportSchema>;
+
+export const scimViewSchema = z.object({
+  hasToken: z.boolean(),
+  /** ISO-8601 time of the last SCIM request that changed something; null before the first. */
+  lastSyncAt: z.string().nullable(),
+  path: z.string(),
+});
+export type ScimView = z.infer<typeof scimViewSchema>;
+
+export const signInSettingsSchema = z.object({
+  entra: entraSettingsViewSchema.nullable(),
+  ldap: ldapSettingsViewSchema.nullable(),
+  scim: scimViewSchema,
+});
+export type SignInSettings = z.infer<typeof signInSettingsSchema>;
+
+/** What the sign-in page offers; public, so it says nothing about the setup itself. */
+export const signInMethodsSchema = z.object({
+  entra: z.boolean(),
+  ldap: z.boolean(),
+});
+export type SignInMethods = z.infer<typeof signInMethodsSchema>;
