@@ -9,7 +9,7 @@ import {
   keyIdInputSchema,
   keyViewSchema,
 } from "../schemas-keys";
-import { authedProcedure, operatorProcedure, ownerOperatorProcedure, requireOn, router } from "../trpc";
+import { authedProcedure, ownerOperatorProcedure, requireOn, router } from "../trpc";
 
 export const keysRouter = router({
   create: ownerOperatorProcedure
