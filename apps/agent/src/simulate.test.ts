@@ -42,6 +42,14 @@ describe("simulation profiles", () => {
     });
   });
 
+  it("puts the last card of an L40S node in a ×8 slot, so the fleet shows a PCIe warning", () => {
+    const sim = createSimulation("l40sx4", "node-a", 1);
+    expect(sim.gpus.map((gpu) => gpu.pcieWidthCurrent)).toEqual([16, 16, 16, 8]);
+    expect(
+      createSimulation("h100x8", "node-a", 1).gpus.every((gpu) => gpu.pcieWidthCurrent === 16),
+    ).toBe(true);
+  });
+
   it("h200x8 has eight H200 and cpu has none", () => {
     expect(createSimulation("h200x8", "n", 1).gpus.map((gpu) => gpu.name)).toEqual(
       Array(8).fill("NVIDIA H200"),

@@ -155,7 +155,7 @@ export function createSimulation(profileName: string, nodeName: string, seed: nu
   }
   const random = seededRandom(seed);
   const gpus = profile.cards.map((card, index) =>
-    simulatedGpu(card, index, simulatedGpuUuid(nodeName, profileName, index)),
+    simulatedGpu(card, index, simulatedGpuUuid(nodeName, profileName, index), profile.cards.length),
   );
   const states: CardState[] = profile.cards.map(() => ({
     utilizationPercent: SIM_UTILIZATION_IDLE_MIN,
@@ -183,7 +183,20 @@ export function createSimulation(profileName: string, nodeName: string, seed: nu
   return { profileName, gpus, host, step };
 }
 
-function simulatedGpu(card: CardModel, index: number, uuid: string): DiscoveredGpu {
+/**
+ * The last card of an L40S node sits in a slot wired ×8, as happens with risers and shared lanes:
+ * a simulated fleet then shows the console's PCIe warning the way a real one would.
+ */
+function slotWidth(card: CardModel, index: number, cardCount: number): number {
+  return card === L40S && cardCount === 4 && index === 3 ? 8 : card.pcieWidth;
+}
+
+function simulatedGpu(
+  card: CardModel,
+  index: number,
+  uuid: string,
+  cardCount: number,
+): DiscoveredGpu {
   return {
     index,
     uuid,
@@ -193,7 +206,7 @@ function simulatedGpu(card: CardModel, index: number, uuid: string): DiscoveredG
     pcieGenMax: card.pcieGen,
     pcieGenCurrent: card.pcieGen,
     pcieWidthMax: card.pcieWidth,
-    pcieWidthCurrent: card.pcieWidth,
+    pcieWidthCurrent: slotWidth(card, index, cardCount),
     pciBusId: `00000000:${(0x18 + index * 0x10).toString(16).toUpperCase().padStart(2, "0")}:00.0`,
     migEnabled: false,
     powerLimitWatts: card.powerLimitWatts,

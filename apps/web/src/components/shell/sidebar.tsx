@@ -7,7 +7,10 @@ import { useTranslation } from "react-i18next";
 const SECTIONS = [
   {
     label: "nav.fleet",
-    entries: [{ href: "/nodes", label: "nav.nodes", testId: "nav-nodes", shortcut: "g n" }],
+    entries: [
+      { href: "/cluster", label: "nav.cluster", testId: "nav-cluster", shortcut: "g c" },
+      { href: "/nodes", label: "nav.nodes", testId: "nav-nodes", shortcut: "g n" },
+    ],
   },
   {
     label: "nav.serving",
@@ -17,6 +20,12 @@ const SECTIONS = [
     ],
   },
 ] as const;
+
+/** Every page in the sidebar, in order, for the command palette. */
+export type NavPage = (typeof SECTIONS)[number]["entries"][number];
+export const NAV_PAGES: readonly NavPage[] = SECTIONS.flatMap(
+  (section): readonly NavPage[] => section.entries,
+);
 
 export function Sidebar() {
   const { t } = useTranslation();
