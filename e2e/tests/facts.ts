@@ -4,6 +4,8 @@ export interface DevFacts {
   apiUrl: string;
   adminUser: string;
   adminPassword: string;
+  /** A /v1 key for the admin that `llmgw dev` made on its first run. */
+  apiKey: string | null;
 }
 
 export function devFacts(): DevFacts {
