@@ -69,7 +69,8 @@ function IdleList({ idle }: { idle: IdleReplicasView }) {
                 {replica.model}
               </Link>{" "}
               <span className="muted">
-                {`${replica.nodeName} · ${replica.gpuIndexes.join(", ")} · `}
+                {t("idle.where", { node: replica.nodeName, cards: replica.gpuIndexes.join(", ") })}
+                {" · "}
                 {t("idle.peak", { percent: formatPercent(peakUtilizationPercent, lang) })}
               </span>
             </li>

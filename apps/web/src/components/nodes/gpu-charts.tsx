@@ -61,7 +61,8 @@ function MetricChart({
             fontSize={11}
           />
           <YAxis
-            domain={metric === "temperature" ? [20, 90] : [0, 100]}
+            domain={metric === "temperature" ? [20, 100] : [0, 100]}
+            ticks={metric === "temperature" ? [20, 40, 60, 80, 100] : [0, 25, 50, 75, 100]}
             tickFormatter={format}
             stroke="var(--text-muted)"
             fontSize={11}

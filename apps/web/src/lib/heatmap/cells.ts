@@ -14,9 +14,11 @@ export interface FleetCells {
   temperature: Float32Array;
 }
 
-/** Nodes sorted by name (stable across refreshes), then their cards by index. */
+/** Nodes with cards, sorted by name (stable across refreshes), then their cards by index. */
 export function fleetCells(nodes: readonly NodeView[]): FleetCells {
-  const sorted = [...nodes].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const sorted = nodes
+    .filter((node) => node.gpus.length > 0)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const cardCounts = sorted.map((node) => node.gpus.length);
   const total = cardCounts.reduce((sum, count) => sum + count, 0);
   const cells: FleetCells = {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { bucketOf, bucketStyles, legendTicks, NO_READING, rampColour } from "./colour";
-import { bucketsFor } from "./cells";
+import { gpuFixture, nodeFixture } from "../fixtures";
+import { bucketsFor, fleetCells, layoutKey } from "./cells";
 import {
   CELL_SIZE_MAX_PX,
   CELL_SIZE_MIN_PX,
@@ -156,5 +157,29 @@ describe("heatmap painter", () => {
     expect(painter.paint(buckets)).toBe(8);
     painter.invalidate();
     expect(painter.paint(buckets)).toBe(8);
+  });
+});
+
+describe("fleet cells", () => {
+  it("keeps nodes with cards, sorted by name, with NaN for missing readings", () => {
+    const cells = fleetCells([
+      nodeFixture({
+        id: "b",
+        name: "b",
+        gpus: [gpuFixture(), gpuFixture({ index: 1, utilizationPercent: null })],
+      }),
+      nodeFixture({ id: "cpu", name: "a-cpu", gpus: [] }),
+      nodeFixture({
+        id: "a",
+        name: "a",
+        gpus: [gpuFixture({ memoryBytesUsed: (81_559 * 1024 ** 2) / 2 })],
+      }),
+    ]);
+    expect(cells.nodes.map((node) => node.id)).toEqual(["a", "b"]);
+    expect(cells.cardCounts).toEqual([1, 2]);
+    expect([...cells.cardOfCell]).toEqual([0, 0, 1]);
+    expect(cells.memory[0]).toBeCloseTo(50);
+    expect(Number.isNaN(cells.utilization[2])).toBe(true);
+    expect(layoutKey(cells)).toBe("a:1,b:2");
   });
 });

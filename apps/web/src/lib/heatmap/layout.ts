@@ -11,7 +11,7 @@ export function cellGapPx(cellSizePx: number): number {
 export function blockGapPx(cellSizePx: number): number {
   return Math.max(3, Math.round(cellSizePx / 2));
 }
-export const CELL_SIZE_MAX_PX = 30;
+export const CELL_SIZE_MAX_PX = 44;
 export const CELL_SIZE_MIN_PX = 4;
 /** Node names are drawn above their block only when cells are at least this large. */
 export const LABEL_MIN_CELL_PX = 14;
