@@ -65,7 +65,9 @@ utilisation from a seeded generator. One update gives a share of the cards a new
 from applying it (for the component: a React state update through \`flushSync\`) until the frame that shows it
 has been painted (a task posted from the next \`requestAnimationFrame\`). The baseline is the simplest direct
 canvas code for the same picture: every cell, \`fillStyle\` + \`fillRect\`, every update. Updates alternate
-between the two surfaces, so load from other work on the machine hits both alike.
+between the two surfaces, so load from other work on the machine hits both alike. The component comes out
+ahead because it sets each colour once per frame (changed cells grouped by colour bucket) and skips cells
+whose bucket did not change, where the baseline sets a fill style for every cell; both draw the same rectangles.
 
 ${resultsTable(scenarios)}
 
