@@ -166,7 +166,7 @@ test("a card's colour follows its load, and the metric switch recolours it", asy
     })
     .toBe(true);
 
-  const load = loadModel(GPU_MODEL, 8);
+  const load = loadModel(GPU_MODEL, 12);
   try {
     // Busy: the hot end (more red than blue), within a few heartbeats.
     await expect
@@ -175,7 +175,7 @@ test("a card's colour follows its load, and the metric switch recolours it", asy
           const [r, , b] = await pixel(canvas, at);
           return r > b + 60;
         },
-        { timeout: 30_000, message: "the loaded card turns hot" },
+        { timeout: 45_000, message: "the loaded card turns hot" },
       )
       .toBe(true);
     await canvas.hover({ position: at });

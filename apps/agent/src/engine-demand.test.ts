@@ -1,6 +1,6 @@
 import { ReplicaPhase } from "@llmgw/proto";
 import { describe, expect, it } from "vitest";
-import { readCardDemands, type FetchText } from "./engine-demand";
+import { createDemandReader, readCardDemands, type FetchText } from "./engine-demand";
 
 const METRICS = `# TYPE vllm:num_requests_running gauge
 vllm:num_requests_running{engine="0",model_name="m"} 3
@@ -63,5 +63,35 @@ describe("readCardDemands", () => {
       kvCacheUsageRatio: 0,
     });
     expect(demands.has(6)).toBe(false);
+  });
+});
+
+describe("createDemandReader", () => {
+  it("answers the last completed scrape at once and never runs two scrapes together", async () => {
+    let release: (text: string) => void = () => undefined;
+    let scrapes = 0;
+    const fetch: FetchText = () => {
+      scrapes += 1;
+      return new Promise((resolve) => (release = resolve));
+    };
+    const read = createDemandReader(
+      () => [
+        {
+          replicaId: "a",
+          phase: ReplicaPhase.READY,
+          host: "127.0.0.1",
+          port: 9001,
+          gpuIndexes: [1],
+        },
+      ],
+      fetch,
+    );
+    expect((await read()).size).toBe(0);
+    expect((await read()).size).toBe(0);
+    expect(scrapes).toBe(1);
+    release(METRICS);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect((await read()).get(1)?.runningRequests).toBe(3);
+    expect(scrapes).toBe(2);
   });
 });

@@ -4,7 +4,7 @@ import { loadConfig, loadEngineBaseEnv, type AgentConfig } from "./config";
 import { createEngineRuntime } from "./engine-runtime";
 import { createRequestHandler } from "./requests";
 import { AgentConnection } from "./connection";
-import { readCardDemands } from "./engine-demand";
+import { createDemandReader } from "./engine-demand";
 import type { ReplicaStatusInit } from "./replicas/replica";
 import type { CardDemand } from "./simulate";
 import { execProgram, type ExecFn } from "./discovery/exec";
@@ -54,9 +54,8 @@ export async function runAgent(argv: string[], overrides: Partial<AgentDeps> = {
     // The supervisor reports through the connection, which is built after it; the simulated
     // inventory reads the supervisor's engines, which are built after the inventory.
     const link: { connection?: AgentConnection; statuses?: () => ReplicaStatusInit[] } = {};
-    const discovered = await loadInventory(config, deps, logger, () =>
-      readCardDemands(link.statuses?.() ?? []),
-    );
+    const readDemands = createDemandReader(() => link.statuses?.() ?? []);
+    const discovered = await loadInventory(config, deps, logger, readDemands);
     const runtime = createEngineRuntime({
       config,
       isSimulated: discovered.simulationProfile !== undefined,
