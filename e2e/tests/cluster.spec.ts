@@ -83,30 +83,40 @@ async function pixel(
   }, at);
 }
 
-/** Keeps `count` streaming chat completions open against the model until aborted. */
-function loadModel(model: string, count: number): AbortController {
+/** One streaming chat completion, read to its end (or until aborted). */
+async function streamOnce(model: string, signal: AbortSignal, i: number): Promise<void> {
   const facts = devFacts();
-  if (!facts.apiKey) throw new Error("dev.json has no apiKey: llmgw dev makes one on a first run");
+  const response = await fetch(`${facts.apiUrl}/v1/chat/completions`, {
+    method: "POST",
+    signal,
+    headers: { authorization: `Bearer ${facts.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      model,
+      stream: true,
+      max_tokens: 4000,
+      messages: [{ role: "user", content: `keep the card busy ${i}` }],
+    }),
+  });
+  const reader = response.body?.getReader();
+  while (reader && !(await reader.read()).done);
+}
+
+/**
+ * Keeps `count` streaming chat completions in flight against the model until aborted: the
+ * simulator may finish a reply early, so each worker sends the next one as soon as one ends.
+ */
+function loadModel(model: string, count: number): AbortController {
+  if (!devFacts().apiKey)
+    throw new Error("dev.json has no apiKey: llmgw dev makes one on a first run");
   const abort = new AbortController();
-  for (let i = 0; i < count; i++) {
-    void fetch(`${facts.apiUrl}/v1/chat/completions`, {
-      method: "POST",
-      signal: abort.signal,
-      headers: { authorization: `Bearer ${facts.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        model,
-        stream: true,
-        max_tokens: 4000,
-        messages: [{ role: "user", content: `keep the card busy ${i}` }],
-      }),
-    })
-      .then(async (response) => {
-        // Read the stream so the engine keeps generating until we abort.
-        const reader = response.body?.getReader();
-        while (reader && !(await reader.read()).done);
-      })
-      .catch(() => undefined);
-  }
+  const worker = async (i: number) => {
+    while (!abort.signal.aborted) {
+      await streamOnce(model, abort.signal, i).catch(
+        () => new Promise((resolve) => setTimeout(resolve, 200)),
+      );
+    }
+  };
+  for (let i = 0; i < count; i++) void worker(i);
   return abort;
 }
 
