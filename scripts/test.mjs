@@ -116,6 +116,9 @@ step("benchmark smoke (router)", () =>
   pnpm(["--filter", "@llmgw/bench", "exec", "tsx", "router/run.ts", "--smoke", "--no-write"]),
 );
 step("build the console", () => ensureWebBuilt());
+step("benchmark smoke (heatmap)", () =>
+  pnpm(["--filter", "@llmgw/bench", "exec", "tsx", "heatmap/run.ts", "--smoke", "--no-write"]),
+);
 const playwrightReport = join(RESULTS, "playwright.json");
 console.log("\n=== browser end-to-end tests (Playwright, Debian Chromium)");
 const e2eOk =

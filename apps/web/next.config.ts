@@ -8,10 +8,10 @@ export const nextConfig: NextConfig = {
   // The console is a separate process; no header should advertise the framework to the fleet's users.
   poweredByHeader: false,
   reactStrictMode: true,
-  // The console has no landing page; the fleet is what an operator opens it for. A config redirect
+  // The cluster heatmap is the landing page: the fleet is what an operator opens it for. A config redirect
   // answers with a real 307 before any rendering, where redirect() in a page streams a 200 first.
   async redirects() {
-    return [{ source: "/", destination: "/nodes", permanent: false }];
+    return [{ source: "/", destination: "/cluster", permanent: false }];
   },
 };
 

@@ -15,7 +15,8 @@ async function signIn(page: Page) {
   await page.getByTestId("signin-username").fill(facts.adminUser);
   await page.getByTestId("signin-password").fill(facts.adminPassword);
   await page.getByTestId("signin-submit").click();
-  await expect(page).toHaveURL(/\/nodes$/);
+  // The cluster heatmap is the landing page.
+  await expect(page).toHaveURL(/\/cluster$/);
 }
 
 test("a wrong password is refused with a clear message", async ({ page }) => {
@@ -33,6 +34,7 @@ test("signs in, lists the simulated fleet, opens a node, and switches to Turkish
   page,
 }) => {
   await signIn(page);
+  await page.getByTestId("nav-nodes").click();
   const table = page.getByTestId("nodes-table");
   for (const node of FLEET) {
     const row = table.locator(`[data-testid="node-row"][data-node-name="${node.name}"]`);
@@ -76,6 +78,7 @@ test("signs in, lists the simulated fleet, opens a node, and switches to Turkish
 
 test("the node list refreshes without a reload", async ({ page }) => {
   await signIn(page);
+  await page.getByTestId("nav-nodes").click();
   const row = page.getByTestId("nodes-table").locator('[data-node-name="sim-h100-a"]');
   await expect(row).toBeVisible();
   await row.getByTestId("node-link").click();

@@ -15,7 +15,8 @@ async function signIn(page: Page) {
   await page.getByTestId("signin-username").fill(facts.adminUser);
   await page.getByTestId("signin-password").fill(facts.adminPassword);
   await page.getByTestId("signin-submit").click();
-  await expect(page).toHaveURL(/\/nodes$/);
+  // The cluster heatmap is the landing page.
+  await expect(page).toHaveURL(/\/cluster$/);
 }
 
 async function openModels(page: Page) {

@@ -19,7 +19,7 @@ import {
 import type { ExecFn } from "./discovery/exec";
 import type { Logger } from "./log-ring";
 import type { ReplicaStatusInit } from "./replicas/replica";
-import { createSimulation } from "./simulate";
+import { createSimulation, type CardDemand } from "./simulate";
 
 export const AGENT_VERSION = "0.1.0";
 
@@ -31,14 +31,20 @@ export interface Inventory {
   sample(): Promise<{ gpus: GpuSampleValues[]; host: HostLoad }>;
 }
 
-export function simulatedInventory(profile: string, nodeName: string, seed: number): Inventory {
+/** `readDemands` tells the simulation how busy the engine on each card is (none: all idle). */
+export function simulatedInventory(
+  profile: string,
+  nodeName: string,
+  seed: number,
+  readDemands: () => Promise<ReadonlyMap<number, CardDemand>> = async () => new Map(),
+): Inventory {
   const simulation = createSimulation(profile, nodeName, seed);
   return {
     simulationProfile: profile,
     gpus: simulation.gpus,
     host: simulation.host,
     engines: [...ENGINE_NAMES],
-    sample: async () => simulation.step(),
+    sample: async () => simulation.step(await readDemands()),
   };
 }
 

@@ -4,6 +4,9 @@ import { loadConfig, loadEngineBaseEnv, type AgentConfig } from "./config";
 import { createEngineRuntime } from "./engine-runtime";
 import { createRequestHandler } from "./requests";
 import { AgentConnection } from "./connection";
+import { createDemandReader } from "./engine-demand";
+import type { ReplicaStatusInit } from "./replicas/replica";
+import type { CardDemand } from "./simulate";
 import { execProgram, type ExecFn } from "./discovery/exec";
 import {
   buildHeartbeat,
@@ -48,9 +51,11 @@ export async function runAgent(argv: string[], overrides: Partial<AgentDeps> = {
   const stopped = waitForStop(deps.signal);
   try {
     const nodeId = await loadOrCreateNodeId(config.dataDir);
-    const discovered = await loadInventory(config, deps, logger);
-    // The supervisor reports through the connection, which is built after it.
-    const link: { connection?: AgentConnection } = {};
+    // The supervisor reports through the connection, which is built after it; the simulated
+    // inventory reads the supervisor's engines, which are built after the inventory.
+    const link: { connection?: AgentConnection; statuses?: () => ReplicaStatusInit[] } = {};
+    const readDemands = createDemandReader(() => link.statuses?.() ?? []);
+    const discovered = await loadInventory(config, deps, logger, readDemands);
     const runtime = createEngineRuntime({
       config,
       isSimulated: discovered.simulationProfile !== undefined,
@@ -60,6 +65,7 @@ export async function runAgent(argv: string[], overrides: Partial<AgentDeps> = {
       onStatus: (status) =>
         link.connection?.sendFrame({ msg: { case: "replicaStatus", value: status } }),
     });
+    link.statuses = () => runtime.supervisor.statuses();
     const inventory: Inventory = { ...discovered, engines: runtime.engines };
     logStart(logger, config, nodeId, inventory);
     // Engines left running by a previous agent are adopted before Register reports them.
@@ -95,6 +101,7 @@ async function loadInventory(
   config: AgentConfig,
   deps: AgentDeps,
   logger: Logger,
+  readDemands: () => Promise<ReadonlyMap<number, CardDemand>>,
 ): Promise<Inventory> {
   if (config.simulationProfile === undefined)
     return realInventory(config.dataDir, deps.exec, logger);
@@ -102,6 +109,7 @@ async function loadInventory(
     config.simulationProfile,
     config.nodeName,
     config.seed ?? seedFromName(config.nodeName),
+    readDemands,
   );
 }
 

@@ -3,8 +3,12 @@ import {
   createSimulation,
   SIM_TEMPERATURE_BUSY_C,
   SIM_TEMPERATURE_IDLE_C,
+  SIM_SEQUENCES_SATURATING,
+  SIM_UTILIZATION_BUSY_FLOOR,
+  SIM_UTILIZATION_IDLE_MAX,
   SIMULATION_PROFILE_NAMES,
   simulatedGpuUuid,
+  utilizationTarget,
 } from "./simulate";
 
 const MIB = 1024n * 1024n;
@@ -36,6 +40,14 @@ describe("simulation profiles", () => {
       pcieGenMax: 4,
       pcieWidthMax: 16,
     });
+  });
+
+  it("puts the last card of an L40S node in a ×8 slot, so the fleet shows a PCIe warning", () => {
+    const sim = createSimulation("l40sx4", "node-a", 1);
+    expect(sim.gpus.map((gpu) => gpu.pcieWidthCurrent)).toEqual([16, 16, 16, 8]);
+    expect(
+      createSimulation("h100x8", "node-a", 1).gpus.every((gpu) => gpu.pcieWidthCurrent === 16),
+    ).toBe(true);
   });
 
   it("h200x8 has eight H200 and cpu has none", () => {
@@ -123,23 +135,38 @@ describe("simulated load", () => {
     expect(violations).toEqual([]);
   });
 
-  it("moves: utilisation wanders over most of its range and temperature follows it", () => {
+  it("idles below 5 % without an engine, and follows the engine's load when there is one", () => {
     const sim = createSimulation("h100x8", "node-a", 3);
-    const pairs: { utilization: number; temperature: number }[] = [];
-    for (let i = 0; i < 3000; i++) {
-      const sample = sim.step().gpus[0]!;
-      pairs.push({
-        utilization: sample.utilizationPercent!,
-        temperature: sample.temperatureCelsius!,
-      });
-    }
-    const utilizations = pairs.map((pair) => pair.utilization);
-    expect(Math.max(...utilizations) - Math.min(...utilizations)).toBeGreaterThan(60);
-    const hot = pairs.filter((pair) => pair.utilization > 80).map((pair) => pair.temperature);
-    const cold = pairs.filter((pair) => pair.utilization < 20).map((pair) => pair.temperature);
-    const mean = (values: number[]) =>
-      values.reduce((sum, value) => sum + value, 0) / values.length;
-    expect(mean(hot)).toBeGreaterThan(65);
-    expect(mean(cold)).toBeLessThan(45);
+    const idle = Array.from({ length: 20 }, () => sim.step().gpus[0]!.utilizationPercent!);
+    expect(Math.max(...idle)).toBeLessThanOrEqual(SIM_UTILIZATION_IDLE_MAX);
+    // Idle samples still move from beat to beat, so a live view has something to show.
+    expect(new Set(idle).size).toBeGreaterThan(5);
+
+    const busy = new Map([[0, { runningRequests: 8, waitingRequests: 2, kvCacheUsageRatio: 0.6 }]]);
+    const pairs = Array.from({ length: 30 }, () => sim.step(busy).gpus);
+    const last = pairs.at(-1)!;
+    expect(last[0]!.utilizationPercent).toBeGreaterThan(90);
+    // The neighbouring card has no engine and stays idle.
+    expect(last[1]!.utilizationPercent).toBeLessThanOrEqual(SIM_UTILIZATION_IDLE_MAX);
+    expect(last[0]!.temperatureCelsius).toBeGreaterThan(70);
+    expect(last[1]!.temperatureCelsius).toBeLessThan(35);
+    expect(Number(last[0]!.memoryBytesUsed) / Number(sim.gpus[0]!.memoryBytesTotal)).toBeCloseTo(
+      0.45 + 0.45 * 0.6,
+      2,
+    );
+  });
+
+  it("scales utilisation with the sequences in flight up to saturation", () => {
+    const demand = (running: number) => ({
+      runningRequests: running,
+      waitingRequests: 0,
+      kvCacheUsageRatio: 0,
+    });
+    expect(utilizationTarget(undefined)).toBeLessThan(5);
+    expect(utilizationTarget(demand(0))).toBeLessThan(5);
+    expect(utilizationTarget(demand(1))).toBeGreaterThanOrEqual(SIM_UTILIZATION_BUSY_FLOOR);
+    expect(utilizationTarget(demand(4))).toBeGreaterThan(utilizationTarget(demand(1)));
+    expect(utilizationTarget(demand(SIM_SEQUENCES_SATURATING))).toBe(100);
+    expect(utilizationTarget(demand(50))).toBe(100);
   });
 });

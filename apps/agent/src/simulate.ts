@@ -1,7 +1,10 @@
 // `--simulate PROFILE`: a made-up but plausible node for machines without GPUs. Cards and their
-// identifiers are fixed by the node name, so a simulated node keeps its cards across restarts;
-// load does a bounded random walk from a seed, and memory, temperature and power follow it the
-// way they do on a real card. Everything produced here is labelled simulated on the wire.
+// identifiers are fixed by the node name, so a simulated node keeps its cards across restarts.
+// A card's utilisation follows the load of the engine placed on it (requests running and waiting,
+// read from the simulated engine's /metrics by the agent), so sending requests to a model through
+// /v1 visibly heats its cards; a card with no engine idles at a few percent. Memory, temperature
+// and power follow utilisation the way they do on a real card, with a little seeded noise so the
+// samples still move. Everything produced here is labelled simulated on the wire.
 import type { DiscoveredGpu, GpuSampleValues } from "./discovery/nvidia-smi";
 import type { HostInfo, HostLoad } from "./discovery/host";
 import { seededRandom, stableHash, type RandomFn } from "./random";
@@ -99,8 +102,26 @@ export const SIMULATION_PROFILE_NAMES = Object.keys(SIMULATION_PROFILES);
 /** Thermal and load constants: an idle card sits near 30 °C, a saturated one near 80 °C. */
 export const SIM_TEMPERATURE_IDLE_C = 30;
 export const SIM_TEMPERATURE_BUSY_C = 80;
-const UTILIZATION_STEP_MAX = 12;
-const FOLLOW_RATE = 0.3;
+/** An idle card reads between these two (below the 5 % the console calls idle). */
+export const SIM_UTILIZATION_IDLE_MIN = 0.5;
+export const SIM_UTILIZATION_IDLE_MAX = 3.5;
+/** One running sequence already keeps a card busy; this many (running + waiting) saturate it. */
+export const SIM_UTILIZATION_BUSY_FLOOR = 40;
+export const SIM_SEQUENCES_SATURATING = 8;
+/** Weights stay resident while an engine runs; its KV cache fills the rest as requests arrive. */
+const MEMORY_IDLE_FRACTION = 0.01;
+const MEMORY_WEIGHTS_FRACTION = 0.45;
+const MEMORY_KV_FRACTION = 0.45;
+const UTILIZATION_NOISE = 3;
+const FOLLOW_RATE = 0.5;
+
+/** How busy the engine on a card is, from its /metrics; absent numbers count as zero. */
+export interface CardDemand {
+  runningRequests: number;
+  waitingRequests: number;
+  /** 0..1 */
+  kvCacheUsageRatio: number;
+}
 
 interface CardState {
   utilizationPercent: number;
@@ -112,8 +133,11 @@ export interface Simulation {
   readonly profileName: string;
   readonly gpus: DiscoveredGpu[];
   readonly host: HostInfo;
-  /** Advances the walk by one heartbeat and returns the new samples. */
-  step(): { gpus: GpuSampleValues[]; host: HostLoad };
+  /**
+   * Advances one heartbeat and returns the new samples. `demands` maps a card index to the load of
+   * the engine placed on it; a card missing from it has no engine and idles.
+   */
+  step(demands?: ReadonlyMap<number, CardDemand>): { gpus: GpuSampleValues[]; host: HostLoad };
 }
 
 /** `GPU-sim-` plus a hash of node, profile and slot, shaped like a real GPU uuid. */
@@ -131,11 +155,11 @@ export function createSimulation(profileName: string, nodeName: string, seed: nu
   }
   const random = seededRandom(seed);
   const gpus = profile.cards.map((card, index) =>
-    simulatedGpu(card, index, simulatedGpuUuid(nodeName, profileName, index)),
+    simulatedGpu(card, index, simulatedGpuUuid(nodeName, profileName, index), profile.cards.length),
   );
   const states: CardState[] = profile.cards.map(() => ({
-    utilizationPercent: random() * 20,
-    memoryFraction: 0.02,
+    utilizationPercent: SIM_UTILIZATION_IDLE_MIN,
+    memoryFraction: MEMORY_IDLE_FRACTION,
     temperatureCelsius: SIM_TEMPERATURE_IDLE_C,
   }));
   const host: HostInfo = {
@@ -149,9 +173,9 @@ export function createSimulation(profileName: string, nodeName: string, seed: nu
     ...(profile.cards.length > 0 ? { driverVersion: "590.48.01", cudaVersion: "13.1" } : {}),
   };
   let hostUtilization = random() * 10;
-  const step = () => {
+  const step = (demands?: ReadonlyMap<number, CardDemand>) => {
     const samples = states.map((state, index) =>
-      stepCard(state, profile.cards[index]!, gpus[index]!, random),
+      stepCard(state, profile.cards[index]!, gpus[index]!, demands?.get(index), random),
     );
     hostUtilization = walk(hostUtilization, random, 5);
     return { gpus: samples, host: simulatedHostLoad(host, hostUtilization) };
@@ -159,7 +183,20 @@ export function createSimulation(profileName: string, nodeName: string, seed: nu
   return { profileName, gpus, host, step };
 }
 
-function simulatedGpu(card: CardModel, index: number, uuid: string): DiscoveredGpu {
+/**
+ * The last card of an L40S node sits in a slot wired ×8, as happens with risers and shared lanes:
+ * a simulated fleet then shows the console's PCIe warning the way a real one would.
+ */
+function slotWidth(card: CardModel, index: number, cardCount: number): number {
+  return card === L40S && cardCount === 4 && index === 3 ? 8 : card.pcieWidth;
+}
+
+function simulatedGpu(
+  card: CardModel,
+  index: number,
+  uuid: string,
+  cardCount: number,
+): DiscoveredGpu {
   return {
     index,
     uuid,
@@ -169,25 +206,53 @@ function simulatedGpu(card: CardModel, index: number, uuid: string): DiscoveredG
     pcieGenMax: card.pcieGen,
     pcieGenCurrent: card.pcieGen,
     pcieWidthMax: card.pcieWidth,
-    pcieWidthCurrent: card.pcieWidth,
+    pcieWidthCurrent: slotWidth(card, index, cardCount),
     pciBusId: `00000000:${(0x18 + index * 0x10).toString(16).toUpperCase().padStart(2, "0")}:00.0`,
     migEnabled: false,
     powerLimitWatts: card.powerLimitWatts,
   };
 }
 
-/** One step of the bounded random walk; memory and heat lag behind load like a real card. */
+/** Utilisation as a card running this engine load would show it, before noise. */
+export function utilizationTarget(demand: CardDemand | undefined): number {
+  const sequences = demand ? demand.runningRequests + demand.waitingRequests : 0;
+  if (sequences <= 0) return (SIM_UTILIZATION_IDLE_MIN + SIM_UTILIZATION_IDLE_MAX) / 2;
+  const share = Math.min(1, sequences / SIM_SEQUENCES_SATURATING);
+  return SIM_UTILIZATION_BUSY_FLOOR + (100 - SIM_UTILIZATION_BUSY_FLOOR) * share;
+}
+
+function memoryTarget(demand: CardDemand | undefined): number {
+  if (!demand) return MEMORY_IDLE_FRACTION;
+  return MEMORY_WEIGHTS_FRACTION + MEMORY_KV_FRACTION * clamp(demand.kvCacheUsageRatio, 0, 1);
+}
+
+function noisyUtilization(demand: CardDemand | undefined, random: RandomFn): number {
+  const target = utilizationTarget(demand);
+  const isIdle = target < SIM_UTILIZATION_BUSY_FLOOR;
+  if (isIdle)
+    return (
+      SIM_UTILIZATION_IDLE_MIN + random() * (SIM_UTILIZATION_IDLE_MAX - SIM_UTILIZATION_IDLE_MIN)
+    );
+  return clamp(
+    target + (random() * 2 - 1) * UTILIZATION_NOISE,
+    SIM_UTILIZATION_BUSY_FLOOR - 5,
+    100,
+  );
+}
+
+/** Utilisation answers load at once, as on a real card; memory and heat lag behind it. */
 function stepCard(
   state: CardState,
   card: CardModel,
   gpu: DiscoveredGpu,
+  demand: CardDemand | undefined,
   random: RandomFn,
 ): GpuSampleValues {
-  state.utilizationPercent = walk(state.utilizationPercent, random, UTILIZATION_STEP_MAX);
+  state.utilizationPercent = noisyUtilization(demand, random);
   const load = state.utilizationPercent / 100;
-  const memoryTarget = 0.02 + 0.9 * load;
+  const memoryGoal = memoryTarget(demand);
   state.memoryFraction = clamp(
-    state.memoryFraction + (memoryTarget - state.memoryFraction) * FOLLOW_RATE,
+    state.memoryFraction + (memoryGoal - state.memoryFraction) * FOLLOW_RATE,
     0,
     1,
   );

@@ -44,6 +44,22 @@ describe.each(backends)("fleet on $name", ({ databaseUrl }) => {
     expect(ready.gpus[0]?.name).toContain("H100");
     expect(ready.gpus[0]?.memoryBytesTotal).toBeGreaterThan(80 * 1e9);
     expect((await api.nodes.get.query({ id: ready.id })).name).toBe("it-h100");
+    // The server keeps recent card samples per node for the console's charts.
+    const history = await waitFor(
+      async () => {
+        const found = await api.nodes.history.query({ id: "it-h100" });
+        return found.samples.length >= 3 ? found : undefined;
+      },
+      { what: "three heartbeats of it-h100 in nodes.history", timeoutMs: 15_000 },
+    );
+    expect(history.nodeId).toBe(ready.id);
+    expect(history.samples.every((sample) => sample.gpus.length === 8)).toBe(true);
+    const times = history.samples.map((sample) => sample.atMs);
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+    // An idle simulated card reads under 5 %; no replica runs here, so none is idle either.
+    expect(history.samples.at(-1)!.gpus[0]!.utilizationPercent).toBeLessThan(5);
+    expect((await api.replicas.idle.query()).replicas).toEqual([]);
+    await expect(api.nodes.history.query({ id: "no-such-node" })).rejects.toThrow(/not known/);
 
     // A node that stops sending while its socket stays open goes unreachable after 3 missed
     // heartbeats (300 ms each here), and comes back when it speaks again.

@@ -1,9 +1,10 @@
 // What every procedure receives. The server builds it per request; the API package knows nothing
 // of databases or sockets, only these service interfaces.
-import type { LoginOutput, NodeView, UserView } from "./schemas";
+import type { GpuHistoryView, LoginOutput, NodeView, UserView } from "./schemas";
 import type {
   AddModelInput,
   ClusterStatus,
+  IdleReplicasView,
   LogsView,
   ModelView,
   PlacementExplanation,
@@ -73,6 +74,8 @@ export interface ModelsService {
 
 export interface ReplicasService {
   list(filter: { model?: string; node?: string }): Promise<ReplicaView[]>;
+  /** Ready replicas on cards that stayed under 5 % busy for the whole sample window. */
+  idle(): Promise<IdleReplicasView>;
 }
 
 export interface StatusService {
@@ -91,6 +94,8 @@ export interface ReclaimService {
 export interface NodesService {
   list(): Promise<NodeView[]>;
   get(id: string): Promise<NodeView | null>;
+  /** The node's recent card samples (id or name); null for an unknown node. */
+  history(id: string): Promise<GpuHistoryView | null>;
 }
 
 export interface AuthService {

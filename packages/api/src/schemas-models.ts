@@ -54,6 +54,14 @@ export const replicaViewSchema = z.object({
 });
 export type ReplicaView = z.infer<typeof replicaViewSchema>;
 
+/** Ready replicas whose every card stayed under the threshold for the whole window: stoppable. */
+export const idleReplicasSchema = z.object({
+  thresholdPercent: z.number(),
+  windowMs: z.number(),
+  replicas: z.array(z.object({ replica: replicaViewSchema, peakUtilizationPercent: z.number() })),
+});
+export type IdleReplicasView = z.infer<typeof idleReplicasSchema>;
+
 export const presetViewSchema = z.object({
   name: z.string(),
   description: z.string(),

@@ -51,6 +51,23 @@ export const nodeViewSchema = z.object({
 });
 export type NodeView = z.infer<typeof nodeViewSchema>;
 
+/** One card at one heartbeat; null where the driver reported nothing. */
+export const gpuPointSchema = z.object({
+  index: z.number().int(),
+  utilizationPercent: z.number().nullable(),
+  memoryBytesUsed: z.number().nullable(),
+  temperatureCelsius: z.number().nullable(),
+});
+
+/** The last few minutes of a node's card samples, oldest first (kept in the server's memory). */
+export const gpuHistorySchema = z.object({
+  nodeId: z.string(),
+  /** How far back the server keeps samples, at the current heartbeat interval. */
+  windowMs: z.number(),
+  samples: z.array(z.object({ atMs: z.number(), gpus: z.array(gpuPointSchema) })),
+});
+export type GpuHistoryView = z.infer<typeof gpuHistorySchema>;
+
 export const roleSchema = z.enum(["admin", "operator", "viewer"]);
 export type Role = z.infer<typeof roleSchema>;
 

@@ -37,7 +37,11 @@ export function modelView(overrides: Partial<ModelView> = {}): ModelView {
 
 export function fakeServices() {
   return {
-    nodes: { list: vi.fn(async () => []), get: vi.fn(async () => null) },
+    nodes: {
+      list: vi.fn(async () => []),
+      get: vi.fn(async () => null),
+      history: vi.fn(async () => null),
+    },
     auth: {
       login: vi.fn(async () => null),
       logout: vi.fn(async () => undefined),
@@ -89,7 +93,10 @@ export function fakeServices() {
       explainPlacement: vi.fn(async () => ({ model: "chat", lines: [], summary: "placed" })),
       presets: vi.fn(async () => []),
     },
-    replicas: { list: vi.fn(async () => []) },
+    replicas: {
+      list: vi.fn(async () => []),
+      idle: vi.fn(async () => ({ thresholdPercent: 5, windowMs: 60_000, replicas: [] })),
+    },
     status: {
       get: vi.fn(async () => ({
         nodesReady: 0,

@@ -2,6 +2,7 @@
 // memory on purpose: heartbeats arrive every 2 s per node and only the inventory needs to survive
 // a restart (that is in the store).
 import type { GpuSample, Heartbeat, Register } from "@llmgw/proto";
+import { GpuHistory } from "./gpu-history";
 
 export interface LiveNode {
   nodeId: string;
@@ -18,6 +19,8 @@ export interface LiveNode {
 
 export class FleetRegistry {
   private readonly nodes = new Map<string, LiveNode>();
+  /** The last few minutes of card samples per node, for charts and idle detection. */
+  readonly history = new GpuHistory();
 
   connect(register: Register, sessionId: number, nowMs: number): LiveNode {
     const live: LiveNode = {
@@ -41,6 +44,7 @@ export class FleetRegistry {
     live.lastSeenMs = nowMs;
     live.heartbeat = heartbeat;
     for (const sample of heartbeat.gpus) live.samplesByUuid.set(sample.uuid, sample);
+    this.history.record(nodeId, nowMs, heartbeat.gpus);
     return true;
   }
 

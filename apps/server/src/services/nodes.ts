@@ -1,7 +1,8 @@
 // The nodes the API shows: the stored inventory, overlaid with live state from agent sessions.
 import { asc, gpus, nodes, type Database, type GpuRow, type NodeRow } from "@llmgw/db";
-import type { GpuView, NodeView, NodesService } from "@llmgw/api";
+import type { GpuHistoryView, GpuView, NodeView, NodesService } from "@llmgw/api";
 import { nodeLiveness, type LivenessPolicy } from "@llmgw/domain";
+import { GPU_HISTORY_SAMPLES_MAX } from "../fleet/gpu-history";
 import type { FleetRegistry, LiveNode } from "../fleet/registry";
 
 export function createNodesService(
@@ -23,11 +24,37 @@ export function createNodesService(
       toView(row, cardsByNode.get(row.id) ?? [], registry.get(row.id), policy, now),
     );
   };
+  const get = async (id: string) =>
+    (await load()).find((node) => node.id === id || node.name === id) ?? null;
   return {
     list: load,
-    async get(id) {
-      return (await load()).find((node) => node.id === id || node.name === id) ?? null;
+    get,
+    async history(id) {
+      const node = await get(id);
+      return node ? historyView(node, registry, policy) : null;
     },
+  };
+}
+
+/** Samples carry uuids on the wire; the console charts cards by index, as the table shows them. */
+function historyView(
+  node: NodeView,
+  registry: FleetRegistry,
+  policy: LivenessPolicy,
+): GpuHistoryView {
+  const indexByUuid = new Map(node.gpus.map((gpu) => [gpu.uuid, gpu.index]));
+  return {
+    nodeId: node.id,
+    windowMs: GPU_HISTORY_SAMPLES_MAX * policy.heartbeatIntervalMs,
+    samples: registry.history.points(node.id).map((point) => ({
+      atMs: point.atMs,
+      gpus: point.cards.flatMap((card) => {
+        const index = indexByUuid.get(card.uuid);
+        if (index === undefined) return [];
+        const { utilizationPercent, memoryBytesUsed, temperatureCelsius } = card;
+        return [{ index, utilizationPercent, memoryBytesUsed, temperatureCelsius }];
+      }),
+    })),
   };
 }
 

@@ -1,5 +1,5 @@
 // Replicas as the API shows them: every replica the control plane made, where and in what phase.
-import type { ReplicaView, ReplicasService } from "@llmgw/api";
+import type { IdleReplicasView, ReplicaView, ReplicasService } from "@llmgw/api";
 import type { ReconcileDeps } from "../reconcile/deps";
 import type { ReplicaRecord } from "../reconcile/replica-book";
 
@@ -21,8 +21,42 @@ function view(deps: ReconcileDeps, record: ReplicaRecord): ReplicaView {
   };
 }
 
+/** A card under this share of busy time for the whole window is doing nothing useful. */
+export const IDLE_UTILIZATION_PERCENT = 5;
+/** Judged over the last minute; at least this many samples, so a fresh replica is not called idle. */
+export const IDLE_WINDOW_MS = 60_000;
+const IDLE_SAMPLES_MIN = 3;
+
+function peakIfIdle(deps: ReconcileDeps, record: ReplicaRecord, sinceMs: number): number | null {
+  const live = deps.registry.get(record.nodeId);
+  if (!live?.isConnected || record.gpuIndexes.length === 0) return null;
+  let peak = 0;
+  for (const index of record.gpuIndexes) {
+    const uuid = live.register.hardware?.gpus.find((gpu) => gpu.index === index)?.uuid;
+    const seen = uuid ? deps.registry.history.peakUtilization(record.nodeId, uuid, sinceMs) : null;
+    if (!seen || seen.samples < IDLE_SAMPLES_MIN || seen.percent >= IDLE_UTILIZATION_PERCENT)
+      return null;
+    peak = Math.max(peak, seen.percent);
+  }
+  return peak;
+}
+
+function idleReplicas(deps: ReconcileDeps): IdleReplicasView {
+  const sinceMs = deps.nowMs() - IDLE_WINDOW_MS;
+  const replicas = deps.book
+    .all()
+    .filter((record) => record.phase === "ready")
+    .flatMap((record) => {
+      const peak = peakIfIdle(deps, record, sinceMs);
+      return peak === null ? [] : [{ replica: view(deps, record), peakUtilizationPercent: peak }];
+    })
+    .sort((a, b) => a.replica.model.localeCompare(b.replica.model, "en"));
+  return { thresholdPercent: IDLE_UTILIZATION_PERCENT, windowMs: IDLE_WINDOW_MS, replicas };
+}
+
 export function createReplicasService(deps: ReconcileDeps): ReplicasService {
   return {
+    idle: async () => idleReplicas(deps),
     async list(filter) {
       const views = deps.book.all().map((record) => view(deps, record));
       return views

@@ -24,14 +24,14 @@ export function SignInForm() {
   // An operator who is already signed in has nothing to do here.
   const me = useQuery(trpc.auth.me.queryOptions(undefined, { retry: false }));
   useEffect(() => {
-    if (me.isSuccess) router.replace("/nodes");
+    if (me.isSuccess) router.replace("/cluster");
   }, [me.isSuccess, router]);
 
   const login = useMutation(
     trpc.auth.login.mutationOptions({
       onSuccess: (result) => {
         queryClient.setQueryData(trpc.auth.me.queryKey(), result.user);
-        router.replace("/nodes");
+        router.replace("/cluster");
       },
     }),
   );

@@ -10,11 +10,13 @@ const SEQUENCE_WINDOW_MS = 1500;
 export interface ShellShortcutHandlers {
   goTo(path: string): void;
   toggleHelp(): void;
+  openPalette(): void;
   closeOverlays(): void;
 }
 
 // Two-key "g x" sequences, like mail clients and issue trackers use.
 const GO_TO_TARGETS: Record<string, string> = {
+  c: "/cluster",
   n: "/nodes",
   m: "/models",
   r: "/replicas",
@@ -46,8 +48,14 @@ export function useShellShortcuts(handlers: ShellShortcutHandlers): void {
   useEffect(() => {
     let pendingGoAtMs = 0;
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.ctrlKey || event.metaKey || event.altKey) return;
       const current = handlersRef.current;
+      // Ctrl-K (Cmd-K on a Mac) works even while typing, as in editors and chat apps.
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "k") {
+        event.preventDefault();
+        current.openPalette();
+        return;
+      }
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
       if (event.key === "Escape") {
         current.closeOverlays();
         if (isTypingTarget(event.target)) (event.target as HTMLElement).blur();

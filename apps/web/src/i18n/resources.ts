@@ -2,6 +2,7 @@
 // console must switch language instantly without a network round trip.
 import auditEn from "../locales/en/audit.json";
 import authEn from "../locales/en/auth.json";
+import clusterEn from "../locales/en/cluster.json";
 import commonEn from "../locales/en/common.json";
 import eventsEn from "../locales/en/events.json";
 import keysEn from "../locales/en/keys.json";
@@ -14,6 +15,7 @@ import usageEn from "../locales/en/usage.json";
 import signinSetupEn from "../locales/en/signin-setup.json";
 import auditTr from "../locales/tr/audit.json";
 import authTr from "../locales/tr/auth.json";
+import clusterTr from "../locales/tr/cluster.json";
 import commonTr from "../locales/tr/common.json";
 import eventsTr from "../locales/tr/events.json";
 import keysTr from "../locales/tr/keys.json";
@@ -38,6 +40,7 @@ export const NAMESPACES = [
   "people",
   "audit",
   "signin-setup",
+  "cluster",
 ] as const;
 
 export const resources = {
@@ -54,6 +57,7 @@ export const resources = {
     people: peopleEn,
     audit: auditEn,
     "signin-setup": signinSetupEn,
+    cluster: clusterEn,
   },
   tr: {
     common: commonTr,
@@ -68,6 +72,7 @@ export const resources = {
     people: peopleTr,
     audit: auditTr,
     "signin-setup": signinSetupTr,
+    cluster: clusterTr,
   },
 } as const;
 

@@ -6,6 +6,7 @@ import {
   isPcieDegraded,
   labelPairs,
   matchesFilter,
+  nodeWarnings,
   sortNodes,
 } from "./nodes";
 
@@ -92,5 +93,38 @@ describe("sortNodes", () => {
       "spare",
       "zone=b",
     ]);
+  });
+});
+
+describe("nodeWarnings", () => {
+  it("counts cards on a degraded PCIe link and flags a nearly full disk", () => {
+    const node = nodeFixture({
+      gpus: [gpuFixture(), gpuFixture({ index: 1, pcieWidthCurrent: 8 })],
+      disk: { bytesTotal: 100, bytesFree: 5 },
+    });
+    expect(nodeWarnings(node)).toEqual([
+      { kind: "pcie", value: 1 },
+      { kind: "diskLow", value: 5 },
+    ]);
+    expect(nodeWarnings(nodeFixture({ gpus: [gpuFixture()] }))).toEqual([]);
+  });
+
+  it("lets the filter find nodes with warnings and the table sort by them", () => {
+    const warned = nodeFixture({
+      id: "w",
+      name: "b-warned",
+      gpus: [gpuFixture({ pcieGenCurrent: 3 })],
+    });
+    const clean = nodeFixture({ id: "c", name: "a-clean", gpus: [gpuFixture()] });
+    expect(matchesFilter(warned, "warning")).toBe(true);
+    expect(matchesFilter(warned, "pcie")).toBe(true);
+    expect(matchesFilter(clean, "warning")).toBe(false);
+    const sorted = sortNodes([clean, warned], { key: "warnings", direction: "desc" });
+    expect(sorted.map((node) => node.id)).toEqual(["w", "c"]);
+    const bySimulated = sortNodes([clean, { ...warned, simulated: true }], {
+      key: "simulated",
+      direction: "desc",
+    });
+    expect(bySimulated[0]!.id).toBe("w");
   });
 });

@@ -29,6 +29,29 @@ export function isPcieDegraded(gpu: GpuView): boolean {
   return genLow || widthLow;
 }
 
+export type NodeWarningKind = "pcie" | "diskLow";
+export interface NodeWarning {
+  kind: NodeWarningKind;
+  /** Cards affected (pcie) or the free share in percent (diskLow). */
+  value: number;
+}
+
+/** Below this share of free disk, weights for a new replica may not fit. */
+export const DISK_FREE_WARN_PERCENT = 10;
+
+/** What an operator should look at on this node, most important first. */
+export function nodeWarnings(node: NodeView): NodeWarning[] {
+  const warnings: NodeWarning[] = [];
+  const degraded = node.gpus.filter(isPcieDegraded).length;
+  if (degraded > 0) warnings.push({ kind: "pcie", value: degraded });
+  if (node.disk.bytesFree != null && node.disk.bytesTotal > 0) {
+    const freePercent = (node.disk.bytesFree / node.disk.bytesTotal) * 100;
+    if (freePercent < DISK_FREE_WARN_PERCENT)
+      warnings.push({ kind: "diskLow", value: freePercent });
+  }
+  return warnings;
+}
+
 export function labelPairs(labels: Record<string, string>): string[] {
   return Object.entries(labels)
     .sort(([a], [b]) => a.localeCompare(b))
@@ -52,6 +75,8 @@ export function matchesFilter(node: NodeView, query: string): boolean {
     node.arch,
     ...labelPairs(node.labels),
     ...node.gpus.map((gpu) => gpu.name),
+    // "warning" finds every node with one; "pcie" or "disklow" a kind.
+    ...nodeWarnings(node).map((warning) => `warning ${warning.kind}`),
   ]
     .join(" ")
     .toLowerCase();
@@ -67,6 +92,8 @@ export type SortKey =
   | "memory"
   | "disk"
   | "agentVersion"
+  | "simulated"
+  | "warnings"
   | "lastSeen";
 
 export type SortDirection = "asc" | "desc";
@@ -85,6 +112,8 @@ const SORT_VALUES: Record<SortKey, (node: NodeView) => string | number> = {
   memory: (node) => node.memory.bytesTotal,
   disk: (node) => node.disk.bytesFree ?? -1,
   agentVersion: (node) => node.agentVersion,
+  simulated: (node) => (node.simulated ? 1 : 0),
+  warnings: (node) => nodeWarnings(node).length,
   lastSeen: (node) => new Date(node.lastSeenAt).getTime(),
 };
 

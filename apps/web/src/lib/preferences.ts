@@ -10,6 +10,7 @@ export const STORAGE_KEYS = {
   language: "llmgw.language",
   theme: "llmgw.theme",
   nodesSort: "llmgw.nodes.sort",
+  clusterMetric: "llmgw.cluster.metric",
 } as const;
 
 export const DEFAULT_LANGUAGE: Language = "en";

@@ -1,7 +1,9 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { nodeViewSchema } from "../schemas";
+import { gpuHistorySchema, nodeViewSchema } from "../schemas";
 import { authedProcedure, router } from "../trpc";
+
+const nodeIdInput = z.object({ id: z.string().min(1, "node id is required").max(200) });
 
 export const nodesRouter = router({
   list: authedProcedure
@@ -9,12 +11,22 @@ export const nodesRouter = router({
     .query(({ ctx }) => ctx.services.nodes.list()),
 
   get: authedProcedure
-    .input(z.object({ id: z.string().min(1, "node id is required").max(200) }))
+    .input(nodeIdInput)
     .output(nodeViewSchema)
     .query(async ({ ctx, input }) => {
       const node = await ctx.services.nodes.get(input.id);
       if (!node)
         throw new TRPCError({ code: "NOT_FOUND", message: `node "${input.id}" is not known` });
       return node;
+    }),
+
+  history: authedProcedure
+    .input(nodeIdInput)
+    .output(gpuHistorySchema)
+    .query(async ({ ctx, input }) => {
+      const history = await ctx.services.nodes.history(input.id);
+      if (!history)
+        throw new TRPCError({ code: "NOT_FOUND", message: `node "${input.id}" is not known` });
+      return history;
     }),
 });

@@ -1,6 +1,6 @@
 // Replicas as they are now: where each runs, its phase and endpoint.
 import { z } from "zod";
-import { replicaViewSchema } from "../schemas-models";
+import { idleReplicasSchema, replicaViewSchema } from "../schemas-models";
 import { authedProcedure, router } from "../trpc";
 
 export const replicasListInputSchema = z
@@ -15,4 +15,5 @@ export const replicasRouter = router({
     .input(replicasListInputSchema)
     .output(z.array(replicaViewSchema))
     .query(({ ctx, input }) => ctx.services.replicas.list(input)),
+  idle: authedProcedure.output(idleReplicasSchema).query(({ ctx }) => ctx.services.replicas.idle()),
 });

@@ -17,6 +17,7 @@ import {
 import { labelPairs } from "../../lib/nodes";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
+import { GpuCharts } from "./gpu-charts";
 import { GpuTable } from "./gpu-table";
 import { LabelChips, SimulatedBadge, StateBadge } from "./node-badges";
 import { NODES_REFETCH_INTERVAL_MS } from "./nodes-page";
@@ -153,6 +154,7 @@ export function NodeDetail({ id }: { id: string }) {
           </p>
         )}
       </div>
+      {node.gpus.length ? <GpuCharts node={node} /> : null}
     </section>
   );
 }

@@ -13,12 +13,14 @@ import {
   formatBytesPair,
   formatDateTime,
   formatNumber,
+  formatPercent,
   formatRelativeTime,
 } from "../../lib/format";
 import {
   gpuMemoryBytesTotal,
   groupGpusByName,
   labelPairs,
+  nodeWarnings,
   type SortKey,
   type SortState,
 } from "../../lib/nodes";
@@ -49,6 +51,29 @@ function GpuSummary({ node, context }: { node: NodeView; context: CellContext })
   );
 }
 
+function WarningsCell({ node, context }: { node: NodeView; context: CellContext }) {
+  const warnings = nodeWarnings(node);
+  if (warnings.length === 0) return null;
+  return (
+    <span
+      className="warning"
+      data-testid="node-warnings"
+      data-warnings={warnings.map((w) => w.kind).join(" ")}
+    >
+      <span aria-hidden="true">{"⚠ "}</span>
+      {warnings
+        .map((warning) =>
+          warning.kind === "pcie"
+            ? context.t("warnings.pcie", { count: warning.value })
+            : context.t("warnings.diskLow", {
+                percent: formatPercent(warning.value, context.lang),
+              }),
+        )
+        .join(" · ")}
+    </span>
+  );
+}
+
 const COLUMNS: Column[] = [
   {
     id: "name",
@@ -58,7 +83,6 @@ const COLUMNS: Column[] = [
         <Link href={`/nodes/${encodeURIComponent(node.id)}`} data-testid="node-link">
           {node.name}
         </Link>
-        {node.simulated ? <SimulatedBadge /> : null}
       </span>
     ),
   },
@@ -98,6 +122,16 @@ const COLUMNS: Column[] = [
     id: "agentVersion",
     sortKey: "agentVersion",
     render: (node) => <span className="mono">{node.agentVersion}</span>,
+  },
+  {
+    id: "simulated",
+    sortKey: "simulated",
+    render: (node) => (node.simulated ? <SimulatedBadge /> : null),
+  },
+  {
+    id: "warnings",
+    sortKey: "warnings",
+    render: (node, context) => <WarningsCell node={node} context={context} />,
   },
   {
     id: "lastSeen",

@@ -7,7 +7,7 @@ import { usePathname } from "next/navigation";
 import { useTranslation } from "react-i18next";
 import { useTRPC } from "../../trpc/react";
 
-const SECTIONS = ["nodes", "models", "replicas", "keys", "usage", "events"] as const;
+const SECTIONS = ["cluster", "nodes", "models", "replicas", "keys", "usage", "events"] as const;
 
 function isSection(value: string): value is (typeof SECTIONS)[number] {
   return (SECTIONS as readonly string[]).includes(value);

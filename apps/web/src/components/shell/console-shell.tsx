@@ -11,6 +11,7 @@ import { useServerLocale } from "../../hooks/use-server-locale";
 import { isUnauthorized } from "../../lib/errors";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
+import { CommandPalette } from "./command-palette";
 import { HelpOverlay } from "./help-overlay";
 import { Sidebar } from "./sidebar";
 import { TopBar } from "./top-bar";
@@ -39,6 +40,7 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [isHelpOpen, setHelpOpen] = useState(false);
+  const [isPaletteOpen, setPaletteOpen] = useState(false);
   const me = useQuery(trpc.auth.me.queryOptions(undefined, { staleTime: 30_000 }));
   useRedirectWhenSignedOut();
   useServerLocale(me.data?.locale ?? null);
@@ -53,9 +55,14 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
     }),
   );
 
+  const goTo = useCallback((path: string) => router.push(path), [router]);
   useShellShortcuts({
-    goTo: useCallback((path: string) => router.push(path), [router]),
+    goTo,
     toggleHelp: useCallback(() => setHelpOpen((open) => !open), []),
+    openPalette: useCallback(() => {
+      setHelpOpen(false);
+      setPaletteOpen(true);
+    }, []),
     closeOverlays: useCallback(() => setHelpOpen(false), []),
   });
 
@@ -76,10 +83,12 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
         isSigningOut={signOut.isPending}
         onSignOut={() => signOut.mutate()}
         onHelp={() => setHelpOpen(true)}
+        onPalette={() => setPaletteOpen(true)}
       />
       <Sidebar />
       <main className="content">{children}</main>
       {isHelpOpen ? <HelpOverlay onClose={() => setHelpOpen(false)} /> : null}
+      <CommandPalette open={isPaletteOpen} onOpenChange={setPaletteOpen} goTo={goTo} />
     </div>
   );
 }

@@ -4,6 +4,8 @@ import { useTranslation } from "react-i18next";
 
 // Key caps are printed as on the keyboard, so they are not translated.
 const SHORTCUTS = [
+  { keys: ["Ctrl", "K"], action: "palette" },
+  { keys: ["g", "c"], action: "goCluster" },
   { keys: ["g", "n"], action: "goNodes" },
   { keys: ["g", "m"], action: "goModels" },
   { keys: ["g", "r"], action: "goReplicas" },

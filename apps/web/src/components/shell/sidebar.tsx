@@ -9,6 +9,7 @@ const SECTIONS = [
   {
     label: "nav.fleet",
     entries: [
+      { href: "/cluster", label: "nav.cluster", testId: "nav-cluster", shortcut: "g c" },
       { href: "/nodes", label: "nav.nodes", testId: "nav-nodes", shortcut: "g n" },
       { href: "/events", label: "nav.events", testId: "nav-events", shortcut: "g e" },
     ],
@@ -41,6 +42,12 @@ const SECTIONS = [
     ],
   },
 ] as const;
+
+/** Every page in the sidebar, in order, for the command palette. */
+export type NavPage = (typeof SECTIONS)[number]["entries"][number];
+export const NAV_PAGES: readonly NavPage[] = SECTIONS.flatMap(
+  (section): readonly NavPage[] => section.entries,
+);
 
 export function Sidebar() {
   const { t } = useTranslation();

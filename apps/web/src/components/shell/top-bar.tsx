@@ -7,14 +7,18 @@ import { useTRPC } from "../../trpc/react";
 import { LanguageSwitch, ThemeSwitch } from "../preference-switches";
 import { Breadcrumbs } from "./breadcrumbs";
 
+// Key caps are printed as on the keyboard, like the help overlay's, so they are not translated.
+const PALETTE_KEYS = ["Ctrl", "K"] as const;
+
 interface TopBarProps {
   user: UserView;
   isSigningOut: boolean;
   onSignOut(): void;
   onHelp(): void;
+  onPalette(): void;
 }
 
-export function TopBar({ user, isSigningOut, onSignOut, onHelp }: TopBarProps) {
+export function TopBar({ user, isSigningOut, onSignOut, onHelp, onPalette }: TopBarProps) {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -29,6 +33,20 @@ export function TopBar({ user, isSigningOut, onSignOut, onHelp }: TopBarProps) {
       <div className="brand">{t("productName")}</div>
       <Breadcrumbs />
       <div className="top-bar-spacer" />
+      <button
+        type="button"
+        className="control palette-button"
+        onClick={onPalette}
+        title={t("palette.open")}
+        data-testid="palette-button"
+      >
+        <span>{t("palette.placeholder")}</span>
+        <span>
+          {PALETTE_KEYS.map((key) => (
+            <kbd key={key}>{key}</kbd>
+          ))}
+        </span>
+      </button>
       <button
         type="button"
         className="control"

@@ -1,0 +1,6 @@
+import { ClusterPage } from "@/components/cluster/cluster-page";
+
+// Next requires pages as default exports.
+export default function ClusterRoute() {
+  return <ClusterPage />;
+}

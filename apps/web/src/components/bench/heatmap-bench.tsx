@@ -1,0 +1,118 @@
+"use client";
+// The heatmap benchmark page (bench/heatmap, goal P8): our HeatmapCanvas and a raw-canvas baseline
+// side by side on one page, over the same 16,384 synthetic cards. The runner (Playwright) calls
+// window.llmgwHeatmapBench.measure(), which applies one update to one surface and resolves with
+// the time from the update until the frame that shows it has been painted.
+import { useEffect, useMemo, useRef, useState } from "react";
+import { flushSync } from "react-dom";
+import { useTranslation } from "react-i18next";
+import { bucketOf, bucketStyles } from "../../lib/heatmap/colour";
+import { fleetCells, type FleetCells } from "../../lib/heatmap/cells";
+import { fitLayout, type HeatmapLayout } from "../../lib/heatmap/layout";
+import { nextReadings, seededRandom, syntheticFleet } from "../../lib/heatmap/synthetic";
+import { HeatmapCanvas } from "../cluster/heatmap-canvas";
+
+const NODES = 2048;
+const CARDS_PER_NODE = 8;
+const SURFACE = { width: 1100, height: 640 };
+
+export interface HeatmapBenchApi {
+  cells: number;
+  /** Applies one update to `surface` and resolves with update-to-paint milliseconds. */
+  measure(surface: "component" | "baseline", changeShare: number): Promise<number>;
+  domNodesInGrid(): number;
+}
+
+declare global {
+  interface Window {
+    llmgwHeatmapBench?: HeatmapBenchApi;
+  }
+}
+
+/** Resolves after the next frame has been painted: rAF runs before paint, a task posted from it after. */
+function afterNextPaint(): Promise<number> {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve(performance.now());
+      channel.port2.postMessage(null);
+    });
+  });
+}
+
+/** The baseline: the simplest direct canvas code for the same picture, every cell every time. */
+function paintBaseline(
+  context: CanvasRenderingContext2D,
+  layout: HeatmapLayout,
+  values: Float32Array,
+  styles: readonly string[],
+): void {
+  context.clearRect(0, 0, layout.widthPx, layout.heightPx);
+  const size = layout.cellSizePx;
+  for (let cell = 0; cell < values.length; cell++) {
+    context.fillStyle = styles[bucketOf("utilization", values[cell])]!;
+    context.fillRect(layout.cellX[cell]!, layout.cellY[cell]!, size, size);
+  }
+}
+
+export function HeatmapBench() {
+  const { t } = useTranslation("cluster");
+  const base = useMemo(() => fleetCells(syntheticFleet(NODES, CARDS_PER_NODE, 7)), []);
+  const [cells, setCells] = useState<FleetCells>(base);
+  const baselineRef = useRef<HTMLCanvasElement>(null);
+  const gridRef = useRef<HTMLDivElement>(null);
+  const state = useRef<{ cells: FleetCells; baseline: Float32Array; random: () => number }>({
+    cells: base,
+    baseline: new Float32Array(base.utilization),
+    random: seededRandom(11),
+  });
+  const layout = useMemo(() => fitLayout(base.cardCounts, SURFACE.width, SURFACE.height), [base]);
+
+  useEffect(() => {
+    const canvas = baselineRef.current!;
+    canvas.width = layout.widthPx;
+    canvas.height = layout.heightPx;
+    const context = canvas.getContext("2d")!;
+    const styles = bucketStyles("#555");
+    paintBaseline(context, layout, state.current.baseline, styles);
+    window.llmgwHeatmapBench = {
+      cells: base.nodeOfCell.length,
+      async measure(surface, changeShare) {
+        const started = performance.now();
+        const s = state.current;
+        if (surface === "baseline") {
+          s.baseline = nextReadings(s.baseline, changeShare, s.random);
+          paintBaseline(context, layout, s.baseline, styles);
+        } else {
+          const next = {
+            ...s.cells,
+            utilization: nextReadings(s.cells.utilization, changeShare, s.random),
+          };
+          s.cells = next;
+          flushSync(() => setCells(next));
+        }
+        return (await afterNextPaint()) - started;
+      },
+      domNodesInGrid: () =>
+        gridRef.current ? gridRef.current.querySelectorAll("*").length + 1 : -1,
+    };
+    return () => {
+      delete window.llmgwHeatmapBench;
+    };
+  }, [base, layout]);
+
+  return (
+    <div className="bench-page" data-testid="heatmap-bench" data-cells={base.nodeOfCell.length}>
+      <div className="bench-surface" style={SURFACE} ref={gridRef} data-testid="bench-component">
+        <HeatmapCanvas
+          cells={cells}
+          metric="utilization"
+          label={t("heatmapLabel", { count: base.nodeOfCell.length, nodes: NODES })}
+        />
+      </div>
+      <div className="bench-surface" style={SURFACE}>
+        <canvas ref={baselineRef} data-testid="bench-baseline" />
+      </div>
+    </div>
+  );
+}

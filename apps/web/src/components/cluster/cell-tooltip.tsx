@@ -1,0 +1,57 @@
+"use client";
+// What the heatmap says about one card on hover: where it is, what runs on it and for whom, and
+// its readings (marked simulated on a simulated node).
+import type { ReplicaView } from "@llmgw/api";
+import { useTranslation } from "react-i18next";
+import type { FleetCells } from "../../lib/heatmap/cells";
+import { formatBytesPair, formatCelsius, formatPercent, upperForDisplay } from "../../lib/format";
+
+export interface CellOwnership {
+  replica: ReplicaView;
+  owner: string | null;
+}
+
+export function CellTooltip({
+  cells,
+  cell,
+  ownership,
+}: {
+  cells: FleetCells;
+  cell: number;
+  ownership: CellOwnership | undefined;
+}) {
+  const { t, i18n } = useTranslation("cluster");
+  const { t: tc } = useTranslation();
+  const lang = i18n.language;
+  const node = cells.nodes[cells.nodeOfCell[cell]!];
+  const gpu = node?.gpus.find((card) => card.index === cells.cardOfCell[cell]);
+  if (!node || !gpu) return null;
+  const rows: [string, string][] = [
+    [t("tooltip.node"), node.name],
+    [t("tooltip.card"), `${gpu.index} · ${gpu.name}`],
+    [t("tooltip.model"), ownership?.replica.model ?? t("tooltip.free")],
+    [t("tooltip.replica"), ownership?.replica.id ?? t("tooltip.noOwner")],
+    [t("tooltip.owner"), ownership?.owner ?? t("tooltip.noOwner")],
+    [t("tooltip.utilization"), formatPercent(gpu.utilizationPercent, lang)],
+    [t("tooltip.memory"), formatBytesPair(gpu.memoryBytesUsed, gpu.memoryBytesTotal, lang)],
+    [t("tooltip.temperature"), formatCelsius(gpu.temperatureCelsius, lang)],
+  ];
+  return (
+    <>
+      <dl className="tooltip-facts">
+        {rows.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="tooltip-foot">
+        {node.simulated ? (
+          <span className="badge badge-simulated">{upperForDisplay(tc("simulated"), lang)}</span>
+        ) : null}
+        <span className="muted">{t("tooltip.open")}</span>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,188 @@
+"use client";
+// The landing page: every card of the fleet on one canvas, coloured by the chosen metric, beside
+// the capacity that is left and the replicas that could be stopped. Everything polls; previous
+// data stays on screen while a refresh is under way, so nothing jumps.
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useCallback, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { describeError } from "../../lib/errors";
+import { fleetCells } from "../../lib/heatmap/cells";
+import { isMetric, METRICS, type HeatmapMetric } from "../../lib/heatmap/colour";
+import { readStored, STORAGE_KEYS, writeStored } from "../../lib/preferences";
+import { useTRPC } from "../../trpc/react";
+import { ErrorPanel } from "../error-panel";
+import { SplitPane } from "../split-pane";
+import { CellTooltip, type CellOwnership } from "./cell-tooltip";
+import { ClusterSide } from "./cluster-side";
+import { HeatmapCanvas } from "./heatmap-canvas";
+import { HeatmapLegend } from "./heatmap-legend";
+
+export const CLUSTER_REFETCH_INTERVAL_MS = 2000;
+const SIDE_REFETCH_INTERVAL_MS = 5000;
+
+function storedMetric(): HeatmapMetric {
+  const stored = readStored(STORAGE_KEYS.clusterMetric);
+  return isMetric(stored) ? stored : "utilization";
+}
+
+function MetricSwitch({
+  metric,
+  onChange,
+}: {
+  metric: HeatmapMetric;
+  onChange(m: HeatmapMetric): void;
+}) {
+  const { t } = useTranslation("cluster");
+  return (
+    <div className="segmented" role="radiogroup" aria-label={t("metric.label")}>
+      {METRICS.map((id) => (
+        <button
+          key={id}
+          type="button"
+          role="radio"
+          aria-checked={metric === id}
+          className={metric === id ? "segment segment-on" : "segment"}
+          data-testid={`metric-${id}`}
+          onClick={() => onChange(id)}
+        >
+          {t(`metric.${id}`)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function useClusterData() {
+  const trpc = useTRPC();
+  const live = { placeholderData: keepPreviousData };
+  return {
+    nodes: useQuery(
+      trpc.nodes.list.queryOptions(undefined, {
+        ...live,
+        refetchInterval: CLUSTER_REFETCH_INTERVAL_MS,
+      }),
+    ),
+    replicas: useQuery(
+      trpc.replicas.list.queryOptions({}, { ...live, refetchInterval: SIDE_REFETCH_INTERVAL_MS }),
+    ),
+    models: useQuery(
+      trpc.models.list.queryOptions(undefined, {
+        ...live,
+        refetchInterval: SIDE_REFETCH_INTERVAL_MS,
+      }),
+    ),
+    status: useQuery(
+      trpc.status.get.queryOptions(undefined, {
+        ...live,
+        refetchInterval: SIDE_REFETCH_INTERVAL_MS,
+      }),
+    ),
+    idle: useQuery(
+      trpc.replicas.idle.queryOptions(undefined, {
+        ...live,
+        refetchInterval: SIDE_REFETCH_INTERVAL_MS,
+      }),
+    ),
+  };
+}
+
+export function ClusterPage() {
+  const { t } = useTranslation("cluster");
+  const { t: tc } = useTranslation();
+  const router = useRouter();
+  const [metric, setMetric] = useState<HeatmapMetric>(storedMetric);
+  const data = useClusterData();
+  const nodes = data.nodes.data;
+  const cells = useMemo(() => fleetCells(nodes ?? []), [nodes]);
+  const ownership = useMemo(() => {
+    const owners = new Map((data.models.data ?? []).map((model) => [model.name, model.owner]));
+    const byCard = new Map<string, CellOwnership>();
+    for (const replica of data.replicas.data ?? []) {
+      if (replica.phase === "stopped" || replica.phase === "failed") continue;
+      for (const index of replica.gpuIndexes)
+        byCard.set(`${replica.nodeId}/${index}`, {
+          replica,
+          owner: owners.get(replica.model) ?? null,
+        });
+    }
+    return byCard;
+  }, [data.replicas.data, data.models.data]);
+  const onMetric = useCallback((next: HeatmapMetric) => {
+    setMetric(next);
+    writeStored(STORAGE_KEYS.clusterMetric, next);
+  }, []);
+  const onOpenNode = useCallback(
+    (id: string) => router.push(`/nodes/${encodeURIComponent(id)}`),
+    [router],
+  );
+  const renderTooltip = useCallback(
+    (cell: number) => {
+      const node = cells.nodes[cells.nodeOfCell[cell]!];
+      const key = `${node?.id}/${cells.cardOfCell[cell]}`;
+      return <CellTooltip cells={cells} cell={cell} ownership={ownership.get(key)} />;
+    },
+    [cells, ownership],
+  );
+  const cardCount = cells.nodeOfCell.length;
+  const simulatedCount = (nodes ?? []).filter((node) => node.simulated && node.gpus.length).length;
+
+  const heatmap =
+    data.nodes.isError && !nodes ? (
+      <ErrorPanel
+        error={data.nodes.error}
+        title={t("error.title")}
+        hint={t("error.hint")}
+        onRetry={() => void data.nodes.refetch()}
+      />
+    ) : data.nodes.isPending ? (
+      <p className="muted">{tc("loading")}</p>
+    ) : cardCount === 0 ? (
+      <div className="panel" data-testid="cluster-empty">
+        <h2>{t("empty.title")}</h2>
+        <p>{t("empty.body")}</p>
+      </div>
+    ) : (
+      <div className="heatmap-panel">
+        <HeatmapLegend metric={metric} />
+        <HeatmapCanvas
+          cells={cells}
+          metric={metric}
+          label={t("heatmapLabel", { count: cardCount, nodes: cells.nodes.length })}
+          renderTooltip={renderTooltip}
+          onOpenNode={onOpenNode}
+        />
+      </div>
+    );
+
+  return (
+    <section className="page page-fill" data-testid="cluster-page">
+      <div className="toolbar">
+        <h1>{t("title")}</h1>
+        <MetricSwitch metric={metric} onChange={onMetric} />
+        <span className="muted" data-testid="cluster-card-count">
+          {nodes ? t("cardCount", { count: cardCount }) : null}
+        </span>
+        <div className="top-bar-spacer" />
+        {data.nodes.isError && nodes ? (
+          <span className="status status-stale" title={describeError(data.nodes.error, tc)}>
+            {t("stale")}
+          </span>
+        ) : (
+          <span className="status status-live">{t("live")}</span>
+        )}
+      </div>
+      {simulatedCount > 0 ? (
+        <p className="notice notice-simulated" data-testid="cluster-simulated">
+          {t("simulatedNotice", { count: simulatedCount })}
+        </p>
+      ) : null}
+      <SplitPane
+        id="cluster"
+        main={heatmap}
+        side={<ClusterSide status={data.status.data} idle={data.idle.data} />}
+        sideLabel={t("sidePanel")}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,213 @@
+"use client";
+// The fleet's cards on one <canvas>. React owns only the frame around it (a container, the canvas,
+// one hover outline and one tooltip): the cells are painted by HeatmapPainter straight from typed
+// arrays, and a refresh repaints only the cells whose colour bucket changed. The layout is
+// recomputed only when the set of nodes or the available size changes, so the grid never jumps.
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from "react";
+import { bucketStyles, type HeatmapMetric } from "../../lib/heatmap/colour";
+import { bucketsFor, layoutKey, valuesOf, type FleetCells } from "../../lib/heatmap/cells";
+import { fitLayout, hitTest, type HeatmapLayout } from "../../lib/heatmap/layout";
+import { HeatmapPainter } from "../../lib/heatmap/painter";
+
+/** Tests and tools find a card's position through this, since the cells are not DOM nodes. */
+export interface HeatmapProbe {
+  cellCenter(nodeId: string, cardIndex: number): { x: number; y: number } | null;
+}
+
+interface HeatmapCanvasProps {
+  cells: FleetCells;
+  metric: HeatmapMetric;
+  label: string;
+  renderTooltip?(cell: number): ReactNode;
+  onOpenNode?(nodeId: string): void;
+  /** Called after each paint with the cells repainted (the benchmark reads it). */
+  onPainted?(count: number): void;
+}
+
+function useSize(element: HTMLElement | null): { width: number; height: number } {
+  const [size, setSize] = useState({ width: 0, height: 0 });
+  useLayoutEffect(() => {
+    if (!element) return;
+    const measure = () => {
+      const width = Math.floor(element.clientWidth);
+      const height = Math.floor(element.clientHeight);
+      setSize((old) => (old.width === width && old.height === height ? old : { width, height }));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [element]);
+  return size;
+}
+
+function cssVariable(name: string, fallback: string): string {
+  const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  return value || fallback;
+}
+
+/** Colours come from the theme's CSS variables; a theme switch changes data-theme on <html>. */
+function useThemeVersion(): number {
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    const observer = new MutationObserver(() => setVersion((v) => v + 1));
+    observer.observe(document.documentElement, {
+      attributes: true,
+      attributeFilter: ["data-theme"],
+    });
+    return () => observer.disconnect();
+  }, []);
+  return version;
+}
+
+function useCanvasSetup(
+  canvas: HTMLCanvasElement | null,
+  layout: HeatmapLayout | null,
+  labels: readonly string[],
+  themeVersion: number,
+): HeatmapPainter | null {
+  const [painter, setPainter] = useState<HeatmapPainter | null>(null);
+  useLayoutEffect(() => {
+    const context = canvas?.getContext("2d");
+    setPainter(context ? new HeatmapPainter(context) : null);
+  }, [canvas]);
+  useLayoutEffect(() => {
+    if (!canvas || !painter || !layout) return;
+    const ratio = window.devicePixelRatio || 1;
+    canvas.width = Math.max(1, Math.round(layout.widthPx * ratio));
+    canvas.height = Math.max(1, Math.round(layout.heightPx * ratio));
+    canvas.style.width = `${layout.widthPx}px`;
+    canvas.style.height = `${layout.heightPx}px`;
+    canvas.getContext("2d")?.setTransform(ratio, 0, 0, ratio, 0, 0);
+    painter.setLayout(layout, labels);
+  }, [canvas, painter, layout, labels]);
+  useLayoutEffect(() => {
+    painter?.setTheme({
+      bucketStyles: bucketStyles(cssVariable("--heatmap-empty", "#555")),
+      labelStyle: cssVariable("--text-muted", "#888"),
+      labelFont: "11px system-ui, sans-serif",
+    });
+  }, [painter, themeVersion]);
+  return painter;
+}
+
+export function HeatmapCanvas(props: HeatmapCanvasProps) {
+  const { cells, metric, onPainted } = props;
+  const [container, setContainer] = useState<HTMLDivElement | null>(null);
+  const [canvas, setCanvas] = useState<HTMLCanvasElement | null>(null);
+  const [hovered, setHovered] = useState<{ cell: number; x: number; y: number } | null>(null);
+  const size = useSize(container);
+  const themeVersion = useThemeVersion();
+  const key = layoutKey(cells);
+  const cardCounts = cells.cardCounts;
+  // The layout depends on which nodes exist and their card counts (the key), not on readings.
+  const labels = useMemo(() => cells.nodes.map((node) => node.name), [key]);
+  const layout = useMemo(
+    () => (size.width > 0 ? fitLayout(cardCounts, size.width, size.height) : null),
+    [key, size.width, size.height],
+  );
+  const painter = useCanvasSetup(canvas, layout, labels, themeVersion);
+  const buckets = useRef<Uint8Array>(new Uint8Array(0));
+
+  useLayoutEffect(() => {
+    if (!painter || !layout) return;
+    buckets.current = bucketsFor(valuesOf(cells, metric), metric, buckets.current);
+    const painted = painter.paint(buckets.current);
+    onPainted?.(painted);
+  }, [painter, layout, cells, metric, themeVersion, onPainted]);
+
+  useEffect(() => {
+    if (!canvas) return;
+    const probe: HeatmapProbe = {
+      cellCenter(nodeId, cardIndex) {
+        if (!layout) return null;
+        for (let cell = 0; cell < cells.nodeOfCell.length; cell++) {
+          if (cells.nodes[cells.nodeOfCell[cell]!]?.id !== nodeId) continue;
+          if (cells.cardOfCell[cell] !== cardIndex) continue;
+          const half = layout.cellSizePx / 2;
+          return { x: layout.cellX[cell]! + half, y: layout.cellY[cell]! + half };
+        }
+        return null;
+      },
+    };
+    Object.assign(canvas, { heatmapProbe: probe });
+  }, [canvas, layout, cells]);
+
+  const cellAt = useCallback(
+    (event: React.PointerEvent<HTMLCanvasElement>) => {
+      if (!layout) return -1;
+      const box = event.currentTarget.getBoundingClientRect();
+      return hitTest(layout, event.clientX - box.left, event.clientY - box.top);
+    },
+    [layout],
+  );
+  const onPointerMove = (event: React.PointerEvent<HTMLCanvasElement>) => {
+    const cell = cellAt(event);
+    if (cell < 0) return setHovered(null);
+    if (hovered?.cell !== cell)
+      setHovered({ cell, x: layout!.cellX[cell]!, y: layout!.cellY[cell]! });
+  };
+  const onClick = (event: React.PointerEvent<HTMLCanvasElement>) => {
+    const cell = cellAt(event);
+    const node = cell >= 0 ? cells.nodes[cells.nodeOfCell[cell]!] : undefined;
+    if (node) props.onOpenNode?.(node.id);
+  };
+
+  const hoveredCell = hovered && hovered.cell < cells.nodeOfCell.length ? hovered : null;
+  return (
+    <div className="heatmap-scroll" ref={setContainer}>
+      <div className="heatmap-stage">
+        <canvas
+          ref={setCanvas}
+          className="heatmap-canvas"
+          role="img"
+          aria-label={props.label}
+          data-testid="heatmap-canvas"
+          data-cell-count={cells.nodeOfCell.length}
+          data-metric={metric}
+          onPointerMove={onPointerMove}
+          onPointerLeave={() => setHovered(null)}
+          onClick={onClick}
+        />
+        {hoveredCell && layout ? (
+          <>
+            <div
+              className="heatmap-hover"
+              style={{
+                left: hoveredCell.x - 2,
+                top: hoveredCell.y - 2,
+                width: layout.cellSizePx + 4,
+                height: layout.cellSizePx + 4,
+              }}
+            />
+            {props.renderTooltip ? (
+              <div
+                className="heatmap-tooltip"
+                data-testid="heatmap-tooltip"
+                style={tooltipPosition(hoveredCell, layout)}
+              >
+                {props.renderTooltip(hoveredCell.cell)}
+              </div>
+            ) : null}
+          </>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** Right of the cell, or left of it near the right edge, so the tooltip stays on screen. */
+function tooltipPosition(cell: { x: number; y: number }, layout: HeatmapLayout) {
+  const isRightHalf = cell.x > layout.widthPx / 2;
+  return isRightHalf
+    ? { right: layout.widthPx - cell.x + 8, top: cell.y }
+    : { left: cell.x + layout.cellSizePx + 8, top: cell.y };
+}

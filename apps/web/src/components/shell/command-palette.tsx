@@ -1,0 +1,87 @@
+"use client";
+// Ctrl/Cmd-K: type to jump to any page, node or model. Nodes and models come from the same query
+// cache the pages fill (fetched once when the palette opens if no page has them yet).
+import { useQuery } from "@tanstack/react-query";
+import { Command } from "cmdk";
+import { useTranslation } from "react-i18next";
+import { useTRPC } from "../../trpc/react";
+import { NAV_PAGES } from "./sidebar";
+
+interface CommandPaletteProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  goTo(path: string): void;
+}
+
+export function CommandPalette({ open, onOpenChange, goTo }: CommandPaletteProps) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const nodes = useQuery(
+    trpc.nodes.list.queryOptions(undefined, { enabled: open, staleTime: 5000 }),
+  );
+  const models = useQuery(
+    trpc.models.list.queryOptions(undefined, { enabled: open, staleTime: 5000 }),
+  );
+  const jump = (path: string) => {
+    onOpenChange(false);
+    goTo(path);
+  };
+  return (
+    <Command.Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      label={t("palette.title")}
+      overlayClassName="overlay palette-overlay"
+      contentClassName="palette"
+      loop
+    >
+      <Command.Input
+        className="palette-input"
+        placeholder={t("palette.placeholder")}
+        data-testid="palette-input"
+      />
+      <Command.List className="palette-list" data-testid="palette-list">
+        <Command.Empty className="palette-empty">{t("palette.empty")}</Command.Empty>
+        <Command.Group heading={t("palette.pages")}>
+          {NAV_PAGES.map((page) => (
+            <Command.Item
+              key={page.href}
+              value={`page ${t(page.label)} ${page.href}`}
+              onSelect={() => jump(page.href)}
+              data-testid="palette-item"
+              data-path={page.href}
+            >
+              {t(page.label)}
+            </Command.Item>
+          ))}
+        </Command.Group>
+        <Command.Group heading={t("palette.nodes")}>
+          {(nodes.data ?? []).map((node) => (
+            <Command.Item
+              key={node.id}
+              value={`node ${node.name} ${node.id}`}
+              onSelect={() => jump(`/nodes/${encodeURIComponent(node.id)}`)}
+              data-testid="palette-item"
+              data-path={`/nodes/${node.id}`}
+            >
+              {node.name}
+            </Command.Item>
+          ))}
+        </Command.Group>
+        <Command.Group heading={t("palette.models")}>
+          {(models.data ?? []).map((model) => (
+            <Command.Item
+              key={model.name}
+              value={`model ${model.name}`}
+              onSelect={() => jump(`/replicas?model=${encodeURIComponent(model.name)}`)}
+              data-testid="palette-item"
+              data-path={`/replicas?model=${model.name}`}
+            >
+              {model.name}
+            </Command.Item>
+          ))}
+        </Command.Group>
+      </Command.List>
+    </Command.Dialog>
+  );
+}

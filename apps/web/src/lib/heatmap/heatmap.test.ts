@@ -1,0 +1,185 @@
+import { describe, expect, it } from "vitest";
+import { bucketOf, bucketStyles, legendTicks, NO_READING, rampColour } from "./colour";
+import { gpuFixture, nodeFixture } from "../fixtures";
+import { bucketsFor, fleetCells, layoutKey } from "./cells";
+import {
+  CELL_SIZE_MAX_PX,
+  CELL_SIZE_MIN_PX,
+  computeLayout,
+  fitLayout,
+  hitTest,
+  LABEL_HEIGHT_PX,
+} from "./layout";
+import { HeatmapPainter, type PaintSurface } from "./painter";
+
+describe("heatmap layout", () => {
+  it("places every card once, node blocks side by side, four cards to a row", () => {
+    const layout = computeLayout([8, 4, 0, 2], 1000, 20);
+    expect(layout.cellX).toHaveLength(14);
+    expect(layout.hasLabels).toBe(true);
+    const pitch = layout.pitchPx;
+    expect(pitch).toBe(22);
+    // Node 0, card 5 is the second cell of its second row.
+    expect([layout.cellX[5], layout.cellY[5]]).toEqual([pitch, LABEL_HEIGHT_PX + pitch]);
+    // Node 1 starts to the right of node 0's block.
+    expect(layout.cellX[8]).toBeGreaterThan(layout.cellX[3]! + 20);
+    expect(layout.cellY[8]).toBe(LABEL_HEIGHT_PX);
+    const seen = new Set<string>();
+    for (let i = 0; i < 14; i++) seen.add(`${layout.cellX[i]},${layout.cellY[i]}`);
+    expect(seen.size).toBe(14);
+  });
+
+  it("wraps blocks onto a new shelf when the width is used up", () => {
+    const layout = computeLayout([4, 4, 4], 200, 20);
+    const [first, second, third] = layout.blocks;
+    expect([first!.y, second!.y]).toEqual([0, 0]);
+    expect(third!.y).toBeGreaterThan(0);
+    expect(third!.x).toBe(0);
+    for (const block of layout.blocks) expect(block.x + block.width).toBeLessThanOrEqual(200);
+  });
+
+  it("fits the largest cell size that keeps the fleet inside the area", () => {
+    const small = fitLayout([8, 4], 800, 600);
+    expect(small.cellSizePx).toBe(CELL_SIZE_MAX_PX);
+    const big = fitLayout(Array(2048).fill(8), 1200, 800);
+    expect(big.heightPx).toBeLessThanOrEqual(800);
+    expect(computeLayout(Array(2048).fill(8), 1200, big.cellSizePx + 1).heightPx).toBeGreaterThan(
+      800,
+    );
+    expect(big.hasLabels).toBe(false);
+    // Far too many cards for the area: the smallest size, and the page scrolls.
+    expect(fitLayout(Array(5000).fill(8), 300, 100).cellSizePx).toBe(CELL_SIZE_MIN_PX);
+  });
+
+  it("finds the cell under a point and nothing in the gaps", () => {
+    const layout = computeLayout([8, 4], 1000, 20);
+    for (const cell of [0, 5, 9, 11]) {
+      expect(hitTest(layout, layout.cellX[cell]! + 10, layout.cellY[cell]! + 10)).toBe(cell);
+    }
+    expect(hitTest(layout, layout.cellX[0]! + 21, layout.cellY[0]! + 5)).toBe(-1);
+    expect(hitTest(layout, 5, 5)).toBe(-1); // the label strip
+    expect(hitTest(layout, 999, 999)).toBe(-1);
+  });
+});
+
+describe("heatmap colour scale", () => {
+  it("maps each metric's range onto buckets 0..254 and clamps outside it", () => {
+    expect(bucketOf("utilization", 0)).toBe(0);
+    expect(bucketOf("utilization", 100)).toBe(254);
+    expect(bucketOf("utilization", 50)).toBe(127);
+    expect(bucketOf("utilization", 150)).toBe(254);
+    expect(bucketOf("temperature", 25)).toBe(0);
+    expect(bucketOf("temperature", 10)).toBe(0);
+    expect(bucketOf("temperature", 90)).toBe(254);
+    expect(bucketOf("memory", null)).toBe(NO_READING);
+    expect(bucketOf("memory", NaN)).toBe(NO_READING);
+  });
+
+  it("runs from cool blue to hot red through the ramp's stops", () => {
+    const [r0, , b0] = rampColour(0);
+    const [r1, , b1] = rampColour(1);
+    expect(b0).toBeGreaterThan(r0);
+    expect(r1).toBeGreaterThan(b1);
+    expect(rampColour(0.5)).not.toEqual(rampColour(0.6));
+    const styles = bucketStyles("#333");
+    expect(styles).toHaveLength(256);
+    expect(styles[NO_READING]).toBe("#333");
+    expect(legendTicks("temperature", 3)).toEqual([25, 57.5, 90]);
+  });
+});
+
+function recordingSurface() {
+  const rects: { style: string; x: number; y: number }[] = [];
+  const surface = {
+    fillStyle: "",
+    font: "",
+    textBaseline: "top",
+    clearRect: () => rects.splice(0),
+    fillText: () => undefined,
+    fillRect(x: number, y: number) {
+      rects.push({ style: String(surface.fillStyle), x, y });
+    },
+  };
+  return { surface: surface as unknown as PaintSurface, rects };
+}
+
+describe("heatmap painter", () => {
+  const layout = computeLayout([4, 4], 500, 10);
+  const theme = { bucketStyles: bucketStyles("grey"), labelStyle: "white", labelFont: "10px sans" };
+
+  it("paints every cell first, then only the cells whose bucket changed", () => {
+    const { surface, rects } = recordingSurface();
+    const painter = new HeatmapPainter(surface);
+    painter.setLayout(layout, ["a", "b"]);
+    painter.setTheme(theme);
+    const values = new Float32Array([0, 10, 20, 30, 40, 50, 60, NaN]);
+    expect(painter.paint(bucketsFor(values, "utilization"))).toBe(8);
+    expect(rects).toHaveLength(8);
+    rects.length = 0;
+    values[2] = 95;
+    values[7] = 5;
+    expect(painter.paint(bucketsFor(values, "utilization"))).toBe(2);
+    expect(rects.map((rect) => rect.x)).toEqual(
+      expect.arrayContaining([layout.cellX[2], layout.cellX[7]]),
+    );
+    expect(rects.find((rect) => rect.x === layout.cellX[2])!.style).toBe(
+      theme.bucketStyles[bucketOf("utilization", 95)],
+    );
+    rects.length = 0;
+    expect(painter.paint(bucketsFor(values, "utilization"))).toBe(0);
+    expect(rects).toHaveLength(0);
+  });
+
+  it("sets each colour once per frame however many cells share it", () => {
+    const { surface } = recordingSurface();
+    let styleChanges = 0;
+    const counting = new Proxy(surface, {
+      set(target, key, value) {
+        if (key === "fillStyle") styleChanges += 1;
+        return Reflect.set(target, key, value);
+      },
+    });
+    const painter = new HeatmapPainter(counting);
+    painter.setLayout(layout, []);
+    painter.setTheme(theme);
+    painter.paint(bucketsFor(new Float32Array([1, 99, 1, 99, 1, 99, 1, 99]), "utilization"));
+    expect(styleChanges).toBe(2);
+  });
+
+  it("repaints everything after a theme change or invalidate", () => {
+    const { surface } = recordingSurface();
+    const painter = new HeatmapPainter(surface);
+    painter.setLayout(layout, []);
+    painter.setTheme(theme);
+    const buckets = bucketsFor(new Float32Array(8).fill(40), "utilization");
+    painter.paint(buckets);
+    painter.setTheme({ ...theme, labelStyle: "black" });
+    expect(painter.paint(buckets)).toBe(8);
+    painter.invalidate();
+    expect(painter.paint(buckets)).toBe(8);
+  });
+});
+
+describe("fleet cells", () => {
+  it("keeps nodes with cards, sorted by name, with NaN for missing readings", () => {
+    const cells = fleetCells([
+      nodeFixture({
+        id: "b",
+        name: "b",
+        gpus: [gpuFixture(), gpuFixture({ index: 1, utilizationPercent: null })],
+      }),
+      nodeFixture({ id: "cpu", name: "a-cpu", gpus: [] }),
+      nodeFixture({
+        id: "a",
+        name: "a",
+        gpus: [gpuFixture({ memoryBytesUsed: (81_559 * 1024 ** 2) / 2 })],
+      }),
+    ]);
+    expect(cells.nodes.map((node) => node.id)).toEqual(["a", "b"]);
+    expect(cells.cardCounts).toEqual([1, 2]);
+    expect([...cells.cardOfCell]).toEqual([0, 0, 1]);
+    expect(cells.memory[0]).toBeCloseTo(50);
+    expect(Number.isNaN(cells.utilization[2])).toBe(true);
+    expect(layoutKey(cells)).toBe("a:1,b:2");
+  });
+});

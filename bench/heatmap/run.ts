@@ -1,0 +1,166 @@
+// The heatmap benchmark (P8): serves the built console with `next start`, opens /bench/heatmap in
+// Debian's Chromium through Playwright, and times update-to-paint of the heatmap component and of a
+// raw-canvas baseline on the same page. Prints a markdown table and writes it to docs/benchmarks.md.
+// `--smoke` runs a few updates: it fails on errors (wrong cell count, a grid with too many DOM
+// nodes, no paint), never on timings.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
+import { join } from "node:path";
+import { createRequire } from "node:module";
+import { parseArgs } from "node:util";
+import { chromium, type Page } from "playwright-core";
+import { freePort, waitFor } from "@llmgw/testing";
+import { heatmapSection, P8, resultsTable, withHeatmapSection, type Scenario } from "./report";
+
+/** What apps/web/src/components/bench/heatmap-bench.tsx puts on window (read inside the page). */
+interface BenchGlobal {
+  llmgwHeatmapBench?: {
+    cells: number;
+    measure(surface: "component" | "baseline", changeShare: number): Promise<number>;
+    domNodesInGrid(): number;
+  };
+}
+
+const COMMAND = "npm run bench:heatmap";
+const ROOT = join(import.meta.dirname, "..", "..");
+const WEB = join(ROOT, "apps", "web");
+const DOCS = join(ROOT, "docs", "benchmarks.md");
+const EXPECTED_CELLS = 16_384;
+const SHARES = [1, 0.1];
+const FULL = { warmup: 10, updates: 60 };
+const SMOKE = { warmup: 1, updates: 3 };
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+function describeMachine(): string {
+  const cores = cpus();
+  const memoryGib = Math.round(totalmem() / 2 ** 30);
+  const load = loadavg()[0]?.toFixed(1) ?? "?";
+  return `${cores.length} × ${cores[0]?.model.trim() ?? "unknown CPU"}, ${memoryGib} GiB, load average ${load} at the start`;
+}
+
+async function startConsole(port: number) {
+  if (!existsSync(join(WEB, ".next", "BUILD_ID")))
+    throw new Error("the console is not built: run `node scripts/ensure.mjs --web` first");
+  const nextBin = createRequire(join(WEB, "package.json")).resolve("next/dist/bin/next");
+  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: WEB,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  const url = `http://127.0.0.1:${port}/bench/heatmap`;
+  await waitFor(async () => (await fetch(url).catch(() => null))?.ok === true, {
+    what: `the console to serve ${url}`,
+    timeoutMs: 60_000,
+    intervalMs: 300,
+  });
+  return { url, stop: () => child.kill("SIGTERM") };
+}
+
+function measure(page: Page, surface: "component" | "baseline", share: number): Promise<number> {
+  return page.evaluate(
+    ([s, c]) => (globalThis as unknown as BenchGlobal).llmgwHeatmapBench!.measure(s, c),
+    [surface, share] as const,
+  );
+}
+
+async function runScenario(page: Page, share: number, sizes: typeof FULL): Promise<Scenario> {
+  const scenario: Scenario = { changeShare: share, component: [], baseline: [] };
+  for (let i = 0; i < sizes.warmup; i++) {
+    await measure(page, "component", share);
+    await measure(page, "baseline", share);
+  }
+  for (let i = 0; i < sizes.updates; i++) {
+    // Alternate which goes first, so neither always follows the other's garbage.
+    const order =
+      i % 2 === 0 ? (["component", "baseline"] as const) : (["baseline", "component"] as const);
+    for (const surface of order) scenario[surface].push(await measure(page, surface, share));
+  }
+  return scenario;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      smoke: { type: "boolean", default: false },
+      "no-write": { type: "boolean", default: false },
+    },
+  });
+  const sizes = values.smoke ? SMOKE : FULL;
+  const server = await startConsole(await freePort());
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 1400 } });
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.goto(server.url);
+    await page.waitForFunction(
+      () => (globalThis as unknown as BenchGlobal).llmgwHeatmapBench !== undefined,
+      undefined,
+      {
+        timeout: 30_000,
+      },
+    );
+    const cells = await page.evaluate(
+      () => (globalThis as unknown as BenchGlobal).llmgwHeatmapBench!.cells,
+    );
+    const canvasCells = Number(
+      await page.getByTestId("heatmap-canvas").getAttribute("data-cell-count"),
+    );
+    const domNodes = await page.evaluate(() =>
+      (globalThis as unknown as BenchGlobal).llmgwHeatmapBench!.domNodesInGrid(),
+    );
+    const scenarios: Scenario[] = [];
+    for (const share of SHARES) scenarios.push(await runScenario(page, share, sizes));
+    const problems = [
+      ...errors.map((message) => `page error: ${message}`),
+      ...(cells !== EXPECTED_CELLS || canvasCells !== EXPECTED_CELLS
+        ? [`expected ${EXPECTED_CELLS} cells, the page has ${cells} (canvas says ${canvasCells})`]
+        : []),
+      ...(domNodes > P8.domNodesMax
+        ? [`the grid uses ${domNodes} DOM nodes (bar: ${P8.domNodesMax})`]
+        : []),
+      ...scenarios
+        .flatMap((s) => [...s.component, ...s.baseline])
+        .filter((ms) => !Number.isFinite(ms) || ms <= 0)
+        .slice(0, 1)
+        .map(() => "an update never reached the screen"),
+    ];
+    console.log(resultsTable(scenarios));
+    console.log(`DOM nodes in the grid: ${domNodes}`);
+    if (problems.length > 0) {
+      console.error(`heatmap bench: ${problems.join("; ")}`);
+      return 1;
+    }
+    if (!values.smoke && !values["no-write"]) {
+      const info = {
+        command: COMMAND,
+        date: new Date().toISOString().slice(0, 10),
+        machine: describeMachine(),
+        cells,
+        domNodes,
+      };
+      const existing = existsSync(DOCS) ? readFileSync(DOCS, "utf8") : undefined;
+      writeFileSync(DOCS, withHeatmapSection(existing, heatmapSection(scenarios, info)));
+      console.error(`heatmap bench: wrote ${DOCS}`);
+    }
+    return 0;
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+}
+
+process.exitCode = await main();
