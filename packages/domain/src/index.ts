@@ -6,3 +6,4 @@ export * from "./reconcile";
 export * from "./seeded-random";
 export * from "./routing";
 export * from "./ownership";
+export * from "./mcp";
