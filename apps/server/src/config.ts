@@ -52,6 +52,13 @@ const envSchema = z.object({
       "LLMGW_BREAKER_OPEN_MS must be at most 30000: a failing endpoint is probed again within 30 s",
     )
     .default(30_000),
+  LLMGW_MCP_ALLOW_PRIVATE: z
+    .enum(["0", "1", "true", "false"], {
+      message: "LLMGW_MCP_ALLOW_PRIVATE must be 1 or 0",
+    })
+    .default("0"),
+  LLMGW_MCP_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  LLMGW_MCP_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
 });
 
 export interface ServerConfig {
@@ -82,6 +89,14 @@ export interface ServerConfig {
   agentRequestTimeoutMs: number;
   /** How long an endpoint's open breaker waits before it lets one probe through. */
   breakerOpenMs: number;
+  mcp: {
+    /** Whether MCP servers may be on private, loopback, link-local or metadata addresses. */
+    isPrivateAllowed: boolean;
+    /** How long five failures in a row take an MCP server out. */
+    breakerOpenMs: number;
+    /** An upstream call's time limit when its server names none. */
+    defaultTimeoutMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -137,5 +152,10 @@ export function parseServerConfig(
     startTimeoutMs: e.LLMGW_START_TIMEOUT_MS,
     agentRequestTimeoutMs: e.LLMGW_AGENT_REQUEST_TIMEOUT_MS,
     breakerOpenMs: e.LLMGW_BREAKER_OPEN_MS,
+    mcp: {
+      isPrivateAllowed: e.LLMGW_MCP_ALLOW_PRIVATE === "1" || e.LLMGW_MCP_ALLOW_PRIVATE === "true",
+      breakerOpenMs: e.LLMGW_MCP_BREAKER_OPEN_MS,
+      defaultTimeoutMs: e.LLMGW_MCP_TIMEOUT_MS,
+    },
   };
 }

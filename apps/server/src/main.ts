@@ -18,6 +18,7 @@ import { createContext } from "./http/context";
 import { startHttpServer } from "./http/http-server";
 import { startGateway } from "./gateway/start-gateway";
 import { createKeysService } from "./keys/keys-service";
+import { startMcp } from "./mcp/start-mcp";
 import { createMetrics } from "./metrics";
 import { readOrCreateSecretFile } from "./secrets";
 import { createAuthService, ensureFirstAdmin, userForSession } from "./services/auth";
@@ -67,6 +68,16 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   });
   const { deps, reconciler } = plane;
   const keys = createKeysService(db, plane.apiKeyPepper, nowMs);
+  const sessionUser = (token: string) => userForSession(db, token, new Date(nowMs()));
+  const mcp = startMcp({
+    db,
+    config: config.mcp,
+    masterKey: plane.masterKey,
+    keys,
+    sessionUser,
+    nowMs,
+    log,
+  });
   const services: ApiServices = {
     nodes: createNodesService(db, registry, policy, nowMs),
     auth: createAuthService(db, config.sessionTtlMs, nowMs),
@@ -77,6 +88,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     reclaim: createReclaimService(db, deps, config.agentRequestTimeoutMs),
     keys,
     usage: createUsageService(db, nowMs),
+    mcp: mcp.service,
   };
   const metrics = createMetrics(services.nodes, deps);
   const gateway = startGateway(db, deps, keys, config.breakerOpenMs, metrics.registry);
@@ -130,13 +142,13 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     port: config.httpPort,
     isReady: () => true,
     log,
-    createContext: (req, res) =>
-      createContext(req, res, services, (token) => userForSession(db, token, new Date())),
+    createContext: (req, res) => createContext(req, res, services, sessionUser),
     metrics: async () => ({
       contentType: metrics.registry.contentType,
       body: await metrics.registry.metrics(),
     }),
     v1: gateway.handle,
+    mcp: mcp.handler(services),
   });
   log(
     `listening: http://${config.httpHost}:${http.port} (API), ws://${config.agentHost}:${agents.port}/agent/v1 (agents), store ${store.kind}`,

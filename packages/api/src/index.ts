@@ -7,6 +7,7 @@ export type {
   AuthService,
   KeysService,
   LogsService,
+  McpService,
   ModelsService,
   NodesService,
   ReclaimService,
@@ -18,6 +19,7 @@ export * from "./schemas";
 export * from "./schemas-models";
 export * from "./schemas-keys";
 export * from "./schemas-usage";
+export * from "./schemas-mcp";
 
 /** Path the server mounts the tRPC router on; the console proxies the same path. */
 export const TRPC_PATH = "/api/trpc";

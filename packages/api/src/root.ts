@@ -2,6 +2,7 @@
 import { authRouter } from "./routers/auth";
 import { keysRouter } from "./routers/keys";
 import { logsRouter } from "./routers/logs";
+import { mcpRouter } from "./routers/mcp";
 import { modelsRouter } from "./routers/models";
 import { nodesRouter } from "./routers/nodes";
 import { reclaimRouter } from "./routers/reclaim";
@@ -20,6 +21,7 @@ export const appRouter = router({
   reclaim: reclaimRouter,
   keys: keysRouter,
   usage: usageRouter,
+  mcp: mcpRouter,
 });
 
 export type AppRouter = typeof appRouter;

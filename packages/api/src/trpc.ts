@@ -65,3 +65,14 @@ export const operatorProcedure = authedProcedure.use(({ ctx, next }) => {
   }
   return next({ ctx: { ...ctx, actor: { username: ctx.user.username } } });
 });
+
+/** Administrators only: MCP credentials and grants reach past the cluster itself. */
+export const adminProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (ctx.user.role !== "admin") {
+    throw new TRPCError({
+      code: "FORBIDDEN",
+      message: `"${ctx.user.username}" has the ${ctx.user.role} role; this needs an admin`,
+    });
+  }
+  return next({ ctx: { ...ctx, actor: { username: ctx.user.username } } });
+});

@@ -2,7 +2,7 @@
 // can answer or make refuse, and the caller's role is chosen per test.
 import { vi } from "vitest";
 import type { ApiContext, ApiServices } from "../src/context";
-import type { CreateKeyInput, KeyView, ModelView, Role } from "../src/index";
+import type { CreateKeyInput, KeyView, McpServerView, ModelView, Role } from "../src/index";
 
 export function modelView(overrides: Partial<ModelView> = {}): ModelView {
   return {
@@ -82,7 +82,38 @@ export function fakeServices() {
         rows: [],
       })),
     },
+    mcp: {
+      listServers: vi.fn(async () => []),
+      addServer: vi.fn(async () => mcpServerView()),
+      updateServer: vi.fn(async () => mcpServerView()),
+      removeServer: vi.fn(async (name: string) => ({ name })),
+      testServer: vi.fn(async () => ({ ok: true, tools: [], error: null, elapsedMs: 1 })),
+      setEnabled: vi.fn(async () => mcpServerView()),
+      replaceCredential: vi.fn(async () => mcpServerView()),
+      listGrants: vi.fn(async () => []),
+      grant: vi.fn(async () => []),
+      revoke: vi.fn(async () => []),
+      open: vi.fn(async () => []),
+    },
   } satisfies ApiServices;
+}
+
+export function mcpServerView(): McpServerView {
+  return {
+    name: "tickets",
+    url: "https://mcp.example.com/mcp",
+    description: null,
+    timeoutMs: null,
+    callsPerMinute: null,
+    headers: [{ name: "Authorization", isSealed: true, value: null }],
+    isBuiltIn: false,
+    state: "enabled",
+    outForMs: 0,
+    grants: [],
+    createdBy: "admin",
+    createdAt: "2030-01-01T00:00:00.000Z",
+    updatedAt: "2030-01-01T00:00:00.000Z",
+  };
 }
 
 function keyView(owner: string): KeyView {

@@ -1,5 +1,5 @@
 // The public HTTP port: the OpenAI-compatible /v1 gateway, tRPC for the console and CLI, health
-// probes and metrics. Later issues add /mcp, /scim and /auth here.
+// probes and metrics, and /mcp, the MCP gateway. Later issues add /scim and /auth here.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
@@ -13,6 +13,8 @@ export interface HttpServerOptions {
   metrics(): Promise<{ contentType: string; body: string }>;
   /** Handles every path under /v1/. */
   v1(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
+  /** Handles /mcp. */
+  mcp(req: IncomingMessage, res: ServerResponse): Promise<void>;
   log(line: string): void;
 }
 
@@ -60,6 +62,7 @@ async function route(
 ): Promise<void> {
   const path = (req.url ?? "/").split("?")[0] ?? "/";
   if (path.startsWith("/v1/")) return options.v1(req, res, path);
+  if (path === "/mcp") return options.mcp(req, res);
   if (path.startsWith(`${TRPC_PATH}/`)) {
     trpc(req, res);
     return;

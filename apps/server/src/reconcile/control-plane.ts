@@ -22,6 +22,8 @@ export interface ControlPlane {
   reconciler: Reconciler;
   /** The sealed pepper API key hashes are keyed with; never logged. */
   apiKeyPepper: Uint8Array;
+  /** Seals MCP credentials in the store; never logged. */
+  masterKey: Uint8Array;
   onRegistered(nodeId: string, replicas: readonly ReplicaStatus[]): void;
   onReplicaReport(
     nodeId: string,
@@ -88,6 +90,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     deps,
     reconciler,
     apiKeyPepper,
+    masterKey: masterKey.key,
     onRegistered: (nodeId, replicas) => {
       void onNodeRegistered(deps, reconciler, nodeId, replicas).catch(
         failed(`adopting replicas on ${nodeId}`),
