@@ -2,6 +2,7 @@
 import { clusterCommands } from "./cluster";
 import type { Command } from "./command";
 import { keyCommands } from "./keys";
+import { mcpCommands } from "./mcp";
 import { modelCommands } from "./models";
 import { sessionCommands } from "./session";
 import { usageCommands } from "./usage";
@@ -12,6 +13,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...clusterCommands,
   ...keyCommands,
   ...usageCommands,
+  ...mcpCommands,
 };
 
 const USAGE_COLUMN_MAX = 64;
