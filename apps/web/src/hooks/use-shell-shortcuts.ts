@@ -14,7 +14,12 @@ export interface ShellShortcutHandlers {
 }
 
 // Two-key "g x" sequences, like mail clients and issue trackers use.
-const GO_TO_TARGETS: Record<string, string> = { n: "/nodes", m: "/models", r: "/replicas" };
+const GO_TO_TARGETS: Record<string, string> = {
+  n: "/nodes",
+  m: "/models",
+  r: "/replicas",
+  p: "/admin/mcp",
+};
 
 export function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;

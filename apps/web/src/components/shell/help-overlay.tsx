@@ -7,6 +7,7 @@ const SHORTCUTS = [
   { keys: ["g", "n"], action: "goNodes" },
   { keys: ["g", "m"], action: "goModels" },
   { keys: ["g", "r"], action: "goReplicas" },
+  { keys: ["g", "p"], action: "goMcp" },
   { keys: ["/"], action: "focusFilter" },
   { keys: ["↑", "↓"], action: "moveSelection" },
   { keys: ["Enter"], action: "openSelection" },

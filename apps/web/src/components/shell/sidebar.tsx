@@ -16,6 +16,10 @@ const SECTIONS = [
       { href: "/replicas", label: "nav.replicas", testId: "nav-replicas", shortcut: "g r" },
     ],
   },
+  {
+    label: "nav.admin",
+    entries: [{ href: "/admin/mcp", label: "nav.mcp", testId: "nav-mcp", shortcut: "g p" }],
+  },
 ] as const;
 
 export function Sidebar() {
