@@ -1,10 +1,11 @@
 // tools/call for one caller: the grant is checked again here (never trust the list the caller
 // saw), then the call goes to llmgw:admin in this process or upstream with the server's sealed
 // headers. The outcome feeds the server's breaker and the audit.
-import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ADMIN_MCP_SERVER, splitGatewayToolName, toolGranted } from "@llmgw/domain";
 import { MCP_FAILURES_TO_OPEN } from "./runtime";
 import { runAdminTool } from "./admin-tools";
+import { loadSdk } from "./sdk";
 import { audit, type CallerScope, type McpGatewayDeps } from "./mcp-gateway";
 import { upstreamTarget } from "./mcp-service";
 import { callUpstreamTool, isServerFailure, upstreamReason, type UpstreamTarget } from "./upstream";
@@ -26,6 +27,7 @@ export async function callTool(
   const granted = split ? scope.servers.get(split.server) : undefined;
   if (!split || !granted || !toolGranted(granted.patterns, split.tool)) {
     audit(deps, scope.caller, name, "refused", { reason: "not granted" });
+    const { ErrorCode, McpError } = await loadSdk();
     throw new McpError(
       ErrorCode.InvalidParams,
       `tool "${name}" is not among the tools granted to ${scope.caller.label}; tools/list shows them`,
@@ -73,10 +75,14 @@ async function forward(
     return result;
   } catch (error) {
     const reason = upstreamReason(error, target);
-    if (!isServerFailure(error)) {
+    if (!(await isServerFailure(error))) {
+      const { McpError } = await loadSdk();
       breaker.onSuccess();
       audit(deps, scope.caller, name, "refused_upstream", { ...elapsed(), reason });
-      throw new McpError((error as McpError).code, `${split.server}: ${reason}`);
+      throw new McpError(
+        (error as InstanceType<typeof McpError>).code,
+        `${split.server}: ${reason}`,
+      );
     }
     breaker.onFailure(deps.runtime.nowMs());
     audit(deps, scope.caller, name, "failed", { ...elapsed(), reason });

@@ -4,14 +4,7 @@
 // the server's own sealed credential. Five failures in a row take a server out for a while.
 // Every call is audited by who, which tool, outcome and time; never a header value.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  type CallToolResult,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ApiServices } from "@llmgw/api";
 import { auditLog, mcpGrants, mcpServers, type McpServerRow } from "@llmgw/db";
 import { effectiveGrant, splitGatewayToolName } from "@llmgw/domain";
@@ -21,6 +14,7 @@ import { identifyCaller, type CallerDeps, type McpCaller } from "./callers";
 import { callTool } from "./mcp-calls";
 import { listCallerTools } from "./mcp-list";
 import type { McpServiceDeps } from "./mcp-service";
+import { loadSdk } from "./sdk";
 
 const MCP_BODY_BYTES_MAX = 4 * 1024 * 1024;
 
@@ -149,6 +143,8 @@ async function serveMcp(
   res: ServerResponse,
   body: unknown,
 ): Promise<void> {
+  const { CallToolRequestSchema, ListToolsRequestSchema, Server, StreamableHTTPServerTransport } =
+    await loadSdk();
   const server = new Server(
     { name: "llmgw", version: "0.1.0" },
     {

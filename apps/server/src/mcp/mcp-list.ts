@@ -42,7 +42,7 @@ async function toolsOf(deps: McpGatewayDeps, row: McpServerRow): Promise<Upstrea
     runtime.rememberTools(row.name, version, tools);
     return tools;
   } catch (error) {
-    if (isServerFailure(error)) breaker.onFailure(runtime.nowMs());
+    if (await isServerFailure(error)) breaker.onFailure(runtime.nowMs());
     else breaker.onSuccess();
     deps.log(`mcp server ${row.name}: listing its tools failed: ${upstreamReason(error, target)}`);
     return [];

@@ -2,11 +2,11 @@
 // operation opens a session, does its work and ends the session. Only the server's own headers
 // (sealed ones opened just here) are sent; a redirect is refused so no credential follows it
 // to another host.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { checkResolvedAddress } from "./address";
 import type { UpstreamTool } from "./runtime";
+import { loadSdk } from "./sdk";
 
 export interface UpstreamTarget {
   url: string;
@@ -25,11 +25,12 @@ async function withUpstream<T>(
 ): Promise<T> {
   const url = new URL(target.url);
   await checkResolvedAddress(url, target.isPrivateAllowed);
-  const transport = new StreamableHTTPClientTransport(url, {
+  const sdk = await loadSdk();
+  const transport = new sdk.StreamableHTTPClientTransport(url, {
     requestInit: { headers: target.headers },
     fetch: noRedirects,
   });
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
   const options = { timeout: target.timeoutMs };
   await client.connect(transport, options);
   try {
@@ -74,7 +75,8 @@ export async function callUpstreamTool(
  * HTTP failure, a timeout or a dropped session. A JSON-RPC refusal of the request itself
  * (unknown tool, bad arguments) is the caller's, like a 4xx.
  */
-export function isServerFailure(error: unknown): boolean {
+export async function isServerFailure(error: unknown): Promise<boolean> {
+  const { ErrorCode, McpError } = await loadSdk();
   if (!(error instanceof McpError)) return true;
   return error.code === ErrorCode.RequestTimeout || error.code === ErrorCode.ConnectionClosed;
 }
