@@ -1,4 +1,4 @@
-// The grant matrix through /mcp, in process: a real store (PGlite), the real gateway handler on a
+// The grant matrix through /mcp, in process: a real store (PGlite and PostgreSQL 15), the real gateway handler on a
 // loopback HTTP port, a real upstream (server-everything) and the SDK's client. The ownership tree
 // is built here (org:acme → team:ml → project:search → user:ada; org:acme → team:ops → user:bob),
 // standing in for the identity service's resolver.
@@ -7,9 +7,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceError, type ApiServices } from "@llmgw/api";
-import { auditLog, eq, openStore, users, type Store } from "@llmgw/db";
+import { auditLog, eq, openStore, users, type Store, type StoreOptions } from "@llmgw/db";
 import type { OwnershipResolver } from "@llmgw/domain";
-import { tempDir } from "@llmgw/testing";
+import { startPostgres, tempDir, type PostgresServer } from "@llmgw/testing";
 import { createKeysService } from "../src/keys/keys-service";
 import { startMcp, type McpParts } from "../src/mcp/start-mcp";
 import { callTool, resultText, toolNames } from "./mcp-client";
@@ -32,7 +32,20 @@ const tree: OwnershipResolver = {
 const admin = { username: "admin" };
 const SEALED_BEARER = `sealed-${randomBytes(12).toString("hex")}`;
 
-describe("MCP grants through /mcp", () => {
+let postgres: PostgresServer | undefined;
+const backends: Array<{ name: string; options(): Promise<StoreOptions> }> = [
+  {
+    name: "PGlite",
+    options: async () => ({ kind: "pglite", dataDir: (await tempDir("it-mcp-grants")).path }),
+  },
+  {
+    name: "PostgreSQL 15",
+    options: async () => ({ kind: "postgres", url: (postgres ??= await startPostgres()).url }),
+  },
+];
+afterAll(async () => postgres?.stop());
+
+describe.each(backends)("MCP grants through /mcp on $name", ({ options }) => {
   let store: Store;
   let upstream: Upstream;
   let mcp: McpParts;
@@ -43,7 +56,7 @@ describe("MCP grants through /mcp", () => {
 
   beforeAll(async () => {
     upstream = await startUpstream();
-    store = await openStore({ kind: "pglite", dataDir: (await tempDir("it-mcp-grants")).path });
+    store = await openStore(await options());
     const { db } = store;
     await db.insert(users).values([
       { id: "u-ada", username: "ada", role: "viewer" },

@@ -34,7 +34,9 @@ export function Breadcrumbs() {
           <span className="crumb-separator" aria-hidden="true">
             {"/"}
           </span>
-          <span aria-current="page">{node.data?.name ?? id}</span>
+          <span aria-current="page">
+            {section === "admin" && id === "mcp" ? t("nav.mcp") : (node.data?.name ?? id)}
+          </span>
         </>
       ) : null}
     </nav>
