@@ -67,4 +67,16 @@ describe("parseServerConfig", () => {
       /LLMGW_SCRAPE_INTERVAL_MS must be at least 200/,
     );
   });
+
+  it("keeps MCP servers on public addresses unless LLMGW_MCP_ALLOW_PRIVATE says otherwise", () => {
+    expect(parseServerConfig([], {}).mcp).toEqual({
+      isPrivateAllowed: false,
+      breakerOpenMs: 60_000,
+      defaultTimeoutMs: 30_000,
+    });
+    expect(parseServerConfig([], { LLMGW_MCP_ALLOW_PRIVATE: "1" }).mcp.isPrivateAllowed).toBe(true);
+    expect(() => parseServerConfig([], { LLMGW_MCP_ALLOW_PRIVATE: "yes" })).toThrow(
+      /LLMGW_MCP_ALLOW_PRIVATE must be 1 or 0/,
+    );
+  });
 });

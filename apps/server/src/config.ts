@@ -96,6 +96,13 @@ const envSchema = z.object({
       message: "LLMGW_ALLOW_PRIVATE_UPSTREAMS must be true or false",
     })
     .default("false"),
+  LLMGW_MCP_ALLOW_PRIVATE: z
+    .enum(["0", "1", "true", "false"], {
+      message: "LLMGW_MCP_ALLOW_PRIVATE must be 1 or 0",
+    })
+    .default("0"),
+  LLMGW_MCP_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  LLMGW_MCP_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
 });
 
 export interface ServerConfig {
@@ -132,6 +139,14 @@ export interface ServerConfig {
    */
   gatewayChecks: boolean;
   gateway: GatewayConfig;
+  mcp: {
+    /** Whether MCP servers may be on private, loopback, link-local or metadata addresses. */
+    isPrivateAllowed: boolean;
+    /** How long five failures in a row take an MCP server out. */
+    breakerOpenMs: number;
+    /** An upstream call's time limit when its server names none. */
+    defaultTimeoutMs: number;
+  };
 }
 
 export interface GatewayConfig {
@@ -217,6 +232,11 @@ export function parseServerConfig(
       onDemandWaitMs: e.LLMGW_ON_DEMAND_WAIT_MS,
       onDemandIdleMs: e.LLMGW_ON_DEMAND_IDLE_MS,
       allowPrivateUpstreams: ["true", "1"].includes(e.LLMGW_ALLOW_PRIVATE_UPSTREAMS),
+    },
+    mcp: {
+      isPrivateAllowed: e.LLMGW_MCP_ALLOW_PRIVATE === "1" || e.LLMGW_MCP_ALLOW_PRIVATE === "true",
+      breakerOpenMs: e.LLMGW_MCP_BREAKER_OPEN_MS,
+      defaultTimeoutMs: e.LLMGW_MCP_TIMEOUT_MS,
     },
   };
 }

@@ -18,6 +18,7 @@ import { createContext } from "./http/context";
 import { startHttpServer } from "./http/http-server";
 import { startGateway } from "./gateway/start-gateway";
 import { createKeysService } from "./keys/keys-service";
+import { startMcp } from "./mcp/start-mcp";
 import { createMetrics } from "./metrics";
 import { readOrCreateSecretFile } from "./secrets";
 import { createAuthService, ensureFirstAdmin, userForSession } from "./services/auth";
@@ -81,6 +82,18 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const keys = createKeysService(db, plane.apiKeyPepper, nowMs, events);
   const signInStore = new SignInStore(db, plane.masterKey);
   const entra = new EntraSignIn(signInStore, nowMs);
+  const ownership = createOwnershipResolver(db);
+  const sessionUser = (token: string) => userForSession(db, token, new Date(nowMs()));
+  const mcp = startMcp({
+    db,
+    config: config.mcp,
+    masterKey: plane.masterKey,
+    keys,
+    ownership,
+    sessionUser,
+    nowMs,
+    log,
+  });
   const services: ApiServices = {
     nodes: createNodesService(db, registry, policy, nowMs),
     auth: createAuthService(db, config.sessionTtlMs, nowMs),
@@ -94,8 +107,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     events: createEventsService(db),
     people: createPeopleService(db),
     audit: createAuditService(db),
-    ownership: createOwnershipResolver(db),
+    ownership,
     signIn: createSignInSetupService(signInStore),
+    mcp: mcp.service,
   };
   const metrics = createMetrics(services.nodes, deps);
   const gateway = startGateway({
@@ -163,8 +177,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     port: config.httpPort,
     isReady: () => true,
     log,
-    createContext: (req, res) =>
-      createContext(req, res, services, (token) => userForSession(db, token, new Date())),
+    createContext: (req, res) => createContext(req, res, services, sessionUser),
     metrics: async () => ({
       contentType: metrics.registry.contentType,
       body: await metrics.registry.metrics(),
@@ -180,6 +193,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         nowMs,
         log,
       }),
+    mcp: mcp.handler(services),
   });
   log(
     `listening: http://${config.httpHost}:${http.port} (API), ws://${config.agentHost}:${agents.port}/agent/v1 (agents), store ${store.kind}`,

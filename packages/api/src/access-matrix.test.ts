@@ -70,6 +70,18 @@ const RULES: Record<string, Rule> = {
   "signIn.setLdap": "admin",
   "signIn.testLdap": "admin",
   "signIn.rotateScimToken": "admin",
+  "mcp.servers.list": "admin",
+  "mcp.servers.add": "admin",
+  "mcp.servers.update": "admin",
+  "mcp.servers.remove": "admin",
+  "mcp.servers.test": "admin",
+  "mcp.servers.enable": "admin",
+  "mcp.servers.disable": "admin",
+  "mcp.servers.replaceCredential": "admin",
+  "mcp.grants.list": "admin",
+  "mcp.grants.grant": "admin",
+  "mcp.grants.revoke": "admin",
+  "mcp.grants.open": "admin",
 };
 
 const procedures = Object.entries(

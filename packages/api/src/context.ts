@@ -38,6 +38,16 @@ import type {
   SignInMethods,
   SignInSettings,
 } from "./schemas-signin";
+import type {
+  McpAddServerInput,
+  McpCredential,
+  McpGrantInput,
+  McpGrantView,
+  McpRevokeInput,
+  McpServerView,
+  McpTestResult,
+  McpUpdateServerInput,
+} from "./schemas-mcp";
 
 /**
  * Refusals the services raise with a sentence an operator can act on; the router turns them into
@@ -166,6 +176,25 @@ export interface EventsService {
   acknowledge(upToId: number, actor: Actor): Promise<{ acknowledged: number }>;
 }
 
+export interface McpService {
+  listServers(): Promise<McpServerView[]>;
+  /** Refuses an address with a user and password, or a private one unless configuration allows. */
+  addServer(input: McpAddServerInput, actor: Actor): Promise<McpServerView>;
+  updateServer(input: McpUpdateServerInput, actor: Actor): Promise<McpServerView>;
+  removeServer(name: string, actor: Actor): Promise<{ name: string }>;
+  /** Connects with the server's credential and lists its tools. */
+  testServer(name: string): Promise<McpTestResult>;
+  setEnabled(name: string, isEnabled: boolean, actor: Actor): Promise<McpServerView>;
+  replaceCredential(name: string, credential: McpCredential, actor: Actor): Promise<McpServerView>;
+  listGrants(filter: { server?: string; subject?: string }): Promise<McpGrantView[]>;
+  /** Refuses a key or person that does not exist. Answers the server's grants after it. */
+  grant(input: McpGrantInput, actor: Actor): Promise<McpGrantView[]>;
+  /** Takes the tools from the subject and every level beneath it. */
+  revoke(input: McpRevokeInput, actor: Actor): Promise<McpGrantView[]>;
+  /** Drops a level's own list (a closed one too), so it inherits again. */
+  open(subject: string, server: string, actor: Actor): Promise<McpGrantView[]>;
+}
+
 export interface ApiServices {
   nodes: NodesService;
   auth: AuthService;
@@ -182,6 +211,7 @@ export interface ApiServices {
   signIn: SignInSetupService;
   /** The org → team → project tree, for checks on owned things (keys, grants). */
   ownership: OwnershipResolver;
+  mcp: McpService;
 }
 
 export interface ApiContext {

@@ -11,6 +11,7 @@ export type {
   SignInSetupService,
   KeysService,
   LogsService,
+  McpService,
   ModelsService,
   NodesService,
   ReclaimService,
@@ -25,6 +26,7 @@ export * from "./schemas-usage";
 export * from "./schemas-events";
 export * from "./schemas-identity";
 export * from "./schemas-signin";
+export * from "./schemas-mcp";
 
 /** Path the server mounts the tRPC router on; the console proxies the same path. */
 export const TRPC_PATH = "/api/trpc";

@@ -4,6 +4,7 @@ import { authRouter } from "./routers/auth";
 import { eventsRouter } from "./routers/events";
 import { keysRouter } from "./routers/keys";
 import { logsRouter } from "./routers/logs";
+import { mcpRouter } from "./routers/mcp";
 import { modelsRouter } from "./routers/models";
 import { nodesRouter } from "./routers/nodes";
 import { groupsRouter, orgRouter, peopleRouter, rolesRouter } from "./routers/people";
@@ -31,6 +32,7 @@ export const appRouter = router({
   roles: rolesRouter,
   audit: auditRouter,
   signIn: signInRouter,
+  mcp: mcpRouter,
 });
 
 export type AppRouter = typeof appRouter;

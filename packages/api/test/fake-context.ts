@@ -11,6 +11,7 @@ import type {
   PersonView,
   Role,
   RoleBindingView,
+  McpServerView,
   TokenView,
 } from "../src/index";
 
@@ -152,6 +153,19 @@ export function fakeServices() {
       attention: vi.fn(async () => ({ count: 0, newestId: null })),
       acknowledge: vi.fn(async () => ({ acknowledged: 0 })),
     },
+    mcp: {
+      listServers: vi.fn(async () => []),
+      addServer: vi.fn(async () => mcpServerView()),
+      updateServer: vi.fn(async () => mcpServerView()),
+      removeServer: vi.fn(async (name: string) => ({ name })),
+      testServer: vi.fn(async () => ({ ok: true, tools: [], error: null, elapsedMs: 1 })),
+      setEnabled: vi.fn(async () => mcpServerView()),
+      replaceCredential: vi.fn(async () => mcpServerView()),
+      listGrants: vi.fn(async () => []),
+      grant: vi.fn(async () => []),
+      revoke: vi.fn(async () => []),
+      open: vi.fn(async () => []),
+    },
   } satisfies ApiServices;
 }
 
@@ -201,6 +215,24 @@ function bindingView(): RoleBindingView {
     scope: "team:ml",
     createdBy: "admin",
     createdAt: "2030-01-01T00:00:00.000Z",
+  };
+}
+
+export function mcpServerView(): McpServerView {
+  return {
+    name: "tickets",
+    url: "https://mcp.example.com/mcp",
+    description: null,
+    timeoutMs: null,
+    callsPerMinute: null,
+    headers: [{ name: "Authorization", isSealed: true, value: null }],
+    isBuiltIn: false,
+    state: "enabled",
+    outForMs: 0,
+    grants: [],
+    createdBy: "admin",
+    createdAt: "2030-01-01T00:00:00.000Z",
+    updatedAt: "2030-01-01T00:00:00.000Z",
   };
 }
 

@@ -1,5 +1,5 @@
 // `llmgw ctl` as a person uses it: real processes, a real server with a simulated node.
-import { statSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -148,6 +148,66 @@ describe("llmgw ctl", () => {
     const bad = await ctl(["events", "--kind", "node.exploded"]);
     expect(bad.code).toBe(2);
     expect(bad.output).toMatch(/--kind does not know "node.exploded"/);
+  });
+
+  it("adds MCP servers with a sealed bearer from a file, tests, grants, revokes and removes", async () => {
+    const secret = `ctl-bearer-${Date.now()}`;
+    const bearerFile = join((await tempDir("ctl-mcp")).path, "bearer");
+    writeFileSync(bearerFile, `${secret}\n`, { mode: 0o600 });
+    const added = await ctl([
+      "mcp",
+      "add",
+      "tickets",
+      "--url",
+      "https://mcp.example.invalid/mcp",
+      "--bearer-file",
+      bearerFile,
+      "--rate",
+      "30",
+      "--header",
+      "X-Team: ml",
+    ]);
+    expect(added.code, added.output).toBe(0);
+    expect(added.output).not.toContain(secret);
+    const refused = await ctl(["mcp", "add", "local", "--url", "http://127.0.0.1:9/mcp"]);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toMatch(/private, loopback.*LLMGW_MCP_ALLOW_PRIVATE/);
+    expect((await ctl(["mcp", "add", "llmgw:admin"])).code).toBe(0);
+    const tested = await ctl(["mcp", "test", "llmgw:admin"]);
+    expect(tested.code, tested.output).toBe(0);
+    for (const tool of [
+      "cluster_status",
+      "list_nodes",
+      "list_models",
+      "list_replicas",
+      "explain_placement",
+      "node_logs",
+    ])
+      expect(tested.output).toContain(tool);
+    const granted = await ctl([
+      "mcp",
+      "grant",
+      "tickets",
+      "--to",
+      "team:ml",
+      "--tools",
+      "search,get-*",
+    ]);
+    expect(granted.code, granted.output).toBe(0);
+    expect(granted.output).toMatch(/team:ml\s+get-\*,search/);
+    const missingKey = await ctl(["mcp", "grant", "tickets", "--to", "key:nope", "--tools", "*"]);
+    expect(missingKey.code).toBe(1);
+    expect(missingKey.output).toMatch(/no API key with id "nope"/);
+    const listed = await ctl(["mcp", "list"]);
+    expect(listed.output).toMatch(
+      /tickets\s+enabled\s+https:\/\/mcp\.example\.invalid\/mcp\s+30\/min\s+X-Team, Authorization \(sealed\)\s+team:ml=get-\*,search/,
+    );
+    expect(listed.output).not.toContain(secret);
+    expect((await ctl(["mcp", "list", "--json"])).output).not.toContain(secret);
+    const revoked = await ctl(["mcp", "revoke", "tickets", "--to", "team:ml", "--tools", "search"]);
+    expect(revoked.output).toMatch(/team:ml\s+get-\*/);
+    expect((await ctl(["mcp", "remove", "tickets"])).code).toBe(0);
+    expect((await ctl(["mcp", "list"])).output).not.toContain("tickets");
   });
 
   it("says so when the server cannot be reached or the token is wrong", async () => {

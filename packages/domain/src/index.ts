@@ -7,3 +7,4 @@ export * from "./seeded-random";
 export * from "./routing";
 export * from "./ownership";
 export * from "./roles";
+export * from "./mcp";

@@ -1,5 +1,5 @@
 // The public HTTP port: the OpenAI-compatible /v1 gateway, tRPC for the console and CLI, health
-// probes and metrics. Later issues add /mcp, /scim and /auth here.
+// probes and metrics, and /mcp, the MCP gateway. Later issues add /scim and /auth here.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
@@ -18,6 +18,8 @@ export interface HttpServerOptions {
   scim(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Handles every path under /auth/ (single sign-on redirects). */
   auth(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
+  /** Handles /mcp. */
+  mcp(req: IncomingMessage, res: ServerResponse): Promise<void>;
   log(line: string): void;
 }
 
@@ -67,6 +69,7 @@ async function route(
   if (path.startsWith("/v1/")) return options.v1(req, res, path);
   if (path.startsWith("/auth/")) return options.auth(req, res, path);
   if (path === "/scim/v2" || path.startsWith("/scim/v2/")) return options.scim(req, res);
+  if (path === "/mcp") return options.mcp(req, res);
   if (path.startsWith(`${TRPC_PATH}/`)) {
     const refusal = crossSiteRefusal(req);
     if (refusal)

@@ -23,7 +23,7 @@ export interface ControlPlane {
   reconciler: Reconciler;
   /** The sealed pepper API key hashes are keyed with; never logged. */
   apiKeyPepper: Uint8Array;
-  /** Seals the secrets people enter (SSO client secret, AD bind password); never logged. */
+  /** Seals the secrets people enter (SSO client secret, AD bind password, MCP credentials); never logged. */
   masterKey: Uint8Array;
   onRegistered(nodeId: string, replicas: readonly ReplicaStatus[]): void;
   onReplicaReport(

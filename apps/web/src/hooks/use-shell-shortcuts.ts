@@ -26,6 +26,7 @@ const GO_TO_TARGETS: Record<string, string> = {
   p: "/people",
   s: "/people/sign-in",
   a: "/audit",
+  t: "/admin/mcp",
 };
 
 export function isTypingTarget(target: EventTarget | null): boolean {

@@ -7,6 +7,7 @@ import commonEn from "../locales/en/common.json";
 import eventsEn from "../locales/en/events.json";
 import keysEn from "../locales/en/keys.json";
 import logsEn from "../locales/en/logs.json";
+import mcpEn from "../locales/en/mcp.json";
 import modelsEn from "../locales/en/models.json";
 import nodesEn from "../locales/en/nodes.json";
 import peopleEn from "../locales/en/people.json";
@@ -20,6 +21,7 @@ import commonTr from "../locales/tr/common.json";
 import eventsTr from "../locales/tr/events.json";
 import keysTr from "../locales/tr/keys.json";
 import logsTr from "../locales/tr/logs.json";
+import mcpTr from "../locales/tr/mcp.json";
 import modelsTr from "../locales/tr/models.json";
 import nodesTr from "../locales/tr/nodes.json";
 import peopleTr from "../locales/tr/people.json";
@@ -41,6 +43,7 @@ export const NAMESPACES = [
   "audit",
   "signin-setup",
   "cluster",
+  "mcp",
 ] as const;
 
 export const resources = {
@@ -58,6 +61,7 @@ export const resources = {
     audit: auditEn,
     "signin-setup": signinSetupEn,
     cluster: clusterEn,
+    mcp: mcpEn,
   },
   tr: {
     common: commonTr,
@@ -73,6 +77,7 @@ export const resources = {
     audit: auditTr,
     "signin-setup": signinSetupTr,
     cluster: clusterTr,
+    mcp: mcpTr,
   },
 } as const;
 

@@ -32,6 +32,16 @@ export const OPTIONS = {
   home: { type: "string" },
   parent: { type: "string" },
   "external-id": { type: "string" },
+  url: { type: "string" },
+  description: { type: "string" },
+  timeout: { type: "string" },
+  rate: { type: "string" },
+  header: { type: "string", multiple: true },
+  "bearer-file": { type: "string" },
+  "secret-file": { type: "string" },
+  "secret-header": { type: "string" },
+  to: { type: "string" },
+  tools: { type: "string" },
 } as const;
 
 export type CtlValues = ReturnType<

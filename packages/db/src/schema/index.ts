@@ -2,6 +2,8 @@ export * from "./api-keys";
 export * from "./audit-log";
 export * from "./events";
 export * from "./gpus";
+export * from "./mcp-grants";
+export * from "./mcp-servers";
 export * from "./model-status";
 export * from "./models";
 export * from "./nodes";

@@ -12,6 +12,7 @@ const SHORTCUTS = [
   { keys: ["g", "e"], action: "goEvents" },
   { keys: ["g", "k"], action: "goKeys" },
   { keys: ["g", "u"], action: "goUsage" },
+  { keys: ["g", "t"], action: "goMcp" },
   { keys: ["/"], action: "focusFilter" },
   { keys: ["↑", "↓"], action: "moveSelection" },
   { keys: ["Enter"], action: "openSelection" },

@@ -41,6 +41,10 @@ const SECTIONS = [
       { href: "/audit", label: "nav.audit", testId: "nav-audit", shortcut: "g a" },
     ],
   },
+  {
+    label: "nav.admin",
+    entries: [{ href: "/admin/mcp", label: "nav.mcp", testId: "nav-mcp", shortcut: "g t" }],
+  },
 ] as const;
 
 /** Every page in the sidebar, in order, for the command palette. */

@@ -4,6 +4,7 @@ import type { Command } from "./command";
 import { eventCommands } from "./events";
 import { identityCommands } from "./identity";
 import { keyCommands } from "./keys";
+import { mcpCommands } from "./mcp";
 import { modelCommands } from "./models";
 import { sessionCommands } from "./session";
 import { usageCommands } from "./usage";
@@ -16,6 +17,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...usageCommands,
   ...eventCommands,
   ...identityCommands,
+  ...mcpCommands,
 };
 
 const USAGE_COLUMN_MAX = 64;

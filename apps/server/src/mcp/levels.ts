@@ -1,0 +1,52 @@
+// The levels above a grant subject, from the ownership tree: for `key:<id>` the whole chain of
+// the key's owner, for anything else the owner's chain without itself.
+import { apiKeys, eq, users, type Database } from "@llmgw/db";
+import { ServiceError } from "@llmgw/api";
+import { MCP_KEY_SUBJECT_PREFIX, type OwnershipResolver } from "@llmgw/domain";
+
+export interface LevelDeps {
+  db: Database;
+  ownership: OwnershipResolver;
+}
+
+async function keyOwner(db: Database, id: string): Promise<string | null> {
+  const [row] = await db
+    .select({ owner: apiKeys.owner, revokedAt: apiKeys.revokedAt })
+    .from(apiKeys)
+    .where(eq(apiKeys.id, id));
+  return row ? row.owner : null;
+}
+
+/** The levels above `subject`, top first. An unknown key has none. */
+export async function levelsAbove(deps: LevelDeps, subject: string): Promise<string[]> {
+  if (subject.startsWith(MCP_KEY_SUBJECT_PREFIX)) {
+    const owner = await keyOwner(deps.db, subject.slice(MCP_KEY_SUBJECT_PREFIX.length));
+    return owner ? deps.ownership.chain(owner) : [];
+  }
+  const chain = await deps.ownership.chain(subject);
+  return chain.filter((level) => level !== subject);
+}
+
+/** A grant to a key or person that is not there is refused, not reported as done. */
+export async function requireSubject(db: Database, subject: string): Promise<void> {
+  if (subject.startsWith(MCP_KEY_SUBJECT_PREFIX)) {
+    const id = subject.slice(MCP_KEY_SUBJECT_PREFIX.length);
+    const [row] = await db
+      .select({ revokedAt: apiKeys.revokedAt })
+      .from(apiKeys)
+      .where(eq(apiKeys.id, id));
+    if (!row)
+      throw new ServiceError(
+        "not_found",
+        `no API key with id "${id}"; see \`llmgw ctl keys list\` for the ids`,
+      );
+    if (row.revokedAt)
+      throw new ServiceError("invalid", `API key "${id}" was revoked; grant to a live key`);
+    return;
+  }
+  if (subject.startsWith("user:")) {
+    const name = subject.slice("user:".length);
+    const [row] = await db.select({ id: users.id }).from(users).where(eq(users.username, name));
+    if (!row) throw new ServiceError("not_found", `no person named "${name}" is known here`);
+  }
+}

@@ -1,0 +1,201 @@
+// The grant matrix through /mcp, in process: a real store (PGlite and PostgreSQL 15), the real gateway handler on a
+// loopback HTTP port, a real upstream (server-everything) and the SDK's client. The ownership tree
+// is built here (org:acme → team:ml → project:search → user:ada; org:acme → team:ops → user:bob),
+// standing in for the identity service's resolver.
+import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ServiceError, type ApiServices } from "@llmgw/api";
+import { auditLog, eq, openStore, users, type Store, type StoreOptions } from "@llmgw/db";
+import type { OwnershipResolver } from "@llmgw/domain";
+import { startPostgres, tempDir, type PostgresServer } from "@llmgw/testing";
+import { createKeysService } from "../src/keys/keys-service";
+import { startMcp, type McpParts } from "../src/mcp/start-mcp";
+import { callTool, resultText, toolNames } from "./mcp-client";
+import { startUpstream, type Upstream } from "./mcp-upstream";
+
+const PARENT: Record<string, string | undefined> = {
+  "team:ml": "org:acme",
+  "team:ops": "org:acme",
+  "project:search": "team:ml",
+  "user:ada": "project:search",
+  "user:bob": "team:ops",
+};
+const tree: OwnershipResolver = {
+  chain: (owner) => {
+    const chain = [owner];
+    for (let up = PARENT[owner]; up; up = PARENT[up]) chain.unshift(up);
+    return Promise.resolve(chain);
+  },
+};
+const admin = { username: "admin" };
+const SEALED_BEARER = `sealed-${randomBytes(12).toString("hex")}`;
+
+let postgres: PostgresServer | undefined;
+const backends: Array<{ name: string; options(): Promise<StoreOptions> }> = [
+  {
+    name: "PGlite",
+    options: async () => ({ kind: "pglite", dataDir: (await tempDir("it-mcp-grants")).path }),
+  },
+  {
+    name: "PostgreSQL 15",
+    options: async () => ({ kind: "postgres", url: (postgres ??= await startPostgres()).url }),
+  },
+];
+afterAll(async () => postgres?.stop());
+
+describe.each(backends)("MCP grants through /mcp on $name", ({ options }) => {
+  let store: Store;
+  let upstream: Upstream;
+  let mcp: McpParts;
+  let http: Server;
+  let url: string;
+  const keys: Record<string, { id: string; key: string }> = {};
+  const logLines: string[] = [];
+
+  beforeAll(async () => {
+    upstream = await startUpstream();
+    store = await openStore(await options());
+    const { db } = store;
+    await db.insert(users).values([
+      { id: "u-ada", username: "ada", role: "viewer" },
+      { id: "u-bob", username: "bob", role: "viewer" },
+    ]);
+    const keyService = createKeysService(db, randomBytes(32), Date.now);
+    mcp = startMcp({
+      db,
+      config: { isPrivateAllowed: true, breakerOpenMs: 60_000, defaultTimeoutMs: 10_000 },
+      masterKey: randomBytes(32),
+      keys: keyService,
+      sessionUser: () => Promise.resolve(null),
+      ownership: tree,
+      nowMs: Date.now,
+      log: (line) => logLines.push(line),
+    });
+    // llmgw:admin is not registered in this file, so no fleet service is reached.
+    const handle = mcp.handler({} as ApiServices);
+    http = createServer((req, res) => void handle(req, res));
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    for (const [name, owner] of [
+      ["ada", "user:ada"],
+      ["bob", "user:bob"],
+      ["search", "project:search"],
+      ["ml", "team:ml"],
+    ] as const) {
+      const created = await keyService.create({ owner, models: ["*"] }, admin);
+      keys[name] = { id: created.view.id, key: created.key };
+    }
+    await mcp.service.addServer(
+      {
+        name: "everything",
+        url: upstream.url("everything"),
+        credential: { bearer: SEALED_BEARER },
+      },
+      admin,
+    );
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => (http ? http.close(() => resolve()) : resolve()));
+    await store?.close();
+    await upstream?.stop();
+  });
+
+  const seen = async (who: string) => toolNames(url, keys[who]!.key);
+  const grant = (subject: string, tools: string[]) =>
+    mcp.service.grant({ subject, server: "everything", tools }, admin);
+  const revoke = (subject: string, tools?: string[]) =>
+    mcp.service.revoke({ subject, server: "everything", tools }, admin);
+
+  it("shows nothing before any grant, and refuses a call to an ungranted tool", async () => {
+    expect(await seen("ada")).toEqual([]);
+    await expect(
+      callTool(url, keys.ada!.key, "everything.echo", { message: "hi" }),
+    ).rejects.toThrow(/not among the tools granted/);
+  });
+
+  it("inherits an org's grant all the way down, and proxies with the sealed credential only", async () => {
+    await grant("org:acme", ["echo", "get-sum"]);
+    expect(await seen("ada")).toEqual(["everything.echo", "everything.get-sum"]);
+    expect(await seen("bob")).toEqual(["everything.echo", "everything.get-sum"]);
+    const before = upstream.recorded.length;
+    const result = await callTool(url, keys.ada!.key, "everything.echo", { message: "through" });
+    expect(resultText(result)).toContain("through");
+    const sent = upstream.recorded.slice(before);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const request of sent) {
+      expect(request.headers.authorization).toBe(`Bearer ${SEALED_BEARER}`);
+      expect(JSON.stringify(request)).not.toContain(keys.ada!.key);
+    }
+  });
+
+  it("a team's grant adds to what it inherited, for its levels only", async () => {
+    await grant("team:ml", ["get-env"]);
+    expect(await seen("ada")).toEqual([
+      "everything.echo",
+      "everything.get-env",
+      "everything.get-sum",
+    ]);
+    expect(await seen("bob")).toEqual(["everything.echo", "everything.get-sum"]);
+  });
+
+  it("revoking at the org takes the tool from the team's own list too (cascade)", async () => {
+    await revoke("org:acme", ["echo"]);
+    expect(await seen("ada")).toEqual(["everything.get-env", "everything.get-sum"]);
+    expect(await seen("ml")).toEqual(["everything.get-env", "everything.get-sum"]);
+    expect(await seen("bob")).toEqual(["everything.get-sum"]);
+    await expect(callTool(url, keys.ada!.key, "everything.echo", { message: "x" })).rejects.toThrow(
+      /not among the tools granted/,
+    );
+  });
+
+  it("a level revoked to nothing stays closed while levels above name tools", async () => {
+    await revoke("project:search");
+    const grants = await mcp.service.listGrants({ server: "everything" });
+    expect(grants.find((g) => g.subject === "project:search")).toMatchObject({
+      tools: [],
+      isClosed: true,
+    });
+    expect(await seen("search")).toEqual([]);
+    expect(await seen("ada")).toEqual([]);
+    expect(await seen("ml")).toEqual(["everything.get-env", "everything.get-sum"]);
+  });
+
+  it("a key beneath a closed level sees only what is granted to the key itself", async () => {
+    await grant(`key:${keys.ada!.id}`, ["echo"]);
+    expect(await seen("ada")).toEqual(["everything.echo"]);
+    expect(await seen("search")).toEqual([]);
+  });
+
+  it("opening the closed level lets it inherit again", async () => {
+    await mcp.service.open("project:search", "everything", admin);
+    expect(await seen("search")).toEqual(["everything.get-env", "everything.get-sum"]);
+    // ada's key still names its own list.
+    expect(await seen("ada")).toEqual(["everything.echo"]);
+  });
+
+  it("refuses a grant to a key or person that does not exist, and writes nothing", async () => {
+    const before = await mcp.service.listGrants({ server: "everything" });
+    await expect(grant("key:no-such-key", ["*"])).rejects.toBeInstanceOf(ServiceError);
+    await expect(grant("key:no-such-key", ["*"])).rejects.toThrow(/no API key with id/);
+    await expect(grant("user:nobody", ["*"])).rejects.toThrow(/no person named "nobody"/);
+    await expect(
+      mcp.service.grant({ subject: "team:ml", server: "nope", tools: ["*"] }, admin),
+    ).rejects.toThrow(/no MCP server named "nope"/);
+    expect(await mcp.service.listGrants({ server: "everything" })).toEqual(before);
+  });
+
+  it("audits every call by caller, tool and outcome, and never the credential", async () => {
+    const rows = await store.db.select().from(auditLog).where(eq(auditLog.action, "mcp.call"));
+    const outcomes = rows.map((r) => `${r.target}:${String(r.details.outcome)}`);
+    expect(outcomes).toContain("everything.echo:ok");
+    expect(outcomes).toContain("everything.echo:refused");
+    expect(rows.find((r) => r.details.outcome === "ok")?.actor).toBe(`key:${keys.ada!.id}`);
+    const everything = JSON.stringify(await store.db.select().from(auditLog));
+    expect(everything).not.toContain(SEALED_BEARER);
+    expect(JSON.stringify(await mcp.service.listServers())).not.toContain(SEALED_BEARER);
+    expect(logLines.join("\n")).not.toContain(SEALED_BEARER);
+  });
+});

@@ -1,0 +1,17 @@
+"use client";
+// How a person points an agent at /mcp with a key of their own.
+import { useTranslation } from "react-i18next";
+
+export function ConnectHelp() {
+  const { t } = useTranslation("mcp");
+  return (
+    <div className="panel" data-testid="mcp-connect">
+      <h2>{t("connect.title")}</h2>
+      <p>{t("connect.body")}</p>
+      <p className="mono command">{t("connect.keyCommand")}</p>
+      <p>{t("connect.inspector")}</p>
+      <p className="mono command">{t("connect.inspectorCommand")}</p>
+      <p className="muted">{t("connect.names")}</p>
+    </div>
+  );
+}

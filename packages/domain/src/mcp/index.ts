@@ -1,0 +1,3 @@
+// MCP gateway decisions: grants by level and tool names.
+export * from "./grants";
+export * from "./tool-names";
