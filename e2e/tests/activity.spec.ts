@@ -17,7 +17,7 @@ async function signIn(page: Page) {
   await page.getByTestId("signin-username").fill(facts.adminUser);
   await page.getByTestId("signin-password").fill(facts.adminPassword);
   await page.getByTestId("signin-submit").click();
-  await expect(page).toHaveURL(/\/nodes$/);
+  await expect(page).toHaveURL(/\/cluster$/);
 }
 
 function openai(apiKey: string): OpenAI {
@@ -98,7 +98,11 @@ test("a node's engine log follows while requests arrive; search highlights, copy
   await expect(page.getByTestId("logs-follow").locator("xpath=..")).toContainText("Takip et");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("günlükleri");
   await page.screenshot({ path: `${ARTIFACTS}/logs-tr.png`, fullPage: true });
-  await page.getByTestId("lang-switch").selectOption("en");
+  // The language is kept on the person (server side): back to English for the next tests.
+  await Promise.all([
+    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
+    page.getByTestId("lang-switch").selectOption("en"),
+  ]);
 });
 
 test("a key created in the console streams through /v1, shows in usage and events, and is revoked", async ({
@@ -240,4 +244,9 @@ test("keys, usage and events read in Turkish, with Turkish numbers and casing", 
   await expect(created.getByTestId("event-severity")).toHaveText("BİLGİ");
   await expect(created).toContainText(/saniye önce|dakika önce/);
   await page.screenshot({ path: `${ARTIFACTS}/events-tr.png`, fullPage: true });
+  // The language is kept on the person (server side): back to English for the next tests.
+  await Promise.all([
+    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
+    page.getByTestId("lang-switch").selectOption("en"),
+  ]);
 });

@@ -215,7 +215,11 @@ test("a click on a card opens its node, with charts per card", async ({ page }) 
   await page.getByTestId("lang-switch").selectOption("tr");
   await expect(charts.getByRole("heading", { name: "Son dakikalar, kart başına" })).toBeVisible();
   await page.screenshot({ path: `${ARTIFACTS}/node-tr.png`, fullPage: true });
-  await page.getByTestId("lang-switch").selectOption("en");
+  // The language is kept on the person (server side): back to English for the next tests.
+  await Promise.all([
+    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
+    page.getByTestId("lang-switch").selectOption("en"),
+  ]);
 });
 
 test("the command palette jumps to a node, and ? lists the shortcuts", async ({ page }) => {
@@ -277,5 +281,9 @@ test("in Turkish the cluster view's headings and numbers are Turkish", async ({ 
   await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
   await page.screenshot({ path: `${ARTIFACTS}/cluster-light-tr.png` });
   await page.getByTestId("theme-switch").click();
-  await page.getByTestId("lang-switch").selectOption("en");
+  // The language is kept on the person (server side): back to English for the next tests.
+  await Promise.all([
+    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
+    page.getByTestId("lang-switch").selectOption("en"),
+  ]);
 });

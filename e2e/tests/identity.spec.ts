@@ -33,7 +33,7 @@ async function signInAsAdmin(page: Page) {
   await page.getByTestId("signin-username").fill(facts.adminUser);
   await page.getByTestId("signin-password").fill(facts.adminPassword);
   await page.getByTestId("signin-submit").click();
-  await expect(page).toHaveURL(/\/nodes$/);
+  await expect(page).toHaveURL(/\/cluster$/);
 }
 
 async function chooseLanguage(page: Page, language: "en" | "tr") {
@@ -89,7 +89,7 @@ test("a person signs in with Microsoft and holds the role their Entra group carr
   await page.goto(`${devFacts().consoleUrl}/sign-in`);
   await page.screenshot({ path: `${ARTIFACTS}/sign-in-microsoft-en.png`, fullPage: true });
   await page.getByTestId("signin-microsoft").click();
-  await expect(page).toHaveURL(/\/nodes$/);
+  await expect(page).toHaveURL(/\/cluster$/);
   await expect(page.getByTestId("current-user")).toContainText("ada@contoso.example (operator)");
   // An operator may look at People but not change roles there.
   await page.getByTestId("nav-people").click();

@@ -13,7 +13,7 @@ async function signIn(page: Page) {
   await page.getByTestId("signin-username").fill(facts.adminUser);
   await page.getByTestId("signin-password").fill(facts.adminPassword);
   await page.getByTestId("signin-submit").click();
-  await expect(page).toHaveURL(/\/nodes$/);
+  await expect(page).toHaveURL(/\/cluster$/);
   await page.getByTestId("nav-mcp").click();
   await expect(page).toHaveURL(/\/admin\/mcp$/);
   await expect(page.getByTestId("mcp-connect")).toBeVisible();
@@ -118,5 +118,9 @@ test("reads in Turkish", async ({ page }) => {
     "Bir ajanı /mcp adresine yönlendirmek",
   );
   await page.screenshot({ path: `${ARTIFACTS}/mcp-tr.png`, fullPage: true });
-  await page.getByTestId("lang-switch").selectOption("en");
+  // The language is kept on the person (server side): back to English for the next tests.
+  await Promise.all([
+    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
+    page.getByTestId("lang-switch").selectOption("en"),
+  ]);
 });
