@@ -97,7 +97,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const services: ApiServices = {
     nodes: createNodesService(db, registry, policy, nowMs),
     auth: createAuthService(db, config.sessionTtlMs, nowMs),
-    models: createModelsService(db, deps, reconciler),
+    models: createModelsService(db, deps, reconciler, {
+      allowPrivateUpstreams: config.gateway.allowPrivateUpstreams,
+    }),
     replicas: createReplicasService(deps),
     status: createStatusService(deps),
     logs: createLogsService(deps, config.agentRequestTimeoutMs),
