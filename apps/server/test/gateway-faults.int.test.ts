@@ -136,15 +136,21 @@ describe("the /v1 gateway under engine faults", () => {
     const requests = 40;
     const before = await attempts("sim-half");
     const statuses = new Set<number>();
+    // Five failures in a row on one replica may still open its breaker by chance; requests
+    // answered then without any attempt (503 no_healthy_replica) reached no engine.
+    let unsent = 0;
     for (let i = 0; i < requests; i++) {
       const res = await post("/embeddings", { model: "sim-half", input: `x${i}` });
       statuses.add(res.status);
-      await res.arrayBuffer();
+      const body = await res.text();
+      if (res.status === 503 && body.includes("no_healthy_replica")) unsent += 1;
     }
     const made = (await attempts("sim-half")) - before;
     expect(statuses).toContain(200);
     expect(statuses).toContain(500);
-    expect(made).toBeGreaterThan(requests);
+    // Some requests were retried (more attempts than requests that reached an engine) ...
+    expect(made).toBeGreaterThan(requests - unsent);
+    // ... and the budget shared by all of them held the total within 1.2 × the client's requests.
     expect(made).toBeLessThanOrEqual(1.2 * requests);
   });
 
