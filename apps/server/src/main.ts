@@ -33,6 +33,7 @@ import { createPeopleService } from "./identity/people-service";
 import { handleAuthRoute, publicOrigin } from "./identity/auth-routes";
 import { handleScim } from "./identity/scim/scim-routes";
 import { EntraSignIn } from "./identity/entra";
+import { LdapSignIn } from "./identity/ldap";
 import { createSignInSetupService } from "./identity/sign-in-service";
 import { SignInStore } from "./identity/sign-in-settings";
 
@@ -81,9 +82,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const keys = createKeysService(db, plane.apiKeyPepper, nowMs, events);
   const signInStore = new SignInStore(db, plane.masterKey);
   const entra = new EntraSignIn(signInStore, nowMs);
+  const ldap = new LdapSignIn(signInStore);
   const services: ApiServices = {
     nodes: createNodesService(db, registry, policy, nowMs),
-    auth: createAuthService(db, config.sessionTtlMs, nowMs),
+    auth: createAuthService(db, config.sessionTtlMs, nowMs, ldap),
     models: createModelsService(db, deps, reconciler),
     replicas: createReplicasService(deps),
     status: createStatusService(deps),
