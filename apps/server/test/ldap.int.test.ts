@@ -283,6 +283,9 @@ describe("sign-in with Active Directory (LDAP) against slapd", () => {
     expect(JSON.stringify(audit)).not.toContain(BIND_PASSWORD);
     expect(audit.some((row) => row.action === "sign-in.ldap")).toBe(true);
     expect(server.process.output()).not.toContain(BIND_PASSWORD);
+    // Nor the people's own passwords.
+    expect(server.process.output()).not.toContain("ada-pw");
+    expect(JSON.stringify(audit)).not.toContain("ada-pw");
     // Someone not signed in cannot change it, and the refusal does not echo what was sent.
     const first = await messageOf(apiClient(server.apiUrl, null).signIn.setLdap.mutate(settings));
     expect(first).not.toContain(BIND_PASSWORD);
