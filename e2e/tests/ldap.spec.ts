@@ -99,10 +99,12 @@ test("an admin sets up Active Directory on People → Sign-in and tests it", asy
   await expect(page.getByTestId("ldap-report-group")).toContainText("grace");
   await expect(page.getByTestId("ldap-report-warning")).toHaveCount(0);
   expect(await page.content()).not.toContain(BIND_PASSWORD);
+  await page.getByTestId("ldap-report").scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${ARTIFACTS}/signin-setup-ldap-en.png`, fullPage: true });
   await chooseLanguage(page, "tr");
   await page.getByTestId("ldap-test").click();
   await expect(page.getByTestId("ldap-report")).toContainText("hizmet hesabıyla bağlandı");
+  await page.getByTestId("ldap-report").scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${ARTIFACTS}/signin-setup-ldap-tr.png`, fullPage: true });
   await chooseLanguage(page, "en");
 });

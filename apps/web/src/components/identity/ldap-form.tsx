@@ -233,6 +233,7 @@ export function LdapForm({ current }: { current: SignInSettings["ldap"] }) {
         <div className="toolbar" key={i} data-testid="ldap-mapping">
           <input
             aria-label={t("ldap.groupDn")}
+            className="ldap-mapping-dn"
             data-testid={`ldap-mapping-dn-${i}`}
             placeholder={t("ldap.groupDnExample")}
             value={m.dn}
