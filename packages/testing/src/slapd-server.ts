@@ -6,6 +6,8 @@
 // (1.2.840.113556.1.4.1941): a filter using it matches nothing, silently. slapd runs with
 // `-d stats`, so a test can read every BIND it saw in `log()`. A DN with an empty password binds
 // anonymously (`allow bind_anon_dn`), as on many AD domain controllers.
+// Unlike initdb, slapd runs as root without complaint and the ports are above 1024, so it runs as
+// whoever runs the tests (no runuser needed).
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
