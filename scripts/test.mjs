@@ -16,6 +16,8 @@ const SYSTEM_PACKAGES = [
     pkg: "postgresql-15",
     why: "integration tests on PostgreSQL",
   },
+  { path: "/usr/sbin/slapd", pkg: "slapd", why: "Active Directory (LDAP) sign-in tests" },
+  { path: "/usr/bin/ldapsearch", pkg: "ldap-utils", why: "Active Directory (LDAP) sign-in tests" },
 ];
 
 function ensureSystemPackages() {

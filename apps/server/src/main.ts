@@ -34,6 +34,7 @@ import { createPeopleService } from "./identity/people-service";
 import { handleAuthRoute, publicOrigin } from "./identity/auth-routes";
 import { handleScim } from "./identity/scim/scim-routes";
 import { EntraSignIn } from "./identity/entra";
+import { LdapSignIn } from "./identity/ldap";
 import { createSignInSetupService } from "./identity/sign-in-service";
 import { SignInStore } from "./identity/sign-in-settings";
 
@@ -82,6 +83,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const keys = createKeysService(db, plane.apiKeyPepper, nowMs, events);
   const signInStore = new SignInStore(db, plane.masterKey);
   const entra = new EntraSignIn(signInStore, nowMs);
+  const ldap = new LdapSignIn(signInStore);
   const ownership = createOwnershipResolver(db);
   const sessionUser = (token: string) => userForSession(db, token, new Date(nowMs()));
   const mcp = startMcp({
@@ -96,7 +98,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   });
   const services: ApiServices = {
     nodes: createNodesService(db, registry, policy, nowMs),
-    auth: createAuthService(db, config.sessionTtlMs, nowMs),
+    auth: createAuthService(db, config.sessionTtlMs, nowMs, ldap),
     models: createModelsService(db, deps, reconciler, {
       allowPrivateUpstreams: config.gateway.allowPrivateUpstreams,
     }),

@@ -1,6 +1,7 @@
 // How people sign in: Entra ID (OIDC), Active Directory (LDAP) and SCIM provisioning. Inputs carry
 // secrets (client secret, bind password); views only say whether one is stored.
 import { z } from "zod";
+import { roleSchema } from "./schemas";
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -44,29 +45,84 @@ const ldapUrl = z
   .trim()
   .regex(/^ldaps?:\/\/[^\s/]+(:\d+)?\/?$/, "a server must look like ldaps://dc1.example.com:636");
 
+const filterTemplate = (what: string) =>
+  z
+    .string()
+    .trim()
+    .max(1000)
+    .refine((f) => f.includes("{username}"), `the ${what} must contain {username}`)
+    .refine((f) => f.startsWith("(") && f.endsWith(")"), `the ${what} must be in parentheses`);
+
+const dnSchema = z
+  .string()
+  .trim()
+  .min(3)
+  .max(1000)
+  .regex(
+    /^[A-Za-z][\w-]*=.+/,
+    "a group must be a DN such as CN=GPU Admins,OU=Groups,DC=corp,DC=example",
+  );
+
+/** A directory group whose members hold a role (on the whole cluster or one org, team, project). */
+export const ldapGroupMappingSchema = z.object({
+  dn: dnSchema,
+  role: roleSchema,
+  scope: z
+    .string()
+    .trim()
+    .regex(
+      /^(\*|(org|team|project):[a-z0-9][a-z0-9-]*)$/,
+      "scope must be * or org:/team:/project:NAME",
+    )
+    .default("*"),
+});
+export type LdapGroupMapping = z.infer<typeof ldapGroupMappingSchema>;
+
+export const LDAP_GROUP_STRATEGIES = ["in-chain", "member-of"] as const;
+
 export const ldapSettingsInputSchema = z
   .object({
     enabled: z.boolean().default(true),
+    /** Tried in order; the next one when a server cannot be reached. */
     servers: z.array(ldapUrl).min(1, "name at least one server").max(8),
     /** Upgrade ldap:// connections with StartTLS. */
     startTls: z.boolean().default(false),
     /** PEM of the CA that signed the servers' certificates; kept in the settings. */
-    caPem: z.string().max(100_000).optional(),
+    caPem: z
+      .string()
+      .max(100_000)
+      .refine((p) => p.trim() === "" || p.includes("-----BEGIN CERTIFICATE-----"), {
+        message: "the CA must be a PEM certificate (-----BEGIN CERTIFICATE-----)",
+      })
+      .optional(),
     /** Only for labs: plain ldap:// without StartTLS sends passwords in the clear. */
     allowInsecure: z.boolean().default(false),
     bindDn: z.string().trim().min(1, "bind DN is required").max(1000),
     /** Absent keeps the stored password. */
     bindPassword: z.string().min(1, "bind password is empty").max(1000).optional(),
     userBase: z.string().trim().min(1, "user search base is required").max(1000),
-    /** `{username}` is replaced by the escaped name typed at sign-in. */
-    userFilter: z
+    /** For names without `@` (the sAMAccountName kind); `{username}` is the escaped name typed. */
+    userFilter: filterTemplate("user filter").default(
+      "(&(objectClass=user)(sAMAccountName={username}))",
+    ),
+    /** For names with `@` (the userPrincipalName kind). */
+    upnFilter: filterTemplate("UPN filter").default(
+      "(&(objectClass=user)(userPrincipalName={username}))",
+    ),
+    /** The attribute that becomes the person's name here. */
+    nameAttribute: z
       .string()
       .trim()
-      .max(1000)
-      .refine((f) => f.includes("{username}"), "the user filter must contain {username}")
-      .default("(&(objectClass=user)(sAMAccountName={username}))"),
+      .regex(
+        /^[A-Za-z][\w-]*$/,
+        "the name attribute must be an attribute name such as sAMAccountName",
+      )
+      .default("sAMAccountName"),
+    /** Where the in-chain strategy looks for groups; the user base when absent. */
+    groupBase: z.string().trim().max(1000).optional(),
     /** in-chain: AD's 1.2.840.113556.1.4.1941 (nested); member-of: the memberOf attribute. */
-    groupStrategy: z.enum(["in-chain", "member-of"]).default("in-chain"),
+    groupStrategy: z.enum(LDAP_GROUP_STRATEGIES).default("in-chain"),
+    groupMappings: z.array(ldapGroupMappingSchema).max(100).default([]),
   })
   .refine((s) => s.allowInsecure || s.startTls || s.servers.every((u) => u.startsWith("ldaps:")), {
     message:
@@ -84,7 +140,11 @@ export const ldapSettingsViewSchema = z.object({
   hasBindPassword: z.boolean(),
   userBase: z.string(),
   userFilter: z.string(),
-  groupStrategy: z.enum(["in-chain", "member-of"]),
+  upnFilter: z.string(),
+  nameAttribute: z.string(),
+  groupBase: z.string().nullable(),
+  groupStrategy: z.enum(LDAP_GROUP_STRATEGIES),
+  groupMappings: z.array(z.object({ dn: z.string(), role: roleSchema, scope: z.string() })),
 });
 export type LdapSettingsView = z.infer<typeof ldapSettingsViewSchema>;
 
@@ -92,14 +152,20 @@ export const ldapTestReportSchema = z.object({
   servers: z.array(z.object({ url: z.string(), bound: z.boolean(), error: z.string().nullable() })),
   /** People the user filter finds (the first 100), who may sign in if a mapped group holds them. */
   users: z.array(z.string()),
+  /** How many the search found in all (the list above stops at 100). */
+  userCount: z.number(),
   groups: z.array(
     z.object({
       group: z.string(),
       dn: z.string(),
+      role: roleSchema,
+      scope: z.string(),
       members: z.array(z.string()),
       error: z.string().nullable(),
     }),
   ),
+  /** Things that look wrong, such as an in-chain query that finds nothing while memberOf does. */
+  warnings: z.array(z.string()),
 });
 export type LdapTestReport = z.infer<typeof ldapTestReportSchema>;
 

@@ -76,7 +76,13 @@ export function fakeServices() {
       settings: vi.fn(async () => signInSettings),
       setEntra: vi.fn(async () => signInSettings),
       setLdap: vi.fn(async () => signInSettings),
-      testLdap: vi.fn(async () => ({ servers: [], users: [], groups: [] })),
+      testLdap: vi.fn(async () => ({
+        servers: [],
+        users: [],
+        groups: [],
+        userCount: 0,
+        warnings: [],
+      })),
       rotateScimToken: vi.fn(async () => ({ token: "scim" })),
     },
     ownership: {

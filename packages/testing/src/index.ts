@@ -39,3 +39,4 @@ export {
   type EntraProvider,
   type EntraUser,
 } from "./entra-provider.ts";
+export { startSlapd, type SlapdServer, type StartSlapdOptions } from "./slapd-server.ts";

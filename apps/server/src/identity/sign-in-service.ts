@@ -3,16 +3,12 @@
 import { ServiceError, type SignInSetupService } from "@llmgw/api";
 import { randomToken, sha256Hex } from "../secrets";
 import { recordAudit } from "./audit";
+import { LdapDirectory, mappedGroups } from "./ldap";
 import { SCIM_KEY, writeSetting, type SignInStore } from "./sign-in-settings";
 
 export const SCIM_TOKEN_PREFIX = "llmgw_scim_";
 
 export function createSignInSetupService(store: SignInStore): SignInSetupService {
-  const notYet = () =>
-    new ServiceError(
-      "unavailable",
-      "Active Directory sign-in is not available in this build yet; use Entra ID or local accounts",
-    );
   return {
     async methods() {
       const [entra, ldap] = await Promise.all([store.entra(), store.ldap()]);
@@ -23,8 +19,23 @@ export function createSignInSetupService(store: SignInStore): SignInSetupService
       await store.setEntra(input, actor);
       return store.view();
     },
-    setLdap: () => Promise.reject(notYet()),
-    testLdap: () => Promise.reject(notYet()),
+    async setLdap(input, actor) {
+      await store.setLdap(input, actor);
+      return store.view();
+    },
+    async testLdap() {
+      const settings = await store.ldap();
+      if (!settings)
+        throw new ServiceError(
+          "unavailable",
+          "Active Directory is not set up yet; save the settings first",
+        );
+      const password = await store.ldapPassword();
+      if (!password)
+        throw new ServiceError("unavailable", "Active Directory has no bind password yet");
+      const mappings = await mappedGroups(store.db, settings.groupMappings ?? []);
+      return new LdapDirectory(settings, password).test(mappings);
+    },
     async rotateScimToken(actor) {
       const token = `${SCIM_TOKEN_PREFIX}${randomToken(32)}`;
       const current = await store.scim();

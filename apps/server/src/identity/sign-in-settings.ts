@@ -11,6 +11,7 @@ import {
 } from "@llmgw/api";
 import { readSecret, storeSecret } from "../seal/sealed-secrets";
 import { recordAudit } from "./audit";
+import { applyGroupMappings } from "./ldap";
 
 export const ENTRA_KEY = "auth.entra";
 export const LDAP_KEY = "auth.ldap";
@@ -62,6 +63,11 @@ export class SignInStore {
       ldap: ldap && {
         ...ldap,
         caPem: ldap.caPem ?? null,
+        groupBase: ldap.groupBase ?? null,
+        // Settings saved before these fields existed read as the defaults.
+        upnFilter: ldap.upnFilter ?? "(&(objectClass=user)(userPrincipalName={username}))",
+        nameAttribute: ldap.nameAttribute ?? "sAMAccountName",
+        groupMappings: ldap.groupMappings ?? [],
         hasBindPassword: (await this.ldapPassword()) !== null,
       },
       scim: { hasToken: scim.tokenHash !== null, lastSyncAt: scim.lastSyncAt, path: "/scim/v2" },
@@ -96,6 +102,7 @@ export class SignInStore {
     if (bindPassword !== undefined)
       await storeSecret(this.db, this.masterKey, LDAP_SECRET, bindPassword);
     await writeSetting(this.db, LDAP_KEY, shown);
+    await applyGroupMappings(this.db, shown.groupMappings, actor);
     await recordAudit(this.db, {
       actor: actor.username,
       action: "setting.ldap",

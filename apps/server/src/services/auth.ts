@@ -51,14 +51,33 @@ function refusal(user: UserRow): ServiceError {
   );
 }
 
+/** Active Directory sign-in, when it is built in (the server passes its LdapSignIn). */
+export interface DirectorySignIn {
+  enabled(): Promise<boolean>;
+  signIn(username: string, password: string): Promise<UserRow>;
+}
+
 export function createAuthService(
   db: Database,
   sessionTtlMs: number,
   nowMs: () => number,
+  directory?: DirectorySignIn,
 ): AuthService {
   return {
     async login(username, password): Promise<LoginOutput | null> {
       const [user] = await db.select().from(users).where(eq(users.username, username)).limit(1);
+      // Names without a local password go to Active Directory when it is set up.
+      if (!user?.passwordHash && directory && (await directory.enabled())) {
+        try {
+          const person = await directory.signIn(username, password);
+          return await openSession(db, person, "ldap", sessionTtlMs, nowMs());
+        } catch (error) {
+          if ((error as Error).name === "WrongCredentials") return null;
+          if ((error as Error).name === "SignInRefused")
+            throw new ServiceError("forbidden", (error as Error).message);
+          throw error;
+        }
+      }
       const ok = await verifyPassword(password, user?.passwordHash ?? (await DUMMY_HASH_PROMISE));
       if (!user || !ok || !user.passwordHash) return null;
       return openSession(db, user, "password", sessionTtlMs, nowMs());

@@ -1,6 +1,8 @@
 "use client";
-// The local administrator's sign-in. The server sets the session as an httpOnly cookie through the
-// console's proxy, so this form never sees or stores the token itself.
+// Sign-in with a local account, or with an Active Directory name (or UPN) and password when AD
+// is set up (the server decides: names without a local password go to the directory). The server
+// sets the session as an httpOnly cookie through the console's proxy, so this form never sees or
+// stores the token itself.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState, type FormEvent } from "react";
@@ -78,6 +80,7 @@ export function SignInForm() {
             data-testid="signin-username"
             name="username"
             autoComplete="username"
+            placeholder={methods.data?.ldap ? t("usernameHintDirectory") : undefined}
             autoFocus
             required
             value={username}

@@ -1,5 +1,5 @@
 "use client";
-// People → Sign-in: single sign-on with Entra ID, Active Directory and SCIM provisioning, with the
+// People → Sign-in: single sign-on with Entra ID, Active Directory (ldap-form.tsx) and SCIM provisioning, with the
 // directory's last sync. Secrets are written here and never shown again: the form only says
 // whether one is stored. Admins only.
 import type { SignInSettings } from "@llmgw/api";
@@ -9,6 +9,7 @@ import { useTranslation } from "react-i18next";
 import { formatDateTime } from "../../lib/format";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
+import { LdapForm } from "./ldap-form";
 
 function EntraForm({ current }: { current: SignInSettings["entra"] }) {
   const { t } = useTranslation("signin-setup");
@@ -163,10 +164,7 @@ export function SignInSetupPage() {
         </span>
       </div>
       <EntraForm current={settings.data.entra} />
-      <div className="panel" data-testid="ldap-panel">
-        <h2>{t("ldap.title")}</h2>
-        <p className="muted">{t("ldap.notYet")}</p>
-      </div>
+      <LdapForm current={settings.data.ldap} />
       <ScimPanel scim={settings.data.scim} />
     </section>
   );

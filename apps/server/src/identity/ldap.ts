@@ -1,0 +1,500 @@
+// Sign-in with Active Directory over LDAP (ldapts). Each attempt binds as the service account,
+// finds the person with the configured filter (the typed name escaped per RFC 4515), binds as the
+// person with their password, then reads their groups with the configured strategy:
+//   in-chain  — AD's LDAP_MATCHING_RULE_IN_CHAIN (1.2.840.113556.1.4.1941), nested groups included;
+//   member-of — the person's memberOf attribute (direct groups only on AD; OpenLDAP's dynlist
+//               overlay can fill it with nested ones).
+// Groups map to roles through llmgw groups standing for the directory group (externalId = DN).
+// Servers are tried in order; the next one is tried when one cannot be reached or refuses the
+// service account. An empty password is refused before anything is sent: a simple bind with an
+// empty password is an anonymous bind, which most servers accept.
+import { randomUUID } from "node:crypto";
+import type { ConnectionOptions } from "node:tls";
+import { Client, InvalidCredentialsError } from "ldapts";
+import {
+  and,
+  eq,
+  groupMembers,
+  groups,
+  inArray,
+  roleBindings,
+  users,
+  type Database,
+} from "@llmgw/db";
+import type { Actor, LdapGroupMapping, LdapTestReport } from "@llmgw/api";
+import { recordAudit } from "./audit";
+import { SignInRefused } from "./entra";
+import type { LdapSettings, SignInStore } from "./sign-in-settings";
+
+export const IN_CHAIN_RULE = "1.2.840.113556.1.4.1941";
+const CONNECT_TIMEOUT_MS = 5_000;
+const OPERATION_TIMEOUT_MS = 10_000;
+const TEST_SAMPLE = 100;
+
+/** RFC 4515: a value inside a filter; `*`, `(`, `)`, `\` and NUL lose their meaning. */
+export function escapeFilterValue(value: string): string {
+  return value.replace(/[*()\\\0]/g, (c) => `\\${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
+
+/** The filter for a typed name: the UPN kind when it has `@`, the sAMAccountName kind otherwise. */
+export function userFilterFor(settings: LdapSettings, username: string): string {
+  const template = username.includes("@") ? settings.upnFilter : settings.userFilter;
+  return template.split("{username}").join(escapeFilterValue(username));
+}
+
+/** DNs compare case-insensitively and without spaces after commas. */
+export function normaliseDn(dn: string): string {
+  return dn
+    .split(",")
+    .map((part) => part.trim())
+    .join(",")
+    .toLowerCase();
+}
+
+export interface LdapPerson {
+  dn: string;
+  username: string;
+  displayName: string;
+  email: string | null;
+  /** Normalised DNs of every group the strategy found. */
+  groupDns: string[];
+}
+
+function describe(error: unknown): string {
+  const e = error as Error & { code?: string | number };
+  if (e instanceof InvalidCredentialsError) return "invalid credentials";
+  return e.message || String(e.code ?? error);
+}
+
+function first(value: unknown): string | null {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (v === undefined || v === null) return null;
+  return Buffer.isBuffer(v) ? v.toString("utf8") : String(v as string);
+}
+
+function all(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  const list = Array.isArray(value) ? (value as unknown[]) : [value];
+  return list.map((v) => (Buffer.isBuffer(v) ? v.toString("utf8") : String(v as string)));
+}
+
+export class LdapDirectory {
+  constructor(
+    private readonly settings: LdapSettings,
+    private readonly bindPassword: string,
+  ) {}
+
+  private tls(url: string): ConnectionOptions {
+    const host = new URL(url.replace(/^ldaps?:/, "http:")).hostname;
+    const ca = this.settings.caPem?.trim() ? [this.settings.caPem] : undefined;
+    return { ca, servername: /^[\d.]+$/.test(host) ? undefined : host, minVersion: "TLSv1.2" };
+  }
+
+  /** A client to `url`, upgraded with StartTLS when set, bound as the service account. */
+  async connect(url: string): Promise<Client> {
+    const plain = url.startsWith("ldap:");
+    if (plain && !this.settings.startTls && !this.settings.allowInsecure)
+      throw new SignInRefused(
+        `${url} is plain LDAP: turn on StartTLS, use ldaps://, or allow insecure explicitly`,
+      );
+    const client = new Client({
+      url,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      timeout: OPERATION_TIMEOUT_MS,
+      tlsOptions: plain ? undefined : this.tls(url),
+      strictDN: false,
+    });
+    try {
+      if (plain && this.settings.startTls) await client.startTLS(this.tls(url));
+      await client.bind(this.settings.bindDn, this.bindPassword);
+      return client;
+    } catch (error) {
+      await client.unbind().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The first server that answers and accepts the service account; the errors of those before. */
+  async connectAny(): Promise<{ client: Client; url: string }> {
+    const failures: string[] = [];
+    for (const url of this.settings.servers) {
+      try {
+        return { client: await this.connect(url), url };
+      } catch (error) {
+        const why =
+          error instanceof InvalidCredentialsError
+            ? "the service account (bind DN and password) was refused"
+            : describe(error);
+        failures.push(`${url}: ${why}`);
+      }
+    }
+    throw new SignInRefused(`no directory server could be used (${failures.join("; ")})`);
+  }
+
+  private groupBase(): string {
+    return this.settings.groupBase?.trim() || this.settings.userBase;
+  }
+
+  async inChainGroups(client: Client, userDn: string): Promise<string[]> {
+    const { searchEntries } = await client.search(this.groupBase(), {
+      scope: "sub",
+      filter: `(member:${IN_CHAIN_RULE}:=${escapeFilterValue(userDn)})`,
+      attributes: ["dn"],
+    });
+    return searchEntries.map((e) => normaliseDn(e.dn));
+  }
+
+  async memberOfGroups(client: Client, userDn: string): Promise<string[]> {
+    const { searchEntries } = await client.search(userDn, {
+      scope: "base",
+      filter: "(objectClass=*)",
+      attributes: ["memberOf"],
+    });
+    return all(searchEntries[0]?.memberOf).map(normaliseDn);
+  }
+
+  /**
+   * Groups by the configured strategy. An in-chain query that finds nothing while memberOf lists
+   * groups means the server does not know the rule (OpenLDAP answers such a filter with nothing):
+   * that is refused, naming the strategy, rather than read as "in no group".
+   */
+  async groupsOf(client: Client, userDn: string, who: string): Promise<string[]> {
+    if (this.settings.groupStrategy === "member-of") return this.memberOfGroups(client, userDn);
+    const chain = await this.inChainGroups(client, userDn);
+    if (chain.length > 0) return chain;
+    const memberOf = await this.memberOfGroups(client, userDn);
+    if (memberOf.length > 0)
+      throw new SignInRefused(
+        `the in-chain group query (${IN_CHAIN_RULE}) found no groups for ${who}, yet their ` +
+          `memberOf lists ${memberOf.length}: this directory does not seem to support AD's ` +
+          "in-chain rule (OpenLDAP does not); an admin should set the group strategy to memberOf " +
+          "on People → Sign-in",
+      );
+    return [];
+  }
+
+  /** Checks the name and password; throws SignInRefused with the reason. */
+  async authenticate(username: string, password: string): Promise<LdapPerson> {
+    if (password.length === 0)
+      throw new SignInRefused(
+        "an empty password is refused (to a directory it would be an anonymous sign-in)",
+      );
+    const name = username.trim();
+    if (name.length === 0) throw new SignInRefused("username is required");
+    const { client } = await this.connectAny();
+    try {
+      const attribute = this.settings.nameAttribute;
+      const { searchEntries } = await client.search(this.settings.userBase, {
+        scope: "sub",
+        filter: userFilterFor(this.settings, name),
+        attributes: ["dn", attribute, "displayName", "cn", "mail"],
+        sizeLimit: 2,
+      });
+      if (searchEntries.length !== 1) throw new WrongCredentials();
+      const entry = searchEntries[0]!;
+      // The person's own bind on a separate connection, so the service bind stays for the reads.
+      const own = await this.connectAs(entry.dn, password);
+      await own.unbind().catch(() => undefined);
+      const groupDns = await this.groupsOf(client, entry.dn, name);
+      const shown = first(entry[attribute]) ?? name;
+      return {
+        dn: entry.dn,
+        username: shown.toLowerCase(),
+        displayName: first(entry.displayName) ?? first(entry.cn) ?? shown,
+        email: first(entry.mail),
+        groupDns,
+      };
+    } finally {
+      await client.unbind().catch(() => undefined);
+    }
+  }
+
+  private async connectAs(dn: string, password: string): Promise<Client> {
+    const failures: string[] = [];
+    for (const url of this.settings.servers) {
+      const plain = url.startsWith("ldap:");
+      const client = new Client({
+        url,
+        connectTimeout: CONNECT_TIMEOUT_MS,
+        timeout: OPERATION_TIMEOUT_MS,
+        tlsOptions: plain ? undefined : this.tls(url),
+        strictDN: false,
+      });
+      try {
+        if (plain && this.settings.startTls) await client.startTLS(this.tls(url));
+        await client.bind(dn, password);
+        return client;
+      } catch (error) {
+        await client.unbind().catch(() => undefined);
+        if (error instanceof InvalidCredentialsError) throw new WrongCredentials();
+        failures.push(`${url}: ${describe(error)}`);
+      }
+    }
+    throw new SignInRefused(`no directory server could be used (${failures.join("; ")})`);
+  }
+
+  /** The Test action: every server, who the filter finds, and each mapped group's members. */
+  async test(mappings: readonly { group: string; mapping: LdapGroupMapping }[]) {
+    const report: LdapTestReport = {
+      servers: [],
+      users: [],
+      userCount: 0,
+      groups: [],
+      warnings: [],
+    };
+    let client: Client | null = null;
+    for (const url of this.settings.servers) {
+      try {
+        const c = await this.connect(url);
+        report.servers.push({ url, bound: true, error: null });
+        if (client) await c.unbind().catch(() => undefined);
+        else client = c;
+      } catch (error) {
+        const why =
+          error instanceof InvalidCredentialsError
+            ? "the service account (bind DN and password) was refused"
+            : describe(error);
+        report.servers.push({ url, bound: false, error: why });
+      }
+    }
+    if (!client) return report;
+    try {
+      const attribute = this.settings.nameAttribute;
+      const everyone = this.settings.userFilter.split("{username}").join("*");
+      try {
+        const { searchEntries } = await client.search(this.settings.userBase, {
+          scope: "sub",
+          filter: everyone,
+          attributes: [attribute],
+          paged: { pageSize: 500 },
+        });
+        report.userCount = searchEntries.length;
+        report.users = searchEntries.slice(0, TEST_SAMPLE).map((e) => first(e[attribute]) ?? e.dn);
+        if (searchEntries.length === 0)
+          report.warnings.push(
+            `the user filter ${everyone} finds nobody under ${this.settings.userBase}`,
+          );
+      } catch (error) {
+        report.warnings.push(`the user search failed: ${describe(error)}`);
+      }
+      for (const { group, mapping } of mappings) {
+        report.groups.push(await this.groupReport(client, group, mapping));
+      }
+      if (mappings.length === 0)
+        report.warnings.push("no group is mapped to a role, so nobody can sign in yet");
+      if (this.settings.groupStrategy === "in-chain") {
+        const blind = report.groups.filter((g) => g.members.length === 0 && g.error === null);
+        const viaMemberOf = await Promise.all(blind.map((g) => this.memberOfCount(client!, g.dn)));
+        blind.forEach((g, i) => {
+          if ((viaMemberOf[i] ?? 0) > 0)
+            report.warnings.push(
+              `the in-chain query (${IN_CHAIN_RULE}) found no members of ${g.dn}, but ${viaMemberOf[i]} ` +
+                "people list it in memberOf: this server does not seem to support AD's in-chain " +
+                "rule (OpenLDAP does not); use the memberOf strategy, or sign-in will be refused",
+            );
+        });
+      }
+    } finally {
+      await client.unbind().catch(() => undefined);
+    }
+    return report;
+  }
+
+  private async memberOfCount(client: Client, groupDn: string): Promise<number> {
+    try {
+      const { searchEntries } = await client.search(this.settings.userBase, {
+        scope: "sub",
+        filter: `(memberOf=${escapeFilterValue(groupDn)})`,
+        attributes: ["dn"],
+      });
+      return searchEntries.length;
+    } catch {
+      return 0;
+    }
+  }
+
+  private async groupReport(client: Client, group: string, mapping: LdapGroupMapping) {
+    const base = { group, dn: mapping.dn, role: mapping.role, scope: mapping.scope };
+    const attribute = this.settings.nameAttribute;
+    const filter =
+      this.settings.groupStrategy === "in-chain"
+        ? `(memberOf:${IN_CHAIN_RULE}:=${escapeFilterValue(mapping.dn)})`
+        : `(memberOf=${escapeFilterValue(mapping.dn)})`;
+    try {
+      const { searchEntries } = await client.search(this.settings.userBase, {
+        scope: "sub",
+        filter,
+        attributes: [attribute],
+        paged: { pageSize: 500 },
+      });
+      return {
+        ...base,
+        members: searchEntries.map((e) => first(e[attribute]) ?? e.dn).slice(0, TEST_SAMPLE),
+        error: null,
+      };
+    } catch (error) {
+      return { ...base, members: [], error: describe(error) };
+    }
+  }
+}
+
+export class WrongCredentials extends Error {
+  override readonly name = "WrongCredentials";
+}
+
+/** Groups standing for an AD group: llmgw groups whose externalId is a DN. */
+async function directoryGroups(db: Database) {
+  const rows = await db.select().from(groups);
+  return rows.filter((g) => g.externalId !== null && /^[a-z][\w-]*=/i.test(g.externalId));
+}
+
+/**
+ * Makes the settings' group → role mappings true: one llmgw group (source ldap, externalId = DN)
+ * per mapped DN, holding exactly the mapped role; groups of source ldap no longer mapped go.
+ */
+export async function applyGroupMappings(
+  db: Database,
+  mappings: readonly LdapGroupMapping[],
+  actor: Actor,
+): Promise<void> {
+  const byDn = new Map<string, LdapGroupMapping[]>();
+  for (const m of mappings)
+    byDn.set(normaliseDn(m.dn), [...(byDn.get(normaliseDn(m.dn)) ?? []), m]);
+  const existing = await db.select().from(groups).where(eq(groups.source, "ldap"));
+  for (const group of existing) {
+    if (group.externalId && byDn.has(normaliseDn(group.externalId))) continue;
+    await db
+      .delete(roleBindings)
+      .where(and(eq(roleBindings.subjectKind, "group"), eq(roleBindings.subjectId, group.id)));
+    await db.delete(groups).where(eq(groups.id, group.id));
+  }
+  const all = await db.select().from(groups);
+  for (const [dn, list] of byDn) {
+    let group = all.find((g) => g.externalId !== null && normaliseDn(g.externalId) === dn);
+    if (!group) {
+      const cn = /^[^=]+=([^,]+)/.exec(list[0]!.dn)?.[1]?.trim() ?? dn;
+      let name = `ad:${cn.toLowerCase().replace(/\s+/g, "-")}`;
+      for (let n = 2; all.some((g) => g.name === name); n += 1) name = `ad:${cn}-${n}`;
+      [group] = await db
+        .insert(groups)
+        .values({ id: randomUUID(), name, source: "ldap", externalId: list[0]!.dn })
+        .returning();
+      all.push(group!);
+    }
+    const id = group!.id;
+    await db
+      .delete(roleBindings)
+      .where(and(eq(roleBindings.subjectKind, "group"), eq(roleBindings.subjectId, id)));
+    for (const m of list)
+      await db
+        .insert(roleBindings)
+        .values({
+          id: randomUUID(),
+          subjectKind: "group",
+          subjectId: id,
+          role: m.role,
+          scope: m.scope,
+          createdBy: actor.username,
+        })
+        .onConflictDoNothing();
+  }
+}
+
+/** The llmgw group names of the mappings, in the settings' order. */
+export async function mappedGroups(db: Database, mappings: readonly LdapGroupMapping[]) {
+  const rows = await directoryGroups(db);
+  return mappings.map((mapping) => ({
+    mapping,
+    group:
+      rows.find((g) => normaliseDn(g.externalId!) === normaliseDn(mapping.dn))?.name ?? mapping.dn,
+  }));
+}
+
+/**
+ * Finds or makes the person for an AD sign-in (by `ldap:<dn>`, else a SCIM-provisioned person
+ * with the same name), and sets their membership of every group standing for an AD group. Refuses
+ * someone in no mapped group.
+ */
+export async function upsertLdapPerson(db: Database, person: LdapPerson) {
+  const dnGroups = await directoryGroups(db);
+  const held = dnGroups.filter((g) => person.groupDns.includes(normaliseDn(g.externalId!)));
+  if (held.length === 0)
+    throw new SignInRefused(
+      `${person.username} is in no directory group mapped to a role here ` +
+        `(found ${person.groupDns.length} group${person.groupDns.length === 1 ? "" : "s"}); ` +
+        "an admin maps AD groups to roles on People → Sign-in",
+    );
+  const subject = `ldap:${normaliseDn(person.dn)}`;
+  const [bySubject] = await db.select().from(users).where(eq(users.subject, subject));
+  let user = bySubject;
+  if (user) {
+    [user] = await db
+      .update(users)
+      .set({ displayName: person.displayName, email: person.email ?? user.email })
+      .where(eq(users.id, user.id))
+      .returning();
+  } else {
+    const [taken] = await db.select().from(users).where(eq(users.username, person.username));
+    if (taken)
+      throw new SignInRefused(
+        `the name ${person.username} belongs to another account here; an admin must rename one`,
+      );
+    [user] = await db
+      .insert(users)
+      .values({
+        id: randomUUID(),
+        username: person.username,
+        displayName: person.displayName,
+        email: person.email,
+        source: "ldap",
+        subject,
+        role: null,
+      })
+      .returning();
+  }
+  const userId = user!.id;
+  const heldIds = new Set(held.map((g) => g.id));
+  const dropped = dnGroups.filter((g) => !heldIds.has(g.id)).map((g) => g.id);
+  if (dropped.length > 0)
+    await db
+      .delete(groupMembers)
+      .where(and(eq(groupMembers.userId, userId), inArray(groupMembers.groupId, dropped)));
+  for (const g of held)
+    await db.insert(groupMembers).values({ groupId: g.id, userId }).onConflictDoNothing();
+  return user!;
+}
+
+/** The sign-in side, bound to the stored settings. */
+export class LdapSignIn {
+  constructor(private readonly store: SignInStore) {}
+
+  async directory(): Promise<LdapDirectory> {
+    const settings = await this.store.ldap();
+    if (!settings?.enabled)
+      throw new SignInRefused("sign-in with Active Directory is not set up here");
+    const password = await this.store.ldapPassword();
+    if (!password)
+      throw new SignInRefused(
+        "Active Directory has no bind password yet; an admin sets it on People → Sign-in",
+      );
+    return new LdapDirectory(settings, password);
+  }
+
+  async enabled(): Promise<boolean> {
+    return (await this.store.ldap())?.enabled === true;
+  }
+
+  /** The signed-in person's row, or WrongCredentials / SignInRefused. */
+  async signIn(username: string, password: string) {
+    const directory = await this.directory();
+    const person = await directory.authenticate(username, password);
+    const user = await upsertLdapPerson(this.store.db, person);
+    await recordAudit(this.store.db, {
+      actor: user.username,
+      action: "sign-in.ldap",
+      target: person.dn,
+      details: { groups: person.groupDns.length },
+    });
+    return user;
+  }
+}

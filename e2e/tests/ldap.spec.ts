@@ -1,0 +1,142 @@
+// Active Directory sign-in in a real browser against a real OpenLDAP slapd over LDAPS with a CA made
+// for the test: an admin fills the AD form on People → Sign-in, runs Test and reads its report;
+// a person signs in on the sign-in page with their directory name and password and holds the role
+// their (nested) group maps to; someone in no mapped group is refused with the reason. Captured in
+// English and Turkish in e2e/artifacts/.
+import { expect, test, type Page } from "@playwright/test";
+import { startSlapd, type SlapdServer } from "@llmgw/testing";
+import { ARTIFACTS, devFacts } from "./facts";
+
+const SUFFIX = "dc=example,dc=test";
+const OPERATORS = `cn=gpu-operators,ou=groups,${SUFFIX}`;
+const BIND_PASSWORD = "e2e-svc-Bind-pw-41c2";
+let slapd: SlapdServer;
+
+const person = (uid: string, name: string, password: string) => `
+dn: uid=${uid},ou=people,${SUFFIX}
+objectClass: inetOrgPerson
+uid: ${uid}
+cn: ${name}
+sn: ${name.split(" ")[1] ?? name}
+displayName: ${name}
+mail: ${uid}@example.test
+userPassword: ${password}
+`;
+
+const LDIF = `
+dn: ou=people,${SUFFIX}
+objectClass: organizationalUnit
+ou: people
+
+dn: ou=groups,${SUFFIX}
+objectClass: organizationalUnit
+ou: groups
+
+dn: cn=llmgw-reader,${SUFFIX}
+objectClass: organizationalRole
+objectClass: simpleSecurityObject
+cn: llmgw-reader
+userPassword: ${BIND_PASSWORD}
+${person("grace", "Grace Hopper", "grace-pw")}
+${person("linus", "Linus Example", "linus-pw")}
+dn: cn=ml-engineers,ou=groups,${SUFFIX}
+objectClass: groupOfNames
+cn: ml-engineers
+member: uid=grace,ou=people,${SUFFIX}
+
+dn: ${OPERATORS}
+objectClass: groupOfNames
+cn: gpu-operators
+member: cn=ml-engineers,ou=groups,${SUFFIX}
+`;
+
+async function signInAsAdmin(page: Page) {
+  const facts = devFacts();
+  await page.goto(`${facts.consoleUrl}/sign-in`);
+  await page.getByTestId("signin-username").fill(facts.adminUser);
+  await page.getByTestId("signin-password").fill(facts.adminPassword);
+  await page.getByTestId("signin-submit").click();
+  await expect(page).toHaveURL(/\/nodes$/);
+}
+
+async function chooseLanguage(page: Page, language: "en" | "tr") {
+  await Promise.all([
+    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
+    page.getByTestId("lang-switch").selectOption(language),
+  ]);
+  await expect(page.locator("html")).toHaveAttribute("lang", language);
+}
+
+test.beforeAll(async () => {
+  slapd = await startSlapd({ ldif: LDIF, suffix: SUFFIX });
+});
+
+test.afterAll(async () => {
+  await slapd?.stop();
+});
+
+test("an admin sets up Active Directory on People → Sign-in and tests it", async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.getByTestId("nav-signin-setup").click();
+  await page.getByTestId("ldap-servers").fill(slapd.ldapsUrl);
+  await page.getByTestId("ldap-ca").fill(slapd.caPem);
+  await page.getByTestId("ldap-bind-dn").fill(`cn=llmgw-reader,${SUFFIX}`);
+  await page.getByTestId("ldap-bind-password").fill(BIND_PASSWORD);
+  await page.getByTestId("ldap-user-base").fill(`ou=people,${SUFFIX}`);
+  await page.getByTestId("ldap-user-filter").fill("(&(objectClass=inetOrgPerson)(uid={username}))");
+  await page.getByTestId("ldap-upn-filter").fill("(&(objectClass=inetOrgPerson)(mail={username}))");
+  await page.getByTestId("ldap-name-attribute").fill("uid");
+  await page.getByTestId("ldap-strategy").selectOption("member-of");
+  await page.getByTestId("ldap-mapping-add").click();
+  await page.getByTestId("ldap-mapping-dn-0").fill(OPERATORS);
+  await page.getByTestId("ldap-mapping-role-0").selectOption("operator");
+  await page.getByTestId("ldap-save").click();
+  await expect(page.getByTestId("ldap-saved")).toBeVisible();
+  await expect(page.getByTestId("ldap-bind-password")).toHaveValue("");
+  await page.getByTestId("ldap-test").click();
+  await expect(page.getByTestId("ldap-report-server")).toHaveAttribute("data-bound", "yes");
+  await expect(page.getByTestId("ldap-report-users")).toContainText("grace");
+  await expect(page.getByTestId("ldap-report-group")).toContainText("grace");
+  await expect(page.getByTestId("ldap-report-warning")).toHaveCount(0);
+  expect(await page.content()).not.toContain(BIND_PASSWORD);
+  await page.getByTestId("ldap-report").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${ARTIFACTS}/signin-setup-ldap-en.png`, fullPage: true });
+  await chooseLanguage(page, "tr");
+  await page.getByTestId("ldap-test").click();
+  await expect(page.getByTestId("ldap-report")).toContainText("hizmet hesabıyla bağlandı");
+  await page.getByTestId("ldap-report").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${ARTIFACTS}/signin-setup-ldap-tr.png`, fullPage: true });
+  await chooseLanguage(page, "en");
+});
+
+test("a person signs in with their directory name and holds their nested group's role", async ({
+  page,
+}) => {
+  await page.goto(`${devFacts().consoleUrl}/sign-in`);
+  await expect(page.getByTestId("signin-username")).toHaveAttribute(
+    "placeholder",
+    /AD name or user@domain/,
+  );
+  await page.getByTestId("signin-username").fill("grace@example.test");
+  await page.getByTestId("signin-password").fill("grace-pw");
+  await page.screenshot({ path: `${ARTIFACTS}/sign-in-ldap-en.png`, fullPage: true });
+  await page.getByTestId("signin-submit").click();
+  await expect(page).toHaveURL(/\/nodes$/);
+  await expect(page.getByTestId("current-user")).toContainText("grace (operator)");
+});
+
+test("someone in no mapped group is refused with the reason, in Turkish too", async ({ page }) => {
+  await page.goto(`${devFacts().consoleUrl}/sign-in`);
+  await page.getByTestId("lang-switch").selectOption("tr");
+  await expect(page.locator("html")).toHaveAttribute("lang", "tr");
+  await page.getByTestId("signin-username").fill("linus");
+  await page.getByTestId("signin-password").fill("linus-pw");
+  await page.getByTestId("signin-submit").click();
+  await expect(page.getByTestId("signin-error")).toContainText(
+    "linus is in no directory group mapped to a role",
+  );
+  await page.screenshot({ path: `${ARTIFACTS}/sign-in-ldap-refused-tr.png`, fullPage: true });
+  await page.getByTestId("signin-password").fill("wrong");
+  await page.getByTestId("signin-submit").click();
+  await expect(page.getByTestId("signin-error")).toHaveText("Kullanıcı adı veya parola hatalı.");
+});
