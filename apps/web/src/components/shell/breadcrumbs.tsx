@@ -7,7 +7,23 @@ import { usePathname } from "next/navigation";
 import { useTranslation } from "react-i18next";
 import { useTRPC } from "../../trpc/react";
 
-const SECTIONS = ["cluster", "nodes", "models", "replicas", "keys", "usage", "events"] as const;
+const SECTIONS = [
+  "cluster",
+  "nodes",
+  "models",
+  "replicas",
+  "keys",
+  "usage",
+  "events",
+  "people",
+  "audit",
+] as const;
+
+/** Pages below a section that are not an item of it: their crumb is the page's own name. */
+const NAMED_PAGES: Record<string, "nav.signInSetup" | "nav.mcp"> = {
+  "people/sign-in": "nav.signInSetup",
+  "admin/mcp": "nav.mcp",
+};
 
 function isSection(value: string): value is (typeof SECTIONS)[number] {
   return (SECTIONS as readonly string[]).includes(value);
@@ -19,6 +35,7 @@ export function Breadcrumbs() {
   const trpc = useTRPC();
   const pathname = usePathname();
   const [section, id, subpage] = pathname.split("/").filter(Boolean).map(decodeURIComponent);
+  const named = section && id ? NAMED_PAGES[`${section}/${id}`] : undefined;
   const node = useQuery(
     trpc.nodes.get.queryOptions(section === "nodes" && id ? { id } : skipToken),
   );
@@ -30,12 +47,15 @@ export function Breadcrumbs() {
           {t(`nav.${section}`)}
         </Link>
       ) : null}
+      {section === "admin" ? <span>{t("nav.admin")}</span> : null}
       {id ? (
         <>
           <span className="crumb-separator" aria-hidden="true">
             {"/"}
           </span>
-          {subpage ? (
+          {named ? (
+            <span aria-current="page">{t(named)}</span>
+          ) : subpage ? (
             <Link href={`/${section}/${encodeURIComponent(id)}`}>{node.data?.name ?? id}</Link>
           ) : (
             <span aria-current="page">{node.data?.name ?? id}</span>
