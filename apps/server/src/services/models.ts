@@ -13,6 +13,7 @@ import {
   explainPlacement,
   findPreset,
   formatExplanation,
+  parseModelDefinition,
   placementRequestFor,
   presetNames,
 } from "@llmgw/domain";
@@ -133,6 +134,8 @@ export function createModelsService(
  * before it is stored (the gateway checks again before each call and at connect time).
  */
 function refuseBarredUpstream(definition: unknown, allowPrivate: boolean): void {
+  // A definition the schema refuses is left to the catalog, which lists every problem at once.
+  if (!parseModelDefinition(definition).ok) return;
   if (typeof definition !== "object" || definition === null) return;
   const external = (definition as { external?: unknown }).external;
   if (typeof external !== "object" || external === null) return;
