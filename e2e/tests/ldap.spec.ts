@@ -56,7 +56,7 @@ async function signInAsAdmin(page: Page) {
   await page.getByTestId("signin-username").fill(facts.adminUser);
   await page.getByTestId("signin-password").fill(facts.adminPassword);
   await page.getByTestId("signin-submit").click();
-  await expect(page).toHaveURL(/\/nodes$/);
+  await expect(page).toHaveURL(/\/cluster$/);
 }
 
 async function chooseLanguage(page: Page, language: "en" | "tr") {
@@ -121,7 +121,7 @@ test("a person signs in with their directory name and holds their nested group's
   await page.getByTestId("signin-password").fill("grace-pw");
   await page.screenshot({ path: `${ARTIFACTS}/sign-in-ldap-en.png`, fullPage: true });
   await page.getByTestId("signin-submit").click();
-  await expect(page).toHaveURL(/\/nodes$/);
+  await expect(page).toHaveURL(/\/cluster$/);
   await expect(page.getByTestId("current-user")).toContainText("grace (operator)");
 });
 
