@@ -23,12 +23,13 @@ export const keysRouter = router({
   list: authedProcedure.output(z.array(keyViewSchema)).query(async ({ ctx }) => {
     const keys = await ctx.services.keys.list();
     if (ctx.user.role === "admin") return keys;
-    const visible = await Promise.all(
-      keys.map(async (key) =>
-        holdsOn(ctx.user, "viewer", await ctx.services.ownership.chain(key.owner)),
-      ),
+    // Many keys share an owner: resolve each owner's place in the tree once.
+    const owners = [...new Set(keys.map((key) => key.owner))];
+    const chains = await Promise.all(owners.map((owner) => ctx.services.ownership.chain(owner)));
+    const visible = new Set(
+      owners.filter((_, index) => holdsOn(ctx.user, "viewer", chains[index] ?? [])),
     );
-    return keys.filter((_, index) => visible[index]);
+    return keys.filter((key) => visible.has(key.owner));
   }),
 
   revoke: ownerOperatorProcedure
