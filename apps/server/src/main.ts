@@ -99,9 +99,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const services: ApiServices = {
     nodes: createNodesService(db, registry, policy, nowMs),
     auth: createAuthService(db, config.sessionTtlMs, nowMs, ldap),
-    models: createModelsService(db, deps, reconciler, {
-      allowPrivateUpstreams: config.gateway.allowPrivateUpstreams,
-    }),
+    models: createModelsService(db, deps, reconciler),
     replicas: createReplicasService(deps),
     status: createStatusService(deps),
     logs: createLogsService(deps, config.agentRequestTimeoutMs),

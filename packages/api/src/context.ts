@@ -159,6 +159,8 @@ export interface KeysService {
   /** Makes a key; the answer carries the plaintext, which is never stored. */
   create(input: CreateKeyInput, actor: Actor): Promise<CreatedKey>;
   list(): Promise<KeyView[]>;
+  /** One key, or null when no key has that id. */
+  get(id: string): Promise<KeyView | null>;
   /** Revokes at once; throws ServiceError("not_found") for an unknown id. */
   revoke(id: string, actor: Actor): Promise<KeyView>;
 }

@@ -133,6 +133,7 @@ export function fakeServices() {
         view: keyView(input.owner),
       })),
       list: vi.fn(async () => [keyView("team:ml")]),
+      get: vi.fn(async (id: string) => (id === keyView("team:ml").id ? keyView("team:ml") : null)),
       revoke: vi.fn(async () => ({
         ...keyView("team:ml"),
         state: "revoked" as const,

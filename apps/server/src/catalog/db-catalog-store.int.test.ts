@@ -115,6 +115,33 @@ describe("catalog store", () => {
     expect(nameless.message).toMatch(/^the model definition was refused: /);
   });
 
+  it("refuses an external model at a barred address unless private upstreams are allowed", async () => {
+    const external = (url: string) => ({
+      name: "ext",
+      external: { url, model: "gpt-4o-mini", api_key_file: "/etc/llmgw/openai.key" },
+    });
+    const auditBefore = (await store.db.select().from(auditLog)).length;
+    const metadata = await refusal(catalog.add(external("http://169.254.169.254/v1"), alice));
+    expect(metadata.kind).toBe("invalid");
+    expect(metadata.details[0]).toMatch(/^external\.url: /);
+    const lan = await refusal(catalog.add(external("http://10.0.0.7:8000/v1"), alice));
+    expect(lan.details[0]).toMatch(/LLMGW_ALLOW_PRIVATE_UPSTREAMS/);
+    expect(catalog.current().get("ext")).toBeUndefined();
+    expect(await store.db.select().from(auditLog)).toHaveLength(auditBefore);
+
+    // With private upstreams allowed the LAN address is stored; the metadata address never is.
+    // (A store of its own, so the shared one's revisions and audit rows stay as the others expect.)
+    const own = await openStore({ kind: "pglite", dataDir: (await tempDir("catalog-open")).path });
+    try {
+      const open = await openCatalogStore(own.db, { ...deps, allowPrivateUpstreams: true });
+      expect((await open.add(external("http://10.0.0.7:8000/v1"), alice)).name).toBe("ext");
+      const still = await refusal(open.add(external("http://169.254.169.254/v1"), alice));
+      expect(still.details[0]).not.toMatch(/LLMGW_ALLOW_PRIVATE_UPSTREAMS/);
+    } finally {
+      await own.close();
+    }
+  });
+
   it("sets fallbacks to known models only, and audits them", async () => {
     await catalog.add({ ...findPreset("sim-chat"), name: "spare" }, alice);
     const itself = await refusal(catalog.setFallbacks("chat", ["chat"], alice));

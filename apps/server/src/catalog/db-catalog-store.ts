@@ -6,6 +6,7 @@ import type { Database } from "@llmgw/db";
 import {
   catalogWith,
   catalogWithout,
+  checkOutboundUrl,
   createCatalog,
   parseModelDefinition,
   type Catalog,
@@ -24,6 +25,8 @@ import type { CatalogEntryMeta, CatalogStore } from "./catalog-store";
 export interface CatalogStoreDeps {
   log: (line: string) => void;
   nowMs: () => number;
+  /** LLMGW_ALLOW_PRIVATE_UPSTREAMS: an external model may name a private (not metadata) address. */
+  allowPrivateUpstreams?: boolean;
 }
 
 type Listener = (next: Catalog, previous: Catalog) => void;
@@ -95,6 +98,22 @@ function built(result: ReturnType<typeof createCatalog>, what: string): Catalog 
   return result.catalog;
 }
 
+/**
+ * An external model's URL is checked when it is added, so a private or metadata address is refused
+ * before it is stored (the gateway checks again before each call and at connect time).
+ */
+function refuseBarredUpstream(model: ModelDefinition, allowPrivate: boolean): void {
+  if (!model.external) return;
+  const check = checkOutboundUrl(model.external.url, allowPrivate);
+  if (check.ok) return;
+  const hint = allowPrivate
+    ? ""
+    : "; set LLMGW_ALLOW_PRIVATE_UPSTREAMS=true if this provider is meant to be private";
+  throw new ServiceError("invalid", `external.url: ${check.why}`, [
+    `external.url: ${check.why}${hint}`,
+  ]);
+}
+
 async function addModel(ops: Ops, definition: unknown, actor: Actor): Promise<ModelDefinition> {
   const parsed = parseModelDefinition(definition);
   if (!parsed.ok) {
@@ -105,6 +124,7 @@ async function addModel(ops: Ops, definition: unknown, actor: Actor): Promise<Mo
     );
   }
   const model = parsed.model;
+  refuseBarredUpstream(model, ops.deps.allowPrivateUpstreams === true);
   const { catalog, meta } = ops.state();
   const existing = catalog.get(model.name);
   // Adding the same definition again is not a change: no new revision, so nothing restarts.

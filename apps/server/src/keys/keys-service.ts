@@ -78,6 +78,10 @@ export function createKeysService(
       const rows = await db.select().from(apiKeys).orderBy(desc(apiKeys.createdAt));
       return rows.map((row) => keyView(row, nowMs()));
     },
+    async get(id: string) {
+      const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, id));
+      return row ? keyView(row, nowMs()) : null;
+    },
     async revoke(id: string, actor: Actor) {
       const [row] = await db
         .update(apiKeys)

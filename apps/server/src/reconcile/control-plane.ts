@@ -57,7 +57,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       `created the master key ${join(config.homeDir, "master.key")} (mode 0600); back it up: sealed secrets cannot be read without it`,
     );
   const [catalog, book, health, replicaSecret, apiKeyPepper] = await Promise.all([
-    openCatalogStore(db, { log, nowMs }),
+    openCatalogStore(db, {
+      log,
+      nowMs,
+      allowPrivateUpstreams: config.gateway.allowPrivateUpstreams,
+    }),
     ReplicaBook.open(db, log),
     ModelHealthBook.open(db, log),
     loadOrCreateSecret(db, masterKey.key, REPLICA_KEY_SECRET),

@@ -9,7 +9,6 @@ import {
 import { auditLog } from "@llmgw/db";
 import {
   PRESETS,
-  checkOutboundUrl,
   explainPlacement,
   findPreset,
   formatExplanation,
@@ -27,7 +26,6 @@ export function createModelsService(
   db: Database,
   deps: ReconcileDeps,
   reconciler: Reconciler,
-  options: { allowPrivateUpstreams: boolean } = { allowPrivateUpstreams: false },
 ): ModelsService {
   const known = (name: string) => {
     const model = deps.catalog.current().get(name);
@@ -56,7 +54,6 @@ export function createModelsService(
     },
     async add(input, actor) {
       const definition = definitionOf(input);
-      refuseBarredUpstream(definition, options.allowPrivateUpstreams);
       const model = await deps.catalog.add(definition, actor);
       deps.events.record("catalog.model-added", model.name, {
         model: model.name,
@@ -127,23 +124,4 @@ export function createModelsService(
     },
     presets: async () => PRESETS.flatMap((preset) => presetView(deps, preset) ?? []),
   };
-}
-
-/**
- * An external model's URL is checked when it is added, so a private or metadata address is refused
- * before it is stored (the gateway checks again before each call and at connect time).
- */
-function refuseBarredUpstream(definition: unknown, allowPrivate: boolean): void {
-  // A definition the schema refuses is left to the catalog, which lists every problem at once.
-  if (!parseModelDefinition(definition).ok) return;
-  if (typeof definition !== "object" || definition === null) return;
-  const external = (definition as { external?: unknown }).external;
-  if (typeof external !== "object" || external === null) return;
-  const url = (external as { url?: unknown }).url;
-  if (typeof url !== "string") return;
-  const check = checkOutboundUrl(url, allowPrivate);
-  if (!check.ok)
-    throw new ServiceError("invalid", `external.url: ${check.why}`, [
-      `external.url: ${check.why}${allowPrivate ? "" : "; set LLMGW_ALLOW_PRIVATE_UPSTREAMS=true if this provider is meant to be private"}`,
-    ]);
 }

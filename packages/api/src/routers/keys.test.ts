@@ -36,4 +36,17 @@ describe("keys router", () => {
       appRouter.createCaller(fakeContext("admin")).keys.create({ owner: "team:ml", models: [] }),
     ).rejects.toThrow(/at least one model/);
   });
+
+  it("lets an operator revoke only the keys of owners they operate, looking up just that key", async () => {
+    const stranger = fakeContext("operator", undefined, [{ role: "operator", scope: "team:cv" }]);
+    await expect(appRouter.createCaller(stranger).keys.revoke({ id: "k1" })).rejects.toThrow(
+      /not an operator of team:ml/,
+    );
+    expect(stranger.services.keys.revoke).not.toHaveBeenCalled();
+    const owner = fakeContext("operator", undefined, [{ role: "operator", scope: "team:ml" }]);
+    const revoked = await appRouter.createCaller(owner).keys.revoke({ id: "k1" });
+    expect(revoked.state).toBe("revoked");
+    expect(owner.services.keys.get).toHaveBeenCalledWith("k1");
+    expect(owner.services.keys.list).not.toHaveBeenCalled();
+  });
 });
