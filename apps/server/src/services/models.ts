@@ -12,7 +12,6 @@ import {
   explainPlacement,
   findPreset,
   formatExplanation,
-  parseModelDefinition,
   placementRequestFor,
   presetNames,
 } from "@llmgw/domain";
