@@ -59,13 +59,15 @@ test("adds, tests, grants, revokes, turns off and removes MCP servers (English)"
   await expect(details.getByTestId("mcp-tool")).toHaveCount(6);
   await expect(details.getByTestId("mcp-tools")).toContainText("explain_placement");
 
-  await details.getByTestId("mcp-grant-subject").fill("team:ml");
+  // A grant names someone who exists here (a unit, key or person); the admin is always there.
+  const subject = `user:${devFacts().adminUser}`;
+  await details.getByTestId("mcp-grant-subject").fill(subject);
   await details.getByTestId("mcp-grant-tools").fill("list_nodes, cluster_status");
   await details.getByTestId("mcp-grant-submit").click();
   await expect(
-    details.locator('[data-testid="mcp-grant-row"][data-subject="team:ml"]'),
+    details.locator(`[data-testid="mcp-grant-row"][data-subject="${subject}"]`),
   ).toContainText("cluster_status, list_nodes");
-  await expect(admin.getByTestId("mcp-server-grants")).toHaveText("team:ml");
+  await expect(admin.getByTestId("mcp-server-grants")).toHaveText(subject);
 
   await details.getByTestId("mcp-grant-subject").fill("key:no-such-key");
   await details.getByTestId("mcp-grant-tools").fill("*");
@@ -77,7 +79,7 @@ test("adds, tests, grants, revokes, turns off and removes MCP servers (English)"
   await page.screenshot({ path: `${ARTIFACTS}/mcp-en.png`, fullPage: true });
 
   await details
-    .locator('[data-testid="mcp-grant-row"][data-subject="team:ml"]')
+    .locator(`[data-testid="mcp-grant-row"][data-subject="${subject}"]`)
     .getByTestId("mcp-revoke")
     .click();
   await expect(admin.getByTestId("mcp-server-grants")).toHaveText("nobody");

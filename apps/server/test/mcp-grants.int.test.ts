@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceError, type ApiServices } from "@llmgw/api";
-import { auditLog, eq, openStore, users, type Store, type StoreOptions } from "@llmgw/db";
+import { auditLog, eq, openStore, orgUnits, users, type Store, type StoreOptions } from "@llmgw/db";
 import type { OwnershipResolver } from "@llmgw/domain";
 import { startPostgres, tempDir, type PostgresServer } from "@llmgw/testing";
 import { createKeysService } from "../src/keys/keys-service";
@@ -61,6 +61,13 @@ describe.each(backends)("MCP grants through /mcp on $name", ({ options }) => {
     await db.insert(users).values([
       { id: "u-ada", username: "ada", role: "viewer" },
       { id: "u-bob", username: "bob", role: "viewer" },
+    ]);
+    // The same tree in the store, where grants look up whether a unit exists.
+    await db.insert(orgUnits).values([
+      { id: "o-acme", kind: "org", name: "acme", parent: null },
+      { id: "t-ml", kind: "team", name: "ml", parent: "org:acme" },
+      { id: "t-ops", kind: "team", name: "ops", parent: "org:acme" },
+      { id: "p-search", kind: "project", name: "search", parent: "team:ml" },
     ]);
     const keyService = createKeysService(db, randomBytes(32), Date.now);
     mcp = startMcp({
@@ -176,11 +183,15 @@ describe.each(backends)("MCP grants through /mcp on $name", ({ options }) => {
     expect(await seen("ada")).toEqual(["everything.echo"]);
   });
 
-  it("refuses a grant to a key or person that does not exist, and writes nothing", async () => {
+  it("refuses a grant to a key, person or unit that does not exist, and writes nothing", async () => {
     const before = await mcp.service.listGrants({ server: "everything" });
     await expect(grant("key:no-such-key", ["*"])).rejects.toBeInstanceOf(ServiceError);
     await expect(grant("key:no-such-key", ["*"])).rejects.toThrow(/no API key with id/);
     await expect(grant("user:nobody", ["*"])).rejects.toThrow(/no person named "nobody"/);
+    // A misspelt team would hold a grant nobody inherits: refused, naming the command that adds it.
+    await expect(grant("team:mll", ["*"])).rejects.toThrow(
+      /no team named "mll" is known here.*llmgw ctl org add team:mll/,
+    );
     await expect(
       mcp.service.grant({ subject: "team:ml", server: "nope", tools: ["*"] }, admin),
     ).rejects.toThrow(/no MCP server named "nope"/);

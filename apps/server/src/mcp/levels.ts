@@ -1,8 +1,8 @@
 // The levels above a grant subject, from the ownership tree: for `key:<id>` the whole chain of
 // the key's owner, for anything else the owner's chain without itself.
-import { apiKeys, eq, users, type Database } from "@llmgw/db";
+import { and, apiKeys, eq, orgUnits, users, type Database } from "@llmgw/db";
 import { ServiceError } from "@llmgw/api";
-import { MCP_KEY_SUBJECT_PREFIX, type OwnershipResolver } from "@llmgw/domain";
+import { MCP_KEY_SUBJECT_PREFIX, parseOwner, type OwnershipResolver } from "@llmgw/domain";
 
 export interface LevelDeps {
   db: Database;
@@ -27,7 +27,24 @@ export async function levelsAbove(deps: LevelDeps, subject: string): Promise<str
   return chain.filter((level) => level !== subject);
 }
 
-/** A grant to a key or person that is not there is refused, not reported as done. */
+/**
+ * An org, team or project is there when the tree holds it, or when a key or a person already
+ * sits under it (keys made before the tree was set up name their owner freely).
+ */
+async function unitKnown(db: Database, kind: "org" | "team" | "project", name: string) {
+  const owner = `${kind}:${name}`;
+  const [unit] = await db
+    .select({ id: orgUnits.id })
+    .from(orgUnits)
+    .where(and(eq(orgUnits.kind, kind), eq(orgUnits.name, name)));
+  if (unit) return true;
+  const [key] = await db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.owner, owner));
+  if (key) return true;
+  const [person] = await db.select({ id: users.id }).from(users).where(eq(users.homeOwner, owner));
+  return person !== undefined;
+}
+
+/** A grant to a key, person or unit that is not there is refused, not reported as done. */
 export async function requireSubject(db: Database, subject: string): Promise<void> {
   if (subject.startsWith(MCP_KEY_SUBJECT_PREFIX)) {
     const id = subject.slice(MCP_KEY_SUBJECT_PREFIX.length);
@@ -49,4 +66,11 @@ export async function requireSubject(db: Database, subject: string): Promise<voi
     const [row] = await db.select({ id: users.id }).from(users).where(eq(users.username, name));
     if (!row) throw new ServiceError("not_found", `no person named "${name}" is known here`);
   }
+  const ref = parseOwner(subject);
+  if (ref && ref.kind !== "user" && !(await unitKnown(db, ref.kind, ref.name)))
+    throw new ServiceError(
+      "not_found",
+      `no ${ref.kind} named "${ref.name}" is known here (it is not in the tree, and no key or ` +
+        `person belongs to it); add it first with \`llmgw ctl org add ${subject}\``,
+    );
 }
