@@ -211,6 +211,59 @@ test("a key created in the console streams through /v1, shows in usage and event
   ).rejects.toMatchObject({ status: 401 });
 });
 
+test("a crashing engine raises the sidebar's attention badge; acknowledging on Events clears it", async ({
+  page,
+}) => {
+  const name = "e2e-crashy";
+  const badge = page.getByTestId("events-attention");
+  await signIn(page);
+  // Start with nothing to look at: whatever earlier tests raised is acknowledged first. The
+  // attention count loads on its own, so this retries until the badge is gone.
+  await page.getByTestId("nav-events").click();
+  await expect(async () => {
+    const acknowledge = page.getByTestId("events-acknowledge");
+    if (await acknowledge.isVisible()) await acknowledge.click();
+    await expect(badge).toHaveCount(0, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+
+  // A simulated engine told to crash a second after it starts: its replica fails, which is an error.
+  await page.getByTestId("nav-models").click();
+  await page.getByTestId("add-model").click();
+  await page.getByTestId("definition-tab").click();
+  const definition = {
+    name,
+    source: `file:///var/lib/llmgw/sim/${name}`,
+    profiles: [{ name: "sim", engine: "sim", memory_gb: 1, args: ["--fault", "crash-after:1"] }],
+    replicas: { min: 1, max: 1 },
+  };
+  await page.getByTestId("definition-editor").fill(JSON.stringify(definition, null, 2));
+  await page.getByTestId("definition-submit").click();
+  await expect(page.getByTestId("add-model-dialog")).toBeHidden();
+
+  // The badge shows on every page, in the sidebar next to Events.
+  await expect(badge).toBeVisible({ timeout: READY_TIMEOUT_MS });
+  expect(Number(await badge.getAttribute("data-count"))).toBeGreaterThanOrEqual(1);
+  await expect(badge).toHaveAttribute("title", /needs? attention/);
+  await page.screenshot({ path: `${ARTIFACTS}/attention-en.png`, fullPage: true });
+
+  // Removed, so it stops failing; then acknowledged, so the badge goes.
+  const row = page.locator(`[data-testid="model-row"][data-model-name="${name}"]`);
+  await row.getByTestId("model-remove").click();
+  await page.getByTestId("remove-confirm-ok").click();
+  await expect(row).toHaveCount(0);
+  await page.getByTestId("nav-events").click();
+  await expect(
+    page.locator('[data-testid="event-row"][data-kind="replica.failed"]').first(),
+  ).toBeVisible();
+  await expect(page.getByTestId("events-attention-count")).toBeVisible();
+  await expect(async () => {
+    const acknowledge = page.getByTestId("events-acknowledge");
+    if (await acknowledge.isVisible()) await acknowledge.click();
+    await expect(badge).toHaveCount(0, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(page.getByTestId("events-attention-count")).toHaveCount(0);
+});
+
 test("keys, usage and events read in Turkish, with Turkish numbers and casing", async ({
   page,
 }) => {
