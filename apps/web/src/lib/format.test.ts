@@ -35,6 +35,16 @@ describe("formatBytes", () => {
   it("renders absent values as an em dash, never 0", () => {
     expect(formatBytes(null, "en")).toBe(ABSENT);
     expect(formatBytesPair(null, 80 * GIB, "tr")).toBe("— / 80,0 GiB");
+    expect(formatBytesPair(12 * GIB, null, "en")).toBe("12.0 GiB / —");
+  });
+
+  it("writes a pair in the total's unit, once", () => {
+    // A 7.5 TiB disk with 4.5 TiB free: one unit, so the nodes table fits at 1440 px.
+    expect(formatBytesPair(4608 * GIB, 7680 * GIB, "en")).toBe("4.5 / 7.5 TiB");
+    expect(formatBytesPair(4608 * GIB, 7680 * GIB, "tr")).toBe("4,5 / 7,5 TiB");
+    // Used below a GiB still reads in the total's GiB rather than switching to MiB.
+    expect(formatBytesPair(512 * 1024 ** 2, 80 * GIB, "en")).toBe("0.5 / 80.0 GiB");
+    expect(formatBytesPair(100 * 1024 ** 2, 512 * 1024 ** 2, "en")).toBe("100 / 512 MiB");
   });
 });
 

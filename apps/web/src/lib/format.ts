@@ -36,13 +36,27 @@ export function formatBytes(bytes: number | null | undefined, lang: string): str
   return `${numberFormat(lang, 0).format(bytes / MIB)} MiB`;
 }
 
-/** `used / total` with one unit chosen from the total, so both sides are comparable at a glance. */
+/**
+ * `used / total unit`, one unit chosen from the total and written once, so both sides compare at a
+ * glance and the column stays narrow (`4,608.0 GiB / 7,680.0 GiB` reads `4.5 / 7.5 TiB`).
+ */
 export function formatBytesPair(
   used: number | null | undefined,
   total: number | null | undefined,
   lang: string,
 ): string {
-  return `${formatBytes(used, lang)} / ${formatBytes(total, lang)}`;
+  if (total == null || !Number.isFinite(total)) return `${formatBytes(used, lang)} / ${ABSENT}`;
+  const [unit, size, digits] =
+    total >= TIB
+      ? ["TiB", TIB, 1]
+      : total >= GIB || total === 0
+        ? ["GiB", GIB, 1]
+        : ["MiB", MIB, 0];
+  const side = (bytes: number | null | undefined) =>
+    bytes == null || !Number.isFinite(bytes)
+      ? ABSENT
+      : numberFormat(lang, digits).format(bytes / size);
+  return `${side(used)} / ${side(total)} ${unit}`;
 }
 
 /** Percent from a 0–100 value. Intl places the sign by locale: Turkish writes `%45`. */
