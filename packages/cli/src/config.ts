@@ -56,8 +56,9 @@ export function ctlEnv(): CtlEnv {
     configDir:
       process.env.LLMGW_CONFIG_DIR ??
       join(process.env.XDG_CONFIG_HOME ?? join(homedir(), ".config"), "llmgw"),
-    server: process.env.LLMGW_SERVER,
-    token: process.env.LLMGW_TOKEN,
+    // Set but empty (`LLMGW_TOKEN= llmgw ctl …`) means unset, not "sign in with no token".
+    server: process.env.LLMGW_SERVER || undefined,
+    token: process.env.LLMGW_TOKEN || undefined,
   };
 }
 

@@ -27,6 +27,7 @@ const GO_TO_TARGETS: Record<string, string> = {
   s: "/people/sign-in",
   a: "/audit",
   t: "/admin/mcp",
+  y: "/account",
 };
 
 export function isTypingTarget(target: EventTarget | null): boolean {

@@ -1,5 +1,6 @@
 // The bundled translations. Both languages ship in the client bundle: they are small, and the
 // console must switch language instantly without a network round trip.
+import accountEn from "../locales/en/account.json";
 import auditEn from "../locales/en/audit.json";
 import authEn from "../locales/en/auth.json";
 import clusterEn from "../locales/en/cluster.json";
@@ -14,6 +15,7 @@ import peopleEn from "../locales/en/people.json";
 import replicasEn from "../locales/en/replicas.json";
 import usageEn from "../locales/en/usage.json";
 import signinSetupEn from "../locales/en/signin-setup.json";
+import accountTr from "../locales/tr/account.json";
 import auditTr from "../locales/tr/audit.json";
 import authTr from "../locales/tr/auth.json";
 import clusterTr from "../locales/tr/cluster.json";
@@ -44,6 +46,7 @@ export const NAMESPACES = [
   "signin-setup",
   "cluster",
   "mcp",
+  "account",
 ] as const;
 
 export const resources = {
@@ -62,6 +65,7 @@ export const resources = {
     "signin-setup": signinSetupEn,
     cluster: clusterEn,
     mcp: mcpEn,
+    account: accountEn,
   },
   tr: {
     common: commonTr,
@@ -78,6 +82,7 @@ export const resources = {
     "signin-setup": signinSetupTr,
     cluster: clusterTr,
     mcp: mcpTr,
+    account: accountTr,
   },
 } as const;
 

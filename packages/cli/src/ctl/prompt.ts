@@ -3,14 +3,18 @@
 import { createInterface } from "node:readline";
 import { CtlError } from "./client";
 
-export async function readPassword(fromStdin: boolean, question: string): Promise<string> {
+export async function readPassword(
+  fromStdin: boolean,
+  question: string,
+  what: "password" | "token" = "password",
+): Promise<string> {
   if (fromStdin || !process.stdin.isTTY) {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     const password = Buffer.concat(chunks)
       .toString("utf8")
       .replace(/\r?\n$/, "");
-    if (!password) throw new CtlError("no password on standard input");
+    if (!password) throw new CtlError(`no ${what} on standard input`);
     return password;
   }
   return promptHidden(question);

@@ -17,6 +17,7 @@ const SECTIONS = [
   "events",
   "people",
   "audit",
+  "account",
 ] as const;
 
 /** Pages below a section that are not an item of it: their crumb is the page's own name. */

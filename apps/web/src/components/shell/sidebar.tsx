@@ -26,6 +26,7 @@ const SECTIONS = [
     entries: [
       { href: "/keys", label: "nav.keys", testId: "nav-keys", shortcut: "g k" },
       { href: "/usage", label: "nav.usage", testId: "nav-usage", shortcut: "g u" },
+      { href: "/account", label: "nav.account", testId: "nav-account", shortcut: "g y" },
     ],
   },
   {

@@ -2,6 +2,7 @@
 // The strip across the top: product, location, and the operator's own controls.
 import type { UserView } from "@llmgw/api";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useTranslation } from "react-i18next";
 import { useTRPC } from "../../trpc/react";
 import { LanguageSwitch, ThemeSwitch } from "../preference-switches";
@@ -59,9 +60,9 @@ export function TopBar({ user, isSigningOut, onSignOut, onHelp, onPalette }: Top
       </button>
       <LanguageSwitch onLanguageChosen={(locale) => setLocale.mutate({ locale })} />
       <ThemeSwitch />
-      <span className="current-user" data-testid="current-user">
+      <Link href="/account" className="current-user" data-testid="current-user">
         {t("topBar.signedInAs", { username: user.username, role: t(`roles.${user.role}`) })}
-      </span>
+      </Link>
       <button
         type="button"
         className="control"

@@ -15,7 +15,8 @@ export const sessionCommands: Record<string, Command> = {
     summary: "sign in (password, or a token made in the console) and keep it (mode 0600)",
     async run({ env, target, values, write }) {
       if (values["token-stdin"]) {
-        const token = await readPassword(true, "");
+        // Piped in by a script, or pasted at a hidden prompt on a terminal.
+        const token = await readPassword(false, `token for ${target.server}: `, "token");
         const me = await createApiClient(target.server, token).auth.me.query();
         const path = writeCredentials(env, { server: target.server, token, username: me.username });
         write(

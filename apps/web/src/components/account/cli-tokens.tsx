@@ -1,0 +1,219 @@
+"use client";
+// Tokens for the CLI: made here by the person for themselves, shown once (the store keeps a hash),
+// listed with their expiry, revoked at once. `llmgw ctl login --token-stdin` takes one.
+import type { CreatedToken, TokenView } from "@llmgw/api";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { copyText } from "../../lib/clipboard";
+import { describeError, trpcErrorDetails } from "../../lib/errors";
+import { formatDateTime } from "../../lib/format";
+import { useTRPC } from "../../trpc/react";
+import { ConfirmDialog } from "../confirm-dialog";
+
+const EXPIRY_DAYS = [7, 30, 90, 365] as const;
+const DEFAULT_EXPIRY_DAYS = 90;
+
+function CreatedTokenPanel({
+  created,
+  apiUrl,
+  onDone,
+}: {
+  created: CreatedToken;
+  apiUrl: string;
+  onDone(): void;
+}) {
+  const { t } = useTranslation("account");
+  const [copyState, setCopyState] = useState<"idle" | "copied" | "failed">("idle");
+  return (
+    <div className="created-key" data-testid="created-token">
+      <p className="panel panel-warn" role="alert">
+        {t("tokens.createdWarning")}
+      </p>
+      <div className="created-key-row">
+        <code className="command created-key-value" data-testid="created-token-value">
+          {created.token}
+        </code>
+        <button
+          type="button"
+          className="control"
+          data-testid="created-token-copy"
+          onClick={() =>
+            void copyText(created.token).then((ok) => setCopyState(ok ? "copied" : "failed"))
+          }
+        >
+          {t("tokens.copy")}
+        </button>
+      </div>
+      {copyState !== "idle" ? (
+        <p
+          className={copyState === "copied" ? "status status-live" : "warning"}
+          data-testid="created-token-copied"
+          data-state={copyState}
+        >
+          {copyState === "copied" ? t("tokens.copied") : t("tokens.copyFailed")}
+        </p>
+      ) : null}
+      <p className="muted">{t("tokens.usage")}</p>
+      <p className="mono command" data-testid="created-token-command">
+        {t("tokens.command", { server: apiUrl })}
+      </p>
+      <div className="dialog-actions">
+        <button type="button" className="primary" onClick={onDone} data-testid="created-token-done">
+          {t("tokens.done")}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function TokenForm({ onCreated }: { onCreated(created: CreatedToken): void }) {
+  const { t } = useTranslation("account");
+  const { t: tc } = useTranslation();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [label, setLabel] = useState("");
+  const [days, setDays] = useState<number>(DEFAULT_EXPIRY_DAYS);
+  const create = useMutation(
+    trpc.auth.createToken.mutationOptions({
+      onSuccess: async (created) => {
+        setLabel("");
+        onCreated(created);
+        await queryClient.invalidateQueries({ queryKey: trpc.auth.tokens.queryKey() });
+      },
+    }),
+  );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate({ label, expiresInDays: days });
+  };
+  const details = create.isError ? trpcErrorDetails(create.error) : [];
+  return (
+    <form className="form-row" onSubmit={submit} data-testid="token-form">
+      <label className="form-field">
+        <span>{t("tokens.label")}</span>
+        <input
+          value={label}
+          onChange={(event) => setLabel(event.target.value)}
+          placeholder={t("tokens.labelHint")}
+          data-testid="token-label"
+        />
+      </label>
+      <label className="form-field">
+        <span>{t("tokens.expires")}</span>
+        <select
+          value={days}
+          onChange={(event) => setDays(Number(event.target.value))}
+          data-testid="token-expires"
+        >
+          {EXPIRY_DAYS.map((count) => (
+            <option key={count} value={count}>
+              {t("tokens.expiresIn", { count })}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button
+        type="submit"
+        className="primary"
+        disabled={create.isPending}
+        data-testid="token-create"
+      >
+        {t("tokens.create")}
+      </button>
+      {create.isError ? (
+        <div className="panel panel-error" role="alert" data-testid="token-create-error">
+          {details.length > 0 ? details.join("; ") : describeError(create.error, tc)}
+        </div>
+      ) : null}
+    </form>
+  );
+}
+
+export function CliTokens({ apiUrl }: { apiUrl: string }) {
+  const { t, i18n } = useTranslation("account");
+  const { t: tc } = useTranslation();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [created, setCreated] = useState<CreatedToken | null>(null);
+  const [revoking, setRevoking] = useState<TokenView | null>(null);
+  const tokens = useQuery(trpc.auth.tokens.queryOptions());
+  const revoke = useMutation(
+    trpc.auth.revokeToken.mutationOptions({
+      onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.auth.tokens.queryKey() }),
+    }),
+  );
+  const list = tokens.data;
+  return (
+    <div className="panel" data-testid="cli-tokens">
+      <h2>{t("tokens.title")}</h2>
+      <p className="muted">{t("tokens.body")}</p>
+      {created ? (
+        <CreatedTokenPanel created={created} apiUrl={apiUrl} onDone={() => setCreated(null)} />
+      ) : (
+        <TokenForm onCreated={setCreated} />
+      )}
+      {tokens.isError ? (
+        <p className="panel panel-error" role="alert">
+          {describeError(tokens.error, tc)}
+        </p>
+      ) : null}
+      {revoke.isError ? (
+        <p className="panel panel-error" role="alert" data-testid="token-revoke-error">
+          {describeError(revoke.error, tc)}
+        </p>
+      ) : null}
+      {list && list.length === 0 ? (
+        <p className="muted" data-testid="tokens-empty">
+          {t("tokens.empty")}
+        </p>
+      ) : null}
+      {list && list.length > 0 ? (
+        <table className="grid" data-testid="tokens-table">
+          <thead>
+            <tr>
+              <th>{t("tokens.columns.label")}</th>
+              <th>{t("tokens.columns.created")}</th>
+              <th>{t("tokens.columns.expires")}</th>
+              <th>{t("tokens.columns.actions")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((token) => (
+              <tr key={token.id} data-testid="token-row" data-label={token.label}>
+                <td>{token.label}</td>
+                <td>{formatDateTime(token.createdAt, i18n.language)}</td>
+                <td>{formatDateTime(token.expiresAt, i18n.language)}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="control-small"
+                    onClick={() => setRevoking(token)}
+                    data-testid="token-revoke"
+                  >
+                    {t("tokens.revoke")}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {revoking ? (
+        <ConfirmDialog
+          title={t("tokens.revokeTitle")}
+          body={t("tokens.revokeBody", { label: revoking.label })}
+          confirmLabel={t("tokens.revoke")}
+          cancelLabel={t("cancel")}
+          isBusy={revoke.isPending}
+          testId="token-revoke-confirm"
+          onConfirm={() => {
+            revoke.mutate({ id: revoking.id });
+            setRevoking(null);
+          }}
+          onCancel={() => setRevoking(null)}
+        />
+      ) : null}
+    </div>
+  );
+}
