@@ -29,6 +29,16 @@ describe("parseServerConfig", () => {
       /at least 16 characters/,
     );
     expect(() => parseServerConfig(["--bogus"], {})).toThrow(/bogus/);
+    expect(() => parseServerConfig([], { LLMGW_METRICS_TOKEN: "short" })).toThrow(
+      /LLMGW_METRICS_TOKEN must be at least 16 characters/,
+    );
+  });
+
+  it("leaves /metrics open unless LLMGW_METRICS_TOKEN is set", () => {
+    expect(parseServerConfig([], {}).metricsToken).toBeNull();
+    expect(
+      parseServerConfig([], { LLMGW_METRICS_TOKEN: "scrape-0123456789abcdef" }).metricsToken,
+    ).toBe("scrape-0123456789abcdef");
   });
 
   it("turns the gateway checks off only for a server bound to loopback (benchmarks)", () => {

@@ -38,6 +38,10 @@ const envSchema = z.object({
     .positive()
     .default(24 * 7),
   LLMGW_MASTER_KEY: z.string().min(1).optional(),
+  LLMGW_METRICS_TOKEN: z
+    .string()
+    .min(16, "LLMGW_METRICS_TOKEN must be at least 16 characters")
+    .optional(),
   LLMGW_LOST_AFTER_MS: z.coerce.number().int().min(500).max(3_600_000).default(10_000),
   LLMGW_RESTART_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   LLMGW_RESYNC_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
@@ -114,6 +118,8 @@ export interface ServerConfig {
   agentPort: number;
   /** Null means: read it from (or create) `<home>/join-token`. */
   joinToken: string | null;
+  /** When set, GET /metrics needs `Authorization: Bearer <this>`; unset, it is open (scrapers). */
+  metricsToken: string | null;
   heartbeatIntervalMs: number;
   missedHeartbeatsMax: number;
   initialAdminPassword: string | null;
@@ -211,6 +217,7 @@ export function parseServerConfig(
     agentHost: e.LLMGW_AGENT_BIND,
     agentPort: e.LLMGW_AGENT_PORT,
     joinToken: e.LLMGW_JOIN_TOKEN ?? null,
+    metricsToken: e.LLMGW_METRICS_TOKEN ?? null,
     heartbeatIntervalMs: e.LLMGW_HEARTBEAT_INTERVAL_MS,
     missedHeartbeatsMax: e.LLMGW_MISSED_HEARTBEATS,
     initialAdminPassword: e.LLMGW_ADMIN_PASSWORD ?? null,

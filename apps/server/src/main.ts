@@ -184,6 +184,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       contentType: metrics.registry.contentType,
       body: await metrics.registry.metrics(),
     }),
+    metricsToken: config.metricsToken,
     v1: gateway.handle,
     scim: (req, res) =>
       handleScim(req, res, { store: signInStore, origin: publicOrigin(req), nowMs, log }),

@@ -1,5 +1,6 @@
 // The public HTTP port: the OpenAI-compatible /v1 gateway, tRPC for the console and CLI, health
 // probes and metrics, and /mcp, the MCP gateway. Later issues add /scim and /auth here.
+import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
@@ -12,6 +13,8 @@ export interface HttpServerOptions {
   createContext(req: IncomingMessage, res: ServerResponse): Promise<ApiContext>;
   isReady(): boolean;
   metrics(): Promise<{ contentType: string; body: string }>;
+  /** LLMGW_METRICS_TOKEN: /metrics answers only `Authorization: Bearer <token>`; null leaves it open. */
+  metricsToken?: string | null;
   /** Handles every path under /v1/. */
   v1(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
   /** Handles every path under /scim/v2 (provisioning). */
@@ -84,6 +87,17 @@ async function route(
       : sendJson(res, 503, { ready: false });
   }
   if (path === "/metrics") {
+    if (options.metricsToken && !bearerMatches(req, options.metricsToken)) {
+      res.setHeader("www-authenticate", 'Bearer realm="llmgw metrics"');
+      return sendJson(res, 401, {
+        error: {
+          message:
+            "/metrics needs Authorization: Bearer <the server's LLMGW_METRICS_TOKEN> " +
+            "(Prometheus: authorization.credentials in the scrape config)",
+          type: "unauthorized",
+        },
+      });
+    }
     const { contentType, body } = await options.metrics();
     res.writeHead(200, { "content-type": contentType }).end(body);
     return;
@@ -91,6 +105,14 @@ async function route(
   sendJson(res, 404, {
     error: { message: `no route for ${req.method ?? "GET"} ${path}`, type: "not_found" },
   });
+}
+
+/** The request's bearer token equals `expected`, compared in constant time. */
+function bearerMatches(req: IncomingMessage, expected: string): boolean {
+  const presented = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1]?.trim() ?? "";
+  const a = createHash("sha256").update(presented).digest();
+  const b = createHash("sha256").update(expected).digest();
+  return timingSafeEqual(a, b);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
