@@ -4,8 +4,8 @@
 //
 // Everything lives in one temp dir: `samba-tool domain provision --targetdir` (about 10 s), then
 // an smb.conf written here that keeps pid files, sockets, logs and state inside it too and runs
-// only the `ldap` service. Users, groups and memberships are made offline with samba-tool before
-// the start, so the DC is ready when LDAPS answers.
+// only the `ldap` service. Users, groups and memberships are made offline before the start (one
+// Python process using Samba's SamDB, as samba-tool does), so the DC is ready when LDAPS answers.
 //
 // Samba's LDAP ports are fixed (389 and 636), so each DC gets its own loopback address
 // (127.77.x.y/32 added to `lo`; `ip addr add` fails when another run holds it, which makes the
@@ -27,6 +27,8 @@ const execFileAsync = promisify(execFile);
 const SAMBA = "/usr/sbin/samba";
 const SAMBA_TOOL = "/usr/bin/samba-tool";
 const IP = "/usr/sbin/ip";
+// Debian's Python, where python3-samba lives (not whatever python3 comes first on PATH).
+const PYTHON = "/usr/bin/python3";
 const ADDRESS_ATTEMPTS_MAX = 20;
 
 export interface SambaUser {
@@ -43,6 +45,11 @@ export interface SambaUser {
   mustChangePassword?: boolean;
   /** accountExpires = now: a right password gets `data 701`. */
   expired?: boolean;
+  /**
+   * Wrong passwords before this account locks (`data 775`), through a fine-grained password
+   * policy of its own, so other accounts never lock however often tests get them wrong.
+   */
+  lockoutThreshold?: number;
 }
 
 export interface SambaGroup {
@@ -57,8 +64,6 @@ export interface StartSambaDcOptions {
   realm?: string;
   users?: SambaUser[];
   groups?: SambaGroup[];
-  /** Domain-wide: wrong passwords before an account locks (`data 775`); 0 (never) unless given. */
-  lockoutThreshold?: number;
 }
 
 export interface SambaDc {
@@ -77,28 +82,54 @@ export interface SambaDc {
   adminPassword: string;
   /** CN=<name>,CN=Users,<base DN> — where samba-tool puts users and groups. */
   dnOf(name: string): string;
-  /** Runs samba-tool against this DC's smb.conf (and so its sam.ldb); answers stdout. */
+  /** Runs samba-tool against this DC's smb.conf (and so its sam.ldb); answers its output. */
   tool(...args: string[]): Promise<string>;
   /** Samba's log so far. */
   log(): string;
   stop(): Promise<void>;
 }
 
+/**
+ * Runs a command to the end in its own registered process group, so a test that times out
+ * does not leave a minutes-long provision running; answers its output (stdout and stderr).
+ */
 async function run(command: string, args: string[], cwd?: string): Promise<string> {
-  try {
-    const { stdout } = await execFileAsync(command, args, { cwd });
-    return stdout;
-  } catch (error) {
-    const { stderr, stdout, message } = error as {
-      stderr?: string;
-      stdout?: string;
-      message: string;
-    };
+  const child = spawnProcess(command, args, { name: command.split("/").pop(), cwd });
+  const { code, signal } = await child.exited;
+  await child.stop();
+  if (code !== 0)
     throw new Error(
-      `${command} ${args.join(" ")} failed: ${stderr?.trim() || stdout?.trim() || message}`,
+      `${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`}): ${child.output().trim()}`,
     );
-  }
+  return child.output();
 }
+
+// Users, groups and memberships in one Python process through Samba's own SamDB (what samba-tool
+// user create / group add / addmembers / user disable / setexpiry call): one samba-tool process
+// per step costs about a CPU second each, which a loaded test machine turns into minutes.
+const MAKE_ACCOUNTS_PY = `
+import json, sys
+from samba.param import LoadParm
+from samba.auth import system_session
+from samba.samdb import SamDB
+conf, spec = sys.argv[1], json.loads(sys.argv[2])
+lp = LoadParm()
+lp.load(conf)
+samdb = SamDB(url=lp.private_path("sam.ldb"), session_info=system_session(), lp=lp)
+for u in spec["users"]:
+    samdb.newuser(u["name"], u["password"], givenname=u.get("givenName"),
+                  surname=u.get("surname"), mailaddress=u.get("mail"), useusernameascn=True,
+                  force_password_change_at_next_login_req=bool(u.get("mustChangePassword")))
+    search = "(sAMAccountName=%s)" % u["name"]
+    if u.get("disabled"):
+        samdb.disable_account(search)
+    if u.get("expired"):
+        samdb.setexpiry(search, 0, no_expiry_req=False)
+for g in spec["groups"]:
+    samdb.newgroup(g["name"])
+    if g["members"]:
+        samdb.add_remove_group_members(g["name"], g["members"], add_members_operation=True)
+`;
 
 /** Adds a free 127.77.x.y/32 to lo; removed by the returned function or the cleanup registry. */
 async function claimLoopbackAddress(): Promise<{ address: string; release(): Promise<void> }> {
@@ -144,9 +175,10 @@ async function makeCertificates(dir: string, address: string): Promise<void> {
   );
   await run(
     "openssl",
-    ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr"].concat(
-      ["-subj", `/CN=${address}`],
-    ),
+    ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr"].concat([
+      "-subj",
+      `/CN=${address}`,
+    ]),
     dir,
   );
   await writeFile(
@@ -212,7 +244,7 @@ function ldapsAnswers(address: string, caPem: string): Promise<boolean> {
 
 /** Provisions and starts a throwaway AD DC; stopped by stop() or the cleanup registry. */
 export async function startSambaDc(options: StartSambaDcOptions = {}): Promise<SambaDc> {
-  for (const binary of [SAMBA, SAMBA_TOOL, IP])
+  for (const binary of [SAMBA, SAMBA_TOOL, IP, PYTHON])
     if (!existsSync(binary))
       throw new Error(
         `startSambaDc: ${binary} not found; install Debian's Samba AD DC ` +
@@ -237,7 +269,8 @@ export async function startSambaDc(options: StartSambaDcOptions = {}): Promise<S
   let samba: SpawnedProcess | null = null;
   try {
     await makeCertificates(dir.path, address);
-    for (const sub of ["run", "cache", "etc"]) await mkdir(join(dir.path, sub), { recursive: true });
+    for (const sub of ["run", "cache", "etc"])
+      await mkdir(join(dir.path, sub), { recursive: true });
     // An empty config, so provision does not read the host's /etc/samba/smb.conf.
     const empty = join(dir.path, "etc", "provision.conf");
     await writeFile(empty, "");
@@ -257,30 +290,24 @@ export async function startSambaDc(options: StartSambaDcOptions = {}): Promise<S
     await writeFile(conf, smbConf(dir.path, address, realm, workgroup));
     const tool = (...args: string[]) => run(SAMBA_TOOL, [...args, `--configfile=${conf}`]);
 
-    if (options.lockoutThreshold)
+    const users = options.users ?? [];
+    const script = join(dir.path, "make-accounts.py");
+    await writeFile(script, MAKE_ACCOUNTS_PY);
+    await run(PYTHON, [script, conf, JSON.stringify({ users, groups: options.groups ?? [] })]);
+    for (const user of users.filter((u) => u.lockoutThreshold)) {
+      const pso = `lockout-${user.name}`;
       await tool(
         "domain",
         "passwordsettings",
-        "set",
-        `--account-lockout-threshold=${options.lockoutThreshold}`,
+        "pso",
+        "create",
+        pso,
+        "1",
+        `--account-lockout-threshold=${user.lockoutThreshold}`,
         "--account-lockout-duration=30",
         "--reset-account-lockout-after=30",
       );
-    for (const user of options.users ?? []) {
-      const extra = [
-        user.givenName ? `--given-name=${user.givenName}` : null,
-        user.surname ? `--surname=${user.surname}` : null,
-        user.mail ? `--mail-address=${user.mail}` : null,
-        user.mustChangePassword ? "--must-change-at-next-login" : null,
-      ].filter((a): a is string => a !== null);
-      await tool("user", "create", user.name, user.password, "--use-username-as-cn", ...extra);
-      if (user.disabled) await tool("user", "disable", user.name);
-      if (user.expired) await tool("user", "setexpiry", user.name, "--days=0");
-    }
-    for (const group of options.groups ?? []) {
-      await tool("group", "add", group.name);
-      if (group.members.length > 0)
-        await tool("group", "addmembers", group.name, group.members.join(","));
+      await tool("domain", "passwordsettings", "pso", "apply", pso, user.name);
     }
 
     // --foreground without -i: -i would exit when stdin (here /dev/null) closes. --no-process-group
@@ -298,7 +325,7 @@ export async function startSambaDc(options: StartSambaDcOptions = {}): Promise<S
           throw new Error(`samba exited:\n${child.output()}`);
         return ldapsAnswers(address, caPem);
       },
-      { what: `Samba LDAPS on ${address}:636`, timeoutMs: 30_000, intervalMs: 250 },
+      { what: `Samba LDAPS on ${address}:636`, timeoutMs: 90_000, intervalMs: 250 },
     ).catch((error: Error) => {
       throw new Error(`${error.message}\n${child.output()}`);
     });
