@@ -18,6 +18,21 @@ const SYSTEM_PACKAGES = [
   },
   { path: "/usr/sbin/slapd", pkg: "slapd", why: "Active Directory (LDAP) sign-in tests" },
   { path: "/usr/bin/ldapsearch", pkg: "ldap-utils", why: "Active Directory (LDAP) sign-in tests" },
+  // samba holds /usr/sbin/samba (samba-tool comes with it, in samba-common-bin); samba-ad-dc
+  // brings what the DC role needs (samba-dsdb-modules: the directory's ldb modules, winbind) and
+  // samba-ad-provision the schema and templates `samba-tool domain provision` reads.
+  { path: "/usr/sbin/samba", pkg: "samba", why: "Active Directory sign-in tests (Samba AD DC)" },
+  {
+    path: `/usr/lib/${process.arch === "arm64" ? "aarch64" : "x86_64"}-linux-gnu/samba/ldb/samba_dsdb.so`,
+    pkg: "samba-ad-dc",
+    why: "Active Directory sign-in tests (Samba AD DC)",
+  },
+  {
+    path: "/usr/share/samba/setup/provision.ldif",
+    pkg: "samba-ad-provision",
+    why: "Active Directory sign-in tests (Samba AD DC)",
+  },
+  { path: "/usr/sbin/ip", pkg: "iproute2", why: "Active Directory sign-in tests (Samba AD DC)" },
 ];
 
 function ensureSystemPackages() {

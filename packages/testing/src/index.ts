@@ -40,3 +40,10 @@ export {
   type EntraUser,
 } from "./entra-provider.ts";
 export { startSlapd, type SlapdServer, type StartSlapdOptions } from "./slapd-server.ts";
+export {
+  startSambaDc,
+  type SambaDc,
+  type SambaGroup,
+  type SambaUser,
+  type StartSambaDcOptions,
+} from "./samba-dc.ts";

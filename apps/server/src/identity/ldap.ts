@@ -8,9 +8,12 @@
 // Servers are tried in order; the next one is tried when one cannot be reached or refuses the
 // service account. An empty password is refused before anything is sent: a simple bind with an
 // empty password is an anonymous bind, which most servers accept.
+// Active Directory explains a refused bind in the diagnostic message (`…, data 533, …`): 52e is a
+// wrong password, answered like an unknown name; the others (disabled, expired, locked, must
+// change password, time or workstation restriction) are named to the person, see adBindRefusal.
 import { randomUUID } from "node:crypto";
 import type { ConnectionOptions } from "node:tls";
-import { Client, InvalidCredentialsError } from "ldapts";
+import { Client, InvalidCredentialsError, StrongAuthRequiredError } from "ldapts";
 import {
   and,
   eq,
@@ -60,10 +63,72 @@ export interface LdapPerson {
   groupDns: string[];
 }
 
+/**
+ * AD's sub-codes (`data XXX` in a refused bind's diagnostic message) about an account whose
+ * password was right: what is wrong with the account, and what the person can do. Left out, so
+ * answered as wrong credentials: 52e (wrong password) and 525 (no such user). 775 (locked) is the
+ * one AD sends whatever the password, so naming it says that a locked account has this name;
+ * that is what the person needs to know, and the lockout already showed it to whoever caused it.
+ */
+export const AD_BIND_SUB_CODES: Readonly<Record<string, { reason: string; advice: string }>> = {
+  "530": {
+    reason: "the account may not sign in at this time of day (logon hours)",
+    advice: "try again within your allowed hours or ask your directory admin",
+  },
+  "531": {
+    reason: "the account may not sign in from this server (workstation restriction)",
+    advice: "ask your directory admin to allow it",
+  },
+  "532": {
+    reason: "the password has expired",
+    advice: "change it (for example at a Windows sign-in) and try again",
+  },
+  "533": { reason: "the account is disabled", advice: "ask your directory admin to enable it" },
+  "701": { reason: "the account has expired", advice: "ask your directory admin to extend it" },
+  "773": {
+    reason: "the password must be changed before the first sign-in",
+    advice: "set a new one (for example at a Windows sign-in) and try again",
+  },
+  "775": {
+    reason: "the account is locked after too many wrong passwords",
+    advice: "wait for it to unlock or ask your directory admin",
+  },
+};
+
+/** The AD sub-code a diagnostic message names when it is one of AD_BIND_SUB_CODES, else null. */
+export function adBindSubCode(diagnostic: string): string | null {
+  const code = /\bdata ([0-9a-f]{3,4})\b/i.exec(diagnostic)?.[1]?.toLowerCase();
+  return code && code in AD_BIND_SUB_CODES ? code : null;
+}
+
+/** The refusal shown to a person whose bind AD refused with a sub-code about the account. */
+export function adBindRefusal(diagnostic: string): string | null {
+  const code = adBindSubCode(diagnostic);
+  if (!code) return null;
+  const { reason, advice } = AD_BIND_SUB_CODES[code]!;
+  return `Active Directory refused the sign-in: ${reason} (AD code ${code}); ${advice}`;
+}
+
 function describe(error: unknown): string {
   const e = error as Error & { code?: string | number };
   if (e instanceof InvalidCredentialsError) return "invalid credentials";
+  // AD (and Samba) refuse a simple bind over a connection without TLS with strongerAuthRequired.
+  if (e instanceof StrongAuthRequiredError)
+    return (
+      "the server requires an encrypted connection for password binds (Strong(er) " +
+      `authentication required: ${e.message}); use ldaps:// or turn on StartTLS`
+    );
   return e.message || String(e.code ?? error);
+}
+
+/** Why the service account was refused, with AD's reason when it sent one. */
+function serviceRefusal(error: unknown): string {
+  if (!(error instanceof InvalidCredentialsError)) return describe(error);
+  const code = adBindSubCode(error.message);
+  return (
+    "the service account (bind DN and password) was refused" +
+    (code ? `: ${AD_BIND_SUB_CODES[code]!.reason} (AD code ${code})` : "")
+  );
 }
 
 function first(value: unknown): string | null {
@@ -87,7 +152,10 @@ export class LdapDirectory {
   private tls(url: string): ConnectionOptions {
     const host = new URL(url.replace(/^ldaps?:/, "http:")).hostname;
     const ca = this.settings.caPem?.trim() ? [this.settings.caPem] : undefined;
-    return { ca, servername: /^[\d.]+$/.test(host) ? undefined : host, minVersion: "TLSv1.2" };
+    // `host` too: StartTLS upgrades an existing socket, and without it Node checks the
+    // certificate against "localhost" instead of an IP address in the URL.
+    const ip = /^[\d.]+$/.test(host) || host.includes(":");
+    return { ca, host, servername: ip ? undefined : host, minVersion: "TLSv1.2" };
   }
 
   /** A client to `url`, upgraded with StartTLS when set, bound as the service account. */
@@ -121,11 +189,7 @@ export class LdapDirectory {
       try {
         return { client: await this.connect(url), url };
       } catch (error) {
-        const why =
-          error instanceof InvalidCredentialsError
-            ? "the service account (bind DN and password) was refused"
-            : describe(error);
-        failures.push(`${url}: ${why}`);
+        failures.push(`${url}: ${serviceRefusal(error)}`);
       }
     }
     throw new SignInRefused(`no directory server could be used (${failures.join("; ")})`);
@@ -226,7 +290,10 @@ export class LdapDirectory {
         return client;
       } catch (error) {
         await client.unbind().catch(() => undefined);
-        if (error instanceof InvalidCredentialsError) throw new WrongCredentials();
+        if (error instanceof InvalidCredentialsError) {
+          const reason = adBindRefusal(error.message);
+          throw reason ? new SignInRefused(reason) : new WrongCredentials();
+        }
         failures.push(`${url}: ${describe(error)}`);
       }
     }
@@ -250,11 +317,7 @@ export class LdapDirectory {
         if (client) await c.unbind().catch(() => undefined);
         else client = c;
       } catch (error) {
-        const why =
-          error instanceof InvalidCredentialsError
-            ? "the service account (bind DN and password) was refused"
-            : describe(error);
-        report.servers.push({ url, bound: false, error: why });
+        report.servers.push({ url, bound: false, error: serviceRefusal(error) });
       }
     }
     if (!client) return report;
@@ -316,10 +379,12 @@ export class LdapDirectory {
   private async groupReport(client: Client, group: string, mapping: LdapGroupMapping) {
     const base = { group, dn: mapping.dn, role: mapping.role, scope: mapping.scope };
     const attribute = this.settings.nameAttribute;
-    const filter =
+    const membership =
       this.settings.groupStrategy === "in-chain"
         ? `(memberOf:${IN_CHAIN_RULE}:=${escapeFilterValue(mapping.dn)})`
         : `(memberOf=${escapeFilterValue(mapping.dn)})`;
+    // Only people the user filter finds: on AD the nested groups themselves are members too.
+    const filter = `(&${this.settings.userFilter.split("{username}").join("*")}${membership})`;
     try {
       const { searchEntries } = await client.search(this.settings.userBase, {
         scope: "sub",
