@@ -8,7 +8,7 @@
 import { Client } from "ldapts";
 import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startSambaDc, type SambaDc } from "@llmgw/testing";
+import { freePort, sambaDcUnavailable, startSambaDc, type SambaDc } from "@llmgw/testing";
 import type { LdapSettingsInput } from "@llmgw/api";
 import { LdapDirectory } from "../src/identity/ldap";
 import {
@@ -62,7 +62,12 @@ async function messageOf(work: Promise<unknown>): Promise<string> {
   }
 }
 
-describe("sign-in with Active Directory against a Samba AD DC", () => {
+// `npm test` installs Samba and runs as root here; a machine without root or CAP_NET_ADMIN skips
+// this file with the reason printed (the issue asks for Samba "where the machine allows it").
+const unavailable = sambaDcUnavailable();
+if (unavailable) console.warn(`ldap-samba: skipped, ${unavailable}`);
+
+describe.skipIf(unavailable !== null)("sign-in with Active Directory against a Samba AD DC", () => {
   let dc: SambaDc;
   let server: ServerHandle;
   let admin: Api;

@@ -41,6 +41,7 @@ export {
 } from "./entra-provider.ts";
 export { startSlapd, type SlapdServer, type StartSlapdOptions } from "./slapd-server.ts";
 export {
+  sambaDcUnavailable,
   startSambaDc,
   type SambaDc,
   type SambaGroup,

@@ -242,6 +242,29 @@ function ldapsAnswers(address: string, caPem: string): Promise<boolean> {
   });
 }
 
+/**
+ * Why this machine cannot run a Samba DC (no Samba, not root, or no CAP_NET_ADMIN to add a
+ * loopback address), or null when it can. The issue asks for Samba "where the machine allows it";
+ * a suite that cannot run says so by name instead of failing on the machine.
+ */
+export function sambaDcUnavailable(): string | null {
+  for (const binary of [SAMBA, SAMBA_TOOL, IP, PYTHON])
+    if (!existsSync(binary)) return `${binary} is not installed (Debian's samba-ad-dc, iproute2)`;
+  if (process.getuid?.() !== 0) return "Samba's DC needs root (LDAP ports 389/636)";
+  const probe = "127.77.255.254/32";
+  try {
+    execFileSync(IP, ["addr", "add", probe, "dev", "lo"], { stdio: "pipe" });
+  } catch (error) {
+    const stderr = String((error as { stderr?: Buffer }).stderr ?? "");
+    // Another run holding the probe address proves the capability too.
+    if (!/File exists/i.test(stderr))
+      return `cannot add a loopback address for the DC (${stderr.trim() || "ip addr add failed"})`;
+    return null;
+  }
+  execFileSync(IP, ["addr", "del", probe, "dev", "lo"], { stdio: "pipe" });
+  return null;
+}
+
 /** Provisions and starts a throwaway AD DC; stopped by stop() or the cleanup registry. */
 export async function startSambaDc(options: StartSambaDcOptions = {}): Promise<SambaDc> {
   for (const binary of [SAMBA, SAMBA_TOOL, IP, PYTHON])
