@@ -149,7 +149,7 @@ function GroupRow({
           </div>
         ) : null}
       </td>
-      <td data-testid="group-roles">
+      <td className="col-wrap" data-testid="group-roles">
         {group.grants
           .map((g) => `${tc(`roles.${g.role}`)} @ ${g.scope === "*" ? t("cluster") : g.scope}`)
           .join(", ") || tc("none")}

@@ -4,7 +4,6 @@
 // change all of it here (or from the CLI); everyone else signed in reads it, without edit controls.
 // The control plane enforces the same rule on every write, so hiding a control is a courtesy.
 import { useQuery } from "@tanstack/react-query";
-import { useTranslation } from "react-i18next";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
 import { GrantsSection } from "./grants-section";
@@ -14,8 +13,6 @@ import { PeopleSection } from "./people-section";
 import { useIdentityWrites } from "./use-identity-writes";
 
 export function PeoplePage() {
-  const { t } = useTranslation("people");
-  const { t: tc } = useTranslation();
   const trpc = useTRPC();
   const writes = useIdentityWrites();
   const me = useQuery(trpc.auth.me.queryOptions());
@@ -24,22 +21,17 @@ export function PeoplePage() {
   const units = useQuery(trpc.org.list.queryOptions());
   const bindings = useQuery(trpc.roles.list.queryOptions());
   const canEdit = me.data?.role === "admin";
-  const failed = [people, groups, units, bindings].find((q) => q.isError);
+  const failed = [people, groups, units, bindings].find((q) => q.isError && !q.data);
   if (failed) return <ErrorPanel error={failed.error} onRetry={() => void failed.refetch()} />;
   return (
     <section className="page" data-testid="people-page">
-      <div className="toolbar">
-        <h1>{t("title")}</h1>
-        <span className="muted" data-testid="people-count">
-          {people.data ? t("count", { count: people.data.length }) : tc("loading")}
-        </span>
-        {me.data && !canEdit ? (
-          <span className="muted" data-testid="people-read-only">
-            {t("readOnly")}
-          </span>
-        ) : null}
-      </div>
-      <PeopleSection people={people.data ?? []} canEdit={canEdit} writes={writes} />
+      <PeopleSection
+        people={people.data ?? []}
+        isLoading={people.isPending}
+        canEdit={canEdit}
+        isReadOnly={me.data !== undefined && !canEdit}
+        writes={writes}
+      />
       <GroupsSection
         groups={groups.data ?? []}
         people={people.data ?? []}

@@ -70,8 +70,8 @@ function PersonRow({ person, canEdit, writes, onRemove }: RowProps) {
         </div>
       </td>
       <td>{t(`source.${person.source}`)}</td>
-      <td>{person.groups.join(", ") || tc("none")}</td>
-      <td data-testid="person-grants">
+      <td className="col-wrap">{person.groups.join(", ") || tc("none")}</td>
+      <td className="col-wrap" data-testid="person-grants">
         {person.grants
           .filter((g) => g.scope !== "*")
           .map((g) => `${tc(`roles.${g.role}`)} @ ${g.scope}`)
@@ -122,22 +122,43 @@ function PersonRow({ person, canEdit, writes, onRemove }: RowProps) {
 
 export function PeopleSection({
   people,
+  isLoading,
   canEdit,
+  isReadOnly,
   writes,
 }: {
   people: PersonView[];
+  isLoading: boolean;
   canEdit: boolean;
+  /** Known to be someone who may not change identity (not merely still loading who they are). */
+  isReadOnly: boolean;
   writes: IdentityWrites;
 }) {
   const { t } = useTranslation("people");
+  const { t: tc } = useTranslation();
   const [isAdding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<PersonView | null>(null);
   const signedOut = writes.signOut.isSuccess ? writes.signOut : null;
   const signedOutName = people.find((p) => p.id === signedOut?.variables.id)?.username ?? "";
   return (
     <>
-      {canEdit ? (
-        <div className="toolbar">
+      <div className="toolbar">
+        <h1>{t("title")}</h1>
+        <span className="muted" data-testid="people-count">
+          {isLoading ? tc("loading") : t("count", { count: people.length })}
+        </span>
+        {signedOut ? (
+          <span className="status status-live" data-testid="person-signed-out">
+            {t("signedOut", { username: signedOutName, count: signedOut.data.ended })}
+          </span>
+        ) : null}
+        <div className="top-bar-spacer" />
+        {isReadOnly ? (
+          <span className="muted" data-testid="people-read-only">
+            {t("readOnly")}
+          </span>
+        ) : null}
+        {canEdit ? (
           <button
             type="button"
             className="primary"
@@ -149,13 +170,8 @@ export function PeopleSection({
           >
             {t("add.open")}
           </button>
-          {signedOut ? (
-            <span className="status status-live" data-testid="person-signed-out">
-              {t("signedOut", { username: signedOutName, count: signedOut.data.ended })}
-            </span>
-          ) : null}
-        </div>
-      ) : null}
+        ) : null}
+      </div>
       <ActionError
         error={latestError([writes.updatePerson, writes.removePerson, writes.signOut])}
         testId="people-error"
