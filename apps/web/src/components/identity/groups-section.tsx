@@ -109,7 +109,11 @@ function GroupRow({
     <tr data-testid="group-row" data-group={group.name} data-source={group.source}>
       <td>
         <div className="name-cell">{group.name}</div>
-        {group.externalId ? <div className="muted uuid">{group.externalId}</div> : null}
+        {group.externalId ? (
+          <div className="muted truncate uuid" title={group.externalId}>
+            {group.externalId}
+          </div>
+        ) : null}
       </td>
       <td>
         {t(`source.${group.source}`)}
