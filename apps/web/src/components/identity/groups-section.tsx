@@ -110,8 +110,10 @@ function GroupRow({
       <td>
         <div className="name-cell">{group.name}</div>
         {group.externalId ? (
-          <div className="muted truncate uuid" title={group.externalId}>
-            {group.externalId}
+          <div className="muted">
+            <span className="truncate uuid" title={group.externalId}>
+              {group.externalId}
+            </span>
           </div>
         ) : null}
       </td>
