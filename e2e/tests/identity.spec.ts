@@ -1,7 +1,9 @@
 // Identity in a real browser: an admin sets up Entra ID on People → Sign-in, a person signs in with
 // "Sign in with Microsoft" through a real local OpenID provider (Entra-shaped tokens) and gets the
-// role their group carries; a refused token comes back to the sign-in page with the reason. The
-// People, Sign-in and Audit pages are captured in English and Turkish in e2e/artifacts/.
+// role their group carries; a refused token comes back to the sign-in page with the reason. An admin
+// manages people, groups, grants and the org tree on People (in English and in Turkish) and the
+// grants take effect over the API; a viewer sees no edit controls. The People, Sign-in and Audit
+// pages are captured in English and Turkish in e2e/artifacts/.
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { startEntraProvider, type EntraProvider } from "@llmgw/testing";
@@ -10,18 +12,41 @@ import { ARTIFACTS, devFacts } from "./facts";
 const GROUP_ID = randomUUID();
 let provider: EntraProvider;
 
+/** Signs in over plain HTTP and answers the session token (null when refused). */
+async function loginToken(username: string, password: string): Promise<string | null> {
+  const login = await fetch(`${devFacts().apiUrl}/api/trpc/auth.login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username, password }),
+  });
+  if (!login.ok) return null;
+  const { result } = (await login.json()) as { result: { data: { token: string } } };
+  return result.data.token;
+}
+
+/** A tRPC call with a bearer token over plain HTTP: its status and its data. */
+async function callAs(
+  token: string,
+  path: string,
+  input?: unknown,
+): Promise<{ status: number; data: unknown }> {
+  const base = `${devFacts().apiUrl}/api/trpc/${path}`;
+  const headers = { "content-type": "application/json", authorization: `Bearer ${token}` };
+  const res =
+    input === undefined
+      ? await fetch(base, { headers })
+      : await fetch(base, { method: "POST", headers, body: JSON.stringify(input) });
+  const body = (await res.json()) as { result?: { data: unknown } };
+  return { status: res.status, data: body.result?.data };
+}
+
 /** Calls a tRPC mutation as the admin over plain HTTP (set-up the console has no form for). */
 async function adminCall(path: string, input: unknown): Promise<void> {
   const facts = devFacts();
-  const login = await fetch(`${facts.apiUrl}/api/trpc/auth.login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: facts.adminUser, password: facts.adminPassword }),
-  });
-  const { result } = (await login.json()) as { result: { data: { token: string } } };
+  const token = await loginToken(facts.adminUser, facts.adminPassword);
   const res = await fetch(`${facts.apiUrl}/api/trpc/${path}`, {
     method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${result.data.token}` },
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
     body: JSON.stringify(input),
   });
   if (!res.ok && res.status !== 409) throw new Error(`${path}: ${res.status} ${await res.text()}`);
@@ -130,4 +155,232 @@ test("People and the Audit log, in English and Turkish", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Kişiler");
   await page.screenshot({ path: `${ARTIFACTS}/people-tr.png`, fullPage: true });
   await chooseLanguage(page, "en");
+});
+
+/** Answers the confirm dialog `testId` with its OK button. */
+async function confirm(page: Page, testId: string) {
+  await page.getByTestId(testId).getByTestId(`${testId}-ok`).click();
+  await expect(page.getByTestId(testId)).toHaveCount(0);
+}
+
+async function addUnit(page: Page, kind: "org" | "team" | "project", name: string, parent = "") {
+  await page.getByTestId("unit-kind").selectOption(kind);
+  if (parent) await page.getByTestId("unit-parent").selectOption(parent);
+  await page.getByTestId("unit-name").fill(name);
+  await page.getByTestId("unit-create-submit").click();
+  await expect(
+    page.locator(`[data-testid="org-unit"][data-owner="${kind}:${name}"]`),
+  ).toBeVisible();
+}
+
+/**
+ * The whole identity round on People, as an admin, in the page's current language: a person (the
+ * password shown once signs them in), a group with the person in it, org → team → project, the group
+ * granted operator on the project (which lets the person make a key there over the API), then all
+ * of it revoked and removed again. Refusals (a duplicate group, a unit that still holds a team)
+ * show the control plane's words. Names end in `tag` so the English and Turkish rounds do not meet.
+ */
+async function identityRound(page: Page, tag: "en" | "tr") {
+  const person = `rita-${tag}`;
+  const group = `ml-ops-${tag}`;
+  const [org, team, project] = [`acme-${tag}`, `ml-${tag}`, `search-${tag}`];
+  const personRow = page.locator(`[data-testid="person-row"][data-username="${person}"]`);
+  const groupRow = page.locator(`[data-testid="group-row"][data-group="${group}"]`);
+
+  // A person: the initial password is made by the console and shown once, with a copy button.
+  await page.getByTestId("add-person").click();
+  await page.getByTestId("person-username").fill(person);
+  await page.getByTestId("person-display-name").fill("Rita Levi");
+  await page.getByTestId("person-email").fill(`${person}@example.com`);
+  await page.getByTestId("add-person-submit").click();
+  const value = page.getByTestId("created-password-value");
+  await expect(value).toHaveText(/^[A-Za-z0-9_-]{20}$/);
+  const password = (await value.textContent())!;
+  await page.getByTestId("created-password-copy").click();
+  await expect(page.getByTestId("created-password-copied")).toBeVisible();
+  await page.screenshot({ path: `${ARTIFACTS}/people-add-person-${tag}.png` });
+  await page.getByTestId("created-password-done").click();
+  await expect(page.getByTestId("add-person-dialog")).toHaveCount(0);
+  await expect(personRow).toContainText(`${person}@example.com`);
+  const token = await loginToken(person, password);
+  expect(token, "the password shown once signs the person in").not.toBeNull();
+
+  // A group, then the same name again: the control plane's refusal is shown, not swallowed.
+  await page.getByTestId("group-name").fill(group);
+  await page.getByTestId("group-create-submit").click();
+  await expect(groupRow).toBeVisible();
+  await page.getByTestId("group-name").fill(group);
+  await page.getByTestId("group-create-submit").click();
+  await expect(page.getByTestId("groups-error")).toContainText(
+    `a group named "${group}" exists already`,
+  );
+  await groupRow.getByTestId("group-member-pick").selectOption(person);
+  await groupRow.getByTestId("group-member-add").click();
+  await expect(
+    groupRow.locator(`[data-testid="group-member"][data-username="${person}"]`),
+  ).toBeVisible();
+  await expect(page.getByTestId("groups-error")).toHaveCount(0);
+  await expect(personRow).toContainText(group);
+
+  // org → team → project, then the group is granted operator on the project.
+  await addUnit(page, "org", org);
+  await addUnit(page, "team", team, `org:${org}`);
+  await addUnit(page, "project", project, `team:${team}`);
+  await expect(
+    page
+      .locator(`[data-testid="org-unit"][data-owner="org:${org}"]`)
+      .locator(`[data-testid="org-unit"][data-owner="team:${team}"]`)
+      .locator(`[data-testid="org-unit"][data-owner="project:${project}"]`),
+  ).toBeVisible();
+  await page.getByTestId("grant-subject").selectOption(`group:${group}`);
+  await page.getByTestId("grant-role").selectOption("operator");
+  await page.getByTestId("grant-scope").selectOption(`project:${project}`);
+  await page.getByTestId("grant-submit").click();
+  const grantRow = page.locator(
+    `[data-testid="grant-row"][data-subject="group:${group}"][data-role="operator"][data-scope="project:${project}"]`,
+  );
+  await expect(grantRow).toBeVisible();
+  await expect(groupRow.getByTestId("group-roles")).toContainText(`project:${project}`);
+  await expect(personRow.getByTestId("person-grants")).toContainText(`project:${project}`);
+  await page.screenshot({ path: `${ARTIFACTS}/people-edit-${tag}.png`, fullPage: true });
+
+  // The grant holds over the API: the person sees it and may make a key for the project.
+  const me = await callAs(token!, "auth.me");
+  expect((me.data as { grants: unknown[] }).grants).toContainEqual({
+    role: "operator",
+    scope: `project:${project}`,
+  });
+  const key = { owner: `project:${project}`, models: ["*"] };
+  expect((await callAs(token!, "keys.create", key)).status).toBe(200);
+
+  // Revoked, it stops holding at once.
+  await grantRow.getByTestId("grant-revoke").click();
+  await confirm(page, "grant-revoke-confirm");
+  await expect(grantRow).toHaveCount(0);
+  expect((await callAs(token!, "keys.create", key)).status).toBe(403);
+
+  // A unit that still holds another is refused, with the control plane's reason.
+  // Its own remove button comes first; its team's and project's follow inside it.
+  const orgUnit = page.locator(`[data-testid="org-unit"][data-owner="org:${org}"]`);
+  await orgUnit.getByTestId("org-unit-remove").first().click();
+  await confirm(page, "org-unit-remove-confirm");
+  await expect(page.getByTestId("org-error")).toContainText(`org:${org} still holds team:${team}`);
+  for (const owner of [`project:${project}`, `team:${team}`, `org:${org}`]) {
+    const unit = page.locator(`[data-testid="org-unit"][data-owner="${owner}"]`);
+    await unit.getByTestId("org-unit-remove").first().click();
+    await confirm(page, "org-unit-remove-confirm");
+    await expect(unit).toHaveCount(0);
+  }
+  await expect(page.getByTestId("org-error")).toHaveCount(0);
+
+  // Out of the group, signed out everywhere (the API token stops working), group and person gone.
+  await groupRow.getByTestId("group-member-remove").click();
+  await expect(groupRow.getByTestId("group-member")).toHaveCount(0);
+  await personRow.getByTestId("person-sign-out").click();
+  await expect(page.getByTestId("person-signed-out")).toContainText(person);
+  expect((await callAs(token!, "auth.me")).status).toBe(401);
+  await groupRow.getByTestId("group-remove").click();
+  await confirm(page, "group-remove-confirm");
+  await expect(groupRow).toHaveCount(0);
+  await personRow.getByTestId("person-remove").click();
+  await confirm(page, "person-remove-confirm");
+  await expect(personRow).toHaveCount(0);
+  expect(await loginToken(person, password)).toBeNull();
+}
+
+/** Makes a group the way a SCIM client (Entra provisioning) does, with ada in it. */
+async function scimGroup(name: string): Promise<void> {
+  const facts = devFacts();
+  const admin = (await loginToken(facts.adminUser, facts.adminPassword))!;
+  const { data } = await callAs(admin, "signIn.rotateScimToken", {});
+  const people = (await callAs(admin, "people.list")).data as { id: string; username: string }[];
+  const ada = people.find((p) => p.username === "ada@contoso.example")!;
+  const res = await fetch(`${facts.apiUrl}/scim/v2/Groups`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/scim+json",
+      authorization: `Bearer ${(data as { token: string }).token}`,
+    },
+    body: JSON.stringify({
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"],
+      displayName: name,
+      members: [{ value: ada.id }],
+    }),
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+}
+
+test("an admin manages people, groups, grants and the org tree on People", async ({ page }) => {
+  await scimGroup("scim-researchers");
+  await signInAsAdmin(page);
+  await page.getByTestId("nav-people").click();
+  // A group SCIM fills is the directory's: marked so, no member or remove controls.
+  const scimRow = page.locator('[data-testid="group-row"][data-group="scim-researchers"]');
+  await expect(scimRow.getByTestId("group-managed")).toBeVisible();
+  await expect(scimRow.getByTestId("group-member")).toContainText("ada@contoso.example");
+  for (const control of ["group-member-pick", "group-member-remove", "group-remove"])
+    await expect(scimRow.getByTestId(control), control).toHaveCount(0);
+  await identityRound(page, "en");
+  // The last active admin cannot be removed; the refusal says so.
+  const admin = page.locator(`[data-testid="person-row"][data-username="${devFacts().adminUser}"]`);
+  await admin.getByTestId("person-remove").click();
+  await confirm(page, "person-remove-confirm");
+  await expect(page.getByTestId("people-error")).toContainText("is the last active admin");
+  await expect(admin).toBeVisible();
+});
+
+test("the same round in Turkish", async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.getByTestId("nav-people").click();
+  await chooseLanguage(page, "tr");
+  try {
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Kişiler");
+    await expect(page.getByTestId("add-person")).toHaveText("Kişi ekle");
+    await expect(page.getByRole("heading", { level: 2, name: "Rol yetkileri" })).toBeVisible();
+    await identityRound(page, "tr");
+  } finally {
+    await chooseLanguage(page, "en");
+  }
+});
+
+test("a viewer sees people, groups, grants and the org tree without edit controls", async ({
+  browser,
+}) => {
+  await adminCall("people.create", { username: "vic", password: "viewer-pass-1", role: "viewer" });
+  await adminCall("org.create", { kind: "org", name: "viewer-check" });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await page.goto(`${devFacts().consoleUrl}/sign-in`);
+    await page.getByTestId("signin-username").fill("vic");
+    await page.getByTestId("signin-password").fill("viewer-pass-1");
+    await page.getByTestId("signin-submit").click();
+    await expect(page).toHaveURL(/\/cluster$/);
+    await page.getByTestId("nav-people").click();
+    await expect(page.getByTestId("people-read-only")).toBeVisible();
+    await expect(page.getByTestId("groups-table")).toContainText("entra-ml-operators");
+    await expect(page.getByTestId("grants-table")).toContainText("entra-ml-operators");
+    await expect(
+      page.locator('[data-testid="org-unit"][data-owner="org:viewer-check"]'),
+    ).toBeVisible();
+    for (const control of [
+      "add-person",
+      "person-toggle-active",
+      "person-sign-out",
+      "person-remove",
+      "group-create-form",
+      "group-member-pick",
+      "group-member-remove",
+      "group-remove",
+      "grant-form",
+      "grant-revoke",
+      "unit-create-form",
+      "org-unit-remove",
+    ])
+      await expect(page.getByTestId(control), control).toHaveCount(0);
+    await expect(page.getByTestId("people-table").locator("select")).toHaveCount(0);
+    await page.screenshot({ path: `${ARTIFACTS}/people-viewer-en.png`, fullPage: true });
+  } finally {
+    await context.close();
+  }
 });

@@ -158,6 +158,13 @@ describe("people, roles and sessions", () => {
       "CONFLICT",
     );
     expect(await codeOf(admin.people.create.mutate({ username: "otto" }))).toBe("CONFLICT");
+    // The console's "Add person" form sends an email; a malformed one is refused, not stored.
+    const mail = await admin.people.create.mutate({ username: "mia", email: "mia@example.com" });
+    expect(mail.email).toBe("mia@example.com");
+    expect(
+      await codeOf(admin.people.create.mutate({ username: "max", email: "not-an-address" })),
+    ).toBe("BAD_REQUEST");
+    await admin.people.remove.mutate({ id: mail.id });
     await admin.people.update.mutate({ id: veraId, isActive: true });
   });
 

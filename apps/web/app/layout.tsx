@@ -6,6 +6,7 @@ import { Providers } from "@/components/providers";
 import { DEFAULT_LANGUAGE, DEFAULT_THEME, PREFERENCES_BOOT_SCRIPT } from "@/lib/preferences";
 import "./globals.css";
 import "./activity.css";
+import "./identity.css";
 
 export const metadata: Metadata = {
   title: "llmgw",

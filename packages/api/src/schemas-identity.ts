@@ -46,6 +46,7 @@ export type PersonView = z.infer<typeof personViewSchema>;
 export const createPersonInputSchema = z.object({
   username: usernameSchema,
   displayName: z.string().trim().max(200).optional(),
+  email: z.string().trim().max(320).email("email must look like name@example.com").optional(),
   password: newPasswordSchema.optional(),
   role: roleSchema.optional(),
   homeOwner: z

@@ -86,6 +86,7 @@ export async function createPerson(db: Database, input: CreatePersonInput, actor
       id: randomUUID(),
       username: input.username,
       displayName: input.displayName ?? "",
+      email: input.email ?? null,
       passwordHash: input.password ? await hashPassword(input.password) : null,
       role: input.role ?? "viewer",
       homeOwner: input.homeOwner ?? null,
