@@ -42,10 +42,35 @@ describe("llmgw ctl identity", () => {
     expect((await ctl(["org", "add", "org:acme"])).code).toBe(0);
     expect((await ctl(["org", "add", "team:ml", "--parent", "org:acme"])).code).toBe(0);
     const made = await ctl(
-      ["users", "create", "ada", "--role", "viewer", "--home", "team:ml", "--password-stdin"],
+      [
+        "users",
+        "create",
+        "ada",
+        "--role",
+        "viewer",
+        "--home",
+        "team:ml",
+        "--email",
+        "ada@example.com",
+        "--display-name",
+        "Ada Lovelace",
+        "--password-stdin",
+      ],
       "ada-password-1\n",
     );
     expect(made).toMatchObject({ code: 0 });
+    const listed = JSON.parse((await ctl(["users", "--json"])).output) as Array<{
+      username: string;
+      email: string | null;
+      displayName: string;
+    }>;
+    expect(listed.find((p) => p.username === "ada")).toMatchObject({
+      email: "ada@example.com",
+      displayName: "Ada Lovelace",
+    });
+    const badEmail = await ctl(["users", "create", "bob", "--email", "not-an-address"]);
+    expect(badEmail.code).toBe(1);
+    expect(badEmail.output).toMatch(/email must look like name@example.com/);
     expect((await ctl(["groups", "create", "ml-ops"])).code).toBe(0);
     expect((await ctl(["groups", "add", "ml-ops", "ada"])).code).toBe(0);
     const grant = await ctl([

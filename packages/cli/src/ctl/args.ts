@@ -30,6 +30,8 @@ export const OPTIONS = {
   scope: { type: "string" },
   group: { type: "string" },
   home: { type: "string" },
+  email: { type: "string" },
+  "display-name": { type: "string" },
   parent: { type: "string" },
   "external-id": { type: "string" },
   url: { type: "string" },

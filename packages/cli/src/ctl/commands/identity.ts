@@ -6,7 +6,7 @@ import { renderTable } from "../table";
 import { printJson, type Command, type CommandContext } from "./command";
 
 const USERS_USAGE =
-  "users [list] [--json] | create NAME [--role R] [--home team:ml] [--password-stdin] | role NAME admin|operator|viewer|none | disable NAME | enable NAME | sign-out NAME | remove NAME";
+  "users [list] [--json] | create NAME [--role R] [--home team:ml] [--email E] [--display-name N] [--password-stdin] | role NAME admin|operator|viewer|none | disable NAME | enable NAME | sign-out NAME | remove NAME";
 const ROLES_USAGE =
   "roles [list] [--json] | grant (--user NAME | --group NAME) --role R [--scope team:ml] | revoke ID";
 const GROUPS_USAGE =
@@ -64,6 +64,8 @@ async function usersCommand(ctx: CommandContext): Promise<number> {
         username: need(),
         role: ctx.values.role === undefined ? undefined : roleArg(ctx.values.role, USERS_USAGE),
         homeOwner: ctx.values.home,
+        email: ctx.values.email,
+        displayName: ctx.values["display-name"],
         password,
       });
       ctx.write(`${made.username} created (${made.role ?? "no role"})\n`);
