@@ -3,7 +3,7 @@
 import type { ReconcileAction } from "@llmgw/domain";
 import type { ReconcileDeps } from "./deps";
 import type { PlacementWarnings } from "./placement-warnings";
-import type { ReplicaRecord } from "./replica-book";
+import { placedRecord, type ReplicaRecord } from "./replica-book";
 import { startRequestFor } from "./start-request";
 
 type Action<K extends ReconcileAction["kind"]> = Extract<ReconcileAction, { kind: K }>;
@@ -45,35 +45,6 @@ export function sendStop(
   const record = deps.book.get(replicaId);
   if (record) record.lastSentMs = deps.nowMs();
   return deps.links.send(nodeId, { msg: { case: "stopReplica", value: { replicaId, reason } } });
-}
-
-/** What the store holds for a replica just placed, before its node hears of it. */
-export function placedRecord(
-  action: Action<"place">,
-  engine: string,
-  nowMs: number,
-): ReplicaRecord | undefined {
-  const shard = action.shards[0];
-  if (!shard) return undefined;
-  return {
-    id: action.replicaId,
-    model: action.model,
-    profile: action.profile,
-    modelRevision: action.revision,
-    nodeId: shard.nodeId,
-    gpuIndexes: [...shard.cardIndexes],
-    phase: "placing",
-    message: "",
-    createdAtMs: nowMs,
-    engine,
-    host: null,
-    port: null,
-    fetchProgress: null,
-    phaseChangedAtMs: nowMs,
-    lastUsedAtMs: null,
-    isLostStopped: false,
-    lastSentMs: 0,
-  };
 }
 
 function announce(deps: ReconcileDeps, record: ReplicaRecord, context: PassContext): void {

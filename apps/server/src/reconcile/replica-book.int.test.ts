@@ -72,7 +72,7 @@ describe("replica book", () => {
       record("r1", {
         nodeId: "gpu-9",
         gpuIndexes: [5],
-        phase: "running",
+        phase: "ready",
         message: "up",
         host: "10.0.0.9",
         port: 8001,
@@ -86,7 +86,7 @@ describe("replica book", () => {
     expect(reopened.get("r1")).toMatchObject({
       nodeId: "gpu-9",
       gpuIndexes: [5],
-      phase: "running",
+      phase: "ready",
       message: "up",
       host: "10.0.0.9",
       port: 8001,

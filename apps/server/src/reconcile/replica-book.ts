@@ -2,7 +2,7 @@
 // every heartbeat; keeping the book in memory means a report costs a map lookup, and only a
 // change costs a write. Writes run one at a time in the order they were made.
 import { eq, replicas as replicasTable, sql, type Database, type ReplicaRow } from "@llmgw/db";
-import type { ObservedReplica, ReplicaPhaseName } from "@llmgw/domain";
+import type { ObservedReplica, ReconcileAction, ReplicaPhaseName } from "@llmgw/domain";
 
 export interface ReplicaRecord extends ObservedReplica {
   engine: string;
@@ -18,6 +18,35 @@ export interface ReplicaRecord extends ObservedReplica {
 }
 
 const LOST_MESSAGE_PREFIX = "node ";
+
+/** What the store holds for a replica just placed, before its node hears of it. */
+export function placedRecord(
+  action: Extract<ReconcileAction, { kind: "place" }>,
+  engine: string,
+  nowMs: number,
+): ReplicaRecord | undefined {
+  const shard = action.shards[0];
+  if (!shard) return undefined;
+  return {
+    id: action.replicaId,
+    model: action.model,
+    profile: action.profile,
+    modelRevision: action.revision,
+    nodeId: shard.nodeId,
+    gpuIndexes: [...shard.cardIndexes],
+    phase: "placing",
+    message: "",
+    createdAtMs: nowMs,
+    engine,
+    host: null,
+    port: null,
+    fetchProgress: null,
+    phaseChangedAtMs: nowMs,
+    lastUsedAtMs: null,
+    isLostStopped: false,
+    lastSentMs: 0,
+  };
+}
 
 function fromRow(row: ReplicaRow): ReplicaRecord {
   return {
