@@ -8,7 +8,26 @@ import {
   type PlacementRequest,
   type PlacementResult,
 } from "@llmgw/domain";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import type { Scenario } from "./fleet";
+
+type Collect = (options?: { type: "minor" | "major" }) => void;
+
+// V8's own collector, reached without a command-line flag: the benchmark runs through tsx, and
+// a flag that was forgotten would quietly make the runs unlike one another.
+setFlagsFromString("--expose-gc");
+const collect = runInNewContext("gc") as Collect;
+
+/**
+ * Every timed pass starts from the same collector state, whatever ran before it: the garbage of
+ * a larger size's pass is collected before a smaller one starts instead of inside it, and no
+ * pass inherits a young generation that another left nearly full. The collection is outside the
+ * time; whatever the pass itself allocates is collected inside it, as in the server.
+ */
+function settle(): void {
+  collect({ type: "major" });
+}
 
 export interface Measurement {
   gpuNodes: number;
@@ -34,6 +53,7 @@ export function median(values: readonly number[]): number {
 }
 
 function timeMs(run: () => unknown): number {
+  settle();
   const started = performance.now();
   run();
   return performance.now() - started;
