@@ -1,15 +1,21 @@
-// Placements per second including persistence (P6): a full pass, then every placement recorded as
+// Placements per second including persistence (P6): placing, then every placement recorded as
 // the reconciler records it: the same record (placedRecord), the same book (ReplicaBook) and the
-// same SQL, on PGlite (the embedded default) and on PostgreSQL. Two ways of writing are timed:
-// one write for the pass's placements (insertMany, what the reconciler does for a run of
-// placements) and one awaited write per replica (insert, what it did before).
+// same SQL, on PGlite (the embedded default) and on PostgreSQL. Three ways are timed: one pass
+// and one write for everything (insertMany; the best case), one pass and one write per model
+// (what the reconciler does on a cold start: it plans one model at a time, over every replica
+// placed so far) and one pass with an awaited write per replica (insert; the reconciler before).
 import { replicas, sql, type Store } from "@llmgw/db";
-import { placeReplicas } from "@llmgw/domain";
+import {
+  placeReplicas,
+  type ExistingReplica,
+  type PlacementRequest,
+  type PlacementResult,
+} from "@llmgw/domain";
 import { placedRecord, ReplicaBook, type ReplicaRecord } from "@llmgw/server/replica-book";
 import type { Scenario } from "./fleet";
 import { median } from "./measure";
 
-export type WriteMode = "pass" | "replica";
+export type WriteMode = "pass" | "model" | "replica";
 
 export interface PersistMeasurement {
   store: string;
@@ -23,12 +29,15 @@ export interface PersistMeasurement {
   placementsPerSecond: number;
 }
 
-/** The pass the reconciler runs, and the rows it would write for what it placed. */
-function placeAndRecord(scenario: Scenario, nowMs: number): ReplicaRecord[] {
-  const results = placeReplicas({ nodes: scenario.nodes, replicas: [] }, scenario.requests);
+/** The rows the reconciler would write for what a pass placed. */
+function recordsFor(
+  requests: readonly PlacementRequest[],
+  results: readonly PlacementResult[],
+  nowMs: number,
+): ReplicaRecord[] {
   const records: ReplicaRecord[] = [];
   results.forEach((result, at) => {
-    const request = scenario.requests[at];
+    const request = requests[at];
     if (!result.ok || !request) return;
     const action = {
       kind: "place" as const,
@@ -44,10 +53,60 @@ function placeAndRecord(scenario: Scenario, nowMs: number): ReplicaRecord[] {
   return records;
 }
 
-async function write(book: ReplicaBook, records: ReplicaRecord[], mode: WriteMode): Promise<void> {
-  if (mode === "pass") await book.insertMany(records);
-  else for (const record of records) await book.insert(record);
-  await book.flush();
+interface Timed {
+  placed: number;
+  writeMs: number;
+}
+
+async function timedWrite(work: () => Promise<void>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+async function placeAndWrite(
+  book: ReplicaBook,
+  scenario: Scenario,
+  mode: WriteMode,
+): Promise<Timed> {
+  const { nodes, requests } = scenario;
+  if (mode !== "model") {
+    const records = recordsFor(
+      requests,
+      placeReplicas({ nodes, replicas: [] }, requests),
+      Date.now(),
+    );
+    const writeMs = await timedWrite(async () => {
+      if (mode === "pass") await book.insertMany(records);
+      else for (const record of records) await book.insert(record);
+      await book.flush();
+    });
+    return { placed: records.length, writeMs };
+  }
+  // A cold start as the reconciler runs it: model after model, each pass over what is placed so
+  // far, each pass's placements written before the next model is planned.
+  const byModel = new Map<string, PlacementRequest[]>();
+  for (const request of requests) {
+    const list = byModel.get(request.model);
+    if (list) list.push(request);
+    else byModel.set(request.model, [request]);
+  }
+  const existing: ExistingReplica[] = [];
+  let placed = 0;
+  let writeMs = 0;
+  for (const modelRequests of byModel.values()) {
+    const results = placeReplicas({ nodes, replicas: existing }, modelRequests);
+    results.forEach((result, at) => {
+      const request = modelRequests[at];
+      if (!result.ok || !request) return;
+      const { replicaId: id, model, memoryGb, cpuCores } = request;
+      existing.push({ id, model, shards: result.shards, memoryGb, cpuCores });
+    });
+    const records = recordsFor(modelRequests, results, Date.now());
+    placed += records.length;
+    writeMs += await timedWrite(() => book.insertMany(records));
+  }
+  return { placed, writeMs };
 }
 
 /**
@@ -69,20 +128,17 @@ export async function measurePersisted(
     await store.db.delete(replicas);
     const book = await ReplicaBook.open(store.db, (line) => problems.push(line));
     const started = performance.now();
-    const records = placeAndRecord(scenario, Date.now());
-    const placedAt = performance.now();
-    await write(book, records, mode);
-    const ended = performance.now();
-    totals.push(ended - started);
-    writes.push(ended - placedAt);
-    placed = records.length;
+    const timed = await placeAndWrite(book, scenario, mode);
+    totals.push(performance.now() - started);
+    writes.push(timed.writeMs);
+    placed = timed.placed;
     const [saved] = await store.db
       .select({ rows: sql<number>`count(*)`.mapWith(Number) })
       .from(replicas);
-    if (saved?.rows !== records.length)
-      problems.push(
-        `${storeName}: ${saved?.rows ?? 0} rows saved for ${records.length} placements`,
-      );
+    if (saved?.rows !== placed)
+      problems.push(`${storeName}: ${saved?.rows ?? 0} rows saved for ${placed} placements`);
+    if (placed !== scenario.requests.length)
+      problems.push(`${storeName}: ${placed} of ${scenario.requests.length} replicas placed`);
   }
   const totalMs = median(totals);
   return {

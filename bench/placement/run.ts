@@ -25,13 +25,13 @@ const DOCS = join(import.meta.dirname, "..", "..", "docs", "benchmarks.md");
 
 const SIZES = [100, 500, 2_000];
 const RUNS = 21;
-const SMOKE = { sizes: [100], runs: 3, writeModes: ["pass"] as WriteMode[] };
+const SMOKE = { sizes: [100], runs: 3, writeModes: ["model"] as WriteMode[] };
 /**
  * Runs of each store and write mode: each writes thousands of rows, so the spread is small; the
  * old way, a write per replica, is slow enough on a loaded machine that one run says enough.
  */
-const PERSIST_RUNS: Record<WriteMode, number> = { pass: 3, replica: 1 };
-const WRITE_MODES: WriteMode[] = ["pass", "replica"];
+const PERSIST_RUNS: Record<WriteMode, number> = { pass: 3, model: 3, replica: 1 };
+const WRITE_MODES: WriteMode[] = ["pass", "model", "replica"];
 
 function describeMachine(): string {
   const cores = cpus();
