@@ -1,6 +1,7 @@
 // The benchmark's results as markdown: one table with every size side by side, the P6 bars next
 // to what was measured, and how the run was made, so a reader can rerun it and compare.
 import type { Measurement } from "./measure";
+import type { PersistMeasurement } from "./persist";
 
 /** P6 in `../shared/design/bars.md`, as numbers. */
 export const P6 = {
@@ -46,14 +47,58 @@ export function resultsTable(measurements: readonly Measurement[]): string {
 
 const verdict = (isMet: boolean) => (isMet ? "met" : "**not met**");
 
+const WRITES = {
+  pass: "one pass, one write",
+  model: "a pass and a write per model (the reconciler, cold start)",
+  replica: "one pass, a write per replica (the reconciler before)",
+};
+
+/** Placing and writing together, per store and write mode. */
+export function persistTable(persisted: readonly PersistMeasurement[]): string {
+  if (persisted.length === 0) return "";
+  return [
+    "| store | GPU nodes | placements written | writes | place + write ms | (write alone) | placements/s | runs |",
+    "|---|---:|---:|---|---:|---:|---:|---:|",
+    ...persisted.map((p) => {
+      const cells = [
+        p.store,
+        whole(p.gpuNodes),
+        whole(p.placed),
+        WRITES[p.mode],
+        ms(p.totalMs),
+        ms(p.writeMs),
+        whole(p.placementsPerSecond),
+        String(p.runs),
+      ];
+      return `| ${cells.join(" | ")} |`;
+    }),
+  ].join("\n");
+}
+
 /** The bars checked against the largest and smallest sizes measured; empty with only one size. */
-export function barsTable(measurements: readonly Measurement[]): string {
+export function barsTable(
+  measurements: readonly Measurement[],
+  persisted: readonly PersistMeasurement[] = [],
+): string {
   const small = measurements[0];
   const large = measurements[measurements.length - 1];
   if (!small || !large || small === large) return "";
+  // The bar is read on what the reconciler does: a pass and a write per model.
+  const persistLines = persisted
+    .filter((p) => p.mode === "model")
+    .map(
+      (p) =>
+        [
+          `placements per second including persistence (${p.store}, ${whole(p.placed)} placements, a pass and a write per model)`,
+          `≥ ${whole(P6.placementsPerSecondMin)}`,
+          whole(p.placementsPerSecond),
+          p.placementsPerSecond >= P6.placementsPerSecondMin,
+        ] as const,
+    );
   const ratio = large.fullPassMs / small.fullPassMs;
   const bestRatio = large.fullPassMsBest / small.fullPassMsBest;
-  const lines = [
+  type Line = readonly [what: string, target: string, got: string, isMet: boolean];
+  const lines: Line[] = [
     [
       "full pass at the largest size",
       `≤ ${P6.fullPassMsMax} ms`,
@@ -73,12 +118,13 @@ export function barsTable(measurements: readonly Measurement[]): string {
       ratio <= P6.scalingRatioMax,
     ],
     [
-      "placements per second (placement alone, no persistence)",
+      "placements per second (placement alone)",
       `≥ ${whole(P6.placementsPerSecondMin)}`,
       whole(large.placementsPerSecond),
       large.placementsPerSecond >= P6.placementsPerSecondMin,
     ],
-  ] as const;
+    ...persistLines,
+  ];
   return [
     "| P6 bar | target | measured (median) | |",
     "|---|---:|---:|---|",
@@ -88,7 +134,11 @@ export function barsTable(measurements: readonly Measurement[]): string {
   ].join("\n");
 }
 
-export function placementSection(measurements: readonly Measurement[], info: RunInfo): string {
+export function placementSection(
+  measurements: readonly Measurement[],
+  persisted: readonly PersistMeasurement[],
+  info: RunInfo,
+): string {
   return [
     "## Placement (P6)",
     "",
@@ -105,11 +155,25 @@ export function placementSection(measurements: readonly Measurement[], info: Run
     "",
     `Run on ${info.date}; ${info.machine}. Sizes are sampled in turn, round after round, so load from`,
     "other work lands on all of them alike; each figure is the median of the runs, with the best run",
-    "beside the full pass to show how much of the spread is the machine.",
+    "beside the full pass to show how much of the spread is the machine. Before every timed pass, and",
+    "outside its time, the bench runs a minor collection (V8's `gc`, exposed by the bench itself), so",
+    "every pass starts on an empty young generation and no size pays for another's garbage; each",
+    "size's first pass, untimed, warms the code up.",
     "",
     resultsTable(measurements),
     "",
-    barsTable(measurements),
+    "With persistence: the largest size placed from empty, every placement written to the store as the",
+    "reconciler writes it (`bench/placement/persist.ts`: the same record, `ReplicaBook` and SQL) into an",
+    "emptied `replicas` table, PGlite in a temp dir and a PostgreSQL 15 started for the run on loopback",
+    "(`--no-postgres` skips it); the time runs from the start of placing to the end of the last write.",
+    "The reconciler plans one model at a time over every replica placed so far and records each",
+    "model's placements with one write: on a cold start that is a pass and a write per model, the",
+    "row the bar is read on. One pass and one write for everything is the best case; one pass with a",
+    "write per replica is what the reconciler did before its placements were written together.",
+    "",
+    persistTable(persisted),
+    "",
+    barsTable(measurements, persisted),
     "",
   ].join("\n");
 }

@@ -1,14 +1,19 @@
 // The placement benchmark (P6): `tsx placement/run.ts` measures 100, 500 and 2,000 GPU nodes
-// side by side, prints a markdown table and writes it to docs/benchmarks.md. `--smoke` runs the
-// smallest size a few times for CI: it fails on a wrong answer, never on a slow one.
+// side by side, then the largest with its placements written to PGlite and PostgreSQL, prints
+// markdown tables and writes them to docs/benchmarks.md. `--smoke` runs the smallest size a few
+// times (and writes it to PGlite once) for CI: it fails on a wrong answer, never on a slow one.
+import { openStore, type Store } from "@llmgw/db";
+import { cleanupAll, startPostgres, tempDir } from "@llmgw/testing";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { buildScenario } from "./fleet";
 import { prepare, sample, summarise, type Sample } from "./measure";
+import { measurePersisted, type PersistMeasurement, type WriteMode } from "./persist";
 import {
   barsTable,
+  persistTable,
   placementSection,
   resultsTable,
   withPlacementSection,
@@ -20,7 +25,13 @@ const DOCS = join(import.meta.dirname, "..", "..", "docs", "benchmarks.md");
 
 const SIZES = [100, 500, 2_000];
 const RUNS = 21;
-const SMOKE = { sizes: [100], runs: 3 };
+const SMOKE = { sizes: [100], runs: 3, writeModes: ["model"] as WriteMode[] };
+/**
+ * Runs of each store and write mode: each writes thousands of rows, so the spread is small; the
+ * old way, a write per replica, is slow enough on a loaded machine that one run says enough.
+ */
+const PERSIST_RUNS: Record<WriteMode, number> = { pass: 3, model: 3, replica: 1 };
+const WRITE_MODES: WriteMode[] = ["pass", "model", "replica"];
 
 function describeMachine(): string {
   const cores = cpus();
@@ -29,11 +40,39 @@ function describeMachine(): string {
   return `${cores.length} × ${cores[0]?.model.trim() ?? "unknown CPU"}, ${memoryGib} GiB, Node ${process.version}, load average ${load} at the start`;
 }
 
-function main(): number {
+/** A fresh store of each kind; PostgreSQL only where its binaries are installed. */
+async function* stores(withPostgres: boolean): AsyncGenerator<{ name: string; store: Store }> {
+  const dir = await tempDir("bench-placement");
+  const pglite = await openStore({ kind: "pglite", dataDir: dir.path });
+  try {
+    yield { name: "PGlite", store: pglite };
+  } finally {
+    await pglite.close();
+    await dir.remove();
+  }
+  if (!withPostgres) return;
+  let server: Awaited<ReturnType<typeof startPostgres>>;
+  try {
+    server = await startPostgres();
+  } catch (error) {
+    console.error(`placement bench: no PostgreSQL (${(error as Error).message}); PGlite only`);
+    return;
+  }
+  const postgres = await openStore({ kind: "postgres", url: server.url });
+  try {
+    yield { name: "PostgreSQL 15", store: postgres };
+  } finally {
+    await postgres.close();
+    await server.stop();
+  }
+}
+
+async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       smoke: { type: "boolean", default: false },
       "no-write": { type: "boolean", default: false },
+      "no-postgres": { type: "boolean", default: false },
       machine: { type: "string" },
     },
   });
@@ -50,17 +89,38 @@ function main(): number {
   const problems = prepared.flatMap((each) =>
     each.problems.map((problem) => `${each.scenario.gpuNodes} nodes: ${problem}`),
   );
-  console.log(`${resultsTable(measurements)}\n\n${barsTable(measurements)}`);
+  const largest = prepared[prepared.length - 1]?.scenario;
+  const persisted: PersistMeasurement[] = [];
+  if (largest) {
+    for await (const { name, store } of stores(!values.smoke && !values["no-postgres"]))
+      for (const mode of values.smoke ? SMOKE.writeModes : WRITE_MODES) {
+        const result = await measurePersisted(
+          name,
+          store,
+          largest,
+          mode,
+          values.smoke ? 1 : PERSIST_RUNS[mode],
+        );
+        persisted.push(result.measurement);
+        problems.push(...result.problems);
+      }
+  }
+  console.log(
+    [resultsTable(measurements), barsTable(measurements, persisted), persistTable(persisted)]
+      .filter((table) => table !== "")
+      .join("\n\n"),
+  );
   if (problems.length > 0) {
     console.error(`placement bench: wrong answers:\n  ${problems.slice(0, 20).join("\n  ")}`);
     return 1;
   }
   if (!values.smoke && !values["no-write"]) {
     const existing = existsSync(DOCS) ? readFileSync(DOCS, "utf8") : undefined;
-    writeFileSync(DOCS, withPlacementSection(existing, placementSection(measurements, info)));
+    const section = placementSection(measurements, persisted, info);
+    writeFileSync(DOCS, withPlacementSection(existing, section));
     console.error(`placement bench: wrote ${DOCS}`);
   }
   return 0;
 }
 
-process.exitCode = main();
+process.exitCode = await main().finally(cleanupAll);

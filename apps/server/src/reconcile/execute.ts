@@ -3,7 +3,7 @@
 import type { ReconcileAction } from "@llmgw/domain";
 import type { ReconcileDeps } from "./deps";
 import type { PlacementWarnings } from "./placement-warnings";
-import type { ReplicaRecord } from "./replica-book";
+import { placedRecord, type ReplicaRecord } from "./replica-book";
 import { startRequestFor } from "./start-request";
 
 type Action<K extends ReconcileAction["kind"]> = Extract<ReconcileAction, { kind: K }>;
@@ -47,45 +47,14 @@ export function sendStop(
   return deps.links.send(nodeId, { msg: { case: "stopReplica", value: { replicaId, reason } } });
 }
 
-async function place(
-  deps: ReconcileDeps,
-  action: Action<"place">,
-  context: PassContext,
-): Promise<void> {
-  const shard = action.shards[0];
-  const profile = deps.catalog
-    .current()
-    .get(action.model)
-    ?.profiles.find((p) => p.name === action.profile);
-  if (!shard || !profile) return;
-  const nowMs = deps.nowMs();
-  const record: ReplicaRecord = {
-    id: action.replicaId,
-    model: action.model,
-    profile: action.profile,
-    modelRevision: action.revision,
-    nodeId: shard.nodeId,
-    gpuIndexes: [...shard.cardIndexes],
-    phase: "placing",
-    message: "",
-    createdAtMs: nowMs,
-    engine: profile.engine,
-    host: null,
-    port: null,
-    fetchProgress: null,
-    phaseChangedAtMs: nowMs,
-    lastUsedAtMs: null,
-    isLostStopped: false,
-    lastSentMs: 0,
-  };
-  await deps.book.insert(record);
-  const node = deps.registry.get(shard.nodeId)?.register.nodeName ?? shard.nodeId;
+function announce(deps: ReconcileDeps, record: ReplicaRecord, context: PassContext): void {
+  const node = deps.registry.get(record.nodeId)?.register.nodeName ?? record.nodeId;
   const cards = record.gpuIndexes.length > 0 ? `cards ${record.gpuIndexes.join(",")}` : "CPU";
-  deps.log(`placing ${action.model} replica ${record.id} (${profile.engine}, ${cards}) on ${node}`);
+  deps.log(`placing ${record.model} replica ${record.id} (${record.engine}, ${cards}) on ${node}`);
   const params = {
-    model: action.model,
+    model: record.model,
     node,
-    nodeId: shard.nodeId,
+    nodeId: record.nodeId,
     cards: record.gpuIndexes.join(","),
   };
   const replaced = context.replacing.shift();
@@ -96,7 +65,29 @@ async function place(
       lostNode: replaced.nodeName,
     });
   else deps.events.record("replica.placed", record.id, params);
-  sendStart(deps, action.replicaId);
+  sendStart(deps, record.id);
+}
+
+/**
+ * Placements next to each other in a plan are recorded with one write, then announced and sent
+ * in plan order: a pass that places thousands of replicas waits for the store once, not once
+ * per replica, and no node hears of a replica before it is stored.
+ */
+async function placeAll(
+  deps: ReconcileDeps,
+  actions: readonly Action<"place">[],
+  context: PassContext,
+): Promise<void> {
+  const nowMs = deps.nowMs();
+  const catalog = deps.catalog.current();
+  const records: ReplicaRecord[] = [];
+  for (const action of actions) {
+    const profile = catalog.get(action.model)?.profiles.find((p) => p.name === action.profile);
+    const record = profile && placedRecord(action, profile.engine, nowMs);
+    if (record) records.push(record);
+  }
+  await deps.book.insertMany(records);
+  for (const record of records) announce(deps, record, context);
 }
 
 async function stop(deps: ReconcileDeps, action: Action<"stop">): Promise<void> {
@@ -147,7 +138,7 @@ export async function executeAction(
 ): Promise<void> {
   switch (action.kind) {
     case "place":
-      return place(deps, action, context);
+      return placeAll(deps, [action], context);
     case "stop":
       return stop(deps, action);
     case "count-failure":
@@ -174,5 +165,29 @@ export async function executeAction(
       if (warnings.shouldLog(action.model, action.summary, deps.nowMs()))
         deps.log(`cannot place ${action.model}: ${action.summary}`);
       return;
+  }
+}
+
+/** Carries out a plan in order, recording each run of placements with one write. */
+export async function executeActions(
+  deps: ReconcileDeps,
+  warnings: PlacementWarnings,
+  actions: readonly ReconcileAction[],
+): Promise<void> {
+  const context = passContext(actions);
+  let at = 0;
+  while (at < actions.length) {
+    const action = actions[at] as ReconcileAction;
+    at += 1;
+    if (action.kind !== "place") {
+      await executeAction(deps, warnings, action, context);
+      continue;
+    }
+    const places = [action];
+    for (let next = actions[at]; next?.kind === "place"; next = actions[at]) {
+      places.push(next);
+      at += 1;
+    }
+    await placeAll(deps, places, context);
   }
 }

@@ -5,7 +5,7 @@ import { planReconcile, type ObservedReplica } from "@llmgw/domain";
 import { randomBytes } from "node:crypto";
 import { reconcileNodes } from "../fleet/placement-nodes";
 import type { ReconcileDeps } from "./deps";
-import { executeAction, passContext } from "./execute";
+import { executeActions } from "./execute";
 import { PlacementWarnings } from "./placement-warnings";
 
 /** Stopped replicas are kept this long for `ctl replicas` and then forgotten. */
@@ -80,8 +80,7 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
     if (!actions.some((a) => a.kind === "unplaceable")) {
       if (deps.unplaceable.delete(name)) warnings.clear(name);
     }
-    const context = passContext(actions);
-    for (const action of actions) await executeAction(deps, warnings, action, context);
+    await executeActions(deps, warnings, actions);
   };
 
   const drain = async (): Promise<void> => {

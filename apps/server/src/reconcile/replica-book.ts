@@ -1,8 +1,8 @@
 // Observed replicas, in memory and written through to the `replicas` table. Agents report phases
 // every heartbeat; keeping the book in memory means a report costs a map lookup, and only a
 // change costs a write. Writes run one at a time in the order they were made.
-import { eq, replicas as replicasTable, type Database, type ReplicaRow } from "@llmgw/db";
-import type { ObservedReplica, ReplicaPhaseName } from "@llmgw/domain";
+import { eq, replicas as replicasTable, sql, type Database, type ReplicaRow } from "@llmgw/db";
+import type { ObservedReplica, ReconcileAction, ReplicaPhaseName } from "@llmgw/domain";
 
 export interface ReplicaRecord extends ObservedReplica {
   engine: string;
@@ -18,6 +18,35 @@ export interface ReplicaRecord extends ObservedReplica {
 }
 
 const LOST_MESSAGE_PREFIX = "node ";
+
+/** What the store holds for a replica just placed, before its node hears of it. */
+export function placedRecord(
+  action: Extract<ReconcileAction, { kind: "place" }>,
+  engine: string,
+  nowMs: number,
+): ReplicaRecord | undefined {
+  const shard = action.shards[0];
+  if (!shard) return undefined;
+  return {
+    id: action.replicaId,
+    model: action.model,
+    profile: action.profile,
+    modelRevision: action.revision,
+    nodeId: shard.nodeId,
+    gpuIndexes: [...shard.cardIndexes],
+    phase: "placing",
+    message: "",
+    createdAtMs: nowMs,
+    engine,
+    host: null,
+    port: null,
+    fetchProgress: null,
+    phaseChangedAtMs: nowMs,
+    lastUsedAtMs: null,
+    isLostStopped: false,
+    lastSentMs: 0,
+  };
+}
 
 function fromRow(row: ReplicaRow): ReplicaRecord {
   return {
@@ -63,6 +92,36 @@ function toRow(record: ReplicaRecord) {
   };
 }
 
+type Row = ReturnType<typeof toRow>;
+
+// An upsert of many rows sets each conflicting row from its own new values (`excluded`), the
+// multi-row form of `set: toRow(record)`.
+const UPSERT_SET = Object.fromEntries(
+  (
+    [
+      "model",
+      "profile",
+      "modelRevision",
+      "nodeId",
+      "gpuIndexes",
+      "engine",
+      "phase",
+      "message",
+      "host",
+      "port",
+      "createdAt",
+      "phaseChangedAt",
+      "lastUsedAt",
+    ] as const satisfies readonly Exclude<keyof Row, "id">[]
+  ).map((key) => [key, sql.raw(`excluded.${replicasTable[key].name}`)]),
+);
+
+/**
+ * Rows per INSERT: 14 parameters each stay far below PostgreSQL's 65,535 per statement, and one
+ * statement of a few hundred rows already costs the database about what a row costs alone.
+ */
+const ROWS_PER_STATEMENT = 500;
+
 export class ReplicaBook {
   private readonly records = new Map<string, ReplicaRecord>();
   private queue: Promise<void> = Promise.resolve();
@@ -96,13 +155,27 @@ export class ReplicaBook {
   }
 
   insert(record: ReplicaRecord): Promise<void> {
-    this.records.set(record.id, record);
-    return this.write(`replica ${record.id}`, async () => {
-      await this.db
-        .insert(replicasTable)
-        .values(toRow(record))
-        .onConflictDoUpdate({ target: replicasTable.id, set: toRow(record) });
-    });
+    return this.insertMany([record]);
+  }
+
+  /**
+   * Records replicas placed in one pass with one write: a few multi-row upserts in one
+   * transaction instead of a round trip per replica, so a pass placing thousands of replicas
+   * waits for the store once. All or none are saved.
+   */
+  insertMany(records: readonly ReplicaRecord[]): Promise<void> {
+    if (records.length === 0) return Promise.resolve();
+    for (const record of records) this.records.set(record.id, record);
+    const rows = records.map(toRow);
+    const what =
+      records.length === 1 ? `replica ${records[0]?.id}` : `${records.length} placed replicas`;
+    if (rows.length <= ROWS_PER_STATEMENT) return this.write(what, () => upsertRows(this.db, rows));
+    return this.write(what, () =>
+      this.db.transaction(async (tx) => {
+        for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT)
+          await upsertRows(tx, rows.slice(at, at + ROWS_PER_STATEMENT));
+      }),
+    );
   }
 
   /** Applies a change and writes it; a phase change moves phaseChangedAt. */
@@ -141,6 +214,13 @@ export class ReplicaBook {
     this.queue = run;
     return run;
   }
+}
+
+async function upsertRows(db: Pick<Database, "insert">, rows: Row[]): Promise<void> {
+  await db
+    .insert(replicasTable)
+    .values(rows)
+    .onConflictDoUpdate({ target: replicasTable.id, set: UPSERT_SET });
 }
 
 export function phaseIsActive(phase: ReplicaPhaseName): boolean {

@@ -15,9 +15,17 @@ export interface NodeUsage {
   soleClass?: string;
   /** Card index → the replica holding it; an array, as a node has a handful of cards. */
   holders: (string | undefined)[];
-  /** Healthy cards nobody holds, per class. */
-  freeByClass: Map<string, number>;
+  /**
+   * Healthy cards nobody holds, per class, in `gpuClasses` order (read it with freeOf). An array
+   * beside the classes rather than a map: a node has one class or two, and thousands of small
+   * maps were a large share of what a pass allocates and the collector then copies.
+   */
+  freeCounts: number[];
+  /** The sum of freeCounts, kept as cards are held: the class index's bucket. */
+  freeTotal: number;
   memoryGbUsed: number;
+  /** memoryGbUsed over the node's memory, kept as it changes: the CPU index compares it often. */
+  memoryShare: number;
   cpuCoresUsed: number;
   replicaCount: number;
   /** Replicas per model on this node; absent until the first, as most nodes hold few models. */
@@ -44,6 +52,8 @@ export interface Fleet {
   classes: Map<string, ClassInfo>;
   /** A need (memory/capability) → the classes meeting it, most fitting first; filled on use. */
   classesByNeed: Map<string, readonly string[]>;
+  /** A class named by a request → the one-class list placement reads; filled on use. */
+  classLists: Map<string, readonly string[]>;
   /** Nodes with cards of more than one class; rare, so the search weighs each one on its own. */
   multiClassNodes: NodeUsage[];
   /** Nodes holding a source's weights, which score better for it than the ordered index says. */
@@ -70,20 +80,36 @@ function classesOf(cards: readonly PlacementCard[]): readonly string[] {
   return classes;
 }
 
+/** Healthy cards of a class that nobody holds on this node; 0 for a class it does not have. */
+export function freeOf(usage: NodeUsage, gpuClass: string): number {
+  const at = usage.gpuClasses.indexOf(gpuClass);
+  return at < 0 ? 0 : (usage.freeCounts[at] as number);
+}
+
+function shareOf(memoryGbUsed: number, node: PlacementNode): number {
+  return memoryGbUsed / Math.max(node.memoryGbTotal, 1);
+}
+
 function indexNode(node: PlacementNode, position: number): NodeUsage {
-  const freeByClass = new Map<string, number>();
-  for (const card of node.cards) {
-    if (card.isHealthy) freeByClass.set(card.gpuClass, (freeByClass.get(card.gpuClass) ?? 0) + 1);
-  }
   const gpuClasses = classesOf(node.cards);
+  const freeCounts = gpuClasses.map(() => 0);
+  let freeTotal = 0;
+  for (const card of node.cards) {
+    if (!card.isHealthy) continue;
+    const at = gpuClasses.indexOf(card.gpuClass);
+    freeCounts[at] = (freeCounts[at] as number) + 1;
+    freeTotal += 1;
+  }
   return {
     node,
     position,
     gpuClasses,
     soleClass: gpuClasses.length === 1 ? gpuClasses[0] : undefined,
     holders: [],
-    freeByClass,
+    freeCounts,
+    freeTotal,
     memoryGbUsed: 0,
+    memoryShare: shareOf(0, node),
     cpuCoresUsed: 0,
     replicaCount: 0,
     modelCounts: undefined,
@@ -129,6 +155,7 @@ export function buildFleet(
     nodesByClass: new Map(),
     classes: new Map(),
     classesByNeed: new Map(),
+    classLists: new Map(),
     multiClassNodes: [],
     nodesBySource: new Map(),
     nodesByModel: new Map(),
@@ -144,9 +171,16 @@ export function buildFleet(
 function holdCard(usage: NodeUsage, cardIndex: number, replicaId: string): void {
   if (usage.holders[cardIndex] !== undefined) return;
   usage.holders[cardIndex] = replicaId;
-  const card = usage.node.cards.find((candidate) => candidate.index === cardIndex);
-  if (card?.isHealthy)
-    usage.freeByClass.set(card.gpuClass, (usage.freeByClass.get(card.gpuClass) ?? 1) - 1);
+  // The first card with that index, as find would give, by a loop that allocates no closure.
+  for (const card of usage.node.cards) {
+    if (card.index !== cardIndex) continue;
+    if (card.isHealthy) {
+      const at = usage.gpuClasses.indexOf(card.gpuClass);
+      usage.freeCounts[at] = (usage.freeCounts[at] as number) - 1;
+      usage.freeTotal -= 1;
+    }
+    return;
+  }
 }
 
 function noteModel(fleet: Fleet, usage: NodeUsage, model: string): void {
@@ -166,6 +200,7 @@ export function addReplica(fleet: Fleet, replica: ExistingReplica): void {
     unindexNode(fleet.indexes, usage);
     for (const cardIndex of shard.cardIndexes) holdCard(usage, cardIndex, replica.id);
     usage.memoryGbUsed += replica.memoryGb;
+    usage.memoryShare = shareOf(usage.memoryGbUsed, usage.node);
     usage.cpuCoresUsed += replica.cpuCores;
     usage.replicaCount += 1;
     noteModel(fleet, usage, replica.model);
@@ -182,7 +217,9 @@ export function freeCardIndexes(usage: NodeUsage, gpuClass: string, count: numbe
   // Agents report cards in index order, but nothing guarantees it, and the lowest go first; the
   // check spares the common case the sort's scratch array.
   if (!isAscending(indexes)) indexes.sort((a, b) => a - b);
-  return indexes.length > count ? indexes.slice(0, count) : indexes;
+  // Cut in place: a slice would copy the array it leaves behind.
+  if (indexes.length > count) indexes.length = count;
+  return indexes;
 }
 
 function isAscending(values: readonly number[]): boolean {

@@ -2,7 +2,7 @@
 // function that returns nothing when the node passes and a sentence an operator can act on when
 // it does not; explain-placement prints those sentences as they are.
 import type { GpuNeed } from "../catalog/model-definition";
-import type { Fleet, NodeUsage } from "./fleet";
+import { freeOf, type Fleet, type NodeUsage } from "./fleet";
 import type { PlacementCard, PlacementPolicy, PlacementRequest } from "./types";
 
 export interface NodeCheck {
@@ -28,10 +28,16 @@ export function formatGb(value: number): string {
 /** The classes a request may use: its class, or every known class meeting its need. */
 export function classesFor(request: PlacementRequest, fleet: Fleet): readonly string[] {
   if (request.gpu === undefined) return [];
-  if (typeof request.gpu === "string") return [request.gpu];
+  // A fleet's classes do not change while it places, and a pass asks the same few classes and
+  // needs again and again, so each list is made once.
+  if (typeof request.gpu === "string") {
+    const known = fleet.classLists.get(request.gpu);
+    if (known) return known;
+    const classes = [request.gpu];
+    fleet.classLists.set(request.gpu, classes);
+    return classes;
+  }
   const need = request.gpu;
-  // A fleet's classes do not change while it places, and a pass asks the same few needs again
-  // and again, so each is resolved once.
   const key = `${need.min_memory_gb}/${need.min_compute_capability}`;
   const known = fleet.classesByNeed.get(key);
   if (known) return known;
@@ -139,8 +145,7 @@ const selector = predicate(
 
 function hasFreeCards({ request, usage, classes }: NodeCheck): boolean {
   if (request.gpu === undefined) return true;
-  for (const gpuClass of classes)
-    if ((usage.freeByClass.get(gpuClass) ?? 0) >= request.gpus) return true;
+  for (const gpuClass of classes) if (freeOf(usage, gpuClass) >= request.gpus) return true;
   return false;
 }
 
@@ -153,10 +158,8 @@ function cardsReason({ request, usage, classes }: NodeCheck): string {
   );
   if (present.length === 0)
     return `has no ${wanted} cards (has ${describeNodeCards(usage.node.cards)})`;
-  const best = present.reduce((a, b) =>
-    (usage.freeByClass.get(b) ?? 0) > (usage.freeByClass.get(a) ?? 0) ? b : a,
-  );
-  const free = usage.freeByClass.get(best) ?? 0;
+  const best = present.reduce((a, b) => (freeOf(usage, b) > freeOf(usage, a) ? b : a));
+  const free = freeOf(usage, best);
   return `needs ${request.gpus} free ${best} card${request.gpus > 1 ? "s" : ""}, has ${free}${describeTaken(usage, best)}`;
 }
 

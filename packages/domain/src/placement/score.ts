@@ -1,6 +1,6 @@
 // Among the nodes that pass every check, which one is best. Scores are tuples compared in order,
 // so each rule only breaks the ties of the ones before it and the order reads as the policy.
-import type { Fleet, NodeUsage } from "./fleet";
+import { freeOf, type Fleet, type NodeUsage } from "./fleet";
 import { freeCardsTotal, memoryShareOf } from "./node-index";
 import type { PlacementRequest } from "./types";
 
@@ -20,7 +20,8 @@ export function classOnNode(
   classes: readonly string[],
   gpus: number,
 ): string | undefined {
-  return classes.find((gpuClass) => (usage.freeByClass.get(gpuClass) ?? 0) >= gpus);
+  for (const gpuClass of classes) if (freeOf(usage, gpuClass) >= gpus) return gpuClass;
+  return undefined;
 }
 
 /**

@@ -128,10 +128,10 @@ function weighEach(
   fleet: Fleet,
   keep: (usage: NodeUsage, request: PlacementRequest) => boolean,
   best: RankedFit[],
+  scratch: number[],
 ): void {
   const { request, classes } = check;
   const wanted = request.nodes > 1 ? request.nodes : 1;
-  const scratch = [0, 0, 0, 0];
   for (const usage of nodes ?? NO_NODES) {
     if (!keep(usage, request) || !isCandidate(usage, check)) continue;
     const gpuClass =
@@ -171,12 +171,13 @@ export function bestFits(
   const check: NodeCheck = { request, usage: first, policy, classes };
   // The ordered lists give their best already in order; the nodes they cannot rank join after.
   const best = orderedFits(fleet, check, wanted);
+  const scratch = [0, 0, 0, 0];
   if (request.gpu !== undefined)
-    weighEach(fleet.multiClassNodes, check, fleet, withoutModelOrWeights, best);
-  weighEach(fleet.nodesBySource.get(request.source), check, fleet, withoutModel, best);
+    weighEach(fleet.multiClassNodes, check, fleet, withoutModelOrWeights, best, scratch);
+  weighEach(fleet.nodesBySource.get(request.source), check, fleet, withoutModel, best, scratch);
   // A node holding the model loses to any that does not, so it is weighed only when too few fit.
   if (best.length < wanted)
-    weighEach(fleet.nodesByModel.get(request.model), check, fleet, anyNode, best);
+    weighEach(fleet.nodesByModel.get(request.model), check, fleet, anyNode, best, scratch);
   return best;
 }
 

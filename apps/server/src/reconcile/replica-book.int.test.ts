@@ -1,0 +1,116 @@
+// The replica book on a real PGlite store: a pass's placements are written together (more rows
+// than one statement takes, so the transaction's chunks are exercised), an upsert of a known id
+// takes every new value, and a failed batch saves none of its rows.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { asc, openStore, replicas, type Store } from "@llmgw/db";
+import { tempDir } from "@llmgw/testing";
+import { ReplicaBook, type ReplicaRecord } from "./replica-book";
+
+let store: Store;
+const nowMs = Date.parse("2030-06-01T00:00:00Z");
+const logged: string[] = [];
+
+function record(id: string, change: Partial<ReplicaRecord> = {}): ReplicaRecord {
+  return {
+    id,
+    model: "qwen",
+    profile: "h100",
+    modelRevision: 1,
+    nodeId: "gpu-1",
+    gpuIndexes: [0, 1],
+    phase: "placing",
+    message: "",
+    createdAtMs: nowMs,
+    engine: "vllm",
+    host: null,
+    port: null,
+    fetchProgress: null,
+    phaseChangedAtMs: nowMs,
+    lastUsedAtMs: null,
+    isLostStopped: false,
+    lastSentMs: 0,
+    ...change,
+  };
+}
+
+beforeAll(async () => {
+  store = await openStore({ kind: "pglite", dataDir: (await tempDir("replica-book")).path });
+});
+afterAll(async () => store?.close());
+beforeEach(async () => {
+  await store.db.delete(replicas);
+  logged.length = 0;
+});
+
+describe("replica book", () => {
+  it("writes a pass's placements together, every row as given", async () => {
+    const book = await ReplicaBook.open(store.db, (line) => logged.push(line));
+    const placed = Array.from({ length: 1_201 }, (_, i) =>
+      record(`r${String(i).padStart(4, "0")}`, { nodeId: `gpu-${i % 7}`, gpuIndexes: [i % 8] }),
+    );
+    await book.insertMany(placed);
+    await book.flush();
+    const rows = await store.db.select().from(replicas).orderBy(asc(replicas.id));
+    expect(rows).toHaveLength(1_201);
+    expect(rows[1_200]).toMatchObject({
+      id: "r1200",
+      nodeId: "gpu-3",
+      gpuIndexes: [0],
+      phase: "placing",
+      engine: "vllm",
+      modelRevision: 1,
+    });
+    expect(book.get("r0007")?.nodeId).toBe("gpu-0");
+    expect(logged).toEqual([]);
+  });
+
+  it("replaces every column of a known id, as the one-row upsert did", async () => {
+    const book = await ReplicaBook.open(store.db, (line) => logged.push(line));
+    await book.insert(record("r1"));
+    const later = nowMs + 60_000;
+    await book.insertMany([
+      record("r1", {
+        nodeId: "gpu-9",
+        gpuIndexes: [5],
+        phase: "ready",
+        message: "up",
+        host: "10.0.0.9",
+        port: 8001,
+        modelRevision: 2,
+        phaseChangedAtMs: later,
+        lastUsedAtMs: later,
+      }),
+      record("r2"),
+    ]);
+    const reopened = await ReplicaBook.open(store.db, () => {});
+    expect(reopened.get("r1")).toMatchObject({
+      nodeId: "gpu-9",
+      gpuIndexes: [5],
+      phase: "ready",
+      message: "up",
+      host: "10.0.0.9",
+      port: 8001,
+      modelRevision: 2,
+      phaseChangedAtMs: later,
+      lastUsedAtMs: later,
+    });
+    expect(
+      reopened
+        .all()
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(["r1", "r2"]);
+  });
+
+  it("saves none of a batch that fails, and says which write failed", async () => {
+    const book = await ReplicaBook.open(store.db, (line) => logged.push(line));
+    // The same id twice in one statement is refused by PostgreSQL; it is in the second of the two
+    // statements, so the first one's 500 rows must be rolled back with it.
+    const placed = Array.from({ length: 600 }, (_, i) => record(`r${i}`));
+    placed.push(record("r550"));
+    await book.insertMany(placed);
+    expect(await store.db.select().from(replicas)).toEqual([]);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/^could not save 601 placed replicas: /);
+  });
+});
