@@ -86,7 +86,18 @@ const COLUMNS: Column[] = [
       </span>
     ),
   },
-  { id: "state", sortKey: "state", render: (node) => <StateBadge state={node.state} /> },
+  {
+    id: "state",
+    sortKey: "state",
+    // A simulated node says so beside its state, rather than in a column of its own: the table
+    // then fits 1440 px without scrolling sideways.
+    render: (node) => (
+      <span className="badge-row">
+        <StateBadge state={node.state} />
+        {node.simulated ? <SimulatedBadge /> : null}
+      </span>
+    ),
+  },
   {
     id: "gpus",
     sortKey: "gpus",
@@ -122,11 +133,6 @@ const COLUMNS: Column[] = [
     id: "agentVersion",
     sortKey: "agentVersion",
     render: (node) => <span className="mono">{node.agentVersion}</span>,
-  },
-  {
-    id: "simulated",
-    sortKey: "simulated",
-    render: (node) => (node.simulated ? <SimulatedBadge /> : null),
   },
   {
     id: "warnings",
