@@ -56,7 +56,7 @@ function WarningsCell({ node, context }: { node: NodeView; context: CellContext 
   if (warnings.length === 0) return null;
   return (
     <span
-      className="warning"
+      className="warning node-warnings"
       data-testid="node-warnings"
       data-warnings={warnings.map((w) => w.kind).join(" ")}
     >
