@@ -47,7 +47,12 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
   let running: Promise<void> | null = null;
   let isStopped = false;
 
-  const reconcileModel = async (name: string): Promise<void> => {
+  /**
+   * Plans the given models in one pass (one placement index for all of them, placements written
+   * together) and carries the plan out. A resync marks every model, so at scale this is one pass
+   * instead of one per model.
+   */
+  const reconcileModels = async (names: readonly string[]): Promise<void> => {
     const nowMs = deps.nowMs();
     const catalog = deps.catalog.current();
     const replicas: ObservedReplica[] = deps.book.all();
@@ -74,23 +79,39 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
       nodes,
       nowMs,
       policy: deps.policy,
-      only: [name],
+      only: names,
       newReplicaId,
     });
-    if (!actions.some((a) => a.kind === "unplaceable")) {
-      if (deps.unplaceable.delete(name)) warnings.clear(name);
+    const unplaceable = new Set(
+      actions.flatMap((a) => (a.kind === "unplaceable" ? [a.model] : [])),
+    );
+    for (const name of names) {
+      if (!unplaceable.has(name) && deps.unplaceable.delete(name)) warnings.clear(name);
     }
     await executeActions(deps, warnings, actions);
   };
 
   const drain = async (): Promise<void> => {
     while (dirty.size > 0 && !isStopped) {
-      const name = dirty.values().next().value as string;
-      dirty.delete(name);
+      const batch = [...dirty];
+      dirty.clear();
       try {
-        await reconcileModel(name);
+        await reconcileModels(batch);
       } catch (error) {
-        deps.log(`reconciling ${name} failed: ${(error as Error).message}`);
+        if (batch.length === 1) {
+          deps.log(`reconciling ${batch[0]} failed: ${(error as Error).message}`);
+          continue;
+        }
+        // One model's failure must not hold the others back: plan them one at a time, from the
+        // state the failed pass left (what it already did is in the book, so nothing repeats).
+        for (const name of batch) {
+          if (isStopped) break;
+          try {
+            await reconcileModels([name]);
+          } catch (each) {
+            deps.log(`reconciling ${name} failed: ${(each as Error).message}`);
+          }
+        }
       }
     }
   };

@@ -2,7 +2,7 @@
 // them (the first is the preferred way to serve it, later ones are fallbacks such as CPU), and a
 // refusal keeps every profile's reasons so explain-placement can show why none was used.
 import type { ModelDefinition } from "../catalog/model-definition";
-import { addReplica, buildFleet } from "./fleet";
+import { addReplica, buildFleet, type Fleet } from "./fleet";
 import { placeOne } from "./place";
 import { placementRequestFor } from "./request";
 import {
@@ -26,14 +26,20 @@ export type ModelPlacementResult =
       profiles: { profile: string; summary: string; rejections: NodeRejection[] }[];
     };
 
-/** Places each ask in order over one index, so later asks see the cards earlier ones took. */
+/**
+ * Places each ask in order over one index, so later asks see the cards earlier ones took. A caller
+ * placing several models in one pass passes `fleet` (from `buildFleet` over the same nodes and
+ * replicas) so the index is built once for the pass, not once per model; placements are added to
+ * it here, as to the index made here otherwise.
+ */
 export function placeModelReplicas(
   input: PlacementInput,
   asks: readonly ModelReplicaAsk[],
+  fleet?: Fleet,
 ): ModelPlacementResult[] {
   if (asks.length === 0) return [];
   const policy = input.policy ?? DEFAULT_PLACEMENT_POLICY;
-  const fleet = buildFleet(input.nodes, input.replicas);
+  fleet ??= buildFleet(input.nodes, input.replicas);
   return asks.map(({ model, replicaId }): ModelPlacementResult => {
     const refusals: { profile: string; summary: string; rejections: NodeRejection[] }[] = [];
     for (const profile of model.profiles) {

@@ -1,5 +1,6 @@
 // Planning one model: failures and parking first, then which replicas count, then what to stop
 // and what to place so the count is exact. Every decision carries a sentence for the operator.
+import { buildFleet, type Fleet } from "../placement/fleet";
 import { placeModelReplicas } from "../placement/place-model";
 import type { ExistingReplica, PlacementNode } from "../placement/types";
 import { isNodeLost } from "./nodes";
@@ -19,6 +20,12 @@ export interface PassState {
   placementNodes: PlacementNode[];
   /** Every replica holding resources, as placement reads it; grows as the pass places. */
   existing: ExistingReplica[];
+  /**
+   * The placement index over `placementNodes` and `existing`, built at the pass's first placement
+   * and kept up to date by it (placement adds what it places; `existing` only grows in a pass), so
+   * a pass over many models indexes the fleet once rather than once per model.
+   */
+  fleet?: Fleet;
   lostAnnounced: Set<string>;
 }
 
@@ -176,7 +183,8 @@ function planPlacements(
     replicas: state.existing,
     policy: state.input.policy.placement,
   };
-  const results = placeModelReplicas(input, asks);
+  state.fleet ??= buildFleet(input.nodes, input.replicas);
+  const results = placeModelReplicas(input, asks, state.fleet);
   for (const result of results) {
     if (!result.ok) {
       const reasons = result.profiles.flatMap((p) =>
