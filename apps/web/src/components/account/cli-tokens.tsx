@@ -5,11 +5,11 @@ import type { CreatedToken, TokenView } from "@llmgw/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { copyText } from "../../lib/clipboard";
 import { describeError, trpcErrorDetails } from "../../lib/errors";
 import { formatDateTime } from "../../lib/format";
 import { useTRPC } from "../../trpc/react";
 import { ConfirmDialog } from "../confirm-dialog";
+import { ShownOnce } from "../shown-once";
 
 const EXPIRY_DAYS = [7, 30, 90, 365] as const;
 const DEFAULT_EXPIRY_DAYS = 90;
@@ -24,46 +24,24 @@ function CreatedTokenPanel({
   onDone(): void;
 }) {
   const { t } = useTranslation("account");
-  const [copyState, setCopyState] = useState<"idle" | "copied" | "failed">("idle");
   return (
-    <div className="created-key" data-testid="created-token">
-      <p className="panel panel-warn" role="alert">
-        {t("tokens.createdWarning")}
-      </p>
-      <div className="created-key-row">
-        <code className="command created-key-value" data-testid="created-token-value">
-          {created.token}
-        </code>
-        <button
-          type="button"
-          className="control"
-          data-testid="created-token-copy"
-          onClick={() =>
-            void copyText(created.token).then((ok) => setCopyState(ok ? "copied" : "failed"))
-          }
-        >
-          {t("tokens.copy")}
-        </button>
-      </div>
-      {copyState !== "idle" ? (
-        <p
-          className={copyState === "copied" ? "status status-live" : "warning"}
-          data-testid="created-token-copied"
-          data-state={copyState}
-        >
-          {copyState === "copied" ? t("tokens.copied") : t("tokens.copyFailed")}
-        </p>
-      ) : null}
+    <ShownOnce
+      value={created.token}
+      testId="created-token"
+      onDone={onDone}
+      labels={{
+        warning: t("tokens.createdWarning"),
+        copy: t("tokens.copy"),
+        copied: t("tokens.copied"),
+        copyFailed: t("tokens.copyFailed"),
+        done: t("tokens.done"),
+      }}
+    >
       <p className="muted">{t("tokens.usage")}</p>
       <p className="mono command" data-testid="created-token-command">
         {t("tokens.command", { server: apiUrl })}
       </p>
-      <div className="dialog-actions">
-        <button type="button" className="primary" onClick={onDone} data-testid="created-token-done">
-          {t("tokens.done")}
-        </button>
-      </div>
-    </div>
+    </ShownOnce>
   );
 }
 

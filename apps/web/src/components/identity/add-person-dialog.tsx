@@ -6,7 +6,7 @@ import type { PersonView } from "@llmgw/api";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useEscape } from "../../hooks/use-escape";
-import { copyText } from "../../lib/clipboard";
+import { ShownOnce } from "../shown-once";
 import { ActionError } from "./action-error";
 import type { IdentityWrites } from "./use-identity-writes";
 
@@ -136,47 +136,19 @@ function PersonForm({
 
 function CreatedPassword({ created, onDone }: { created: Created; onDone(): void }) {
   const { t } = useTranslation("people");
-  const [copyState, setCopyState] = useState<"idle" | "copied" | "failed">("idle");
   return (
-    <div className="created-key" data-testid="created-password">
-      <p className="panel panel-warn" role="alert">
-        {t("created.warning", { username: created.person.username })}
-      </p>
-      <div className="created-key-row">
-        <code className="command created-key-value" data-testid="created-password-value">
-          {created.password}
-        </code>
-        <button
-          type="button"
-          className="control"
-          data-testid="created-password-copy"
-          onClick={() =>
-            void copyText(created.password).then((ok) => setCopyState(ok ? "copied" : "failed"))
-          }
-        >
-          {t("created.copy")}
-        </button>
-      </div>
-      {copyState !== "idle" ? (
-        <p
-          className={copyState === "copied" ? "status status-live" : "warning"}
-          data-testid="created-password-copied"
-          data-state={copyState}
-        >
-          {copyState === "copied" ? t("created.copied") : t("created.copyFailed")}
-        </p>
-      ) : null}
-      <div className="dialog-actions">
-        <button
-          type="button"
-          className="primary"
-          onClick={onDone}
-          data-testid="created-password-done"
-        >
-          {t("created.done")}
-        </button>
-      </div>
-    </div>
+    <ShownOnce
+      value={created.password}
+      testId="created-password"
+      onDone={onDone}
+      labels={{
+        warning: t("created.warning", { username: created.person.username }),
+        copy: t("created.copy"),
+        copied: t("created.copied"),
+        copyFailed: t("created.copyFailed"),
+        done: t("created.done"),
+      }}
+    />
   );
 }
 
