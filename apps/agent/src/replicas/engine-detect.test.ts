@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -30,14 +30,16 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A bin directory holding python3 (the real one) and the given fake executables. */
-function binWith(executables: string[], python = PYTHON): string {
+/** A shell script that exits 0; "wx" refuses to write through an existing file or link. */
+function fakeExecutable(dir: string, name: string): void {
+  writeFileSync(path.join(dir, name), "#!/bin/sh\nexit 0\n", { flag: "wx", mode: 0o755 });
+}
+
+/** A bin directory holding the given fake executables and, when asked, a link to python3. */
+function binWith(executables: string[], linkPython: boolean): string {
   const bin = tempDir();
-  if (python !== undefined) symlinkSync(python, path.join(bin, "python3"));
-  for (const name of executables) {
-    writeFileSync(path.join(bin, name), "#!/bin/sh\nexit 0\n");
-    chmodSync(path.join(bin, name), 0o755);
-  }
+  if (linkPython && PYTHON !== undefined) symlinkSync(PYTHON, path.join(bin, "python3"));
+  for (const name of executables) fakeExecutable(bin, name);
   return bin;
 }
 
@@ -52,7 +54,7 @@ function sitePackagesWithSglang(): string {
 
 describe("detectEngines", () => {
   it("offers the engines whose executable is on the engines' PATH", async () => {
-    const bin = binWith(["vllm", "llama-server"], undefined);
+    const bin = binWith(["vllm", "llama-server"], false);
     const found = await detectEngines({ PATH: bin }, execProgram);
     expect(found.engines).toEqual(["vllm", "llamacpp"]);
   });
@@ -61,7 +63,7 @@ describe("detectEngines", () => {
   it.skipIf(PYTHON === undefined)(
     "offers SGLang when the engines' python3 finds sglang.launch_server, without importing it",
     async () => {
-      const env = { PATH: binWith([]), PYTHONPATH: sitePackagesWithSglang() };
+      const env = { PATH: binWith([], true), PYTHONPATH: sitePackagesWithSglang() };
       const found = await detectEngines(env, execProgram);
       expect(found).toEqual({ engines: ["sglang"], notes: [] });
     },
@@ -69,16 +71,14 @@ describe("detectEngines", () => {
 
   it.skipIf(PYTHON === undefined)("does not offer SGLang when python3 lacks it", async () => {
     const found = await detectEngines(
-      { PATH: binWith(["vllm"]), PYTHONPATH: tempDir() },
+      { PATH: binWith(["vllm"], true), PYTHONPATH: tempDir() },
       execProgram,
     );
     expect(found).toEqual({ engines: ["vllm"], notes: [] });
   });
 
   it("asks python3 with the engines' own environment, and says why when python3 fails", async () => {
-    const bin = binWith([], undefined);
-    writeFileSync(path.join(bin, "python3"), "#!/bin/sh\nexit 0\n");
-    chmodSync(path.join(bin, "python3"), 0o755);
+    const bin = binWith(["python3"], false);
     const calls: { file: string; args: readonly string[]; env?: Record<string, string> }[] = [];
     const env = { PATH: bin, PYTHONPATH: "/opt/sglang-env" };
     const hangs: ExecFn = async (file, args, options) => {
