@@ -1,6 +1,6 @@
 // Builds the engine side of the agent (weight cache, replica supervisor) from its configuration,
-// so main.ts only wires. Which engines a node offers: the simulator on a simulated node, the
-// executables found on PATH on a real one.
+// so main.ts only wires. Which engines a node offers: the simulator on a simulated node, what
+// engine-detect finds with the engines' environment on a real one.
 import { ENGINE_NAMES } from "@llmgw/engines";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
@@ -9,7 +9,9 @@ import type { AgentConfig } from "./config";
 import type { Logger } from "./log-ring";
 import { realProcessOps } from "./replicas/engine-process";
 import { probeHealth } from "./replicas/health";
-import { detectEngines, type EngineHost } from "./replicas/launch-plan";
+import type { ExecFn } from "./discovery/exec";
+import { detectEngines } from "./replicas/engine-detect";
+import type { EngineHost } from "./replicas/launch-plan";
 import type { ReplicaStatusInit } from "./replicas/replica";
 import { ReplicaSupervisor } from "./replicas/supervisor";
 
@@ -27,21 +29,28 @@ export interface EngineRuntimeOptions {
   isSimulated: boolean;
   engineEnv: Record<string, string>;
   logger: Logger;
+  exec: ExecFn;
   nowMs: () => number;
   onStatus: (status: ReplicaStatusInit) => void;
 }
 
-export function createEngineRuntime(options: EngineRuntimeOptions): {
+/** The engines this node offers; a simulated node stands in for every one. */
+async function offeredEngines(options: EngineRuntimeOptions): Promise<string[]> {
+  // A simulated node runs the simulator for every engine, and says so, so the real presets can be
+  // placed and watched on a simulated fleet.
+  if (options.isSimulated) return [...ENGINE_NAMES];
+  const detection = await detectEngines(options.engineEnv, options.exec);
+  for (const note of detection.notes) options.logger.warn("engine check failed", { why: note });
+  return detection.engines;
+}
+
+export async function createEngineRuntime(options: EngineRuntimeOptions): Promise<{
   supervisor: ReplicaSupervisor;
   weights: WeightCache;
   engines: string[];
-} {
+}> {
   const { config } = options;
-  // A simulated node stands in for every engine (running the simulator, and saying so), so the
-  // real presets can be placed and watched on a simulated fleet.
-  const engines = options.isSimulated
-    ? [...ENGINE_NAMES]
-    : detectEngines(options.engineEnv.PATH ?? "");
+  const engines = await offeredEngines(options);
   const weights = new WeightCache({
     dataDir: config.dataDir,
     hubUrl: config.hubUrl,

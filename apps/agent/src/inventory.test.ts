@@ -1,8 +1,9 @@
+import { FEATURE_FOR_REQUEST } from "@llmgw/proto";
 import { describe, expect, it } from "vitest";
 import { queryGpuCsv } from "../test/nvidia-smi-captures";
 import type { ExecFn } from "./discovery/exec";
 import { ExecError } from "./discovery/exec";
-import { buildHeartbeat, buildRegister, realInventory } from "./inventory";
+import { AGENT_FEATURES, buildHeartbeat, buildRegister, realInventory } from "./inventory";
 import { createLogger, LogRing } from "./log-ring";
 
 const CONFIG = {
@@ -53,5 +54,15 @@ describe("realInventory", () => {
     expect(inventory.gpus).toEqual([]);
     expect(ring.snapshot().join("\n")).toMatch(/warn no gpus why="nvidia-smi not found/);
     expect((await buildHeartbeat(inventory)).gpus).toEqual([]);
+  });
+});
+
+describe("AGENT_FEATURES", () => {
+  it("announces the feature of every request the control plane may send", () => {
+    // The server refuses a request whose feature an agent did not announce; a missing one here
+    // would make this agent refuse work it can do.
+    for (const [request, feature] of Object.entries(FEATURE_FOR_REQUEST)) {
+      expect(AGENT_FEATURES, `${request} needs "${feature}"`).toContain(feature);
+    }
   });
 });

@@ -1,6 +1,7 @@
 // What this node has and how busy it is, from the real machine or from a simulation, in the shape
 // the wire wants. Everything downstream treats both sources the same; only Register says which.
 import { ENGINE_NAMES } from "@llmgw/engines";
+import { AGENT_FEATURE, type AgentFeature } from "@llmgw/proto";
 import type { AgentConfig } from "./config";
 import type { HeartbeatContent, RegisterInit } from "./connection";
 import {
@@ -81,7 +82,11 @@ export async function realInventory(
 }
 
 /** What this agent answers besides heartbeats, so the control plane never asks for more. */
-export const AGENT_FEATURES = ["replicas", "logs", "reclaim"] as const;
+export const AGENT_FEATURES: readonly AgentFeature[] = [
+  AGENT_FEATURE.replicas,
+  AGENT_FEATURE.logs,
+  AGENT_FEATURE.reclaim,
+];
 
 export function buildRegister(
   config: Pick<AgentConfig, "nodeName" | "labels" | "joinToken">,

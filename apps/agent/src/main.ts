@@ -56,11 +56,12 @@ export async function runAgent(argv: string[], overrides: Partial<AgentDeps> = {
     const link: { connection?: AgentConnection; statuses?: () => ReplicaStatusInit[] } = {};
     const readDemands = createDemandReader(() => link.statuses?.() ?? []);
     const discovered = await loadInventory(config, deps, logger, readDemands);
-    const runtime = createEngineRuntime({
+    const runtime = await createEngineRuntime({
       config,
       isSimulated: discovered.simulationProfile !== undefined,
       engineEnv: deps.engineEnv,
       logger,
+      exec: deps.exec,
       nowMs: deps.nowMs,
       onStatus: (status) =>
         link.connection?.sendFrame({ msg: { case: "replicaStatus", value: status } }),

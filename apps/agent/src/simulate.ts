@@ -204,6 +204,7 @@ function simulatedGpu(
     memoryBytesTotal: BigInt(card.memoryMiB) * MIB,
     computeCapability: card.computeCapability,
     pcieGenMax: card.pcieGen,
+    pcieGenCardMax: card.pcieGen,
     pcieGenCurrent: card.pcieGen,
     pcieWidthMax: card.pcieWidth,
     pcieWidthCurrent: slotWidth(card, index, cardCount),

@@ -13,10 +13,26 @@ export const gpuViewSchema = z.object({
   memoryBytesTotal: z.number(),
   memoryBytesUsed: z.number().nullable(),
   computeCapability: z.string().nullable(),
+  /** The fastest generation card and slot allow together. */
   pcieGenMax: z.number().nullable(),
+  /** The fastest generation the card itself supports. */
+  pcieGenCardMax: z.number().nullable(),
+  /** Drops while the card idles: shown, never compared. */
   pcieGenCurrent: z.number().nullable(),
   pcieWidthMax: z.number().nullable(),
   pcieWidthCurrent: z.number().nullable(),
+  /**
+   * The link as seated (the slot's generation, the lanes in use) against what the card could
+   * have, in GB/s each way; null when the driver did not say enough to judge.
+   */
+  pcieLink: z
+    .object({
+      carriedGBps: z.number(),
+      possibleGBps: z.number(),
+      isBelowCapability: z.boolean(),
+      reason: z.string().nullable(),
+    })
+    .nullable(),
   migEnabled: z.boolean(),
   utilizationPercent: z.number().nullable(),
   temperatureCelsius: z.number().nullable(),

@@ -8,3 +8,4 @@ export * from "./routing";
 export * from "./ownership";
 export * from "./roles";
 export * from "./mcp";
+export * from "./pcie-link";

@@ -36,3 +36,5 @@ export function decodeEnvelope(bytes: Uint8Array): Envelope {
   }
   return envelope;
 }
+
+export { AGENT_FEATURE, FEATURE_FOR_REQUEST, type AgentFeature } from "./features";

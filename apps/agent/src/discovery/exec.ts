@@ -12,6 +12,8 @@ export interface ExecResult {
 
 export interface ExecOptions {
   timeoutMs: number;
+  /** The program's whole environment; absent: the agent's own. */
+  env?: Record<string, string>;
 }
 
 export type ExecFn = (
@@ -38,6 +40,7 @@ export const execProgram: ExecFn = (file, args, options) =>
       [...args],
       {
         timeout: options.timeoutMs,
+        ...(options.env === undefined ? {} : { env: options.env }),
         killSignal: "SIGKILL",
         maxBuffer: 16 * 1024 * 1024,
         windowsHide: true,

@@ -1,3 +1,4 @@
+import { assessPcieLink } from "@llmgw/domain";
 import { describe, expect, it } from "vitest";
 import { listCaptureFiles, queryGpuCsv, readCaptureSections } from "../../test/nvidia-smi-captures";
 import { ExecError, type ExecFn, type ExecResult } from "./exec";
@@ -149,6 +150,7 @@ describe("parseNvidiaSmiCsv on the recorded captures", () => {
           memoryBytesTotal: expected.memoryMiB * MIB,
           computeCapability: expected.computeCapability,
           pcieGenMax: expected.pcieGenMax,
+          pcieGenCardMax: expected.pcieGenMax,
           pcieGenCurrent: expected[phase].genCurrent,
           pcieWidthMax: expected.pcieWidthMax,
           pcieWidthCurrent: 16,
@@ -162,6 +164,15 @@ describe("parseNvidiaSmiCsv on the recorded captures", () => {
         expect(sample.utilizationPercent).toBe(expected[phase].utilization);
         expect("utilizationPercent" in sample).toBe(expected[phase].utilization !== undefined);
         expect(driverVersion).toBe(expected.driverVersion);
+      });
+
+      it(`${file} (${phase}): no PCIe warning, whatever generation the link idles at`, () => {
+        // Every captured card sits in a slot that gives it all it can take; the idle RTX 2080
+        // SUPER reads Gen1 of Gen3, which is power saving, not a slow slot.
+        const [row] = parseNvidiaSmiCsv(queryGpuCsv(file, phase));
+        const link = row && assessPcieLink(row.gpu);
+        expect(link?.isBelowCapability).toBe(false);
+        expect(link?.carried.bandwidthGBps).toBe(link?.possible.bandwidthGBps);
       });
     }
 
@@ -186,7 +197,23 @@ describe("parseNvidiaSmiCsv edge cases", () => {
     ].join("\n");
     const [row] = parseNvidiaSmiCsv(csv);
     expect(row?.gpu.pcieGenMax).toBe(4);
+    expect(row?.gpu.pcieGenCardMax).toBe(5);
     expect(row?.gpu.pcieGenCurrent).toBe(2);
+  });
+
+  it("reports a Gen5 card in a Gen4 slot, and one on half its lanes, idle or not", () => {
+    const csv = [
+      "uuid, pcie.link.gen.max, pcie.link.gen.gpumax, pcie.link.gen.hostmax, pcie.link.gen.gpucurrent, pcie.link.width.max, pcie.link.width.current",
+      "GPU-a, 4, 5, 4, 1, 16, 16",
+      "GPU-b, 4, 4, 5, 4, 16, 8",
+    ].join("\n");
+    const [slow, narrow] = parseNvidiaSmiCsv(csv).map((row) => assessPcieLink(row.gpu));
+    expect(slow?.reason).toMatch(
+      /the slot allows Gen4, the card Gen5; it carries 31.5 GB\/s of 63 GB\/s$/,
+    );
+    expect(narrow?.reason).toMatch(
+      /x8 of its x16 lanes in use; it carries 15.8 GB\/s of 31.5 GB\/s$/,
+    );
   });
 
   it("falls back to pcie.link.gen.current on drivers without gpucurrent", () => {

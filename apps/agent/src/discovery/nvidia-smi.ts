@@ -50,7 +50,11 @@ export interface DiscoveredGpu {
   name: string;
   memoryBytesTotal: bigint;
   computeCapability: string;
+  /** The fastest generation card and slot allow together. */
   pcieGenMax?: number;
+  /** The fastest generation the card itself supports; above pcieGenMax, the slot is older. */
+  pcieGenCardMax?: number;
+  /** Drops while the card idles; shown, never compared. */
   pcieGenCurrent?: number;
   pcieWidthMax?: number;
   pcieWidthCurrent?: number;
@@ -132,6 +136,7 @@ function parseRow(read: RowReader, position: number): NvidiaSmiGpuRow | undefine
       integer(read("pcie.link.gen.gpumax")),
       integer(read("pcie.link.gen.hostmax")),
     ),
+    pcieGenCardMax: integer(read("pcie.link.gen.gpumax")),
     pcieGenCurrent:
       integer(read("pcie.link.gen.gpucurrent")) ?? integer(read("pcie.link.gen.current")),
     pcieWidthMax: integer(read("pcie.link.width.max")),

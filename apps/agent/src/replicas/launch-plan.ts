@@ -1,8 +1,6 @@
 // Which engine runs a replica on this node and with what command line. A real node runs only the
 // engines it has; a simulated node has no GPUs, so it runs the simulator for every replica and says
 // so in the replica's status, rather than pretending a vLLM is serving.
-import { accessSync, constants } from "node:fs";
-import path from "node:path";
 import {
   createSimAdapter,
   getEngineAdapter,
@@ -82,30 +80,6 @@ export function buildEngineCommand(
     ...(spec.apiKey !== "" ? { apiKey: spec.apiKey } : {}),
   };
   return plan.adapter.buildCommand(launch);
-}
-
-/** The executables that make a real node offer each engine; SGLang is a Python module, named by hand. */
-const ENGINE_EXECUTABLES: Readonly<Record<string, string>> = {
-  vllm: "vllm",
-  llamacpp: "llama-server",
-  trtllm: "trtllm-serve",
-};
-
-/** Engines whose executable is on PATH. */
-export function detectEngines(pathVariable: string): string[] {
-  const dirs = pathVariable.split(path.delimiter).filter((dir) => dir !== "");
-  return Object.entries(ENGINE_EXECUTABLES)
-    .filter(([, executable]) => dirs.some((dir) => isExecutable(path.join(dir, executable))))
-    .map(([engine]) => engine);
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function listOrNone(engines: readonly string[]): string {

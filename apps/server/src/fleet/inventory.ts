@@ -53,6 +53,7 @@ function gpuRow(nodeId: string, gpu: Gpu, now: Date) {
     memoryBytesTotal: Number(gpu.memoryBytesTotal),
     computeCapability: gpu.computeCapability || null,
     pcieGenMax: gpu.pcieGenMax ?? null,
+    pcieGenCardMax: gpu.pcieGenCardMax ?? null,
     pcieGenCurrent: gpu.pcieGenCurrent ?? null,
     pcieWidthMax: gpu.pcieWidthMax ?? null,
     pcieWidthCurrent: gpu.pcieWidthCurrent ?? null,

@@ -28,7 +28,7 @@ export function startRequestFor(
     env: { ...profile.env },
     apiKey: deriveReplicaKey(replicaSecret, record.id),
     allowPickle: model.allow_pickle,
-    embeddings: false,
+    embeddings: model.embeddings,
     startTimeoutMs,
     servedModelName: model.name,
   };

@@ -1,6 +1,7 @@
 // How a model reads to an operator: its state in one word, its counts, and why it is not serving.
 import type { ModelState, ModelView, PresetView } from "@llmgw/api";
 import {
+  describeGpuNeed,
   desiredReplicas,
   parseModelDefinition,
   placeModelReplicas,
@@ -68,7 +69,7 @@ function needOf(profile: ModelProfile): string {
     return `CPU: ${profile.cpu_cores} cores and ${profile.memory_gb} GB memory (${engine})`;
   const cards = `${profile.gpus} GPU${profile.gpus === 1 ? "" : "s"}`;
   if (typeof profile.gpu === "string") return `${cards} of class ${profile.gpu} (${engine})`;
-  return `${cards} with compute capability ≥ ${profile.gpu.min_compute_capability} and ≥ ${profile.gpu.min_memory_gb} GB (${engine})`;
+  return `${cards} with ${describeGpuNeed(profile.gpu)} (${engine})`;
 }
 
 export function presetView(deps: ReconcileDeps, input: ModelDefinitionInput): PresetView | null {

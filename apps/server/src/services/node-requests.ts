@@ -1,10 +1,23 @@
 // Services that ask nodes directly: the last lines of a log, and reclaiming cached weights. A node
-// that is not connected is refused with a sentence, never waited for.
+// that is not connected, or whose agent did not announce the request's feature in Register, is
+// refused with a sentence at once, never waited for.
 import { ServiceError, type LogsService, type ReclaimService, type ReclaimView } from "@llmgw/api";
 import { auditLog, type Database } from "@llmgw/db";
+import { AGENT_FEATURE, type AgentFeature } from "@llmgw/proto";
+import type { CatalogStore } from "../catalog/catalog-store";
+import type { LiveNode } from "../fleet/registry";
 import type { ReconcileDeps } from "../reconcile/deps";
 
-function nodeIdFor(deps: ReconcileDeps, nodeOrName: string): string {
+type NodeRequestDeps = Pick<ReconcileDeps, "registry" | "links">;
+
+/** Why this node cannot be asked for the feature, or null when its agent announced it. */
+export function missingFeature(live: LiveNode, feature: AgentFeature): string | null {
+  if (live.register.features.includes(feature)) return null;
+  const version = live.register.agentVersion || "unknown";
+  return `node "${live.register.nodeName}" cannot answer "${feature}" requests: its agent (version ${version}) does not announce the "${feature}" feature; agent too old; upgrade the agent`;
+}
+
+function nodeIdFor(deps: NodeRequestDeps, nodeOrName: string, feature: AgentFeature): string {
   const live = deps.registry
     .all()
     .find((n) => n.nodeId === nodeOrName || n.register.nodeName === nodeOrName);
@@ -19,13 +32,15 @@ function nodeIdFor(deps: ReconcileDeps, nodeOrName: string): string {
       `node "${live.register.nodeName}" is not connected; its logs are kept on the node and come back when its agent does`,
     );
   }
+  const missing = missingFeature(live, feature);
+  if (missing !== null) throw new ServiceError("unavailable", missing);
   return live.nodeId;
 }
 
-export function createLogsService(deps: ReconcileDeps, timeoutMs: number): LogsService {
+export function createLogsService(deps: NodeRequestDeps, timeoutMs: number): LogsService {
   return {
     async get(node, source, lines) {
-      const nodeId = nodeIdFor(deps, node);
+      const nodeId = nodeIdFor(deps, node, AGENT_FEATURE.logs);
       const reply = await deps.links
         .request(nodeId, { msg: { case: "logsRequest", value: { source, lines } } }, timeoutMs)
         .catch((error: Error) => {
@@ -57,13 +72,16 @@ export function createLogsService(deps: ReconcileDeps, timeoutMs: number): LogsS
 }
 
 async function reclaimOn(
-  deps: ReconcileDeps,
+  deps: NodeRequestDeps,
   nodeId: string,
   wanted: string[],
   collect: boolean,
   timeoutMs: number,
 ): Promise<ReclaimView["nodes"][number]> {
-  const node = deps.registry.get(nodeId)?.register.nodeName ?? nodeId;
+  const live = deps.registry.get(nodeId);
+  const node = live?.register.nodeName ?? nodeId;
+  const missing = live === undefined ? null : missingFeature(live, AGENT_FEATURE.reclaim);
+  if (missing !== null) return { node, entries: [], bytesFreed: 0, error: missing };
   try {
     const reply = await deps.links.request(
       nodeId,
@@ -91,8 +109,8 @@ async function reclaimOn(
 }
 
 export function createReclaimService(
-  db: Database,
-  deps: ReconcileDeps,
+  db: Pick<Database, "insert">,
+  deps: NodeRequestDeps & { catalog: Pick<CatalogStore, "current"> },
   timeoutMs: number,
 ): ReclaimService {
   return {

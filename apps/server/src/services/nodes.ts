@@ -1,7 +1,7 @@
 // The nodes the API shows: the stored inventory, overlaid with live state from agent sessions.
 import { asc, gpus, nodes, type Database, type GpuRow, type NodeRow } from "@llmgw/db";
 import type { GpuHistoryView, GpuView, NodeView, NodesService } from "@llmgw/api";
-import { nodeLiveness, type LivenessPolicy } from "@llmgw/domain";
+import { assessPcieLink, nodeLiveness, type LivenessPolicy } from "@llmgw/domain";
 import { GPU_HISTORY_SAMPLES_MAX } from "../fleet/gpu-history";
 import type { FleetRegistry, LiveNode } from "../fleet/registry";
 
@@ -111,13 +111,27 @@ function gpuView(card: GpuRow, live: LiveNode | undefined): GpuView {
     memoryBytesUsed: optionalNumber(sample?.memoryBytesUsed),
     computeCapability: card.computeCapability,
     pcieGenMax: card.pcieGenMax,
+    pcieGenCardMax: card.pcieGenCardMax,
     pcieGenCurrent: card.pcieGenCurrent,
     pcieWidthMax: card.pcieWidthMax,
     pcieWidthCurrent: card.pcieWidthCurrent,
+    pcieLink: pcieLinkView(card),
     migEnabled: card.isMigEnabled,
     utilizationPercent: sample?.utilizationPercent ?? null,
     temperatureCelsius: sample?.temperatureCelsius ?? null,
     powerWatts: sample?.powerWatts ?? null,
+  };
+}
+
+/** The link judged by what it can carry as seated, never by the generation it idles at. */
+export function pcieLinkView(card: GpuRow): GpuView["pcieLink"] {
+  const link = assessPcieLink(card);
+  if (link === null) return null;
+  return {
+    carriedGBps: link.carried.bandwidthGBps,
+    possibleGBps: link.possible.bandwidthGBps,
+    isBelowCapability: link.isBelowCapability,
+    reason: link.reason,
   };
 }
 

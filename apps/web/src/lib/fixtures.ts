@@ -10,9 +10,11 @@ export function gpuFixture(overrides: Partial<GpuView> = {}): GpuView {
     memoryBytesUsed: 1024 ** 3,
     computeCapability: "9.0",
     pcieGenMax: 5,
+    pcieGenCardMax: 5,
     pcieGenCurrent: 5,
     pcieWidthMax: 16,
     pcieWidthCurrent: 16,
+    pcieLink: { carriedGBps: 63, possibleGBps: 63, isBelowCapability: false, reason: null },
     migEnabled: false,
     utilizationPercent: 12,
     temperatureCelsius: 41,
@@ -20,6 +22,14 @@ export function gpuFixture(overrides: Partial<GpuView> = {}): GpuView {
     ...overrides,
   };
 }
+
+/** A card on half its lanes, as the server reports it. */
+export const NARROW_PCIE_LINK: GpuView["pcieLink"] = {
+  carriedGBps: 31.5,
+  possibleGBps: 63,
+  isBelowCapability: true,
+  reason: "PCIe link below the card's: x8 of its x16 lanes in use; it carries 31.5 GB/s of 63 GB/s",
+};
 
 export function nodeFixture(overrides: Partial<NodeView> = {}): NodeView {
   return {

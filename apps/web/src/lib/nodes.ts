@@ -18,15 +18,12 @@ export function gpuMemoryBytesTotal(node: NodeView): number {
   return node.gpus.reduce((sum, gpu) => sum + gpu.memoryBytesTotal, 0);
 }
 
-/** A link is degraded when either generation or width is below what card and slot can do. */
+/**
+ * A link is degraded when, as seated, it carries less than the card could: fewer lanes in use, or
+ * a slot of an older generation. The server judges it (never by the generation a link idles at).
+ */
 export function isPcieDegraded(gpu: GpuView): boolean {
-  const genLow =
-    gpu.pcieGenCurrent != null && gpu.pcieGenMax != null && gpu.pcieGenCurrent < gpu.pcieGenMax;
-  const widthLow =
-    gpu.pcieWidthCurrent != null &&
-    gpu.pcieWidthMax != null &&
-    gpu.pcieWidthCurrent < gpu.pcieWidthMax;
-  return genLow || widthLow;
+  return gpu.pcieLink?.isBelowCapability === true;
 }
 
 export type NodeWarningKind = "pcie" | "diskLow";

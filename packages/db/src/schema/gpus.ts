@@ -15,7 +15,10 @@ export const gpus = pgTable(
     name: text("name").notNull(),
     memoryBytesTotal: bytes("memory_bytes_total").notNull(),
     computeCapability: text("compute_capability"),
+    /** The fastest generation card and slot allow together. */
     pcieGenMax: integer("pcie_gen_max"),
+    /** The fastest generation the card itself supports; null from agents that do not report it. */
+    pcieGenCardMax: integer("pcie_gen_card_max"),
     pcieGenCurrent: integer("pcie_gen_current"),
     pcieWidthMax: integer("pcie_width_max"),
     pcieWidthCurrent: integer("pcie_width_current"),

@@ -44,6 +44,22 @@ describe("parseModelDefinition accepts", () => {
     expect(result.ok && result.model.profiles[0]?.gpus).toBe(1);
   });
 
+  it("a GPU need with only memory, or only compute capability", () => {
+    for (const gpu of [{ min_memory_gb: 40 }, { min_compute_capability: 8.0 }]) {
+      const result = parseModelDefinition(
+        model({ profiles: [{ name: "any", engine: "vllm", gpu }] }),
+      );
+      expect(result.ok ? result.model.profiles[0]?.gpu : result.errors).toEqual(gpu);
+    }
+  });
+
+  it("an embedding model, off unless it says embeddings: true", () => {
+    const chat = parseModelDefinition(model());
+    expect(chat.ok && chat.model.embeddings).toBe(false);
+    const embed = parseModelDefinition(model({ embeddings: true }));
+    expect(embed.ok && embed.model.embeddings).toBe(true);
+  });
+
   it("a CPU profile for llama.cpp and the simulator, with no cards", () => {
     for (const engine of ["llamacpp", "sim"] as const) {
       const result = parseModelDefinition(
@@ -212,6 +228,80 @@ describe("parseModelDefinition refuses, naming the field and what to do", () => 
         ),
       ]),
     );
+  });
+
+  it("a GPU need with no bound, a bad bound, or a gpu of no known form", () => {
+    const gpuErrors = (gpu: unknown) =>
+      errorsOf(model({ profiles: [{ name: "p", engine: "vllm", gpu } as never] }));
+    expect(gpuErrors({})).toEqual([
+      expect.stringMatching(
+        /^profiles\[0\]\.gpu: a need names at least one bound; write \{min_memory_gb: 40\}/,
+      ),
+    ]);
+    expect(gpuErrors({ min_memory_gb: 0 })).toEqual([
+      expect.stringMatching(
+        /^profiles\[0\]\.gpu\.min_memory_gb: write the least card memory in GB/,
+      ),
+    ]);
+    expect(gpuErrors({ min_memory_gb: "40GB" })).toEqual([
+      expect.stringMatching(
+        /^profiles\[0\]\.gpu\.min_memory_gb: write the least card memory in GB as a number/,
+      ),
+    ]);
+    expect(gpuErrors({ min_compute_capability: 0.5, min_memory_gb: 24 })).toEqual([
+      expect.stringMatching(
+        /^profiles\[0\]\.gpu\.min_compute_capability: compute capability starts at 1/,
+      ),
+    ]);
+    expect(gpuErrors({ min_memory_gb: 40, vram: 2 })).toEqual([
+      "profiles[0].gpu: unknown field vram; remove it or check the spelling",
+    ]);
+    expect(gpuErrors(80)).toEqual([
+      expect.stringMatching(
+        /^profiles\[0\]\.gpu: write a GPU class such as "H100-80G", or a need such as/,
+      ),
+    ]);
+  });
+
+  it("fields of the wrong type or out of range, each named with what to write", () => {
+    expect(errorsOf(model({ replicas: { min: "one", max: 2 } as never }))).toEqual([
+      'replicas.min: "one" is not a number; write a number',
+    ]);
+    expect(errorsOf(model({ replicas: { min: 0, max: 0 } }))).toEqual([
+      "replicas.max: write at least 1",
+    ]);
+    expect(errorsOf(model({ on_demand: "yes" as never }))).toEqual([
+      'on_demand: "yes" is not true or false; write true or false',
+    ]);
+    expect(errorsOf(model({ embeddings: 1 as never }))).toEqual([
+      "embeddings: 1 is not true or false; write true or false",
+    ]);
+    expect(
+      errorsOf(model({ profiles: [{ name: "p", engine: "vllm", gpu: "L40S", gpus: 1.5 }] })),
+    ).toEqual(["profiles[0].gpus: 1.5 is not a whole number; write a whole number"]);
+    expect(
+      errorsOf(
+        model({ profiles: [{ name: "p", engine: "vllm", gpu: "L40S", args: "--x" as never }] }),
+      ),
+    ).toEqual(['profiles[0].args: "--x" is not a list ([…]); write a list ([…])']);
+    expect(errorsOf({ source: "org/name", profiles: model().profiles })).toEqual([
+      "name: this field is required; write text in quotes",
+    ]);
+  });
+
+  it("an embedding model on an engine without an embedding mode", () => {
+    const errors = errorsOf(
+      model({
+        embeddings: true,
+        source: "https://mirror/engine",
+        profiles: [{ name: "trt", engine: "trtllm", gpu: "H100-80G" }],
+      }),
+    );
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /^profiles\[0\]\.engine: engine trtllm cannot serve embeddings; use vllm, sglang, llamacpp/,
+      ),
+    ]);
   });
 
   it("no profiles at all", () => {

@@ -3,14 +3,31 @@
 import { z } from "zod";
 import { ENGINES, checkEngineArgs, type Engine } from "./engine-flags";
 import { externalSchema } from "./external-model";
-import { GPU_CLASS_PATTERN } from "./gpu-class";
+import { GPU_NEED_EXAMPLE, gpuSchema } from "./gpu-need";
+import { catalogErrorMap, formatIssues } from "./issues";
 import { pickleExtension, sourceKind } from "./source";
 
 export { ENGINES, type Engine };
+export {
+  describeGpuNeed,
+  GPU_NEED_EXAMPLE,
+  gpuNeedSchema,
+  meetsGpuNeed,
+  type GpuNeed,
+} from "./gpu-need";
+export { formatIssuePath } from "./issues";
 export { externalKeyFiles, externalSchema, type ExternalModel } from "./external-model";
 
 /** Engines that can serve without a card; the others refuse a profile with no gpu. */
 export const CPU_CAPABLE_ENGINES: ReadonlySet<Engine> = new Set<Engine>(["llamacpp", "sim"]);
+
+/** Engines that have an embedding mode the agent can switch on. */
+export const EMBEDDING_ENGINES: ReadonlySet<Engine> = new Set<Engine>([
+  "vllm",
+  "sglang",
+  "llamacpp",
+  "sim",
+]);
 
 export const PRIORITY_CLASSES = ["critical", "high", "normal", "low"] as const;
 
@@ -36,18 +53,6 @@ const labelsSchema = z.record(
   }),
   z.string().max(63),
 );
-
-export const gpuNeedSchema = z.strictObject({
-  min_compute_capability: z.number().min(1).max(20),
-  min_memory_gb: z.number().positive().max(4096),
-});
-
-const gpuSchema = z.union([
-  z.string().regex(GPU_CLASS_PATTERN, {
-    error: 'a GPU class is letters, digits, "." and "-" such as "H100-80G" or "L40S"',
-  }),
-  gpuNeedSchema,
-]);
 
 const count = (min: number, max: number) => z.int().min(min).max(max);
 
@@ -102,6 +107,8 @@ const baseSchema = z.strictObject({
     .enum(PRIORITY_CLASSES, { error: `priority_class is one of ${PRIORITY_CLASSES.join(", ")}` })
     .default("normal"),
   allow_pickle: z.boolean().default(false),
+  /** An embedding model: its engines start in their embedding mode and serve /v1/embeddings. */
+  embeddings: z.boolean().default(false),
   owner: ownerSchema.optional(),
   external: externalSchema.optional(),
 });
@@ -152,7 +159,7 @@ function checkGpu(profile: Profile, path: (string | number)[], ctx: Issues): voi
     report(
       ctx,
       [...path, "gpu"],
-      `engine ${profile.engine} needs a GPU; set gpu to a class such as "H100-80G" or a need {min_compute_capability, min_memory_gb}, or use engine llamacpp to serve on CPU`,
+      `engine ${profile.engine} needs a GPU; set gpu to a class such as "H100-80G" or a need such as ${GPU_NEED_EXAMPLE}, or use engine llamacpp to serve on CPU`,
     );
   }
   if (!hasGpu && (profile.gpus ?? 0) > 0) {
@@ -198,8 +205,15 @@ function checkParallelism(profile: Profile, path: (string | number)[], ctx: Issu
   }
 }
 
-function checkProfile(profile: Profile, index: number, ctx: Issues): void {
+function checkProfile(profile: Profile, index: number, isEmbedding: boolean, ctx: Issues): void {
   const path = ["profiles", index];
+  if (isEmbedding && !EMBEDDING_ENGINES.has(profile.engine)) {
+    report(
+      ctx,
+      [...path, "engine"],
+      `engine ${profile.engine} cannot serve embeddings; use ${[...EMBEDDING_ENGINES].join(", ")}, or remove embeddings: true`,
+    );
+  }
   checkGpu(profile, path, ctx);
   checkParallelism(profile, path, ctx);
   for (const refusal of checkEngineArgs(profile.engine, profile.args)) {
@@ -262,7 +276,7 @@ function checkModel(model: BaseModel, ctx: Issues): void {
         `profile "${profile.name}" is named twice; give each profile its own name`,
       );
     seen.add(profile.name);
-    checkProfile(profile, index, ctx);
+    checkProfile(profile, index, model.embeddings, ctx);
   });
 }
 
@@ -282,28 +296,10 @@ export const modelDefinitionSchema = baseSchema.superRefine(checkModel).transfor
 export type ModelDefinitionInput = z.input<typeof modelDefinitionSchema>;
 export type ModelDefinition = z.output<typeof modelDefinitionSchema>;
 export type ModelProfile = ModelDefinition["profiles"][number];
-export type GpuNeed = z.output<typeof gpuNeedSchema>;
 export type ParseResult = { ok: true; model: ModelDefinition } | { ok: false; errors: string[] };
 
-/** `profiles[0].args[2]` from zod's path, so an error points where a person would look. */
-export function formatIssuePath(path: readonly PropertyKey[]): string {
-  return path
-    .map((part, index) =>
-      typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`,
-    )
-    .join("");
-}
-
-function formatIssue(issue: z.core.$ZodIssue): string {
-  const where = formatIssuePath(issue.path) || "definition";
-  if (issue.code === "unrecognized_keys") {
-    return `${where}: unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}; remove ${issue.keys.length > 1 ? "them" : "it"} or check the spelling`;
-  }
-  return `${where}: ${issue.message}`;
-}
-
 export function parseModelDefinition(input: unknown): ParseResult {
-  const parsed = modelDefinitionSchema.safeParse(input);
+  const parsed = modelDefinitionSchema.safeParse(input, { error: catalogErrorMap });
   if (parsed.success) return { ok: true, model: parsed.data };
-  return { ok: false, errors: parsed.error.issues.map(formatIssue) };
+  return { ok: false, errors: parsed.error.issues.flatMap(formatIssues) };
 }

@@ -1,7 +1,8 @@
 // The checks a node must pass to take a replica, in the order they run. Each is a small pure
 // function that returns nothing when the node passes and a sentence an operator can act on when
 // it does not; explain-placement prints those sentences as they are.
-import type { GpuNeed } from "../catalog/model-definition";
+import { describeGpuNeed, meetsGpuNeed } from "../catalog/gpu-need";
+import type { GpuNeed } from "../catalog/gpu-need";
 import { freeOf, type Fleet, type NodeUsage } from "./fleet";
 import type { PlacementCard, PlacementPolicy, PlacementRequest } from "./types";
 
@@ -38,15 +39,11 @@ export function classesFor(request: PlacementRequest, fleet: Fleet): readonly st
     return classes;
   }
   const need = request.gpu;
-  const key = `${need.min_memory_gb}/${need.min_compute_capability}`;
+  const key = `${need.min_memory_gb ?? "-"}/${need.min_compute_capability ?? "-"}`;
   const known = fleet.classesByNeed.get(key);
   if (known) return known;
   const classes = [...fleet.classes.entries()]
-    .filter(
-      ([, info]) =>
-        info.memoryGb >= need.min_memory_gb &&
-        info.computeCapability >= need.min_compute_capability,
-    )
+    .filter(([, info]) => meetsGpuNeed(need, info))
     .sort(([nameA, a], [nameB, b]) => a.memoryGb - b.memoryGb || nameA.localeCompare(nameB, "en"))
     .map(([name]) => name);
   fleet.classesByNeed.set(key, classes);
@@ -55,7 +52,7 @@ export function classesFor(request: PlacementRequest, fleet: Fleet): readonly st
 
 function describeGpu(gpu: string | GpuNeed): string {
   if (typeof gpu === "string") return gpu;
-  return `compute capability ≥ ${gpu.min_compute_capability} and ≥ ${formatGb(gpu.min_memory_gb)}`;
+  return describeGpuNeed(gpu);
 }
 
 function describeNodeCards(cards: readonly PlacementCard[]): string {

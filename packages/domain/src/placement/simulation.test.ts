@@ -85,7 +85,10 @@ function randomModel(random: Random, index: number): SimModel {
 
 function classMeets(card: PlacementCard, gpu: string | GpuNeed): boolean {
   if (typeof gpu === "string") return card.gpuClass === gpu;
-  return card.memoryGb >= gpu.min_memory_gb && card.computeCapability >= gpu.min_compute_capability;
+  return (
+    card.memoryGb >= (gpu.min_memory_gb ?? 0) &&
+    card.computeCapability >= (gpu.min_compute_capability ?? 0)
+  );
 }
 
 function checkInvariants(

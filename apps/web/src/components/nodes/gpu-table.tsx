@@ -1,6 +1,8 @@
 "use client";
-// One row per card. Measurements the driver did not report stay an em dash; a PCIe link below
-// its maximum is flagged, since it silently caps host-to-device bandwidth.
+// One row per card. Measurements the driver did not report stay an em dash. The PCIe cell shows
+// the link as seated against the card's best, with the GB/s each carries; a link below the card's
+// best (fewer lanes, an older slot) is flagged, since it silently caps host-to-device bandwidth.
+// The generation a link idles at is not shown: it drops to save power and means nothing here.
 import type { GpuView } from "@llmgw/api";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
@@ -8,6 +10,7 @@ import {
   ABSENT,
   formatBytesPair,
   formatCelsius,
+  formatNumber,
   formatPercent,
   formatWatts,
 } from "../../lib/format";
@@ -30,11 +33,21 @@ function pcieLink(gen: number | null, width: number | null, t: TFunction<"nodes"
   return t("gpu.pcieLink", { gen: gen ?? ABSENT, width: width ?? ABSENT });
 }
 
+function pcieText(gpu: GpuView, t: TFunction<"nodes">, lang: string): string {
+  const seated = pcieLink(gpu.pcieGenMax, gpu.pcieWidthCurrent ?? gpu.pcieWidthMax, t);
+  const best = pcieLink(gpu.pcieGenCardMax ?? gpu.pcieGenMax, gpu.pcieWidthMax, t);
+  if (gpu.pcieLink === null) return `${seated} / ${best}`;
+  const bandwidth = t("gpu.pcieBandwidth", {
+    carried: formatNumber(gpu.pcieLink.carriedGBps, lang, 1),
+    possible: formatNumber(gpu.pcieLink.possibleGBps, lang, 1),
+  });
+  return `${seated} / ${best} · ${bandwidth}`;
+}
+
 function PcieCell({ gpu }: { gpu: GpuView }) {
-  const { t } = useTranslation("nodes");
-  const isDegraded = isPcieDegraded(gpu);
-  const text = `${pcieLink(gpu.pcieGenCurrent, gpu.pcieWidthCurrent, t)} / ${pcieLink(gpu.pcieGenMax, gpu.pcieWidthMax, t)}`;
-  if (!isDegraded) return <span>{text}</span>;
+  const { t, i18n } = useTranslation("nodes");
+  const text = pcieText(gpu, t, i18n.language);
+  if (!isPcieDegraded(gpu)) return <span>{text}</span>;
   return (
     <span className="warning" title={t("gpu.pcieDegraded")} data-testid="pcie-degraded">
       <span aria-hidden="true">{"⚠ "}</span>

@@ -1,0 +1,1 @@
+ALTER TABLE "gpus" ADD COLUMN "pcie_gen_card_max" integer;
