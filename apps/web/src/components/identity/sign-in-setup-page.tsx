@@ -8,6 +8,7 @@ import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "../../lib/format";
 import { useTRPC } from "../../trpc/react";
+import { ActionError } from "./action-error";
 import { ErrorPanel } from "../error-panel";
 import { LdapForm } from "./ldap-form";
 
@@ -93,11 +94,7 @@ function EntraForm({ current }: { current: SignInSettings["entra"] }) {
           <option value="ignore">{t("entra.overageIgnore")}</option>
         </select>
       </label>
-      {save.error ? (
-        <p className="form-error" role="alert" data-testid="entra-error">
-          {save.error.message}
-        </p>
-      ) : null}
+      <ActionError error={save.error} testId="entra-error" />
       {save.isSuccess ? (
         <p className="muted" data-testid="entra-saved">
           {t("saved")}
