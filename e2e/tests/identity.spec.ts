@@ -178,7 +178,7 @@ async function addUnit(page: Page, kind: "org" | "team" | "project", name: strin
  * password shown once signs them in), a group with the person in it, org → team → project, the group
  * granted operator on the project (which lets the person make a key there over the API), then all
  * of it revoked and removed again. Refusals (a duplicate group, a unit that still holds a team)
- * show the control plane's words. Names end in `tag` so the English and Turkish rounds do not meet.
+ * show the control plane's words, in the page's language. Names end in `tag` so the English and Turkish rounds do not meet.
  */
 async function identityRound(page: Page, tag: "en" | "tr") {
   const person = `rita-${tag}`;
@@ -212,7 +212,7 @@ async function identityRound(page: Page, tag: "en" | "tr") {
   await page.getByTestId("group-name").fill(group);
   await page.getByTestId("group-create-submit").click();
   await expect(page.getByTestId("groups-error")).toContainText(
-    `a group named "${group}" exists already`,
+    tag === "tr" ? `“${group}” adlı bir grup zaten var` : `a group named "${group}" exists already`,
   );
   await groupRow.getByTestId("group-member-pick").selectOption(person);
   await groupRow.getByTestId("group-member-add").click();
@@ -264,7 +264,11 @@ async function identityRound(page: Page, tag: "en" | "tr") {
   const orgUnit = page.locator(`[data-testid="org-unit"][data-owner="org:${org}"]`);
   await orgUnit.getByTestId("org-unit-remove").first().click();
   await confirm(page, "org-unit-remove-confirm");
-  await expect(page.getByTestId("org-error")).toContainText(`org:${org} still holds team:${team}`);
+  await expect(page.getByTestId("org-error")).toContainText(
+    tag === "tr"
+      ? `org:${org} hâlâ şunları içeriyor: team:${team}`
+      : `org:${org} still holds team:${team}`,
+  );
   for (const owner of [`project:${project}`, `team:${team}`, `org:${org}`]) {
     const unit = page.locator(`[data-testid="org-unit"][data-owner="${owner}"]`);
     await unit.getByTestId("org-unit-remove").first().click();

@@ -21,4 +21,16 @@ describe("readServerConfig", () => {
       /http:\/\/ or https:\/\//,
     );
   });
+
+  it("takes the address clients outside use from LLMGW_PUBLIC_API_URL", () => {
+    expect(
+      readServerConfig({
+        LLMGW_API_URL: "http://127.0.0.1:8080",
+        LLMGW_PUBLIC_API_URL: "https://llm.corp.example/",
+      }),
+    ).toEqual({ apiUrl: "http://127.0.0.1:8080", publicApiUrl: "https://llm.corp.example" });
+    expect(() => readServerConfig({ LLMGW_PUBLIC_API_URL: "llm.corp.example" })).toThrow(
+      /LLMGW_PUBLIC_API_URL="llm.corp.example"/,
+    );
+  });
 });

@@ -31,6 +31,7 @@ import type {
   UpdatePersonInput,
 } from "./schemas-identity";
 import type { OwnershipResolver } from "@llmgw/domain";
+import type { Refusal, RefusalInit } from "./refusals";
 import type {
   EntraSettingsInput,
   LdapSettingsInput,
@@ -51,16 +52,22 @@ import type {
 
 /**
  * Refusals the services raise with a sentence an operator can act on; the router turns them into
- * BAD_REQUEST / NOT_FOUND / CONFLICT answers carrying that sentence (and each error line).
+ * BAD_REQUEST / NOT_FOUND / CONFLICT answers carrying that sentence (and each error line). The
+ * code and parameters let the console say the same in the operator's language.
  */
 export class ServiceError extends Error {
   override readonly name = "ServiceError";
+  readonly details: string[];
+  readonly refusal: Refusal;
   constructor(
-    readonly kind: "invalid" | "not_found" | "conflict" | "unavailable" | "forbidden",
+    readonly kind:
+      "invalid" | "not_found" | "conflict" | "unavailable" | "forbidden" | "unauthorized",
     message: string,
-    readonly details: string[] = [],
+    init: RefusalInit,
   ) {
     super(message);
+    this.details = init.details ?? [];
+    this.refusal = { code: init.code, params: init.params ?? {} };
   }
 }
 

@@ -1,5 +1,6 @@
 export { appRouter, type AppRouter } from "./root";
 export { ServiceError } from "./context";
+export * from "./refusals";
 export type {
   Actor,
   ApiContext,

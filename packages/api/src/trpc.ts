@@ -11,10 +11,12 @@ const t = initTRPC.context<ApiContext>().create({
     const zodLines = zodIssues ? zodIssues.map(formatIssue) : null;
     // Each line of a refusal travels on its own, so the CLI and the console can list them.
     const details = error.cause instanceof ServiceError ? error.cause.details : (zodLines ?? []);
+    // The code and names of a refusal, so the console can say it in the operator's language.
+    const refusal = error.cause instanceof ServiceError ? error.cause.refusal : null;
     return {
       ...shape,
       message: zodLines ? zodLines.join("; ") : shape.message,
-      data: { ...shape.data, stack: undefined, zodIssues, details },
+      data: { ...shape.data, stack: undefined, zodIssues, details, refusal },
     };
   },
 });
@@ -30,6 +32,7 @@ const SERVICE_ERROR_CODES = {
   conflict: "CONFLICT",
   unavailable: "PRECONDITION_FAILED",
   forbidden: "FORBIDDEN",
+  unauthorized: "UNAUTHORIZED",
 } as const satisfies Record<ServiceError["kind"], TRPCError["code"]>;
 
 export function toTRPCError(error: ServiceError): TRPCError {
@@ -53,21 +56,30 @@ export const publicProcedure = t.procedure.use(mapServiceErrors);
 
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) {
-    throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in first: no valid session" });
+    throw new ServiceError("unauthorized", "sign in first: no valid session", {
+      code: "auth.no_session",
+    });
   }
   return next({ ctx: { ...ctx, user: ctx.user, actor: { username: ctx.user.username } } });
 });
 
-function forbid(user: UserView, needs: string): never {
-  throw new TRPCError({
-    code: "FORBIDDEN",
-    message: `"${user.username}" has the ${user.role} role, which ${user.role === "viewer" ? "may only look" : "cannot do this"}; this needs ${needs}`,
-  });
+const NEEDS = {
+  "role.needs_operator": "an admin or operator",
+  "role.needs_owner_operator": "an admin, or an operator of the owner",
+  "role.needs_admin": "an admin",
+} as const;
+
+function forbid(user: UserView, code: keyof typeof NEEDS): never {
+  throw new ServiceError(
+    "forbidden",
+    `"${user.username}" has the ${user.role} role, which ${user.role === "viewer" ? "may only look" : "cannot do this"}; this needs ${NEEDS[code]}`,
+    { code, params: { username: user.username, role: user.role } },
+  );
 }
 
 /** Changes to the cluster: admins and operators only; viewers may look but not touch. */
 export const operatorProcedure = authedProcedure.use(({ ctx, next }) => {
-  if (!atLeast(ctx.user.role, "operator")) forbid(ctx.user, "an admin or operator");
+  if (!atLeast(ctx.user.role, "operator")) forbid(ctx.user, "role.needs_operator");
   return next({ ctx });
 });
 
@@ -78,13 +90,13 @@ export const operatorProcedure = authedProcedure.use(({ ctx, next }) => {
 export const ownerOperatorProcedure = authedProcedure.use(({ ctx, next }) => {
   const somewhere =
     atLeast(ctx.user.role, "operator") || ctx.user.grants.some((g) => atLeast(g.role, "operator"));
-  if (!somewhere) forbid(ctx.user, "an admin, or an operator of the owner");
+  if (!somewhere) forbid(ctx.user, "role.needs_owner_operator");
   return next({ ctx });
 });
 
 /** People, groups, roles, sign-in setup and the audit log: admins only. */
 export const adminProcedure = authedProcedure.use(({ ctx, next }) => {
-  if (ctx.user.role !== "admin") forbid(ctx.user, "an admin");
+  if (ctx.user.role !== "admin") forbid(ctx.user, "role.needs_admin");
   return next({ ctx });
 });
 
@@ -96,9 +108,10 @@ export async function requireOn(
 ): Promise<void> {
   const chain = await ctx.services.ownership.chain(owner);
   if (!holdsOn(ctx.user, role, chain)) {
-    throw new TRPCError({
-      code: "FORBIDDEN",
-      message: `"${ctx.user.username}" is not ${role === "admin" ? "an admin" : `an ${role}`} of ${owner}; an admin can grant it (llmgw ctl roles grant)`,
-    });
+    throw new ServiceError(
+      "forbidden",
+      `"${ctx.user.username}" is not ${role === "admin" ? "an admin" : `an ${role}`} of ${owner}; an admin can grant it (llmgw ctl roles grant)`,
+      { code: "role.not_on_owner", params: { username: ctx.user.username, role, owner } },
+    );
   }
 }

@@ -1,7 +1,7 @@
 // The catalog kept in the store. Every change is written (with its audit row) first and swapped in
 // after, so a failed write leaves the current catalog exactly as it was; writes run one at a time,
 // so two edits in flight cannot both start from the same catalog and lose one of them.
-import { ServiceError, type Actor } from "@llmgw/api";
+import { ServiceError, type Actor, type RefusalInit } from "@llmgw/api";
 import type { Database } from "@llmgw/db";
 import {
   catalogWith,
@@ -82,19 +82,29 @@ interface Ops {
   swap(next: CatalogState): void;
 }
 
-function refusedName(definition: unknown): string {
+function nameOf(definition: unknown): string | null {
   const name = (definition as { name?: unknown } | null)?.name;
-  return typeof name === "string" && name ? `model "${name}"` : "the model definition";
+  return typeof name === "string" && name ? name : null;
+}
+
+function refusedName(definition: unknown): string {
+  const name = nameOf(definition);
+  return name ? `model "${name}"` : "the model definition";
+}
+
+function definitionRefusal(definition: unknown): RefusalInit {
+  const name = nameOf(definition);
+  return name ? { code: "model.refused", params: { name } } : { code: "model.definition_refused" };
 }
 
 function built(result: ReturnType<typeof createCatalog>, what: string): Catalog {
   // The definition was validated alone already; a set-level refusal here is a bug, not bad input.
   if (!result.ok)
-    throw new ServiceError(
-      "invalid",
-      `${what} was refused: ${result.errors.join("; ")}`,
-      result.errors,
-    );
+    throw new ServiceError("invalid", `${what} was refused: ${result.errors.join("; ")}`, {
+      code: "model.catalog_refused",
+      params: { reason: result.errors.join("; ") },
+      details: result.errors,
+    });
   return result.catalog;
 }
 
@@ -109,9 +119,11 @@ function refuseBarredUpstream(model: ModelDefinition, allowPrivate: boolean): vo
   const hint = allowPrivate
     ? ""
     : "; set LLMGW_ALLOW_PRIVATE_UPSTREAMS=true if this provider is meant to be private";
-  throw new ServiceError("invalid", `external.url: ${check.why}`, [
-    `external.url: ${check.why}${hint}`,
-  ]);
+  throw new ServiceError("invalid", `external.url: ${check.why}`, {
+    code: "model.upstream_barred",
+    params: { reason: check.why },
+    details: [`external.url: ${check.why}${hint}`],
+  });
 }
 
 async function addModel(ops: Ops, definition: unknown, actor: Actor): Promise<ModelDefinition> {
@@ -120,7 +132,7 @@ async function addModel(ops: Ops, definition: unknown, actor: Actor): Promise<Mo
     throw new ServiceError(
       "invalid",
       `${refusedName(definition)} was refused: ${parsed.errors.join("; ")}`,
-      parsed.errors,
+      { ...definitionRefusal(definition), details: parsed.errors },
     );
   }
   const model = parsed.model;
@@ -167,6 +179,7 @@ function unknownModel(name: string): ServiceError {
   return new ServiceError(
     "not_found",
     `model "${name}" is not in the catalog; see \`llmgw ctl models\``,
+    { code: "model.not_found", params: { name } },
   );
 }
 
@@ -236,7 +249,7 @@ async function setModelFallbacks(
     throw new ServiceError(
       "invalid",
       `fallbacks of model "${name}" were refused: ${errors.join("; ")}`,
-      errors,
+      { code: "model.fallbacks_refused", params: { name }, details: errors },
     );
   }
   const at = new Date(ops.deps.nowMs());

@@ -26,9 +26,12 @@ export function publicOrigin(req: IncomingMessage): string {
   return `${proto}://${host}`;
 }
 
-/** Only paths on this site: `//evil.example` and `https://…` would send people elsewhere. */
+/**
+ * Only paths on this site: `//evil.example` and `https://…` would send people elsewhere, and so
+ * would a backslash or a tab or newline, which browsers read as a slash or drop (`/\t/evil`).
+ */
 export function safeReturnTo(value: string | null): string {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.includes("\\"))
+  if (!value || !value.startsWith("/") || value.startsWith("//") || /[\\\p{Cc}]/u.test(value))
     return "/";
   return value;
 }

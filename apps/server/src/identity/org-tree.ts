@@ -23,6 +23,7 @@ export async function requireUnit(db: Database, owner: string): Promise<void> {
     throw new ServiceError(
       "not_found",
       `${owner} is not in the org tree; add it first (llmgw ctl org add)`,
+      { code: "org.unit_not_found", params: { owner } },
     );
 }
 
@@ -42,13 +43,20 @@ export async function createUnit(db: Database, input: CreateOrgUnitInput, actor:
       wanted
         ? `a ${input.kind} sits under a ${wanted}: give --parent ${wanted}:NAME`
         : "an org sits at the top of the tree and has no parent",
+      wanted
+        ? { code: "org.parent_required", params: { kind: input.kind, parentKind: wanted } }
+        : { code: "org.org_has_no_parent" },
     );
   if (input.parent) await requireUnit(db, input.parent);
   const [taken] = await db
     .select()
     .from(orgUnits)
     .where(and(eq(orgUnits.kind, input.kind), eq(orgUnits.name, input.name)));
-  if (taken) throw new ServiceError("conflict", `${input.kind}:${input.name} exists already`);
+  if (taken)
+    throw new ServiceError("conflict", `${input.kind}:${input.name} exists already`, {
+      code: "org.unit_exists",
+      params: { kind: input.kind, name: input.name },
+    });
   await db
     .insert(orgUnits)
     .values({ id: randomUUID(), kind: input.kind, name: input.name, parent: input.parent ?? null });
@@ -68,6 +76,10 @@ export async function removeUnit(db: Database, owner: string, actor: Actor) {
     throw new ServiceError(
       "conflict",
       `${owner} still holds ${children.map((c) => `${c.kind}:${c.name}`).join(", ")}; remove those first`,
+      {
+        code: "org.unit_not_empty",
+        params: { owner, children: children.map((c) => `${c.kind}:${c.name}`).join(", ") },
+      },
     );
   const ref = parseOwner(owner)!;
   await db
@@ -121,6 +133,15 @@ export async function grantRole(db: Database, input: GrantRoleInput, actor: Acto
     throw new ServiceError(
       "conflict",
       `${subject.kind} ${subject.name} already holds ${input.role} on ${input.scope}`,
+      {
+        code: "role.grant_exists",
+        params: {
+          subjectKind: subject.kind,
+          subject: subject.name,
+          role: input.role,
+          scope: input.scope,
+        },
+      },
     );
   await recordAudit(db, {
     actor: actor.username,
@@ -134,7 +155,10 @@ export async function grantRole(db: Database, input: GrantRoleInput, actor: Acto
 export async function revokeGrant(db: Database, id: string, actor: Actor) {
   const [row] = await db.delete(roleBindings).where(eq(roleBindings.id, id)).returning();
   if (!row)
-    throw new ServiceError("not_found", `no role grant with id "${id}"; see \`llmgw ctl roles\``);
+    throw new ServiceError("not_found", `no role grant with id "${id}"; see \`llmgw ctl roles\``, {
+      code: "role.grant_not_found",
+      params: { id },
+    });
   await recordAudit(db, {
     actor: actor.username,
     action: "role.revoke",

@@ -57,7 +57,10 @@ export async function findUser(db: Database, idOrName: string): Promise<UserRow>
   const [byName] = byId ? [] : await db.select().from(users).where(eq(users.username, idOrName));
   const user = byId ?? byName;
   if (!user)
-    throw new ServiceError("not_found", `no person "${idOrName}"; see \`llmgw ctl users\``);
+    throw new ServiceError("not_found", `no person "${idOrName}"; see \`llmgw ctl users\``, {
+      code: "person.not_found",
+      params: { name: idOrName },
+    });
   return user;
 }
 
@@ -72,13 +75,17 @@ async function keepAnAdmin(db: Database, leaving: UserRow): Promise<void> {
     throw new ServiceError(
       "conflict",
       `"${leaving.username}" is the last active admin; make someone else an admin first`,
+      { code: "person.last_admin", params: { username: leaving.username } },
     );
 }
 
 export async function createPerson(db: Database, input: CreatePersonInput, actor: Actor) {
   const [taken] = await db.select().from(users).where(eq(users.username, input.username));
   if (taken)
-    throw new ServiceError("conflict", `a person named "${input.username}" exists already`);
+    throw new ServiceError("conflict", `a person named "${input.username}" exists already`, {
+      code: "person.exists",
+      params: { username: input.username },
+    });
   if (input.homeOwner) await requireUnit(db, input.homeOwner);
   const [row] = await db
     .insert(users)
@@ -176,13 +183,20 @@ export async function findGroup(db: Database, idOrName: string): Promise<GroupRo
   const [byName] = byId ? [] : await db.select().from(groups).where(eq(groups.name, idOrName));
   const group = byId ?? byName;
   if (!group)
-    throw new ServiceError("not_found", `no group "${idOrName}"; see \`llmgw ctl groups\``);
+    throw new ServiceError("not_found", `no group "${idOrName}"; see \`llmgw ctl groups\``, {
+      code: "group.not_found",
+      params: { name: idOrName },
+    });
   return group;
 }
 
 export async function createGroup(db: Database, input: CreateGroupInput, actor: Actor) {
   const [byName] = await db.select().from(groups).where(eq(groups.name, input.name));
-  if (byName) throw new ServiceError("conflict", `a group named "${input.name}" exists already`);
+  if (byName)
+    throw new ServiceError("conflict", `a group named "${input.name}" exists already`, {
+      code: "group.exists",
+      params: { name: input.name },
+    });
   if (input.externalId) {
     const [byExternal] = await db
       .select()
@@ -192,6 +206,10 @@ export async function createGroup(db: Database, input: CreateGroupInput, actor: 
       throw new ServiceError(
         "conflict",
         `group "${byExternal.name}" already stands for ${input.externalId}`,
+        {
+          code: "group.external_taken",
+          params: { name: byExternal.name, externalId: input.externalId },
+        },
       );
   }
   const [row] = await db

@@ -29,10 +29,13 @@ export function createSignInSetupService(store: SignInStore): SignInSetupService
         throw new ServiceError(
           "unavailable",
           "Active Directory is not set up yet; save the settings first",
+          { code: "signin.ldap_not_set_up" },
         );
       const password = await store.ldapPassword();
       if (!password)
-        throw new ServiceError("unavailable", "Active Directory has no bind password yet");
+        throw new ServiceError("unavailable", "Active Directory has no bind password yet", {
+          code: "signin.ldap_no_password",
+        });
       const mappings = await mappedGroups(store.db, settings.groupMappings ?? []);
       return new LdapDirectory(settings, password).test(mappings);
     },

@@ -80,6 +80,7 @@ export class SignInStore {
       throw new ServiceError(
         "invalid",
         "client secret is required the first time Entra ID is set up",
+        { code: "signin.entra_secret_required" },
       );
     if (clientSecret !== undefined)
       await storeSecret(this.db, this.masterKey, ENTRA_SECRET, clientSecret);
@@ -98,6 +99,7 @@ export class SignInStore {
       throw new ServiceError(
         "invalid",
         "bind password is required the first time Active Directory is set up",
+        { code: "signin.ldap_password_required" },
       );
     if (bindPassword !== undefined)
       await storeSecret(this.db, this.masterKey, LDAP_SECRET, bindPassword);

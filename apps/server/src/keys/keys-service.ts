@@ -92,6 +92,7 @@ export function createKeysService(
         throw new ServiceError(
           "not_found",
           `no API key with id "${id}"; see \`llmgw ctl keys list\``,
+          { code: "key.not_found", params: { id } },
         );
       cache.delete(row.prefix);
       events?.record("key.revoked", row.id, {

@@ -4,7 +4,7 @@
 // again after it resolves, right before each connection, so DNS cannot point it inside.
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
-import { ServiceError } from "@llmgw/api";
+import { ServiceError, type RefusalInit } from "@llmgw/api";
 
 const PRIVATE = new BlockList();
 for (const [net, bits] of [
@@ -43,8 +43,8 @@ export function isPrivateAddress(ip: string): boolean {
   return false;
 }
 
-function refuse(message: string): never {
-  throw new ServiceError("invalid", message);
+function refuse(message: string, refusal: RefusalInit): never {
+  throw new ServiceError("invalid", message, refusal);
 }
 
 /** Checks an address as written; answers it parsed. */
@@ -53,19 +53,25 @@ export function checkMcpAddress(text: string, isPrivateAllowed: boolean): URL {
   try {
     url = new URL(text);
   } catch {
-    refuse(`address "${text}" is not a URL; give one like https://mcp.example.com/mcp`);
+    refuse(`address "${text}" is not a URL; give one like https://mcp.example.com/mcp`, {
+      code: "mcp.address_not_url",
+      params: { address: text },
+    });
   }
   if (url.protocol !== "https:" && url.protocol !== "http:")
     refuse(
       `address "${text}": only http:// and https:// MCP servers (streamable HTTP) are reached`,
+      { code: "mcp.address_scheme", params: { address: text } },
     );
   if (url.username || url.password)
     refuse(
       `address "${url.host}${url.pathname}" carries a user and password; put the credential in a header instead (--bearer-file or --secret-file), where it is kept sealed`,
+      { code: "mcp.address_credentials", params: { address: `${url.host}${url.pathname}` } },
     );
   if (!isPrivateAllowed && (isPrivateAddress(url.hostname) || PRIVATE_NAMES.test(url.hostname)))
     refuse(
       `address "${text}" is private, loopback, link-local or a metadata address; the server refuses those unless LLMGW_MCP_ALLOW_PRIVATE=1`,
+      { code: "mcp.address_private", params: { address: text } },
     );
   return url;
 }

@@ -136,6 +136,7 @@ export async function openLevel(
     throw new ServiceError(
       "not_found",
       `${subject} names no list of its own for ${server}; it already inherits`,
+      { code: "mcp.no_own_list", params: { subject, server } },
     );
   await deps.db.insert(auditLog).values({
     at: now,

@@ -56,15 +56,23 @@ export async function requireSubject(db: Database, subject: string): Promise<voi
       throw new ServiceError(
         "not_found",
         `no API key with id "${id}"; see \`llmgw ctl keys list\` for the ids`,
+        { code: "key.not_found", params: { id } },
       );
     if (row.revokedAt)
-      throw new ServiceError("invalid", `API key "${id}" was revoked; grant to a live key`);
+      throw new ServiceError("invalid", `API key "${id}" was revoked; grant to a live key`, {
+        code: "key.revoked",
+        params: { id },
+      });
     return;
   }
   if (subject.startsWith("user:")) {
     const name = subject.slice("user:".length);
     const [row] = await db.select({ id: users.id }).from(users).where(eq(users.username, name));
-    if (!row) throw new ServiceError("not_found", `no person named "${name}" is known here`);
+    if (!row)
+      throw new ServiceError("not_found", `no person named "${name}" is known here`, {
+        code: "person.not_found",
+        params: { name },
+      });
   }
   const ref = parseOwner(subject);
   if (ref && ref.kind !== "user" && !(await unitKnown(db, ref.kind, ref.name)))
@@ -72,5 +80,6 @@ export async function requireSubject(db: Database, subject: string): Promise<voi
       "not_found",
       `no ${ref.kind} named "${ref.name}" is known here (it is not in the tree, and no key or ` +
         `person belongs to it); add it first with \`llmgw ctl org add ${subject}\``,
+      { code: "org.subject_unknown", params: { kind: ref.kind, name: ref.name, subject } },
     );
 }

@@ -39,7 +39,10 @@ export function createMcpService(deps: McpServiceDeps): McpService {
   const find = async (name: string) => {
     const [row] = await db.select().from(mcpServers).where(eq(mcpServers.name, name));
     if (!row)
-      throw new ServiceError("not_found", `no MCP server named "${name}"; see llmgw ctl mcp list`);
+      throw new ServiceError("not_found", `no MCP server named "${name}"; see llmgw ctl mcp list`, {
+        code: "mcp.server_not_found",
+        params: { name },
+      });
     return row;
   };
   const view = async (row: McpServerRow) =>
@@ -89,6 +92,7 @@ export function createMcpService(deps: McpServiceDeps): McpService {
         throw new ServiceError(
           "conflict",
           `an MCP server named "${row.name}" exists; change it with update, or remove it first`,
+          { code: "mcp.server_exists", params: { name: row.name } },
         );
       await audit(actor, "mcp.server.add", saved);
       return view(saved);
@@ -121,6 +125,7 @@ export function createMcpService(deps: McpServiceDeps): McpService {
         throw new ServiceError(
           "invalid",
           `${ADMIN_MCP_SERVER} is answered inside the gateway and keeps no token`,
+          { code: "mcp.admin_keeps_no_token", params: { server: ADMIN_MCP_SERVER } },
         );
       const sealed = sealedHeader(deps, name, credential);
       const headers = [

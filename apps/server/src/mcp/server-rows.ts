@@ -47,10 +47,15 @@ export function checkedUrl(deps: SealingDeps, name: string, url: string | undefi
       throw new ServiceError(
         "invalid",
         `${ADMIN_MCP_SERVER} is answered inside the gateway; its address cannot be moved`,
+        { code: "mcp.admin_address_fixed", params: { server: ADMIN_MCP_SERVER } },
       );
     return ADMIN_MCP_URL;
   }
-  if (!url) throw new ServiceError("invalid", `server "${name}" needs an address (--url)`);
+  if (!url)
+    throw new ServiceError("invalid", `server "${name}" needs an address (--url)`, {
+      code: "mcp.address_required",
+      params: { name },
+    });
   return checkMcpAddress(url, deps.isPrivateAllowed).href;
 }
 
@@ -65,6 +70,7 @@ export function newServerRow(
     throw new ServiceError(
       "invalid",
       `${ADMIN_MCP_SERVER} is answered inside the gateway and takes no token or headers`,
+      { code: "mcp.admin_no_credential", params: { server: ADMIN_MCP_SERVER } },
     );
   const headers: McpHeaderRow[] = (input.headers ?? []).map((h) => ({ ...h, isSealed: false }));
   if (input.credential) headers.push(sealedHeader(deps, input.name, input.credential));
@@ -91,7 +97,10 @@ export function mergeServer(
   now: Date,
 ): McpServerRow {
   if (row.name === ADMIN_MCP_SERVER && change.headers && change.headers.length > 0)
-    throw new ServiceError("invalid", `${ADMIN_MCP_SERVER} takes no headers`);
+    throw new ServiceError("invalid", `${ADMIN_MCP_SERVER} takes no headers`, {
+      code: "mcp.admin_no_headers",
+      params: { server: ADMIN_MCP_SERVER },
+    });
   const headers = change.headers
     ? [
         ...change.headers.map((h) => ({ ...h, isSealed: false })),
@@ -119,6 +128,7 @@ function checkHeaderNames(headers: readonly McpHeaderRow[]): void {
       throw new ServiceError(
         "invalid",
         `header ${header.name} is given twice (the credential is one of the headers)`,
+        { code: "mcp.header_twice", params: { header: header.name } },
       );
     seen.add(lower);
   }

@@ -48,6 +48,7 @@ function refusal(user: UserRow): ServiceError {
     user.isActive
       ? `"${user.username}" holds no role here; an admin can grant one (llmgw ctl roles grant --user ${user.username} --role viewer)`
       : `"${user.username}" is disabled; an admin can enable the account again`,
+    { code: user.isActive ? "auth.no_role" : "auth.disabled", params: { username: user.username } },
   );
 }
 
@@ -74,7 +75,10 @@ export function createAuthService(
         } catch (error) {
           if ((error as Error).name === "WrongCredentials") return null;
           if ((error as Error).name === "SignInRefused")
-            throw new ServiceError("forbidden", (error as Error).message);
+            throw new ServiceError("forbidden", (error as Error).message, {
+              code: "auth.directory_refused",
+              params: { reason: (error as Error).message },
+            });
           throw error;
         }
       }
@@ -143,6 +147,7 @@ export function createAuthService(
         throw new ServiceError(
           "not_found",
           `you have no token with id "${id}"; see the token list`,
+          { code: "token.not_found", params: { id } },
         );
       await db.delete(sessions).where(eq(sessions.tokenHash, row.tokenHash));
       const [user] = await db.select().from(users).where(eq(users.id, userId));

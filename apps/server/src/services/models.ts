@@ -32,6 +32,7 @@ export function createModelsService(
       throw new ServiceError(
         "not_found",
         `model "${name}" is not in the catalog; see \`llmgw ctl models\``,
+        { code: "model.not_found", params: { name } },
       );
     return model;
   };
@@ -42,6 +43,10 @@ export function createModelsService(
       throw new ServiceError(
         "not_found",
         `no preset named "${input.preset}"; presets are ${presetNames().join(", ")}`,
+        {
+          code: "model.preset_not_found",
+          params: { preset: input.preset, presets: presetNames().join(", ") },
+        },
       );
     return preset;
   };

@@ -25,11 +25,13 @@ function nodeIdFor(deps: NodeRequestDeps, nodeOrName: string, feature: AgentFeat
     throw new ServiceError(
       "not_found",
       `node "${nodeOrName}" is not known; see \`llmgw ctl nodes\``,
+      { code: "node.not_found", params: { node: nodeOrName } },
     );
   if (!deps.links.isConnected(live.nodeId)) {
     throw new ServiceError(
       "unavailable",
       `node "${live.register.nodeName}" is not connected; its logs are kept on the node and come back when its agent does`,
+      { code: "node.not_connected", params: { node: live.register.nodeName } },
     );
   }
   const missing = missingFeature(live, feature);
@@ -44,23 +46,30 @@ export function createLogsService(deps: NodeRequestDeps, timeoutMs: number): Log
       const reply = await deps.links
         .request(nodeId, { msg: { case: "logsRequest", value: { source, lines } } }, timeoutMs)
         .catch((error: Error) => {
-          throw new ServiceError("unavailable", `node "${node}": ${error.message}`);
+          throw new ServiceError("unavailable", `node "${node}": ${error.message}`, {
+            code: "node.request_failed",
+            params: { node, reason: error.message },
+          });
         });
       if (reply.msg.case === "error")
         throw new ServiceError(
           "unavailable",
           `node "${node}" could not answer: ${reply.msg.value.message}`,
+          { code: "node.request_failed", params: { node, reason: reply.msg.value.message } },
         );
       if (reply.msg.case !== "logsReply")
         throw new ServiceError(
           "unavailable",
           `node "${node}" answered ${reply.msg.case ?? "nothing"} instead of logs`,
+          { code: "node.wrong_answer", params: { node, answer: reply.msg.case ?? "nothing" } },
         );
       const answer = reply.msg.value;
       if (answer.error)
-        throw new ServiceError("not_found", `node "${node}": ${answer.error}`, [
-          `sources: ${answer.sources.join(", ")}`,
-        ]);
+        throw new ServiceError("not_found", `node "${node}": ${answer.error}`, {
+          code: "node.logs_unavailable",
+          params: { node, reason: answer.error },
+          details: [`sources: ${answer.sources.join(", ")}`],
+        });
       return {
         node,
         source: answer.source || source,

@@ -25,6 +25,10 @@ export function createUsageService(db: Database, nowMs: () => number): UsageServ
         throw new ServiceError(
           "invalid",
           `since (${since.toISOString()}) must be before until (${until.toISOString()})`,
+          {
+            code: "usage.range_backwards",
+            params: { since: since.toISOString(), until: until.toISOString() },
+          },
         );
       const where = and(
         gt(usageRecords.at, since),

@@ -8,6 +8,7 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { describeError, trpcErrorCode } from "../lib/errors";
+import { LANDING_PATH, safeReturnPath } from "../lib/return-path";
 import { useTRPC } from "../trpc/react";
 import { LanguageSwitch, ThemeSwitch } from "./preference-switches";
 
@@ -19,21 +20,24 @@ export function SignInForm() {
   const queryClient = useQueryClient();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
+  const searchParams = useSearchParams();
   // A refused single sign-on comes back here with the server's reason in ?error=.
-  const ssoError = useSearchParams().get("error");
+  const ssoError = searchParams.get("error");
+  // The page that sent the operator here; anything off this console goes to the landing page.
+  const next = safeReturnPath(searchParams.get("next")) ?? LANDING_PATH;
   const methods = useQuery(trpc.signIn.methods.queryOptions(undefined, { retry: false }));
 
   // An operator who is already signed in has nothing to do here.
   const me = useQuery(trpc.auth.me.queryOptions(undefined, { retry: false }));
   useEffect(() => {
-    if (me.isSuccess) router.replace("/cluster");
-  }, [me.isSuccess, router]);
+    if (me.isSuccess) router.replace(next);
+  }, [me.isSuccess, router, next]);
 
   const login = useMutation(
     trpc.auth.login.mutationOptions({
       onSuccess: (result) => {
         queryClient.setQueryData(trpc.auth.me.queryKey(), result.user);
-        router.replace("/cluster");
+        router.replace(next);
       },
     }),
   );
@@ -61,7 +65,7 @@ export function SignInForm() {
           <>
             <a
               className="button primary sso-button"
-              href="/auth/entra/start"
+              href={`/auth/entra/start?returnTo=${encodeURIComponent(next)}`}
               data-testid="signin-microsoft"
             >
               {t("microsoft")}

@@ -12,6 +12,7 @@ import mcpEn from "../locales/en/mcp.json";
 import modelsEn from "../locales/en/models.json";
 import nodesEn from "../locales/en/nodes.json";
 import peopleEn from "../locales/en/people.json";
+import refusalsEn from "../locales/en/refusals.json";
 import replicasEn from "../locales/en/replicas.json";
 import usageEn from "../locales/en/usage.json";
 import signinSetupEn from "../locales/en/signin-setup.json";
@@ -27,6 +28,7 @@ import mcpTr from "../locales/tr/mcp.json";
 import modelsTr from "../locales/tr/models.json";
 import nodesTr from "../locales/tr/nodes.json";
 import peopleTr from "../locales/tr/people.json";
+import refusalsTr from "../locales/tr/refusals.json";
 import replicasTr from "../locales/tr/replicas.json";
 import usageTr from "../locales/tr/usage.json";
 import signinSetupTr from "../locales/tr/signin-setup.json";
@@ -47,6 +49,7 @@ export const NAMESPACES = [
   "cluster",
   "mcp",
   "account",
+  "refusals",
 ] as const;
 
 export const resources = {
@@ -66,6 +69,7 @@ export const resources = {
     cluster: clusterEn,
     mcp: mcpEn,
     account: accountEn,
+    refusals: refusalsEn,
   },
   tr: {
     common: commonTr,
@@ -83,6 +87,7 @@ export const resources = {
     cluster: clusterTr,
     mcp: mcpTr,
     account: accountTr,
+    refusals: refusalsTr,
   },
 } as const;
 

@@ -1,7 +1,13 @@
 import { TRPCClientError } from "@trpc/client";
 import { describe, expect, it } from "vitest";
 import { createI18n } from "../i18n/create-i18n";
-import { describeError, isPermanentError, isUnauthorized, trpcErrorDetails } from "./errors";
+import {
+  describeError,
+  isPermanentError,
+  isUnauthorized,
+  translateRefusal,
+  trpcErrorDetails,
+} from "./errors";
 
 function trpcError(code: string, message: string, extra: Record<string, unknown> = {}) {
   return TRPCClientError.from({ error: { message, code: -32000, data: { code, ...extra } } });
@@ -44,6 +50,43 @@ describe("describeError", () => {
     expect(isPermanentError(wrongPassword)).toBe(true);
     expect(isPermanentError(unreachable)).toBe(false);
     expect(isUnauthorized(new Error("x"))).toBe(false);
+  });
+});
+
+describe("refusals", () => {
+  const en = createI18n("en").getFixedT("en", "common");
+  const tr = createI18n("tr").getFixedT("tr", "common");
+  const duplicateGroup = trpcError("CONFLICT", 'a group named "gpu-ops" exists already', {
+    refusal: { code: "group.exists", params: { name: "gpu-ops" } },
+  });
+
+  it("says a refusal in the page's language with the names the server sent", () => {
+    expect(describeError(duplicateGroup, tr)).toBe(
+      "Kontrol düzleminin yanıtı: “gpu-ops” adlı bir grup zaten var.",
+    );
+    expect(describeError(duplicateGroup, en)).toBe(
+      'The control plane answered: a group named "gpu-ops" exists already',
+    );
+  });
+
+  it("falls back to the server's English sentence for a code this console does not know", () => {
+    const newer = trpcError("CONFLICT", "something only a newer server says", {
+      refusal: { code: "future.thing", params: {} },
+    });
+    expect(translateRefusal(newer, tr)).toBeNull();
+    expect(describeError(newer, tr)).toBe(
+      "Kontrol düzleminin yanıtı: something only a newer server says",
+    );
+  });
+
+  it("keeps the English sentence when a parameter is missing or not plain text", () => {
+    const odd = trpcError("NOT_FOUND", 'model "x" is not in the catalog', {
+      refusal: { code: "model.not_found", params: { name: { toString: "x" } } },
+    });
+    expect(translateRefusal(odd, tr)).toBeNull();
+    expect(describeError(odd, tr)).toBe(
+      'Kontrol düzleminin yanıtı: model "x" is not in the catalog',
+    );
   });
 });
 

@@ -1,5 +1,7 @@
-// Turns whatever a tRPC call failed with into words for the operator. Known cases are translated;
-// anything else shows the control plane's own message, which already names what to do.
+// Turns whatever a tRPC call failed with into words for the operator. Known cases are translated:
+// a refusal by its code (locales/*/refusals.json) with the names the server put in it; anything
+// else shows the control plane's own message, which already names what to do.
+import { isRefusalCode, REFUSALS } from "@llmgw/api/refusals";
 import { TRPCClientError } from "@trpc/client";
 import type { TFunction } from "i18next";
 
@@ -7,6 +9,7 @@ interface ErrorData {
   code?: string;
   apiUrl?: string;
   details?: unknown;
+  refusal?: unknown;
 }
 
 function errorData(error: unknown): ErrorData | null {
@@ -29,6 +32,32 @@ export function trpcErrorDetails(error: unknown): string[] {
   return Array.isArray(details)
     ? details.filter((line): line is string => typeof line === "string" && line !== "")
     : [];
+}
+
+function refusalParams(value: unknown): Record<string, string | number> {
+  if (typeof value !== "object" || value === null) return {};
+  return Object.fromEntries(
+    Object.entries(value).filter(
+      (entry): entry is [string, string | number] =>
+        typeof entry[1] === "string" || typeof entry[1] === "number",
+    ),
+  );
+}
+
+/**
+ * A refusal (`error.data.refusal`) in the operator's language, or null when the error carries no
+ * code this console knows — then the server's English sentence is the best there is.
+ */
+export function translateRefusal(error: unknown, t: TFunction<"common">): string | null {
+  const refusal = errorData(error)?.refusal;
+  if (typeof refusal !== "object" || refusal === null || !("code" in refusal)) return null;
+  const { code } = refusal;
+  if (!isRefusalCode(code)) return null;
+  const params = refusalParams("params" in refusal ? refusal.params : null);
+  // A sentence with a hole in it helps nobody; the English one at least names everything.
+  if (REFUSALS[code].some((name) => !(name in params))) return null;
+  const text = t(code, { ...params, ns: "refusals" });
+  return text === code ? null : text;
 }
 
 export function isUnauthorized(error: unknown): boolean {
@@ -62,6 +91,7 @@ export function describeError(
   if (options.isSignIn && data?.code === "UNAUTHORIZED") return t("errors.wrongCredentials");
   // No tRPC data at all means the response never came from tRPC: the console itself is down.
   if (error instanceof TRPCClientError && !data) return t("errors.consoleUnreachable");
-  const message = error instanceof Error ? error.message : String(error);
+  const message =
+    translateRefusal(error, t) ?? (error instanceof Error ? error.message : String(error));
   return t("errors.server", { message });
 }

@@ -1,5 +1,5 @@
 // Signing in and out, the person's own preferences, and tokens for `llmgw ctl login --token`.
-import { TRPCError } from "@trpc/server";
+import { ServiceError } from "../context";
 import { z } from "zod";
 import { localeSchema, loginInputSchema, loginOutputSchema, userViewSchema } from "../schemas";
 import {
@@ -17,7 +17,9 @@ export const authRouter = router({
     .mutation(async ({ ctx, input }) => {
       const result = await ctx.services.auth.login(input.username, input.password);
       if (!result) {
-        throw new TRPCError({ code: "UNAUTHORIZED", message: "wrong username or password" });
+        throw new ServiceError("unauthorized", "wrong username or password", {
+          code: "auth.wrong_credentials",
+        });
       }
       ctx.setSessionCookie(result.token, new Date(result.expiresAt));
       return result;

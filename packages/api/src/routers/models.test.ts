@@ -81,7 +81,11 @@ describe("models router", () => {
       const ctx = fakeContext("admin");
       const details = ["source: pickle weights", "profiles[0].gpu: engine vllm needs a GPU"];
       ctx.services.models.add.mockRejectedValueOnce(
-        new ServiceError(kind, 'model "chat" was refused: 2 problems', details),
+        new ServiceError(kind, 'model "chat" was refused: 2 problems', {
+          code: "model.refused",
+          params: { name: "chat" },
+          details,
+        }),
       );
       const error = await caught(appRouter.createCaller(ctx).models.add({ definition }));
       expect(error.code).toBe(code);

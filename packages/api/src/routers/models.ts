@@ -1,5 +1,5 @@
 // The catalog: what the cluster should serve, why a model is or is not placed, and the presets.
-import { TRPCError } from "@trpc/server";
+import { ServiceError } from "../context";
 import { z } from "zod";
 import {
   addModelInputSchema,
@@ -28,10 +28,11 @@ export const modelsRouter = router({
     .query(async ({ ctx, input }) => {
       const model = await ctx.services.models.get(input.name);
       if (!model) {
-        throw new TRPCError({
-          code: "NOT_FOUND",
-          message: `model "${input.name}" is not in the catalog; see \`llmgw ctl models\``,
-        });
+        throw new ServiceError(
+          "not_found",
+          `model "${input.name}" is not in the catalog; see \`llmgw ctl models\``,
+          { code: "model.not_found", params: { name: input.name } },
+        );
       }
       return model;
     }),

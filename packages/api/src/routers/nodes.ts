@@ -1,4 +1,4 @@
-import { TRPCError } from "@trpc/server";
+import { ServiceError } from "../context";
 import { z } from "zod";
 import { gpuHistorySchema, nodeViewSchema } from "../schemas";
 import { authedProcedure, router } from "../trpc";
@@ -16,7 +16,10 @@ export const nodesRouter = router({
     .query(async ({ ctx, input }) => {
       const node = await ctx.services.nodes.get(input.id);
       if (!node)
-        throw new TRPCError({ code: "NOT_FOUND", message: `node "${input.id}" is not known` });
+        throw new ServiceError("not_found", `node "${input.id}" is not known`, {
+          code: "node.not_found",
+          params: { node: input.id },
+        });
       return node;
     }),
 
@@ -26,7 +29,10 @@ export const nodesRouter = router({
     .query(async ({ ctx, input }) => {
       const history = await ctx.services.nodes.history(input.id);
       if (!history)
-        throw new TRPCError({ code: "NOT_FOUND", message: `node "${input.id}" is not known` });
+        throw new ServiceError("not_found", `node "${input.id}" is not known`, {
+          code: "node.not_found",
+          params: { node: input.id },
+        });
       return history;
     }),
 });

@@ -8,6 +8,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useTRPC } from "../../trpc/react";
+import { ActionError } from "./action-error";
 
 type Role = "admin" | "operator" | "viewer";
 type Strategy = "in-chain" | "member-of";
@@ -275,11 +276,7 @@ export function LdapForm({ current }: { current: SignInSettings["ldap"] }) {
       >
         {t("ldap.addMapping")}
       </button>
-      {save.error ? (
-        <p className="form-error" role="alert" data-testid="ldap-error">
-          {save.error.message}
-        </p>
-      ) : null}
+      <ActionError error={save.error} testId="ldap-error" />
       {test.error ? (
         <p className="form-error" role="alert" data-testid="ldap-test-error">
           {test.error.message}

@@ -6,13 +6,16 @@ import type { SignInSettings } from "@llmgw/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { useAddresses } from "../../hooks/use-addresses";
 import { formatDateTime } from "../../lib/format";
 import { useTRPC } from "../../trpc/react";
+import { ActionError } from "./action-error";
 import { ErrorPanel } from "../error-panel";
 import { LdapForm } from "./ldap-form";
 
 function EntraForm({ current }: { current: SignInSettings["entra"] }) {
   const { t } = useTranslation("signin-setup");
+  const { consoleUrl } = useAddresses();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [tenantId, setTenantId] = useState(current?.tenantId ?? "");
@@ -46,8 +49,10 @@ function EntraForm({ current }: { current: SignInSettings["entra"] }) {
   return (
     <form className="panel" onSubmit={onSubmit} data-testid="entra-form">
       <h2>{t("entra.title")}</h2>
-      <p className="muted">
-        {t("entra.help", { path: current?.redirectPath ?? "/auth/entra/callback" })}
+      <p className="muted" data-testid="entra-help">
+        {t("entra.help", {
+          url: `${consoleUrl}${current?.redirectPath ?? "/auth/entra/callback"}`,
+        })}
       </p>
       <label className="field">
         <span>{t("entra.tenantId")}</span>
@@ -93,11 +98,7 @@ function EntraForm({ current }: { current: SignInSettings["entra"] }) {
           <option value="ignore">{t("entra.overageIgnore")}</option>
         </select>
       </label>
-      {save.error ? (
-        <p className="form-error" role="alert" data-testid="entra-error">
-          {save.error.message}
-        </p>
-      ) : null}
+      <ActionError error={save.error} testId="entra-error" />
       {save.isSuccess ? (
         <p className="muted" data-testid="entra-saved">
           {t("saved")}
@@ -112,6 +113,7 @@ function EntraForm({ current }: { current: SignInSettings["entra"] }) {
 
 function ScimPanel({ scim }: { scim: SignInSettings["scim"] }) {
   const { t, i18n } = useTranslation("signin-setup");
+  const { apiUrl } = useAddresses();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const rotate = useMutation(
@@ -123,7 +125,9 @@ function ScimPanel({ scim }: { scim: SignInSettings["scim"] }) {
   return (
     <div className="panel" data-testid="scim-panel">
       <h2>{t("scim.title")}</h2>
-      <p className="muted">{t("scim.help", { path: scim.path })}</p>
+      <p className="muted" data-testid="scim-help">
+        {t("scim.help", { url: `${apiUrl}${scim.path}` })}
+      </p>
       <p data-testid="scim-last-sync">
         {scim.lastSyncAt
           ? t("scim.lastSync", { when: formatDateTime(scim.lastSyncAt, i18n.language) })

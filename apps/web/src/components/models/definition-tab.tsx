@@ -4,7 +4,7 @@
 // are shown as they come, under the editor.
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { describeError, trpcErrorDetails } from "../../lib/errors";
+import { describeError, translateRefusal, trpcErrorDetails } from "../../lib/errors";
 import { DEFINITION_TEMPLATE, parseDefinitionText } from "../../lib/models";
 
 interface DefinitionTabProps {
@@ -24,6 +24,7 @@ function useErrorLines(localProblem: string | null, error: unknown): string[] {
 
 export function DefinitionTab({ canWrite, isPending, error, onSubmit }: DefinitionTabProps) {
   const { t } = useTranslation("models");
+  const { t: tc } = useTranslation();
   const [text, setText] = useState(DEFINITION_TEMPLATE);
   const [localProblem, setLocalProblem] = useState<string | null>(null);
   const lines = useErrorLines(localProblem, error);
@@ -66,7 +67,8 @@ export function DefinitionTab({ canWrite, isPending, error, onSubmit }: Definiti
       </p>
       {lines.length ? (
         <div className="form-error" role="alert" data-testid="definition-errors">
-          {isServerRefusal ? <div>{t("add.refused")}</div> : null}
+          {/* The refusal's own sentence, in the page's language, heads the lines naming each field. */}
+          {isServerRefusal ? <div>{translateRefusal(error, tc) ?? t("add.refused")}</div> : null}
           <ul className="inline-errors">
             {lines.map((line) => (
               <li key={line} data-testid="definition-error">

@@ -9,6 +9,7 @@ import { useTranslation } from "react-i18next";
 import { useShellShortcuts } from "../../hooks/use-shell-shortcuts";
 import { useServerLocale } from "../../hooks/use-server-locale";
 import { isUnauthorized } from "../../lib/errors";
+import { signInHref } from "../../lib/return-path";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
 import { CommandPalette } from "./command-palette";
@@ -23,7 +24,8 @@ function useRedirectWhenSignedOut(): void {
     const redirectIfUnauthorized = (error: unknown) => {
       if (!isUnauthorized(error)) return;
       queryClient.clear();
-      router.replace("/sign-in");
+      // Back here after signing in: a deep link (/nodes/X/logs) survives the detour.
+      router.replace(signInHref(`${window.location.pathname}${window.location.search}`));
     };
     for (const query of queryClient.getQueryCache().getAll())
       redirectIfUnauthorized(query.state.error);

@@ -1,0 +1,120 @@
+// Sign-in remembers where the operator was going, and nowhere else: a deep link survives the detour
+// through /sign-in, and an address off this console in ?next= lands on the cluster page. The pages
+// that tell people what to copy show the real addresses (the control plane's /v1 and /mcp, SCIM's
+// base URL, Entra's redirect URI on the console), and a refusal on a Turkish page is in Turkish.
+// Captured in English and Turkish in e2e/artifacts/.
+import { expect, test, type Page } from "@playwright/test";
+import { ARTIFACTS, devFacts } from "./facts";
+
+async function fillSignIn(page: Page) {
+  const facts = devFacts();
+  await page.getByTestId("signin-username").fill(facts.adminUser);
+  await page.getByTestId("signin-password").fill(facts.adminPassword);
+  await page.getByTestId("signin-submit").click();
+}
+
+async function chooseLanguage(page: Page, language: "en" | "tr") {
+  await Promise.all([
+    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
+    page.getByTestId("lang-switch").selectOption(language),
+  ]);
+  await expect(page.locator("html")).toHaveAttribute("lang", language);
+}
+
+test("a deep link survives sign-in", async ({ page }) => {
+  const { consoleUrl } = devFacts();
+  const deepLink = "/nodes/sim-h100-a/logs?source=agent";
+  await page.goto(`${consoleUrl}${deepLink}`);
+  await expect(page).toHaveURL(/\/sign-in\?next=/);
+  await fillSignIn(page);
+  await expect(page).toHaveURL(`${consoleUrl}${deepLink}`);
+  await expect(page.getByTestId("logs-output")).toBeVisible();
+});
+
+// The attack: a link to the real console whose ?next= sends a fresh session to another site.
+for (const attack of [
+  "https://evil.example/",
+  "//evil.example/",
+  "/\\evil.example/",
+  "/\t/evil.example/",
+])
+  test(`sign-in never follows ?next=${JSON.stringify(attack)} off the console`, async ({
+    page,
+  }) => {
+    const { consoleUrl } = devFacts();
+    await page.goto(`${consoleUrl}/sign-in?next=${encodeURIComponent(attack)}`);
+    await fillSignIn(page);
+    await expect(page).toHaveURL(`${consoleUrl}/cluster`);
+    // Signed in already, the sign-in page moves on at once, and still not off the console.
+    await page.goto(`${consoleUrl}/sign-in?next=${encodeURIComponent(attack)}`);
+    await expect(page).toHaveURL(`${consoleUrl}/cluster`);
+  });
+
+async function expectRealAddresses(page: Page, tag: "en" | "tr") {
+  const { consoleUrl, apiUrl } = devFacts();
+  await page.goto(`${consoleUrl}/admin/mcp`);
+  await expect(page.getByTestId("mcp-inspector-command")).toContainText(`${apiUrl}/mcp `);
+  await page.getByTestId("mcp-connect").screenshot({ path: `${ARTIFACTS}/mcp-connect-${tag}.png` });
+
+  await page.goto(`${consoleUrl}/people/sign-in`);
+  await expect(page.getByTestId("entra-help")).toContainText(`${consoleUrl}/auth/entra/callback`);
+  await expect(page.getByTestId("scim-help")).toContainText(`${apiUrl}/scim/v2`);
+  await page.screenshot({ path: `${ARTIFACTS}/signin-setup-addresses-${tag}.png`, fullPage: true });
+
+  await page.goto(`${consoleUrl}/keys`);
+  await page.getByTestId("create-key").click();
+  await page.getByTestId("key-owner").fill(`user:${devFacts().adminUser}`);
+  await page.getByTestId("key-models").fill("sim-*");
+  await page.getByTestId("key-create-submit").click();
+  await expect(page.getByTestId("created-key-usage")).toContainText(`${apiUrl}/v1`);
+  await page.screenshot({ path: `${ARTIFACTS}/keys-created-address-${tag}.png`, fullPage: true });
+  await page.getByTestId("created-key-done").click();
+}
+
+test("the pages show the real addresses, in English and Turkish", async ({ page }) => {
+  const { consoleUrl } = devFacts();
+  await page.goto(`${consoleUrl}/sign-in`);
+  await fillSignIn(page);
+  await expect(page).toHaveURL(/\/cluster$/);
+  await expectRealAddresses(page, "en");
+  await chooseLanguage(page, "tr");
+  try {
+    await expectRealAddresses(page, "tr");
+  } finally {
+    await chooseLanguage(page, "en");
+  }
+});
+
+test("a refusal on a Turkish page is in Turkish", async ({ page }) => {
+  const { consoleUrl } = devFacts();
+  await page.goto(`${consoleUrl}/sign-in`);
+  await fillSignIn(page);
+  await expect(page).toHaveURL(/\/cluster$/);
+  await page.goto(`${consoleUrl}/models`);
+  await chooseLanguage(page, "tr");
+  try {
+    await page.getByTestId("add-model").click();
+    await page.getByTestId("definition-tab").click();
+    await page
+      .getByTestId("definition-editor")
+      .fill('{"name":"bad-tr","source":"x.pt","profiles":[]}');
+    await page.getByTestId("definition-submit").click();
+    await expect(page.getByTestId("definition-errors")).toContainText(
+      "“bad-tr” modeli reddedildi:",
+    );
+    await page.screenshot({ path: `${ARTIFACTS}/models-refused-tr.png`, fullPage: true });
+    await page.getByTestId("add-model-close").click();
+
+    await page.goto(`${consoleUrl}/admin/mcp`);
+    await page.getByTestId("mcp-add").click();
+    await page.getByTestId("mcp-add-name").fill("tickets-tr");
+    await page.getByTestId("mcp-add-url").fill("not an address");
+    await page.getByTestId("mcp-add-submit").click();
+    await expect(page.getByTestId("mcp-add-error")).toHaveText(
+      "Kontrol düzleminin yanıtı: “not an address” bir URL değil; https://mcp.example.com/mcp gibi bir adres verin.",
+    );
+    await page.screenshot({ path: `${ARTIFACTS}/mcp-refused-tr.png`, fullPage: true });
+  } finally {
+    await chooseLanguage(page, "en");
+  }
+});
