@@ -45,6 +45,7 @@ export const REFUSALS = {
   "node.request_failed": ["node", "reason"],
   "node.wrong_answer": ["node", "answer"],
   "node.logs_unavailable": ["node", "reason"],
+  "node.agent_too_old": ["node", "feature", "version"],
   "usage.range_backwards": ["since", "until"],
   "key.not_found": ["id"],
   "key.revoked": ["id"],

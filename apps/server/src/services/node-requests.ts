@@ -35,7 +35,15 @@ function nodeIdFor(deps: NodeRequestDeps, nodeOrName: string, feature: AgentFeat
     );
   }
   const missing = missingFeature(live, feature);
-  if (missing !== null) throw new ServiceError("unavailable", missing);
+  if (missing !== null)
+    throw new ServiceError("unavailable", missing, {
+      code: "node.agent_too_old",
+      params: {
+        node: live.register.nodeName,
+        feature,
+        version: live.register.agentVersion || "unknown",
+      },
+    });
   return live.nodeId;
 }
 
