@@ -212,6 +212,24 @@ describe("gateway admission and routing", () => {
     ).toHaveLength(1);
   });
 
+  it("forgets a removed on-demand model's requests: added again, it starts nothing", async () => {
+    const live = async () =>
+      (await api.replicas.list.query({ model: "lazy" })).filter((r) => r.phase !== "stopped");
+    if ((await live()).length === 0)
+      expect((await post("/chat/completions", chat("lazy"))).status).toBe(200);
+    await api.models.remove.mutate({ name: "lazy" });
+    await waitFor(async () => ((await live()).length === 0 ? true : undefined), {
+      what: "lazy's replica stopped",
+      timeoutMs: 30_000,
+    });
+    await api.models.add.mutate({
+      definition: { ...simGpuModel("lazy", source, { min: 0, max: 1 }), on_demand: true },
+    });
+    // Several resyncs (every 300 ms) with nobody asking: the old requests must not count.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(await live()).toEqual([]);
+  });
+
   it("answers at once, with the placement's reasons, when an on-demand model fits nowhere", async () => {
     await api.models.add.mutate({
       definition: {

@@ -108,6 +108,32 @@ describe("the /v1 gateway", () => {
     expect(chunks.at(-1)?.usage?.completion_tokens).toBeGreaterThan(0);
   });
 
+  it("counts a streamed chat's tokens when the client did not ask for usage, and sends it no usage chunk", async () => {
+    const key = (await api.keys.create.mutate({ owner: "team:streams", models: ["qwen-sim"] })).key;
+    const stream = await client(key).chat.completions.create({
+      model: "qwen-sim",
+      messages: [{ role: "user", content: "tell me something" }],
+      max_tokens: 12,
+      stream: true,
+    });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks.length).toBeGreaterThan(2);
+    // What a client that did not ask always got: every chunk has a choice, none a usage field.
+    expect(chunks.filter((c) => c.choices.length === 0)).toEqual([]);
+    expect(chunks.filter((c) => "usage" in c)).toEqual([]);
+    const row = await waitFor(
+      async () =>
+        (await api.usage.query.query({ owner: "team:streams" })).rows.find(
+          (r) => r.model === "qwen-sim" && r.completionTokens > 0,
+        ),
+      { what: "the streamed chat's tokens in the usage report", timeoutMs: 10_000 },
+    );
+    expect(row.promptTokens).toBeGreaterThan(0);
+    // The engine sends a role chunk, one chunk per token and a finishing chunk.
+    expect(row.completionTokens).toBe(chunks.length - 2);
+  });
+
   it("serves completions, embeddings and images", async () => {
     const openai = client(qwenKey);
     const completion = await openai.completions.create({

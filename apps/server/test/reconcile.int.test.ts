@@ -136,6 +136,41 @@ describe("reconciliation", () => {
     await api.models.remove.mutate({ name: "needs-b200" });
   });
 
+  it("raises one unplaceable event per episode, asking for attention, and says when it places again", async () => {
+    const events = async (kind: "model.unplaceable" | "model.placeable") =>
+      (await api.events.list.query({ kinds: [kind], subjectId: "sim-later" })).events;
+    await api.models.add.mutate({
+      definition: {
+        ...simGpuModel("sim-later", simSource, { min: 1 }),
+        profiles: [{ ...simGpuModel("x", simSource).profiles[0]!, gpus: 64 }],
+      },
+    });
+    const [raised] = await waitFor(
+      async () =>
+        (await events("model.unplaceable")).length > 0 ? events("model.unplaceable") : undefined,
+      { what: "a model.unplaceable event for sim-later", timeoutMs: 10_000 },
+    );
+    expect(raised).toMatchObject({ severity: "warning", isAcknowledged: false });
+    expect(raised?.params.summary).toMatch(
+      /model "sim-later" profile .*no node can take a replica/,
+    );
+    expect((await api.events.attention.query()).count).toBeGreaterThanOrEqual(1);
+    // Many passes (every 300 ms) refuse it again; the episode is still one event.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(await events("model.unplaceable")).toHaveLength(1);
+    expect(await events("model.placeable")).toEqual([]);
+
+    await api.models.add.mutate({ definition: simGpuModel("sim-later", simSource, { min: 1 }) });
+    const [cleared] = await waitFor(
+      async () =>
+        (await events("model.placeable")).length > 0 ? events("model.placeable") : undefined,
+      { what: "a model.placeable event for sim-later", timeoutMs: 10_000 },
+    );
+    expect(cleared).toMatchObject({ severity: "info", isAcknowledged: true });
+    expect(await events("model.unplaceable")).toHaveLength(1);
+    await api.models.remove.mutate({ name: "sim-later" });
+  });
+
   it("changes the catalog without a restart, and a removed model's replicas go away", async () => {
     await api.models.add.mutate({ definition: simGpuModel("sim-change", simSource, { min: 1 }) });
     await waitFor(async () => (await activeReplicas(api, "sim-change")).length === 1, {
@@ -171,6 +206,12 @@ describe("reconciliation", () => {
     expect(parked).toMatchObject({ state: "parked", consecutiveFailures: 5 });
     expect(parked.lastError).toBeTruthy();
     expect((await api.status.get.query()).parked.map((p) => p.model)).toContain("sim-never");
+    const parkedEvents = (
+      await api.events.list.query({ kinds: ["model.parked"], subjectId: "sim-never" })
+    ).events;
+    expect(parkedEvents).toHaveLength(1);
+    expect(parkedEvents[0]).toMatchObject({ severity: "error", isAcknowledged: false });
+    expect((await api.events.attention.query()).count).toBeGreaterThanOrEqual(1);
     const retried = await api.models.retry.mutate({ name: "sim-never" });
     expect(retried).toMatchObject({ isParked: false, consecutiveFailures: 0 });
     await api.models.remove.mutate({ name: "sim-never" });

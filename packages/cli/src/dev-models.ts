@@ -14,11 +14,15 @@ export interface DevModels {
   apiKey: string | null;
 }
 
+/** How long the presets wait for the fleet to join before they are added anyway. */
+const FLEET_WAIT_MS = 120_000;
+
 export async function seedDevModels(
   apiUrl: string,
   username: string,
   password: string,
   needsApiKey: boolean,
+  fleet: readonly string[] = [],
 ): Promise<DevModels> {
   const { token } = await createApiClient(apiUrl, null).auth.login.mutate({ username, password });
   const api = createApiClient(apiUrl, token);
@@ -30,6 +34,7 @@ export async function seedDevModels(
     const existing = await api.models.list.query();
     if (existing.length > 0)
       return { added: [], models: existing.map((model) => model.name), apiKey };
+    await waitForFleet(api, fleet);
     // One after the other, so a refusal names the preset that caused it.
     for (const preset of DEV_PRESETS) await api.models.add.mutate({ preset });
     return {
@@ -39,5 +44,20 @@ export async function seedDevModels(
     };
   } finally {
     await api.auth.logout.mutate().catch(() => undefined);
+  }
+}
+
+/** Resolves once every named node is ready, or after FLEET_WAIT_MS: a slow agent delays nothing long. */
+async function waitForFleet(
+  api: ReturnType<typeof createApiClient>,
+  fleet: readonly string[],
+): Promise<void> {
+  const deadline = Date.now() + FLEET_WAIT_MS;
+  while (Date.now() < deadline) {
+    const ready = new Set(
+      (await api.nodes.list.query()).filter((n) => n.state === "ready").map((n) => n.name),
+    );
+    if (fleet.every((name) => ready.has(name))) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }

@@ -2,6 +2,7 @@
 // a simulated fleet of three agents — with the sign-in printed and written to <home>/dev.json.
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { randomToken, readOrCreateSecretFile } from "@llmgw/server";
 import { devConfig, inheritedEnv, type DevConfig } from "./config";
 import { startChild, stopChildren, type Child } from "./children";
@@ -26,7 +27,24 @@ export interface DevFacts {
   apiKey: string | null;
 }
 
-export async function runDev(_argv: string[]): Promise<number> {
+export const DEV_USAGE = `usage: llmgw dev [--no-web]
+
+  --no-web   run the server and the simulated fleet without the console
+`;
+
+export async function runDev(argv: string[]): Promise<number> {
+  let isWebless: boolean;
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: { "no-web": { type: "boolean" } },
+      strict: true,
+    });
+    isWebless = values["no-web"] === true;
+  } catch (error) {
+    process.stderr.write(`llmgw dev: ${(error as Error).message}\n\n${DEV_USAGE}`);
+    return 2;
+  }
   const config = devConfig();
   mkdirSync(config.homeDir, { recursive: true, mode: 0o700 });
   const facts = devFacts(config);
@@ -63,26 +81,28 @@ export async function runDev(_argv: string[]): Promise<number> {
   // Opening PGlite and migrating takes seconds on an idle machine but near a minute on a busy one.
   if (!(await waitForHttp(`${facts.apiUrl}/healthz`, 180_000)))
     return failed(shutdown, `the server did not answer at ${facts.apiUrl}`);
-  const models = await seedModels(facts);
-  facts.apiKey = models?.apiKey ?? facts.apiKey;
-
-  children.push(
-    startChild(
-      "web",
-      [LLMGW_BIN, "web"],
-      { ...env, LLMGW_WEB_PORT: String(config.webPort), LLMGW_API_URL: facts.apiUrl },
-      false,
-    ),
-  );
+  if (!isWebless)
+    children.push(
+      startChild(
+        "web",
+        [LLMGW_BIN, "web"],
+        { ...env, LLMGW_WEB_PORT: String(config.webPort), LLMGW_API_URL: facts.apiUrl },
+        false,
+      ),
+    );
   for (const agent of DEV_FLEET) {
     children.push(startAgent(agent, config, env));
   }
-  if (!(await waitForHttp(`${facts.consoleUrl}/sign-in`, 60_000)))
+  // The presets are added once the fleet has joined, so their first placement sees every node
+  // (sim-chat's CPU replicas once both went to the first node to register).
+  const models = await seedModels(facts);
+  facts.apiKey = models?.apiKey ?? facts.apiKey;
+  if (!isWebless && !(await waitForHttp(`${facts.consoleUrl}/sign-in`, 60_000)))
     return failed(shutdown, `the console did not answer at ${facts.consoleUrl}`);
 
   const isFirstRun = !existsSync(join(config.homeDir, "dev.json"));
   writeFacts(config, facts);
-  printBanner(facts, join(config.homeDir, "dev.json"), isFirstRun, models);
+  printBanner(facts, join(config.homeDir, "dev.json"), isFirstRun, models, isWebless);
   await new Promise(() => undefined);
   return 0;
 }
@@ -140,6 +160,7 @@ async function seedModels(facts: DevFacts): Promise<DevModels | null> {
       facts.adminUser,
       facts.adminPassword,
       facts.apiKey === null,
+      DEV_FLEET.map((agent) => agent.name),
     );
   } catch (error) {
     process.stderr.write(
@@ -161,6 +182,7 @@ function printBanner(
   factsPath: string,
   isFirstRun: boolean,
   models: DevModels | null,
+  isWebless: boolean,
 ): void {
   // The password is printed once; afterwards it is only in the 0600 facts file.
   const password = isFirstRun
@@ -169,7 +191,7 @@ function printBanner(
   process.stdout.write(`
   llmgw is running (simulated fleet: ${DEV_FLEET.map((a) => a.name).join(", ")})
 
-    console   ${facts.consoleUrl}
+    console   ${isWebless ? "off (--no-web)" : facts.consoleUrl}
     sign in   user ${facts.adminUser}, password ${password}
     API       ${facts.apiUrl}   (llmgw ctl login --server ${facts.apiUrl})
     agents    ${facts.agentUrl}

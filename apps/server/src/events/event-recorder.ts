@@ -23,6 +23,8 @@ export const EVENT_KIND_META: Record<
   "replica.rebuilt": { severity: "warning", subjectType: "replica" },
   "model.parked": { severity: "error", subjectType: "model" },
   "model.retried": { severity: "info", subjectType: "model" },
+  "model.unplaceable": { severity: "warning", subjectType: "model" },
+  "model.placeable": { severity: "info", subjectType: "model" },
   "catalog.model-added": { severity: "info", subjectType: "model" },
   "catalog.model-removed": { severity: "info", subjectType: "model" },
   "catalog.fallbacks-changed": { severity: "info", subjectType: "model" },

@@ -22,6 +22,8 @@ export interface ForwardJob {
   requestId: string;
   accept: string | undefined;
   signal: AbortSignal;
+  /** The gateway asked for usage the client did not: drop the usage chunk from what it gets. */
+  dropsUsageChunk: boolean;
 }
 
 export interface ForwardDeps {

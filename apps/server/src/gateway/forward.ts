@@ -6,6 +6,7 @@ import { once } from "node:events";
 import { firstAcceptableAnswer, settle, type ForwardDeps, type ForwardJob } from "./attempts";
 import { GatewayError } from "./errors";
 import { UsageScanner, type TokenUsage } from "./usage-scan";
+import { UsageChunkFilter } from "./usage-stream";
 
 export type { ForwardDeps, ForwardJob } from "./attempts";
 
@@ -44,7 +45,11 @@ export async function forward(
     usage: null,
     firstByteAtMs: null,
   };
-  const broke = await relay(result.body, scanner, res, job.signal);
+  const filter =
+    job.dropsUsageChunk && result.headers["content-type"]?.startsWith("text/event-stream")
+      ? new UsageChunkFilter()
+      : null;
+  const broke = await relay(result.body, { scanner, filter }, res, job.signal);
   if (!answer.isSettled)
     settle(deps, endpoint, broke && !job.signal.aborted ? "connection-error" : result.status);
   if (broke && !job.signal.aborted) {
@@ -56,19 +61,24 @@ export async function forward(
   return { ...outcome, usage: scanner.usage(), firstByteAtMs: scanner.firstByteAtMs };
 }
 
-/** Copies the answer to the client, waiting for it to drain; returns the error that cut it short. */
+/**
+ * Copies the answer to the client, waiting for it to drain; returns the error that cut it short.
+ * The scanner reads the engine's bytes; the client gets them through the filter, when there is one.
+ */
 async function relay(
   body: AsyncIterable<Buffer>,
-  scanner: UsageScanner,
+  through: { scanner: UsageScanner; filter: UsageChunkFilter | null },
   res: ServerResponse,
   signal: AbortSignal,
 ): Promise<Error | null> {
+  const { scanner, filter } = through;
   try {
     for await (const chunk of body) {
       scanner.see(chunk);
-      if (!res.write(chunk)) await once(res, "drain", { signal });
+      const out = filter ? filter.push(chunk) : chunk;
+      if (out.length > 0 && !res.write(out)) await once(res, "drain", { signal });
     }
-    res.end();
+    res.end(filter?.end());
     return null;
   } catch (error) {
     return error as Error;

@@ -8,12 +8,12 @@ import type { GatewayKeys } from "../keys/keys-service";
 import type { ReconcileDeps } from "../reconcile/deps";
 import type { AdmissionQueues } from "./admission";
 import { GatewayError, sendGatewayError } from "./errors";
-import { servingModel, withModel } from "./fallbacks";
+import { servingModel } from "./fallbacks";
 import { forward, type ForwardDeps, type ForwardOutcome } from "./forward";
 import type { GatewayMetrics } from "./gateway-metrics";
 import type { KeyLimits } from "./key-limits";
 import { awaitOnDemand, type OnDemandDeps } from "./on-demand";
-import { parseV1Body, readBody } from "./request-body";
+import { parseV1Body, readBody, upstreamBody } from "./request-body";
 import { whyUnavailable } from "./unavailable";
 import type { UsageRecorder } from "./usage-recorder";
 
@@ -139,15 +139,15 @@ async function serve(
     const noEndpoint = () =>
       whyUnavailable(deps.plane, body.model, deps.pool.endpointsOf(body.model), deps.nowMs());
     if (model !== body.model) res.setHeader("x-llmgw-fallback-from", body.model);
-    const raw = model === body.model ? body.raw : withModel(body.raw, model);
     const job = {
       model,
       path,
       method: "POST" as const,
-      body: raw,
+      body: upstreamBody(body, path, model),
       requestId,
       accept: req.headers.accept,
       signal: client.signal,
+      dropsUsageChunk: body.isStream && !body.wantsUsage,
     };
     outcome = await forward(deps, job, res, noEndpoint);
   } catch (error) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { GatewayError } from "./errors";
-import { parseV1Body } from "./request-body";
+import { parseV1Body, upstreamBody } from "./request-body";
 
 const refusal = (raw: string, contentType?: string) => {
   try {
@@ -35,6 +35,46 @@ describe("parseV1Body", () => {
     expect(refusal('{"model":"m"}', "text/plain")).toMatchObject({
       status: 400,
       code: "invalid_content_type",
+    });
+  });
+});
+
+describe("upstreamBody", () => {
+  const sent = (raw: object, path = "/v1/chat/completions", model = "m") =>
+    JSON.parse(
+      upstreamBody(
+        parseV1Body(Buffer.from(JSON.stringify(raw)), undefined),
+        path,
+        model,
+      ).toString(),
+    ) as Record<string, unknown>;
+
+  it("asks the engine for usage on every streamed chat and completion, keeping other options", () => {
+    expect(sent({ model: "m", stream: true }).stream_options).toEqual({ include_usage: true });
+    expect(
+      sent(
+        { model: "m", stream: true, stream_options: { continuous_usage_stats: true } },
+        "/v1/completions",
+      ).stream_options,
+    ).toEqual({ continuous_usage_stats: true, include_usage: true });
+    expect(parseV1Body(Buffer.from('{"model":"m","stream":true}'), undefined).wantsUsage).toBe(
+      false,
+    );
+    expect(
+      parseV1Body(
+        Buffer.from('{"model":"m","stream":true,"stream_options":{"include_usage":true}}'),
+        undefined,
+      ).wantsUsage,
+    ).toBe(true);
+  });
+
+  it("leaves other bodies as they came, and names the fallback it serves", () => {
+    const raw = Buffer.from('{"model":"m","input":"x"}');
+    expect(upstreamBody(parseV1Body(raw, undefined), "/v1/embeddings", "m")).toBe(raw);
+    expect(sent({ model: "m" })).toEqual({ model: "m" });
+    expect(sent({ model: "m", stream: true }, "/v1/embeddings", "b")).toEqual({
+      model: "b",
+      stream: true,
     });
   });
 });

@@ -9,7 +9,15 @@ export interface V1Body {
   raw: Buffer;
   model: string;
   isStream: boolean;
+  /** The client set `stream_options.include_usage`: it wants the last chunk that carries usage. */
+  wantsUsage: boolean;
 }
+
+/** Paths whose streamed answers can end with a usage chunk (OpenAI's `stream_options`). */
+export const USAGE_STREAM_PATHS: ReadonlySet<string> = new Set([
+  "/v1/chat/completions",
+  "/v1/completions",
+]);
 
 export async function readBody(req: IncomingMessage, bytesMax = BODY_BYTES_MAX): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -51,12 +59,47 @@ export function parseV1Body(raw: Buffer, contentType: string | undefined): V1Bod
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
     throw invalid("the body must be a JSON object");
-  const { model, stream } = parsed as { model?: unknown; stream?: unknown };
+  const {
+    model,
+    stream,
+    stream_options: streamOptions,
+  } = parsed as {
+    model?: unknown;
+    stream?: unknown;
+    stream_options?: unknown;
+  };
   if (model === undefined)
     throw invalid("you must provide a model parameter", "missing_required_parameter");
   if (typeof model !== "string" || model.length === 0 || model.length > 256)
     throw invalid("model must be a non-empty string of at most 256 characters");
   if (stream !== undefined && stream !== null && typeof stream !== "boolean")
     throw invalid("stream must be true or false");
-  return { raw, model, isStream: stream === true };
+  const wantsUsage =
+    typeof streamOptions === "object" &&
+    streamOptions !== null &&
+    (streamOptions as { include_usage?: unknown }).include_usage === true;
+  return { raw, model, isStream: stream === true, wantsUsage };
+}
+
+/**
+ * The body the engine is sent: the serving model's name, and for a streamed chat or completion
+ * `stream_options.include_usage` set, so every streamed answer ends with its token counts whether
+ * or not the client asked (the gateway counts them and drops that chunk for a client that did
+ * not). Other stream options the client set are kept; a malformed one is left for the engine to
+ * refuse. Untouched when nothing changes, so most bodies are sent as they came.
+ */
+export function upstreamBody(body: V1Body, path: string, model: string): Buffer {
+  const asksUsage = body.isStream && !body.wantsUsage && USAGE_STREAM_PATHS.has(path);
+  if (model === body.model && !asksUsage) return body.raw;
+  const parsed = JSON.parse(body.raw.toString("utf8")) as Record<string, unknown>;
+  const options = parsed.stream_options;
+  const canAsk = options === undefined || options === null || isPlainObject(options);
+  const next: Record<string, unknown> = { ...parsed, model };
+  if (asksUsage && canAsk)
+    next.stream_options = { ...(isPlainObject(options) ? options : {}), include_usage: true };
+  return Buffer.from(JSON.stringify(next));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -93,8 +93,13 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const unsubscribe = catalog.subscribe((next, previous) => {
     for (const model of next.models)
       if (previous.get(model.name) !== model) reconciler.markDirty(model.name);
-    for (const model of previous.models)
-      if (!next.get(model.name)) reconciler.markDirty(model.name);
+    for (const model of previous.models) {
+      if (next.get(model.name)) continue;
+      // A removed model's requests are over: added again, it must not start a replica that
+      // nobody asked for since.
+      deps.demand.delete(model.name);
+      reconciler.markDirty(model.name);
+    }
   });
   const failed = (what: string) => (error: unknown) =>
     log(`${what} failed: ${(error as Error).message}`);

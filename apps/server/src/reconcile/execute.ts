@@ -161,6 +161,13 @@ export async function executeAction(
       });
       return;
     case "unplaceable":
+      // Once per episode: the event (and the attention it asks for) comes when placement first
+      // refuses the model, not on every pass that refuses it again.
+      if (!deps.unplaceable.has(action.model))
+        deps.events.record("model.unplaceable", action.model, {
+          model: action.model,
+          summary: action.summary,
+        });
       deps.unplaceable.set(action.model, { summary: action.summary, reasons: action.reasons });
       if (warnings.shouldLog(action.model, action.summary, deps.nowMs()))
         deps.log(`cannot place ${action.model}: ${action.summary}`);

@@ -86,7 +86,10 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
       actions.flatMap((a) => (a.kind === "unplaceable" ? [a.model] : [])),
     );
     for (const name of names) {
-      if (!unplaceable.has(name) && deps.unplaceable.delete(name)) warnings.clear(name);
+      if (unplaceable.has(name) || !deps.unplaceable.delete(name)) continue;
+      warnings.clear(name);
+      // The episode ends; a removed model simply has nothing more to say.
+      if (catalog.get(name)) deps.events.record("model.placeable", name, { model: name });
     }
     await executeActions(deps, warnings, actions);
   };

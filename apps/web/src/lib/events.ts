@@ -16,6 +16,8 @@ export const EVENT_KINDS = [
   "replica.rebuilt",
   "model.parked",
   "model.retried",
+  "model.unplaceable",
+  "model.placeable",
   "catalog.model-added",
   "catalog.model-removed",
   "catalog.fallbacks-changed",

@@ -10,7 +10,7 @@ import {
   UsageError,
 } from "./args";
 import { explain, withDetails } from "./client";
-import { COMMANDS, usageText } from "./commands/index";
+import { COMMANDS, usageForms, usageText } from "./commands/index";
 
 describe("ctl arguments", () => {
   it("splits the command, its arguments and the flags", () => {
@@ -69,6 +69,47 @@ describe("ctl arguments", () => {
     expect(usageText()).toMatch(
       /^ {2}logs NODE \[--source REPLICA\] \[-n N\] \[--follow\] \[--json\]\s+the agent's log/m,
     );
+  });
+});
+
+describe("ctl help", () => {
+  /** The usage column of each line under "commands:" (descriptions follow two or more spaces). */
+  const helpUsages = () =>
+    usageText()
+      .split("\ncommands:\n")[1]!
+      .split("\n\n")[0]!
+      .split("\n")
+      // A long usage's description sits alone on the next line, indented past the usage column.
+      .filter((line) => /^ {2}\S/.test(line))
+      .map((line) => line.trim().split(/ {2,}/)[0]!);
+
+  const isBalanced = (usage: string) => {
+    const open: string[] = [];
+    for (const char of usage) {
+      if (char === "[" || char === "(") open.push(char);
+      else if (char === "]" && open.pop() !== "[") return false;
+      else if (char === ")" && open.pop() !== "(") return false;
+    }
+    return open.length === 0;
+  };
+
+  it("names only commands of the table, each line a whole form of its command's usage", () => {
+    const usages = helpUsages();
+    expect(usages.length).toBeGreaterThan(Object.keys(COMMANDS).length);
+    for (const usage of usages) {
+      const [name, ...rest] = usage.split(" ");
+      const command = COMMANDS[name!];
+      expect(command, `help names "${name}", which is no command`).toBeDefined();
+      expect(isBalanced(usage), `help line "${usage}" splits inside brackets`).toBe(true);
+      const forms = usageForms(command!.usage);
+      const asForm = forms[0] === usage ? usage : rest.join(" ");
+      expect(forms, `help line "${usage}"`).toContain(asForm);
+    }
+  });
+
+  it("keeps a choice inside parentheses on one line", () => {
+    expect(usageText()).toMatch(/^ {2}roles grant \(--user NAME \| --group NAME\) --role R/m);
+    expect(usageForms("a [b | c] | d (e | f)")).toEqual(["a [b | c]", "d (e | f)"]);
   });
 });
 

@@ -46,6 +46,31 @@ describe("explainPlacement", () => {
     ]);
   });
 
+  it("says why a CPU replica goes to a node without cards, and away from its own model", () => {
+    const chat = parseModelDefinition({
+      name: "sim-chat",
+      source: "file:///sim",
+      profiles: [{ name: "sim", engine: "sim", memory_gb: 1 }],
+    });
+    if (!chat.ok) throw new Error(chat.errors.join("; "));
+    const nodes = [node("gpu-1"), node("cpu-1", { cards: [] }), node("cpu-2", { cards: [] })];
+    const replicas = [
+      {
+        id: "sim-chat/r1",
+        model: "sim-chat",
+        shards: [{ nodeId: "cpu-1", cardIndexes: [] }],
+        memoryGb: 1,
+        cpuCores: 1,
+      },
+    ];
+    const request = placementRequestFor(chat.model, chat.model.profiles[0]!, "sim-chat/r2");
+    expect(formatExplanation(explainPlacement({ nodes, replicas }, request)).slice(1)).toEqual([
+      "gpu-1: fits, not chosen (has GPUs; CPU replicas go to nodes without cards first)",
+      "cpu-1: fits, not chosen (holds 1 replica of sim-chat already; replicas spread across nodes; has no GPUs, where CPU replicas go first)",
+      "cpu-2: chosen (has no GPUs, where CPU replicas go first)",
+    ]);
+  });
+
   it("carries the summary of a refusal", () => {
     const explanation = explainPlacement(
       { nodes: [node("n", { cards: [] })], replicas: [] },

@@ -2,6 +2,7 @@
 // print as they are. It runs the same checks as placement, all of them rather than the first.
 import { buildFleet } from "./fleet";
 import { placeReplica, rejectionsFor } from "./place";
+import { rankingReasons } from "./score";
 import {
   DEFAULT_PLACEMENT_POLICY,
   type PlacementInput,
@@ -17,6 +18,8 @@ export interface NodeExplanation {
   chosen?: ReplicaShard;
   failed: string[];
   reasons: string[];
+  /** For a node that fits: what ranked it against the others (see rankingReasons). */
+  ranking: string[];
 }
 
 export interface PlacementExplanation {
@@ -31,22 +34,20 @@ export function explainPlacement(
 ): PlacementExplanation {
   const policy = input.policy ?? DEFAULT_PLACEMENT_POLICY;
   const result = placeReplica(input, request);
-  const rejections = new Map(
-    rejectionsFor(buildFleet(input.nodes, input.replicas), policy, request).map((r) => [
-      r.nodeId,
-      r,
-    ]),
-  );
+  const fleet = buildFleet(input.nodes, input.replicas);
+  const rejections = new Map(rejectionsFor(fleet, policy, request).map((r) => [r.nodeId, r]));
   const chosen = new Map(result.ok ? result.shards.map((shard) => [shard.nodeId, shard]) : []);
   const nodes = input.nodes.map((node): NodeExplanation => {
     const rejection = rejections.get(node.id);
     const shard = chosen.get(node.id);
+    const usage = fleet.byId.get(node.id);
     const base = {
       nodeId: node.id,
       nodeName: node.name,
       fits: !rejection,
       failed: rejection?.failed ?? [],
       reasons: rejection?.reasons ?? [],
+      ranking: !rejection && usage ? rankingReasons(usage, request) : [],
     };
     return shard ? { ...base, chosen: shard } : base;
   });
@@ -61,12 +62,14 @@ export function explainPlacement(
 /** One line per node: `node-3: needs 2 free H100-80G cards, has 1 (cards 2,5 held by qwen-7b/r2)`. */
 export function formatExplanation(explanation: PlacementExplanation): string[] {
   const lines = explanation.nodes.map((node) => {
+    const notes = [...node.ranking];
     if (node.chosen) {
-      const cards =
-        node.chosen.cardIndexes.length > 0 ? ` (cards ${node.chosen.cardIndexes.join(",")})` : "";
-      return `${node.nodeName}: chosen${cards}`;
+      if (node.chosen.cardIndexes.length > 0)
+        notes.unshift(`cards ${node.chosen.cardIndexes.join(",")}`);
+      return `${node.nodeName}: chosen${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`;
     }
-    return `${node.nodeName}: ${node.fits ? "fits, not chosen" : node.reasons.join("; ")}`;
+    if (!node.fits) return `${node.nodeName}: ${node.reasons.join("; ")}`;
+    return `${node.nodeName}: fits, not chosen${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`;
   });
   return [explanation.summary, ...lines];
 }

@@ -19,12 +19,21 @@ export interface OrderedNodes {
 export interface CandidateIndexes {
   /** GPU class → its single-class nodes, bucketed by free cards (fullest fitting node first). */
   byClass: Map<string, OrderedNodes>;
-  /** Every reachable node, bucketed by replica count, then by memory share: CPU replicas spread. */
-  cpu?: OrderedNodes;
+  /**
+   * Every reachable node, those without cards in the first list and those with cards in the
+   * second, each bucketed by replica count, then by memory share: CPU replicas keep off GPU nodes
+   * while they can, and spread.
+   */
+  cpu?: readonly [OrderedNodes, OrderedNodes];
 }
 
 export function freeCardsTotal(usage: NodeUsage): number {
   return usage.freeTotal;
+}
+
+/** Whether a node has cards at all (healthy or not): CPU work keeps off such nodes while it can. */
+export function hasCards(usage: NodeUsage): boolean {
+  return usage.gpuClasses.length > 0;
 }
 
 export function memoryShareOf(usage: NodeUsage): number {
@@ -52,6 +61,10 @@ function remove(index: OrderedNodes, usage: NodeUsage): void {
   if (list) removeNode(list, usage);
 }
 
+function cpuListOf(lists: readonly [OrderedNodes, OrderedNodes], usage: NodeUsage): OrderedNodes {
+  return hasCards(usage) ? lists[1] : lists[0];
+}
+
 function isInClassIndex(usage: NodeUsage): usage is NodeUsage & { soleClass: string } {
   return usage.node.isReachable && usage.soleClass !== undefined;
 }
@@ -59,7 +72,7 @@ function isInClassIndex(usage: NodeUsage): usage is NodeUsage & { soleClass: str
 /** Called before a node's usage changes, so each list finds it under its old keys. */
 export function unindexNode(indexes: CandidateIndexes, usage: NodeUsage): void {
   if (!usage.node.isReachable) return;
-  if (indexes.cpu) remove(indexes.cpu, usage);
+  if (indexes.cpu) remove(cpuListOf(indexes.cpu, usage), usage);
   if (!isInClassIndex(usage)) return;
   const index = indexes.byClass.get(usage.soleClass);
   if (index) remove(index, usage);
@@ -67,7 +80,7 @@ export function unindexNode(indexes: CandidateIndexes, usage: NodeUsage): void {
 
 export function reindexNode(indexes: CandidateIndexes, usage: NodeUsage): void {
   if (!usage.node.isReachable) return;
-  if (indexes.cpu) insert(indexes.cpu, usage);
+  if (indexes.cpu) insert(cpuListOf(indexes.cpu, usage), usage);
   if (!isInClassIndex(usage)) return;
   const index = indexes.byClass.get(usage.soleClass);
   if (index) insert(index, usage);
@@ -102,18 +115,19 @@ export function classIndex(fleet: Fleet, gpuClass: string): OrderedNodes {
   return index;
 }
 
-export function cpuIndex(fleet: Fleet): OrderedNodes {
+export function cpuIndexes(fleet: Fleet): readonly [OrderedNodes, OrderedNodes] {
   if (fleet.indexes.cpu) return fleet.indexes.cpu;
-  const empty: OrderedNodes = {
-    bucketOf: (usage) => usage.replicaCount,
-    compare: byMemoryShare,
-    buckets: [],
-  };
-  const index = fill(
-    empty,
-    fleet.nodes.filter((usage) => usage.node.isReachable),
-    true,
-  );
-  fleet.indexes.cpu = index;
-  return index;
+  const reachable = fleet.nodes.filter((usage) => usage.node.isReachable);
+  const list = (members: NodeUsage[]): OrderedNodes =>
+    fill(
+      { bucketOf: (usage) => usage.replicaCount, compare: byMemoryShare, buckets: [] },
+      members,
+      true,
+    );
+  const lists = [
+    list(reachable.filter((usage) => !hasCards(usage))),
+    list(reachable.filter(hasCards)),
+  ] as const;
+  fleet.indexes.cpu = lists;
+  return lists;
 }

@@ -186,6 +186,33 @@ describe("placeReplica chooses", () => {
     expect(results.map((result) => result.ok && result.shards[0]?.nodeId)).toEqual(["a", "b", "c"]);
   });
 
+  it("a node without cards for CPU work, then spreads a model's replicas onto GPU nodes", () => {
+    // The dev fleet: sim-chat's two CPU replicas once both went to the H100 node.
+    const nodes = [
+      node("h100", { cards: cards(8) }),
+      node("l40s", { cards: cards(4, "L40S", 48, 8.9) }),
+      node("cpu", { cards: [] }),
+    ];
+    const chat = (index: number) =>
+      request({ replicaId: `sim-chat/r${index}`, model: "sim-chat", gpu: undefined, gpus: 0 });
+    const results = placeReplicas({ nodes, replicas: [] }, [chat(1), chat(2), chat(3)]);
+    expect(results.map((result) => result.ok && result.shards[0]?.nodeId)).toEqual([
+      "cpu",
+      "h100",
+      "l40s",
+    ]);
+  });
+
+  it("a node without cards for CPU work even when it is busier than a GPU node", () => {
+    const nodes = [node("gpu", { cards: cards(2) }), node("cpu", { cards: [] })];
+    const other = { ...held("judge/r1", "cpu", []), model: "judge" };
+    const result = placeReplica(
+      { nodes, replicas: [other] },
+      request({ replicaId: "chat/r1", model: "chat", gpu: undefined, gpus: 0 }),
+    );
+    expect(result.ok && result.shards[0]?.nodeId).toBe("cpu");
+  });
+
   it("the smallest class meeting a need, and says which class", () => {
     const nodes = [
       node("big", { cards: cards(2, "H200", 141, 9.0) }),

@@ -1,7 +1,7 @@
 // Among the nodes that pass every check, which one is best. Scores are tuples compared in order,
 // so each rule only breaks the ties of the ones before it and the order reads as the policy.
 import { freeOf, type Fleet, type NodeUsage } from "./fleet";
-import { freeCardsTotal, memoryShareOf } from "./node-index";
+import { freeCardsTotal, hasCards, memoryShareOf } from "./node-index";
 import type { PlacementRequest } from "./types";
 
 export type Score = readonly number[];
@@ -28,7 +28,8 @@ export function classOnNode(
  * Lower is better. First, a model's replicas go to nodes holding fewer of them, so losing one
  * node loses as few of its replicas as possible. Then GPU replicas pack onto the fullest node
  * that fits, leaving whole nodes free for replicas that need all their cards, while CPU replicas
- * spread, since nothing allocates cores to stop two of them contending on one machine. Cached
+ * go to nodes without cards first (a GPU node's cores and memory feed its cards' replicas) and
+ * spread there, since nothing allocates cores to stop two of them contending on one machine. Cached
  * weights and smaller cards (for a need) break the remaining ties; the node's place in the
  * input breaks the last, so the same input always gives the same answer. A caller weighing many
  * nodes passes `into`, one array filled again for each, so the losers allocate nothing.
@@ -43,17 +44,55 @@ export function scoreNode(
   const sameModel = usage.modelCounts?.get(request.model) ?? 0;
   const notCached = usage.cachedSources.has(request.source) ? 0 : 1;
   if (gpuClass === undefined)
-    return terms(into, sameModel, usage.replicaCount, memoryShareOf(usage), notCached);
+    return terms(
+      into,
+      sameModel,
+      hasCards(usage) ? 1 : 0,
+      usage.replicaCount,
+      memoryShareOf(usage),
+      notCached,
+    );
   const cardsLeftOver = freeCardsTotal(usage) - request.gpus;
   const cardMemoryGb = fleet.classes.get(gpuClass)?.memoryGb ?? 0;
-  return terms(into, sameModel, cardsLeftOver, notCached, cardMemoryGb);
+  return terms(into, sameModel, cardsLeftOver, notCached, cardMemoryGb, 0);
 }
 
-function terms(into: number[] | undefined, a: number, b: number, c: number, d: number): Score {
-  if (into === undefined) return [a, b, c, d];
+/**
+ * The score terms that set a fitting node apart, in words, for explain-placement: why a node that
+ * fits was or was not chosen. Terms every node shares the same way say nothing and are left out.
+ */
+export function rankingReasons(usage: NodeUsage, request: PlacementRequest): string[] {
+  const reasons: string[] = [];
+  const sameModel = usage.modelCounts?.get(request.model) ?? 0;
+  if (sameModel > 0)
+    reasons.push(
+      `holds ${sameModel} replica${sameModel === 1 ? "" : "s"} of ${request.model} already; replicas spread across nodes`,
+    );
+  if (request.gpu === undefined)
+    reasons.push(
+      hasCards(usage)
+        ? "has GPUs; CPU replicas go to nodes without cards first"
+        : "has no GPUs, where CPU replicas go first",
+    );
+  return reasons;
+}
+
+/** How many terms a score has: the length of a caller's scratch array. */
+export const SCORE_TERMS = 5;
+
+function terms(
+  into: number[] | undefined,
+  a: number,
+  b: number,
+  c: number,
+  d: number,
+  e: number,
+): Score {
+  if (into === undefined) return [a, b, c, d, e];
   into[0] = a;
   into[1] = b;
   into[2] = c;
   into[3] = d;
+  into[4] = e;
   return into;
 }

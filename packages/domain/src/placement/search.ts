@@ -6,9 +6,9 @@
 // node met first in the original candidate order, so the answer is exactly what scoring every
 // candidate would give; exhaustiveFits does that and the tests hold the two to each other.
 import type { Fleet, NodeUsage } from "./fleet";
-import { classIndex, cpuIndex, type OrderedNodes } from "./node-index";
+import { classIndex, cpuIndexes, type OrderedNodes } from "./node-index";
 import { nodeFits, type NodeCheck } from "./predicates";
-import { classOnNode, compareScores, scoreNode, type Score } from "./score";
+import { classOnNode, compareScores, SCORE_TERMS, scoreNode, type Score } from "./score";
 import type { SortedNodes } from "./sorted-nodes";
 import type { PlacementPolicy, PlacementRequest } from "./types";
 
@@ -76,8 +76,10 @@ function takeFrom(
 function orderedFits(fleet: Fleet, check: NodeCheck, wanted: number): RankedFit[] {
   const found: RankedFit[] = [];
   if (check.request.gpu === undefined) {
-    for (const list of cpuIndex(fleet).buckets)
-      if (takeFrom(list, check, 0, found, fleet, wanted)) break;
+    // Nodes without cards first, each list by replica count: the order of the CPU score.
+    for (const index of cpuIndexes(fleet))
+      for (const list of index.buckets)
+        if (takeFrom(list, check, 0, found, fleet, wanted)) return found;
     return found;
   }
   // Fewest free cards first (packing), then the classes in the request's order, then position.
@@ -171,7 +173,7 @@ export function bestFits(
   const check: NodeCheck = { request, usage: first, policy, classes };
   // The ordered lists give their best already in order; the nodes they cannot rank join after.
   const best = orderedFits(fleet, check, wanted);
-  const scratch = [0, 0, 0, 0];
+  const scratch = new Array<number>(SCORE_TERMS).fill(0);
   if (request.gpu !== undefined)
     weighEach(fleet.multiClassNodes, check, fleet, withoutModelOrWeights, best, scratch);
   weighEach(fleet.nodesBySource.get(request.source), check, fleet, withoutModel, best, scratch);

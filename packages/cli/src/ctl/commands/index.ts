@@ -22,17 +22,36 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
 
 const USAGE_COLUMN_MAX = 64;
 
+/**
+ * A command's usage split into its forms at each " | " outside brackets and parentheses: a bar
+ * inside them is a choice within one form (`(--user NAME | --group NAME)`), not another form.
+ */
+export function usageForms(usage: string): string[] {
+  const forms: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let at = 0; at < usage.length; at += 1) {
+    const char = usage[at];
+    if (char === "[" || char === "(") depth += 1;
+    else if (char === "]" || char === ")") depth -= 1;
+    else if (depth === 0 && usage.startsWith(" | ", at)) {
+      forms.push(usage.slice(start, at));
+      start = at + 3;
+    }
+  }
+  forms.push(usage.slice(start));
+  return forms;
+}
+
 export function usageText(): string {
   const entries = Object.values(COMMANDS).flatMap((command) =>
-    command.usage
-      .split(" | ")
-      .map(
-        (usage, index) =>
-          [
-            index === 0 ? usage : `${command.usage.split(" ")[0]} ${usage}`,
-            index === 0 ? command.summary : "",
-          ] as const,
-      ),
+    usageForms(command.usage).map(
+      (usage, index) =>
+        [
+          index === 0 ? usage : `${command.usage.split(" ")[0]} ${usage}`,
+          index === 0 ? command.summary : "",
+        ] as const,
+    ),
   );
   // A very long usage line would push every description off the screen: such a line gets its
   // description on the next line, and the column is as wide as the others need.
