@@ -82,6 +82,7 @@ async function checkMembersProvisioned(db: Database, ids: string[]): Promise<voi
 }
 
 type Condition = ReturnType<typeof eq>;
+/** Groups SCIM made; every query of this file that reads or changes a group goes through it. */
 const provisioned = (condition?: Condition) => and(eq(groups.source, "scim"), condition);
 
 export async function findScimGroup(db: Database, id: string): Promise<GroupRow> {

@@ -123,8 +123,8 @@ export function fieldsFromPatch(body: unknown): UserFields {
   return fields;
 }
 
-/** People SCIM made; every query of this file goes through it. */
 type Condition = ReturnType<typeof eq>;
+/** People SCIM made; every query of this file that reads or changes a person goes through it. */
 const provisioned = (condition?: Condition) => and(eq(users.source, "scim"), condition);
 
 export async function findScimUser(db: Database, id: string): Promise<UserRow> {
