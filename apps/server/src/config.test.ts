@@ -34,6 +34,15 @@ describe("parseServerConfig", () => {
     );
   });
 
+  it("caps unregistered agent sockets per address at 32 unless raised, never at 0", () => {
+    expect(parseServerConfig([], {}).agentUnregisteredPerAddressMax).toBe(32);
+    const raised = parseServerConfig([], { LLMGW_AGENT_UNREGISTERED_PER_ADDRESS: "500" });
+    expect(raised.agentUnregisteredPerAddressMax).toBe(500);
+    expect(() => parseServerConfig([], { LLMGW_AGENT_UNREGISTERED_PER_ADDRESS: "0" })).toThrow(
+      /LLMGW_AGENT_UNREGISTERED_PER_ADDRESS must be at least 1/,
+    );
+  });
+
   it("leaves /metrics open unless LLMGW_METRICS_TOKEN is set", () => {
     expect(parseServerConfig([], {}).metricsToken).toBeNull();
     expect(

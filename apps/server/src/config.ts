@@ -47,6 +47,12 @@ const envSchema = z.object({
   LLMGW_RESYNC_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
   LLMGW_START_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
   LLMGW_AGENT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  LLMGW_AGENT_UNREGISTERED_PER_ADDRESS: z.coerce
+    .number({ message: "LLMGW_AGENT_UNREGISTERED_PER_ADDRESS must be a number" })
+    .int("LLMGW_AGENT_UNREGISTERED_PER_ADDRESS must be a whole number")
+    .min(1, "LLMGW_AGENT_UNREGISTERED_PER_ADDRESS must be at least 1: 0 would refuse every agent")
+    .max(100_000, "LLMGW_AGENT_UNREGISTERED_PER_ADDRESS must be at most 100000")
+    .default(32),
   LLMGW_BREAKER_OPEN_MS: z.coerce
     .number()
     .int()
@@ -125,6 +131,12 @@ export interface ServerConfig {
   initialAdminPassword: string | null;
   sessionTtlMs: number;
   maxFrameBytes: number;
+  /**
+   * Sockets from one address that may be connected to the agent port and not yet registered at
+   * once; more are answered 429. Registered agents do not count, so it matters only for many
+   * nodes behind one NAT address reconnecting together.
+   */
+  agentUnregisteredPerAddressMax: number;
   /** Base64 of 32 bytes from LLMGW_MASTER_KEY, or null to use (or create) `<home>/master.key`. */
   masterKeyBase64: string | null;
   /** How long a node may stay unreachable before its replicas are rebuilt on other nodes. */
@@ -223,6 +235,7 @@ export function parseServerConfig(
     initialAdminPassword: e.LLMGW_ADMIN_PASSWORD ?? null,
     sessionTtlMs: e.LLMGW_SESSION_TTL_HOURS * 3_600_000,
     maxFrameBytes: 4 * 1024 * 1024,
+    agentUnregisteredPerAddressMax: e.LLMGW_AGENT_UNREGISTERED_PER_ADDRESS,
     masterKeyBase64: e.LLMGW_MASTER_KEY ?? null,
     lostAfterMs: e.LLMGW_LOST_AFTER_MS,
     resyncIntervalMs: e.LLMGW_RESYNC_INTERVAL_MS,

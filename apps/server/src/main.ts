@@ -4,6 +4,7 @@ import { openStore } from "@llmgw/db";
 import type { ApiServices } from "@llmgw/api";
 import { ConfigError, parseServerConfig, type ServerConfig } from "./config";
 import { startAgentServer } from "./agents/agent-server";
+import { throttledLog } from "./agents/agent-admission";
 import { createAgentSession } from "./agents/session";
 import { NodeLinks } from "./agents/node-links";
 import { startControlPlane } from "./reconcile/control-plane";
@@ -127,11 +128,18 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const persist = (what: string, work: Promise<void>) =>
     work.catch((error: unknown) => log(`could not save ${what}: ${(error as Error).message}`));
 
+  // A flood of refused sockets must not become a flood of log lines.
+  const logRefusal = throttledLog(log, 10_000, nowMs);
   const agents = await startAgentServer({
     host: config.agentHost,
     port: config.agentPort,
     maxFrameBytes: config.maxFrameBytes,
+    unregisteredPerAddressMax: config.agentUnregisteredPerAddressMax,
     onMalformedFrame: () => metrics.malformedFrames.inc(),
+    onRefused: (address, reason) => {
+      metrics.refusedAgents.inc();
+      logRefusal(`agent port: closed a socket from ${address} before Register: ${reason}`);
+    },
     onConnection: (socket) =>
       createAgentSession(socket, {
         joinToken,

@@ -21,7 +21,7 @@ export function createMetrics(nodes: NodesService, fleet?: ReconcileDeps): Serve
   });
   const refusedAgents = new Counter({
     name: "llmgw_agent_connections_refused_total",
-    help: "Agent connections closed for a wrong or missing join token.",
+    help: "Agent connections closed before Register: a wrong or missing join token, or the agent port's limits for strangers (per-address cap, byte budget, first frame, timeout).",
     registers: [registry],
   });
   new Gauge({

@@ -1,8 +1,9 @@
 // The agent port: a WebSocket endpoint where node agents register and send heartbeats. Every
-// frame is one protobuf Envelope. Bad frames are answered and counted, never fatal; sockets that
-// do not authenticate are closed with a reason.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+// frame is one protobuf Envelope. Bad frames from a registered agent are answered and counted,
+// never fatal; before Register a socket gets one small frame and a small byte budget (see
+// agent-admission), and sockets that do not authenticate are closed with a reason.
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import {
   AGENT_WS_PATH,
@@ -11,12 +12,18 @@ import {
   encodeEnvelope,
   type Envelope,
 } from "@llmgw/proto";
+import {
+  AgentAdmission,
+  CLOSE_GRACE_MS,
+  meterPreRegister,
+  PRE_REGISTER_BYTES_MAX,
+  REGISTER_FRAME_BYTES_MAX,
+  type PendingSocket,
+} from "./agent-admission";
 import type { AgentSessionHandler } from "./session";
 
 /** Close code for refused authentication (4000-4999 are for applications). */
 export const CLOSE_UNAUTHENTICATED = 4401;
-/** How long a new socket may take to send Register before it is closed. */
-const REGISTER_TIMEOUT_MS = 10_000;
 /** A session that sends this many malformed frames in a row is closed. */
 const MALFORMED_STREAK_MAX = 20;
 
@@ -24,8 +31,12 @@ export interface AgentServerOptions {
   host: string;
   port: number;
   maxFrameBytes: number;
+  /** Sockets from one address that may be connected and not yet registered at once. */
+  unregisteredPerAddressMax: number;
   onConnection(socket: AgentSocket): AgentSessionHandler;
   onMalformedFrame(): void;
+  /** A socket closed before Register by the limits here (not by the session's token check). */
+  onRefused(address: string, reason: string): void;
 }
 
 /** What a session may do with its socket. */
@@ -44,13 +55,26 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
   const http: Server = createServer((_req, res) => {
     res.writeHead(426, { "content-type": "text/plain" }).end("agents connect with a WebSocket\n");
   });
+  const admission = new AgentAdmission(options.unregisteredPerAddressMax);
+  http.on("connection", (socket: Socket) => admission.accept(socket));
   const wss = new WebSocketServer({
     server: http,
     path: AGENT_WS_PATH,
     maxPayload: options.maxFrameBytes,
     perMessageDeflate: false,
+    verifyClient: ({ req }: { req: IncomingMessage }, answer) => {
+      const pending = admission.find(req.socket);
+      if (!pending?.isOverCap) return answer(true);
+      const refusal = admission.refusal(pending.address);
+      options.onRefused(pending.address, refusal.message);
+      answer(false, refusal.status, refusal.message, refusal.headers);
+    },
   });
-  wss.on("connection", (ws, req) => attach(ws, req.socket.remoteAddress ?? "", options));
+  wss.on("connection", (ws, req) => {
+    const pending = admission.find(req.socket);
+    if (pending) attach(ws, req.socket, pending, options);
+    else ws.terminate();
+  });
   // A connection error must never take the process down.
   wss.on("error", () => undefined);
   await new Promise<void>((resolve, reject) => {
@@ -63,45 +87,105 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
   };
 }
 
-function attach(ws: WebSocket, remoteAddress: string, options: AgentServerOptions): void {
+function attach(
+  ws: WebSocket,
+  tcp: Socket,
+  pending: PendingSocket,
+  options: AgentServerOptions,
+): void {
+  let isClosing = false;
+  const close = (code: number, reason: string) => {
+    isClosing = true;
+    ws.close(code, reason.slice(0, 120));
+    // A peer that does not answer the close frame (or keeps sending) is cut, not waited for.
+    setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
+  };
   const socket: AgentSocket = {
-    remoteAddress,
+    remoteAddress: pending.address,
     send: (init) => {
       if (ws.readyState === ws.OPEN) ws.send(encodeEnvelope(init));
     },
-    close: (code, reason) => ws.close(code, reason.slice(0, 120)),
+    close,
+  };
+  const refuse = (code: number, reason: string) => {
+    if (isClosing) return;
+    options.onRefused(pending.address, reason);
+    close(code, reason);
   };
   const handler = options.onConnection(socket);
+  pending.onTimeout = () => refuse(CLOSE_UNAUTHENTICATED, "no Register frame in time");
+  const stopMeter = meterPreRegister(
+    tcp,
+    () => refuse(1009, `sent more than ${PRE_REGISTER_BYTES_MAX} bytes before Register`),
+    () => ws.terminate(),
+  );
+  const firstFrame = (data: RawData, isBinary: boolean) => {
+    if (!onFirstFrame(frameBytes(data), isBinary, { handler, socket, refuse, options })) return;
+    stopMeter();
+    pending.admit();
+  };
   let malformedStreak = 0;
-  const registerTimer = setTimeout(() => {
-    if (!handler.isRegistered()) socket.close(CLOSE_UNAUTHENTICATED, "no Register frame in time");
-  }, REGISTER_TIMEOUT_MS);
-
   ws.on("message", (data: RawData, isBinary: boolean) => {
-    const envelope = decodeFrame(data, isBinary);
+    if (isClosing) return;
+    if (!handler.isRegistered()) return firstFrame(data, isBinary);
+    const envelope = decodeFrame(frameBytes(data), isBinary);
     if (typeof envelope === "string") {
       options.onMalformedFrame();
       socket.send({
         msg: { case: "error", value: { code: ErrorCode.MALFORMED_FRAME, message: envelope } },
       });
       malformedStreak += 1;
-      if (malformedStreak >= MALFORMED_STREAK_MAX) socket.close(1008, "too many malformed frames");
+      if (malformedStreak >= MALFORMED_STREAK_MAX) close(1008, "too many malformed frames");
       return;
     }
     malformedStreak = 0;
     handler.onEnvelope(envelope);
   });
   ws.on("close", () => {
-    clearTimeout(registerTimer);
+    stopMeter();
     handler.onClose();
   });
   ws.on("error", () => ws.terminate());
 }
 
+interface FirstFrameContext {
+  handler: AgentSessionHandler;
+  socket: AgentSocket;
+  refuse(code: number, reason: string): void;
+  options: AgentServerOptions;
+}
+
+/** The one frame a stranger may send: a Register that fits, or the socket is closed. */
+function onFirstFrame(bytes: Buffer, isBinary: boolean, ctx: FirstFrameContext): boolean {
+  if (bytes.length > REGISTER_FRAME_BYTES_MAX) {
+    ctx.refuse(
+      1009,
+      `the first frame must be a Register of at most ${REGISTER_FRAME_BYTES_MAX} bytes`,
+    );
+    return false;
+  }
+  const envelope = decodeFrame(bytes, isBinary);
+  if (typeof envelope === "string") {
+    ctx.options.onMalformedFrame();
+    ctx.socket.send({
+      msg: { case: "error", value: { code: ErrorCode.MALFORMED_FRAME, message: envelope } },
+    });
+    ctx.refuse(1008, `the first frame must be a Register: ${envelope}`);
+    return false;
+  }
+  ctx.handler.onEnvelope(envelope);
+  // The session has already closed a wrong token or a frame that was not Register, with a reason.
+  if (!ctx.handler.isRegistered()) ctx.refuse(CLOSE_UNAUTHENTICATED, "not registered");
+  return ctx.handler.isRegistered();
+}
+
+function frameBytes(data: RawData): Buffer {
+  return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+}
+
 /** Returns the envelope, or a sentence saying why the frame was refused. */
-function decodeFrame(data: RawData, isBinary: boolean): Envelope | string {
+function decodeFrame(bytes: Buffer, isBinary: boolean): Envelope | string {
   if (!isBinary) return "text frames are not accepted: send a binary protobuf Envelope";
-  const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
   try {
     return decodeEnvelope(bytes);
   } catch (error) {

@@ -1,5 +1,9 @@
 // SCIM Groups over the groups table. Members are people ids; roles come from grants an admin gives
-// the group (`llmgw ctl roles grant --group NAME`).
+// the group (`llmgw ctl roles grant --group NAME`). The token sees only groups SCIM made, and only
+// the people SCIM made inside them: a local or directory group answers 404, a member id that is
+// not a provisioned person is refused by name, and a local member an admin put into a provisioned
+// group stays there whatever SCIM replaces. So no SCIM request can grant a role through a group an
+// admin made, nor take one away from someone SCIM does not manage.
 import { randomUUID } from "node:crypto";
 import {
   and,
@@ -33,7 +37,7 @@ export async function groupResource(
         .select({ id: users.id, name: users.username })
         .from(groupMembers)
         .innerJoin(users, eq(users.id, groupMembers.userId))
-        .where(eq(groupMembers.groupId, group.id))
+        .where(and(eq(groupMembers.groupId, group.id), eq(users.source, "scim")))
     : [];
   return {
     schemas: [SCHEMA.group],
@@ -55,27 +59,45 @@ function memberIds(value: unknown): string[] {
   return value.map((m) => asString((m as { value?: unknown }).value, "members.value", 100));
 }
 
-async function checkMembersExist(db: Database, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  const found = await db.select({ id: users.id }).from(users).where(inArray(users.id, ids));
-  const missing = ids.filter((id) => !found.some((f) => f.id === id));
-  if (missing.length)
-    throw new ScimError(400, `no User with id ${missing.join(", ")}`, "invalidValue");
+/** Ids of people SCIM made; members may only ever be these. */
+async function provisionedPeople(db: Database, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const found = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.id, ids), eq(users.source, "scim")));
+  return new Set(found.map((f) => f.id));
 }
 
+/** A member that is not a provisioned person (a local account, a group, nothing) is refused. */
+async function checkMembersProvisioned(db: Database, ids: string[]): Promise<void> {
+  const found = await provisionedPeople(db, ids);
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length)
+    throw new ScimError(
+      400,
+      `members: no User with id ${missing.join(", ")}; a member must be a User made through SCIM`,
+      "invalidValue",
+    );
+}
+
+type Condition = ReturnType<typeof eq>;
+/** Groups SCIM made; every query of this file that reads or changes a group goes through it. */
+const provisioned = (condition?: Condition) => and(eq(groups.source, "scim"), condition);
+
 export async function findScimGroup(db: Database, id: string): Promise<GroupRow> {
-  const [group] = await db.select().from(groups).where(eq(groups.id, id));
+  const [group] = await db
+    .select()
+    .from(groups)
+    .where(provisioned(eq(groups.id, id)));
   if (!group) throw new ScimError(404, `no Group with id ${id}`);
   return group;
 }
 
-export async function listScimGroups(db: Database, filter: EqFilter | null): Promise<GroupRow[]> {
-  if (!filter) return db.select().from(groups);
-  if (filter.attribute === "displayname")
-    return db.select().from(groups).where(eq(groups.name, filter.value));
-  if (filter.attribute === "externalid")
-    return db.select().from(groups).where(eq(groups.externalId, filter.value));
-  if (filter.attribute === "id") return db.select().from(groups).where(eq(groups.id, filter.value));
+function groupCondition(filter: EqFilter): Condition {
+  if (filter.attribute === "displayname") return eq(groups.name, filter.value);
+  if (filter.attribute === "externalid") return eq(groups.externalId, filter.value);
+  if (filter.attribute === "id") return eq(groups.id, filter.value);
   throw new ScimError(
     400,
     `filtering Groups by ${filter.attribute} is not supported (displayName, externalId, id)`,
@@ -83,28 +105,63 @@ export async function listScimGroups(db: Database, filter: EqFilter | null): Pro
   );
 }
 
-async function checkNameFree(db: Database, name: string, exceptId: string | null) {
-  const [taken] = await db.select().from(groups).where(eq(groups.name, name));
-  if (taken && taken.id !== exceptId)
-    throw new ScimError(409, `a Group named ${name} exists already`, "uniqueness");
+export async function listScimGroups(db: Database, filter: EqFilter | null): Promise<GroupRow[]> {
+  return db
+    .select()
+    .from(groups)
+    .where(provisioned(filter ? groupCondition(filter) : undefined));
+}
+
+/** Names and external ids are unique across every source; a clash with another source says only that. */
+async function checkFree(
+  db: Database,
+  what: { name?: string; externalId?: string | null },
+  exceptId: string | null,
+) {
+  for (const [label, condition] of [
+    ["displayName", what.name === undefined ? undefined : eq(groups.name, what.name)],
+    ["externalId", what.externalId ? eq(groups.externalId, what.externalId) : undefined],
+  ] as const) {
+    if (!condition) continue;
+    const [taken] = await db.select().from(groups).where(condition);
+    if (!taken || taken.id === exceptId) continue;
+    const value = label === "displayName" ? what.name : what.externalId;
+    throw new ScimError(
+      409,
+      taken.source === "scim"
+        ? `a Group with ${label} ${value} exists already`
+        : `the ${label} ${value} belongs to a group provisioning does not manage; an admin must rename or remove it on People first`,
+      "uniqueness",
+    );
+  }
+}
+
+/** Takes every provisioned person out of a group; members an admin added by hand stay. */
+async function clearProvisionedMembers(db: Database, groupId: string): Promise<void> {
+  const present = await db
+    .select({ userId: groupMembers.userId })
+    .from(groupMembers)
+    .innerJoin(users, eq(users.id, groupMembers.userId))
+    .where(and(eq(groupMembers.groupId, groupId), eq(users.source, "scim")));
+  if (present.length === 0) return;
+  await db.delete(groupMembers).where(
+    and(
+      eq(groupMembers.groupId, groupId),
+      inArray(
+        groupMembers.userId,
+        present.map((p) => p.userId),
+      ),
+    ),
+  );
 }
 
 export async function createScimGroup(db: Database, body: unknown): Promise<GroupRow> {
   const b = (body ?? {}) as Record<string, unknown>;
   const name = asString(b.displayName, "displayName", 200);
-  await checkNameFree(db, name, null);
   const externalId = b.externalId === undefined ? null : asString(b.externalId, "externalId");
-  if (externalId) {
-    const [same] = await db.select().from(groups).where(eq(groups.externalId, externalId));
-    if (same)
-      throw new ScimError(
-        409,
-        `a Group with externalId ${externalId} exists already`,
-        "uniqueness",
-      );
-  }
+  await checkFree(db, { name, externalId }, null);
   const members = b.members === undefined ? [] : memberIds(b.members);
-  await checkMembersExist(db, members);
+  await checkMembersProvisioned(db, members);
   const [row] = await db
     .insert(groups)
     .values({ id: randomUUID(), name, externalId, source: "scim" })
@@ -121,8 +178,11 @@ export async function createScimGroup(db: Database, body: unknown): Promise<Grou
 }
 
 async function setMembers(db: Database, groupId: string, ids: string[], add: boolean) {
-  await checkMembersExist(db, add ? ids : []);
+  if (add) await checkMembersProvisioned(db, ids);
+  // A removal naming someone SCIM does not manage changes nothing, as for an id that is unknown.
+  const allowed = add ? new Set(ids) : await provisionedPeople(db, ids);
   for (const userId of ids) {
+    if (!allowed.has(userId)) continue;
     if (add) await db.insert(groupMembers).values({ groupId, userId }).onConflictDoNothing();
     else
       await db
@@ -143,9 +203,8 @@ export async function patchScimGroup(db: Database, id: string, body: unknown): P
         throw new ScimError(400, `${path} can only be removed`, "invalidPath");
       await setMembers(db, id, [member], false);
     } else if (path?.toLowerCase() === "members") {
-      if (op.op === "replace") await db.delete(groupMembers).where(eq(groupMembers.groupId, id));
-      if (op.op === "remove" && op.value === undefined)
-        await db.delete(groupMembers).where(eq(groupMembers.groupId, id));
+      if (op.op === "replace") await clearProvisionedMembers(db, id);
+      if (op.op === "remove" && op.value === undefined) await clearProvisionedMembers(db, id);
       else await setMembers(db, id, memberIds(op.value), op.op !== "remove");
     } else if (
       path === null ||
@@ -174,33 +233,39 @@ export async function patchScimGroup(db: Database, id: string, body: unknown): P
         "invalidPath",
       );
   }
-  if (name !== group.name) await checkNameFree(db, name, id);
+  await checkFree(
+    db,
+    {
+      ...(name !== group.name && { name }),
+      ...(externalId !== group.externalId && { externalId }),
+    },
+    id,
+  );
+  return saveGroup(db, id, name, externalId);
+}
+
+async function saveGroup(db: Database, id: string, name: string, externalId: string | null) {
   const [row] = await db
     .update(groups)
     .set({ name, externalId })
-    .where(eq(groups.id, id))
+    .where(provisioned(eq(groups.id, id)))
     .returning();
+  if (!row) throw new ScimError(404, `no Group with id ${id}`);
   await recordAudit(db, { actor: "scim", action: "group.update", target: name });
-  return row!;
+  return row;
 }
 
 export async function replaceScimGroup(db: Database, id: string, body: unknown): Promise<GroupRow> {
   await findScimGroup(db, id);
   const b = (body ?? {}) as Record<string, unknown>;
   const name = asString(b.displayName, "displayName", 200);
-  await checkNameFree(db, name, id);
-  const members = b.members === undefined ? [] : memberIds(b.members);
-  await checkMembersExist(db, members);
-  await db.delete(groupMembers).where(eq(groupMembers.groupId, id));
-  await setMembers(db, id, members, true);
   const externalId = b.externalId === undefined ? null : asString(b.externalId, "externalId");
-  const [row] = await db
-    .update(groups)
-    .set({ name, externalId })
-    .where(eq(groups.id, id))
-    .returning();
-  await recordAudit(db, { actor: "scim", action: "group.update", target: name });
-  return row!;
+  await checkFree(db, { name, externalId }, id);
+  const members = b.members === undefined ? [] : memberIds(b.members);
+  await checkMembersProvisioned(db, members);
+  await clearProvisionedMembers(db, id);
+  await setMembers(db, id, members, true);
+  return saveGroup(db, id, name, externalId);
 }
 
 export async function deleteScimGroup(db: Database, id: string): Promise<void> {
@@ -208,6 +273,6 @@ export async function deleteScimGroup(db: Database, id: string): Promise<void> {
   await db
     .delete(roleBindings)
     .where(and(eq(roleBindings.subjectKind, "group"), eq(roleBindings.subjectId, id)));
-  await db.delete(groups).where(eq(groups.id, id));
+  await db.delete(groups).where(provisioned(eq(groups.id, id)));
   await recordAudit(db, { actor: "scim", action: "group.remove", target: group.name });
 }

@@ -1,5 +1,7 @@
 // SCIM Users over the people table. Provisioned people have no password and no role of their own:
-// they sign in through Entra ID and hold what their groups are granted.
+// they sign in through Entra ID and hold what their groups are granted. The token sees only people
+// SCIM itself made (source `scim`): a local, Active Directory or Entra sign-in account is absent
+// from every list and answers 404, so a leaked token cannot read, rename, disable or delete it.
 import { randomUUID } from "node:crypto";
 import { and, eq, sessions, users, type Database, type UserRow } from "@llmgw/db";
 import { recordAudit } from "../audit";
@@ -121,19 +123,23 @@ export function fieldsFromPatch(body: unknown): UserFields {
   return fields;
 }
 
+type Condition = ReturnType<typeof eq>;
+/** People SCIM made; every query of this file that reads or changes a person goes through it. */
+const provisioned = (condition?: Condition) => and(eq(users.source, "scim"), condition);
+
 export async function findScimUser(db: Database, id: string): Promise<UserRow> {
-  const [user] = await db.select().from(users).where(eq(users.id, id));
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(provisioned(eq(users.id, id)));
   if (!user) throw new ScimError(404, `no User with id ${id}`);
   return user;
 }
 
-export async function listScimUsers(db: Database, filter: EqFilter | null): Promise<UserRow[]> {
-  if (!filter) return db.select().from(users);
-  if (filter.attribute === "username")
-    return db.select().from(users).where(eq(users.username, filter.value.toLowerCase()));
-  if (filter.attribute === "externalid")
-    return db.select().from(users).where(eq(users.externalId, filter.value));
-  if (filter.attribute === "id") return db.select().from(users).where(eq(users.id, filter.value));
+function userCondition(filter: EqFilter): Condition {
+  if (filter.attribute === "username") return eq(users.username, filter.value.toLowerCase());
+  if (filter.attribute === "externalid") return eq(users.externalId, filter.value);
+  if (filter.attribute === "id") return eq(users.id, filter.value);
   throw new ScimError(
     400,
     `filtering Users by ${filter.attribute} is not supported (userName, externalId, id)`,
@@ -141,11 +147,41 @@ export async function listScimUsers(db: Database, filter: EqFilter | null): Prom
   );
 }
 
+export async function listScimUsers(db: Database, filter: EqFilter | null): Promise<UserRow[]> {
+  return db
+    .select()
+    .from(users)
+    .where(provisioned(filter ? userCondition(filter) : undefined));
+}
+
 async function checkNameFree(db: Database, username: string | undefined, exceptId: string | null) {
   if (!username) return;
   const [taken] = await db.select().from(users).where(eq(users.username, username));
-  if (taken && taken.id !== exceptId)
-    throw new ScimError(409, `a User with userName ${username} exists already`, "uniqueness");
+  if (!taken || taken.id === exceptId) return;
+  // The name is unique across every source, so a clash must be refused; the answer says no more
+  // about an account provisioning does not manage than that its name is taken.
+  throw new ScimError(
+    409,
+    taken.source === "scim"
+      ? `a User with userName ${username} exists already`
+      : `the userName ${username} belongs to an account provisioning does not manage; an admin must rename or remove it on People first`,
+    "uniqueness",
+  );
+}
+
+/** Provisioning may not take away the last way in, as an admin on People may not. */
+async function keepAnAdmin(db: Database, leaving: UserRow): Promise<void> {
+  if (leaving.role !== "admin" || !leaving.isActive) return;
+  const admins = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.role, "admin"), eq(users.isActive, true)));
+  if (admins.length <= 1)
+    throw new ScimError(
+      409,
+      `${leaving.username} is the last active admin; an admin must make someone else an admin first`,
+      "mutability",
+    );
 }
 
 export async function createScimUser(db: Database, fields: UserFields): Promise<UserRow> {
@@ -179,6 +215,7 @@ export async function updateScimUser(
 ): Promise<UserRow> {
   const user = await findScimUser(db, id);
   await checkNameFree(db, fields.username, id);
+  if (fields.isActive === false) await keepAnAdmin(db, user);
   const [row] = await db
     .update(users)
     .set({
@@ -188,27 +225,23 @@ export async function updateScimUser(
       ...(fields.externalId !== undefined && { externalId: fields.externalId }),
       ...(fields.isActive !== undefined && { isActive: fields.isActive }),
     })
-    .where(eq(users.id, id))
+    .where(provisioned(eq(users.id, id)))
     .returning();
+  if (!row) throw new ScimError(404, `no User with id ${id}`);
   // Soft delete: a deactivated person is signed out everywhere at once.
-  if (fields.isActive === false) await db.delete(sessions).where(and(eq(sessions.userId, id)));
+  if (fields.isActive === false) await db.delete(sessions).where(eq(sessions.userId, id));
   await recordAudit(db, {
     actor: "scim",
     action: fields.isActive === false ? "user.deactivate" : "user.update",
     target: user.username,
     details: { ...fields },
   });
-  return row!;
+  return row;
 }
 
 export async function deleteScimUser(db: Database, id: string): Promise<void> {
   const user = await findScimUser(db, id);
-  if (user.source === "local" && user.role === "admin")
-    throw new ScimError(
-      409,
-      `${user.username} is a local admin and is not managed by provisioning`,
-      "mutability",
-    );
-  await db.delete(users).where(eq(users.id, id));
+  await keepAnAdmin(db, user);
+  await db.delete(users).where(provisioned(eq(users.id, id)));
   await recordAudit(db, { actor: "scim", action: "user.remove", target: user.username });
 }
