@@ -1,5 +1,6 @@
 "use client";
-// How a person points an agent at /mcp with a key of their own.
+// How a person points an agent at /mcp with a key of their own, in the console's words (the key is
+// made on the API keys page, not with a CLI command).
 import { useTranslation } from "react-i18next";
 
 export function ConnectHelp() {
@@ -8,7 +9,6 @@ export function ConnectHelp() {
     <div className="panel" data-testid="mcp-connect">
       <h2>{t("connect.title")}</h2>
       <p>{t("connect.body")}</p>
-      <p className="mono command">{t("connect.keyCommand")}</p>
       <p>{t("connect.inspector")}</p>
       <p className="mono command">{t("connect.inspectorCommand")}</p>
       <p className="muted">{t("connect.names")}</p>
