@@ -6,7 +6,7 @@
 import type { Client } from "ldapts";
 import type { LdapGroupMapping, LdapTestReport } from "@llmgw/api";
 import {
-  describe,
+  describeLdapError,
   escapeFilterValue,
   first,
   IN_CHAIN_RULE,
@@ -85,7 +85,7 @@ async function searchPeople(directory: LdapDirectory, client: Client, report: Ld
       report.warnings.push(`the user filter ${everyone} finds nobody under ${userBase}`);
   } catch (error) {
     report.userSearchFailure = classifyLdapFailure(error).code;
-    report.userSearchError = describe(error);
+    report.userSearchError = describeLdapError(error);
   }
 }
 
@@ -144,6 +144,6 @@ async function groupReport(
     };
   } catch (error) {
     const { code } = classifyLdapFailure(error);
-    return { ...base, members: [], error: describe(error), failure: code };
+    return { ...base, members: [], error: describeLdapError(error), failure: code };
   }
 }

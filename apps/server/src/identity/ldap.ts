@@ -109,7 +109,7 @@ export function adBindRefusal(diagnostic: string): string | null {
   return `Active Directory refused the sign-in: ${reason} (AD code ${code}); ${advice}`;
 }
 
-export function describe(error: unknown): string {
+export function describeLdapError(error: unknown): string {
   const e = error as Error & { code?: string | number };
   if (e instanceof InvalidCredentialsError) return "invalid credentials";
   // AD (and Samba) refuse a simple bind over a connection without TLS with strongerAuthRequired.
@@ -123,7 +123,7 @@ export function describe(error: unknown): string {
 
 /** Why the service account was refused, with AD's reason when it sent one. */
 export function serviceRefusal(error: unknown): string {
-  if (!(error instanceof InvalidCredentialsError)) return describe(error);
+  if (!(error instanceof InvalidCredentialsError)) return describeLdapError(error);
   const code = adBindSubCode(error.message);
   return (
     "the service account (bind DN and password) was refused" +
