@@ -69,6 +69,15 @@ async function chooseLanguage(page: Page, language: "en" | "tr") {
   await expect(page.locator("html")).toHaveAttribute("lang", language);
 }
 
+/** Saves the AD form and waits for the server's answer (the "Saved" line may still show from before). */
+async function saveLdap(page: Page) {
+  await Promise.all([
+    page.waitForResponse((res) => res.url().includes("signIn.setLdap") && res.ok()),
+    page.getByTestId("ldap-save").click(),
+  ]);
+  await expect(page.getByTestId("ldap-saved")).toBeVisible();
+}
+
 test.beforeAll(async () => {
   slapd = await startSlapd({ ldif: LDIF, suffix: SUFFIX });
 });
@@ -162,7 +171,9 @@ test("Test tries the form's values and explains an unreachable server in words",
   );
   await expect(page.getByTestId("ldap-report-unreachable")).toBeVisible();
   await expect(page.getByTestId("ldap-report")).not.toContainText("found by the filter");
-  await expect(page.getByTestId("ldap-report")).not.toContainText("ECONNREFUSED");
+  // The words, not the code: the library's message stays folded away as technical detail.
+  await expect(page.getByTestId("ldap-report-failure")).not.toContainText("ECONNREFUSED");
+  await expect(page.getByTestId("ldap-report").locator("details")).not.toHaveAttribute("open");
   await page.getByTestId("ldap-report").scrollIntoViewIfNeeded();
   await page.screenshot({
     path: `${ARTIFACTS}/signin-setup-ldap-unreachable-en.png`,
@@ -186,12 +197,12 @@ test("while the directory is down, a person signing in learns only that sign-in 
   page,
   browser,
 }) => {
+  test.setTimeout(240_000);
   const dead = `ldaps://127.0.0.1:${await freePort()}`;
   await signInAsAdmin(page);
   await page.getByTestId("nav-signin-setup").click();
   await page.getByTestId("ldap-servers").fill(dead);
-  await page.getByTestId("ldap-save").click();
-  await expect(page.getByTestId("ldap-saved")).toBeVisible();
+  await saveLdap(page);
   const visitor = await (await browser.newContext()).newPage();
   try {
     for (const language of ["en", "tr"] as const) {
@@ -216,8 +227,7 @@ test("while the directory is down, a person signing in learns only that sign-in 
     }
   } finally {
     await page.getByTestId("ldap-servers").fill(slapd.ldapsUrl);
-    await page.getByTestId("ldap-save").click();
-    await expect(page.getByTestId("ldap-saved")).toBeVisible();
+    await saveLdap(page);
     await visitor.context().close();
   }
 });
@@ -226,12 +236,12 @@ test("turning Active Directory off stops AD sign-in and keeps the settings", asy
   page,
   browser,
 }) => {
+  test.setTimeout(300_000);
   await signInAsAdmin(page);
   await page.getByTestId("nav-signin-setup").click();
   await page.getByTestId("ldap-enabled").uncheck();
   await expect(page.getByTestId("ldap-enabled-help")).toContainText("nobody signs in");
-  await page.getByTestId("ldap-save").click();
-  await expect(page.getByTestId("ldap-saved")).toBeVisible();
+  await saveLdap(page);
   await page.screenshot({ path: `${ARTIFACTS}/signin-setup-ldap-off-en.png`, fullPage: true });
   const visitor = await (await browser.newContext()).newPage();
   try {
@@ -249,10 +259,13 @@ test("turning Active Directory off stops AD sign-in and keeps the settings", asy
     await expect(page.getByTestId("ldap-servers")).toHaveValue(slapd.ldapsUrl);
     await expect(page.getByTestId("ldap-enabled")).not.toBeChecked();
     await page.getByTestId("ldap-enabled").check();
-    await page.getByTestId("ldap-save").click();
-    await expect(page.getByTestId("ldap-saved")).toBeVisible();
-    await visitor.getByTestId("signin-submit").click();
-    await expect(visitor).toHaveURL(/\/cluster$/);
+    await saveLdap(page);
+    // On a loaded machine one directory round may time out (that answer is "unavailable"):
+    // the next try signs in.
+    await expect(async () => {
+      await visitor.getByTestId("signin-submit").click();
+      await expect(visitor).toHaveURL(/\/cluster$/, { timeout: 15_000 });
+    }).toPass({ timeout: 90_000 });
   } finally {
     await visitor.context().close();
   }
