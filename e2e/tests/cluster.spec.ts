@@ -210,6 +210,19 @@ test("a click on a card opens its node, with charts per card", async ({ page }) 
   await expect(charts.getByTestId("chart-utilization").locator("svg").first()).toBeVisible();
   await expect(charts.getByTestId("chart-memory")).toBeVisible();
   await expect(charts.getByTestId("chart-temperature")).toBeVisible();
+  // A tooltip shown near the chart's foot sits above the legend, not beneath it.
+  const chart = charts.getByTestId("chart-utilization");
+  await expect(chart.locator(".recharts-tooltip-wrapper")).toHaveCount(1);
+  await expect(chart.locator(".recharts-legend-wrapper")).toHaveCount(1);
+  const layers = await chart.evaluate((element) => {
+    const z = (selector: string) => {
+      const found = element.querySelector(selector);
+      return found ? Number(getComputedStyle(found).zIndex) || 0 : -1;
+    };
+    return { tooltip: z(".recharts-tooltip-wrapper"), legend: z(".recharts-legend-wrapper") };
+  });
+  expect(layers.legend).toBeGreaterThanOrEqual(0);
+  expect(layers.tooltip).toBeGreaterThan(layers.legend);
   await page.screenshot({ path: `${ARTIFACTS}/node-en.png`, fullPage: true });
 
   await page.getByTestId("lang-switch").selectOption("tr");

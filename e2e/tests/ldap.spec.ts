@@ -1,10 +1,12 @@
 // Active Directory sign-in in a real browser against a real OpenLDAP slapd over LDAPS with a CA made
 // for the test: an admin fills the AD form on People → Sign-in, runs Test and reads its report;
 // a person signs in on the sign-in page with their directory name and password and holds the role
-// their (nested) group maps to; someone in no mapped group is refused with the reason. Captured in
-// English and Turkish in e2e/artifacts/.
+// their (nested) group maps to; someone in no mapped group is refused with the reason. Test tries
+// what is in the form (an unreachable address is explained in words, nothing is saved), a person
+// signing in while the directory is down is told only that sign-in is unavailable, and turning AD
+// off stops AD sign-in. Captured in English and Turkish in e2e/artifacts/.
 import { expect, test, type Page } from "@playwright/test";
-import { startSlapd, type SlapdServer } from "@llmgw/testing";
+import { freePort, startSlapd, type SlapdServer } from "@llmgw/testing";
 import { ARTIFACTS, devFacts } from "./facts";
 
 const SUFFIX = "dc=example,dc=test";
@@ -65,6 +67,15 @@ async function chooseLanguage(page: Page, language: "en" | "tr") {
     page.getByTestId("lang-switch").selectOption(language),
   ]);
   await expect(page.locator("html")).toHaveAttribute("lang", language);
+}
+
+/** Saves the AD form and waits for the server's answer (the "Saved" line may still show from before). */
+async function saveLdap(page: Page) {
+  await Promise.all([
+    page.waitForResponse((res) => res.url().includes("signIn.setLdap") && res.ok()),
+    page.getByTestId("ldap-save").click(),
+  ]);
+  await expect(page.getByTestId("ldap-saved")).toBeVisible();
 }
 
 test.beforeAll(async () => {
@@ -139,4 +150,123 @@ test("someone in no mapped group is refused with the reason, in Turkish too", as
   await page.getByTestId("signin-password").fill("wrong");
   await page.getByTestId("signin-submit").click();
   await expect(page.getByTestId("signin-error")).toHaveText("Kullanıcı adı veya parola hatalı.");
+});
+
+test("Test tries the form's values and explains an unreachable server in words", async ({
+  page,
+}) => {
+  await signInAsAdmin(page);
+  await page.getByTestId("nav-signin-setup").click();
+  await expect(page.getByTestId("ldap-servers")).toHaveValue(slapd.ldapsUrl);
+  const dead = `ldaps://127.0.0.1:${await freePort()}`;
+  await page.getByTestId("ldap-servers").fill(dead);
+  await page.getByTestId("ldap-test").click();
+  await expect(page.getByTestId("ldap-report-server")).toHaveAttribute("data-bound", "no");
+  await expect(page.getByTestId("ldap-report-failure")).toHaveAttribute(
+    "data-failure",
+    "connection-refused",
+  );
+  await expect(page.getByTestId("ldap-report-failure")).toContainText(
+    "nothing listens on that port",
+  );
+  await expect(page.getByTestId("ldap-report-unreachable")).toBeVisible();
+  await expect(page.getByTestId("ldap-report")).not.toContainText("found by the filter");
+  // The words, not the code: the library's message stays folded away as technical detail.
+  await expect(page.getByTestId("ldap-report-failure")).not.toContainText("ECONNREFUSED");
+  await expect(page.getByTestId("ldap-report").locator("details")).not.toHaveAttribute("open");
+  await page.getByTestId("ldap-report").scrollIntoViewIfNeeded();
+  await page.screenshot({
+    path: `${ARTIFACTS}/signin-setup-ldap-unreachable-en.png`,
+    fullPage: true,
+  });
+  await chooseLanguage(page, "tr");
+  await page.getByTestId("ldap-test").click();
+  await expect(page.getByTestId("ldap-report-failure")).toContainText("dinleyen yok");
+  await page.getByTestId("ldap-report").scrollIntoViewIfNeeded();
+  await page.screenshot({
+    path: `${ARTIFACTS}/signin-setup-ldap-unreachable-tr.png`,
+    fullPage: true,
+  });
+  await chooseLanguage(page, "en");
+  // Test saved nothing: the stored settings still name the real server.
+  await page.reload();
+  await expect(page.getByTestId("ldap-servers")).toHaveValue(slapd.ldapsUrl);
+});
+
+test("while the directory is down, a person signing in learns only that sign-in is unavailable", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const dead = `ldaps://127.0.0.1:${await freePort()}`;
+  await signInAsAdmin(page);
+  await page.getByTestId("nav-signin-setup").click();
+  await page.getByTestId("ldap-servers").fill(dead);
+  await saveLdap(page);
+  const visitor = await (await browser.newContext()).newPage();
+  try {
+    for (const language of ["en", "tr"] as const) {
+      await visitor.goto(`${devFacts().consoleUrl}/sign-in`);
+      await visitor.getByTestId("lang-switch").selectOption(language);
+      await expect(visitor.locator("html")).toHaveAttribute("lang", language);
+      await visitor.getByTestId("signin-username").fill("someone-unknown");
+      await visitor.getByTestId("signin-password").fill("a-guess");
+      await visitor.getByTestId("signin-submit").click();
+      await expect(visitor.getByTestId("signin-error")).toHaveText(
+        language === "en"
+          ? /Sign-in is unavailable right now/
+          : /Oturum açma şu anda kullanılamıyor/,
+      );
+      const shown = await visitor.content();
+      for (const leak of ["127.0.0.1", new URL(dead.replace("ldaps", "http")).port, "ECONNREFUSED"])
+        expect(shown).not.toContain(leak);
+      await visitor.screenshot({
+        path: `${ARTIFACTS}/sign-in-ldap-unavailable-${language}.png`,
+        fullPage: true,
+      });
+    }
+  } finally {
+    await page.getByTestId("ldap-servers").fill(slapd.ldapsUrl);
+    await saveLdap(page);
+    await visitor.context().close();
+  }
+});
+
+test("turning Active Directory off stops AD sign-in and keeps the settings", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(300_000);
+  await signInAsAdmin(page);
+  await page.getByTestId("nav-signin-setup").click();
+  await page.getByTestId("ldap-enabled").uncheck();
+  await expect(page.getByTestId("ldap-enabled-help")).toContainText("nobody signs in");
+  await saveLdap(page);
+  await page.screenshot({ path: `${ARTIFACTS}/signin-setup-ldap-off-en.png`, fullPage: true });
+  const visitor = await (await browser.newContext()).newPage();
+  try {
+    await visitor.goto(`${devFacts().consoleUrl}/sign-in`);
+    await expect(visitor.getByTestId("signin-username")).not.toHaveAttribute(
+      "placeholder",
+      /AD name/,
+    );
+    await visitor.getByTestId("signin-username").fill("grace");
+    await visitor.getByTestId("signin-password").fill("grace-pw");
+    await visitor.getByTestId("signin-submit").click();
+    await expect(visitor.getByTestId("signin-error")).toContainText(/wrong|incorrect/i);
+    // The settings were kept: on again, Grace signs in.
+    await page.reload();
+    await expect(page.getByTestId("ldap-servers")).toHaveValue(slapd.ldapsUrl);
+    await expect(page.getByTestId("ldap-enabled")).not.toBeChecked();
+    await page.getByTestId("ldap-enabled").check();
+    await saveLdap(page);
+    // On a loaded machine one directory round may time out (that answer is "unavailable"):
+    // the next try signs in.
+    await expect(async () => {
+      await visitor.getByTestId("signin-submit").click();
+      await expect(visitor).toHaveURL(/\/cluster$/, { timeout: 15_000 });
+    }).toPass({ timeout: 90_000 });
+  } finally {
+    await visitor.context().close();
+  }
 });

@@ -17,6 +17,8 @@ async function signIn(page: Page) {
   await page.getByTestId("nav-mcp").click();
   await expect(page).toHaveURL(/\/admin\/mcp$/);
   await expect(page.getByTestId("mcp-connect")).toBeVisible();
+  // The page speaks in the console's words: a key is made on the API keys page, not by a CLI verb.
+  await expect(page.getByTestId("mcp-connect")).not.toContainText("llmgw ctl");
 }
 
 function serverRow(page: Page, name: string): Locator {
@@ -43,7 +45,9 @@ test("adds, tests, grants, revokes, turns off and removes MCP servers (English)"
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("MCP servers");
   await page.getByTestId("mcp-add").click();
   await page.getByTestId("mcp-add-name").fill("llmgw:admin");
-  await expect(page.getByTestId("mcp-add-url")).toBeDisabled();
+  // The built-in server has no address to write: the field is text, not a box.
+  await expect(page.getByTestId("mcp-add-url")).toHaveCount(0);
+  await expect(page.getByTestId("mcp-add-url-fixed")).toHaveText("built in (answered by llmgw)");
   await page.getByTestId("mcp-add-submit").click();
   const admin = serverRow(page, "llmgw:admin");
   await expect(admin).toBeVisible();
@@ -55,6 +59,8 @@ test("adds, tests, grants, revokes, turns off and removes MCP servers (English)"
 
   await admin.getByTestId("mcp-open-details").click();
   const details = page.locator('[data-testid="mcp-details"][data-server-name="llmgw:admin"]');
+  await expect(details.getByTestId("mcp-edit-url")).toHaveCount(0);
+  await expect(details.getByTestId("mcp-edit-url-fixed")).toBeVisible();
   await details.getByTestId("mcp-test").click();
   await expect(details.getByTestId("mcp-tool")).toHaveCount(6);
   await expect(details.getByTestId("mcp-tools")).toContainText("explain_placement");

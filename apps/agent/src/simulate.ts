@@ -168,7 +168,8 @@ export function createSimulation(profileName: string, nodeName: string, seed: nu
     memoryBytesTotal: profile.memoryBytesTotal,
     diskBytesTotal: profile.diskBytesTotal,
     diskBytesFree: (profile.diskBytesTotal * 6n) / 10n,
-    os: "linux (simulated)",
+    // That it is simulated is Register.simulated; the OS is what a real node would say.
+    os: "linux",
     arch: "x86_64",
     ...(profile.cards.length > 0 ? { driverVersion: "590.48.01", cudaVersion: "13.1" } : {}),
   };

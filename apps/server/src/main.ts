@@ -84,7 +84,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const keys = createKeysService(db, plane.apiKeyPepper, nowMs, events);
   const signInStore = new SignInStore(db, plane.masterKey);
   const entra = new EntraSignIn(signInStore, nowMs);
-  const ldap = new LdapSignIn(signInStore);
+  const ldap = new LdapSignIn(signInStore, log);
   const ownership = createOwnershipResolver(db);
   const sessionUser = (token: string) => userForSession(db, token, new Date(nowMs()));
   const mcp = startMcp({

@@ -207,9 +207,15 @@ describe("sign-in with Active Directory (LDAP) against slapd", () => {
   it("the Test action reports each server, who may sign in and each mapped group's members", async () => {
     const report = await admin.signIn.testLdap.mutate();
     expect(report.servers).toEqual([
-      { url: deadUrl, bound: false, error: expect.stringMatching(/ECONNREFUSED|connect/i) },
-      { url: slapd.ldapsUrl, bound: true, error: null },
+      {
+        url: deadUrl,
+        bound: false,
+        error: expect.stringMatching(/ECONNREFUSED|connect/i),
+        failure: "connection-refused",
+      },
+      { url: slapd.ldapsUrl, bound: true, error: null, failure: null },
     ]);
+    expect(report.userSearchFailure).toBeNull();
     expect(report.users.sort()).toEqual(["ada", "bob", "carol"]);
     expect(report.userCount).toBe(3);
     const byDn = Object.fromEntries(report.groups.map((g) => [g.dn, g]));
@@ -257,8 +263,11 @@ describe("sign-in with Active Directory (LDAP) against slapd", () => {
       startTls: true,
       caPem: "",
     });
-    const message = await messageOf(login("ada", "ada-pw"));
-    expect(message).toMatch(/no directory server could be used.*(self[- ]signed|certificate)/i);
+    // The person is told only that sign-in is unavailable; the reason is in the server log.
+    expect(await codeOf(login("ada", "ada-pw"))).toBe("PRECONDITION_FAILED");
+    expect(server.process.output()).toMatch(
+      /ldap:\/\/127\.0\.0\.1:\d+: tls-untrusted: .*certificate/i,
+    );
     await admin.signIn.setLdap.mutate({ ...settings, bindPassword: undefined });
   });
 
@@ -289,5 +298,87 @@ describe("sign-in with Active Directory (LDAP) against slapd", () => {
     // Someone not signed in cannot change it, and the refusal does not echo what was sent.
     const first = await messageOf(apiClient(server.apiUrl, null).signIn.setLdap.mutate(settings));
     expect(first).not.toContain(BIND_PASSWORD);
+  });
+
+  it("Test tries the form's values, unsaved, with the stored bind password when left blank", async () => {
+    const before = await admin.signIn.settings.query();
+    const report = await admin.signIn.testLdapForm.mutate({
+      ...settings,
+      bindPassword: undefined,
+      servers: [slapd.ldapsUrl],
+      userBase: `ou=nowhere,${SUFFIX}`,
+    });
+    expect(report.servers).toEqual([
+      { url: slapd.ldapsUrl, bound: true, error: null, failure: null },
+    ]);
+    expect(report.userSearchFailure).toBe("base-not-found");
+    expect(report.userCount).toBeNull();
+    // Nothing was stored: the saved settings still name both servers and the real base.
+    expect(await admin.signIn.settings.query()).toEqual(before);
+    const wrong = await admin.signIn.testLdapForm.mutate({ ...settings, bindPassword: "not-it" });
+    expect(wrong.servers.map((s) => s.failure)).toEqual(["connection-refused", "bind-refused"]);
+    expect(JSON.stringify(wrong)).not.toContain(BIND_PASSWORD);
+  });
+
+  it("Test of an unreachable directory names the failure and says nothing about people", async () => {
+    const report = await admin.signIn.testLdapForm.mutate({
+      ...settings,
+      bindPassword: undefined,
+      servers: [deadUrl, "ldaps://dc1.no-such-domain.invalid:636"],
+    });
+    expect(report.servers.map((s) => [s.bound, s.failure])).toEqual([
+      [false, "connection-refused"],
+      [false, "dns-not-found"],
+    ]);
+    expect(report.userCount).toBeNull();
+    expect(report.users).toEqual([]);
+    expect(report.groups).toEqual([]);
+  });
+
+  it("an anonymous sign-in with an unknown name while the directory is down reveals no address", async () => {
+    const hidden = "dc1.no-such-domain.invalid";
+    await admin.signIn.setLdap.mutate({
+      ...settings,
+      bindPassword: undefined,
+      servers: [deadUrl, `ldaps://${hidden}:636`],
+    });
+    try {
+      let answer: unknown = null;
+      try {
+        await login("mallory-probe", "guess");
+      } catch (error) {
+        answer = error;
+      }
+      expect(answer).toBeInstanceOf(TRPCClientError);
+      const error = answer as { message: string; data: { code?: string } };
+      expect(error.data.code).toBe("PRECONDITION_FAILED");
+      expect(error.message).toMatch(/sign-in is unavailable right now/);
+      const shown = JSON.stringify({ message: error.message, data: error.data });
+      for (const leak of [hidden, "127.0.0.1", new URL(deadUrl.replace("ldaps", "http")).port])
+        expect(shown).not.toContain(leak);
+      expect(shown).not.toMatch(/ENOTFOUND|ECONNREFUSED|EAI_AGAIN|ldaps?:/);
+      // The admin finds the reason in the server log.
+      expect(server.process.output()).toMatch(
+        new RegExp(`ldaps://${hidden.replace(/\./g, "\\.")}:636: dns-not-found`),
+      );
+    } finally {
+      await admin.signIn.setLdap.mutate({ ...settings, bindPassword: undefined });
+    }
+  });
+
+  it("turning Active Directory off stops AD sign-in and keeps the settings; on again, it works", async () => {
+    await admin.signIn.setLdap.mutate({ ...settings, bindPassword: undefined, enabled: false });
+    try {
+      const anonymous = apiClient(server.apiUrl, null);
+      expect((await anonymous.signIn.methods.query()).ldap).toBe(false);
+      expect(await codeOf(login("ada", "ada-pw"))).toBe("UNAUTHORIZED");
+      const view = await admin.signIn.settings.query();
+      expect(view.ldap?.enabled).toBe(false);
+      expect(view.ldap?.servers).toEqual(settings.servers);
+      expect(view.ldap?.hasBindPassword).toBe(true);
+    } finally {
+      await admin.signIn.setLdap.mutate({ ...settings, bindPassword: undefined });
+    }
+    expect((await login("ada", "ada-pw")).user.role).toBe("operator");
   });
 });

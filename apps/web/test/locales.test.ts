@@ -67,3 +67,20 @@ describe("locale files", () => {
     });
   });
 });
+
+describe("Turkish terms", () => {
+  // One word for one thing: "control plane" was both "kontrol düzlemi" and "denetim düzlemi".
+  it("calls the control plane kontrol düzlemi everywhere", () => {
+    const stray: string[] = [];
+    for (const file of files) {
+      const en = load("en", file);
+      for (const [key, text] of load("tr", file)) {
+        const english = en.get(key) ?? "";
+        const saysTerm = /kontrol düzlem/i.test(text);
+        if (/(denetim|yönetim) düzlem/i.test(text) || (/control plane/i.test(english) && !saysTerm))
+          stray.push(`${file}: ${key}`);
+      }
+    }
+    expect(stray).toEqual([]);
+  });
+});

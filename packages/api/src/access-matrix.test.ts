@@ -69,6 +69,7 @@ const RULES: Record<string, Rule> = {
   "signIn.setEntra": "admin",
   "signIn.setLdap": "admin",
   "signIn.testLdap": "admin",
+  "signIn.testLdapForm": "admin",
   "signIn.rotateScimToken": "admin",
   "mcp.servers.list": "admin",
   "mcp.servers.add": "admin",

@@ -154,7 +154,8 @@ export interface SignInSetupService {
   settings(): Promise<SignInSettings>;
   setEntra(input: EntraSettingsInput, actor: Actor): Promise<SignInSettings>;
   setLdap(input: LdapSettingsInput, actor: Actor): Promise<SignInSettings>;
-  testLdap(): Promise<LdapTestReport>;
+  /** Tries these settings (the form's), or the saved ones when absent; never stores anything. */
+  testLdap(input?: LdapSettingsInput): Promise<LdapTestReport>;
   rotateScimToken(actor: Actor): Promise<{ token: string }>;
 }
 

@@ -33,6 +33,7 @@ export const REFUSALS = {
   "signin.ldap_password_required": [],
   "signin.ldap_not_set_up": [],
   "signin.ldap_no_password": [],
+  "signin.ldap_test_password_required": [],
   "model.not_found": ["name"],
   "model.refused": ["name"],
   "model.definition_refused": [],

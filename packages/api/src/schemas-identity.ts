@@ -169,6 +169,8 @@ export const auditEntrySchema = z.object({
   actor: z.string(),
   action: z.string(),
   target: z.string(),
+  /** The target with an id replaced by a name (a key's prefix and owner, a person, a group). */
+  targetName: z.string(),
   details: z.record(z.string(), z.unknown()),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
@@ -178,6 +180,9 @@ export const auditQueryInputSchema = z.object({
   /** Entries older than this id, for the next page. */
   beforeId: z.number().int().positive().optional(),
   action: z.string().trim().max(100).optional(),
+  /** Rows whose actor contains this, any case. */
   actor: z.string().trim().max(200).optional(),
+  /** Rows whose target contains this, or names a key, person or group whose name does. */
+  target: z.string().trim().max(200).optional(),
 });
 export type AuditQueryInput = z.infer<typeof auditQueryInputSchema>;

@@ -148,12 +148,46 @@ export const ldapSettingsViewSchema = z.object({
 });
 export type LdapSettingsView = z.infer<typeof ldapSettingsViewSchema>;
 
+/**
+ * Why a directory server could not be used or a search failed, as a code the console words with
+ * what to check. `other` is anything not recognised; its detail is the library's own message.
+ */
+export const LDAP_FAILURES = [
+  "dns-not-found",
+  "connection-refused",
+  "unreachable",
+  "timeout",
+  "connection-closed",
+  "tls-untrusted",
+  "tls-name-mismatch",
+  "tls-expired",
+  "encryption-required",
+  "plain-ldap",
+  "bind-refused",
+  "base-not-found",
+  "other",
+] as const;
+export const ldapFailureSchema = z.enum(LDAP_FAILURES);
+export type LdapFailureCode = z.infer<typeof ldapFailureSchema>;
+
 export const ldapTestReportSchema = z.object({
-  servers: z.array(z.object({ url: z.string(), bound: z.boolean(), error: z.string().nullable() })),
+  servers: z.array(
+    z.object({
+      url: z.string(),
+      bound: z.boolean(),
+      /** The technical detail (admins only), e.g. `getaddrinfo ENOTFOUND dc1.corp.example`. */
+      error: z.string().nullable(),
+      failure: ldapFailureSchema.nullable(),
+    }),
+  ),
   /** People the user filter finds (the first 100), who may sign in if a mapped group holds them. */
   users: z.array(z.string()),
-  /** How many the search found in all (the list above stops at 100). */
-  userCount: z.number(),
+  /** How many the search found in all (the list above stops at 100); null when it did not run. */
+  userCount: z.number().nullable(),
+  /** Why the search for people failed (e.g. the user base does not exist); null when it ran. */
+  userSearchFailure: ldapFailureSchema.nullable(),
+  /** Its technical detail (admins only). */
+  userSearchError: z.string().nullable(),
   groups: z.array(
     z.object({
       group: z.string(),
@@ -162,6 +196,7 @@ export const ldapTestReportSchema = z.object({
       scope: z.string(),
       members: z.array(z.string()),
       error: z.string().nullable(),
+      failure: ldapFailureSchema.nullable(),
     }),
   ),
   /** Things that look wrong, such as an in-chain query that finds nothing while memberOf does. */

@@ -81,6 +81,8 @@ export function fakeServices() {
         users: [],
         groups: [],
         userCount: 0,
+        userSearchFailure: null,
+        userSearchError: null,
         warnings: [],
       })),
       rotateScimToken: vi.fn(async () => ({ token: "scim" })),

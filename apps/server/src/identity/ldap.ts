@@ -24,15 +24,15 @@ import {
   users,
   type Database,
 } from "@llmgw/db";
-import type { Actor, LdapGroupMapping, LdapTestReport } from "@llmgw/api";
+import type { Actor, LdapGroupMapping } from "@llmgw/api";
 import { recordAudit } from "./audit";
 import { SignInRefused } from "./entra";
+import { classifyLdapFailure, DirectoryUnavailable, PlainLdapRefused } from "./ldap-failure";
 import type { LdapSettings, SignInStore } from "./sign-in-settings";
 
 export const IN_CHAIN_RULE = "1.2.840.113556.1.4.1941";
 const CONNECT_TIMEOUT_MS = 5_000;
 const OPERATION_TIMEOUT_MS = 10_000;
-const TEST_SAMPLE = 100;
 
 /** RFC 4515: a value inside a filter; `*`, `(`, `)`, `\` and NUL lose their meaning. */
 export function escapeFilterValue(value: string): string {
@@ -109,7 +109,7 @@ export function adBindRefusal(diagnostic: string): string | null {
   return `Active Directory refused the sign-in: ${reason} (AD code ${code}); ${advice}`;
 }
 
-function describe(error: unknown): string {
+export function describeLdapError(error: unknown): string {
   const e = error as Error & { code?: string | number };
   if (e instanceof InvalidCredentialsError) return "invalid credentials";
   // AD (and Samba) refuse a simple bind over a connection without TLS with strongerAuthRequired.
@@ -122,8 +122,8 @@ function describe(error: unknown): string {
 }
 
 /** Why the service account was refused, with AD's reason when it sent one. */
-function serviceRefusal(error: unknown): string {
-  if (!(error instanceof InvalidCredentialsError)) return describe(error);
+export function serviceRefusal(error: unknown): string {
+  if (!(error instanceof InvalidCredentialsError)) return describeLdapError(error);
   const code = adBindSubCode(error.message);
   return (
     "the service account (bind DN and password) was refused" +
@@ -131,7 +131,7 @@ function serviceRefusal(error: unknown): string {
   );
 }
 
-function first(value: unknown): string | null {
+export function first(value: unknown): string | null {
   const v = Array.isArray(value) ? value[0] : value;
   if (v === undefined || v === null) return null;
   return Buffer.isBuffer(v) ? v.toString("utf8") : String(v as string);
@@ -145,7 +145,7 @@ function all(value: unknown): string[] {
 
 export class LdapDirectory {
   constructor(
-    private readonly settings: LdapSettings,
+    readonly settings: LdapSettings,
     private readonly bindPassword: string,
   ) {}
 
@@ -162,9 +162,7 @@ export class LdapDirectory {
   async connect(url: string): Promise<Client> {
     const plain = url.startsWith("ldap:");
     if (plain && !this.settings.startTls && !this.settings.allowInsecure)
-      throw new SignInRefused(
-        `${url} is plain LDAP: turn on StartTLS, use ldaps://, or allow insecure explicitly`,
-      );
+      throw new PlainLdapRefused(url);
     const client = new Client({
       url,
       connectTimeout: CONNECT_TIMEOUT_MS,
@@ -184,15 +182,15 @@ export class LdapDirectory {
 
   /** The first server that answers and accepts the service account; the errors of those before. */
   async connectAny(): Promise<{ client: Client; url: string }> {
-    const failures: string[] = [];
+    const failures: DirectoryUnavailable["failures"][number][] = [];
     for (const url of this.settings.servers) {
       try {
         return { client: await this.connect(url), url };
       } catch (error) {
-        failures.push(`${url}: ${serviceRefusal(error)}`);
+        failures.push({ url, failure: classifyLdapFailure(error) });
       }
     }
-    throw new SignInRefused(`no directory server could be used (${failures.join("; ")})`);
+    throw new DirectoryUnavailable(failures);
   }
 
   private groupBase(): string {
@@ -274,7 +272,7 @@ export class LdapDirectory {
   }
 
   private async connectAs(dn: string, password: string): Promise<Client> {
-    const failures: string[] = [];
+    const failures: DirectoryUnavailable["failures"][number][] = [];
     for (const url of this.settings.servers) {
       const plain = url.startsWith("ldap:");
       const client = new Client({
@@ -294,112 +292,10 @@ export class LdapDirectory {
           const reason = adBindRefusal(error.message);
           throw reason ? new SignInRefused(reason) : new WrongCredentials();
         }
-        failures.push(`${url}: ${describe(error)}`);
+        failures.push({ url, failure: classifyLdapFailure(error) });
       }
     }
-    throw new SignInRefused(`no directory server could be used (${failures.join("; ")})`);
-  }
-
-  /** The Test action: every server, who the filter finds, and each mapped group's members. */
-  async test(mappings: readonly { group: string; mapping: LdapGroupMapping }[]) {
-    const report: LdapTestReport = {
-      servers: [],
-      users: [],
-      userCount: 0,
-      groups: [],
-      warnings: [],
-    };
-    let client: Client | null = null;
-    for (const url of this.settings.servers) {
-      try {
-        const c = await this.connect(url);
-        report.servers.push({ url, bound: true, error: null });
-        if (client) await c.unbind().catch(() => undefined);
-        else client = c;
-      } catch (error) {
-        report.servers.push({ url, bound: false, error: serviceRefusal(error) });
-      }
-    }
-    if (!client) return report;
-    try {
-      const attribute = this.settings.nameAttribute;
-      const everyone = this.settings.userFilter.split("{username}").join("*");
-      try {
-        const { searchEntries } = await client.search(this.settings.userBase, {
-          scope: "sub",
-          filter: everyone,
-          attributes: [attribute],
-          paged: { pageSize: 500 },
-        });
-        report.userCount = searchEntries.length;
-        report.users = searchEntries.slice(0, TEST_SAMPLE).map((e) => first(e[attribute]) ?? e.dn);
-        if (searchEntries.length === 0)
-          report.warnings.push(
-            `the user filter ${everyone} finds nobody under ${this.settings.userBase}`,
-          );
-      } catch (error) {
-        report.warnings.push(`the user search failed: ${describe(error)}`);
-      }
-      for (const { group, mapping } of mappings) {
-        report.groups.push(await this.groupReport(client, group, mapping));
-      }
-      if (mappings.length === 0)
-        report.warnings.push("no group is mapped to a role, so nobody can sign in yet");
-      if (this.settings.groupStrategy === "in-chain") {
-        const blind = report.groups.filter((g) => g.members.length === 0 && g.error === null);
-        const viaMemberOf = await Promise.all(blind.map((g) => this.memberOfCount(client!, g.dn)));
-        blind.forEach((g, i) => {
-          if ((viaMemberOf[i] ?? 0) > 0)
-            report.warnings.push(
-              `the in-chain query (${IN_CHAIN_RULE}) found no members of ${g.dn}, but ${viaMemberOf[i]} ` +
-                "people list it in memberOf: this server does not seem to support AD's in-chain " +
-                "rule (OpenLDAP does not); use the memberOf strategy, or sign-in will be refused",
-            );
-        });
-      }
-    } finally {
-      await client.unbind().catch(() => undefined);
-    }
-    return report;
-  }
-
-  private async memberOfCount(client: Client, groupDn: string): Promise<number> {
-    try {
-      const { searchEntries } = await client.search(this.settings.userBase, {
-        scope: "sub",
-        filter: `(memberOf=${escapeFilterValue(groupDn)})`,
-        attributes: ["dn"],
-      });
-      return searchEntries.length;
-    } catch {
-      return 0;
-    }
-  }
-
-  private async groupReport(client: Client, group: string, mapping: LdapGroupMapping) {
-    const base = { group, dn: mapping.dn, role: mapping.role, scope: mapping.scope };
-    const attribute = this.settings.nameAttribute;
-    const membership =
-      this.settings.groupStrategy === "in-chain"
-        ? `(memberOf:${IN_CHAIN_RULE}:=${escapeFilterValue(mapping.dn)})`
-        : `(memberOf=${escapeFilterValue(mapping.dn)})`;
-    // Only people the user filter finds: on AD the nested groups themselves are members too.
-    const filter = `(&${this.settings.userFilter.split("{username}").join("*")}${membership})`;
-    try {
-      const { searchEntries } = await client.search(this.settings.userBase, {
-        scope: "sub",
-        filter,
-        attributes: [attribute],
-        paged: { pageSize: 500 },
-      });
-      return {
-        ...base,
-        members: searchEntries.map((e) => first(e[attribute]) ?? e.dn).slice(0, TEST_SAMPLE),
-        error: null,
-      };
-    } catch (error) {
-      return { ...base, members: [], error: describe(error) };
-    }
+    throw new DirectoryUnavailable(failures);
   }
 }
 
@@ -529,19 +425,34 @@ export async function upsertLdapPerson(db: Database, person: LdapPerson) {
   return user!;
 }
 
+/**
+ * Sign-in could not be tried: no server could be used, or the setup is incomplete. The person
+ * signing in is told only that; the reason went to the server log, since the public sign-in page
+ * must not show the directory's address or error codes to whoever types a name.
+ */
+export class SignInUnavailable extends Error {
+  override readonly name = "SignInUnavailable";
+  constructor() {
+    super("sign-in with Active Directory is unavailable right now");
+  }
+}
+
 /** The sign-in side, bound to the stored settings. */
 export class LdapSignIn {
-  constructor(private readonly store: SignInStore) {}
+  constructor(
+    private readonly store: SignInStore,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {}
 
   async directory(): Promise<LdapDirectory> {
     const settings = await this.store.ldap();
     if (!settings?.enabled)
       throw new SignInRefused("sign-in with Active Directory is not set up here");
     const password = await this.store.ldapPassword();
-    if (!password)
-      throw new SignInRefused(
-        "Active Directory has no bind password yet; an admin sets it on People → Sign-in",
-      );
+    if (!password) {
+      this.log("Active Directory sign-in: no bind password is stored; set it on People → Sign-in");
+      throw new SignInUnavailable();
+    }
     return new LdapDirectory(settings, password);
   }
 
@@ -549,10 +460,10 @@ export class LdapSignIn {
     return (await this.store.ldap())?.enabled === true;
   }
 
-  /** The signed-in person's row, or WrongCredentials / SignInRefused. */
+  /** The signed-in person's row, or WrongCredentials / SignInRefused / SignInUnavailable. */
   async signIn(username: string, password: string) {
     const directory = await this.directory();
-    const person = await directory.authenticate(username, password);
+    const person = await this.authenticate(directory, username, password);
     const user = await upsertLdapPerson(this.store.db, person);
     await recordAudit(this.store.db, {
       actor: user.username,
@@ -561,5 +472,18 @@ export class LdapSignIn {
       details: { groups: person.groupDns.length },
     });
     return user;
+  }
+
+  /** The directory's answer; anything but a verdict on this person is logged and unavailable. */
+  private async authenticate(directory: LdapDirectory, username: string, password: string) {
+    try {
+      return await directory.authenticate(username, password);
+    } catch (error) {
+      if (error instanceof WrongCredentials || error instanceof SignInRefused) throw error;
+      const { code, detail } = classifyLdapFailure(error);
+      const why = error instanceof DirectoryUnavailable ? error.message : `${code}: ${detail}`;
+      this.log(`Active Directory sign-in is unavailable: ${why}`);
+      throw new SignInUnavailable();
+    }
   }
 }

@@ -74,6 +74,12 @@ export function createAuthService(
           return await openSession(db, person, "ldap", sessionTtlMs, nowMs());
         } catch (error) {
           if ((error as Error).name === "WrongCredentials") return null;
+          // Only that: the directory's address and error went to the server log.
+          if ((error as Error).name === "SignInUnavailable")
+            throw new ServiceError(
+              "unavailable",
+              "sign-in is unavailable right now; try again in a few minutes, and tell an admin if it lasts",
+            );
           if ((error as Error).name === "SignInRefused")
             throw new ServiceError("forbidden", (error as Error).message, {
               code: "auth.directory_refused",

@@ -50,6 +50,8 @@ export function SignInForm() {
   // Show "cannot reach the control plane" before the operator even types, when the probe says so.
   const probeError = trpcErrorCode(me.error) === "BAD_GATEWAY" ? me.error : null;
   const error = login.error ?? probeError;
+  // The directory could not be asked: the person is told only that (the reason is in the log).
+  const isUnavailable = trpcErrorCode(login.error) === "PRECONDITION_FAILED";
 
   return (
     <main className="sign-in">
@@ -105,7 +107,9 @@ export function SignInForm() {
         </label>
         {error ? (
           <p className="form-error" role="alert" data-testid="signin-error">
-            {describeError(error, tc, { isSignIn: error === login.error })}
+            {isUnavailable
+              ? t("unavailable")
+              : describeError(error, tc, { isSignIn: error === login.error })}
           </p>
         ) : null}
         <button

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { commaList, keyInput } from "./forms";
+import { badKeyNumbers, commaList, keyInput, knownKeyOwners, type KeyFormState } from "./forms";
 
 describe("console forms", () => {
   it("splits comma lists and drops empty entries", () => {
@@ -29,5 +29,33 @@ describe("console forms", () => {
       keyInput({ owner: "user:ada", models: "*", rpm: "", tpm: "", concurrent: "", expiresDays: 0 })
         .expiresInSeconds,
     ).toBeUndefined();
+  });
+
+  it("names each limit box that holds something other than a whole number of at least 1", () => {
+    const form: KeyFormState = {
+      owner: "user:ada",
+      models: "*",
+      rpm: "60O",
+      tpm: "1.5",
+      concurrent: "0",
+      expiresDays: 0,
+    };
+    expect(badKeyNumbers(form)).toEqual(["rpm", "tpm", "concurrent"]);
+    expect(badKeyNumbers({ ...form, rpm: " 600 ", tpm: "", concurrent: "8" })).toEqual([]);
+    expect(badKeyNumbers({ ...form, rpm: "-5", tpm: "", concurrent: "" })).toEqual(["rpm"]);
+  });
+
+  it("offers the person first, then the org tree's units and the keys' owners, each once", () => {
+    expect(
+      knownKeyOwners(
+        "ada",
+        [
+          { kind: "team", name: "ml", parent: "org:acme" },
+          { kind: "org", name: "acme", parent: null },
+        ],
+        [{ owner: "team:ml" }, { owner: "user:ada" }, { owner: "user:bob" }],
+      ),
+    ).toEqual(["user:ada", "org:acme", "team:ml", "user:bob"]);
+    expect(knownKeyOwners(null, [], [])).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // Form text → API input for the console's small forms (a key's limits, a model's fallbacks). The
 // control plane's zod schemas still judge the result; these only split and trim what was typed.
-import type { CreateKeyInput } from "@llmgw/api";
+import type { CreateKeyInput, KeyView, OrgUnitView } from "@llmgw/api";
 
 export interface KeyFormState {
   owner: string;
@@ -33,4 +33,29 @@ export function keyInput(form: KeyFormState): CreateKeyInput {
     concurrentMax: optionalCount(form.concurrent),
     expiresInSeconds: form.expiresDays === 0 ? undefined : form.expiresDays * 86_400,
   };
+}
+
+export const KEY_NUMBER_FIELDS = ["rpm", "tpm", "concurrent"] as const;
+export type KeyNumberField = (typeof KEY_NUMBER_FIELDS)[number];
+
+/** The limit boxes holding something other than a whole number of at least 1 (empty is fine). */
+export function badKeyNumbers(form: KeyFormState): KeyNumberField[] {
+  return KEY_NUMBER_FIELDS.filter((field) => {
+    const text = form[field].trim();
+    return text !== "" && !(/^\d+$/.test(text) && Number(text) >= 1);
+  });
+}
+
+/**
+ * Owners to offer for a new key: the person themselves first, then the org tree's units, then
+ * owners that keys already have; each once.
+ */
+export function knownKeyOwners(
+  username: string | null,
+  units: readonly OrgUnitView[],
+  keys: readonly Pick<KeyView, "owner">[],
+): string[] {
+  const others = [...units.map((u) => `${u.kind}:${u.name}`), ...keys.map((k) => k.owner)];
+  const self = username ? [`user:${username}`] : [];
+  return [...new Set([...self, ...others.sort((a, b) => a.localeCompare(b))])];
 }

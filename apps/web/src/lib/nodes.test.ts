@@ -7,6 +7,7 @@ import {
   labelPairs,
   matchesFilter,
   nodeWarnings,
+  osLabel,
   sortNodes,
 } from "./nodes";
 
@@ -130,5 +131,12 @@ describe("nodeWarnings", () => {
       direction: "desc",
     });
     expect(bySimulated[0]!.id).toBe("w");
+  });
+});
+
+describe("osLabel", () => {
+  it("drops the (simulated) an older agent appends; the badge says it in the page's language", () => {
+    expect(osLabel("linux (simulated)")).toBe("linux");
+    expect(osLabel("Ubuntu 24.04")).toBe("Ubuntu 24.04");
   });
 });

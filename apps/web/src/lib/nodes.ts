@@ -135,3 +135,11 @@ export function sortNodes(nodes: readonly NodeView[], sort: SortState): NodeView
 export function isSortKey(value: unknown): value is SortKey {
   return typeof value === "string" && value in SORT_VALUES;
 }
+
+/**
+ * The operating system as the node reported it, without the "(simulated)" older agents append:
+ * the page says simulated with its own badge, in the reader's language.
+ */
+export function osLabel(os: string): string {
+  return os.replace(/\s*\(simulated\)\s*$/i, "");
+}

@@ -25,9 +25,18 @@ export const signInRouter = router({
     .input(ldapSettingsInputSchema)
     .output(signInSettingsSchema)
     .mutation(({ ctx, input }) => ctx.services.signIn.setLdap(input, ctx.actor)),
+  /** Tries the saved settings. */
   testLdap: adminProcedure
     .output(ldapTestReportSchema)
     .mutation(({ ctx }) => ctx.services.signIn.testLdap()),
+  /**
+   * Tries the settings written in the form, saved or not, and stores nothing; a blank bind
+   * password uses the stored one.
+   */
+  testLdapForm: adminProcedure
+    .input(ldapSettingsInputSchema)
+    .output(ldapTestReportSchema)
+    .mutation(({ ctx, input }) => ctx.services.signIn.testLdap(input)),
   /** A new SCIM bearer token, shown in this answer only; the old one stops working. */
   rotateScimToken: adminProcedure
     .output(z.object({ token: z.string() }))

@@ -1,6 +1,9 @@
 "use client";
-// The audit log: who changed people, roles, keys and settings, newest first. Secret fields were
-// redacted before the rows were written. Admins only.
+// The audit log: who changed people, roles, keys and settings, newest first, filtered by action,
+// actor and target on the server (a person's, group's or key's name finds the rows that hold its
+// id). Targets read as names; each row's details open in full. Secret fields were redacted before
+// the rows were written. Admins only.
+import type { AuditEntry } from "@llmgw/api";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,29 +11,67 @@ import { formatDateTime } from "../../lib/format";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
 
-export function AuditPage() {
+const FILTERS = ["action", "actor", "target"] as const;
+type Filter = (typeof FILTERS)[number];
+
+function AuditRow({ entry }: { entry: AuditEntry }) {
   const { t, i18n } = useTranslation("audit");
+  const details = JSON.stringify(entry.details);
+  return (
+    <tr data-testid="audit-row" data-action={entry.action}>
+      <td>{formatDateTime(entry.at, i18n.language)}</td>
+      <td>{entry.actor}</td>
+      <td>
+        <code>{entry.action}</code>
+      </td>
+      <td title={entry.targetName === entry.target ? undefined : entry.target}>
+        {entry.targetName}
+      </td>
+      <td className="audit-details">
+        {details === "{}" ? (
+          <span className="muted">{t("noDetails")}</span>
+        ) : (
+          <details data-testid="audit-details">
+            <summary className="truncate">
+              <code>{details}</code>
+            </summary>
+            <pre>{JSON.stringify(entry.details, null, 2)}</pre>
+          </details>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+export function AuditPage() {
+  const { t } = useTranslation("audit");
   const { t: tc } = useTranslation();
   const trpc = useTRPC();
-  const [action, setAction] = useState("");
-  const entries = useQuery(
-    trpc.audit.list.queryOptions({
-      limit: 500,
-      ...(action.trim() ? { action: action.trim() } : {}),
-    }),
+  const [filters, setFilters] = useState<Record<Filter, string>>({
+    action: "",
+    actor: "",
+    target: "",
+  });
+  const chosen = Object.fromEntries(
+    FILTERS.filter((f) => filters[f].trim()).map((f) => [f, filters[f].trim()]),
   );
+  const entries = useQuery(trpc.audit.list.queryOptions({ limit: 500, ...chosen }));
+  const isFiltered = Object.keys(chosen).length > 0;
   return (
     <section className="page" data-testid="audit-page">
       <div className="toolbar">
         <h1>{t("title")}</h1>
-        <input
-          className="filter"
-          data-testid="audit-filter"
-          placeholder={t("filterPlaceholder")}
-          aria-label={t("filterPlaceholder")}
-          value={action}
-          onChange={(e) => setAction(e.target.value)}
-        />
+        {FILTERS.map((f) => (
+          <input
+            key={f}
+            className="filter"
+            data-testid={f === "action" ? "audit-filter" : `audit-filter-${f}`}
+            placeholder={t(`filter.${f}`)}
+            aria-label={t(`filter.${f}`)}
+            value={filters[f]}
+            onChange={(e) => setFilters((previous) => ({ ...previous, [f]: e.target.value }))}
+          />
+        ))}
         <span className="muted" data-testid="audit-count">
           {entries.data ? t("count", { count: entries.data.length }) : tc("loading")}
         </span>
@@ -41,6 +82,11 @@ export function AuditPage() {
           title={t("errorTitle")}
           onRetry={() => void entries.refetch()}
         />
+      ) : null}
+      {entries.data?.length === 0 ? (
+        <p className="panel muted" data-testid="audit-empty">
+          {isFiltered ? t("emptyFiltered") : t("empty")}
+        </p>
       ) : null}
       <div className="table-scroll">
         <table className="grid" data-testid="audit-table">
@@ -53,17 +99,7 @@ export function AuditPage() {
           </thead>
           <tbody>
             {(entries.data ?? []).map((entry) => (
-              <tr key={entry.id} data-testid="audit-row" data-action={entry.action}>
-                <td>{formatDateTime(entry.at, i18n.language)}</td>
-                <td>{entry.actor}</td>
-                <td>
-                  <code>{entry.action}</code>
-                </td>
-                <td>{entry.target}</td>
-                <td className="truncate">
-                  <code>{JSON.stringify(entry.details)}</code>
-                </td>
-              </tr>
+              <AuditRow key={entry.id} entry={entry} />
             ))}
           </tbody>
         </table>

@@ -1,14 +1,15 @@
 "use client";
-// People → Sign-in, Active Directory: servers (LDAPS, or ldap:// with StartTLS), the CA, the
-// service account (its password is written here and never shown again), where and how people are
-// found, the group strategy, and which AD groups hold which role. Test binds to every server and
-// shows who may sign in and each mapped group's members, with warnings (in-chain on OpenLDAP).
-import type { LdapTestReport, SignInSettings } from "@llmgw/api";
+// People → Sign-in, Active Directory: on or off (off keeps the settings), servers (LDAPS, or
+// ldap:// with StartTLS), the CA, the service account (its password is written here and never
+// shown again), where and how people are found, the group strategy, and which AD groups hold which
+// role. Test tries what is in the form, saved or not (ldap-test-report.tsx shows the answer).
+import type { LdapSettingsInput, SignInSettings } from "@llmgw/api";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useTRPC } from "../../trpc/react";
 import { ActionError } from "./action-error";
+import { LdapTestReportView } from "./ldap-test-report";
 
 type Role = "admin" | "operator" | "viewer";
 type Strategy = "in-chain" | "member-of";
@@ -22,52 +23,12 @@ const ROLES: Role[] = ["viewer", "operator", "admin"];
 const AD_USER_FILTER = "(&(objectClass=user)(sAMAccountName={username}))";
 const AD_UPN_FILTER = "(&(objectClass=user)(userPrincipalName={username}))";
 
-function TestReport({ report }: { report: LdapTestReport }) {
-  const { t } = useTranslation("signin-setup");
-  const { t: tc } = useTranslation();
-  return (
-    <div className="panel" data-testid="ldap-report">
-      <h3>{t("ldap.report.servers")}</h3>
-      <ul>
-        {report.servers.map((s) => (
-          <li key={s.url} data-testid="ldap-report-server" data-bound={s.bound ? "yes" : "no"}>
-            <code>{s.url}</code>{" "}
-            {s.bound ? t("ldap.report.bound") : t("ldap.report.notBound", { error: s.error })}
-          </li>
-        ))}
-      </ul>
-      <h3>{t("ldap.report.users", { count: report.userCount })}</h3>
-      <p className="muted" data-testid="ldap-report-users">
-        {report.users.join(", ")}
-      </p>
-      <h3>{t("ldap.report.groups")}</h3>
-      <ul>
-        {report.groups.map((g) => (
-          <li key={g.dn} data-testid="ldap-report-group" data-dn={g.dn}>
-            <code>{g.dn}</code>
-            {` → ${tc(`roles.${g.role}`)} (${g.scope}): `}
-            {g.error
-              ? t("ldap.report.groupError", { error: g.error })
-              : g.members.length > 0
-                ? g.members.join(", ")
-                : t("ldap.report.noMembers")}
-          </li>
-        ))}
-      </ul>
-      {report.warnings.map((w) => (
-        <p key={w} className="form-error" role="alert" data-testid="ldap-report-warning">
-          {w}
-        </p>
-      ))}
-    </div>
-  );
-}
-
 export function LdapForm({ current }: { current: SignInSettings["ldap"] }) {
   const { t } = useTranslation("signin-setup");
   const { t: tc } = useTranslation();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const [enabled, setEnabled] = useState(current?.enabled ?? true);
   const [servers, setServers] = useState((current?.servers ?? []).join("\n"));
   const [startTls, setStartTls] = useState(current?.startTls ?? false);
   const [allowInsecure, setAllowInsecure] = useState(current?.allowInsecure ?? false);
@@ -89,29 +50,31 @@ export function LdapForm({ current }: { current: SignInSettings["ldap"] }) {
       },
     }),
   );
-  const test = useMutation(trpc.signIn.testLdap.mutationOptions());
+  const test = useMutation(trpc.signIn.testLdapForm.mutationOptions());
+  const values = (): LdapSettingsInput => ({
+    enabled,
+    servers: servers
+      .split(/\s+/)
+      .map((s) => s.trim())
+      .filter(Boolean),
+    startTls,
+    allowInsecure,
+    caPem,
+    bindDn,
+    userBase,
+    userFilter,
+    upnFilter,
+    nameAttribute,
+    groupStrategy,
+    groupMappings: mappings,
+    ...(groupBase.trim() ? { groupBase } : {}),
+    // Left empty, the stored password is kept (and used by Test).
+    ...(bindPassword ? { bindPassword } : {}),
+  });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     test.reset();
-    save.mutate({
-      enabled: true,
-      servers: servers
-        .split(/\s+/)
-        .map((s) => s.trim())
-        .filter(Boolean),
-      startTls,
-      allowInsecure,
-      caPem,
-      bindDn,
-      userBase,
-      userFilter,
-      upnFilter,
-      nameAttribute,
-      groupStrategy,
-      groupMappings: mappings,
-      ...(groupBase.trim() ? { groupBase } : {}),
-      ...(bindPassword ? { bindPassword } : {}),
-    });
+    save.mutate(values());
   };
   const change = (index: number, patch: Partial<Mapping>) =>
     setMappings((list) => list.map((m, i) => (i === index ? { ...m, ...patch } : m)));
@@ -120,6 +83,18 @@ export function LdapForm({ current }: { current: SignInSettings["ldap"] }) {
     <form className="panel" onSubmit={onSubmit} data-testid="ldap-panel">
       <h2>{t("ldap.title")}</h2>
       <p className="muted">{t("ldap.help")}</p>
+      <label className="inline-field">
+        <input
+          type="checkbox"
+          data-testid="ldap-enabled"
+          checked={enabled}
+          onChange={(e) => setEnabled(e.target.checked)}
+        />
+        <span>{t("ldap.enabled")}</span>
+      </label>
+      <p className="muted" data-testid="ldap-enabled-help">
+        {enabled ? t("ldap.enabledHelp") : t("ldap.disabledHelp")}
+      </p>
       <label className="field">
         <span>{t("ldap.servers")}</span>
         <textarea
@@ -295,13 +270,14 @@ export function LdapForm({ current }: { current: SignInSettings["ldap"] }) {
           type="button"
           className="control"
           data-testid="ldap-test"
-          disabled={test.isPending || !current}
-          onClick={() => test.mutate()}
+          disabled={test.isPending || servers.trim() === ""}
+          onClick={() => test.mutate(values())}
         >
           {test.isPending ? t("ldap.testing") : t("ldap.test")}
         </button>
       </div>
-      {test.data ? <TestReport report={test.data} /> : null}
+      <p className="muted">{t("ldap.testHelp")}</p>
+      {test.data ? <LdapTestReportView report={test.data} /> : null}
     </form>
   );
 }

@@ -1,13 +1,15 @@
 "use client";
-// "Create key": owner, models, limits and expiry, checked by the same zod schema the control plane
-// uses. On success the dialog turns into the one place the plaintext key is ever shown.
+// "Create key": owner (the person by default, with the known owners offered), models, limits and
+// expiry, checked by the same zod schema the control plane uses; a limit that is not a whole
+// number is named before anything is sent. On success the dialog turns into the one place the
+// plaintext key is ever shown.
 import type { CreatedKey } from "@llmgw/api";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useEscape } from "../../hooks/use-escape";
 import { describeError, trpcErrorDetails } from "../../lib/errors";
-import { keyInput, type KeyFormState } from "../../lib/forms";
+import { badKeyNumbers, keyInput, knownKeyOwners, type KeyFormState } from "../../lib/forms";
 import { useTRPC } from "../../trpc/react";
 import { CreatedKeyPanel } from "./created-key-panel";
 
@@ -44,6 +46,17 @@ function KeyForm({ onCreated, onClose }: { onCreated(key: CreatedKey): void; onC
     concurrent: "",
     expiresDays: 0,
   });
+  const me = useQuery(trpc.auth.me.queryOptions());
+  const units = useQuery(trpc.org.list.queryOptions());
+  const keys = useQuery(trpc.keys.list.queryOptions());
+  const owners = knownKeyOwners(me.data?.username ?? null, units.data ?? [], keys.data ?? []);
+  const [ownerTouched, setOwnerTouched] = useState(false);
+  // The person's own key is the common case: their name fills the box until they type another.
+  const myName = me.data?.username;
+  useEffect(() => {
+    if (myName && !ownerTouched) setForm((previous) => ({ ...previous, owner: `user:${myName}` }));
+  }, [myName, ownerTouched]);
+  const [badNumbers, setBadNumbers] = useState<ReturnType<typeof badKeyNumbers>>([]);
   const create = useMutation(
     trpc.keys.create.mutationOptions({
       onSuccess: async (created) => {
@@ -56,7 +69,9 @@ function KeyForm({ onCreated, onClose }: { onCreated(key: CreatedKey): void; onC
     setForm((previous) => ({ ...previous, [field]: event.target.value }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate(keyInput(form));
+    const bad = badKeyNumbers(form);
+    setBadNumbers(bad);
+    if (bad.length === 0) create.mutate(keyInput(form));
   };
   const details = create.isError ? trpcErrorDetails(create.error) : [];
   return (
@@ -64,11 +79,20 @@ function KeyForm({ onCreated, onClose }: { onCreated(key: CreatedKey): void; onC
       <Field label={t("form.owner")} hint={t("form.ownerHint")}>
         <input
           value={form.owner}
-          onChange={set("owner")}
+          onChange={(event) => {
+            setOwnerTouched(true);
+            set("owner")(event);
+          }}
+          list="key-owner-options"
           data-testid="key-owner"
           autoFocus
           required
         />
+        <datalist id="key-owner-options" data-testid="key-owner-options">
+          {owners.map((owner) => (
+            <option key={owner} value={owner} />
+          ))}
+        </datalist>
       </Field>
       <Field label={t("form.models")} hint={t("form.modelsHint")}>
         <input value={form.models} onChange={set("models")} data-testid="key-models" required />
@@ -117,6 +141,13 @@ function KeyForm({ onCreated, onClose }: { onCreated(key: CreatedKey): void; onC
           ))}
         </select>
       </Field>
+      {badNumbers.length > 0 ? (
+        <div className="panel panel-error" role="alert" data-testid="key-number-error">
+          {badNumbers.map((field) => (
+            <p key={field}>{t("form.badNumber", { field: t(`form.${field}`) })}</p>
+          ))}
+        </div>
+      ) : null}
       {create.isError ? (
         <div className="panel panel-error" role="alert" data-testid="key-create-error">
           <p>{t("form.refused")}</p>

@@ -54,16 +54,24 @@ export function AddServerForm({ writes, onDone }: { writes: McpWrites; onDone():
             data-testid="mcp-add-name"
           />
         </label>
-        <label className="field">
-          <span>{t("add.url")}</span>
-          <input
-            value={isAdmin ? ADMIN_SERVER : url}
-            disabled={isAdmin}
-            placeholder={t("add.urlPlaceholder")}
-            onChange={(e) => setUrl(e.target.value)}
-            data-testid="mcp-add-url"
-          />
-        </label>
+        {isAdmin ? (
+          <div className="field">
+            <span>{t("add.url")}</span>
+            <span className="muted" data-testid="mcp-add-url-fixed">
+              {t("builtIn")}
+            </span>
+          </div>
+        ) : (
+          <label className="field">
+            <span>{t("add.url")}</span>
+            <input
+              value={url}
+              placeholder={t("add.urlPlaceholder")}
+              onChange={(e) => setUrl(e.target.value)}
+              data-testid="mcp-add-url"
+            />
+          </label>
+        )}
         <label className="field">
           <span>{t("add.description")}</span>
           <input

@@ -186,15 +186,20 @@ function EditSection({ server, writes }: { server: McpServerView; writes: McpWri
       }}
     >
       <h3>{t("details.change")}</h3>
-      <label className="field">
-        <span>{t("add.url")}</span>
-        <input
-          value={url}
-          disabled={server.isBuiltIn}
-          onChange={(e) => setUrl(e.target.value)}
-          data-testid="mcp-edit-url"
-        />
-      </label>
+      {server.isBuiltIn ? (
+        // Nothing to edit: the built-in server is answered inside llmgw and has no address.
+        <div className="field">
+          <span>{t("add.url")}</span>
+          <span className="muted" data-testid="mcp-edit-url-fixed">
+            {t("builtIn")}
+          </span>
+        </div>
+      ) : (
+        <label className="field">
+          <span>{t("add.url")}</span>
+          <input value={url} onChange={(e) => setUrl(e.target.value)} data-testid="mcp-edit-url" />
+        </label>
+      )}
       <label className="field">
         <span>{t("add.description")}</span>
         <input

@@ -72,6 +72,8 @@ function MetricChart({
             labelFormatter={(value) => time.format(Number(value))}
             formatter={(value) => format(Number(value))}
             contentStyle={{ background: "var(--bg-raised)", border: "1px solid var(--border)" }}
+            // The legend is drawn after the tooltip and would cover it near the chart's foot.
+            wrapperStyle={{ zIndex: 2 }}
           />
           <Legend wrapperStyle={{ fontSize: 11 }} />
           {node.gpus.map((gpu) => (

@@ -14,7 +14,7 @@ import {
   formatPercent,
   formatRelativeTime,
 } from "../../lib/format";
-import { labelPairs } from "../../lib/nodes";
+import { labelPairs, osLabel } from "../../lib/nodes";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
 import { GpuCharts } from "./gpu-charts";
@@ -61,7 +61,7 @@ function NodeFacts({ node }: { node: NodeView }) {
       <Fact label={t("detail.id")}>
         <span className="mono">{node.id}</span>
       </Fact>
-      <Fact label={t("detail.os")}>{node.os}</Fact>
+      <Fact label={t("detail.os")}>{osLabel(node.os)}</Fact>
       <Fact label={t("detail.arch")}>{node.arch}</Fact>
       <Fact
         label={t("detail.cpu")}

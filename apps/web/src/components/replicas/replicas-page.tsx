@@ -13,11 +13,15 @@ import { ReplicasTable } from "./replicas-table";
 
 export const REPLICAS_REFETCH_INTERVAL_MS = 2000;
 
-function ModelFilter({ value, onChange }: { value: string; onChange(model: string): void }) {
-  const { t } = useTranslation("replicas");
+function useModelNames(): string[] | undefined {
   const trpc = useTRPC();
   const models = useQuery(trpc.models.list.queryOptions(undefined, { staleTime: 10_000 }));
-  const names = sortModels(models.data ?? []).map((model) => model.name);
+  return models.data ? sortModels(models.data).map((model) => model.name) : undefined;
+}
+
+function ModelFilter({ value, onChange }: { value: string; onChange(model: string): void }) {
+  const { t } = useTranslation("replicas");
+  const names = [...(useModelNames() ?? [])];
   // A model in the URL that the catalog no longer has stays selectable, so the filter never lies.
   if (value && !names.includes(value)) names.unshift(value);
   return (
@@ -46,6 +50,9 @@ export function ReplicasPage() {
   const router = useRouter();
   const pathname = usePathname();
   const model = useSearchParams().get("model") ?? "";
+  const modelNames = useModelNames();
+  // Known only once the catalog has loaded: a name it lacks is said to be unknown, not "no replica".
+  const isUnknownModel = model !== "" && modelNames !== undefined && !modelNames.includes(model);
   const replicasQuery = useQuery(
     trpc.replicas.list.queryOptions(model ? { model } : {}, {
       refetchInterval: REPLICAS_REFETCH_INTERVAL_MS,
@@ -89,7 +96,15 @@ export function ReplicasPage() {
         />
       ) : null}
       {replicasQuery.isPending ? <p className="muted">{tc("loading")}</p> : null}
-      {replicas && replicas.length === 0 ? (
+      {isUnknownModel ? (
+        <div className="panel muted" data-testid="replicas-unknown-model">
+          {t("unknownModel", { model })}{" "}
+          <button type="button" className="control" onClick={() => setModel("")}>
+            {t("allModels")}
+          </button>
+        </div>
+      ) : null}
+      {replicas && replicas.length === 0 && !isUnknownModel ? (
         <div className="panel muted" data-testid="replicas-empty">
           {model ? t("empty.model", { model }) : t("empty.all")}
         </div>

@@ -4,6 +4,8 @@
 import type { ReplicaPhase, ReplicaView } from "@llmgw/api";
 import Link from "next/link";
 import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
+import { parseReplicaMessage, parseWeightsNote } from "../../lib/replica-message";
 import { useNow } from "../../hooks/use-now";
 import {
   ABSENT,
@@ -42,6 +44,22 @@ function Cards({ gpuIndexes, lang }: { gpuIndexes: number[]; lang: string }) {
   return <span>{t("gpuIndexes", { count: gpuIndexes.length, indexes })}</span>;
 }
 
+/** The agent's sentence in the page's language, or as written when it is not one we know. */
+function replicaNoteText(message: string, t: TFunction<"replicas">): string {
+  const note = parseReplicaMessage(message);
+  if (!note) return message;
+  const weights = note.values.weights;
+  const weightsNote = weights === undefined ? null : parseWeightsNote(weights);
+  const values: Record<string, string> = { ...note.values };
+  // The agent's own words are the default, should a key be missing.
+  if (weightsNote && weights !== undefined)
+    values.weights = t(`note.${weightsNote.key}`, { ...weightsNote.values, defaultValue: weights });
+  const text = t(`note.${note.key}`, { ...values, defaultValue: message });
+  return note.values.standIn
+    ? t("note.standIn", { note: text, engine: note.values.standIn })
+    : text;
+}
+
 function PhaseCell({ replica, lang }: { replica: ReplicaView; lang: string }) {
   const { t } = useTranslation("replicas");
   const progress =
@@ -49,7 +67,8 @@ function PhaseCell({ replica, lang }: { replica: ReplicaView; lang: string }) {
       ? t("fetchProgress", { percent: formatPercent(replica.fetchProgress * 100, lang) })
       : null;
   // Agents often report the phase itself as the message; saying it twice adds nothing.
-  const message = replica.message.trim().toLowerCase() === replica.phase ? "" : replica.message;
+  const raw = replica.message.trim().toLowerCase() === replica.phase ? "" : replica.message;
+  const message = raw ? replicaNoteText(raw, t) : "";
   return (
     <span className="state-cell" title={message || undefined}>
       <PhaseBadge phase={replica.phase} />
