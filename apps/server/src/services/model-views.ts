@@ -2,6 +2,7 @@
 import type { ModelState, ModelView, PresetView } from "@llmgw/api";
 import {
   desiredReplicas,
+  externalKeyFiles,
   parseModelDefinition,
   placeModelReplicas,
   type ModelDefinition,
@@ -17,6 +18,16 @@ function ownerOf(model: ModelDefinition): string | null {
   if (owner.org) return `org:${owner.org}`;
   if (owner.team) return `team:${owner.team}`;
   return owner.project ? `project:${owner.project}` : null;
+}
+
+/** Where an external model's key comes from, never the key; the sealed key wins over files. */
+function externalKeySource(
+  model: ModelDefinition,
+  sealed: string | null,
+): ModelView["externalKey"] {
+  if (!model.external) return null;
+  if (sealed !== null) return "sealed";
+  return externalKeyFiles(model.external).length > 0 ? "files" : "none";
 }
 
 export function modelView(deps: ReconcileDeps, model: ModelDefinition): ModelView {
@@ -59,6 +70,7 @@ export function modelView(deps: ReconcileDeps, model: ModelDefinition): ModelVie
     owner: ownerOf(model),
     updatedAt: (meta?.updatedAt ?? new Date(0)).toISOString(),
     updatedBy: meta?.updatedBy ?? "system",
+    externalKey: externalKeySource(model, meta?.externalKeySealed ?? null),
   };
 }
 
