@@ -8,7 +8,7 @@ describe("checkMcpAddress", () => {
 
   it("refuses a user and password in the address, even where private ones are allowed", () => {
     expect(() => checkMcpAddress("https://bob:hunter2@mcp.example.com/mcp", true)).toThrow(
-      /user name or password.*header/,
+      /user and password.*header/,
     );
     // The refusal does not repeat the password.
     expect(() => checkMcpAddress("https://bob:hunter2@mcp.example.com/mcp", true)).not.toThrow(

@@ -17,8 +17,11 @@ export function mcpAddressRefusal(text: string, isPrivateAllowed: boolean): stri
       return `address "${text}" is not a URL; give one like https://mcp.example.com/mcp`;
     case "scheme":
       return `${check.why}: MCP servers are reached over streamable HTTP`;
-    case "credentials":
-      return `${check.why}; put the credential in a header instead (--bearer-file or --secret-file), where it is kept sealed`;
+    case "credentials": {
+      // The address is shown without its user and password, never repeating them.
+      const url = new URL(text);
+      return `address "${url.host}${url.pathname}" carries a user and password; put the credential in a header instead (--bearer-file or --secret-file), where it is kept sealed`;
+    }
     case "address":
       return isPrivateAllowed ? check.why : `${check.why}; ${MCP_PRIVATE_HINT}`;
   }
