@@ -70,6 +70,7 @@ describe("parseServerConfig", () => {
       onDemandWaitMs: 300_000,
       onDemandIdleMs: 600_000,
       allowPrivateUpstreams: false,
+      keyFileDir: null,
     });
     const set = parseServerConfig([], {
       LLMGW_QUEUE_SIZE: "0",
@@ -84,6 +85,16 @@ describe("parseServerConfig", () => {
     );
     expect(() => parseServerConfig([], { LLMGW_SCRAPE_INTERVAL_MS: "10" })).toThrow(
       /LLMGW_SCRAPE_INTERVAL_MS must be at least 200/,
+    );
+  });
+
+  it("turns key files off unless LLMGW_KEY_FILE_DIR names an absolute directory", () => {
+    expect(parseServerConfig([], {}).gateway.keyFileDir).toBeNull();
+    expect(
+      parseServerConfig([], { LLMGW_KEY_FILE_DIR: "/srv/llmgw/keys/" }).gateway.keyFileDir,
+    ).toBe("/srv/llmgw/keys");
+    expect(() => parseServerConfig([], { LLMGW_KEY_FILE_DIR: "keys" })).toThrow(
+      /LLMGW_KEY_FILE_DIR must be an absolute path/,
     );
   });
 

@@ -106,6 +106,13 @@ const envSchema = z.object({
       message: "LLMGW_ALLOW_PRIVATE_UPSTREAMS must be true or false",
     })
     .default("false"),
+  LLMGW_KEY_FILE_DIR: z
+    .string()
+    .refine((dir) => dir.startsWith("/"), {
+      message:
+        "LLMGW_KEY_FILE_DIR must be an absolute path: the one directory external models' key files may come from",
+    })
+    .optional(),
   LLMGW_MCP_ALLOW_PRIVATE: z
     .enum(["0", "1", "true", "false"], {
       message: "LLMGW_MCP_ALLOW_PRIVATE must be 1 or 0",
@@ -182,6 +189,11 @@ export interface GatewayConfig {
   onDemandIdleMs: number;
   /** External model URLs may point at private and loopback addresses (never metadata services). */
   allowPrivateUpstreams: boolean;
+  /**
+   * The one directory external models' key files may come from (LLMGW_KEY_FILE_DIR); null turns
+   * key files off, leaving keys sealed in the store.
+   */
+  keyFileDir: string | null;
 }
 
 export class ConfigError extends Error {
@@ -252,6 +264,7 @@ export function parseServerConfig(
       onDemandWaitMs: e.LLMGW_ON_DEMAND_WAIT_MS,
       onDemandIdleMs: e.LLMGW_ON_DEMAND_IDLE_MS,
       allowPrivateUpstreams: ["true", "1"].includes(e.LLMGW_ALLOW_PRIVATE_UPSTREAMS),
+      keyFileDir: e.LLMGW_KEY_FILE_DIR ? resolve(e.LLMGW_KEY_FILE_DIR) : null,
     },
     mcp: {
       isPrivateAllowed: e.LLMGW_MCP_ALLOW_PRIVATE === "1" || e.LLMGW_MCP_ALLOW_PRIVATE === "true",

@@ -1,10 +1,10 @@
 // External models end to end: a real server calling a small OpenAI-shaped provider that this test
 // runs on loopback (the server is told to allow private upstreams). The provider knows one good
 // key; it records every request, so the test sees which key, which model name and which paths
-// reached it. A real agent with free cards is connected, to show external models are never placed.
+// reached it. Key files come from LLMGW_KEY_FILE_DIR only; a key may be kept sealed instead. A real agent with free cards is connected, to show external models are never placed.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { writeFile } from "node:fs/promises";
+import { readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir, type SpawnedProcess } from "@llmgw/testing";
@@ -103,7 +103,8 @@ describe("external models", () => {
   let api: Api;
   let key: string;
   let provider: Awaited<ReturnType<typeof startProvider>>;
-  let keys: { good: string; bad: string; missing: string };
+  let keys: { dir: string; good: string; bad: string; missing: string };
+  let setup: Awaited<ReturnType<typeof serverSetup>>;
 
   const chat = (model: string) =>
     fetch(`${server.apiUrl}/v1/chat/completions`, {
@@ -118,15 +119,18 @@ describe("external models", () => {
     provider = await startProvider();
     const dir = (await tempDir("it-gwx-keys")).path;
     keys = {
+      dir,
       good: join(dir, "good.key"),
       bad: join(dir, "bad.key"),
       missing: join(dir, "none.key"),
     };
     await writeFile(keys.good, `${GOOD_KEY}\n`, { mode: 0o600 });
     await writeFile(keys.bad, BAD_KEY, { mode: 0o600 });
+    setup = await serverSetup();
     server = await startServer({
-      ...(await serverSetup()),
+      ...setup,
       env: {
+        LLMGW_KEY_FILE_DIR: dir,
         LLMGW_RESYNC_INTERVAL_MS: "300",
         LLMGW_BREAKER_OPEN_MS: "1500",
         LLMGW_SCRAPE_INTERVAL_MS: "250",
@@ -258,6 +262,76 @@ describe("external models", () => {
     await expect(api.models.get.query({ name: "ext-meta" })).rejects.toThrow(/not in the catalog/);
     const res = await chat("ext-meta");
     expect(res.status).toBeLessThan(500);
+    // The metadata service in IPv6 disguise is refused too, even with private upstreams allowed.
+    for (const url of ["http://[::169.254.169.254]/v1", "http://[64:ff9b::a9fe:a9fe]/v1"])
+      await expect(
+        api.models.add.mutate({ definition: { name: "ext-meta", external: { url, model: "m" } } }),
+      ).rejects.toThrow(/hiding 169\.254\.169\.254, a cloud metadata address/);
+  });
+
+  it("refuses a key file outside LLMGW_KEY_FILE_DIR, so the server's own secrets are never sent upstream", async () => {
+    const masterKeyFile = join(setup.homeDir, "master.key");
+    const masterKey = (await readFile(masterKeyFile, "utf8")).trim();
+    await symlink(masterKeyFile, join(keys.dir, "innocent.key"));
+    const attempt = (api_key_file: string) =>
+      api.models.add
+        .mutate({
+          definition: {
+            name: "ext-steal",
+            external: { url: provider.url, model: "m", api_key_file },
+          },
+        })
+        .then(
+          () => "stored",
+          (error: Error) => error.message,
+        );
+    const refusals = {
+      master: await attempt(masterKeyFile),
+      missing: await attempt(join(setup.homeDir, "no-such.key")),
+      shadow: await attempt("/etc/shadow"),
+      climb: await attempt(`${keys.dir}/../master.key`),
+      link: await attempt(join(keys.dir, "innocent.key")),
+    };
+    for (const why of [refusals.master, refusals.missing, refusals.shadow, refusals.climb])
+      expect(why).toMatch(/is not a file inside the key file directory .*\(LLMGW_KEY_FILE_DIR\)/);
+    expect(refusals.link).toMatch(/leads out of the key file directory .* through a symbolic link/);
+    // No existence oracle: a file that exists and one that does not are refused in the same words.
+    expect(refusals.master.replace("master.key", "X")).toBe(
+      refusals.missing.replace("no-such.key", "X"),
+    );
+    await expect(api.models.get.query({ name: "ext-steal" })).rejects.toThrow(/not in the catalog/);
+    expect(await chat("ext-steal").then((res) => res.status)).toBe(404);
+    expect(provider.seen.some((s) => s.authorization?.includes(masterKey))).toBe(false);
+  });
+
+  it("sends a key kept sealed in the store, never answering it back, and clears it", async () => {
+    await api.models.add.mutate({
+      definition: { name: "ext-sealed", external: { url: provider.url, model: "provider-model" } },
+    });
+    const none = await chat("ext-sealed");
+    expect(none.status).toBe(503);
+    const unset = await errorOf(none);
+    expect(unset.code).toBe("external_key_unreadable");
+    expect(unset.message).toMatch(/llmgw ctl model key set/);
+    expect((await api.models.get.query({ name: "ext-sealed" })).externalKey).toBe("none");
+
+    const set = await api.models.setKey.mutate({ name: "ext-sealed", key: GOOD_KEY });
+    expect(set.externalKey).toBe("sealed");
+    expect(JSON.stringify(set)).not.toContain(GOOD_KEY);
+    expect(JSON.stringify(await api.models.list.query())).not.toContain(GOOD_KEY);
+    const served = await chat("ext-sealed");
+    expect(served.status).toBe(200);
+    expect(provider.seen.at(-1)?.authorization).toBe(`Bearer ${GOOD_KEY}`);
+
+    // A sealed key is used instead of the model's key files; clearing it brings the files back.
+    await api.models.setKey.mutate({ name: "ext-single", key: GOOD_KEY });
+    expect((await chat("ext-single")).status).toBe(200);
+    const cleared = await api.models.setKey.mutate({ name: "ext-single", key: null });
+    expect(cleared.externalKey).toBe("files");
+    expect((await chat("ext-single")).status).toBe(401);
+    const audit = JSON.stringify(await api.audit.list.query({}));
+    expect(audit).toContain("model.key");
+    expect(audit).not.toContain(GOOD_KEY);
   });
 
   it("never places nor scrapes an external model, though the fleet has room", async () => {

@@ -32,6 +32,7 @@ const RULES: Record<string, Rule> = {
   "models.remove": "operator",
   "models.retry": "operator",
   "models.setFallbacks": "operator",
+  "models.setKey": "operator",
   "models.explainPlacement": "viewer",
   "models.presets": "viewer",
   "replicas.list": "viewer",

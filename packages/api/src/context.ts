@@ -85,6 +85,8 @@ export interface ModelsService {
   /** Clears a parked model's failures so the reconciler tries again. */
   retry(name: string, actor: Actor): Promise<ModelView>;
   setFallbacks(name: string, fallbacks: string[], actor: Actor): Promise<ModelView>;
+  /** Seals an external model's provider key (null clears it); the key is never answered back. */
+  setKey(name: string, key: string | null, actor: Actor): Promise<ModelView>;
   explainPlacement(name: string): Promise<PlacementExplanation>;
   presets(): Promise<PresetView[]>;
 }

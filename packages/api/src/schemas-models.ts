@@ -34,6 +34,11 @@ export const modelViewSchema = z.object({
   owner: z.string().nullable(),
   updatedAt: z.string(),
   updatedBy: z.string(),
+  /**
+   * An external model's key source, never the key: "sealed" in the store, key "files", or "none"
+   * yet (requests answer 503 until one is set); null for a model the fleet serves.
+   */
+  externalKey: z.enum(["sealed", "files", "none"]).nullable(),
 });
 export type ModelView = z.infer<typeof modelViewSchema>;
 
@@ -141,3 +146,14 @@ export const addModelInputSchema = z.union([
   z.object({ preset: z.string().min(1, "preset name is required").max(200) }),
 ]);
 export type AddModelInput = z.infer<typeof addModelInputSchema>;
+
+/** Sets an external model's provider key, kept sealed (null clears it); it is never answered back. */
+export const setModelKeyInputSchema = z.object({
+  name: z.string().trim().min(1, "model name is required").max(200),
+  key: z
+    .string()
+    .trim()
+    .min(1, "the key is empty; give the provider's key")
+    .max(4_096, "the key must be at most 4096 characters")
+    .nullable(),
+});

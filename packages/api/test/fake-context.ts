@@ -32,6 +32,7 @@ export function modelView(overrides: Partial<ModelView> = {}): ModelView {
     owner: null,
     updatedAt: "2030-01-01T00:00:00.000Z",
     updatedBy: "admin",
+    externalKey: null,
     ...overrides,
   };
 }
@@ -99,6 +100,7 @@ export function fakeServices() {
       remove: vi.fn(async () => undefined),
       retry: vi.fn(async () => modelView()),
       setFallbacks: vi.fn(async () => modelView()),
+      setKey: vi.fn(async () => modelView()),
       explainPlacement: vi.fn(async () => ({ model: "chat", lines: [], summary: "placed" })),
       presets: vi.fn(async () => []),
     },

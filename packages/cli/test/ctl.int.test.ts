@@ -172,6 +172,10 @@ describe("llmgw ctl", () => {
     const refused = await ctl(["mcp", "add", "local", "--url", "http://127.0.0.1:9/mcp"]);
     expect(refused.code).toBe(1);
     expect(refused.output).toMatch(/private, loopback.*LLMGW_MCP_ALLOW_PRIVATE/);
+    // Loopback in IPv6 disguise, which the old MCP guard let through.
+    const disguised = await ctl(["mcp", "add", "local", "--url", "http://[::127.0.0.1]:9/mcp"]);
+    expect(disguised.code).toBe(1);
+    expect(disguised.output).toMatch(/IPv4-compatible address hiding 127\.0\.0\.1/);
     expect((await ctl(["mcp", "add", "llmgw:admin"])).code).toBe(0);
     const tested = await ctl(["mcp", "test", "llmgw:admin"]);
     expect(tested.code, tested.output).toBe(0);

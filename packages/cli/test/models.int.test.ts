@@ -109,6 +109,54 @@ describe("llmgw ctl on the catalog", () => {
     await ctl(["model", "remove", "gpt-4o-mini"]);
   });
 
+  it("keeps an external model's key sealed: set from a file, never printed, cleared", async () => {
+    const example = new URL("../../../examples/external-model.yaml", import.meta.url).pathname;
+    expect((await ctl(["model", "add", example])).code).toBe(0);
+    const before = await ctl(["models"]);
+    expect(before.output).toMatch(
+      /^gpt-4o-mini\s+ready\s+0\/0\s+external\s+team:platform\s+no provider key: llmgw ctl model key set gpt-4o-mini --key-file F$/m,
+    );
+    const secret = `sk-ctl-sealed-${Date.now()}`;
+    const keyFile = join(workDir, "openai.key");
+    writeFileSync(keyFile, `${secret}\n`, { mode: 0o600 });
+    const set = await ctl(["model", "key", "set", "gpt-4o-mini", "--key-file", keyFile]);
+    expect(set.code, set.output).toBe(0);
+    expect(set.output).toMatch(
+      /model "gpt-4o-mini": its provider key is set, kept sealed in the store/,
+    );
+    const shown = await ctl(["model", "get", "gpt-4o-mini"]);
+    expect(shown.output).toMatch(/^provider key\s+sealed in the store$/m);
+    const json = await ctl(["model", "get", "gpt-4o-mini", "--json"]);
+    expect(JSON.parse(json.output)).toMatchObject({ externalKey: "sealed" });
+    for (const output of [
+      set.output,
+      shown.output,
+      json.output,
+      (await ctl(["models", "--json"])).output,
+    ])
+      expect(output).not.toContain(secret);
+
+    const noFlag = await ctl(["model", "key", "set", "gpt-4o-mini"]);
+    expect(noFlag.code).not.toBe(0);
+    expect(noFlag.output).toMatch(/--key-file/);
+    const cleared = await ctl(["model", "key", "clear", "gpt-4o-mini"]);
+    expect(cleared.code, cleared.output).toBe(0);
+    expect(cleared.output).toMatch(/its sealed key is cleared; it has no key until one is set/);
+
+    // Key files are off on this server (no LLMGW_KEY_FILE_DIR): the refusal names the setting.
+    const file = join(workDir, "steal.yaml");
+    writeFileSync(
+      file,
+      "name: ext-steal\nexternal:\n  url: https://api.example.com/v1\n  model: m\n  api_key_file: /etc/shadow\n",
+    );
+    const refused = await ctl(["model", "add", file]);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toMatch(
+      /external\.api_key_file: key files are off on this server.*LLMGW_KEY_FILE_DIR/,
+    );
+    await ctl(["model", "remove", "gpt-4o-mini"]);
+  });
+
   it("adds a preset, explains its placement, retries it and sets fallbacks", async () => {
     const add = await ctl(["model", "add", "sim-chat"]);
     expect(add.code, add.output).toBe(0);

@@ -5,6 +5,7 @@ export * from "./placement";
 export * from "./reconcile";
 export * from "./seeded-random";
 export * from "./routing";
+export * from "./outbound";
 export * from "./ownership";
 export * from "./roles";
 export * from "./mcp";

@@ -16,19 +16,20 @@ export interface CatalogState {
 
 export interface AuditEntry {
   actor: string;
-  action: "model.add" | "model.change" | "model.remove" | "model.fallbacks";
+  action: "model.add" | "model.change" | "model.remove" | "model.fallbacks" | "model.key";
   target: string;
   details: Record<string, unknown>;
 }
 
 export function metaOf(
-  row: Pick<ModelRow, "revision" | "fallbacks" | "updatedAt" | "updatedBy">,
+  row: Pick<ModelRow, "revision" | "fallbacks" | "updatedAt" | "updatedBy" | "externalKeySealed">,
 ): CatalogEntryMeta {
   return {
     revision: row.revision,
     fallbacks: [...row.fallbacks],
     updatedAt: row.updatedAt,
     updatedBy: row.updatedBy,
+    externalKeySealed: row.externalKeySealed,
   };
 }
 
@@ -122,6 +123,23 @@ export async function updateFallbacksRow(
     await tx
       .update(models)
       .set({ fallbacks, updatedAt: at, updatedBy: audit.actor })
+      .where(eq(models.name, name));
+    await tx.insert(auditLog).values({ ...audit, at });
+  });
+}
+
+/** Stores (or clears, with null) a model's sealed provider key, with its audit row. */
+export async function updateExternalKeyRow(
+  db: Database,
+  name: string,
+  sealed: string | null,
+  audit: AuditEntry,
+  at: Date,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(models)
+      .set({ externalKeySealed: sealed, updatedAt: at, updatedBy: audit.actor })
       .where(eq(models.name, name));
     await tx.insert(auditLog).values({ ...audit, at });
   });

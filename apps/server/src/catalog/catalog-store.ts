@@ -9,6 +9,8 @@ export interface CatalogEntryMeta {
   fallbacks: string[];
   updatedAt: Date;
   updatedBy: string;
+  /** An external model's provider key, sealed; null when none is set. Never leaves the server. */
+  externalKeySealed: string | null;
 }
 
 export interface CatalogStore {
@@ -22,4 +24,11 @@ export interface CatalogStore {
   /** Throws ServiceError("not_found") for an unknown model. */
   remove(name: string, actor: Actor): Promise<void>;
   setFallbacks(name: string, fallbacks: string[], actor: Actor): Promise<void>;
+  /**
+   * Seals and stores an external model's provider key (null clears it); audited without the key.
+   * Throws ServiceError("not_found") for an unknown model, ("invalid") for one that is not external.
+   */
+  setExternalKey(name: string, key: string | null, actor: Actor): Promise<void>;
+  /** The external model's sealed key, opened now; null when none is set or it does not open. */
+  externalKey(name: string): string | null;
 }

@@ -1,5 +1,6 @@
 // The catalog store on a real PGlite store: writes land with their audit rows, the in-memory
 // catalog swaps only after the write, and a reopened store reads back what was written.
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceError } from "@llmgw/api";
 import { asc, auditLog, eq, models, openStore, type Store } from "@llmgw/db";
@@ -15,7 +16,12 @@ let store: Store;
 let catalog: CatalogStore;
 const logLines: string[] = [];
 let clockMs = Date.parse("2030-01-01T00:00:00Z");
-const deps = { log: (line: string) => logLines.push(line), nowMs: () => clockMs };
+const deps = {
+  log: (line: string) => logLines.push(line),
+  nowMs: () => clockMs,
+  masterKey: randomBytes(32),
+  keyFileDir: "/etc/llmgw",
+};
 
 const chat = (overrides: Record<string, unknown> = {}) => ({
   name: "chat",

@@ -8,6 +8,7 @@ import {
   catalogWithout,
   checkOutboundUrl,
   createCatalog,
+  externalKeyFiles,
   parseModelDefinition,
   type Catalog,
   type ModelDefinition,
@@ -21,13 +22,11 @@ import {
   type CatalogState,
 } from "./catalog-rows";
 import type { CatalogEntryMeta, CatalogStore } from "./catalog-store";
+import { keyFileRefusal } from "../external-keys/key-files";
+import { openExternalKey, setExternalKey } from "./external-key";
+import { unknownModel, type CatalogStoreDeps, type Ops } from "./store-ops";
 
-export interface CatalogStoreDeps {
-  log: (line: string) => void;
-  nowMs: () => number;
-  /** LLMGW_ALLOW_PRIVATE_UPSTREAMS: an external model may name a private (not metadata) address. */
-  allowPrivateUpstreams?: boolean;
-}
+export type { CatalogStoreDeps } from "./store-ops";
 
 type Listener = (next: Catalog, previous: Catalog) => void;
 
@@ -72,14 +71,9 @@ export async function openCatalogStore(
     remove: (name, actor) => serialised(() => removeModel(ops, name, actor)),
     setFallbacks: (name, fallbacks, actor) =>
       serialised(() => setModelFallbacks(ops, name, fallbacks, actor)),
+    setExternalKey: (name, key, actor) => serialised(() => setExternalKey(ops, name, key, actor)),
+    externalKey: (name) => openExternalKey(ops, name),
   };
-}
-
-interface Ops {
-  db: Database;
-  deps: CatalogStoreDeps;
-  state(): CatalogState;
-  swap(next: CatalogState): void;
 }
 
 function nameOf(definition: unknown): string | null {
@@ -119,11 +113,38 @@ function refuseBarredUpstream(model: ModelDefinition, allowPrivate: boolean): vo
   const hint = allowPrivate
     ? ""
     : "; set LLMGW_ALLOW_PRIVATE_UPSTREAMS=true if this provider is meant to be private";
+  const remedy =
+    check.kind === "credentials"
+      ? "; keep the key in the store instead (llmgw ctl model key set MODEL --key-file F)"
+      : check.kind === "address"
+        ? hint
+        : "";
   throw new ServiceError("invalid", `external.url: ${check.why}`, {
     code: "model.upstream_barred",
     params: { reason: check.why },
-    details: [`external.url: ${check.why}${hint}`],
+    details: [`external.url: ${check.why}${remedy}`],
   });
+}
+
+/**
+ * Key files are checked when the model is added, so a path outside LLMGW_KEY_FILE_DIR is never
+ * stored (the gateway checks again on every read). Every refusal is listed, one per file.
+ */
+async function refuseKeyFilesOutside(model: ModelDefinition, dir: string | null): Promise<void> {
+  if (!model.external) return;
+  const files = externalKeyFiles(model.external);
+  const field = model.external.api_key_files ? "external.api_key_files" : "external.api_key_file";
+  const errors: string[] = [];
+  for (const [index, { file }] of files.entries()) {
+    const why = await keyFileRefusal(file, dir);
+    if (why) errors.push(`${field}${model.external.api_key_files ? `[${index}]` : ""}: ${why}`);
+  }
+  if (errors.length > 0)
+    throw new ServiceError("invalid", `model "${model.name}" was refused: ${errors.join("; ")}`, {
+      code: "model.refused",
+      params: { name: model.name },
+      details: errors,
+    });
 }
 
 async function addModel(ops: Ops, definition: unknown, actor: Actor): Promise<ModelDefinition> {
@@ -137,6 +158,7 @@ async function addModel(ops: Ops, definition: unknown, actor: Actor): Promise<Mo
   }
   const model = parsed.model;
   refuseBarredUpstream(model, ops.deps.allowPrivateUpstreams === true);
+  await refuseKeyFilesOutside(model, ops.deps.keyFileDir ?? null);
   const { catalog, meta } = ops.state();
   const existing = catalog.get(model.name);
   // Adding the same definition again is not a change: no new revision, so nothing restarts.
@@ -170,17 +192,10 @@ async function addModel(ops: Ops, definition: unknown, actor: Actor): Promise<Mo
     fallbacks,
     updatedAt,
     updatedBy: actor.username,
+    externalKeySealed: previousMeta?.externalKeySealed ?? null,
   });
   ops.swap({ catalog: next, meta: nextMeta });
   return next.get(model.name) ?? model;
-}
-
-function unknownModel(name: string): ServiceError {
-  return new ServiceError(
-    "not_found",
-    `model "${name}" is not in the catalog; see \`llmgw ctl models\``,
-    { code: "model.not_found", params: { name } },
-  );
 }
 
 async function removeModel(ops: Ops, name: string, actor: Actor): Promise<void> {

@@ -7,7 +7,7 @@ import { deriveReplicaKey } from "@llmgw/engines";
 import type { Dispatcher } from "undici";
 import type { Endpoint, EndpointPool } from "./endpoints";
 import { GatewayError } from "./errors";
-import { readKeyFile } from "./external";
+import { externalKeyOf, type ExternalKeyDeps } from "./external";
 import { withModel } from "./fallbacks";
 import { callUpstream, type UpstreamResult } from "./upstream";
 
@@ -26,7 +26,7 @@ export interface ForwardJob {
   dropsUsageChunk: boolean;
 }
 
-export interface ForwardDeps {
+export interface ForwardDeps extends ExternalKeyDeps {
   pool: EndpointPool;
   agent: Dispatcher;
   /** For external providers: refuses private and metadata addresses at connect time. */
@@ -111,25 +111,23 @@ export async function firstAcceptableAnswer(
   return finalAnswer(job, kept, tally, noEndpoint, deps);
 }
 
-/** The key to send: the replica's derived key, or the provider key read from its file now. */
+/** The key to send: the replica's derived key, or the provider key (sealed, or read from its file). */
 async function keyFor(deps: ForwardDeps, endpoint: Endpoint, tally: Tally): Promise<string | null> {
   if (!endpoint.external) return deriveReplicaKey(deps.replicaSecret, endpoint.id);
   const url = checkOutboundUrl(endpoint.baseUrl, deps.allowPrivateUpstreams);
   if (!url.ok)
     throw new GatewayError(
       502,
-      `external model "${endpoint.model}": ${url.why}; set LLMGW_ALLOW_PRIVATE_UPSTREAMS=true if this provider is meant to be private`,
+      `external model "${endpoint.model}": ${url.why}${url.kind === "address" && !deps.allowPrivateUpstreams ? "; set LLMGW_ALLOW_PRIVATE_UPSTREAMS=true if this provider is meant to be private" : ""}`,
       "server_error",
       "external_url_refused",
     );
-  const key = await readKeyFile(endpoint.external.keyFile);
-  if (key === null) {
-    tally.unreadable.push(endpoint.id);
-    deps.log(
-      `gateway: ${endpoint.id} left out: its key file ${endpoint.external.keyFile} cannot be read or is empty`,
-    );
-  }
-  return key;
+  const read = await externalKeyOf(deps, endpoint.model, endpoint.external);
+  if (read.ok) return read.key;
+  // The reason (a path, a setting) is for the operator's log; the client hears only "unreadable".
+  tally.unreadable.push(endpoint.id);
+  deps.log(`gateway: ${endpoint.id} left out: ${read.why}`);
+  return null;
 }
 
 function settlePassedOver(
@@ -182,7 +180,7 @@ async function finalAnswer(
   if (tally.failures === 0 && tally.unreadable.length > 0)
     throw new GatewayError(
       503,
-      `no key of external model "${job.model}" can be read (${tally.unreadable.join(", ")}); an operator must fix the key files`,
+      `no key of external model "${job.model}" can be read (${tally.unreadable.join(", ")}); an operator must set its key (llmgw ctl model key set) or fix its key files`,
       "service_unavailable",
       "external_key_unreadable",
     );

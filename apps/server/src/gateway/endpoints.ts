@@ -1,5 +1,6 @@
 // The endpoints of a model: its ready replicas that have an address, or, for an external model,
-// one endpoint per provider key (`external:MODEL#1`, `#2`). The live state (in-flight count,
+// one endpoint per provider key (`external:MODEL#1`, `#2`): the key sealed in the store when one
+// is set, else each key file, else one endpoint that answers "no key" until a key is given. The live state (in-flight count,
 // breaker, the engine's scraped queue) is kept per endpoint id, so an endpoint keeps its history
 // while the replica book and the catalog change around it.
 import {
@@ -15,7 +16,8 @@ import type { ReplicaBook, ReplicaRecord } from "../reconcile/replica-book";
 export interface ExternalTarget {
   /** The provider's name for the model, written into the request body. */
   upstreamModel: string;
-  keyFile: string;
+  /** The key file to read on use; null: the key sealed in the store. */
+  keyFile: string | null;
   /** The model's key count: with a single key, the provider's 401 is the client's. */
   keyCount: number;
 }
@@ -112,7 +114,10 @@ export class EndpointPool {
   }
 
   private externalEndpoints(model: string, external: ExternalModel): Endpoint[] {
-    const keys = externalKeyFiles(external);
+    const files = externalKeyFiles(external);
+    const isSealed =
+      (this.catalog.meta(model)?.externalKeySealed ?? null) !== null || files.length === 0;
+    const keys = isSealed ? [{ file: null, weight: 1 }] : files;
     return keys.map((key, index) =>
       this.remember(`external:${model}#${index + 1}`, {
         model,

@@ -1,58 +1,38 @@
-// What calling an external provider needs beyond a replica: its key, read from its file on every
-// use (an unreadable or empty file leaves that key out), and an undici Agent whose DNS lookup
-// refuses private, loopback, link-local and metadata addresses unless private upstreams are
-// allowed, so a name that resolves somewhere it should not is caught at connect time too.
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { readFile } from "node:fs/promises";
-import type { LookupFunction } from "node:net";
-import { barredAddress } from "@llmgw/domain";
-import { Agent } from "undici";
-
-/** The key in the file, or null when the file cannot be read or is empty. */
-export async function readKeyFile(path: string): Promise<string | null> {
-  try {
-    const key = (await readFile(path, "utf8")).trim();
-    return key === "" ? null : key;
-  } catch {
-    return null;
-  }
-}
-
-export class RefusedAddressError extends Error {
-  override readonly name = "RefusedAddressError";
-}
-
-/** A `lookup` for net.connect that fails on any address the guard bars. */
-export function guardedLookup(allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, "", 0);
-      for (const { address } of addresses) {
-        const why = barredAddress(address, allowPrivate);
-        if (why)
-          return callback(
-            new RefusedAddressError(
-              `${hostname} resolves to ${address}, ${why}; external models may not reach it`,
-            ),
-            "",
-            0,
-          );
-      }
-      if (options.all)
-        return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-      const first = addresses[0];
-      if (!first) return callback(new RefusedAddressError(`${hostname} has no address`), "", 0);
-      callback(null, first.address, first.family);
-    });
-  };
-}
+// What calling an external provider needs beyond a replica: its key (sealed in the store, or read
+// from a file inside LLMGW_KEY_FILE_DIR on every use), and the agent whose every connection is
+// checked by the outbound guard, so a provider's name that resolves inside is refused too.
+import type { Agent } from "undici";
+import { readKeyFile, type KeyRead } from "../external-keys/key-files";
+import { createGuardedAgent } from "../outbound/guarded-agent";
+import type { ExternalTarget } from "./endpoints";
 
 export function createExternalAgent(allowPrivate: boolean): Agent {
-  return new Agent({
-    connections: 128,
-    keepAliveTimeout: 30_000,
-    headersTimeout: 300_000,
-    bodyTimeout: 300_000,
-    connect: { lookup: guardedLookup(allowPrivate) },
+  return createGuardedAgent({
+    allowPrivate,
+    who: "external models",
+    hint: allowPrivate ? "" : " (LLMGW_ALLOW_PRIVATE_UPSTREAMS=true allows private providers)",
   });
+}
+
+export interface ExternalKeyDeps {
+  /** LLMGW_KEY_FILE_DIR: the one directory key files may come from; null: none may. */
+  keyFileDir: string | null;
+  /** The model's key sealed in the store, opened now; null when none is set. */
+  sealedKey(model: string): string | null;
+}
+
+/** The provider key for an endpoint: the sealed key, or its key file read (and judged) now. */
+export async function externalKeyOf(
+  deps: ExternalKeyDeps,
+  model: string,
+  target: ExternalTarget,
+): Promise<KeyRead> {
+  if (target.keyFile !== null) return readKeyFile(target.keyFile, deps.keyFileDir);
+  const key = deps.sealedKey(model);
+  return key === null
+    ? {
+        ok: false,
+        why: `model "${model}" has no key: set one with llmgw ctl model key set ${model} --key-file F`,
+      }
+    : { ok: true, key };
 }

@@ -101,6 +101,8 @@ export function startGateway(options: GatewayOptions): RunningGateway {
     agent,
     externalAgent,
     allowPrivateUpstreams: config.allowPrivateUpstreams,
+    keyFileDir: config.keyFileDir,
+    sealedKey: (model) => plane.catalog.externalKey(model),
     retryBudget: (model) => {
       let budget = budgets.get(model);
       if (!budget) budgets.set(model, (budget = new RetryBudget(0.2)));

@@ -1,88 +1,62 @@
-// Where an MCP server may be: http(s) only, never with a user and password in the address (the
-// credential belongs in a sealed header), and private, loopback, link-local or cloud-metadata
-// addresses only when configuration allows them (LLMGW_MCP_ALLOW_PRIVATE). A name is checked
-// again after it resolves, right before each connection, so DNS cannot point it inside.
-import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
+// Where an MCP server may be, as the one outbound guard (@llmgw/domain's checkOutboundUrl) says:
+// http(s) only, no user and password in the address (the credential belongs in a sealed header),
+// and only global unicast addresses unless LLMGW_MCP_ALLOW_PRIVATE=1. Names are judged again by
+// address on every connection (upstream.ts connects through the guarded agent).
 import { ServiceError, type RefusalInit } from "@llmgw/api";
+import { checkOutboundUrl } from "@llmgw/domain";
 
-const PRIVATE = new BlockList();
-for (const [net, bits] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const)
-  PRIVATE.addSubnet(net, bits, "ipv4");
-for (const [net, bits] of [
-  ["::", 128],
-  ["::1", 128],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-] as const)
-  PRIVATE.addSubnet(net, bits, "ipv6");
+export const MCP_PRIVATE_HINT =
+  "MCP servers on private, loopback or link-local addresses need LLMGW_MCP_ALLOW_PRIVATE=1";
 
-const PRIVATE_NAMES = /^(localhost|.*\.localhost|.*\.internal|.*\.local)$/i;
-
-/** Whether an IP address is private, loopback, link-local, metadata or otherwise not public. */
-export function isPrivateAddress(ip: string): boolean {
-  const bare = ip.replace(/^\[|\]$/g, "");
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
-  if (mapped) return PRIVATE.check(mapped[1]!, "ipv4");
-  const family = isIP(bare);
-  if (family === 4) return PRIVATE.check(bare, "ipv4");
-  if (family === 6) return PRIVATE.check(bare, "ipv6");
-  return false;
+interface AddressRefusal {
+  message: string;
+  refusal: RefusalInit;
 }
 
-function refuse(message: string, refusal: RefusalInit): never {
-  throw new ServiceError("invalid", message, refusal);
+/** The refusal of an address, in the words an operator acts on; null when it may be called. */
+function refusalOf(text: string, isPrivateAllowed: boolean): AddressRefusal | null {
+  const check = checkOutboundUrl(text, isPrivateAllowed);
+  if (check.ok) return null;
+  const address = { address: text };
+  switch (check.kind) {
+    case "not-url":
+      return {
+        message: `address "${text}" is not a URL; give one like https://mcp.example.com/mcp`,
+        refusal: { code: "mcp.address_not_url", params: address },
+      };
+    case "scheme":
+      return {
+        message: `${check.why}: MCP servers are reached over streamable HTTP`,
+        refusal: { code: "mcp.address_scheme", params: address },
+      };
+    case "credentials": {
+      // The address is shown without its user and password, never repeating them.
+      const url = new URL(text);
+      const shown = `${url.host}${url.pathname}`;
+      return {
+        message: `address "${shown}" carries a user and password; put the credential in a header instead (--bearer-file or --secret-file), where it is kept sealed`,
+        refusal: { code: "mcp.address_credentials", params: { address: shown } },
+      };
+    }
+    case "address":
+      return {
+        message: isPrivateAllowed ? check.why : `${check.why}; ${MCP_PRIVATE_HINT}`,
+        refusal: {
+          code: isPrivateAllowed ? "mcp.address_barred" : "mcp.address_private",
+          params: address,
+        },
+      };
+  }
+}
+
+/** The refusal of an address as a sentence; null when it may be called. */
+export function mcpAddressRefusal(text: string, isPrivateAllowed: boolean): string | null {
+  return refusalOf(text, isPrivateAllowed)?.message ?? null;
 }
 
 /** Checks an address as written; answers it parsed. */
 export function checkMcpAddress(text: string, isPrivateAllowed: boolean): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    refuse(`address "${text}" is not a URL; give one like https://mcp.example.com/mcp`, {
-      code: "mcp.address_not_url",
-      params: { address: text },
-    });
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:")
-    refuse(
-      `address "${text}": only http:// and https:// MCP servers (streamable HTTP) are reached`,
-      { code: "mcp.address_scheme", params: { address: text } },
-    );
-  if (url.username || url.password)
-    refuse(
-      `address "${url.host}${url.pathname}" carries a user and password; put the credential in a header instead (--bearer-file or --secret-file), where it is kept sealed`,
-      { code: "mcp.address_credentials", params: { address: `${url.host}${url.pathname}` } },
-    );
-  if (!isPrivateAllowed && (isPrivateAddress(url.hostname) || PRIVATE_NAMES.test(url.hostname)))
-    refuse(
-      `address "${text}" is private, loopback, link-local or a metadata address; the server refuses those unless LLMGW_MCP_ALLOW_PRIVATE=1`,
-      { code: "mcp.address_private", params: { address: text } },
-    );
-  return url;
-}
-
-/** Resolves the host and refuses it when any of its addresses is private (unless allowed). */
-export async function checkResolvedAddress(url: URL, isPrivateAllowed: boolean): Promise<void> {
-  if (isPrivateAllowed || isIP(url.hostname.replace(/^\[|\]$/g, "")) !== 0) return;
-  const addresses = await lookup(url.hostname, { all: true });
-  const inside = addresses.find((address) => isPrivateAddress(address.address));
-  if (inside)
-    throw new Error(
-      `${url.hostname} resolves to ${inside.address}, a private address; refused unless LLMGW_MCP_ALLOW_PRIVATE=1`,
-    );
+  const refused = refusalOf(text, isPrivateAllowed);
+  if (refused) throw new ServiceError("invalid", refused.message, refused.refusal);
+  return new URL(text);
 }

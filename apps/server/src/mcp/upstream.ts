@@ -1,10 +1,14 @@
 // Reaching an upstream MCP server over streamable HTTP with the official SDK client. Each
 // operation opens a session, does its work and ends the session. Only the server's own headers
 // (sealed ones opened just here) are sent; a redirect is refused so no credential follows it
-// to another host.
+// to another host. The address is judged by the outbound guard before each operation, and every
+// connection goes through the guarded agent, so a name that resolves inside is refused too.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { checkResolvedAddress } from "./address";
+import { fetch as undiciFetch, type Agent, type RequestInit as UndiciRequestInit } from "undici";
+import { createGuardedAgent } from "../outbound/guarded-agent";
+import { MCP_PRIVATE_HINT, mcpAddressRefusal } from "./address";
 import type { UpstreamTool } from "./runtime";
 import { loadSdk } from "./sdk";
 
@@ -17,27 +21,43 @@ export interface UpstreamTarget {
 
 const CLIENT_INFO = { name: "llmgw-mcp-gateway", version: "0.1.0" };
 
-const noRedirects: typeof fetch = (input, init) => fetch(input, { ...init, redirect: "error" });
+function guardedFetch(agent: Agent): FetchLike {
+  return (input, init) =>
+    undiciFetch(input, {
+      ...(init as UndiciRequestInit),
+      redirect: "error",
+      dispatcher: agent,
+    }) as unknown as Promise<Response>;
+}
 
 async function withUpstream<T>(
   target: UpstreamTarget,
   work: (client: Client, options: { timeout: number }) => Promise<T>,
 ): Promise<T> {
+  // An address stored before the guard tightened is judged again here, before anything is sent.
+  const refusal = mcpAddressRefusal(target.url, target.isPrivateAllowed);
+  if (refusal) throw new Error(refusal);
   const url = new URL(target.url);
-  await checkResolvedAddress(url, target.isPrivateAllowed);
+  const agent = createGuardedAgent({
+    allowPrivate: target.isPrivateAllowed,
+    who: "MCP servers",
+    hint: target.isPrivateAllowed ? "" : `; ${MCP_PRIVATE_HINT}`,
+    connections: 4,
+  });
   const sdk = await loadSdk();
   const transport = new sdk.StreamableHTTPClientTransport(url, {
     requestInit: { headers: target.headers },
-    fetch: noRedirects,
+    fetch: guardedFetch(agent),
   });
   const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
   const options = { timeout: target.timeoutMs };
-  await client.connect(transport, options);
   try {
+    await client.connect(transport, options);
     return await work(client, options);
   } finally {
     await transport.terminateSession().catch(() => undefined);
     await client.close().catch(() => undefined);
+    await agent.destroy().catch(() => undefined);
   }
 }
 

@@ -61,6 +61,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       log,
       nowMs,
       allowPrivateUpstreams: config.gateway.allowPrivateUpstreams,
+      keyFileDir: config.gateway.keyFileDir,
+      masterKey: masterKey.key,
     }),
     ReplicaBook.open(db, log),
     ModelHealthBook.open(db, log),

@@ -3,6 +3,7 @@ import type { ModelState, ModelView, PresetView } from "@llmgw/api";
 import {
   describeGpuNeed,
   desiredReplicas,
+  externalKeyFiles,
   parseModelDefinition,
   placeModelReplicas,
   type ModelDefinition,
@@ -18,6 +19,16 @@ function ownerOf(model: ModelDefinition): string | null {
   if (owner.org) return `org:${owner.org}`;
   if (owner.team) return `team:${owner.team}`;
   return owner.project ? `project:${owner.project}` : null;
+}
+
+/** Where an external model's key comes from, never the key; the sealed key wins over files. */
+function externalKeySource(
+  model: ModelDefinition,
+  sealed: string | null,
+): ModelView["externalKey"] {
+  if (!model.external) return null;
+  if (sealed !== null) return "sealed";
+  return externalKeyFiles(model.external).length > 0 ? "files" : "none";
 }
 
 export function modelView(deps: ReconcileDeps, model: ModelDefinition): ModelView {
@@ -60,6 +71,7 @@ export function modelView(deps: ReconcileDeps, model: ModelDefinition): ModelVie
     owner: ownerOf(model),
     updatedAt: (meta?.updatedAt ?? new Date(0)).toISOString(),
     updatedBy: meta?.updatedBy ?? "system",
+    externalKey: externalKeySource(model, meta?.externalKeySealed ?? null),
   };
 }
 

@@ -104,6 +104,13 @@ export function createModelsService(
       });
       return modelView(deps, known(name));
     },
+    async setKey(name, key, actor) {
+      await deps.catalog.setExternalKey(name, key, actor);
+      deps.log(
+        `model ${name}: provider key ${key === null ? "cleared" : "set"} by ${actor.username}`,
+      );
+      return modelView(deps, known(name));
+    },
     async explainPlacement(name): Promise<PlacementExplanation> {
       const model = known(name);
       if (model.external)

@@ -26,6 +26,7 @@ function model(overrides: Partial<ModelView>): ModelView {
     owner: null,
     updatedAt: "2025-01-01T00:00:00.000Z",
     updatedBy: "admin",
+    externalKey: null,
     ...overrides,
   };
 }

@@ -115,3 +115,30 @@ describe("models router", () => {
     expect(ctx.services.models.add).not.toHaveBeenCalled();
   });
 });
+
+describe("models.setKey", () => {
+  it("hands the trimmed key (or null, to clear) to the service with the operator as the actor", async () => {
+    const ctx = fakeContext("operator");
+    const caller = appRouter.createCaller(ctx);
+    ctx.services.models.setKey.mockResolvedValue(modelView({ externalKey: "sealed" }));
+    expect(await caller.models.setKey({ name: "gpt-ext", key: "  sk-abc\n" })).toMatchObject({
+      externalKey: "sealed",
+    });
+    await caller.models.setKey({ name: "gpt-ext", key: null });
+    expect(ctx.services.models.setKey.mock.calls).toEqual([
+      ["gpt-ext", "sk-abc", expect.objectContaining({ username: "operator-user" })],
+      ["gpt-ext", null, expect.objectContaining({ username: "operator-user" })],
+    ]);
+  });
+
+  it("refuses an empty key without calling the service, and never repeats a key in a refusal", async () => {
+    const ctx = fakeContext("operator");
+    const caller = appRouter.createCaller(ctx);
+    const empty = await caught(caller.models.setKey({ name: "gpt-ext", key: "  " }));
+    expect(empty.code).toBe("BAD_REQUEST");
+    expect(empty.message).toMatch(/the key is empty/);
+    const long = await caught(caller.models.setKey({ name: "gpt-ext", key: "k".repeat(5_000) }));
+    expect(long.message).not.toContain("kkkkkkkk");
+    expect(ctx.services.models.setKey).not.toHaveBeenCalled();
+  });
+});

@@ -7,6 +7,7 @@ import {
   modelViewSchema,
   placementExplanationSchema,
   presetViewSchema,
+  setModelKeyInputSchema,
 } from "../schemas-models";
 import { authedProcedure, operatorProcedure, router } from "../trpc";
 
@@ -58,6 +59,12 @@ export const modelsRouter = router({
     .mutation(({ ctx, input }) =>
       ctx.services.models.setFallbacks(input.name, input.fallbacks, ctx.actor),
     ),
+
+  /** The key goes in and is sealed; the answer says only whether one is set. */
+  setKey: operatorProcedure
+    .input(setModelKeyInputSchema)
+    .output(modelViewSchema)
+    .mutation(({ ctx, input }) => ctx.services.models.setKey(input.name, input.key, ctx.actor)),
 
   explainPlacement: authedProcedure
     .input(modelNameInputSchema)

@@ -40,6 +40,7 @@ export const OPTIONS = {
   rate: { type: "string" },
   header: { type: "string", multiple: true },
   "bearer-file": { type: "string" },
+  "key-file": { type: "string" },
   "secret-file": { type: "string" },
   "secret-header": { type: "string" },
   to: { type: "string" },

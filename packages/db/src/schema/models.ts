@@ -13,6 +13,11 @@ export const models = pgTable("models", {
   createdAt: createdAt(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   updatedBy: text("updated_by").notNull().default("system"),
+  /**
+   * An external model's provider key, sealed under the master key (the model's name bound in), so
+   * no key file is needed; null when none is set. Never leaves the server.
+   */
+  externalKeySealed: text("external_key_sealed"),
 });
 
 export type ModelRow = typeof models.$inferSelect;

@@ -45,10 +45,13 @@ describe("external models in the catalog", () => {
     ]);
   });
 
-  it("refuse a missing key, both key forms, a relative path and a duplicate file, saying how to fix it", () => {
-    expect(errorsOf(external({ api_key_file: undefined }))).toEqual([
-      "external: give the provider's key as api_key_file (a path) or api_key_files ([{file, weight}])",
-    ]);
+  it("take no key file at all: the key is then kept sealed in the store", () => {
+    const result = parseModelDefinition(external({ api_key_file: undefined }));
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(externalKeyFiles(result.model.external!)).toEqual([]);
+  });
+
+  it("refuse both key forms, a relative path and a duplicate file, saying how to fix it", () => {
     expect(errorsOf(external({ api_key_files: [{ file: "/k/a" }] }))).toEqual([
       "external: give api_key_file or api_key_files, not both",
     ]);

@@ -1,6 +1,7 @@
 // An external model: served by an OpenAI-compatible provider instead of the fleet, so it has no
-// profiles, nothing is placed for it and it is never scraped. Its keys live in files on the
-// control plane, read on every use.
+// profiles, nothing is placed for it and it is never scraped. Its key is kept sealed in the store
+// (set with `llmgw ctl model key set`), or lives in files on the control plane, read on every use
+// and only from the directory the administrator allows (the server checks that; this is pure).
 import { z } from "zod";
 
 const keyFileSchema = z

@@ -225,18 +225,14 @@ function checkProfile(profile: Profile, index: number, isEmbedding: boolean, ctx
   }
 }
 
-/** An external model names its provider and keys, and nothing about placing it. */
+/**
+ * An external model names its provider and, optionally, key files; with none its key is kept
+ * sealed in the store (set apart from the definition, so the key never travels with it).
+ */
 function checkExternal(model: BaseModel, ctx: Issues): void {
   const external = model.external!;
-  const keys = [external.api_key_file, external.api_key_files].filter((k) => k !== undefined);
-  if (keys.length !== 1)
-    report(
-      ctx,
-      ["external"],
-      keys.length === 0
-        ? "give the provider's key as api_key_file (a path) or api_key_files ([{file, weight}])"
-        : "give api_key_file or api_key_files, not both",
-    );
+  if (external.api_key_file !== undefined && external.api_key_files !== undefined)
+    report(ctx, ["external"], "give api_key_file or api_key_files, not both");
   const files = external.api_key_files?.map((k) => k.file) ?? [];
   if (new Set(files).size !== files.length)
     report(ctx, ["external", "api_key_files"], "a key file is listed twice; list each once");

@@ -5,5 +5,4 @@ export * from "./api-key-format";
 export * from "./breaker";
 export * from "./choose-endpoint";
 export * from "./minute-window";
-export * from "./outbound-url";
 export * from "./retry-budget";

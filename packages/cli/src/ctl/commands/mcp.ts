@@ -1,25 +1,14 @@
 // MCP servers and tool grants: add (a credential read from a file, sealed by the server), list,
 // test, turn off and on, remove, grant, revoke and open a closed level. Credentials are never
 // taken on the command line, where the shell's history and `ps` would keep them.
-import { readFileSync } from "node:fs";
 import type { McpCredential, McpServerView } from "@llmgw/api";
 import { parseCountFlag, parseDurationSeconds, required, UsageError } from "../args";
+import { readSecretFile } from "../secret-file";
 import { renderTable } from "../table";
 import { printJson, type Command, type CommandContext } from "./command";
 
 const MCP_USAGE =
   "mcp add NAME --url URL [--bearer-file F | --secret-file F [--secret-header X-Api-Key]] [--header 'Name: value'] [--rate N] [--timeout 30s] [--description TEXT] | list [--json] | test NAME | enable NAME | disable NAME | remove NAME | grant NAME --to team:ml --tools 'echo,get-*' | revoke NAME --to team:ml [--tools echo] | open NAME --to team:ml";
-
-function readSecretFile(flag: string, path: string): string {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8").trim();
-  } catch (error) {
-    throw new UsageError(`--${flag} ${path}: ${(error as Error).message}`);
-  }
-  if (!text) throw new UsageError(`--${flag} ${path} is empty`);
-  return text;
-}
 
 function credentialFrom(ctx: CommandContext): McpCredential | undefined {
   const bearerFile = ctx.values["bearer-file"];

@@ -2,6 +2,7 @@
 import { parseFallbacks, required, UsageError } from "../args";
 import { explain } from "../client";
 import { classifyAddArgument, readDefinitions } from "../model-file";
+import { readSecretFile } from "../secret-file";
 import { explanationText, modelDetail, modelsTable, presetsTable } from "../views/models-view";
 import { printJson, type Command, type CommandContext } from "./command";
 
@@ -39,7 +40,7 @@ async function addModels(ctx: CommandContext, argument: string): Promise<number>
 }
 
 const MODEL_USAGE =
-  "model get NAME [--json] | add FILE|PRESET | remove NAME | fallbacks MODEL A,B | presets";
+  "model get NAME [--json] | add FILE|PRESET | remove NAME | fallbacks MODEL A,B | key set MODEL --key-file F | key clear MODEL | presets";
 
 async function modelSubcommand(ctx: CommandContext): Promise<number> {
   const [verb, ...rest] = ctx.args;
@@ -65,6 +66,8 @@ async function modelSubcommand(ctx: CommandContext): Promise<number> {
     }
     case "fallbacks":
       return setFallbacks(sub);
+    case "key":
+      return modelKey(sub);
     case "retry":
       return modelCommands.retry!.run(sub);
     case "presets":
@@ -89,6 +92,35 @@ async function setFallbacks(ctx: CommandContext): Promise<number> {
   return 0;
 }
 
+/**
+ * An external model's provider key, read from a file here and sealed by the server; it is never
+ * taken on the command line nor shown again.
+ */
+async function modelKey(ctx: CommandContext): Promise<number> {
+  const usage = "model key set MODEL --key-file F | model key clear MODEL";
+  const [verb] = ctx.args;
+  if (verb !== "set" && verb !== "clear")
+    throw new UsageError(
+      verb ? `unknown model key command "${verb}"; usage: ${usage}` : `usage: ${usage}`,
+    );
+  const name = required(ctx.args, 1, "MODEL", usage);
+  if (verb === "set") {
+    const file = ctx.values["key-file"];
+    if (!file)
+      throw new UsageError(`give the file holding the key with --key-file; usage: ${usage}`);
+    await ctx.api.models.setKey.mutate({ name, key: readSecretFile("key-file", file) });
+    ctx.write(`model "${name}": its provider key is set, kept sealed in the store\n`);
+    return 0;
+  }
+  const model = await ctx.api.models.setKey.mutate({ name, key: null });
+  ctx.write(
+    model.externalKey === "files"
+      ? `model "${name}": its sealed key is cleared; its key files are used again\n`
+      : `model "${name}": its sealed key is cleared; it has no key until one is set\n`,
+  );
+  return 0;
+}
+
 export const modelCommands: Record<string, Command> = {
   models: {
     usage: "models [--json]",
@@ -102,7 +134,7 @@ export const modelCommands: Record<string, Command> = {
   },
   model: {
     usage: MODEL_USAGE,
-    summary: "show, add, remove a model or set its fallbacks",
+    summary: "show, add, remove a model, set its fallbacks or an external model's key",
     run: modelSubcommand,
   },
   retry: {

@@ -19,6 +19,7 @@ function model(overrides: Partial<ModelView>): ModelView {
     owner: null,
     updatedAt: "2030-01-01T00:00:00.000Z",
     updatedBy: "admin",
+    externalKey: null,
     ...overrides,
   };
 }
@@ -117,5 +118,28 @@ describe("presets and placement", () => {
         summary: "placed on a",
       }),
     ).toBe("model m:\n  [p] placed on a\n  [p] a: chosen\n");
+  });
+});
+
+describe("an external model's key", () => {
+  const external = (externalKey: ModelView["externalKey"]) =>
+    model({
+      name: "gpt-ext",
+      definition: { name: "gpt-ext", external: { url: "https://api.example.com/v1", model: "m" } },
+      replicasDesired: 0,
+      replicasReady: 0,
+      externalKey,
+    });
+
+  it("says where the key comes from, never the key, and what to do when there is none", () => {
+    expect(modelDetail(external("sealed"))).toMatch(/^provider key\s+sealed in the store$/m);
+    expect(modelDetail(external("files"))).toMatch(/^provider key\s+read from its key files$/m);
+    expect(modelsTable([external("none")])).toMatch(
+      /^gpt-ext\s+ready\s+0\/0\s+external\s+-\s+no provider key: llmgw ctl model key set gpt-ext --key-file F$/m,
+    );
+    expect(modelsTable([external("sealed")])).toMatch(
+      /^gpt-ext\s+ready\s+0\/0\s+external\s+-\s+-$/m,
+    );
+    expect(modelDetail(model({}))).not.toMatch(/provider key/);
   });
 });

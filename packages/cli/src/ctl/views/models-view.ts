@@ -11,10 +11,20 @@ export function enginesOf(model: Pick<ModelView, "definition">): string {
   return engines.join(",") || "-";
 }
 
-/** The error that matters most for the row: what parked it, else why it cannot be placed. */
+/** The error that matters most for the row: what parked it, why it cannot be placed, no key. */
 export function lastErrorOf(model: ModelView): string {
-  return model.lastError ?? model.unplaceableReasons[0] ?? "-";
+  const noKey =
+    model.externalKey === "none"
+      ? `no provider key: llmgw ctl model key set ${model.name} --key-file F`
+      : undefined;
+  return model.lastError ?? model.unplaceableReasons[0] ?? noKey ?? "-";
 }
+
+const KEY_WORDS = {
+  sealed: "sealed in the store",
+  files: "read from its key files",
+  none: "none: requests answer 503 until `llmgw ctl model key set` gives one",
+} as const;
 
 export function modelsTable(models: ModelView[]): string {
   const rows = models.map((model) => [
@@ -40,6 +50,9 @@ export function modelDetail(model: ModelView): string {
     ["last error", model.lastError ?? "-"],
     ["fallbacks", model.fallbacks.join(", ") || "-"],
     ["owner", model.owner ?? "-"],
+    ...(model.externalKey
+      ? [["provider key", KEY_WORDS[model.externalKey]] as [string, string]]
+      : []),
     ["revision", `${model.revision}, changed ${model.updatedAt} by ${model.updatedBy}`],
   ];
   const width = Math.max(...facts.map(([key]) => key.length));

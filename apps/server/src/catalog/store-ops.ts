@@ -1,0 +1,31 @@
+// What the catalog store's operations share: its settings, its state and the one refusal for a
+// model that is not there. Kept apart so each operation's file imports it without a cycle.
+import { ServiceError } from "@llmgw/api";
+import type { Database } from "@llmgw/db";
+import type { CatalogState } from "./catalog-rows";
+
+export interface CatalogStoreDeps {
+  log: (line: string) => void;
+  nowMs: () => number;
+  /** LLMGW_ALLOW_PRIVATE_UPSTREAMS: an external model may name a private (not metadata) address. */
+  allowPrivateUpstreams?: boolean;
+  /** LLMGW_KEY_FILE_DIR: the one directory key files may come from; null or absent: none may. */
+  keyFileDir?: string | null;
+  /** Seals external models' provider keys kept in the store. */
+  masterKey: Uint8Array;
+}
+
+export interface Ops {
+  db: Database;
+  deps: CatalogStoreDeps;
+  state(): CatalogState;
+  swap(next: CatalogState): void;
+}
+
+export function unknownModel(name: string): ServiceError {
+  return new ServiceError(
+    "not_found",
+    `model "${name}" is not in the catalog; see \`llmgw ctl models\``,
+    { code: "model.not_found", params: { name } },
+  );
+}
