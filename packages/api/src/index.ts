@@ -1,5 +1,8 @@
 export { appRouter, type AppRouter } from "./root";
 export { ServiceError } from "./context";
+export { RetryLaterError } from "./retry-later";
+export { requestIdOf, internalErrorMessage } from "./internal-errors";
+export { multiLine, oneLine } from "./text";
 export type {
   Actor,
   ApiContext,

@@ -4,9 +4,13 @@ import { ZodError } from "zod";
 import { atLeast, holdsOn, type RoleName } from "@llmgw/domain";
 import { ServiceError, type ApiContext } from "./context";
 import type { UserView } from "./schemas";
+import { maskInternalError } from "./internal-errors";
+import { RetryLaterError } from "./retry-later";
+import { inputRefusal } from "./text";
 
 const t = initTRPC.context<ApiContext>().create({
   errorFormatter({ shape, error }) {
+    if (error.code === "INTERNAL_SERVER_ERROR") return maskInternalError(shape, error);
     const zodIssues = error.cause instanceof ZodError ? error.cause.issues : null;
     const zodLines = zodIssues ? zodIssues.map(formatIssue) : null;
     // Each line of a refusal travels on its own, so the CLI and the console can list them.
@@ -45,11 +49,24 @@ const mapServiceErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && result.error.cause instanceof ServiceError)
     throw toTRPCError(result.error.cause);
+  if (!result.ok && result.error.cause instanceof RetryLaterError)
+    throw new TRPCError({
+      code: "TOO_MANY_REQUESTS",
+      message: result.error.cause.message,
+      cause: result.error.cause,
+    });
   return result;
 });
 
+/** No control character (NUL above all) reaches a schema, a service or the database. */
+const refuseControlCharacters = t.middleware(async ({ getRawInput, next }) => {
+  const refusal = inputRefusal(await getRawInput());
+  if (refusal) throw new TRPCError({ code: "BAD_REQUEST", message: refusal });
+  return next();
+});
+
 export const router = t.router;
-export const publicProcedure = t.procedure.use(mapServiceErrors);
+export const publicProcedure = t.procedure.use(refuseControlCharacters).use(mapServiceErrors);
 
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) {

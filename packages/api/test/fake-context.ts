@@ -280,6 +280,8 @@ export function fakeContext(
           grants,
         }
       : null,
+    clientAddress: "192.0.2.1",
+    isBrowser: false,
     setSessionCookie: () => undefined,
     clearSessionCookie: () => undefined,
   };
