@@ -4,20 +4,31 @@
 // certificate, a description), and neither may hold any other control character.
 import { z } from "zod";
 
-// C0 controls, DEL, C1 controls, and the Unicode line and paragraph separators.
-const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
-// The same without tab, line feed and carriage return, which text over several lines may hold.
-const CONTROL_EXCEPT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/u;
-
-/** U+0000 for a NUL: the character named so a person can find it in what they sent. */
-function codePointOf(character: string): string {
-  return `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+/** C0 controls, DEL, C1 controls, and the Unicode line and paragraph separators. */
+export function isControlCode(code: number): boolean {
+  return code <= 0x1f || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
 }
 
-/** The first control character in `value` that is not allowed, or null. */
+const TAB = 0x09;
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/** U+0000 for a NUL: the character named so a person can find it in what they sent. */
+function codePointOf(code: number): string {
+  return `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+/**
+ * The first control character in `value` that is not allowed, as U+XXXX, or null. Text over
+ * several lines may hold tabs and line breaks; nothing may hold the rest.
+ */
 export function forbiddenControl(value: string, allowLineBreaks: boolean): string | null {
-  const found = (allowLineBreaks ? CONTROL_EXCEPT_LINES : ANY_CONTROL).exec(value);
-  return found ? codePointOf(found[0]) : null;
+  for (let i = 0; i < value.length; i += 1) {
+    const code = value.charCodeAt(i);
+    const isLineBreak = code === TAB || code === LINE_FEED || code === CARRIAGE_RETURN;
+    if (isControlCode(code) && !(allowLineBreaks && isLineBreak)) return codePointOf(code);
+  }
+  return null;
 }
 
 function refusal(what: string, codePoint: string, allowLineBreaks: boolean): string {
