@@ -30,3 +30,8 @@ export function readServerConfig(
   }
   return { apiUrl: parsed.data.replace(/\/+$/, "") };
 }
+
+/** A development server (`next dev`): the page policy then allows what React's overlay needs. */
+export function isDevelopmentBuild(env: Record<string, string | undefined> = process.env): boolean {
+  return env.NODE_ENV === "development";
+}

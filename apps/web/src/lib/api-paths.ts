@@ -2,3 +2,5 @@
 // @llmgw/api's entry point also exports the router, and importing it at run time would pull
 // @trpc/server into the browser bundle, which refuses to load there. A unit test keeps the two equal.
 export const CONSOLE_TRPC_PATH = "/api/trpc";
+/** TRPC_BATCH_CALLS_MAX of @llmgw/api: the server refuses larger batches, so the link splits. */
+export const CONSOLE_BATCH_CALLS_MAX = 10;
