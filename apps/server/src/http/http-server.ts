@@ -1,9 +1,8 @@
 // The public HTTP port: the OpenAI-compatible /v1 gateway, tRPC for the console and CLI, health
 // probes and metrics, and /mcp, the MCP gateway. Later issues add /scim and /auth here.
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { randomUUID } from "node:crypto";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import {
   appRouter,
