@@ -27,18 +27,18 @@ function failRepeatedly(
 }
 
 describe("sign-in throttle", () => {
-  it("lets five failures through, then doubles the wait each time", () => {
+  it("lets ten failures through, then doubles the wait each time", () => {
     const c = clock();
     const throttle = new SignInThrottle(c.nowMs);
-    expect(failRepeatedly(throttle, c, "admin", "203.0.113.9", 9)).toEqual([
-      0, 0, 0, 0, 0, 1_000, 2_000, 4_000, 8_000,
+    expect(failRepeatedly(throttle, c, "admin", "203.0.113.9", 14)).toEqual([
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1_000, 2_000, 4_000, 8_000,
     ]);
   });
 
   it("counts attempts sent in parallel before any password is checked", () => {
     const c = clock();
     const throttle = new SignInThrottle(c.nowMs);
-    for (let i = 0; i < 4; i += 1) throttle.attempt("admin", "203.0.113.9");
+    for (let i = 0; i < 9; i += 1) throttle.attempt("admin", "203.0.113.9");
     expect(throttle.waitMs("admin", "203.0.113.9")).toBe(0);
     throttle.attempt("admin", "203.0.113.9");
     expect(throttle.waitMs("admin", "203.0.113.9")).toBe(1_000);
@@ -47,7 +47,7 @@ describe("sign-in throttle", () => {
   it("slows an address that tries many names, for every name", () => {
     const c = clock();
     const throttle = new SignInThrottle(c.nowMs);
-    for (let i = 0; i < 8; i += 1) throttle.attempt(`user${i}`, "203.0.113.9");
+    for (let i = 0; i < 13; i += 1) throttle.attempt(`user${i}`, "203.0.113.9");
     expect(throttle.waitMs("someone-else", "203.0.113.9")).toBe(8_000);
     expect(throttle.waitMs("someone-else", "198.51.100.1")).toBe(0);
   });
@@ -76,12 +76,12 @@ describe("sign-in throttle", () => {
   it("forgets a key an hour after its last failure, and a success clears the name's count", () => {
     const c = clock();
     const throttle = new SignInThrottle(c.nowMs);
-    failRepeatedly(throttle, c, "ada", "203.0.113.9", 8);
+    failRepeatedly(throttle, c, "ada", "203.0.113.9", 13);
     expect(throttle.waitMs("ada", "203.0.113.9")).toBeGreaterThan(0);
     c.state.nowMs += DEFAULT_THROTTLE_POLICY.forgetAfterMs + 1;
     expect(throttle.waitMs("ada", "203.0.113.9")).toBe(0);
 
-    failRepeatedly(throttle, c, "bob", "198.51.100.7", 6);
+    failRepeatedly(throttle, c, "bob", "198.51.100.7", 11);
     throttle.succeeded("bob", "198.51.100.7");
     expect(throttle.waitMs("bob", "198.51.100.7")).toBe(0);
   });

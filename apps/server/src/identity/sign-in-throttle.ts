@@ -20,7 +20,7 @@ export interface ThrottlePolicy {
 }
 
 export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
-  freeFailures: 5,
+  freeFailures: 10,
   firstDelayMs: 1_000,
   addressDelayMaxMs: 15 * 60_000,
   usernameDelayMaxMs: 60_000,
