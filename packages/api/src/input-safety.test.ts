@@ -84,6 +84,24 @@ describe("control characters in input", () => {
   });
 });
 
+describe("procedures without input", () => {
+  it("still run when the client sends an empty body, as the tRPC client does", async () => {
+    const ctx = fakeContext("admin");
+    ctx.services.auth.logoutEverywhere.mockResolvedValueOnce(3 as never);
+    const res = await fetchRequestHandler({
+      endpoint: "/api/trpc",
+      router: appRouter,
+      req: new Request("http://test/api/trpc/auth.logoutEverywhere", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+      }),
+      createContext: () => ctx,
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ result: { data: { ended: 3 } } });
+  });
+});
+
 describe("internal failures", () => {
   it("answers a request id and a plain sentence, never the SQL with its parameters", async () => {
     const ctx = fakeContext("admin");

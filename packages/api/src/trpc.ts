@@ -60,7 +60,15 @@ const mapServiceErrors = t.middleware(async ({ next }) => {
 
 /** No control character (NUL above all) reaches a schema, a service or the database. */
 const refuseControlCharacters = t.middleware(async ({ getRawInput, next }) => {
-  const refusal = inputRefusal(await getRawInput());
+  let rawInput: unknown;
+  try {
+    rawInput = await getRawInput();
+  } catch {
+    // A body that does not parse is refused by the input parser of a procedure that takes input;
+    // one that takes none (a mutation the client sends with an empty body) never reads it.
+    return next();
+  }
+  const refusal = inputRefusal(rawInput);
   if (refusal) throw new TRPCError({ code: "BAD_REQUEST", message: refusal });
   return next();
 });
