@@ -73,6 +73,17 @@ describe("sign-in throttle", () => {
     expect(throttle.waitMs("newcomer", "192.0.2.10")).toBeGreaterThan(0);
   });
 
+  it("takes back attempts that were not wrong passwords", () => {
+    const c = clock();
+    const throttle = new SignInThrottle(c.nowMs);
+    for (let i = 0; i < 20; i += 1) {
+      throttle.attempt("bob", "203.0.113.9");
+      throttle.forgive("bob", "203.0.113.9");
+    }
+    expect(throttle.waitMs("bob", "203.0.113.9")).toBe(0);
+    expect(throttle.waitMs("eve", "203.0.113.9")).toBe(0);
+  });
+
   it("forgets a key an hour after its last failure, and a success clears the name's count", () => {
     const c = clock();
     const throttle = new SignInThrottle(c.nowMs);

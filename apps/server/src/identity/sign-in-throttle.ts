@@ -68,16 +68,26 @@ export class SignInThrottle {
   }
 
   succeeded(username: string, address: string): void {
-    const nowMs = this.nowMs();
     this.strikes.delete(userKey(username));
     this.strikes.delete(pairKey(username, address));
     // The address keeps the failures it made for other names; only this attempt is taken back.
-    const key = addressKey(address);
+    this.takeBack(addressKey(address));
+    this.knownSinceMs.set(pairKey(username, address), this.nowMs());
+  }
+
+  /**
+   * Takes back an attempt that ended neither in a wrong password nor in a session: the password
+   * was right but the person may not sign in (no role, disabled), or the directory failed.
+   */
+  forgive(username: string, address: string): void {
+    for (const [key] of this.keysFor(username, address, true)) this.takeBack(key);
+  }
+
+  private takeBack(key: string): void {
     const current = this.strikes.get(key);
     if (current && current.failures > 1)
       this.strikes.set(key, { ...current, failures: current.failures - 1 });
     else this.strikes.delete(key);
-    this.knownSinceMs.set(pairKey(username, address), nowMs);
   }
 
   /**

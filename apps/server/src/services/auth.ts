@@ -103,9 +103,15 @@ export function createAuthService(
       const waitMs = throttle.waitMs(username, address);
       if (waitMs > 0) throw retryLater(waitMs);
       throttle.attempt(username, address);
-      const session = await checkPassword(username, password);
-      if (session) throttle.succeeded(username, address);
-      return session;
+      try {
+        const session = await checkPassword(username, password);
+        if (session) throttle.succeeded(username, address);
+        return session;
+      } catch (error) {
+        // Only a wrong password counts: a refusal after the right one (no role) is no guess.
+        throttle.forgive(username, address);
+        throw error;
+      }
     },
     async logout(token) {
       await db.delete(sessions).where(eq(sessions.tokenHash, sha256Hex(token)));
