@@ -30,6 +30,29 @@ test("a wrong password is refused with a clear message", async ({ page }) => {
   await page.screenshot({ path: `${ARTIFACTS}/sign-in-error-en.png` });
 });
 
+test("runs under a nonce CSP that no other site can frame, and never shows the token to scripts", async ({
+  page,
+}) => {
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  const facts = devFacts();
+  const answer = await page.goto(`${facts.consoleUrl}/sign-in`);
+  const policy = answer?.headers()["content-security-policy"] ?? "";
+  expect(policy).toMatch(/frame-ancestors 'none'/);
+  expect(policy).toMatch(/script-src [^;]*'nonce-/);
+  expect(answer?.headers()["x-frame-options"]).toBe("DENY");
+  const login = page.waitForResponse((r) => r.url().includes("/api/trpc/auth.login"));
+  await page.getByTestId("signin-username").fill(facts.adminUser);
+  await page.getByTestId("signin-password").fill(facts.adminPassword);
+  await page.getByTestId("signin-submit").click();
+  const loginBody = await (await login).text();
+  expect(loginBody).not.toMatch(/"token"/);
+  await expect(page).toHaveURL(/\/cluster$/);
+  expect(violations).toEqual([]);
+});
+
 test("signs in, lists the simulated fleet, opens a node, and switches to Turkish", async ({
   page,
 }) => {

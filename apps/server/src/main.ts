@@ -29,6 +29,7 @@ import { createEventRecorder } from "./events/event-recorder";
 import { createEventsService } from "./events/events-service";
 import { startLivenessSweep } from "./fleet/liveness-sweep";
 import { SERVER_VERSION } from "./version";
+import { formatLogLine } from "./log-line";
 import { createAuditService } from "./identity/audit";
 import { createOwnershipResolver } from "./identity/ownership";
 import { createPeopleService } from "./identity/people-service";
@@ -45,8 +46,9 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+// Every field a line carries (names, URLs, error text) is escaped onto that one line.
 const log = (line: string): void => {
-  process.stderr.write(`${new Date().toISOString()} server ${line}\n`);
+  process.stderr.write(formatLogLine(line, new Date()));
 };
 
 export async function startServer(config: ServerConfig): Promise<RunningServer> {

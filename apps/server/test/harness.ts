@@ -16,7 +16,8 @@ export {
   type ServerSetup,
 } from "@llmgw/testing";
 
-export function apiClient(apiUrl: string, token: string | null) {
+/** A client without a browser; `token` absent or null calls anonymously. */
+export function apiClient(apiUrl: string, token: string | null | undefined) {
   return createTRPCClient<AppRouter>({
     links: [
       httpLink({
@@ -27,12 +28,15 @@ export function apiClient(apiUrl: string, token: string | null) {
   });
 }
 
+/** Signs in without a browser, which is answered the session token itself (a browser is not). */
+export async function sessionToken(apiUrl: string, username: string, password: string) {
+  const { token } = await apiClient(apiUrl, null).auth.login.mutate({ username, password });
+  if (!token) throw new Error(`signing in as ${username} answered no session token`);
+  return token;
+}
+
 export async function signIn(apiUrl: string) {
-  const { token } = await apiClient(apiUrl, null).auth.login.mutate({
-    username: "admin",
-    password: ADMIN_PASSWORD,
-  });
-  return apiClient(apiUrl, token);
+  return apiClient(apiUrl, await sessionToken(apiUrl, "admin", ADMIN_PASSWORD));
 }
 
 export type Api = Awaited<ReturnType<typeof signIn>>;

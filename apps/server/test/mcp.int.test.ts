@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, openStore } from "@llmgw/db";
 import { waitFor } from "@llmgw/testing";
 import {
-  apiClient,
+  sessionToken,
   serverSetup,
   signIn,
   startServer,
@@ -228,10 +228,7 @@ describe("the MCP gateway in llmgw server", () => {
   });
 
   it("lets a console session call with the person's own grants", async () => {
-    const { token } = await apiClient(server.apiUrl, null).auth.login.mutate({
-      username: "admin",
-      password: "integration-admin-pw",
-    });
+    const token = await sessionToken(server.apiUrl, "admin", "integration-admin-pw");
     expect(await toolNames(mcpUrl, token)).toEqual([]);
     seen(
       await api.mcp.grants.grant.mutate({

@@ -1,6 +1,8 @@
 // Root document. The inline script applies the remembered theme and language before first paint;
-// everything visible is rendered on the client by <Providers>.
+// everything visible is rendered on the client by <Providers>. The script carries the request's
+// nonce: the Content-Security-Policy runs no other inline script.
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { Providers } from "@/components/providers";
 import { DEFAULT_LANGUAGE, DEFAULT_THEME, PREFERENCES_BOOT_SCRIPT } from "@/lib/preferences";
@@ -13,13 +15,15 @@ export const metadata: Metadata = {
   description: "Control plane console for GPU clusters serving AI models",
 };
 
-// Next requires the root layout as the default export.
-export default function RootLayout({ children }: { children: ReactNode }) {
+// Next requires the root layout as the default export. It reads the request's CSP nonce (set by
+// proxy.ts), which also makes every page render per request, as a nonce needs.
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const nonce = (await headers()).get("x-nonce") ?? undefined;
   return (
     // The boot script may change lang and data-theme before React hydrates; that is intended.
     <html lang={DEFAULT_LANGUAGE} data-theme={DEFAULT_THEME} suppressHydrationWarning>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: PREFERENCES_BOOT_SCRIPT }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: PREFERENCES_BOOT_SCRIPT }} />
       </head>
       <body>
         <Providers>{children}</Providers>

@@ -44,3 +44,8 @@ export function readServerConfig(
     ? { apiUrl, publicApiUrl: parseUrl("LLMGW_PUBLIC_API_URL", publicRaw) }
     : { apiUrl };
 }
+
+/** A development server (`next dev`): the page policy then allows what React's overlay needs. */
+export function isDevelopmentBuild(env: Record<string, string | undefined> = process.env): boolean {
+  return env.NODE_ENV === "development";
+}

@@ -118,8 +118,11 @@ export interface NodesService {
 }
 
 export interface AuthService {
-  /** Checks a password and opens a session; null when the pair does not match. */
-  login(username: string, password: string): Promise<LoginOutput | null>;
+  /**
+   * Checks a password and opens a session; null when the pair does not match. Throws
+   * RetryLaterError, before checking anything, while `address` or `username` is throttled.
+   */
+  login(username: string, password: string, address: string): Promise<LoginOutput | null>;
   logout(token: string): Promise<void>;
   /** Ends every session and token of the person. */
   logoutEverywhere(userId: string): Promise<number>;
@@ -232,6 +235,13 @@ export interface ApiContext {
   sessionToken: string | null;
   /** The signed-in user, resolved from the token before the procedure runs. */
   user: UserView | null;
+  /** The address the request came from, for throttling sign-in. */
+  clientAddress: string;
+  /**
+   * A browser sent the request (it names its page in Origin or Sec-Fetch-Site, which a script
+   * cannot remove): the session token then travels only in the HttpOnly cookie, never in JSON.
+   */
+  isBrowser: boolean;
   setSessionCookie(token: string, expiresAt: Date): void;
   clearSessionCookie(): void;
 }

@@ -10,6 +10,8 @@ export const REFUSALS = {
   "auth.no_role": ["username"],
   "auth.disabled": ["username"],
   "auth.directory_refused": ["reason"],
+  "auth.signin_unavailable": [],
+  "auth.throttled": ["seconds"],
   "role.needs_operator": ["username", "role"],
   "role.needs_owner_operator": ["username", "role"],
   "role.needs_admin": ["username", "role"],

@@ -1,6 +1,7 @@
 // Fleet events: what happened, to what, how bad. Params are structured values; the console renders
 // each kind per language from them, and the CLI prints them as key=value.
 import { z } from "zod";
+import { oneLine } from "./text";
 
 export const EVENT_KINDS = [
   "node.unreachable",
@@ -57,7 +58,7 @@ export const eventsListInputSchema = z
     kinds: z.array(eventKindSchema).max(EVENT_KINDS.length).optional(),
     severities: z.array(eventSeveritySchema).max(EVENT_SEVERITIES.length).optional(),
     subjectType: eventSubjectTypeSchema.optional(),
-    subjectId: z.string().trim().min(1, "subjectId is empty").max(200).optional(),
+    subjectId: oneLine("subjectId").trim().min(1, "subjectId is empty").max(200).optional(),
     /** Rows older than this id (the previous page's `nextCursor`). */
     cursor: z
       .number()

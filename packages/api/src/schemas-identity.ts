@@ -1,18 +1,20 @@
 // People, groups, the org → team → project tree, role grants, tokens for the CLI and the audit
 // log: what the identity procedures accept and answer. Secrets never appear in an output here.
 import { z } from "zod";
+import { oneLine } from "./text";
 import { roleSchema } from "./schemas";
 
 const NAME = /^[A-Za-z0-9._@-]{1,100}$/;
 const nameOf = (what: string) =>
-  z.string().trim().regex(NAME, `${what} may hold 1-100 letters, digits, and . _ @ -`);
+  oneLine(what).trim().regex(NAME, `${what} may hold 1-100 letters, digits, and . _ @ -`);
 
 export const usernameSchema = nameOf("a username");
-export const idInputSchema = z.object({ id: z.string().trim().min(1, "id is required").max(100) });
+export const idInputSchema = z.object({
+  id: oneLine("id").trim().min(1, "id is required").max(100),
+});
 
 /** `*` (the whole cluster) or an org, team or project: `org:acme`, `team:ml`, `project:search`. */
-export const scopeSchema = z
-  .string()
+export const scopeSchema = oneLine("scope")
   .trim()
   .regex(
     /^(\*|(org|team|project):[A-Za-z0-9._@-]{1,100})$/,
@@ -45,8 +47,8 @@ export type PersonView = z.infer<typeof personViewSchema>;
 
 export const createPersonInputSchema = z.object({
   username: usernameSchema,
-  displayName: z.string().trim().max(200).optional(),
-  email: z.string().trim().max(320).email("email must look like name@example.com").optional(),
+  displayName: oneLine("displayName").trim().max(200).optional(),
+  email: oneLine("email").trim().max(320).email("email must look like name@example.com").optional(),
   password: newPasswordSchema.optional(),
   role: roleSchema.optional(),
   homeOwner: z
@@ -58,11 +60,11 @@ export const createPersonInputSchema = z.object({
 export type CreatePersonInput = z.infer<typeof createPersonInputSchema>;
 
 export const updatePersonInputSchema = z.object({
-  id: z.string().trim().min(1, "id is required").max(100),
+  id: oneLine("id").trim().min(1, "id is required").max(100),
   role: roleSchema.nullable().optional(),
   isActive: z.boolean().optional(),
   password: newPasswordSchema.optional(),
-  displayName: z.string().trim().max(200).optional(),
+  displayName: oneLine("displayName").trim().max(200).optional(),
   homeOwner: z
     .string()
     .trim()
@@ -83,14 +85,14 @@ export const groupViewSchema = z.object({
 export type GroupView = z.infer<typeof groupViewSchema>;
 
 export const createGroupInputSchema = z.object({
-  name: z.string().trim().min(1, "a group needs a name").max(200),
+  name: oneLine("name").trim().min(1, "a group needs a name").max(200),
   /** The directory's id for the group: an Entra group object id or an AD group DN. */
-  externalId: z.string().trim().min(1).max(1000).optional(),
+  externalId: oneLine("externalId").trim().min(1).max(1000).optional(),
 });
 export type CreateGroupInput = z.infer<typeof createGroupInputSchema>;
 
 export const groupMemberInputSchema = z.object({
-  group: z.string().trim().min(1, "group is required").max(200),
+  group: oneLine("group").trim().min(1, "group is required").max(200),
   username: usernameSchema,
 });
 
@@ -134,7 +136,7 @@ export type RoleBindingView = z.infer<typeof roleBindingViewSchema>;
 export const grantRoleInputSchema = z
   .object({
     user: usernameSchema.optional(),
-    group: z.string().trim().min(1).max(200).optional(),
+    group: oneLine("group").trim().min(1).max(200).optional(),
     role: roleSchema,
     scope: scopeSchema.default("*"),
   })
@@ -152,7 +154,7 @@ export const tokenViewSchema = z.object({
 export type TokenView = z.infer<typeof tokenViewSchema>;
 
 export const createTokenInputSchema = z.object({
-  label: z.string().trim().min(1, "a token needs a name").max(100),
+  label: oneLine("label").trim().min(1, "a token needs a name").max(100),
   expiresInDays: z.number().int().min(1, "at least 1 day").max(365, "at most 365 days").default(90),
 });
 
@@ -179,10 +181,10 @@ export const auditQueryInputSchema = z.object({
   limit: z.number().int().min(1).max(1000).default(200),
   /** Entries older than this id, for the next page. */
   beforeId: z.number().int().positive().optional(),
-  action: z.string().trim().max(100).optional(),
+  action: oneLine("action").trim().max(100).optional(),
   /** Rows whose actor contains this, any case. */
-  actor: z.string().trim().max(200).optional(),
+  actor: oneLine("actor").trim().max(200).optional(),
   /** Rows whose target contains this, or names a key, person or group whose name does. */
-  target: z.string().trim().max(200).optional(),
+  target: oneLine("target").trim().max(200).optional(),
 });
 export type AuditQueryInput = z.infer<typeof auditQueryInputSchema>;

@@ -1,6 +1,7 @@
 // API keys for /v1: what creating one takes, and how a key is shown (never its secret, except the
 // one answer to `keys.create`).
 import { z } from "zod";
+import { oneLine } from "./text";
 
 const limit = (what: string, max: number) =>
   z
@@ -10,16 +11,14 @@ const limit = (what: string, max: number) =>
     .max(max, `${what} must be at most ${max}`);
 
 /** `team:ml`, `user:ada`, `org:acme`, `project:search`. */
-export const keyOwnerSchema = z
-  .string()
+export const keyOwnerSchema = oneLine("owner")
   .trim()
   .regex(
     /^(org|team|project|user):[A-Za-z0-9._@-]{1,100}$/,
     "owner must look like team:ml, user:ada, org:acme or project:search",
   );
 
-export const modelPatternSchema = z
-  .string()
+export const modelPatternSchema = oneLine("model pattern")
   .trim()
   .min(1, "a model pattern is empty")
   .max(200)
@@ -65,5 +64,5 @@ export const createdKeySchema = z.object({
 export type CreatedKey = z.infer<typeof createdKeySchema>;
 
 export const keyIdInputSchema = z.object({
-  id: z.string().trim().min(1, "key id is required").max(100),
+  id: oneLine("id").trim().min(1, "key id is required").max(100),
 });

@@ -2,9 +2,9 @@
 // One schema per concept, shared by tRPC, the CLI and the console's forms.
 import { MCP_SERVER_NAME_PATTERN, MCP_TOOL_PATTERN } from "@llmgw/domain";
 import { z } from "zod";
+import { multiLine, oneLine } from "./text";
 
-export const mcpServerNameSchema = z
-  .string()
+export const mcpServerNameSchema = oneLine("server name")
   .trim()
   .regex(
     MCP_SERVER_NAME_PATTERN,
@@ -12,16 +12,14 @@ export const mcpServerNameSchema = z
   );
 
 /** A level tools are granted to: `org:`, `team:`, `project:`, `user:` or `key:<id>`. */
-export const mcpSubjectSchema = z
-  .string()
+export const mcpSubjectSchema = oneLine("subject")
   .trim()
   .regex(
     /^(org|team|project|user|key):[A-Za-z0-9._@-]{1,100}$/,
     "grant to org:NAME, team:NAME, project:NAME, user:NAME or key:ID",
   );
 
-export const mcpToolPatternSchema = z
-  .string()
+export const mcpToolPatternSchema = oneLine("tool pattern")
   .trim()
   .regex(MCP_TOOL_PATTERN, "a tool pattern holds letters, digits, . _ / - and *");
 
@@ -38,15 +36,13 @@ const RESERVED_HEADERS = new Set([
   "mcp-protocol-version",
 ]);
 
-const headerNameSchema = z
-  .string()
+const headerNameSchema = oneLine("header name")
   .trim()
   .regex(HEADER_NAME, "a header name holds letters, digits and - only")
   .refine((name) => !RESERVED_HEADERS.has(name.toLowerCase()), {
     message: "that header is set by the gateway itself",
   });
-const headerValueSchema = z
-  .string()
+const headerValueSchema = oneLine("header value")
   .min(1, "a header value is empty")
   .max(8_192, "a header value is at most 8192 characters")
   .refine((value) => !/[\r\n\0]/.test(value), { message: "a header value holds no line breaks" });
@@ -70,12 +66,14 @@ const callsPerMinuteSchema = z
   .int("rate must be a whole number of calls a minute")
   .min(1, "rate must be at least 1 call a minute")
   .max(1_000_000, "rate must be at most 1000000 calls a minute");
-const descriptionSchema = z.string().trim().max(500, "description is at most 500 characters");
+const descriptionSchema = multiLine("description")
+  .trim()
+  .max(500, "description is at most 500 characters");
 
 export const mcpAddServerInputSchema = z.object({
   name: mcpServerNameSchema,
   /** Absent only for llmgw:admin, whose address is fixed. */
-  url: z.string().trim().max(2_000).optional(),
+  url: oneLine("url").trim().max(2_000).optional(),
   description: descriptionSchema.optional(),
   timeoutMs: timeoutMsSchema.optional(),
   callsPerMinute: callsPerMinuteSchema.optional(),
@@ -88,7 +86,7 @@ export type McpAddServerInput = z.input<typeof mcpAddServerInputSchema>;
 /** A change: an absent field stays; `null` (or an empty description) clears it. */
 export const mcpUpdateServerInputSchema = z.object({
   name: mcpServerNameSchema,
-  url: z.string().trim().max(2_000).optional(),
+  url: oneLine("url").trim().max(2_000).optional(),
   description: descriptionSchema.nullable().optional(),
   timeoutMs: timeoutMsSchema.nullable().optional(),
   callsPerMinute: callsPerMinuteSchema.nullable().optional(),

@@ -2,6 +2,7 @@
 // is validated by the zod schema in @llmgw/domain; here it travels as a JSON object.
 import { REPLICA_PHASE_NAMES } from "@llmgw/domain";
 import { z } from "zod";
+import { oneLine } from "./text";
 
 export const modelStateSchema = z.enum([
   "ready",
@@ -139,11 +140,11 @@ export const reclaimViewSchema = z.object({
 export type ReclaimView = z.infer<typeof reclaimViewSchema>;
 
 export const modelNameInputSchema = z.object({
-  name: z.string().min(1, "model name is required").max(200),
+  name: oneLine("name").min(1, "model name is required").max(200),
 });
 export const addModelInputSchema = z.union([
   z.object({ definition: z.record(z.string(), z.unknown()) }),
-  z.object({ preset: z.string().min(1, "preset name is required").max(200) }),
+  z.object({ preset: oneLine("preset").min(1, "preset name is required").max(200) }),
 ]);
 export type AddModelInput = z.infer<typeof addModelInputSchema>;
 

@@ -1,6 +1,7 @@
 // How people sign in: Entra ID (OIDC), Active Directory (LDAP) and SCIM provisioning. Inputs carry
 // secrets (client secret, bind password); views only say whether one is stored.
 import { z } from "zod";
+import { multiLine, oneLine } from "./text";
 import { roleSchema } from "./schemas";
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -22,7 +23,7 @@ export const entraSettingsInputSchema = z.object({
       "client ID must be the application (client) ID, a GUID from the app's Overview page",
     ),
   /** Absent keeps the stored secret. */
-  clientSecret: z.string().min(1, "client secret is empty").max(2000).optional(),
+  clientSecret: oneLine("clientSecret").min(1, "client secret is empty").max(2000).optional(),
   /** login.microsoftonline.com, or a national cloud's authority. */
   authorityUrl: z
     .url({ message: "authority must be a URL such as https://login.microsoftonline.com" })
@@ -40,21 +41,18 @@ export const entraSettingsViewSchema = entraSettingsInputSchema
   .extend({ hasClientSecret: z.boolean(), redirectPath: z.string() });
 export type EntraSettingsView = z.infer<typeof entraSettingsViewSchema>;
 
-const ldapUrl = z
-  .string()
+const ldapUrl = oneLine("server")
   .trim()
   .regex(/^ldaps?:\/\/[^\s/]+(:\d+)?\/?$/, "a server must look like ldaps://dc1.example.com:636");
 
 const filterTemplate = (what: string) =>
-  z
-    .string()
+  oneLine(what)
     .trim()
     .max(1000)
     .refine((f) => f.includes("{username}"), `the ${what} must contain {username}`)
     .refine((f) => f.startsWith("(") && f.endsWith(")"), `the ${what} must be in parentheses`);
 
-const dnSchema = z
-  .string()
+const dnSchema = oneLine("DN")
   .trim()
   .min(3)
   .max(1000)
@@ -88,8 +86,7 @@ export const ldapSettingsInputSchema = z
     /** Upgrade ldap:// connections with StartTLS. */
     startTls: z.boolean().default(false),
     /** PEM of the CA that signed the servers' certificates; kept in the settings. */
-    caPem: z
-      .string()
+    caPem: multiLine("caPem")
       .max(100_000)
       .refine((p) => p.trim() === "" || p.includes("-----BEGIN CERTIFICATE-----"), {
         message: "the CA must be a PEM certificate (-----BEGIN CERTIFICATE-----)",
@@ -97,10 +94,10 @@ export const ldapSettingsInputSchema = z
       .optional(),
     /** Only for labs: plain ldap:// without StartTLS sends passwords in the clear. */
     allowInsecure: z.boolean().default(false),
-    bindDn: z.string().trim().min(1, "bind DN is required").max(1000),
+    bindDn: oneLine("bindDn").trim().min(1, "bind DN is required").max(1000),
     /** Absent keeps the stored password. */
-    bindPassword: z.string().min(1, "bind password is empty").max(1000).optional(),
-    userBase: z.string().trim().min(1, "user search base is required").max(1000),
+    bindPassword: oneLine("bindPassword").min(1, "bind password is empty").max(1000).optional(),
+    userBase: oneLine("userBase").trim().min(1, "user search base is required").max(1000),
     /** For names without `@` (the sAMAccountName kind); `{username}` is the escaped name typed. */
     userFilter: filterTemplate("user filter").default(
       "(&(objectClass=user)(sAMAccountName={username}))",
@@ -119,7 +116,7 @@ export const ldapSettingsInputSchema = z
       )
       .default("sAMAccountName"),
     /** Where the in-chain strategy looks for groups; the user base when absent. */
-    groupBase: z.string().trim().max(1000).optional(),
+    groupBase: oneLine("groupBase").trim().max(1000).optional(),
     /** in-chain: AD's 1.2.840.113556.1.4.1941 (nested); member-of: the memberOf attribute. */
     groupStrategy: z.enum(LDAP_GROUP_STRATEGIES).default("in-chain"),
     groupMappings: z.array(ldapGroupMappingSchema).max(100).default([]),

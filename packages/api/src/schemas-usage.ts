@@ -1,10 +1,11 @@
 // Usage of /v1, summed per owner and model over a time range.
 import { z } from "zod";
+import { oneLine } from "./text";
 
 export const usageQueryInputSchema = z
   .object({
-    owner: z.string().trim().min(1).max(200).optional(),
-    model: z.string().trim().min(1).max(200).optional(),
+    owner: oneLine("owner").trim().min(1).max(200).optional(),
+    model: oneLine("model").trim().min(1).max(200).optional(),
     /** ISO-8601; default: 24 hours before `until`. */
     since: z.iso
       .datetime({
@@ -55,8 +56,8 @@ export const usageSeriesInputSchema = z.object({
   range: usageRangeSchema.default("24h"),
   /** What each series is: one per model or one per owner. */
   groupBy: z.enum(["model", "owner"]).default("model"),
-  owner: z.string().trim().min(1).max(200).optional(),
-  model: z.string().trim().min(1).max(200).optional(),
+  owner: oneLine("owner").trim().min(1).max(200).optional(),
+  model: oneLine("model").trim().min(1).max(200).optional(),
 });
 export type UsageSeriesInput = z.infer<typeof usageSeriesInputSchema>;
 

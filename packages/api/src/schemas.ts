@@ -1,6 +1,7 @@
 // Shapes the API returns and accepts. One zod schema per concept: the server validates against
 // them, the console and `llmgw ctl` read the inferred types.
 import { z } from "zod";
+import { oneLine } from "./text";
 
 export const nodeStateSchema = z.enum(["ready", "unreachable"]);
 export type NodeState = z.infer<typeof nodeStateSchema>;
@@ -106,15 +107,19 @@ export const userViewSchema = z.object({
 export type UserView = z.infer<typeof userViewSchema>;
 
 export const loginInputSchema = z.object({
-  username: z.string().trim().min(1, "username is required").max(200),
-  password: z.string().min(1, "password is required").max(1000),
+  username: oneLine("username").trim().min(1, "username is required").max(200),
+  password: oneLine("password").min(1, "password is required").max(1000),
 });
 export type LoginInput = z.infer<typeof loginInputSchema>;
 
 export const loginOutputSchema = z.object({
-  /** Session token: the console gets it as an httpOnly cookie, the CLI as a bearer token. */
-  token: z.string(),
+  /**
+   * Session token, for clients without a browser (the CLI, scripts) to send as a bearer token. A
+   * browser gets it only as the HttpOnly cookie, so it is absent here.
+   */
+  token: z.string().optional(),
   expiresAt: z.string(),
   user: userViewSchema,
 });
-export type LoginOutput = z.infer<typeof loginOutputSchema>;
+/** A session as the server opens it: the token is always there before the router decides. */
+export type LoginOutput = z.infer<typeof loginOutputSchema> & { token: string };

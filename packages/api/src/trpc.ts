@@ -4,15 +4,22 @@ import { ZodError } from "zod";
 import { atLeast, holdsOn, type RoleName } from "@llmgw/domain";
 import { ServiceError, type ApiContext } from "./context";
 import type { UserView } from "./schemas";
+import { maskInternalError } from "./internal-errors";
+import { RetryLaterError } from "./retry-later";
+import { inputRefusal } from "./text";
 
 const t = initTRPC.context<ApiContext>().create({
   errorFormatter({ shape, error }) {
+    if (error.code === "INTERNAL_SERVER_ERROR") return maskInternalError(shape, error);
     const zodIssues = error.cause instanceof ZodError ? error.cause.issues : null;
     const zodLines = zodIssues ? zodIssues.map(formatIssue) : null;
     // Each line of a refusal travels on its own, so the CLI and the console can list them.
     const details = error.cause instanceof ServiceError ? error.cause.details : (zodLines ?? []);
     // The code and names of a refusal, so the console can say it in the operator's language.
-    const refusal = error.cause instanceof ServiceError ? error.cause.refusal : null;
+    const refusal =
+      error.cause instanceof ServiceError || error.cause instanceof RetryLaterError
+        ? error.cause.refusal
+        : null;
     return {
       ...shape,
       message: zodLines ? zodLines.join("; ") : shape.message,
@@ -48,11 +55,32 @@ const mapServiceErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && result.error.cause instanceof ServiceError)
     throw toTRPCError(result.error.cause);
+  if (!result.ok && result.error.cause instanceof RetryLaterError)
+    throw new TRPCError({
+      code: "TOO_MANY_REQUESTS",
+      message: result.error.cause.message,
+      cause: result.error.cause,
+    });
   return result;
 });
 
+/** No control character (NUL above all) reaches a schema, a service or the database. */
+const refuseControlCharacters = t.middleware(async ({ getRawInput, next }) => {
+  let rawInput: unknown;
+  try {
+    rawInput = await getRawInput();
+  } catch {
+    // A body that does not parse is refused by the input parser of a procedure that takes input;
+    // one that takes none (a mutation the client sends with an empty body) never reads it.
+    return next();
+  }
+  const refusal = inputRefusal(rawInput);
+  if (refusal) throw new TRPCError({ code: "BAD_REQUEST", message: refusal });
+  return next();
+});
+
 export const router = t.router;
-export const publicProcedure = t.procedure.use(mapServiceErrors);
+export const publicProcedure = t.procedure.use(refuseControlCharacters).use(mapServiceErrors);
 
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) {

@@ -284,6 +284,8 @@ export function fakeContext(
           grants,
         }
       : null,
+    clientAddress: "192.0.2.1",
+    isBrowser: false,
     setSessionCookie: () => undefined,
     clearSessionCookie: () => undefined,
   };

@@ -1,6 +1,6 @@
 // `llmgw dev` starts with something to look at: on a first run (an empty catalog) it adds the
 // simulated presets through the API as the admin, exactly as `llmgw ctl model add PRESET` would.
-import { createApiClient } from "./ctl/client";
+import { createApiClient, signInWithPassword } from "./ctl/client";
 
 /** Simulated models that place on the dev fleet: one on CPU nodes, one on a GPU. */
 export const DEV_PRESETS = ["sim-chat", "sim-gpu-chat"] as const;
@@ -24,7 +24,7 @@ export async function seedDevModels(
   needsApiKey: boolean,
   fleet: readonly string[] = [],
 ): Promise<DevModels> {
-  const { token } = await createApiClient(apiUrl, null).auth.login.mutate({ username, password });
+  const { token } = await signInWithPassword(apiUrl, username, password);
   const api = createApiClient(apiUrl, token);
   try {
     // The demo key opens every model; a real deployment makes narrower ones with `llmgw ctl keys create`.

@@ -2,7 +2,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiClient } from "../src/ctl/client";
+import { createApiClient, signInWithPassword } from "../src/ctl/client";
 import {
   ADMIN_PASSWORD,
   serverSetup,
@@ -108,10 +108,7 @@ describe("llmgw ctl identity", () => {
     expect(missingScope.output).toMatch(/team:nope is not in the org tree/);
 
     // A token made in the console (here through the same API) signs the CLI in.
-    const { token } = await createApiClient(apiUrl, null).auth.login.mutate({
-      username: "ada",
-      password: "ada-password-1",
-    });
+    const { token } = await signInWithPassword(apiUrl, "ada", "ada-password-1");
     const made2 = await createApiClient(apiUrl, token).auth.createToken.mutate({ label: "ci" });
     const login = await ctl(["login", "--token-stdin"], `${made2.token}\n`);
     expect(login.output).toMatch(/signed in to .* as ada \(viewer\) with a token/);

@@ -16,6 +16,7 @@ import { awaitOnDemand, type OnDemandDeps } from "./on-demand";
 import { parseV1Body, readBody, upstreamBody } from "./request-body";
 import { whyUnavailable } from "./unavailable";
 import type { UsageRecorder } from "./usage-recorder";
+import { bearerKeyOf } from "./bearer";
 
 export const V1_POST_PATHS: ReadonlySet<string> = new Set([
   "/v1/chat/completions",
@@ -70,16 +71,9 @@ export function createGateway(
 }
 
 async function authenticate(keys: GatewayKeys, req: IncomingMessage): Promise<ApiKeyRow> {
-  const header = req.headers.authorization;
-  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  if (!match?.[1])
-    throw new GatewayError(
-      401,
-      "no API key: send Authorization: Bearer llmgw_…",
-      "authentication_error",
-      "missing_api_key",
-    );
-  const check = await keys.check(match[1]);
+  const bearer = bearerKeyOf(req.headers.authorization);
+  if (!bearer.ok) throw new GatewayError(401, bearer.why, "authentication_error", bearer.code);
+  const check = await keys.check(bearer.key);
   if (!check.ok)
     throw new GatewayError(
       401,

@@ -9,9 +9,26 @@ export function sessionTokenFrom(req: IncomingMessage): string | null {
   const cookies = req.headers.cookie?.split(";") ?? [];
   for (const cookie of cookies) {
     const [name, ...rest] = cookie.trim().split("=");
-    if (name === SESSION_COOKIE) return decodeURIComponent(rest.join("=")) || null;
+    if (name === SESSION_COOKIE) return decodedCookie(rest.join("="));
   }
   return null;
+}
+
+/** A cookie value that does not decode (`%`, `%zz`) is no cookie: the caller is simply anonymous. */
+function decodedCookie(value: string): string | null {
+  try {
+    return decodeURIComponent(value) || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Browsers name the page behind every fetch in Sec-Fetch-Site and every POST in Origin, and a
+ * script cannot remove either; the CLI and scripts send neither.
+ */
+export function isBrowserRequest(req: IncomingMessage): boolean {
+  return req.headers.origin !== undefined || req.headers["sec-fetch-site"] !== undefined;
 }
 
 export async function createContext(
@@ -28,6 +45,9 @@ export async function createContext(
     services,
     sessionToken,
     user,
+    // The TCP peer, not X-Forwarded-For: that header is whatever the caller wrote.
+    clientAddress: req.socket.remoteAddress ?? "unknown",
+    isBrowser: isBrowserRequest(req),
     setSessionCookie(token, expiresAt) {
       res.appendHeader(
         "set-cookie",

@@ -1,11 +1,21 @@
 // The public HTTP port: the OpenAI-compatible /v1 gateway, tRPC for the console and CLI, health
 // probes and metrics, and /mcp, the MCP gateway. Later issues add /scim and /auth here.
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
-import { appRouter, TRPC_PATH, type ApiContext } from "@llmgw/api";
+import {
+  appRouter,
+  internalErrorMessage,
+  requestIdOf,
+  RetryLaterError,
+  TRPC_BATCH_CALLS_MAX,
+  TRPC_BODY_BYTES_MAX,
+  TRPC_PATH,
+  type ApiContext,
+} from "@llmgw/api";
 import { crossSiteRefusal } from "./context";
+import { trpcLimitRefusal } from "./trpc-limits";
 
 export interface HttpServerOptions {
   host: string;
@@ -35,16 +45,32 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: `${TRPC_PATH}/`,
+    maxBatchSize: TRPC_BATCH_CALLS_MAX,
+    maxBodySize: TRPC_BODY_BYTES_MAX,
     createContext: ({ req, res }) => options.createContext(req, res),
+    // The client saw only the request id; the detail goes to the log under the same id.
     onError: ({ error, path }) => {
       if (error.code === "INTERNAL_SERVER_ERROR")
-        options.log(`tRPC ${path ?? "?"} failed: ${error.message}`);
+        options.log(
+          `tRPC ${path ?? "?"} failed (request id ${requestIdOf(error)}): ${error.cause?.stack ?? error.message}`,
+        );
+    },
+    responseMeta: ({ errors }) => {
+      const retryAfterS = errors
+        .map((e) => (e.cause instanceof RetryLaterError ? e.cause.retryAfterS : 0))
+        .reduce((a, b) => Math.max(a, b), 0);
+      return retryAfterS > 0 ? { headers: { "retry-after": String(retryAfterS) } } : {};
     },
   });
   const server: Server = createServer((req, res) => {
+    setSecurityHeaders(res);
     route(req, res, trpc, options).catch((error: unknown) => {
-      options.log(`request ${req.method} ${req.url} failed: ${(error as Error).message}`);
-      if (!res.headersSent) sendJson(res, 500, { error: { message: "internal error" } });
+      const requestId = randomUUID();
+      options.log(
+        `request ${req.method} ${req.url} failed (request id ${requestId}): ${(error as Error).stack ?? String(error)}`,
+      );
+      if (!res.headersSent)
+        sendJson(res, 500, { error: { message: internalErrorMessage(requestId), requestId } });
     });
   });
   server.keepAliveTimeout = 65_000;
@@ -74,6 +100,13 @@ async function route(
   if (path === "/scim/v2" || path.startsWith("/scim/v2/")) return options.scim(req, res);
   if (path === "/mcp") return options.mcp(req, res);
   if (path.startsWith(`${TRPC_PATH}/`)) {
+    const early = trpcLimitRefusal(req, path);
+    if (early) {
+      // The body is never buffered or parsed; Node drops what still arrives.
+      return sendJson(res, early.status, {
+        error: { message: early.message, data: { code: early.code, httpStatus: early.status } },
+      });
+    }
     const refusal = crossSiteRefusal(req);
     if (refusal)
       return sendJson(res, 403, { error: { message: refusal, data: { code: "FORBIDDEN" } } });
@@ -113,6 +146,17 @@ function bearerMatches(req: IncomingMessage, expected: string): boolean {
   const a = createHash("sha256").update(presented).digest();
   const b = createHash("sha256").update(expected).digest();
   return timingSafeEqual(a, b);
+}
+
+/**
+ * The port answers JSON only: nothing it sends may be framed by another site, sniffed into HTML,
+ * or run scripts.
+ */
+function setSecurityHeaders(res: ServerResponse): void {
+  res.setHeader("content-security-policy", "default-src 'none'; frame-ancestors 'none'");
+  res.setHeader("x-frame-options", "DENY");
+  res.setHeader("x-content-type-options", "nosniff");
+  res.setHeader("referrer-policy", "no-referrer");
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

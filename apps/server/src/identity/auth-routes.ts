@@ -2,7 +2,8 @@
 // /auth/entra/callback checks what comes back, opens a session and returns to the console. A
 // refusal goes back to the sign-in page with the reason, never a session.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { SESSION_COOKIE } from "@llmgw/api";
+import { randomUUID } from "node:crypto";
+import { internalErrorMessage, SESSION_COOKIE } from "@llmgw/api";
 import type { Database } from "@llmgw/db";
 import { openSession } from "../services/auth";
 import { type EntraSignIn, SignInRefused, upsertEntraPerson } from "./entra";
@@ -84,8 +85,12 @@ export async function handleAuthRoute(
       options.log(`sign-in refused: ${(error as Error).message}`);
       return refuse((error as Error).message);
     }
-    options.log(`sign-in failed: ${(error as Error).message}`);
-    return refuse(`sign-in failed: ${(error as Error).message}`);
+    // An unexpected failure's text (a stack, a store error) stays in the log under the id shown.
+    const requestId = randomUUID();
+    options.log(
+      `sign-in failed (request id ${requestId}): ${(error as Error).stack ?? String(error)}`,
+    );
+    return refuse(internalErrorMessage(requestId));
   }
   res.writeHead(404, { "content-type": "application/json" });
   res.end(JSON.stringify({ error: { message: `no route for GET ${path}` } }));

@@ -2,10 +2,17 @@
 // a session is found again only while the person is active and still holds a role.
 import { randomUUID } from "node:crypto";
 import { and, eq, gt, sessions, users, type Database, type UserRow } from "@llmgw/db";
-import { ServiceError, type AuthService, type LoginOutput, type UserView } from "@llmgw/api";
+import {
+  RetryLaterError,
+  ServiceError,
+  type AuthService,
+  type LoginOutput,
+  type UserView,
+} from "@llmgw/api";
 import { randomToken, sha256Hex } from "../secrets";
 import { recordAudit } from "../identity/audit";
 import { principalOf } from "../identity/principal";
+import { SignInThrottle } from "../identity/sign-in-throttle";
 import { hashPassword, verifyPassword } from "./passwords";
 
 // Spent on unknown usernames too, so timing does not tell which names exist.
@@ -42,6 +49,15 @@ export async function openSession(
   return { token, expiresAt: expiresAt.toISOString(), user: principal };
 }
 
+function retryLater(waitMs: number): RetryLaterError {
+  const waitS = Math.ceil(waitMs / 1000);
+  return new RetryLaterError(
+    `too many failed sign-ins for this name or from this address; wait ${waitS} s and try again (each failure makes the wait longer)`,
+    waitS,
+    { code: "auth.throttled", params: { seconds: waitS } },
+  );
+}
+
 function refusal(user: UserRow): ServiceError {
   return new ServiceError(
     "forbidden",
@@ -64,33 +80,50 @@ export function createAuthService(
   nowMs: () => number,
   directory?: DirectorySignIn,
 ): AuthService {
-  return {
-    async login(username, password): Promise<LoginOutput | null> {
-      const [user] = await db.select().from(users).where(eq(users.username, username)).limit(1);
-      // Names without a local password go to Active Directory when it is set up.
-      if (!user?.passwordHash && directory && (await directory.enabled())) {
-        try {
-          const person = await directory.signIn(username, password);
-          return await openSession(db, person, "ldap", sessionTtlMs, nowMs());
-        } catch (error) {
-          if ((error as Error).name === "WrongCredentials") return null;
-          // Only that: the directory's address and error went to the server log.
-          if ((error as Error).name === "SignInUnavailable")
-            throw new ServiceError(
-              "unavailable",
-              "sign-in is unavailable right now; try again in a few minutes, and tell an admin if it lasts",
-            );
-          if ((error as Error).name === "SignInRefused")
-            throw new ServiceError("forbidden", (error as Error).message, {
-              code: "auth.directory_refused",
-              params: { reason: (error as Error).message },
-            });
-          throw error;
-        }
+  const throttle = new SignInThrottle(nowMs);
+  const checkPassword = async (username: string, password: string) => {
+    const [user] = await db.select().from(users).where(eq(users.username, username)).limit(1);
+    // Names without a local password go to Active Directory when it is set up.
+    if (!user?.passwordHash && directory && (await directory.enabled())) {
+      try {
+        const person = await directory.signIn(username, password);
+        return await openSession(db, person, "ldap", sessionTtlMs, nowMs());
+      } catch (error) {
+        if ((error as Error).name === "WrongCredentials") return null;
+        // Only that: the directory's address and error went to the server log.
+        if ((error as Error).name === "SignInUnavailable")
+          throw new ServiceError(
+            "unavailable",
+            "sign-in is unavailable right now; try again in a few minutes, and tell an admin if it lasts",
+            { code: "auth.signin_unavailable" },
+          );
+        if ((error as Error).name === "SignInRefused")
+          throw new ServiceError("forbidden", (error as Error).message, {
+            code: "auth.directory_refused",
+            params: { reason: (error as Error).message },
+          });
+        throw error;
       }
-      const ok = await verifyPassword(password, user?.passwordHash ?? (await DUMMY_HASH_PROMISE));
-      if (!user || !ok || !user.passwordHash) return null;
-      return openSession(db, user, "password", sessionTtlMs, nowMs());
+    }
+    const ok = await verifyPassword(password, user?.passwordHash ?? (await DUMMY_HASH_PROMISE));
+    if (!user || !ok || !user.passwordHash) return null;
+    return openSession(db, user, "password", sessionTtlMs, nowMs());
+  };
+  return {
+    async login(username, password, address): Promise<LoginOutput | null> {
+      // Refused before any password is checked: a throttled guess costs no scrypt and no AD bind.
+      const waitMs = throttle.waitMs(username, address);
+      if (waitMs > 0) throw retryLater(waitMs);
+      throttle.attempt(username, address);
+      try {
+        const session = await checkPassword(username, password);
+        if (session) throttle.succeeded(username, address);
+        return session;
+      } catch (error) {
+        // Only a wrong password counts: a refusal after the right one (no role) is no guess.
+        throttle.forgive(username, address);
+        throw error;
+      }
     },
     async logout(token) {
       await db.delete(sessions).where(eq(sessions.tokenHash, sha256Hex(token)));

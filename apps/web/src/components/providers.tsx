@@ -6,7 +6,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { useState, type ReactNode } from "react";
 import { useIsClient } from "../hooks/use-is-client";
-import { CONSOLE_TRPC_PATH } from "../lib/api-paths";
+import { CONSOLE_BATCH_CALLS_MAX, CONSOLE_TRPC_PATH } from "../lib/api-paths";
 import { isPermanentError } from "../lib/errors";
 import { TRPCProvider } from "../trpc/react";
 import { PreferencesProvider } from "./preferences";
@@ -27,7 +27,9 @@ function createQueryClient(): QueryClient {
 
 function createClient() {
   // Same-origin path: the console's route handler relays it to the control plane with the cookie.
-  return createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: CONSOLE_TRPC_PATH })] });
+  return createTRPCClient<AppRouter>({
+    links: [httpBatchLink({ url: CONSOLE_TRPC_PATH, maxItems: CONSOLE_BATCH_CALLS_MAX })],
+  });
 }
 
 function ClientProviders({ children }: { children: ReactNode }) {

@@ -4,3 +4,5 @@
 export const CONSOLE_TRPC_PATH = "/api/trpc";
 /** The console's own route answering its and the control plane's public addresses. */
 export const CONSOLE_ADDRESSES_PATH = "/api/addresses";
+/** TRPC_BATCH_CALLS_MAX of @llmgw/api: the server refuses larger batches, so the link splits. */
+export const CONSOLE_BATCH_CALLS_MAX = 10;

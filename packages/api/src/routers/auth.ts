@@ -15,14 +15,19 @@ export const authRouter = router({
     .input(loginInputSchema)
     .output(loginOutputSchema)
     .mutation(async ({ ctx, input }) => {
-      const result = await ctx.services.auth.login(input.username, input.password);
+      const result = await ctx.services.auth.login(
+        input.username,
+        input.password,
+        ctx.clientAddress,
+      );
       if (!result) {
         throw new ServiceError("unauthorized", "wrong username or password", {
           code: "auth.wrong_credentials",
         });
       }
       ctx.setSessionCookie(result.token, new Date(result.expiresAt));
-      return result;
+      // A page's scripts never see the token: the browser keeps it in the HttpOnly cookie.
+      return ctx.isBrowser ? { ...result, token: undefined } : result;
     }),
 
   logout: authedProcedure.mutation(async ({ ctx }) => {

@@ -1,14 +1,15 @@
 // The last lines of a node's agent log or of one replica's engine, fetched from the node itself.
 import { z } from "zod";
+import { oneLine } from "../text";
 import { logsViewSchema } from "../schemas-models";
 import { authedProcedure, router } from "../trpc";
 
 export const LOG_LINES_MAX = 2_000;
 
 export const logsInputSchema = z.object({
-  node: z.string().trim().min(1, "node is required").max(200),
+  node: oneLine("node").trim().min(1, "node is required").max(200),
   /** "agent" for the agent's own log, or a replica id for that engine's output. */
-  source: z.string().trim().min(1, "source is empty").max(200).default("agent"),
+  source: oneLine("source").trim().min(1, "source is empty").max(200).default("agent"),
   lines: z
     .number()
     .int("lines must be a whole number")

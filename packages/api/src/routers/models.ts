@@ -10,8 +10,9 @@ import {
   setModelKeyInputSchema,
 } from "../schemas-models";
 import { authedProcedure, operatorProcedure, router } from "../trpc";
+import { oneLine } from "../text";
 
-const modelNameSchema = z.string().trim().min(1, "model name is required").max(200);
+const modelNameSchema = oneLine("model name").trim().min(1, "model name is required").max(200);
 
 export const setFallbacksInputSchema = z.object({
   name: modelNameSchema,

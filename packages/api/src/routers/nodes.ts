@@ -2,8 +2,9 @@ import { ServiceError } from "../context";
 import { z } from "zod";
 import { gpuHistorySchema, nodeViewSchema } from "../schemas";
 import { authedProcedure, router } from "../trpc";
+import { oneLine } from "../text";
 
-const nodeIdInput = z.object({ id: z.string().min(1, "node id is required").max(200) });
+const nodeIdInput = z.object({ id: oneLine("node id").min(1, "node id is required").max(200) });
 
 export const nodesRouter = router({
   list: authedProcedure

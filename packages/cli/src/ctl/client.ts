@@ -20,6 +20,19 @@ export class CtlError extends Error {
   override readonly name = "CtlError";
 }
 
+/**
+ * Signs in with a password and returns the session token. The server answers the token to
+ * clients without a browser only (a browser keeps it in an HttpOnly cookie), which the CLI is.
+ */
+export async function signInWithPassword(server: string, username: string, password: string) {
+  const result = await createApiClient(server, null).auth.login.mutate({ username, password });
+  if (!result.token)
+    throw new CtlError(
+      `${server} signed ${username} in but answered no session token; point --server at the llmgw API, not through a browser proxy`,
+    );
+  return { ...result, token: result.token };
+}
+
 export function explain(error: unknown, server: string): string {
   if (error instanceof CtlError) return error.message;
   if (error instanceof TRPCClientError) {

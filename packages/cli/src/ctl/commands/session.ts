@@ -1,5 +1,5 @@
 // Signing in and out, and the fleet's nodes.
-import { createApiClient } from "../client";
+import { createApiClient, signInWithPassword } from "../client";
 import { readCredentials, removeCredentials, writeCredentials } from "../credentials";
 import { readPassword } from "../prompt";
 import { nodesTable } from "../views/nodes-view";
@@ -29,10 +29,7 @@ export const sessionCommands: Record<string, Command> = {
         values["password-stdin"] === true,
         `password for ${username}@${target.server}: `,
       );
-      const result = await createApiClient(target.server, null).auth.login.mutate({
-        username,
-        password,
-      });
+      const result = await signInWithPassword(target.server, username, password);
       const path = writeCredentials(env, {
         server: target.server,
         token: result.token,
