@@ -112,6 +112,23 @@ export async function deleteModelRow(
   });
 }
 
+/** One change to a model's row, written with its audit row in one transaction. */
+async function updateModelRow(
+  db: Database,
+  name: string,
+  change: { fallbacks: string[] } | { externalKeySealed: string | null },
+  audit: AuditEntry,
+  at: Date,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(models)
+      .set({ ...change, updatedAt: at, updatedBy: audit.actor })
+      .where(eq(models.name, name));
+    await tx.insert(auditLog).values({ ...audit, at });
+  });
+}
+
 export async function updateFallbacksRow(
   db: Database,
   name: string,
@@ -119,13 +136,7 @@ export async function updateFallbacksRow(
   audit: AuditEntry,
   at: Date,
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx
-      .update(models)
-      .set({ fallbacks, updatedAt: at, updatedBy: audit.actor })
-      .where(eq(models.name, name));
-    await tx.insert(auditLog).values({ ...audit, at });
-  });
+  await updateModelRow(db, name, { fallbacks }, audit, at);
 }
 
 /** Stores (or clears, with null) a model's sealed provider key, with its audit row. */
@@ -136,13 +147,7 @@ export async function updateExternalKeyRow(
   audit: AuditEntry,
   at: Date,
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx
-      .update(models)
-      .set({ externalKeySealed: sealed, updatedAt: at, updatedBy: audit.actor })
-      .where(eq(models.name, name));
-    await tx.insert(auditLog).values({ ...audit, at });
-  });
+  await updateModelRow(db, name, { externalKeySealed: sealed }, audit, at);
 }
 
 /** Key-order-independent JSON, so two definitions that say the same thing compare equal. */

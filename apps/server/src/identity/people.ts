@@ -24,6 +24,7 @@ import {
 } from "@llmgw/api";
 import { clusterRole } from "@llmgw/domain";
 import { hashPassword } from "../services/passwords";
+import { isLastActiveAdmin } from "./admins";
 import { recordAudit } from "./audit";
 import { grantsOf } from "./principal";
 import { requireUnit } from "./org-tree";
@@ -66,12 +67,7 @@ export async function findUser(db: Database, idOrName: string): Promise<UserRow>
 
 /** An admin may not take away the last way in: the last active person with the admin role. */
 async function keepAnAdmin(db: Database, leaving: UserRow): Promise<void> {
-  if (leaving.role !== "admin" || !leaving.isActive) return;
-  const admins = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.role, "admin"), eq(users.isActive, true)));
-  if (admins.length <= 1)
+  if (await isLastActiveAdmin(db, leaving))
     throw new ServiceError(
       "conflict",
       `"${leaving.username}" is the last active admin; make someone else an admin first`,

@@ -4,6 +4,7 @@
 // from every list and answers 404, so a leaked token cannot read, rename, disable or delete it.
 import { randomUUID } from "node:crypto";
 import { and, eq, sessions, users, type Database, type UserRow } from "@llmgw/db";
+import { isLastActiveAdmin } from "../admins";
 import { recordAudit } from "../audit";
 import { asBoolean, asString, parsePatch, SCHEMA, ScimError, type EqFilter } from "./scim-protocol";
 
@@ -171,12 +172,7 @@ async function checkNameFree(db: Database, username: string | undefined, exceptI
 
 /** Provisioning may not take away the last way in, as an admin on People may not. */
 async function keepAnAdmin(db: Database, leaving: UserRow): Promise<void> {
-  if (leaving.role !== "admin" || !leaving.isActive) return;
-  const admins = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.role, "admin"), eq(users.isActive, true)));
-  if (admins.length <= 1)
+  if (await isLastActiveAdmin(db, leaving))
     throw new ScimError(
       409,
       `${leaving.username} is the last active admin; an admin must make someone else an admin first`,
