@@ -1,7 +1,7 @@
 // The heatmap benchmark's results as markdown, in its own marked section of docs/benchmarks.md so
 // other benchmarks' sections stay as they are.
 
-/** P8 in `../shared/design/bars.md`, as numbers. */
+/** P8 in docs/goals.md, as numbers. */
 export const P8 = { ratioMax: 1.25, domNodesMax: 100 };
 
 export interface Scenario {

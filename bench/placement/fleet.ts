@@ -1,5 +1,5 @@
 // Synthetic fleets and reconcile passes for the placement benchmark, from a seeded generator so
-// every run measures the same input. The shape follows P6 in bars.md: per size N, N GPU nodes with
+// every run measures the same input. The shape follows P6 in docs/goals.md: per size N, N GPU nodes with
 // 8 cards each (H100 and L40S), N/20 CPU-only nodes beside them, and 2 replicas per GPU node, so
 // 2,000 nodes carry 16,000 GPUs and 4,000 replicas.
 import type { PlacementCard, PlacementNode, PlacementRequest } from "@llmgw/domain";

@@ -3,7 +3,7 @@
 import type { Measurement } from "./measure";
 import type { PersistMeasurement } from "./persist";
 
-/** P6 in `../shared/design/bars.md`, as numbers. */
+/** P6 in docs/goals.md, as numbers. */
 export const P6 = {
   fullPassMsMax: 100,
   noChangePassMsMax: 10,
@@ -186,7 +186,7 @@ const END = "<!-- bench:placement:end -->";
 export function withPlacementSection(existing: string | undefined, section: string): string {
   const block = `${START}\n${section}${END}\n`;
   const header =
-    "# Benchmarks\n\nMeasured against the bars in `../shared/design/bars.md`. Each section is written by its benchmark; rerun the command to refresh it.\n\n";
+    "# Benchmarks\n\nMeasured against the goals in [goals.md](goals.md). Each section is written by its benchmark; rerun the command to refresh it.\n\n";
   if (existing === undefined || existing.trim() === "") return header + block;
   const start = existing.indexOf(START);
   const end = existing.indexOf(END);

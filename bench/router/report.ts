@@ -7,7 +7,7 @@ export interface RunInfo extends PlacementRunInfo {
   autocannonVersion: string;
 }
 
-/** P1–P5 in `../shared/design/bars.md`, as numbers. */
+/** P1–P5 in docs/goals.md, as numbers. */
 export const BARS = {
   addedP50MsMax: 0.5,
   addedP99MsMax: 1.5,

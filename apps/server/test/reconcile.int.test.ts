@@ -24,7 +24,7 @@ const SHORT_TIMINGS = {
   LLMGW_START_TIMEOUT_MS: "3000",
   LLMGW_RESTART_GRACE_MS: "20000",
 };
-// R1 in bars.md, scaled to the short timings: rebuilt and routable well within the lost window plus an engine start.
+// R1 in docs/goals.md, scaled to the short timings: rebuilt and routable well within the lost window plus an engine start.
 const REBUILT_WITHIN_MS = LOST_AFTER_MS + 15_000;
 
 // Weights the agents can fetch: the simulator ignores their content, the fetch is real.
