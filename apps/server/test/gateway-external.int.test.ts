@@ -325,6 +325,7 @@ describe("external models", () => {
 
     // A sealed key is used instead of the model's key files; clearing it brings the files back.
     await api.models.setKey.mutate({ name: "ext-single", key: GOOD_KEY });
+    // Its key file's 401s rested that endpoint a moment ago: a new key is not held to them.
     expect((await chat("ext-single")).status).toBe(200);
     const cleared = await api.models.setKey.mutate({ name: "ext-single", key: null });
     expect(cleared.externalKey).toBe("files");

@@ -18,6 +18,11 @@ export interface ExternalTarget {
   upstreamModel: string;
   /** The key file to read on use; null: the key sealed in the store. */
   keyFile: string | null;
+  /**
+   * Which key this is: the file, or the sealed value as stored (a new key seals anew). A key that
+   * changes is a new endpoint: the old key's refusals must not keep the new one resting.
+   */
+  keySource: string;
   /** The model's key count: with a single key, the provider's 401 is the client's. */
   keyCount: number;
 }
@@ -115,8 +120,8 @@ export class EndpointPool {
 
   private externalEndpoints(model: string, external: ExternalModel): Endpoint[] {
     const files = externalKeyFiles(external);
-    const isSealed =
-      (this.catalog.meta(model)?.externalKeySealed ?? null) !== null || files.length === 0;
+    const sealed = this.catalog.meta(model)?.externalKeySealed ?? null;
+    const isSealed = sealed !== null || files.length === 0;
     const keys = isSealed ? [{ file: null, weight: 1 }] : files;
     return keys.map((key, index) =>
       this.remember(`external:${model}#${index + 1}`, {
@@ -124,7 +129,12 @@ export class EndpointPool {
         engine: "external",
         baseUrl: external.url.replace(/\/+$/, ""),
         weight: key.weight,
-        external: { upstreamModel: external.model, keyFile: key.file, keyCount: keys.length },
+        external: {
+          upstreamModel: external.model,
+          keyFile: key.file,
+          keySource: key.file ?? `sealed:${sealed ?? "none"}`,
+          keyCount: keys.length,
+        },
       }),
     );
   }
@@ -138,14 +148,16 @@ export class EndpointPool {
     const isSame =
       endpoint !== undefined &&
       endpoint.baseUrl === fields.baseUrl &&
-      endpoint.external?.keyFile === fields.external?.keyFile &&
+      endpoint.external?.keySource === fields.external?.keySource &&
       endpoint.external?.upstreamModel === fields.external?.upstreamModel;
     if (!endpoint || !isSame) {
+      // Requests already sent still finish on the old target and count down here; the breaker
+      // judged the old target, so the new one starts with a fresh one.
       endpoint = {
         id,
         ...fields,
         inFlight: endpoint?.inFlight ?? 0,
-        breaker: endpoint?.breaker ?? new Breaker(this.breakerPolicy),
+        breaker: new Breaker(this.breakerPolicy),
         waiting: null,
       };
       this.live.set(id, endpoint);
