@@ -43,6 +43,15 @@ describe("parseServerConfig", () => {
     );
   });
 
+  it("lets ten wrong passwords through before sign-in waits, unless raised, never none", () => {
+    expect(parseServerConfig([], {}).signInFreeFailures).toBe(10);
+    const raised = parseServerConfig([], { LLMGW_SIGNIN_FREE_FAILURES: "50" });
+    expect(raised.signInFreeFailures).toBe(50);
+    expect(() => parseServerConfig([], { LLMGW_SIGNIN_FREE_FAILURES: "0" })).toThrow(
+      /LLMGW_SIGNIN_FREE_FAILURES must be at least 1/,
+    );
+  });
+
   it("leaves /metrics open unless LLMGW_METRICS_TOKEN is set", () => {
     expect(parseServerConfig([], {}).metricsToken).toBeNull();
     expect(

@@ -47,6 +47,12 @@ const envSchema = z.object({
   LLMGW_RESYNC_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
   LLMGW_START_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
   LLMGW_AGENT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  LLMGW_SIGNIN_FREE_FAILURES: z.coerce
+    .number({ message: "LLMGW_SIGNIN_FREE_FAILURES must be a number" })
+    .int("LLMGW_SIGNIN_FREE_FAILURES must be a whole number")
+    .min(1, "LLMGW_SIGNIN_FREE_FAILURES must be at least 1: 0 would slow every first typo")
+    .max(10_000, "LLMGW_SIGNIN_FREE_FAILURES must be at most 10000")
+    .default(10),
   LLMGW_AGENT_UNREGISTERED_PER_ADDRESS: z.coerce
     .number({ message: "LLMGW_AGENT_UNREGISTERED_PER_ADDRESS must be a number" })
     .int("LLMGW_AGENT_UNREGISTERED_PER_ADDRESS must be a whole number")
@@ -137,6 +143,8 @@ export interface ServerConfig {
   missedHeartbeatsMax: number;
   initialAdminPassword: string | null;
   sessionTtlMs: number;
+  /** Wrong passwords a name or an address may send before sign-in starts to make it wait. */
+  signInFreeFailures: number;
   maxFrameBytes: number;
   /**
    * Sockets from one address that may be connected to the agent port and not yet registered at
@@ -246,6 +254,7 @@ export function parseServerConfig(
     missedHeartbeatsMax: e.LLMGW_MISSED_HEARTBEATS,
     initialAdminPassword: e.LLMGW_ADMIN_PASSWORD ?? null,
     sessionTtlMs: e.LLMGW_SESSION_TTL_HOURS * 3_600_000,
+    signInFreeFailures: e.LLMGW_SIGNIN_FREE_FAILURES,
     maxFrameBytes: 4 * 1024 * 1024,
     agentUnregisteredPerAddressMax: e.LLMGW_AGENT_UNREGISTERED_PER_ADDRESS,
     masterKeyBase64: e.LLMGW_MASTER_KEY ?? null,

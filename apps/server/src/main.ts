@@ -101,7 +101,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   });
   const services: ApiServices = {
     nodes: createNodesService(db, registry, policy, nowMs),
-    auth: createAuthService(db, config.sessionTtlMs, nowMs, ldap),
+    auth: createAuthService(db, config.sessionTtlMs, nowMs, ldap, config.signInFreeFailures),
     models: createModelsService(db, deps, reconciler),
     replicas: createReplicasService(deps),
     status: createStatusService(deps),

@@ -103,7 +103,11 @@ describe.skipIf(unavailable !== null)("sign-in with Active Directory against a S
           { name: "printers", members: [] },
         ],
       }),
-      serverSetup().then(startServer),
+      // This suite sends more deliberate wrong passwords from loopback than the sign-in throttle
+      // lets through for free; the throttle has its own attack tests (http-attacks.int.test.ts).
+      serverSetup().then((setup) =>
+        startServer({ ...setup, env: { ...setup.env, LLMGW_SIGNIN_FREE_FAILURES: "1000" } }),
+      ),
     ]);
     admin = await signIn(server.apiUrl);
     operators = dc.dnOf("gpu-operators");

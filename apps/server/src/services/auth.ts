@@ -12,7 +12,7 @@ import {
 import { randomToken, sha256Hex } from "../secrets";
 import { recordAudit } from "../identity/audit";
 import { principalOf } from "../identity/principal";
-import { SignInThrottle } from "../identity/sign-in-throttle";
+import { DEFAULT_THROTTLE_POLICY, SignInThrottle } from "../identity/sign-in-throttle";
 import { hashPassword, verifyPassword } from "./passwords";
 
 // Spent on unknown usernames too, so timing does not tell which names exist.
@@ -79,8 +79,12 @@ export function createAuthService(
   sessionTtlMs: number,
   nowMs: () => number,
   directory?: DirectorySignIn,
+  signInFreeFailures = DEFAULT_THROTTLE_POLICY.freeFailures,
 ): AuthService {
-  const throttle = new SignInThrottle(nowMs);
+  const throttle = new SignInThrottle(nowMs, {
+    ...DEFAULT_THROTTLE_POLICY,
+    freeFailures: signInFreeFailures,
+  });
   const checkPassword = async (username: string, password: string) => {
     const [user] = await db.select().from(users).where(eq(users.username, username)).limit(1);
     // Names without a local password go to Active Directory when it is set up.
