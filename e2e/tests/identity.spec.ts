@@ -292,36 +292,46 @@ async function identityRound(page: Page, tag: "en" | "tr") {
   expect(await loginToken(person, password)).toBeNull();
 }
 
-/** Makes a group the way a SCIM client (Entra provisioning) does, with ada in it. */
-async function scimGroup(name: string): Promise<void> {
+/**
+ * Makes a person and a group with them in it the way a SCIM client (Entra provisioning) does.
+ * SCIM reaches only what SCIM made, so the member is provisioned first.
+ */
+async function scimGroup(name: string, member: string): Promise<void> {
   const facts = devFacts();
   const admin = (await loginToken(facts.adminUser, facts.adminPassword))!;
   const { data } = await callAs(admin, "signIn.rotateScimToken", {});
-  const people = (await callAs(admin, "people.list")).data as { id: string; username: string }[];
-  const ada = people.find((p) => p.username === "ada@contoso.example")!;
-  const res = await fetch(`${facts.apiUrl}/scim/v2/Groups`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/scim+json",
-      authorization: `Bearer ${(data as { token: string }).token}`,
-    },
-    body: JSON.stringify({
-      schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"],
-      displayName: name,
-      members: [{ value: ada.id }],
-    }),
+  const scim = (path: string, body: unknown) =>
+    fetch(`${facts.apiUrl}/scim/v2/${path}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/scim+json",
+        authorization: `Bearer ${(data as { token: string }).token}`,
+      },
+      body: JSON.stringify(body),
+    });
+  const user = await scim("Users", {
+    schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"],
+    userName: member,
+    active: true,
   });
-  expect(res.status, await res.clone().text()).toBe(201);
+  expect(user.status, await user.clone().text()).toBe(201);
+  const { id } = (await user.json()) as { id: string };
+  const group = await scim("Groups", {
+    schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"],
+    displayName: name,
+    members: [{ value: id }],
+  });
+  expect(group.status, await group.clone().text()).toBe(201);
 }
 
 test("an admin manages people, groups, grants and the org tree on People", async ({ page }) => {
-  await scimGroup("scim-researchers");
+  await scimGroup("scim-researchers", "sam@contoso.example");
   await signInAsAdmin(page);
   await page.getByTestId("nav-people").click();
   // A group SCIM fills is the directory's: marked so, no member or remove controls.
   const scimRow = page.locator('[data-testid="group-row"][data-group="scim-researchers"]');
   await expect(scimRow.getByTestId("group-managed")).toBeVisible();
-  await expect(scimRow.getByTestId("group-member")).toContainText("ada@contoso.example");
+  await expect(scimRow.getByTestId("group-member")).toContainText("sam@contoso.example");
   for (const control of ["group-member-pick", "group-member-remove", "group-remove"])
     await expect(scimRow.getByTestId(control), control).toHaveCount(0);
   await identityRound(page, "en");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LANDING_PATH, safeReturnPath, signInHref } from "./return-path";
+import { isSignInPath, LANDING_PATH, safeReturnPath, signInHref } from "./return-path";
 
 describe("safeReturnPath", () => {
   it("keeps a page of this console, with its query", () => {
@@ -34,5 +34,14 @@ describe("signInHref", () => {
     );
     expect(signInHref("/")).toBe("/sign-in");
     expect(LANDING_PATH).toBe("/cluster");
+  });
+});
+
+describe("isSignInPath", () => {
+  it("knows the sign-in page, where a second redirect would lose ?next=", () => {
+    expect(isSignInPath("/sign-in")).toBe(true);
+    expect(isSignInPath("/sign-in/")).toBe(true);
+    expect(isSignInPath("/people/sign-in")).toBe(false);
+    expect(isSignInPath("/sign-interval")).toBe(false);
   });
 });

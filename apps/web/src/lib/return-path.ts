@@ -21,8 +21,13 @@ export function safeReturnPath(value: string | null | undefined): string | null 
   }
   if (url.origin !== PROBE_ORIGIN) return null;
   // Returning to the sign-in page itself would only loop.
-  if (url.pathname === SIGN_IN_PATH || url.pathname.startsWith(`${SIGN_IN_PATH}/`)) return null;
+  if (isSignInPath(url.pathname)) return null;
   return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** Whether `pathname` is the sign-in page (where a redirect to sign in has already landed). */
+export function isSignInPath(pathname: string): boolean {
+  return pathname === SIGN_IN_PATH || pathname.startsWith(`${SIGN_IN_PATH}/`);
 }
 
 /** The sign-in page, remembering `currentPath` when it is worth coming back to. */

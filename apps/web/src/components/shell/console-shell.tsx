@@ -9,7 +9,7 @@ import { useTranslation } from "react-i18next";
 import { useShellShortcuts } from "../../hooks/use-shell-shortcuts";
 import { useServerLocale } from "../../hooks/use-server-locale";
 import { isUnauthorized } from "../../lib/errors";
-import { signInHref } from "../../lib/return-path";
+import { isSignInPath, signInHref } from "../../lib/return-path";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
 import { CommandPalette } from "./command-palette";
@@ -22,7 +22,9 @@ function useRedirectWhenSignedOut(): void {
   const router = useRouter();
   useEffect(() => {
     const redirectIfUnauthorized = (error: unknown) => {
-      if (!isUnauthorized(error)) return;
+      // A query that fails while the redirect is under way (the shell is still mounted on the
+      // sign-in page) must not send the operator on again: that would drop the page in ?next=.
+      if (!isUnauthorized(error) || isSignInPath(window.location.pathname)) return;
       queryClient.clear();
       // Back here after signing in: a deep link (/nodes/X/logs) survives the detour.
       router.replace(signInHref(`${window.location.pathname}${window.location.search}`));
