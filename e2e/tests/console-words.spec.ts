@@ -2,30 +2,14 @@
 // fills the owner and names a bad limit in words; an unknown ?model= on Replicas is said to be
 // unknown and the replicas' notes read in Turkish; the audit log filters by who and by target,
 // says when nothing matches and opens a row's details. Screenshots land in e2e/artifacts/.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { ARTIFACTS, devFacts } from "./facts";
-
-async function signIn(page: Page) {
-  const facts = devFacts();
-  await page.goto(`${facts.consoleUrl}/sign-in`);
-  await page.getByTestId("signin-username").fill(facts.adminUser);
-  await page.getByTestId("signin-password").fill(facts.adminPassword);
-  await page.getByTestId("signin-submit").click();
-  await expect(page).toHaveURL(/\/cluster$/);
-}
-
-async function chooseLanguage(page: Page, language: "en" | "tr") {
-  await Promise.all([
-    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
-    page.getByTestId("lang-switch").selectOption(language),
-  ]);
-  await expect(page.locator("html")).toHaveAttribute("lang", language);
-}
+import { chooseLanguage, signInAsAdmin } from "./session";
 
 test("the key dialog fills the owner, offers known owners and names a bad limit", async ({
   page,
 }) => {
-  await signIn(page);
+  await signInAsAdmin(page);
   await page.getByTestId("nav-keys").click();
   await page.getByTestId("create-key").click();
   await expect(page.getByTestId("key-owner")).toHaveValue(`user:${devFacts().adminUser}`);
@@ -50,7 +34,7 @@ test("the key dialog fills the owner, offers known owners and names a bad limit"
 test("an unknown ?model= on Replicas is said to be unknown; notes read in Turkish", async ({
   page,
 }) => {
-  await signIn(page);
+  await signInAsAdmin(page);
   await page.goto(`${devFacts().consoleUrl}/replicas?model=no-such-model`);
   const unknown = page.getByTestId("replicas-unknown-model");
   await expect(unknown).toContainText("The catalog has no model named “no-such-model”");
@@ -72,7 +56,7 @@ test("an unknown ?model= on Replicas is said to be unknown; notes read in Turkis
 test("the audit log filters by who and by target, says when nothing matches, opens details", async ({
   page,
 }) => {
-  await signIn(page);
+  await signInAsAdmin(page);
   await page.getByTestId("nav-audit").click();
   const rows = page.getByTestId("audit-row");
   await expect(rows.first()).toBeVisible();

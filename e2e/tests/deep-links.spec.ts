@@ -5,20 +5,13 @@
 // Captured in English and Turkish in e2e/artifacts/.
 import { expect, test, type Page } from "@playwright/test";
 import { ARTIFACTS, devFacts } from "./facts";
+import { chooseLanguage } from "./session";
 
 async function fillSignIn(page: Page) {
   const facts = devFacts();
   await page.getByTestId("signin-username").fill(facts.adminUser);
   await page.getByTestId("signin-password").fill(facts.adminPassword);
   await page.getByTestId("signin-submit").click();
-}
-
-async function chooseLanguage(page: Page, language: "en" | "tr") {
-  await Promise.all([
-    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
-    page.getByTestId("lang-switch").selectOption(language),
-  ]);
-  await expect(page.locator("html")).toHaveAttribute("lang", language);
 }
 
 test("a deep link survives sign-in", async ({ page }) => {

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { startEntraProvider, type EntraProvider } from "@llmgw/testing";
 import { ARTIFACTS, devFacts } from "./facts";
+import { chooseLanguage, signInAsAdmin } from "./session";
 
 const GROUP_ID = randomUUID();
 let provider: EntraProvider;
@@ -50,23 +51,6 @@ async function adminCall(path: string, input: unknown): Promise<void> {
     body: JSON.stringify(input),
   });
   if (!res.ok && res.status !== 409) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-}
-
-async function signInAsAdmin(page: Page) {
-  const facts = devFacts();
-  await page.goto(`${facts.consoleUrl}/sign-in`);
-  await page.getByTestId("signin-username").fill(facts.adminUser);
-  await page.getByTestId("signin-password").fill(facts.adminPassword);
-  await page.getByTestId("signin-submit").click();
-  await expect(page).toHaveURL(/\/cluster$/);
-}
-
-async function chooseLanguage(page: Page, language: "en" | "tr") {
-  await Promise.all([
-    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
-    page.getByTestId("lang-switch").selectOption(language),
-  ]);
-  await expect(page.locator("html")).toHaveAttribute("lang", language);
 }
 
 test.beforeAll(async () => {

@@ -8,6 +8,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { freePort, startSlapd, type SlapdServer } from "@llmgw/testing";
 import { ARTIFACTS, devFacts } from "./facts";
+import { chooseLanguage, signInAsAdmin } from "./session";
 
 const SUFFIX = "dc=example,dc=test";
 const OPERATORS = `cn=gpu-operators,ou=groups,${SUFFIX}`;
@@ -51,23 +52,6 @@ objectClass: groupOfNames
 cn: gpu-operators
 member: cn=ml-engineers,ou=groups,${SUFFIX}
 `;
-
-async function signInAsAdmin(page: Page) {
-  const facts = devFacts();
-  await page.goto(`${facts.consoleUrl}/sign-in`);
-  await page.getByTestId("signin-username").fill(facts.adminUser);
-  await page.getByTestId("signin-password").fill(facts.adminPassword);
-  await page.getByTestId("signin-submit").click();
-  await expect(page).toHaveURL(/\/cluster$/);
-}
-
-async function chooseLanguage(page: Page, language: "en" | "tr") {
-  await Promise.all([
-    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
-    page.getByTestId("lang-switch").selectOption(language),
-  ]);
-  await expect(page.locator("html")).toHaveAttribute("lang", language);
-}
 
 /** Saves the AD form and waits for the server's answer (the "Saved" line may still show from before). */
 async function saveLdap(page: Page) {
