@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import { internalErrorMessage, SESSION_COOKIE } from "@llmgw/api";
 import type { Database } from "@llmgw/db";
-import { openSession } from "../services/auth";
+import { openSession } from "./auth-service";
 import { type EntraSignIn, SignInRefused, upsertEntraPerson } from "./entra";
 
 export interface AuthRoutesOptions {

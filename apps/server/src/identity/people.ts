@@ -23,7 +23,7 @@ import {
   type UpdatePersonInput,
 } from "@llmgw/api";
 import { clusterRole } from "@llmgw/domain";
-import { hashPassword } from "../services/passwords";
+import { hashPassword } from "./passwords";
 import { isLastActiveAdmin } from "./admins";
 import { recordAudit } from "./audit";
 import { grantsOf } from "./principal";

@@ -1,7 +1,7 @@
 // The live fleet as placement reads it, for the read-only services (explain-placement, presets,
 // status): the same nodes and held resources the reconciler plans against.
 import type { ExistingReplica, PlacementNode } from "@llmgw/domain";
-import { reconcileNodes } from "../fleet/placement-nodes";
+import { reconcileNodes } from "./placement-nodes";
 import type { ReconcileDeps } from "../reconcile/deps";
 
 export function livePlacementNodes(deps: ReconcileDeps): PlacementNode[] {

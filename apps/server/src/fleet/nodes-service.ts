@@ -2,8 +2,8 @@
 import { asc, gpus, nodes, type Database, type GpuRow, type NodeRow } from "@llmgw/db";
 import type { GpuHistoryView, GpuView, NodeView, NodesService } from "@llmgw/api";
 import { assessPcieLink, nodeLiveness, type LivenessPolicy } from "@llmgw/domain";
-import { GPU_HISTORY_SAMPLES_MAX } from "../fleet/gpu-history";
-import type { FleetRegistry, LiveNode } from "../fleet/registry";
+import { GPU_HISTORY_SAMPLES_MAX } from "./gpu-history";
+import type { FleetRegistry, LiveNode } from "./registry";
 
 export function createNodesService(
   db: Database,

@@ -4,7 +4,7 @@ import type { ClusterStatus, StatusService } from "@llmgw/api";
 import type { PlacementNode } from "@llmgw/domain";
 import type { ReconcileDeps } from "../reconcile/deps";
 import { livePlacementNodes } from "./fleet-view";
-import { modelView } from "./model-views";
+import { modelView } from "../catalog/model-views";
 
 function capacity(nodes: PlacementNode[], held: Set<string>): ClusterStatus["capacity"] {
   const byClass = new Map<

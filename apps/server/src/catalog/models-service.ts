@@ -18,7 +18,7 @@ import {
 import type { Database } from "@llmgw/db";
 import type { ReconcileDeps } from "../reconcile/deps";
 import type { Reconciler } from "../reconcile/reconciler";
-import { heldReplicas, livePlacementNodes } from "./fleet-view";
+import { heldReplicas, livePlacementNodes } from "../fleet/fleet-view";
 import { modelView, presetView } from "./model-views";
 
 export function createModelsService(

@@ -2,7 +2,7 @@ import { ServiceError } from "@llmgw/api";
 import { EMPTY_CATALOG } from "@llmgw/domain";
 import { AGENT_FEATURE, create, RegisterSchema, type EnvelopeInit } from "@llmgw/proto";
 import { describe, expect, it } from "vitest";
-import { NodeLinks } from "../agents/node-links";
+import { NodeLinks } from "./node-links";
 import { FleetRegistry } from "../fleet/registry";
 import { createLogsService, createReclaimService } from "./node-requests";
 

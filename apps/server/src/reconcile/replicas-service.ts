@@ -1,7 +1,7 @@
 // Replicas as the API shows them: every replica the control plane made, where and in what phase.
 import type { IdleReplicasView, ReplicaView, ReplicasService } from "@llmgw/api";
-import type { ReconcileDeps } from "../reconcile/deps";
-import type { ReplicaRecord } from "../reconcile/replica-book";
+import type { ReconcileDeps } from "./deps";
+import type { ReplicaRecord } from "./replica-book";
 
 function view(deps: ReconcileDeps, record: ReplicaRecord): ReplicaView {
   return {

@@ -10,9 +10,9 @@ import {
   type UserView,
 } from "@llmgw/api";
 import { randomToken, sha256Hex } from "../secrets";
-import { recordAudit } from "../identity/audit";
-import { principalOf } from "../identity/principal";
-import { DEFAULT_THROTTLE_POLICY, SignInThrottle } from "../identity/sign-in-throttle";
+import { recordAudit } from "./audit";
+import { principalOf } from "./principal";
+import { DEFAULT_THROTTLE_POLICY, SignInThrottle } from "./sign-in-throttle";
 import { hashPassword, verifyPassword } from "./passwords";
 
 // Spent on unknown usernames too, so timing does not tell which names exist.

@@ -11,7 +11,7 @@ import {
   type ModelProfile,
 } from "@llmgw/domain";
 import type { ReconcileDeps } from "../reconcile/deps";
-import { heldReplicas, livePlacementNodes } from "./fleet-view";
+import { heldReplicas, livePlacementNodes } from "../fleet/fleet-view";
 
 function ownerOf(model: ModelDefinition): string | null {
   const owner = model.owner;
