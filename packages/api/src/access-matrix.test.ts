@@ -3,7 +3,7 @@
 // fails here until someone decides who may call it.
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import type { Role } from "./schemas";
+import type { Role } from "./auth/schemas";
 import { appRouter } from "./root";
 import { fakeContext } from "../test/fake-context";
 

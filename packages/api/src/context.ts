@@ -1,44 +1,11 @@
 // What every procedure receives. The server builds it per request; the API package knows nothing
 // of databases or sockets, only these service interfaces.
-import type { GpuHistoryView, LoginOutput, NodeView, UserView } from "./schemas";
-import type {
-  AddModelInput,
-  ClusterStatus,
-  IdleReplicasView,
-  LogsView,
-  ModelView,
-  PlacementExplanation,
-  PresetView,
-  ReclaimView,
-  ReplicaView,
-} from "./schemas-models";
-import type { CreatedKey, CreateKeyInput, KeyView } from "./schemas-keys";
-import type { UsageQueryInput, UsageReport, UsageSeries, UsageSeriesInput } from "./schemas-usage";
-import type { EventsAttention, EventsListInput, EventsPage } from "./schemas-events";
-import type {
-  AuditEntry,
-  AuditQueryInput,
-  CreatedToken,
-  CreateGroupInput,
-  CreateOrgUnitInput,
-  CreatePersonInput,
-  GrantRoleInput,
-  GroupView,
-  OrgUnitView,
-  PersonView,
-  RoleBindingView,
-  TokenView,
-  UpdatePersonInput,
-} from "./schemas-identity";
 import type { OwnershipResolver } from "@llmgw/domain";
-import type { Refusal, RefusalInit } from "./refusals";
-import type {
-  EntraSettingsInput,
-  LdapSettingsInput,
-  LdapTestReport,
-  SignInMethods,
-  SignInSettings,
-} from "./schemas-signin";
+import type { AuditEntry, AuditQueryInput } from "./audit/schemas";
+import type { CreatedToken, LoginOutput, TokenView, UserView } from "./auth/schemas";
+import type { EventsAttention, EventsListInput, EventsPage } from "./events/schemas";
+import type { CreatedKey, CreateKeyInput, KeyView } from "./keys/schemas";
+import type { LogsView } from "./logs/schemas";
 import type {
   McpAddServerInput,
   McpCredential,
@@ -48,7 +15,32 @@ import type {
   McpServerView,
   McpTestResult,
   McpUpdateServerInput,
-} from "./schemas-mcp";
+} from "./mcp/schemas";
+import type { AddModelInput, ModelView, PlacementExplanation, PresetView } from "./models/schemas";
+import type { GpuHistoryView, NodeView } from "./nodes/schemas";
+import type {
+  CreateGroupInput,
+  CreateOrgUnitInput,
+  CreatePersonInput,
+  GrantRoleInput,
+  GroupView,
+  OrgUnitView,
+  PersonView,
+  RoleBindingView,
+  UpdatePersonInput,
+} from "./people/schemas";
+import type { ReclaimView } from "./reclaim/schemas";
+import type { Refusal, RefusalInit } from "./refusals";
+import type { IdleReplicasView, ReplicaView } from "./replicas/schemas";
+import type {
+  EntraSettingsInput,
+  LdapSettingsInput,
+  LdapTestReport,
+  SignInMethods,
+  SignInSettings,
+} from "./sign-in/schemas";
+import type { ClusterStatus } from "./status/schemas";
+import type { UsageQueryInput, UsageReport, UsageSeries, UsageSeriesInput } from "./usage/schemas";
 
 /**
  * Refusals the services raise with a sentence an operator can act on; the router turns them into
@@ -78,7 +70,8 @@ export interface Actor {
 
 export interface ModelsService {
   list(): Promise<ModelView[]>;
-  get(name: string): Promise<ModelView | null>;
+  /** Throws ServiceError("not_found") for a model the catalog does not hold. */
+  get(name: string): Promise<ModelView>;
   /** Validates, stores and swaps the catalog; throws ServiceError("invalid") with every problem. */
   add(input: AddModelInput, actor: Actor): Promise<ModelView>;
   remove(name: string, actor: Actor): Promise<void>;
@@ -112,17 +105,19 @@ export interface ReclaimService {
 
 export interface NodesService {
   list(): Promise<NodeView[]>;
-  get(id: string): Promise<NodeView | null>;
-  /** The node's recent card samples (id or name); null for an unknown node. */
-  history(id: string): Promise<GpuHistoryView | null>;
+  /** One node by id or name; throws ServiceError("not_found") for an unknown node. */
+  get(id: string): Promise<NodeView>;
+  /** The node's recent card samples (id or name); throws ServiceError("not_found") like `get`. */
+  history(id: string): Promise<GpuHistoryView>;
 }
 
 export interface AuthService {
   /**
-   * Checks a password and opens a session; null when the pair does not match. Throws
-   * RetryLaterError, before checking anything, while `address` or `username` is throttled.
+   * Checks a password and opens a session; throws ServiceError("unauthorized") when the pair does
+   * not match, and RetryLaterError, before checking anything, while `address` or `username` is
+   * throttled.
    */
-  login(username: string, password: string, address: string): Promise<LoginOutput | null>;
+  login(username: string, password: string, address: string): Promise<LoginOutput>;
   logout(token: string): Promise<void>;
   /** Ends every session and token of the person. */
   logoutEverywhere(userId: string): Promise<number>;

@@ -5,7 +5,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { describe, expect, it } from "vitest";
 import { RetryLaterError } from "./retry-later";
 import { appRouter } from "./root";
-import { ldapSettingsInputSchema } from "./schemas-signin";
+import { ldapSettingsInputSchema } from "./sign-in/schemas";
 import { fakeContext } from "../test/fake-context";
 
 interface ErrorBody {

@@ -1,18 +1,18 @@
 // One router per domain. Procedure keys read `domain.verb`.
-import { auditRouter } from "./routers/audit";
-import { authRouter } from "./routers/auth";
-import { eventsRouter } from "./routers/events";
-import { keysRouter } from "./routers/keys";
-import { logsRouter } from "./routers/logs";
-import { mcpRouter } from "./routers/mcp";
-import { modelsRouter } from "./routers/models";
-import { nodesRouter } from "./routers/nodes";
-import { groupsRouter, orgRouter, peopleRouter, rolesRouter } from "./routers/people";
-import { reclaimRouter } from "./routers/reclaim";
-import { replicasRouter } from "./routers/replicas";
-import { signInRouter } from "./routers/sign-in";
-import { statusRouter } from "./routers/status";
-import { usageRouter } from "./routers/usage";
+import { auditRouter } from "./audit/router";
+import { authRouter } from "./auth/router";
+import { eventsRouter } from "./events/router";
+import { keysRouter } from "./keys/router";
+import { logsRouter } from "./logs/router";
+import { mcpRouter } from "./mcp/router";
+import { modelsRouter } from "./models/router";
+import { nodesRouter } from "./nodes/router";
+import { groupsRouter, orgRouter, peopleRouter, rolesRouter } from "./people/router";
+import { reclaimRouter } from "./reclaim/router";
+import { replicasRouter } from "./replicas/router";
+import { signInRouter } from "./sign-in/router";
+import { statusRouter } from "./status/router";
+import { usageRouter } from "./usage/router";
 import { router } from "./trpc";
 
 export const appRouter = router({

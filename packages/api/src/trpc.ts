@@ -3,7 +3,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import { atLeast, holdsOn, type RoleName } from "@llmgw/domain";
 import { ServiceError, type ApiContext } from "./context";
-import type { UserView } from "./schemas";
+import type { UserView } from "./auth/schemas";
 import { maskInternalError } from "./internal-errors";
 import { RetryLaterError } from "./retry-later";
 import { inputRefusal } from "./text";

@@ -1,19 +1,22 @@
 // A context with fake services for router tests: every service function is a vi.fn that a test
 // can answer or make refuse, and the caller's role is chosen per test.
 import { vi } from "vitest";
-import type { ApiContext, ApiServices } from "../src/context";
+import { ServiceError, type ApiContext, type ApiServices } from "../src/context";
 import type {
   CreateKeyInput,
+  GpuHistoryView,
   Grant,
   GroupView,
   KeyView,
+  LoginOutput,
   ModelView,
+  NodeView,
   PersonView,
   Role,
   RoleBindingView,
   McpServerView,
   TokenView,
-} from "../src/index";
+} from "../src/schemas";
 
 export function modelView(overrides: Partial<ModelView> = {}): ModelView {
   return {
@@ -37,15 +40,31 @@ export function modelView(overrides: Partial<ModelView> = {}): ModelView {
   };
 }
 
+/** The server's answer for a node it does not know, so router tests see the real shape. */
+function unknownNode(id: string): ServiceError {
+  return new ServiceError("not_found", `node "${id}" is not known`, {
+    code: "node.not_found",
+    params: { node: id },
+  });
+}
+
 export function fakeServices() {
   return {
     nodes: {
       list: vi.fn(async () => []),
-      get: vi.fn(async () => null),
-      history: vi.fn(async () => null),
+      get: vi.fn(async (id: string): Promise<NodeView> => {
+        throw unknownNode(id);
+      }),
+      history: vi.fn(async (id: string): Promise<GpuHistoryView> => {
+        throw unknownNode(id);
+      }),
     },
     auth: {
-      login: vi.fn(async () => null),
+      login: vi.fn(async (): Promise<LoginOutput> => {
+        throw new ServiceError("unauthorized", "wrong username or password", {
+          code: "auth.wrong_credentials",
+        });
+      }),
       logout: vi.fn(async () => undefined),
       logoutEverywhere: vi.fn(async () => 1),
       setLocale: vi.fn(async () => undefined),
@@ -95,7 +114,7 @@ export function fakeServices() {
     },
     models: {
       list: vi.fn(async () => [modelView()]),
-      get: vi.fn(async (): Promise<ModelView | null> => modelView()),
+      get: vi.fn(async () => modelView()),
       add: vi.fn(async () => modelView()),
       remove: vi.fn(async () => undefined),
       retry: vi.fn(async () => modelView()),

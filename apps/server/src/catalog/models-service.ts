@@ -52,10 +52,7 @@ export function createModelsService(
   };
   return {
     list: async () => deps.catalog.current().models.map((model) => modelView(deps, model)),
-    get: async (name) => {
-      const model = deps.catalog.current().get(name);
-      return model ? modelView(deps, model) : null;
-    },
+    get: async (name) => modelView(deps, known(name)),
     async add(input, actor) {
       const definition = definitionOf(input);
       const model = await deps.catalog.add(definition, actor);

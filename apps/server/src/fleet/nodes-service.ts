@@ -1,6 +1,12 @@
 // The nodes the API shows: the stored inventory, overlaid with live state from agent sessions.
 import { asc, gpus, nodes, type Database, type GpuRow, type NodeRow } from "@llmgw/db";
-import type { GpuHistoryView, GpuView, NodeView, NodesService } from "@llmgw/api";
+import {
+  ServiceError,
+  type GpuHistoryView,
+  type GpuView,
+  type NodeView,
+  type NodesService,
+} from "@llmgw/api";
 import { assessPcieLink, nodeLiveness, type LivenessPolicy } from "@llmgw/domain";
 import { GPU_HISTORY_SAMPLES_MAX } from "./gpu-history";
 import type { FleetRegistry, LiveNode } from "./registry";
@@ -24,15 +30,19 @@ export function createNodesService(
       toView(row, cardsByNode.get(row.id) ?? [], registry.get(row.id), policy, now),
     );
   };
-  const get = async (id: string) =>
-    (await load()).find((node) => node.id === id || node.name === id) ?? null;
+  const get = async (id: string): Promise<NodeView> => {
+    const node = (await load()).find((view) => view.id === id || view.name === id);
+    if (!node)
+      throw new ServiceError("not_found", `node "${id}" is not known`, {
+        code: "node.not_found",
+        params: { node: id },
+      });
+    return node;
+  };
   return {
     list: load,
     get,
-    async history(id) {
-      const node = await get(id);
-      return node ? historyView(node, registry, policy) : null;
-    },
+    history: async (id) => historyView(await get(id), registry, policy),
   };
 }
 

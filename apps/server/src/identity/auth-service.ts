@@ -114,20 +114,25 @@ export function createAuthService(
     return openSession(db, user, "password", sessionTtlMs, nowMs());
   };
   return {
-    async login(username, password, address): Promise<LoginOutput | null> {
+    async login(username, password, address): Promise<LoginOutput> {
       // Refused before any password is checked: a throttled guess costs no scrypt and no AD bind.
       const waitMs = throttle.waitMs(username, address);
       if (waitMs > 0) throw retryLater(waitMs);
       throttle.attempt(username, address);
+      let session: LoginOutput | null;
       try {
-        const session = await checkPassword(username, password);
-        if (session) throttle.succeeded(username, address);
-        return session;
+        session = await checkPassword(username, password);
       } catch (error) {
         // Only a wrong password counts: a refusal after the right one (no role) is no guess.
         throttle.forgive(username, address);
         throw error;
       }
+      if (!session)
+        throw new ServiceError("unauthorized", "wrong username or password", {
+          code: "auth.wrong_credentials",
+        });
+      throttle.succeeded(username, address);
+      return session;
     },
     async logout(token) {
       await db.delete(sessions).where(eq(sessions.tokenHash, sha256Hex(token)));

@@ -1,0 +1,87 @@
+// The catalog: what the cluster should serve. The model definition itself is validated by the zod
+// schema in @llmgw/domain; here it travels as a JSON object.
+import { z } from "zod";
+import { oneLine } from "../text";
+
+export const modelStateSchema = z.enum([
+  "ready",
+  "progressing",
+  "parked",
+  "unplaceable",
+  "stopped",
+]);
+export type ModelState = z.infer<typeof modelStateSchema>;
+
+export const modelViewSchema = z.object({
+  name: z.string(),
+  definition: z.record(z.string(), z.unknown()),
+  revision: z.number().int(),
+  state: modelStateSchema,
+  /** Replicas wanted now (min, or more while load asks for it). */
+  replicasDesired: z.number().int(),
+  replicasReady: z.number().int(),
+  replicasTotal: z.number().int(),
+  consecutiveFailures: z.number().int(),
+  isParked: z.boolean(),
+  /** The error that parked the model, or the last start failure. */
+  lastError: z.string().nullable(),
+  /** Why no node can take a replica, one line per node, when the model is unplaceable. */
+  unplaceableReasons: z.array(z.string()),
+  fallbacks: z.array(z.string()),
+  owner: z.string().nullable(),
+  updatedAt: z.string(),
+  updatedBy: z.string(),
+  /**
+   * An external model's key source, never the key: "sealed" in the store, key "files", or "none"
+   * yet (requests answer 503 until one is set); null for a model the fleet serves.
+   */
+  externalKey: z.enum(["sealed", "files", "none"]).nullable(),
+});
+export type ModelView = z.infer<typeof modelViewSchema>;
+
+export const presetViewSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  definition: z.record(z.string(), z.unknown()),
+  /** What it needs, in words ("1 GPU with compute capability ≥ 8.0 and ≥ 24 GB", "CPU"). */
+  needs: z.array(z.string()),
+  /** Whether the fleet could place a replica now, and why not. */
+  fits: z.boolean(),
+  reasons: z.array(z.string()),
+});
+export type PresetView = z.infer<typeof presetViewSchema>;
+
+export const placementExplanationSchema = z.object({
+  model: z.string(),
+  /** One line per node and profile: chosen, fits, or why not. */
+  lines: z.array(z.string()),
+  summary: z.string(),
+});
+export type PlacementExplanation = z.infer<typeof placementExplanationSchema>;
+
+export const modelNameInputSchema = z.object({
+  name: oneLine("name").min(1, "model name is required").max(200),
+});
+export const addModelInputSchema = z.union([
+  z.object({ definition: z.record(z.string(), z.unknown()) }),
+  z.object({ preset: oneLine("preset").min(1, "preset name is required").max(200) }),
+]);
+export type AddModelInput = z.infer<typeof addModelInputSchema>;
+
+/** Sets an external model's provider key, kept sealed (null clears it); it is never answered back. */
+export const setModelKeyInputSchema = z.object({
+  name: z.string().trim().min(1, "model name is required").max(200),
+  key: z
+    .string()
+    .trim()
+    .min(1, "the key is empty; give the provider's key")
+    .max(4_096, "the key must be at most 4096 characters")
+    .nullable(),
+});
+
+const modelNameSchema = oneLine("model name").trim().min(1, "model name is required").max(200);
+
+export const setFallbacksInputSchema = z.object({
+  name: modelNameSchema,
+  fallbacks: z.array(modelNameSchema).max(32, "at most 32 fallbacks"),
+});

@@ -1,0 +1,20 @@
+// The fleet's nodes: inventory with live state, and a node's recent card samples.
+import { z } from "zod";
+import { gpuHistorySchema, nodeIdInputSchema, nodeViewSchema } from "./schemas";
+import { authedProcedure, router } from "../trpc";
+
+export const nodesRouter = router({
+  list: authedProcedure
+    .output(z.array(nodeViewSchema))
+    .query(({ ctx }) => ctx.services.nodes.list()),
+
+  get: authedProcedure
+    .input(nodeIdInputSchema)
+    .output(nodeViewSchema)
+    .query(({ ctx, input }) => ctx.services.nodes.get(input.id)),
+
+  history: authedProcedure
+    .input(nodeIdInputSchema)
+    .output(gpuHistorySchema)
+    .query(({ ctx, input }) => ctx.services.nodes.history(input.id)),
+});

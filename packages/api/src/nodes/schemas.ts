@@ -1,0 +1,89 @@
+// Nodes as the API shows them: inventory, live measurements and the recent card samples.
+import { z } from "zod";
+import { oneLine } from "../text";
+
+export const nodeStateSchema = z.enum(["ready", "unreachable"]);
+export type NodeState = z.infer<typeof nodeStateSchema>;
+
+/** A card as the API shows it. Measurements the driver did not report are null, never zero. */
+export const gpuViewSchema = z.object({
+  index: z.number().int(),
+  uuid: z.string(),
+  name: z.string(),
+  memoryBytesTotal: z.number(),
+  memoryBytesUsed: z.number().nullable(),
+  computeCapability: z.string().nullable(),
+  /** The fastest generation card and slot allow together. */
+  pcieGenMax: z.number().nullable(),
+  /** The fastest generation the card itself supports. */
+  pcieGenCardMax: z.number().nullable(),
+  /** Drops while the card idles: shown, never compared. */
+  pcieGenCurrent: z.number().nullable(),
+  pcieWidthMax: z.number().nullable(),
+  pcieWidthCurrent: z.number().nullable(),
+  /**
+   * The link as seated (the slot's generation, the lanes in use) against what the card could
+   * have, in GB/s each way; null when the driver did not say enough to judge.
+   */
+  pcieLink: z
+    .object({
+      carriedGBps: z.number(),
+      possibleGBps: z.number(),
+      isBelowCapability: z.boolean(),
+      reason: z.string().nullable(),
+    })
+    .nullable(),
+  migEnabled: z.boolean(),
+  utilizationPercent: z.number().nullable(),
+  temperatureCelsius: z.number().nullable(),
+  powerWatts: z.number().nullable(),
+});
+export type GpuView = z.infer<typeof gpuViewSchema>;
+
+export const nodeViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  state: nodeStateSchema,
+  simulated: z.boolean(),
+  simulationProfile: z.string().nullable(),
+  agentVersion: z.string(),
+  labels: z.record(z.string(), z.string()),
+  engines: z.array(z.string()),
+  features: z.array(z.string()),
+  /** ISO-8601 timestamps. */
+  firstSeenAt: z.string(),
+  lastSeenAt: z.string(),
+  cpu: z.object({
+    model: z.string(),
+    cores: z.number().int(),
+    utilizationPercent: z.number().nullable(),
+  }),
+  memory: z.object({ bytesTotal: z.number(), bytesUsed: z.number().nullable() }),
+  disk: z.object({ bytesTotal: z.number(), bytesFree: z.number().nullable() }),
+  os: z.string(),
+  arch: z.string(),
+  driverVersion: z.string().nullable(),
+  gpus: z.array(gpuViewSchema),
+});
+export type NodeView = z.infer<typeof nodeViewSchema>;
+
+/** One card at one heartbeat; null where the driver reported nothing. */
+export const gpuPointSchema = z.object({
+  index: z.number().int(),
+  utilizationPercent: z.number().nullable(),
+  memoryBytesUsed: z.number().nullable(),
+  temperatureCelsius: z.number().nullable(),
+});
+
+/** The last few minutes of a node's card samples, oldest first (kept in the server's memory). */
+export const gpuHistorySchema = z.object({
+  nodeId: z.string(),
+  /** How far back the server keeps samples, at the current heartbeat interval. */
+  windowMs: z.number(),
+  samples: z.array(z.object({ atMs: z.number(), gpus: z.array(gpuPointSchema) })),
+});
+export type GpuHistoryView = z.infer<typeof gpuHistorySchema>;
+
+export const nodeIdInputSchema = z.object({
+  id: oneLine("node id").min(1, "node id is required").max(200),
+});

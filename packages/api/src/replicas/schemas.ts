@@ -1,0 +1,39 @@
+// Replicas as they are now: where each runs, its phase and endpoint, and which ones sit idle.
+import { REPLICA_PHASE_NAMES } from "@llmgw/domain";
+import { z } from "zod";
+import { oneLine } from "../text";
+
+export const replicaPhaseSchema = z.enum(REPLICA_PHASE_NAMES);
+export type ReplicaPhase = z.infer<typeof replicaPhaseSchema>;
+
+export const replicaViewSchema = z.object({
+  id: z.string(),
+  model: z.string(),
+  profile: z.string(),
+  nodeId: z.string(),
+  nodeName: z.string(),
+  gpuIndexes: z.array(z.number().int()),
+  engine: z.string(),
+  phase: replicaPhaseSchema,
+  message: z.string(),
+  endpoint: z.string().nullable(),
+  phaseChangedAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  fetchProgress: z.number().nullable(),
+});
+export type ReplicaView = z.infer<typeof replicaViewSchema>;
+
+/** Ready replicas whose every card stayed under the threshold for the whole window: stoppable. */
+export const idleReplicasSchema = z.object({
+  thresholdPercent: z.number(),
+  windowMs: z.number(),
+  replicas: z.array(z.object({ replica: replicaViewSchema, peakUtilizationPercent: z.number() })),
+});
+export type IdleReplicasView = z.infer<typeof idleReplicasSchema>;
+
+export const replicasListInputSchema = z
+  .object({
+    model: oneLine("model").trim().min(1, "model filter is empty").max(200).optional(),
+    node: oneLine("node").trim().min(1, "node filter is empty").max(200).optional(),
+  })
+  .default({});
