@@ -60,7 +60,12 @@ export function ensureInstalled() {
 
 export function ensureWebBuilt() {
   const stamp = join(ROOT, "apps", "web", ".next", ".llmgw-source-stamp");
-  const digest = hashFiles(["apps/web", "packages/api/src", "pnpm-lock.yaml"]);
+  const digest = hashFiles([
+    "apps/web",
+    "packages/api/src",
+    "packages/domain/src",
+    "pnpm-lock.yaml",
+  ]);
   if (upToDate(stamp, digest) && existsSync(join(ROOT, "apps", "web", ".next", "BUILD_ID"))) return;
   console.error("llmgw: building the console (next build; about a minute on 2 cores)…");
   pnpm(["--filter", "@llmgw/web", "build"]);

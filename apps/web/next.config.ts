@@ -3,8 +3,9 @@
 import type { NextConfig } from "next";
 
 export const nextConfig: NextConfig = {
-  // @llmgw/api ships TypeScript sources (its exports point at src/index.ts).
-  transpilePackages: ["@llmgw/api"],
+  // @llmgw/api ships TypeScript sources (its exports point at src/), and its browser-safe
+  // @llmgw/api/schemas imports @llmgw/domain, which does too.
+  transpilePackages: ["@llmgw/api", "@llmgw/domain"],
   // The console is a separate process; no header should advertise the framework to the fleet's users.
   poweredByHeader: false,
   reactStrictMode: true,

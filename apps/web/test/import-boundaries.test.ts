@@ -1,6 +1,6 @@
 // The console reaches the control plane only through tRPC. Value imports of @llmgw/api would drag
-// @trpc/server (which refuses to run in a browser) into the bundle, and @llmgw/db must never be
-// reachable from web at all.
+// @trpc/server (which refuses to run in a browser) into the bundle; values come from the
+// browser-safe @llmgw/api/schemas instead. @llmgw/db must never be reachable from web at all.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
@@ -71,5 +71,6 @@ describe("import boundaries", () => {
     expect(forbiddenImports("a.ts", 'import { createDb } from "@llmgw/db";')).toHaveLength(1);
     expect(forbiddenImports("a.ts", 'import type { NodeView } from "@llmgw/api";')).toEqual([]);
     expect(forbiddenImports("a.ts", 'import { type NodeView } from "@llmgw/api";')).toEqual([]);
+    expect(forbiddenImports("a.ts", 'import { TRPC_PATH } from "@llmgw/api/schemas";')).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
 // parameters the server sends with it; otherwise a Turkish operator would read English (or a hole).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { REFUSALS } from "@llmgw/api/refusals";
+import { REFUSALS } from "@llmgw/api/schemas";
 import { describe, expect, it } from "vitest";
 
 const LOCALES_DIR = join(import.meta.dirname, "..", "src", "locales");

@@ -1,7 +1,7 @@
 // Turns whatever a tRPC call failed with into words for the operator. Known cases are translated:
 // a refusal by its code (locales/*/refusals.json) with the names the server put in it; anything
 // else shows the control plane's own message, which already names what to do.
-import { isRefusalCode, REFUSALS } from "@llmgw/api/refusals";
+import { isRefusalCode, REFUSALS } from "@llmgw/api/schemas";
 import { TRPCClientError } from "@trpc/client";
 import type { TFunction } from "i18next";
 

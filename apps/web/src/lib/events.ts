@@ -1,49 +1,8 @@
 // Turns an event's structured params into what its sentence needs in the operator's language:
 // numbers formatted per locale, milliseconds as seconds, an empty card list as "CPU". The sentence
 // itself comes from the locale files by kind, never from the server.
-import type { EventKind, EventSeverity, EventSubjectType, EventView } from "@llmgw/api";
+import type { EventView } from "@llmgw/api";
 import { formatNumber } from "./format";
-
-// The console may only import types from @llmgw/api, so the lists the filters offer are repeated
-// here; the checks below fail `tsc` when the API gains a kind the console does not list.
-export const EVENT_KINDS = [
-  "node.unreachable",
-  "node.lost",
-  "node.back",
-  "replica.placed",
-  "replica.started",
-  "replica.failed",
-  "replica.rebuilt",
-  "model.parked",
-  "model.retried",
-  "model.unplaceable",
-  "model.placeable",
-  "catalog.model-added",
-  "catalog.model-removed",
-  "catalog.fallbacks-changed",
-  "key.created",
-  "key.revoked",
-] as const satisfies readonly EventKind[];
-export const EVENT_SEVERITIES = [
-  "info",
-  "warning",
-  "error",
-] as const satisfies readonly EventSeverity[];
-export const EVENT_SUBJECT_TYPES = [
-  "node",
-  "model",
-  "replica",
-  "key",
-] as const satisfies readonly EventSubjectType[];
-
-type Unlisted<All, Listed> = Exclude<All, Listed> extends never ? true : never;
-export const EVERY_KIND_LISTED: Unlisted<EventKind, (typeof EVENT_KINDS)[number]> = true;
-export const EVERY_SEVERITY_LISTED: Unlisted<EventSeverity, (typeof EVENT_SEVERITIES)[number]> =
-  true;
-export const EVERY_SUBJECT_LISTED: Unlisted<
-  EventSubjectType,
-  (typeof EVENT_SUBJECT_TYPES)[number]
-> = true;
 
 /** How a key is shown without its secret: the visible prefix only. */
 export function keyLabel(prefix: string): string {

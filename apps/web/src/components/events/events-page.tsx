@@ -3,12 +3,12 @@
 // one model's events), older pages on demand, and "mark all as seen" for operators, which clears
 // the shell's attention badge.
 import type { EventKind, EventSeverity, EventSubjectType } from "@llmgw/api";
+import { EVENT_KINDS, EVENT_SEVERITIES, EVENT_SUBJECT_TYPES } from "@llmgw/api/schemas";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useCanWrite } from "../../hooks/use-can-write";
-import { EVENT_KINDS, EVENT_SEVERITIES, EVENT_SUBJECT_TYPES } from "../../lib/events";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
 import { ATTENTION_REFETCH_INTERVAL_MS } from "./attention-badge";

@@ -1,7 +1,7 @@
 // Same-origin tRPC endpoint of the console. The browser only ever talks to the console's origin, so
 // the session cookie stays first-party and httpOnly; this handler relays each call to the control
 // plane unchanged and relays the answer back, Set-Cookie included.
-import { CONSOLE_TRPC_PATH } from "@/lib/api-paths";
+import { TRPC_PATH } from "@llmgw/api/schemas";
 import { readServerConfig } from "@/server-config";
 import { relayTrpcRequest } from "@/lib/trpc-proxy";
 
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 async function handle(request: Request): Promise<Response> {
   const { apiUrl } = readServerConfig();
-  return relayTrpcRequest(request, { apiUrl, trpcPath: CONSOLE_TRPC_PATH });
+  return relayTrpcRequest(request, { apiUrl, trpcPath: TRPC_PATH });
 }
 
 export const GET = handle;
