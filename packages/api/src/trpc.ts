@@ -1,8 +1,8 @@
 // The tRPC instance and the procedure builders every router uses.
 import { initTRPC, TRPCError } from "@trpc/server";
-import { ZodError } from "zod";
+import { z, ZodError } from "zod";
 import { atLeast, holdsOn, type RoleName } from "@llmgw/domain";
-import { ServiceError, type ApiContext } from "./context";
+import { ServiceError, type ApiContext, type ApiServices } from "./context";
 import type { UserView } from "./auth/schemas";
 import { maskInternalError } from "./internal-errors";
 import { RetryLaterError } from "./retry-later";
@@ -142,4 +142,22 @@ export async function requireOn(
       { code: "role.not_on_owner", params: { username: ctx.user.username, role, owner } },
     );
   }
+}
+
+/** What a change that has nothing else to say answers. */
+export async function answerOk(change: Promise<unknown>): Promise<{ ok: true }> {
+  await change;
+  return { ok: true };
+}
+
+/**
+ * A query that answers a list from one service call, checked against `item`: most domains have
+ * one, and anyone signed in may look unless `procedure` says otherwise.
+ */
+export function listQuery<Item extends z.ZodType>(
+  item: Item,
+  load: (services: ApiServices) => Promise<z.input<Item>[]>,
+  procedure: typeof authedProcedure = authedProcedure,
+) {
+  return procedure.output(z.array(item)).query(({ ctx }) => load(ctx.services));
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   createdTokenSchema,
   createTokenInputSchema,
+  endedSessionsSchema,
   loginInputSchema,
   loginOutputSchema,
   setLocaleInputSchema,
@@ -10,7 +11,7 @@ import {
   userViewSchema,
 } from "./schemas";
 import { idInputSchema } from "../people/schemas";
-import { authedProcedure, publicProcedure, router } from "../trpc";
+import { answerOk, authedProcedure, publicProcedure, router } from "../trpc";
 
 export const authRouter = router({
   login: publicProcedure
@@ -34,21 +35,18 @@ export const authRouter = router({
   }),
 
   /** Ends every session and token of the caller, this one included. */
-  logoutEverywhere: authedProcedure
-    .output(z.object({ ended: z.number() }))
-    .mutation(async ({ ctx }) => {
-      const ended = await ctx.services.auth.logoutEverywhere(ctx.user.id);
-      ctx.clearSessionCookie();
-      return { ended };
-    }),
+  logoutEverywhere: authedProcedure.output(endedSessionsSchema).mutation(async ({ ctx }) => {
+    const ended = await ctx.services.auth.logoutEverywhere(ctx.user.id);
+    ctx.clearSessionCookie();
+    return { ended };
+  }),
 
   me: authedProcedure.output(userViewSchema).query(({ ctx }) => ctx.user),
 
   /** The console language, kept on the person so every browser opens in it. */
-  setLocale: authedProcedure.input(setLocaleInputSchema).mutation(async ({ ctx, input }) => {
-    await ctx.services.auth.setLocale(ctx.user.id, input.locale);
-    return { ok: true as const };
-  }),
+  setLocale: authedProcedure
+    .input(setLocaleInputSchema)
+    .mutation(({ ctx, input }) => answerOk(ctx.services.auth.setLocale(ctx.user.id, input.locale))),
 
   createToken: authedProcedure
     .input(createTokenInputSchema)
@@ -61,8 +59,7 @@ export const authRouter = router({
     .output(z.array(tokenViewSchema))
     .query(({ ctx }) => ctx.services.auth.listTokens(ctx.user.id)),
 
-  revokeToken: authedProcedure.input(idInputSchema).mutation(async ({ ctx, input }) => {
-    await ctx.services.auth.revokeToken(ctx.user.id, input.id);
-    return { ok: true as const };
-  }),
+  revokeToken: authedProcedure
+    .input(idInputSchema)
+    .mutation(({ ctx, input }) => answerOk(ctx.services.auth.revokeToken(ctx.user.id, input.id))),
 });

@@ -41,6 +41,9 @@ export const loginOutputSchema = z.object({
 /** A session as the server opens it: the token is always there before the router decides. */
 export type LoginOutput = z.infer<typeof loginOutputSchema> & { token: string };
 
+/** How many sessions and tokens a sign-out everywhere ended. */
+export const endedSessionsSchema = z.object({ ended: z.number() });
+
 export const setLocaleInputSchema = z.object({ locale: localeSchema });
 
 export const tokenViewSchema = z.object({

@@ -14,12 +14,10 @@ import {
   mcpTestResultSchema,
   mcpUpdateServerInputSchema,
 } from "./schemas";
-import { adminProcedure, router } from "../trpc";
+import { adminProcedure, listQuery, router } from "../trpc";
 
 const serversRouter = router({
-  list: adminProcedure
-    .output(z.array(mcpServerViewSchema))
-    .query(({ ctx }) => ctx.services.mcp.listServers()),
+  list: listQuery(mcpServerViewSchema, (services) => services.mcp.listServers(), adminProcedure),
   add: adminProcedure
     .input(mcpAddServerInputSchema)
     .output(mcpServerViewSchema)

@@ -1,5 +1,4 @@
 // The catalog: what the cluster should serve, why a model is or is not placed, and the presets.
-import { z } from "zod";
 import {
   addModelInputSchema,
   modelNameInputSchema,
@@ -9,12 +8,10 @@ import {
   setFallbacksInputSchema,
   setModelKeyInputSchema,
 } from "./schemas";
-import { authedProcedure, operatorProcedure, router } from "../trpc";
+import { answerOk, authedProcedure, listQuery, operatorProcedure, router } from "../trpc";
 
 export const modelsRouter = router({
-  list: authedProcedure
-    .output(z.array(modelViewSchema))
-    .query(({ ctx }) => ctx.services.models.list()),
+  list: listQuery(modelViewSchema, (services) => services.models.list()),
 
   get: authedProcedure
     .input(modelNameInputSchema)
@@ -26,10 +23,9 @@ export const modelsRouter = router({
     .output(modelViewSchema)
     .mutation(({ ctx, input }) => ctx.services.models.add(input, ctx.actor)),
 
-  remove: operatorProcedure.input(modelNameInputSchema).mutation(async ({ ctx, input }) => {
-    await ctx.services.models.remove(input.name, ctx.actor);
-    return { ok: true as const };
-  }),
+  remove: operatorProcedure
+    .input(modelNameInputSchema)
+    .mutation(({ ctx, input }) => answerOk(ctx.services.models.remove(input.name, ctx.actor))),
 
   retry: operatorProcedure
     .input(modelNameInputSchema)
@@ -54,7 +50,5 @@ export const modelsRouter = router({
     .output(placementExplanationSchema)
     .query(({ ctx, input }) => ctx.services.models.explainPlacement(input.name)),
 
-  presets: authedProcedure
-    .output(z.array(presetViewSchema))
-    .query(({ ctx }) => ctx.services.models.presets()),
+  presets: listQuery(presetViewSchema, (services) => services.models.presets()),
 });

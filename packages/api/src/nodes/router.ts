@@ -1,12 +1,9 @@
 // The fleet's nodes: inventory with live state, and a node's recent card samples.
-import { z } from "zod";
 import { gpuHistorySchema, nodeIdInputSchema, nodeViewSchema } from "./schemas";
-import { authedProcedure, router } from "../trpc";
+import { authedProcedure, listQuery, router } from "../trpc";
 
 export const nodesRouter = router({
-  list: authedProcedure
-    .output(z.array(nodeViewSchema))
-    .query(({ ctx }) => ctx.services.nodes.list()),
+  list: listQuery(nodeViewSchema, (services) => services.nodes.list()),
 
   get: authedProcedure
     .input(nodeIdInputSchema)

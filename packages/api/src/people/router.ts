@@ -1,5 +1,5 @@
 // People, groups, the ownership tree and role grants. Anyone signed in may look; only admins change.
-import { z } from "zod";
+import { endedSessionsSchema } from "../auth/schemas";
 import {
   createGroupInputSchema,
   createOrgUnitInputSchema,
@@ -14,14 +14,10 @@ import {
   roleBindingViewSchema,
   updatePersonInputSchema,
 } from "./schemas";
-import { adminProcedure, authedProcedure, router } from "../trpc";
-
-const ok = { ok: true as const };
+import { adminProcedure, answerOk, listQuery, router } from "../trpc";
 
 export const peopleRouter = router({
-  list: authedProcedure
-    .output(z.array(personViewSchema))
-    .query(({ ctx }) => ctx.services.people.list()),
+  list: listQuery(personViewSchema, (services) => services.people.list()),
   create: adminProcedure
     .input(createPersonInputSchema)
     .output(personViewSchema)
@@ -30,30 +26,26 @@ export const peopleRouter = router({
     .input(updatePersonInputSchema)
     .output(personViewSchema)
     .mutation(({ ctx, input }) => ctx.services.people.update(input, ctx.actor)),
-  remove: adminProcedure.input(idInputSchema).mutation(async ({ ctx, input }) => {
-    await ctx.services.people.remove(input.id, ctx.actor);
-    return ok;
-  }),
+  remove: adminProcedure
+    .input(idInputSchema)
+    .mutation(({ ctx, input }) => answerOk(ctx.services.people.remove(input.id, ctx.actor))),
   signOut: adminProcedure
     .input(idInputSchema)
-    .output(z.object({ ended: z.number() }))
+    .output(endedSessionsSchema)
     .mutation(async ({ ctx, input }) => ({
       ended: await ctx.services.people.signOut(input.id, ctx.actor),
     })),
 });
 
 export const groupsRouter = router({
-  list: authedProcedure
-    .output(z.array(groupViewSchema))
-    .query(({ ctx }) => ctx.services.people.groups()),
+  list: listQuery(groupViewSchema, (services) => services.people.groups()),
   create: adminProcedure
     .input(createGroupInputSchema)
     .output(groupViewSchema)
     .mutation(({ ctx, input }) => ctx.services.people.createGroup(input, ctx.actor)),
-  remove: adminProcedure.input(idInputSchema).mutation(async ({ ctx, input }) => {
-    await ctx.services.people.removeGroup(input.id, ctx.actor);
-    return ok;
-  }),
+  remove: adminProcedure
+    .input(idInputSchema)
+    .mutation(({ ctx, input }) => answerOk(ctx.services.people.removeGroup(input.id, ctx.actor))),
   addMember: adminProcedure
     .input(groupMemberInputSchema)
     .output(groupViewSchema)
@@ -69,29 +61,23 @@ export const groupsRouter = router({
 });
 
 export const orgRouter = router({
-  list: authedProcedure
-    .output(z.array(orgUnitViewSchema))
-    .query(({ ctx }) => ctx.services.people.units()),
+  list: listQuery(orgUnitViewSchema, (services) => services.people.units()),
   create: adminProcedure
     .input(createOrgUnitInputSchema)
     .output(orgUnitViewSchema)
     .mutation(({ ctx, input }) => ctx.services.people.createUnit(input, ctx.actor)),
-  remove: adminProcedure.input(ownerInputSchema).mutation(async ({ ctx, input }) => {
-    await ctx.services.people.removeUnit(input.owner, ctx.actor);
-    return ok;
-  }),
+  remove: adminProcedure
+    .input(ownerInputSchema)
+    .mutation(({ ctx, input }) => answerOk(ctx.services.people.removeUnit(input.owner, ctx.actor))),
 });
 
 export const rolesRouter = router({
-  list: authedProcedure
-    .output(z.array(roleBindingViewSchema))
-    .query(({ ctx }) => ctx.services.people.bindings()),
+  list: listQuery(roleBindingViewSchema, (services) => services.people.bindings()),
   grant: adminProcedure
     .input(grantRoleInputSchema)
     .output(roleBindingViewSchema)
     .mutation(({ ctx, input }) => ctx.services.people.grant(input, ctx.actor)),
-  revoke: adminProcedure.input(idInputSchema).mutation(async ({ ctx, input }) => {
-    await ctx.services.people.revokeGrant(input.id, ctx.actor);
-    return ok;
-  }),
+  revoke: adminProcedure
+    .input(idInputSchema)
+    .mutation(({ ctx, input }) => answerOk(ctx.services.people.revokeGrant(input.id, ctx.actor))),
 });
