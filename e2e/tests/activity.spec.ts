@@ -32,6 +32,19 @@ async function openReplicaLogs(page: Page): Promise<string> {
   return replicaId;
 }
 
+/**
+ * Acknowledges on Events until the sidebar's attention badge is gone. The attention count loads on
+ * its own, so this retries.
+ */
+async function acknowledgeAll(page: Page) {
+  const badge = page.getByTestId("events-attention");
+  await expect(async () => {
+    const acknowledge = page.getByTestId("events-acknowledge");
+    if (await acknowledge.isVisible()) await acknowledge.click();
+    await expect(badge).toHaveCount(0, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
 test.describe.configure({ mode: "serial" });
 
 test("a node's engine log follows while requests arrive; search highlights, copy copies", async ({
@@ -207,14 +220,9 @@ test("a crashing engine raises the sidebar's attention badge; acknowledging on E
   const name = "e2e-crashy";
   const badge = page.getByTestId("events-attention");
   await openConsole(page);
-  // Start with nothing to look at: whatever earlier tests raised is acknowledged first. The
-  // attention count loads on its own, so this retries until the badge is gone.
+  // Start with nothing to look at: whatever earlier tests raised is acknowledged first.
   await page.getByTestId("nav-events").click();
-  await expect(async () => {
-    const acknowledge = page.getByTestId("events-acknowledge");
-    if (await acknowledge.isVisible()) await acknowledge.click();
-    await expect(badge).toHaveCount(0, { timeout: 2_000 });
-  }).toPass({ timeout: 30_000 });
+  await acknowledgeAll(page);
 
   // A simulated engine told to crash a second after it starts: its replica fails, which is an error.
   await seed.model({
@@ -241,11 +249,7 @@ test("a crashing engine raises the sidebar's attention badge; acknowledging on E
     page.locator('[data-testid="event-row"][data-kind="replica.failed"]').first(),
   ).toBeVisible();
   await expect(page.getByTestId("events-attention-count")).toBeVisible();
-  await expect(async () => {
-    const acknowledge = page.getByTestId("events-acknowledge");
-    if (await acknowledge.isVisible()) await acknowledge.click();
-    await expect(badge).toHaveCount(0, { timeout: 2_000 });
-  }).toPass({ timeout: 30_000 });
+  await acknowledgeAll(page);
   await expect(page.getByTestId("events-attention-count")).toHaveCount(0);
 });
 
