@@ -1,7 +1,8 @@
 // The catalog in a real browser: the presets `llmgw dev` adds become ready, a model is removed and
 // added back from the Presets tab, a bad definition is refused line by line, and the page reads in
 // Turkish. Screenshots land in e2e/artifacts/. Every test starts from the saved admin session and
-// leaves the catalog as it found it (sim-chat and sim-gpu-chat present), so the order of tests does not matter.
+// leaves the catalog as it found it (sim-chat and sim-gpu-chat present), so the order of tests
+// does not matter.
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { ARTIFACTS } from "./facts";
 import { chooseLanguage, openConsole } from "./session";

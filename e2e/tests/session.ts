@@ -37,7 +37,7 @@ export async function saveAdminSession(browser: Browser): Promise<void> {
   }
 }
 
-/** Starts a test about signing in signed out: the saved admin session is dropped from its browser. */
+/** Starts a test about signing in signed out: drops the saved admin session from its browser. */
 export async function forgetSession(page: Page): Promise<void> {
   await page.context().clearCookies();
 }
