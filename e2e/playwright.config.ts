@@ -1,6 +1,8 @@
 // Browser end-to-end tests: Debian's Chromium (never a downloaded browser) against the whole
-// product started by `llmgw dev` in a temporary home, on free ports.
+// product started by `llmgw dev` in a temporary home, on free ports. The admin signs in once (the
+// "admin-session" project) and the specs start from that saved session.
 import { defineConfig } from "@playwright/test";
+import { ADMIN_SESSION_PATH } from "./tests/facts";
 
 export default defineConfig({
   testDir: "./tests",
@@ -27,4 +29,12 @@ export default defineConfig({
     },
     trace: "retain-on-failure",
   },
+  projects: [
+    { name: "admin-session", testMatch: /admin-session\.setup\.ts$/ },
+    {
+      name: "console",
+      dependencies: ["admin-session"],
+      use: { storageState: ADMIN_SESSION_PATH },
+    },
+  ],
 });

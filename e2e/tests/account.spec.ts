@@ -6,18 +6,10 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { llmgwBin } from "@llmgw/testing";
 import { ARTIFACTS, devFacts } from "./facts";
-
-async function signIn(page: Page) {
-  const facts = devFacts();
-  await page.goto(`${facts.consoleUrl}/sign-in`);
-  await page.getByTestId("signin-username").fill(facts.adminUser);
-  await page.getByTestId("signin-password").fill(facts.adminPassword);
-  await page.getByTestId("signin-submit").click();
-  await expect(page).toHaveURL(/\/cluster$/);
-}
+import { chooseLanguage, openConsole, saveAdminSession } from "./session";
 
 /** Runs `llmgw ctl …` with its own config dir; answers exit code and output. */
 function ctl(configDir: string, args: string[], stdin?: string) {
@@ -43,13 +35,17 @@ let configDir = "";
 test.beforeAll(() => {
   configDir = mkdtempSync(join(tmpdir(), "llmgw-e2e-ctl-"));
 });
-test.afterAll(() => rmSync(configDir, { recursive: true, force: true }));
+test.afterAll(async ({ browser }) => {
+  rmSync(configDir, { recursive: true, force: true });
+  // "Sign out everywhere" ended the admin session saved for the other specs too.
+  await saveAdminSession(browser);
+});
 
 test("a token made on the account page signs the CLI in; revoking it signs the CLI out", async ({
   page,
 }) => {
   const facts = devFacts();
-  await signIn(page);
+  await openConsole(page);
   // The name in the top bar leads to the person's own page.
   await page.getByTestId("current-user").click();
   await expect(page).toHaveURL(/\/account$/);
@@ -99,24 +95,20 @@ test("a token made on the account page signs the CLI in; revoking it signs the C
 });
 
 test("the account page reads in Turkish", async ({ page }) => {
-  await signIn(page);
-  await page.getByTestId("lang-switch").selectOption("tr");
-  await expect(page.locator("html")).toHaveAttribute("lang", "tr");
+  await openConsole(page);
+  await chooseLanguage(page, "tr");
   await page.getByTestId("nav-account").click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Hesabınız");
   await expect(page.getByTestId("account-source")).toHaveText("burada saklanan bir parola");
   await expect(page.getByTestId("token-create")).toHaveText("Belirteç oluştur");
   await page.screenshot({ path: `${ARTIFACTS}/account-tr.png`, fullPage: true });
   // The language is kept on the person (server side): back to English for the next tests.
-  await Promise.all([
-    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
-    page.getByTestId("lang-switch").selectOption("en"),
-  ]);
+  await chooseLanguage(page, "en");
 });
 
 test("sign out everywhere ends this browser's session and the CLI's token", async ({ page }) => {
   const facts = devFacts();
-  await signIn(page);
+  await openConsole(page);
   await page.getByTestId("nav-account").click();
   await page.getByTestId("token-label").fill(`e2e-everywhere-${Date.now()}`);
   await page.getByTestId("token-create").click();

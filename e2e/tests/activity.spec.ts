@@ -6,19 +6,12 @@
 import OpenAI from "openai";
 import { expect, test, type Page } from "@playwright/test";
 import { ARTIFACTS, devFacts } from "./facts";
+import { seed } from "./factories";
+import { chooseLanguage, openConsole } from "./session";
 
 const READY_TIMEOUT_MS = 90_000;
 const MODEL = "sim-chat";
 const OWNER = "team:e2e-console";
-
-async function signIn(page: Page) {
-  const facts = devFacts();
-  await page.goto(`${facts.consoleUrl}/sign-in`);
-  await page.getByTestId("signin-username").fill(facts.adminUser);
-  await page.getByTestId("signin-password").fill(facts.adminPassword);
-  await page.getByTestId("signin-submit").click();
-  await expect(page).toHaveURL(/\/cluster$/);
-}
 
 function openai(apiKey: string): OpenAI {
   return new OpenAI({ apiKey, baseURL: `${devFacts().apiUrl}/v1`, maxRetries: 0 });
@@ -39,6 +32,19 @@ async function openReplicaLogs(page: Page): Promise<string> {
   return replicaId;
 }
 
+/**
+ * Acknowledges on Events until the sidebar's attention badge is gone. The attention count loads on
+ * its own, so this retries.
+ */
+async function acknowledgeAll(page: Page) {
+  const badge = page.getByTestId("events-attention");
+  await expect(async () => {
+    const acknowledge = page.getByTestId("events-acknowledge");
+    if (await acknowledge.isVisible()) await acknowledge.click();
+    await expect(badge).toHaveCount(0, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
 test.describe.configure({ mode: "serial" });
 
 test("a node's engine log follows while requests arrive; search highlights, copy copies", async ({
@@ -50,7 +56,7 @@ test("a node's engine log follows while requests arrive; search highlights, copy
   await context.grantPermissions(["clipboard-read", "clipboard-write"], {
     origin: facts.consoleUrl,
   });
-  await signIn(page);
+  await openConsole(page);
   await openReplicaLogs(page);
   await expect(page.getByTestId("logs-follow")).toBeChecked();
   await expect(page.getByTestId("logs-output")).toContainText("sim-engine");
@@ -94,15 +100,12 @@ test("a node's engine log follows while requests arrive; search highlights, copy
   await page.getByTestId("logs-source").selectOption("agent");
   await expect(page.getByTestId("logs-output")).not.toContainText("POST /v1/chat/completions");
 
-  await page.getByTestId("lang-switch").selectOption("tr");
+  await chooseLanguage(page, "tr");
   await expect(page.getByTestId("logs-follow").locator("xpath=..")).toContainText("Takip et");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("günlükleri");
   await page.screenshot({ path: `${ARTIFACTS}/logs-tr.png`, fullPage: true });
   // The language is kept on the person (server side): back to English for the next tests.
-  await Promise.all([
-    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
-    page.getByTestId("lang-switch").selectOption("en"),
-  ]);
+  await chooseLanguage(page, "en");
 });
 
 test("a key created in the console streams through /v1, shows in usage and events, and is revoked", async ({
@@ -113,7 +116,7 @@ test("a key created in the console streams through /v1, shows in usage and event
   await context.grantPermissions(["clipboard-read", "clipboard-write"], {
     origin: facts.consoleUrl,
   });
-  await signIn(page);
+  await openConsole(page);
   await page.getByTestId("nav-keys").click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("API keys");
   await page.getByTestId("create-key").click();
@@ -216,29 +219,19 @@ test("a crashing engine raises the sidebar's attention badge; acknowledging on E
 }) => {
   const name = "e2e-crashy";
   const badge = page.getByTestId("events-attention");
-  await signIn(page);
-  // Start with nothing to look at: whatever earlier tests raised is acknowledged first. The
-  // attention count loads on its own, so this retries until the badge is gone.
+  await openConsole(page);
+  // Start with nothing to look at: whatever earlier tests raised is acknowledged first.
   await page.getByTestId("nav-events").click();
-  await expect(async () => {
-    const acknowledge = page.getByTestId("events-acknowledge");
-    if (await acknowledge.isVisible()) await acknowledge.click();
-    await expect(badge).toHaveCount(0, { timeout: 2_000 });
-  }).toPass({ timeout: 30_000 });
+  await acknowledgeAll(page);
 
   // A simulated engine told to crash a second after it starts: its replica fails, which is an error.
-  await page.getByTestId("nav-models").click();
-  await page.getByTestId("add-model").click();
-  await page.getByTestId("definition-tab").click();
-  const definition = {
+  await seed.model({
     name,
     source: `file:///var/lib/llmgw/sim/${name}`,
     profiles: [{ name: "sim", engine: "sim", memory_gb: 1, args: ["--fault", "crash-after:1"] }],
     replicas: { min: 1, max: 1 },
-  };
-  await page.getByTestId("definition-editor").fill(JSON.stringify(definition, null, 2));
-  await page.getByTestId("definition-submit").click();
-  await expect(page.getByTestId("add-model-dialog")).toBeHidden();
+  });
+  await page.getByTestId("nav-models").click();
 
   // The badge shows on every page, in the sidebar next to Events.
   await expect(badge).toBeVisible({ timeout: READY_TIMEOUT_MS });
@@ -256,20 +249,15 @@ test("a crashing engine raises the sidebar's attention badge; acknowledging on E
     page.locator('[data-testid="event-row"][data-kind="replica.failed"]').first(),
   ).toBeVisible();
   await expect(page.getByTestId("events-attention-count")).toBeVisible();
-  await expect(async () => {
-    const acknowledge = page.getByTestId("events-acknowledge");
-    if (await acknowledge.isVisible()) await acknowledge.click();
-    await expect(badge).toHaveCount(0, { timeout: 2_000 });
-  }).toPass({ timeout: 30_000 });
+  await acknowledgeAll(page);
   await expect(page.getByTestId("events-attention-count")).toHaveCount(0);
 });
 
 test("keys, usage and events read in Turkish, with Turkish numbers and casing", async ({
   page,
 }) => {
-  await signIn(page);
-  await page.getByTestId("lang-switch").selectOption("tr");
-  await expect(page.locator("html")).toHaveAttribute("lang", "tr");
+  await openConsole(page);
+  await chooseLanguage(page, "tr");
 
   await page.getByTestId("nav-keys").click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("API anahtarları");
@@ -298,8 +286,5 @@ test("keys, usage and events read in Turkish, with Turkish numbers and casing", 
   await expect(created).toContainText(/saniye önce|dakika önce/);
   await page.screenshot({ path: `${ARTIFACTS}/events-tr.png`, fullPage: true });
   // The language is kept on the person (server side): back to English for the next tests.
-  await Promise.all([
-    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
-    page.getByTestId("lang-switch").selectOption("en"),
-  ]);
+  await chooseLanguage(page, "en");
 });

@@ -4,47 +4,27 @@
 // and the page reads in Turkish. Screenshots land in e2e/artifacts/.
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { ARTIFACTS, devFacts } from "./facts";
+import { adminApi, type ApiClient } from "./factories";
+import { chooseLanguage, openConsole } from "./session";
 
 const READY_TIMEOUT_MS = 90_000;
 const GPU_MODEL = "sim-gpu-chat";
 
-interface ApiNode {
-  id: string;
-  name: string;
-  gpus: { index: number }[];
-}
-interface ApiReplica {
-  id: string;
-  model: string;
-  nodeId: string;
-  gpuIndexes: number[];
-  phase: string;
-}
-
-async function signIn(page: Page) {
-  const facts = devFacts();
-  await page.goto(`${facts.consoleUrl}/sign-in`);
-  await page.getByTestId("signin-username").fill(facts.adminUser);
-  await page.getByTestId("signin-password").fill(facts.adminPassword);
-  await page.getByTestId("signin-submit").click();
-  await expect(page).toHaveURL(/\/cluster$/);
+/** The cluster view with the saved admin session, once its heatmap is drawn. */
+async function openCluster(page: Page) {
+  await openConsole(page);
   await expect(page.getByTestId("heatmap-canvas")).toBeVisible();
 }
 
-/** A tRPC query through the console's own relay, with the browser's session cookie. */
-async function query<T>(page: Page, path: string, input?: unknown): Promise<T> {
-  const search = input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`;
-  const response = await page.request.get(`${devFacts().consoleUrl}/api/trpc/${path}${search}`);
-  expect(response.ok(), `${path} answered ${response.status()}`).toBe(true);
-  return ((await response.json()) as { result: { data: T } }).result.data;
-}
+/** A replica as `replicas.list` answers it. */
+type Replica = Awaited<ReturnType<ApiClient["replicas"]["list"]["query"]>>[number];
 
-async function readyGpuReplica(page: Page): Promise<ApiReplica> {
-  let found: ApiReplica | undefined;
+async function readyGpuReplica(): Promise<Replica> {
+  let found: Replica | undefined;
   await expect
     .poll(
       async () => {
-        const replicas = await query<ApiReplica[]>(page, "replicas.list", { model: GPU_MODEL });
+        const replicas = await adminApi().replicas.list.query({ model: GPU_MODEL });
         found = replicas.find((r) => r.phase === "ready" && r.gpuIndexes.length > 0);
         return found !== undefined;
       },
@@ -121,8 +101,8 @@ function loadModel(model: string, count: number): AbortController {
 }
 
 test("the heatmap draws one cell per card of the fleet", async ({ page }) => {
-  await signIn(page);
-  const nodes = await query<ApiNode[]>(page, "nodes.list");
+  await openCluster(page);
+  const nodes = await adminApi().nodes.list.query();
   const cards = nodes.reduce((sum, node) => sum + node.gpus.length, 0);
   expect(cards).toBeGreaterThan(0);
   const canvas = page.getByTestId("heatmap-canvas");
@@ -141,8 +121,8 @@ test("the heatmap draws one cell per card of the fleet", async ({ page }) => {
 });
 
 test("a card's colour follows its load, and the metric switch recolours it", async ({ page }) => {
-  await signIn(page);
-  const replica = await readyGpuReplica(page);
+  await openCluster(page);
+  const replica = await readyGpuReplica();
   const canvas = page.getByTestId("heatmap-canvas");
   await page.getByTestId("metric-utilization").click();
   await expect(canvas).toHaveAttribute("data-metric", "utilization");
@@ -199,8 +179,8 @@ test("a card's colour follows its load, and the metric switch recolours it", asy
 });
 
 test("a click on a card opens its node, with charts per card", async ({ page }) => {
-  await signIn(page);
-  const nodes = await query<ApiNode[]>(page, "nodes.list");
+  await openCluster(page);
+  const nodes = await adminApi().nodes.list.query();
   const node = nodes.find((n) => n.name === "sim-h100-a")!;
   const canvas = page.getByTestId("heatmap-canvas");
   await canvas.click({ position: await cellCenter(canvas, node.id, 2) });
@@ -225,18 +205,15 @@ test("a click on a card opens its node, with charts per card", async ({ page }) 
   expect(layers.tooltip).toBeGreaterThan(layers.legend);
   await page.screenshot({ path: `${ARTIFACTS}/node-en.png`, fullPage: true });
 
-  await page.getByTestId("lang-switch").selectOption("tr");
+  await chooseLanguage(page, "tr");
   await expect(charts.getByRole("heading", { name: "Son dakikalar, kart başına" })).toBeVisible();
   await page.screenshot({ path: `${ARTIFACTS}/node-tr.png`, fullPage: true });
   // The language is kept on the person (server side): back to English for the next tests.
-  await Promise.all([
-    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
-    page.getByTestId("lang-switch").selectOption("en"),
-  ]);
+  await chooseLanguage(page, "en");
 });
 
 test("the command palette jumps to a node, and ? lists the shortcuts", async ({ page }) => {
-  await signIn(page);
+  await openCluster(page);
   await page.keyboard.press("Control+k");
   const input = page.getByTestId("palette-input");
   await expect(input).toBeFocused();
@@ -259,7 +236,7 @@ test("the command palette jumps to a node, and ? lists the shortcuts", async ({ 
 test("the nodes table warns of a PCIe link below capacity and sorts by warnings", async ({
   page,
 }) => {
-  await signIn(page);
+  await openCluster(page);
   await page.getByTestId("nav-nodes").click();
   const row = page.locator('[data-testid="node-row"][data-node-name="sim-l40s-a"]');
   await expect(row.getByTestId("node-warnings")).toHaveAttribute("data-warnings", "pcie");
@@ -278,8 +255,8 @@ test("the nodes table warns of a PCIe link below capacity and sorts by warnings"
 });
 
 test("in Turkish the cluster view's headings and numbers are Turkish", async ({ page }) => {
-  await signIn(page);
-  await page.getByTestId("lang-switch").selectOption("tr");
+  await openCluster(page);
+  await chooseLanguage(page, "tr");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Küme");
   await expect(page.getByTestId("metric-utilization")).toHaveText("Kullanım");
   await expect(page.getByRole("heading", { name: "GPU sınıfına göre kapasite" })).toBeVisible();
@@ -295,8 +272,5 @@ test("in Turkish the cluster view's headings and numbers are Turkish", async ({ 
   await page.screenshot({ path: `${ARTIFACTS}/cluster-light-tr.png` });
   await page.getByTestId("theme-switch").click();
   // The language is kept on the person (server side): back to English for the next tests.
-  await Promise.all([
-    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
-    page.getByTestId("lang-switch").selectOption("en"),
-  ]);
+  await chooseLanguage(page, "en");
 });

@@ -4,12 +4,12 @@
 // says when nothing matches and opens a row's details. Screenshots land in e2e/artifacts/.
 import { expect, test } from "@playwright/test";
 import { ARTIFACTS, devFacts } from "./facts";
-import { chooseLanguage, signInAsAdmin } from "./session";
+import { chooseLanguage, openConsole } from "./session";
 
 test("the key dialog fills the owner, offers known owners and names a bad limit", async ({
   page,
 }) => {
-  await signInAsAdmin(page);
+  await openConsole(page);
   await page.getByTestId("nav-keys").click();
   await page.getByTestId("create-key").click();
   await expect(page.getByTestId("key-owner")).toHaveValue(`user:${devFacts().adminUser}`);
@@ -34,7 +34,7 @@ test("the key dialog fills the owner, offers known owners and names a bad limit"
 test("an unknown ?model= on Replicas is said to be unknown; notes read in Turkish", async ({
   page,
 }) => {
-  await signInAsAdmin(page);
+  await openConsole(page);
   await page.goto(`${devFacts().consoleUrl}/replicas?model=no-such-model`);
   const unknown = page.getByTestId("replicas-unknown-model");
   await expect(unknown).toContainText("The catalog has no model named “no-such-model”");
@@ -56,7 +56,7 @@ test("an unknown ?model= on Replicas is said to be unknown; notes read in Turkis
 test("the audit log filters by who and by target, says when nothing matches, opens details", async ({
   page,
 }) => {
-  await signInAsAdmin(page);
+  await openConsole(page);
   await page.getByTestId("nav-audit").click();
   const rows = page.getByTestId("audit-row");
   await expect(rows.first()).toBeVisible();

@@ -1,7 +1,14 @@
 // The walking skeleton in a real browser: sign in, see the simulated fleet with its GPUs, open a
 // node, and switch the console to Turkish. Screenshots of each view land in e2e/artifacts/.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { ARTIFACTS, devFacts } from "./facts";
+import {
+  chooseLanguage,
+  fillSignInAsAdmin,
+  forgetSession,
+  openConsole,
+  signInAsAdmin,
+} from "./session";
 
 const FLEET = [
   { name: "sim-h100-a", gpus: /8 × NVIDIA H100 80GB HBM3/ },
@@ -9,17 +16,8 @@ const FLEET = [
   { name: "sim-cpu-a", gpus: null },
 ];
 
-async function signIn(page: Page) {
-  const facts = devFacts();
-  await page.goto(`${facts.consoleUrl}/sign-in`);
-  await page.getByTestId("signin-username").fill(facts.adminUser);
-  await page.getByTestId("signin-password").fill(facts.adminPassword);
-  await page.getByTestId("signin-submit").click();
-  // The cluster heatmap is the landing page.
-  await expect(page).toHaveURL(/\/cluster$/);
-}
-
 test("a wrong password is refused with a clear message", async ({ page }) => {
+  await forgetSession(page);
   const facts = devFacts();
   await page.goto(`${facts.consoleUrl}/sign-in`);
   await page.getByTestId("signin-username").fill(facts.adminUser);
@@ -33,6 +31,7 @@ test("a wrong password is refused with a clear message", async ({ page }) => {
 test("runs under a nonce CSP that no other site can frame, and never shows the token to scripts", async ({
   page,
 }) => {
+  await forgetSession(page);
   const violations: string[] = [];
   page.on("console", (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
@@ -44,9 +43,7 @@ test("runs under a nonce CSP that no other site can frame, and never shows the t
   expect(policy).toMatch(/script-src [^;]*'nonce-/);
   expect(answer?.headers()["x-frame-options"]).toBe("DENY");
   const login = page.waitForResponse((r) => r.url().includes("/api/trpc/auth.login"));
-  await page.getByTestId("signin-username").fill(facts.adminUser);
-  await page.getByTestId("signin-password").fill(facts.adminPassword);
-  await page.getByTestId("signin-submit").click();
+  await fillSignInAsAdmin(page);
   const loginBody = await (await login).text();
   expect(loginBody).not.toMatch(/"token"/);
   await expect(page).toHaveURL(/\/cluster$/);
@@ -56,7 +53,8 @@ test("runs under a nonce CSP that no other site can frame, and never shows the t
 test("signs in, lists the simulated fleet, opens a node, and switches to Turkish", async ({
   page,
 }) => {
-  await signIn(page);
+  await forgetSession(page);
+  await signInAsAdmin(page);
   await page.getByTestId("nav-nodes").click();
   const table = page.getByTestId("nodes-table");
   for (const node of FLEET) {
@@ -75,8 +73,7 @@ test("signs in, lists the simulated fleet, opens a node, and switches to Turkish
   await expect(gpus.first()).toContainText("NVIDIA H100 80GB HBM3");
   await page.screenshot({ path: `${ARTIFACTS}/node-detail-en.png`, fullPage: true });
 
-  await page.getByTestId("lang-switch").selectOption("tr");
-  await expect(page.locator("html")).toHaveAttribute("lang", "tr");
+  await chooseLanguage(page, "tr");
   await expect(page.getByRole("heading", { name: "Bilgiler" })).toBeVisible();
   await page.screenshot({ path: `${ARTIFACTS}/node-detail-tr.png`, fullPage: true });
 
@@ -93,14 +90,11 @@ test("signs in, lists the simulated fleet, opens a node, and switches to Turkish
   await page.reload();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Düğümler");
   // The language is also kept on the person (server side): back to English for the next tests.
-  await Promise.all([
-    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
-    page.getByTestId("lang-switch").selectOption("en"),
-  ]);
+  await chooseLanguage(page, "en");
 });
 
 test("the node list refreshes without a reload", async ({ page }) => {
-  await signIn(page);
+  await openConsole(page);
   await page.getByTestId("nav-nodes").click();
   const row = page.getByTestId("nodes-table").locator('[data-node-name="sim-h100-a"]');
   await expect(row).toBeVisible();

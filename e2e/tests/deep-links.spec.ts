@@ -5,21 +5,15 @@
 // Captured in English and Turkish in e2e/artifacts/.
 import { expect, test, type Page } from "@playwright/test";
 import { ARTIFACTS, devFacts } from "./facts";
-import { chooseLanguage } from "./session";
-
-async function fillSignIn(page: Page) {
-  const facts = devFacts();
-  await page.getByTestId("signin-username").fill(facts.adminUser);
-  await page.getByTestId("signin-password").fill(facts.adminPassword);
-  await page.getByTestId("signin-submit").click();
-}
+import { chooseLanguage, fillSignInAsAdmin, forgetSession, openConsole } from "./session";
 
 test("a deep link survives sign-in", async ({ page }) => {
   const { consoleUrl } = devFacts();
   const deepLink = "/nodes/sim-h100-a/logs?source=agent";
+  await forgetSession(page);
   await page.goto(`${consoleUrl}${deepLink}`);
   await expect(page).toHaveURL(/\/sign-in\?next=/);
-  await fillSignIn(page);
+  await fillSignInAsAdmin(page);
   await expect(page).toHaveURL(`${consoleUrl}${deepLink}`);
   await expect(page.getByTestId("logs-output")).toBeVisible();
 });
@@ -35,8 +29,9 @@ for (const attack of [
     page,
   }) => {
     const { consoleUrl } = devFacts();
+    await forgetSession(page);
     await page.goto(`${consoleUrl}/sign-in?next=${encodeURIComponent(attack)}`);
-    await fillSignIn(page);
+    await fillSignInAsAdmin(page);
     await expect(page).toHaveURL(`${consoleUrl}/cluster`);
     // Signed in already, the sign-in page moves on at once, and still not off the console.
     await page.goto(`${consoleUrl}/sign-in?next=${encodeURIComponent(attack)}`);
@@ -65,10 +60,7 @@ async function expectRealAddresses(page: Page, tag: "en" | "tr") {
 }
 
 test("the pages show the real addresses, in English and Turkish", async ({ page }) => {
-  const { consoleUrl } = devFacts();
-  await page.goto(`${consoleUrl}/sign-in`);
-  await fillSignIn(page);
-  await expect(page).toHaveURL(/\/cluster$/);
+  await openConsole(page);
   await expectRealAddresses(page, "en");
   await chooseLanguage(page, "tr");
   try {
@@ -80,9 +72,7 @@ test("the pages show the real addresses, in English and Turkish", async ({ page 
 
 test("a refusal on a Turkish page is in Turkish", async ({ page }) => {
   const { consoleUrl } = devFacts();
-  await page.goto(`${consoleUrl}/sign-in`);
-  await fillSignIn(page);
-  await expect(page).toHaveURL(/\/cluster$/);
+  await openConsole(page);
   await page.goto(`${consoleUrl}/models`);
   await chooseLanguage(page, "tr");
   try {

@@ -16,3 +16,9 @@ export function devFacts(): DevFacts {
 }
 
 export const ARTIFACTS = new URL("../artifacts/", import.meta.url).pathname;
+
+/** The admin's saved browser session (storage state), beside Playwright's other results. */
+export const ADMIN_SESSION_PATH = new URL(
+  "../../test-results/playwright-session/admin.json",
+  import.meta.url,
+).pathname;

@@ -8,55 +8,16 @@ import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { startEntraProvider, type EntraProvider } from "@llmgw/testing";
 import { ARTIFACTS, devFacts } from "./facts";
-import { chooseLanguage, signInAsAdmin } from "./session";
+import { adminApi, apiAs, httpStatusOf, loginToken, seed } from "./factories";
+import { chooseLanguage, forgetSession, openConsole, SIGNED_OUT } from "./session";
 
 const GROUP_ID = randomUUID();
 let provider: EntraProvider;
 
-/** Signs in over plain HTTP and answers the session token (null when refused). */
-async function loginToken(username: string, password: string): Promise<string | null> {
-  const login = await fetch(`${devFacts().apiUrl}/api/trpc/auth.login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username, password }),
-  });
-  if (!login.ok) return null;
-  const { result } = (await login.json()) as { result: { data: { token: string } } };
-  return result.data.token;
-}
-
-/** A tRPC call with a bearer token over plain HTTP: its status and its data. */
-async function callAs(
-  token: string,
-  path: string,
-  input?: unknown,
-): Promise<{ status: number; data: unknown }> {
-  const base = `${devFacts().apiUrl}/api/trpc/${path}`;
-  const headers = { "content-type": "application/json", authorization: `Bearer ${token}` };
-  const res =
-    input === undefined
-      ? await fetch(base, { headers })
-      : await fetch(base, { method: "POST", headers, body: JSON.stringify(input) });
-  const body = (await res.json()) as { result?: { data: unknown } };
-  return { status: res.status, data: body.result?.data };
-}
-
-/** Calls a tRPC mutation as the admin over plain HTTP (set-up the console has no form for). */
-async function adminCall(path: string, input: unknown): Promise<void> {
-  const facts = devFacts();
-  const token = await loginToken(facts.adminUser, facts.adminPassword);
-  const res = await fetch(`${facts.apiUrl}/api/trpc/${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    body: JSON.stringify(input),
-  });
-  if (!res.ok && res.status !== 409) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-}
-
 test.beforeAll(async () => {
   provider = await startEntraProvider();
-  await adminCall("groups.create", { name: "entra-ml-operators", externalId: GROUP_ID });
-  await adminCall("roles.grant", { group: "entra-ml-operators", role: "operator" });
+  await seed.group({ name: "entra-ml-operators", externalId: GROUP_ID });
+  await seed.roleGrant({ group: "entra-ml-operators", role: "operator" });
 });
 
 test.afterAll(async () => {
@@ -66,7 +27,7 @@ test.afterAll(async () => {
 test("an admin sets up Entra ID on People → Sign-in; the secret is never shown again", async ({
   page,
 }) => {
-  await signInAsAdmin(page);
+  await openConsole(page);
   await page.getByTestId("nav-signin-setup").click();
   await page.getByTestId("entra-tenant").fill(provider.tenantId);
   await page.getByTestId("entra-client").fill(provider.clientId);
@@ -95,6 +56,7 @@ test("a person signs in with Microsoft and holds the role their Entra group carr
     preferredUsername: "ada@contoso.example",
     groups: [GROUP_ID],
   };
+  await forgetSession(page);
   await page.goto(`${devFacts().consoleUrl}/sign-in`);
   await page.screenshot({ path: `${ARTIFACTS}/sign-in-microsoft-en.png`, fullPage: true });
   await page.getByTestId("signin-microsoft").click();
@@ -110,6 +72,7 @@ test("a person signs in with Microsoft and holds the role their Entra group carr
 
 test("a refused token comes back to the sign-in page with the reason", async ({ page }) => {
   provider.claims = (payload) => Object.assign(payload, { aud: randomUUID() });
+  await forgetSession(page);
   try {
     await page.goto(`${devFacts().consoleUrl}/sign-in`);
     await page.getByTestId("signin-microsoft").click();
@@ -122,7 +85,7 @@ test("a refused token comes back to the sign-in page with the reason", async ({ 
 });
 
 test("People and the Audit log, in English and Turkish", async ({ page }) => {
-  await signInAsAdmin(page);
+  await openConsole(page);
   await page.getByTestId("nav-people").click();
   await expect(page.getByTestId("people-table")).toContainText("ada@contoso.example");
   await expect(page.getByTestId("groups-table")).toContainText("entra-ml-operators");
@@ -188,6 +151,7 @@ async function identityRound(page: Page, tag: "en" | "tr") {
   await expect(personRow).toContainText(`${person}@example.com`);
   const token = await loginToken(person, password);
   expect(token, "the password shown once signs the person in").not.toBeNull();
+  const personApi = apiAs(token ?? "");
 
   // A group, then the same name again: the control plane's refusal is shown, not swallowed.
   await page.getByTestId("group-name").fill(group);
@@ -229,19 +193,19 @@ async function identityRound(page: Page, tag: "en" | "tr") {
   await page.screenshot({ path: `${ARTIFACTS}/people-edit-${tag}.png`, fullPage: true });
 
   // The grant holds over the API: the person sees it and may make a key for the project.
-  const me = await callAs(token!, "auth.me");
-  expect((me.data as { grants: unknown[] }).grants).toContainEqual({
+  const me = await personApi.auth.me.query();
+  expect(me.grants).toContainEqual({
     role: "operator",
     scope: `project:${project}`,
   });
   const key = { owner: `project:${project}`, models: ["*"] };
-  expect((await callAs(token!, "keys.create", key)).status).toBe(200);
+  expect(await httpStatusOf(personApi.keys.create.mutate(key))).toBe(200);
 
   // Revoked, it stops holding at once.
   await grantRow.getByTestId("grant-revoke").click();
   await confirm(page, "grant-revoke-confirm");
   await expect(grantRow).toHaveCount(0);
-  expect((await callAs(token!, "keys.create", key)).status).toBe(403);
+  expect(await httpStatusOf(personApi.keys.create.mutate(key))).toBe(403);
 
   // A unit that still holds another is refused, with the control plane's reason.
   // Its own remove button comes first; its team's and project's follow inside it.
@@ -266,7 +230,7 @@ async function identityRound(page: Page, tag: "en" | "tr") {
   await expect(groupRow.getByTestId("group-member")).toHaveCount(0);
   await personRow.getByTestId("person-sign-out").click();
   await expect(page.getByTestId("person-signed-out")).toContainText(person);
-  expect((await callAs(token!, "auth.me")).status).toBe(401);
+  expect(await httpStatusOf(personApi.auth.me.query())).toBe(401);
   await groupRow.getByTestId("group-remove").click();
   await confirm(page, "group-remove-confirm");
   await expect(groupRow).toHaveCount(0);
@@ -281,16 +245,11 @@ async function identityRound(page: Page, tag: "en" | "tr") {
  * SCIM reaches only what SCIM made, so the member is provisioned first.
  */
 async function scimGroup(name: string, member: string): Promise<void> {
-  const facts = devFacts();
-  const admin = (await loginToken(facts.adminUser, facts.adminPassword))!;
-  const { data } = await callAs(admin, "signIn.rotateScimToken", {});
+  const { token } = await adminApi().signIn.rotateScimToken.mutate();
   const scim = (path: string, body: unknown) =>
-    fetch(`${facts.apiUrl}/scim/v2/${path}`, {
+    fetch(`${devFacts().apiUrl}/scim/v2/${path}`, {
       method: "POST",
-      headers: {
-        "content-type": "application/scim+json",
-        authorization: `Bearer ${(data as { token: string }).token}`,
-      },
+      headers: { "content-type": "application/scim+json", authorization: `Bearer ${token}` },
       body: JSON.stringify(body),
     });
   const user = await scim("Users", {
@@ -310,7 +269,7 @@ async function scimGroup(name: string, member: string): Promise<void> {
 
 test("an admin manages people, groups, grants and the org tree on People", async ({ page }) => {
   await scimGroup("scim-researchers", "sam@contoso.example");
-  await signInAsAdmin(page);
+  await openConsole(page);
   await page.getByTestId("nav-people").click();
   // A group SCIM fills is the directory's: marked so, no member or remove controls.
   const scimRow = page.locator('[data-testid="group-row"][data-group="scim-researchers"]');
@@ -328,7 +287,7 @@ test("an admin manages people, groups, grants and the org tree on People", async
 });
 
 test("the same round in Turkish", async ({ page }) => {
-  await signInAsAdmin(page);
+  await openConsole(page);
   await page.getByTestId("nav-people").click();
   await chooseLanguage(page, "tr");
   try {
@@ -344,9 +303,9 @@ test("the same round in Turkish", async ({ page }) => {
 test("a viewer sees people, groups, grants and the org tree without edit controls", async ({
   browser,
 }) => {
-  await adminCall("people.create", { username: "vic", password: "viewer-pass-1", role: "viewer" });
-  await adminCall("org.create", { kind: "org", name: "viewer-check" });
-  const context = await browser.newContext();
+  await seed.person({ username: "vic", password: "viewer-pass-1", role: "viewer" });
+  await seed.orgUnit({ kind: "org", name: "viewer-check" });
+  const context = await browser.newContext({ storageState: SIGNED_OUT });
   const page = await context.newPage();
   try {
     await page.goto(`${devFacts().consoleUrl}/sign-in`);

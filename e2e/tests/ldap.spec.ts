@@ -8,7 +8,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { freePort, startSlapd, type SlapdServer } from "@llmgw/testing";
 import { ARTIFACTS, devFacts } from "./facts";
-import { chooseLanguage, signInAsAdmin } from "./session";
+import { chooseLanguage, forgetSession, openConsole, SIGNED_OUT } from "./session";
 
 const SUFFIX = "dc=example,dc=test";
 const OPERATORS = `cn=gpu-operators,ou=groups,${SUFFIX}`;
@@ -71,7 +71,7 @@ test.afterAll(async () => {
 });
 
 test("an admin sets up Active Directory on People → Sign-in and tests it", async ({ page }) => {
-  await signInAsAdmin(page);
+  await openConsole(page);
   await page.getByTestId("nav-signin-setup").click();
   await page.getByTestId("ldap-servers").fill(slapd.ldapsUrl);
   await page.getByTestId("ldap-ca").fill(slapd.caPem);
@@ -107,6 +107,7 @@ test("an admin sets up Active Directory on People → Sign-in and tests it", asy
 test("a person signs in with their directory name and holds their nested group's role", async ({
   page,
 }) => {
+  await forgetSession(page);
   await page.goto(`${devFacts().consoleUrl}/sign-in`);
   await expect(page.getByTestId("signin-username")).toHaveAttribute(
     "placeholder",
@@ -121,6 +122,7 @@ test("a person signs in with their directory name and holds their nested group's
 });
 
 test("someone in no mapped group is refused with the reason, in Turkish too", async ({ page }) => {
+  await forgetSession(page);
   await page.goto(`${devFacts().consoleUrl}/sign-in`);
   await page.getByTestId("lang-switch").selectOption("tr");
   await expect(page.locator("html")).toHaveAttribute("lang", "tr");
@@ -139,7 +141,7 @@ test("someone in no mapped group is refused with the reason, in Turkish too", as
 test("Test tries the form's values and explains an unreachable server in words", async ({
   page,
 }) => {
-  await signInAsAdmin(page);
+  await openConsole(page);
   await page.getByTestId("nav-signin-setup").click();
   await expect(page.getByTestId("ldap-servers")).toHaveValue(slapd.ldapsUrl);
   const dead = `ldaps://127.0.0.1:${await freePort()}`;
@@ -183,11 +185,11 @@ test("while the directory is down, a person signing in learns only that sign-in 
 }) => {
   test.setTimeout(240_000);
   const dead = `ldaps://127.0.0.1:${await freePort()}`;
-  await signInAsAdmin(page);
+  await openConsole(page);
   await page.getByTestId("nav-signin-setup").click();
   await page.getByTestId("ldap-servers").fill(dead);
   await saveLdap(page);
-  const visitor = await (await browser.newContext()).newPage();
+  const visitor = await (await browser.newContext({ storageState: SIGNED_OUT })).newPage();
   try {
     for (const language of ["en", "tr"] as const) {
       await visitor.goto(`${devFacts().consoleUrl}/sign-in`);
@@ -221,13 +223,13 @@ test("turning Active Directory off stops AD sign-in and keeps the settings", asy
   browser,
 }) => {
   test.setTimeout(300_000);
-  await signInAsAdmin(page);
+  await openConsole(page);
   await page.getByTestId("nav-signin-setup").click();
   await page.getByTestId("ldap-enabled").uncheck();
   await expect(page.getByTestId("ldap-enabled-help")).toContainText("nobody signs in");
   await saveLdap(page);
   await page.screenshot({ path: `${ARTIFACTS}/signin-setup-ldap-off-en.png`, fullPage: true });
-  const visitor = await (await browser.newContext()).newPage();
+  const visitor = await (await browser.newContext({ storageState: SIGNED_OUT })).newPage();
   try {
     await visitor.goto(`${devFacts().consoleUrl}/sign-in`);
     await expect(visitor.getByTestId("signin-username")).not.toHaveAttribute(

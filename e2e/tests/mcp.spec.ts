@@ -4,16 +4,14 @@
 // value never shows on the page. Screenshots land in e2e/artifacts/ (mcp-en.png, mcp-tr.png).
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { ARTIFACTS, devFacts } from "./facts";
+import { seed } from "./factories";
+import { chooseLanguage, openConsole } from "./session";
 
 const SECRET = `e2e-sealed-${Date.now()}`;
 
-async function signIn(page: Page) {
-  const facts = devFacts();
-  await page.goto(`${facts.consoleUrl}/sign-in`);
-  await page.getByTestId("signin-username").fill(facts.adminUser);
-  await page.getByTestId("signin-password").fill(facts.adminPassword);
-  await page.getByTestId("signin-submit").click();
-  await expect(page).toHaveURL(/\/cluster$/);
+/** The MCP page, reached from the cluster view with the saved admin session. */
+async function openMcp(page: Page) {
+  await openConsole(page);
   await page.getByTestId("nav-mcp").click();
   await expect(page).toHaveURL(/\/admin\/mcp$/);
   await expect(page.getByTestId("mcp-connect")).toBeVisible();
@@ -41,7 +39,7 @@ async function addServer(page: Page, name: string, url?: string, secret?: string
 test("adds, tests, grants, revokes, turns off and removes MCP servers (English)", async ({
   page,
 }) => {
-  await signIn(page);
+  await openMcp(page);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("MCP servers");
   await page.getByTestId("mcp-add").click();
   await page.getByTestId("mcp-add-name").fill("llmgw:admin");
@@ -115,10 +113,9 @@ test("adds, tests, grants, revokes, turns off and removes MCP servers (English)"
 });
 
 test("reads in Turkish", async ({ page }) => {
-  await signIn(page);
-  await addServer(page, "llmgw:admin");
-  await page.getByTestId("lang-switch").selectOption("tr");
-  await expect(page.locator("html")).toHaveAttribute("lang", "tr");
+  await seed.mcpServer({ name: "llmgw:admin" });
+  await openMcp(page);
+  await chooseLanguage(page, "tr");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("MCP sunucuları");
   const admin = serverRow(page, "llmgw:admin");
   await expect(admin.getByTestId("mcp-server-state")).toHaveText("AÇIK");
@@ -127,8 +124,5 @@ test("reads in Turkish", async ({ page }) => {
   );
   await page.screenshot({ path: `${ARTIFACTS}/mcp-tr.png`, fullPage: true });
   // The language is kept on the person (server side): back to English for the next tests.
-  await Promise.all([
-    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
-    page.getByTestId("lang-switch").selectOption("en"),
-  ]);
+  await chooseLanguage(page, "en");
 });

@@ -1,25 +1,19 @@
 // The catalog in a real browser: the presets `llmgw dev` adds become ready, a model is removed and
 // added back from the Presets tab, a bad definition is refused line by line, and the page reads in
-// Turkish. Screenshots land in e2e/artifacts/. Every test signs in on its own and leaves the
-// catalog as it found it (sim-chat and sim-gpu-chat present), so the order of tests does not matter.
+// Turkish. Screenshots land in e2e/artifacts/. Every test starts from the saved admin session and
+// leaves the catalog as it found it (sim-chat and sim-gpu-chat present), so the order of tests
+// does not matter.
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { ARTIFACTS, devFacts } from "./facts";
+import { ARTIFACTS } from "./facts";
+import { chooseLanguage, openConsole } from "./session";
 
 const DEV_MODELS = ["sim-chat", "sim-gpu-chat"];
 // Simulated engines start in seconds, but placement, the fake fetch and readiness add up.
 const READY_TIMEOUT_MS = 90_000;
 
-async function signIn(page: Page) {
-  const facts = devFacts();
-  await page.goto(`${facts.consoleUrl}/sign-in`);
-  await page.getByTestId("signin-username").fill(facts.adminUser);
-  await page.getByTestId("signin-password").fill(facts.adminPassword);
-  await page.getByTestId("signin-submit").click();
-  // The cluster heatmap is the landing page.
-  await expect(page).toHaveURL(/\/cluster$/);
-}
-
+/** The Models page, reached from the cluster view with the saved admin session. */
 async function openModels(page: Page) {
+  await openConsole(page);
   await page.getByTestId("nav-models").click();
   await expect(page).toHaveURL(/\/models$/);
   await expect(page.getByTestId("models-table")).toBeVisible();
@@ -56,7 +50,6 @@ async function ensurePresent(page: Page, name: string) {
 }
 
 test("lists the dev models, which become ready, and their replicas", async ({ page }) => {
-  await signIn(page);
   await openModels(page);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Models");
   for (const name of DEV_MODELS) await ensurePresent(page, name);
@@ -90,7 +83,6 @@ test("lists the dev models, which become ready, and their replicas", async ({ pa
 });
 
 test("removes sim-chat and adds it back from the Presets tab", async ({ page }) => {
-  await signIn(page);
   await openModels(page);
   await ensurePresent(page, "sim-chat");
 
@@ -121,7 +113,6 @@ test("removes sim-chat and adds it back from the Presets tab", async ({ page }) 
 });
 
 test("shows each reason an invalid definition is refused under the editor", async ({ page }) => {
-  await signIn(page);
   await openModels(page);
   await page.getByTestId("add-model").click();
   await page.getByTestId("definition-tab").click();
@@ -147,27 +138,21 @@ test("shows each reason an invalid definition is refused under the editor", asyn
 });
 
 test("reads in Turkish", async ({ page }) => {
-  await signIn(page);
   await openModels(page);
-  await page.getByTestId("lang-switch").selectOption("tr");
-  await expect(page.locator("html")).toHaveAttribute("lang", "tr");
+  await chooseLanguage(page, "tr");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Modeller");
   await expect(page.getByTestId("nav-replicas")).toContainText("Replikalar");
   await expectReady(page, "sim-gpu-chat");
   await expect(modelRow(page, "sim-gpu-chat").getByTestId("model-state")).toHaveText("HAZIR");
   await page.screenshot({ path: `${ARTIFACTS}/models-tr.png`, fullPage: true });
   // The language is also kept on the person (server side): back to English for the next tests.
-  await Promise.all([
-    page.waitForResponse((res) => res.url().includes("auth.setLocale")),
-    page.getByTestId("lang-switch").selectOption("en"),
-  ]);
+  await chooseLanguage(page, "en");
 });
 
 test("a definition no node can hold is added, explains why it is unplaceable, and is removed", async ({
   page,
 }) => {
   const name = "e2e-unplaceable";
-  await signIn(page);
   await openModels(page);
   if ((await modelRow(page, name).count()) === 0) {
     await page.getByTestId("add-model").click();
