@@ -1,7 +1,8 @@
 // Dispatches `llmgw <command>` through commander. Each command's module is loaded only when it
 // runs, so `llmgw ctl` does not pay for the server's database driver; each parses its own flags,
 // so everything after the command's name is handed to it untouched.
-import { Command as Program, CommanderError } from "commander";
+import { Command as Program } from "commander";
+import { parseOrExitCode, reportErrors } from "./commander-setup";
 import { TOP_COMMANDS, type TopCommandName } from "./top-commands";
 
 type Runner = (argv: string[]) => Promise<number>;
@@ -29,16 +30,9 @@ const RUNNERS: Record<TopCommandName, Runner> = {
 };
 
 function llmgwProgram(run: (name: TopCommandName, argv: string[]) => void): Program {
-  const program = new Program("llmgw")
+  const program = reportErrors(new Program("llmgw"), "llmgw", "see `llmgw --help` for the commands")
     .usage("<command> [options]")
     .enablePositionalOptions()
-    .exitOverride()
-    .configureOutput({
-      writeOut: (text) => process.stdout.write(text),
-      writeErr: (text) => process.stderr.write(text),
-      outputError: (text, write) => write(`llmgw: ${text.replace(/^error: /, "")}`),
-    })
-    .showHelpAfterError("see `llmgw --help` for the commands")
     .configureHelp({ subcommandTerm: (command) => command.name() });
   for (const [name, summary] of Object.entries(TOP_COMMANDS) as [TopCommandName, string][]) {
     program
@@ -59,15 +53,7 @@ export async function main(argv: string[]): Promise<number> {
   const program = llmgwProgram((name, rest) => {
     chosen = { name, argv: rest };
   });
-  if (argv.length === 0) {
-    process.stdout.write(program.helpInformation());
-    return 2;
-  }
-  try {
-    program.parse(argv, { from: "user" });
-  } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    throw error;
-  }
+  const exitCode = parseOrExitCode(program, argv);
+  if (exitCode !== undefined) return exitCode;
   return chosen ? RUNNERS[chosen.name](chosen.argv) : 0;
 }

@@ -1,6 +1,7 @@
 // The commander program behind `llmgw ctl`: one subcommand per entry of the command table, with
 // the flags that command declares, so help, refusals and shell completion come from one source.
-import { Command as Program, CommanderError, Option } from "commander";
+import { Command as Program, Option } from "commander";
+import { parseOrExitCode, reportErrors } from "../commander-setup";
 import { FLAGS, type CtlValues, type FlagName } from "./args";
 import type { Command } from "./commands/command";
 import { COMMANDS, usageForms, verbsOf } from "./commands/index";
@@ -44,18 +45,6 @@ function listTerm(name: string, command: Command): string {
   if (first.length <= LIST_TERM_MAX) return first;
   const verbs = verbsOf(command.usage);
   return verbs.length > 0 ? `${name} ${verbs.join("|")} …` : `${name} [options]`;
-}
-
-/** Mistakes are reported as `llmgw ctl CMD: what was wrong`, with where to read more. */
-function reportErrors(program: Program, prefix: string, helpHint: string): Program {
-  return program
-    .exitOverride()
-    .showHelpAfterError(helpHint)
-    .configureOutput({
-      writeOut: (text) => process.stdout.write(text),
-      writeErr: (text) => process.stderr.write(text),
-      outputError: (text, write) => write(`${prefix}: ${text.replace(/^error: /, "")}`),
-    });
 }
 
 /** A command line read against the table: which command, its words and its flags. */
@@ -121,16 +110,7 @@ export function parseCtlArgs(
     "llmgw ctl completion",
     "see `llmgw ctl completion --help`",
   );
-  if (argv.length === 0) {
-    // Asked for nothing: the usage on stdout, as before, with an exit code scripts can catch.
-    process.stdout.write(program.helpInformation());
-    return 2;
-  }
-  try {
-    program.parse(argv, { from: "user" });
-  } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    throw error;
-  }
+  const exitCode = parseOrExitCode(program, argv);
+  if (exitCode !== undefined) return exitCode;
   return parsed ?? 0;
 }
