@@ -21,7 +21,7 @@ import { startGateway } from "./gateway/start-gateway";
 import { createKeysService } from "./keys/keys-service";
 import { startMcp } from "./mcp/start-mcp";
 import { createMetrics } from "./metrics";
-import { readOrCreateSecretFile } from "./secrets";
+import { readOrCreateSecretFile } from "@llmgw/secrets";
 import { createAuthService, ensureFirstAdmin, userForSession } from "./identity/auth-service";
 import { createNodesService } from "./fleet/nodes-service";
 import { createUsageService } from "./gateway/usage-service";

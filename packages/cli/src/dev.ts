@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { randomToken, readOrCreateSecretFile } from "@llmgw/server";
+import { randomToken, readOrCreateSecretFile } from "@llmgw/secrets";
 import { devConfig, inheritedEnv, type DevConfig } from "./config";
 import { startChild, stopChildren, type Child } from "./children";
 import { explain } from "./ctl/client";

@@ -1,50 +1,59 @@
-// Dispatches `llmgw <command>`. Each command's module is loaded only when it runs, so `llmgw ctl`
-// does not pay for the server's database driver.
+// Dispatches `llmgw <command>` through commander. Each command's module is loaded only when it
+// runs, so `llmgw ctl` does not pay for the server's database driver; each parses its own flags,
+// so everything after the command's name is handed to it untouched.
+import { Command as Program } from "commander";
+import { parseOrExitCode, reportErrors } from "./commander-setup";
+import { TOP_COMMANDS, type TopCommandName } from "./top-commands";
 
-const USAGE = `usage: llmgw <command> [options]
+type Runner = (argv: string[]) => Promise<number>;
 
-commands:
-  server     run the control plane (API on LLMGW_PORT, agents on LLMGW_AGENT_PORT)
-  agent      run a node agent (--server ws://HOST:8081, LLMGW_JOIN_TOKEN; --simulate PROFILE)
-  web        run the console (LLMGW_WEB_PORT, LLMGW_API_URL)
-  ctl        talk to a running server (login, nodes, models, replicas, status, logs, …; --help)
-  sim-engine run a simulated OpenAI-compatible engine (--port, --model, --fault …; key in SIM_ENGINE_API_KEY)
-  dev        server on embedded PGlite + console + a simulated fleet, in one command
-`;
+const RUNNERS: Record<TopCommandName, Runner> = {
+  async server(argv) {
+    await (await import("@llmgw/server")).runServer(argv);
+    return Number(process.exitCode ?? 0);
+  },
+  async agent(argv) {
+    const agent = await import("@llmgw/agent");
+    try {
+      await agent.runAgent(argv);
+    } catch (error) {
+      if (!(error instanceof agent.ConfigError)) throw error;
+      process.stderr.write(`llmgw agent: ${error.message}\n`);
+      return 2;
+    }
+    return Number(process.exitCode ?? 0);
+  },
+  web: async (argv) => (await import("./web")).runWeb(argv),
+  ctl: async (argv) => (await import("./ctl/ctl")).runCtl(argv),
+  "sim-engine": async (argv) => (await import("@llmgw/sim-engine")).runSimEngine(argv),
+  dev: async (argv) => (await import("./dev")).runDev(argv),
+};
+
+function llmgwProgram(run: (name: TopCommandName, argv: string[]) => void): Program {
+  const program = reportErrors(new Program("llmgw"), "llmgw", "see `llmgw --help` for the commands")
+    .usage("<command> [options]")
+    .enablePositionalOptions()
+    .configureHelp({ subcommandTerm: (command) => command.name() });
+  for (const [name, summary] of Object.entries(TOP_COMMANDS) as [TopCommandName, string][]) {
+    program
+      .command(name)
+      .description(summary)
+      .usage("[options]")
+      .helpOption(false)
+      .passThroughOptions()
+      .allowUnknownOption()
+      .argument("[args...]")
+      .action((argv: string[]) => run(name, argv));
+  }
+  return program;
+}
 
 export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  switch (command) {
-    case "server":
-      await (await import("@llmgw/server")).runServer(rest);
-      return Number(process.exitCode ?? 0);
-    case "agent": {
-      const agent = await import("@llmgw/agent");
-      try {
-        await agent.runAgent(rest);
-      } catch (error) {
-        if (!(error instanceof agent.ConfigError)) throw error;
-        process.stderr.write(`llmgw agent: ${error.message}\n`);
-        return 2;
-      }
-      return Number(process.exitCode ?? 0);
-    }
-    case "web":
-      return (await import("./web")).runWeb(rest);
-    case "ctl":
-      return (await import("./ctl/ctl")).runCtl(rest);
-    case "sim-engine":
-      return (await import("@llmgw/sim-engine")).runSimEngine(rest);
-    case "dev":
-      return (await import("./dev")).runDev(rest);
-    case undefined:
-    case "help":
-    case "--help":
-    case "-h":
-      process.stdout.write(USAGE);
-      return command === undefined ? 2 : 0;
-    default:
-      process.stderr.write(`llmgw: unknown command "${command}"\n\n${USAGE}`);
-      return 2;
-  }
+  let chosen: { name: TopCommandName; argv: string[] } | undefined;
+  const program = llmgwProgram((name, rest) => {
+    chosen = { name, argv: rest };
+  });
+  const exitCode = parseOrExitCode(program, argv);
+  if (exitCode !== undefined) return exitCode;
+  return chosen ? RUNNERS[chosen.name](chosen.argv) : 0;
 }

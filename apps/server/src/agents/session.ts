@@ -2,7 +2,7 @@
 // then records heartbeats and answers pings. Persistence happens off the socket handler.
 import { ErrorCode, type Envelope, type Register, type ReplicaStatus } from "@llmgw/proto";
 import type { FleetRegistry } from "../fleet/registry";
-import { constantTimeEqual } from "../secrets";
+import { constantTimeEqual } from "@llmgw/secrets";
 import { CLOSE_UNAUTHENTICATED, type AgentSocket } from "./agent-server";
 import type { NodeLinks } from "./node-links";
 

@@ -9,7 +9,7 @@ import {
   type LoginOutput,
   type UserView,
 } from "@llmgw/api";
-import { randomToken, sha256Hex } from "../secrets";
+import { randomToken, sha256Hex } from "@llmgw/secrets";
 import { recordAudit } from "./audit";
 import { principalOf } from "./principal";
 import { DEFAULT_THROTTLE_POLICY, SignInThrottle } from "./sign-in-throttle";

@@ -1,7 +1,7 @@
 // The SignInSetupService: what the sign-in page offers, and the admins' setup of Entra ID, Active
 // Directory and SCIM.
 import { ServiceError, type LdapSettingsInput, type SignInSetupService } from "@llmgw/api";
-import { randomToken, sha256Hex } from "../secrets";
+import { randomToken, sha256Hex } from "@llmgw/secrets";
 import { recordAudit } from "./audit";
 import { LdapDirectory, mappedGroups } from "./ldap";
 import { testLdapDirectory } from "./ldap-test";

@@ -1,8 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { TRPCClientError } from "@trpc/client";
 import {
   parseCountFlag,
-  parseCtlArgs,
   parseDurationSeconds,
   parseFallbacks,
   parseLinesFlag,
@@ -10,23 +9,50 @@ import {
   UsageError,
 } from "./args";
 import { explain, withDetails } from "./client";
-import { COMMANDS, usageForms, usageText } from "./commands/index";
+import { COMMANDS, usageForms } from "./commands/index";
+import { parseCtlArgs } from "./program";
+
+/** Runs the parser with stdout and stderr caught; answers what each received. */
+function parseCaught(argv: string[]) {
+  const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+  const err = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+  const result = parseCtlArgs(argv);
+  const text = (spy: typeof out) => spy.mock.calls.map(([chunk]) => String(chunk)).join("");
+  const caught = { result, stdout: text(out), stderr: text(err) };
+  out.mockRestore();
+  err.mockRestore();
+  return caught;
+}
 
 describe("ctl arguments", () => {
   it("splits the command, its arguments and the flags", () => {
-    expect(parseCtlArgs(["logs", "sim-h100-a", "-n", "50", "--follow", "--source", "r-1"])).toEqual(
-      {
-        command: "logs",
-        args: ["sim-h100-a"],
-        values: { lines: "50", follow: true, source: "r-1" },
-      },
-    );
-    expect(parseCtlArgs(["replicas", "--model", "m", "--node", "n", "--json"]).values).toEqual({
-      model: "m",
-      node: "n",
-      json: true,
+    expect(
+      parseCtlArgs(["logs", "sim-h100-a", "-n", "50", "--follow", "--source", "r-1"]),
+    ).toMatchObject({
+      name: "logs",
+      args: ["sim-h100-a"],
+      values: { lines: "50", follow: true, source: "r-1" },
     });
-    expect(() => parseCtlArgs(["models", "--colour"])).toThrow(UsageError);
+    expect(parseCtlArgs(["replicas", "--model", "m", "--node", "n", "--json"])).toMatchObject({
+      values: { model: "m", node: "n", json: true },
+    });
+    expect(parseCtlArgs(["mcp", "add", "t", "--header", "A: 1", "--header", "B: 2"])).toMatchObject(
+      { args: ["add", "t"], values: { header: ["A: 1", "B: 2"] } },
+    );
+  });
+
+  it("refuses a flag the command does not take, an unknown command and stray words, with 2", () => {
+    const colour = parseCaught(["models", "--colour"]);
+    expect(colour.result).toBe(2);
+    expect(colour.stderr).toMatch(
+      /^llmgw ctl models: unknown option '--colour'\n.*llmgw ctl models --help/,
+    );
+    // --owner belongs to keys and usage, not to models.
+    expect(parseCaught(["models", "--owner", "team:ml"]).result).toBe(2);
+    const unknown = parseCaught(["frob"]);
+    expect(unknown.result).toBe(2);
+    expect(unknown.stderr).toMatch(/^llmgw ctl: unknown command 'frob'/);
+    expect(parseCaught(["nodes", "extra"]).result).toBe(2);
   });
 
   it("checks -n and names the limit", () => {
@@ -49,7 +75,7 @@ describe("ctl arguments", () => {
     );
   });
 
-  it("has a usage line for every command the issue asks for", () => {
+  it("has a command for every one the issue asks for", () => {
     for (const name of [
       "models",
       "model",
@@ -65,50 +91,42 @@ describe("ctl arguments", () => {
     ]) {
       expect(COMMANDS[name], name).toBeDefined();
     }
-    expect(usageText()).toMatch(/^ {2}model add FILE\|PRESET$/m);
-    expect(usageText()).toMatch(
-      /^ {2}logs NODE \[--source REPLICA\] \[-n N\] \[--follow\] \[--json\]\s+the agent's log/m,
-    );
   });
 });
 
 describe("ctl help", () => {
-  /** The usage column of each line under "commands:" (descriptions follow two or more spaces). */
-  const helpUsages = () =>
-    usageText()
-      .split("\ncommands:\n")[1]!
+  it("lists every command of the table and no other, exiting 0", () => {
+    const help = parseCaught(["--help"]);
+    expect(help.result).toBe(0);
+    const listed = help.stdout
+      .split("\nCommands:\n")[1]!
       .split("\n\n")[0]!
       .split("\n")
-      // A long usage's description sits alone on the next line, indented past the usage column.
       .filter((line) => /^ {2}\S/.test(line))
-      .map((line) => line.trim().split(/ {2,}/)[0]!);
-
-  const isBalanced = (usage: string) => {
-    const open: string[] = [];
-    for (const char of usage) {
-      if (char === "[" || char === "(") open.push(char);
-      else if (char === "]" && open.pop() !== "[") return false;
-      else if (char === ")" && open.pop() !== "(") return false;
-    }
-    return open.length === 0;
-  };
-
-  it("names only commands of the table, each line a whole form of its command's usage", () => {
-    const usages = helpUsages();
-    expect(usages.length).toBeGreaterThan(Object.keys(COMMANDS).length);
-    for (const usage of usages) {
-      const [name, ...rest] = usage.split(" ");
-      const command = COMMANDS[name!];
-      expect(command, `help names "${name}", which is no command`).toBeDefined();
-      expect(isBalanced(usage), `help line "${usage}" splits inside brackets`).toBe(true);
-      const forms = usageForms(command!.usage);
-      const asForm = forms[0] === usage ? usage : rest.join(" ");
-      expect(forms, `help line "${usage}"`).toContain(asForm);
-    }
+      .map((line) => line.trim().split(" ")[0]!);
+    expect(listed).toEqual([...Object.keys(COMMANDS), "completion", "help"]);
+    expect(help.stdout).toMatch(
+      /^ {2}logs NODE \[--source REPLICA\] \[-n N\] \[--follow\] \[--json\]\s+the agent's log/m,
+    );
   });
 
-  it("keeps a choice inside parentheses on one line", () => {
-    expect(usageText()).toMatch(/^ {2}roles grant \(--user NAME \| --group NAME\) --role R/m);
+  it("shows each form of a command's usage and only the flags it takes", () => {
+    const help = parseCaught(["roles", "--help"]);
+    expect(help.result).toBe(0);
+    for (const form of usageForms(COMMANDS.roles!.usage).slice(1))
+      expect(help.stdout).toContain(`llmgw ctl roles ${form}\n`);
+    expect(help.stdout).toContain("llmgw ctl roles grant (--user NAME | --group NAME) --role R");
+    expect(help.stdout).toMatch(/--scope <OWNER>/);
+    expect(help.stdout).not.toMatch(/--owner|--collect/);
+  });
+
+  it("prints the usage and exits 2 when no command is given", () => {
+    const bare = parseCaught([]);
+    expect(bare.result).toBe(2);
+    expect(bare.stdout).toMatch(/^Usage: llmgw ctl <command> \[options\]/);
+  });
+
+  it("keeps a choice inside parentheses in one form", () => {
     expect(usageForms("a [b | c] | d (e | f)")).toEqual(["a [b | c]", "d (e | f)"]);
   });
 });

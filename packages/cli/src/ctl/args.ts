@@ -1,75 +1,76 @@
-// Flags and positional arguments of `llmgw ctl`, parsed and checked before anything is sent.
-import { parseArgs } from "node:util";
+// Flags and positional arguments of `llmgw ctl`, checked before anything is sent. Every flag is
+// defined once here, with the words its help shows; each command names the flags it accepts.
 import { CtlError } from "./client";
 
-export const OPTIONS = {
-  server: { type: "string" },
-  user: { type: "string" },
-  "password-stdin": { type: "boolean" },
-  json: { type: "boolean" },
-  model: { type: "string" },
-  node: { type: "string" },
-  source: { type: "string" },
-  lines: { type: "string", short: "n" },
-  follow: { type: "boolean", short: "f" },
-  collect: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-  owner: { type: "string" },
-  models: { type: "string" },
-  rpm: { type: "string" },
-  tpm: { type: "string" },
-  "max-concurrent": { type: "string" },
-  expires: { type: "string" },
-  since: { type: "string" },
-  kind: { type: "string" },
-  severity: { type: "string" },
-  subject: { type: "string" },
-  limit: { type: "string" },
-  "token-stdin": { type: "boolean" },
-  role: { type: "string" },
-  scope: { type: "string" },
-  group: { type: "string" },
-  home: { type: "string" },
-  email: { type: "string" },
-  "display-name": { type: "string" },
-  parent: { type: "string" },
-  "external-id": { type: "string" },
-  url: { type: "string" },
-  description: { type: "string" },
-  timeout: { type: "string" },
-  rate: { type: "string" },
-  header: { type: "string", multiple: true },
-  "bearer-file": { type: "string" },
-  "key-file": { type: "string" },
-  "secret-file": { type: "string" },
-  "secret-header": { type: "string" },
-  to: { type: "string" },
-  tools: { type: "string" },
-} as const;
+interface FlagDefinition {
+  /** Names the flag's value in help; a flag without one is a switch. */
+  value?: string;
+  short?: string;
+  /** The flag may be given more than once; its values are kept in order. */
+  isRepeatable?: boolean;
+  help: string;
+}
 
-export type CtlValues = ReturnType<
-  typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
->["values"];
+export const FLAGS = {
+  server: {
+    value: "URL",
+    help: "the server (else LLMGW_SERVER, the last login, http://127.0.0.1:8080)",
+  },
+  user: { value: "NAME", help: "a person's username" },
+  "password-stdin": { help: "read the password from standard input" },
+  "token-stdin": { help: "sign in with a token made in the console, read from standard input" },
+  json: { help: "print JSON for scripts instead of a table" },
+  model: { value: "M", help: "only this model" },
+  node: { value: "N", help: "only this node" },
+  source: { value: "REPLICA", help: "a replica's engine output instead of the agent's log" },
+  lines: { value: "N", short: "n", help: "how many lines, 1 to 2000 (default 200)" },
+  follow: { short: "f", help: "keep printing new lines, asking every 2 s (Ctrl-C stops)" },
+  collect: { help: "delete the unused weights" },
+  owner: { value: "OWNER", help: "an owner such as team:ml or user:ada" },
+  models: { value: "LIST", help: "model names or patterns, comma-separated ('*' for all)" },
+  rpm: { value: "N", help: "requests per minute at most" },
+  tpm: { value: "N", help: "tokens per minute at most" },
+  "max-concurrent": { value: "N", help: "requests in flight at most" },
+  expires: { value: "DURATION", help: "lifetime such as 30d, 12h or 90m" },
+  since: { value: "WHEN", help: "a duration back (24h) or an ISO time" },
+  kind: { value: "LIST", help: "event kinds, comma-separated" },
+  severity: { value: "LIST", help: "info, warning, error, comma-separated" },
+  subject: { value: "TYPE[:ID]", help: "node, model, replica or key, with an id or not" },
+  limit: { value: "N", help: "how many at most (default 50)" },
+  role: { value: "R", help: "admin, operator or viewer" },
+  scope: { value: "OWNER", help: "where a grant holds (default the whole cluster)" },
+  group: { value: "NAME", help: "a group's name" },
+  home: { value: "OWNER", help: "the person's home team, such as team:ml" },
+  email: { value: "E", help: "e-mail address" },
+  "display-name": { value: "N", help: "the name shown in the console" },
+  parent: { value: "OWNER", help: "the org a team belongs to, such as org:acme" },
+  "external-id": { value: "ID", help: "the group's id in the directory" },
+  url: { value: "URL", help: "the MCP server's address" },
+  description: { value: "TEXT", help: "what the server is for" },
+  timeout: { value: "DURATION", help: "how long a call may take, such as 30s" },
+  rate: { value: "N", help: "calls per minute at most" },
+  header: { value: "'NAME: VALUE'", isRepeatable: true, help: "a header sent with every call" },
+  "bearer-file": { value: "F", help: "a file holding the bearer token (sealed by the server)" },
+  "key-file": { value: "F", help: "a file holding the provider key (sealed by the server)" },
+  "secret-file": { value: "F", help: "a file holding a header secret (sealed by the server)" },
+  "secret-header": { value: "NAME", help: "the header that carries --secret-file (X-Api-Key)" },
+  to: { value: "SUBJECT", help: "org:, team:, project:, user: or key:ID" },
+  tools: { value: "LIST", help: "tool names or patterns, comma-separated ('*' for all)" },
+} as const satisfies Record<string, FlagDefinition>;
+
+export type FlagName = keyof typeof FLAGS;
+
+type FlagValue<F> = F extends { isRepeatable: true }
+  ? string[]
+  : F extends { value: string }
+    ? string
+    : boolean;
+
+/** The flags given on the command line, by their long name. */
+export type CtlValues = { [Name in FlagName]?: FlagValue<(typeof FLAGS)[Name]> };
 
 /** A mistake in how the command was typed: exit code 2 and the usage, as other CLIs do. */
 export class UsageError extends CtlError {}
-
-export interface ParsedCtlArgs {
-  command: string | undefined;
-  args: string[];
-  values: CtlValues;
-}
-
-export function parseCtlArgs(argv: string[]): ParsedCtlArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const [command, ...args] = parsed.positionals;
-  return { command, args, values: parsed.values };
-}
 
 /** The positional argument at `index`, or a usage error naming it. */
 export function required(args: string[], index: number, name: string, usage: string): string {

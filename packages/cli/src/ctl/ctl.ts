@@ -1,29 +1,16 @@
 // `llmgw ctl`: the command-line face of the tRPC API. Each command lives in the table in
-// commands/; this file parses, dispatches and turns failures into one clear sentence.
+// commands/, program.ts reads the command line against it, and this file runs the chosen command
+// and turns failures into one clear sentence.
 import { ctlEnv } from "../config";
-import { parseCtlArgs, UsageError, type ParsedCtlArgs } from "./args";
+import { UsageError } from "./args";
 import { createApiClient, explain } from "./client";
-import { COMMANDS, usageText } from "./commands/index";
 import { resolveTarget } from "./credentials";
+import { parseCtlArgs, type ParsedCtlArgs } from "./program";
 
-export async function runCtl(argv: string[]): Promise<number> {
-  let parsed: ParsedCtlArgs;
-  try {
-    parsed = parseCtlArgs(argv);
-  } catch (error) {
-    process.stderr.write(`llmgw ctl: ${(error as Error).message}\n\n${usageText()}`);
-    return 2;
-  }
-  const { command, args, values } = parsed;
-  if (!command || values.help) {
-    process.stdout.write(usageText());
-    return command || values.help ? 0 : 2;
-  }
+async function runCommand({ name, entry, args, values }: ParsedCtlArgs): Promise<number> {
   const env = ctlEnv();
   const target = resolveTarget(env, values.server);
   try {
-    const entry = COMMANDS[command];
-    if (!entry) throw new UsageError(`unknown command "${command}"; see \`llmgw ctl --help\``);
     return await entry.run({
       api: createApiClient(target.server, target.token),
       env,
@@ -35,7 +22,12 @@ export async function runCtl(argv: string[]): Promise<number> {
       nowMs: () => Date.now(),
     });
   } catch (error) {
-    process.stderr.write(`llmgw ctl ${command}: ${explain(error, target.server)}\n`);
+    process.stderr.write(`llmgw ctl ${name}: ${explain(error, target.server)}\n`);
     return error instanceof UsageError ? 2 : 1;
   }
+}
+
+export async function runCtl(argv: string[]): Promise<number> {
+  const parsed = parseCtlArgs(argv);
+  return typeof parsed === "number" ? parsed : runCommand(parsed);
 }

@@ -3,7 +3,7 @@
 // every refusal is a SCIM error with a 4xx status, never a 500.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Database } from "@llmgw/db";
-import { constantTimeEqual, sha256Hex } from "../../secrets";
+import { constantTimeEqual, sha256Hex } from "@llmgw/secrets";
 import { SCIM_KEY, writeSetting, type SignInStore } from "../sign-in-settings";
 import {
   errorBody,

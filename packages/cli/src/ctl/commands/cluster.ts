@@ -37,6 +37,7 @@ export const clusterCommands: Record<string, Command> = {
   replicas: {
     usage: "replicas [--model M] [--node N] [--json]",
     summary: "replicas with their node, cards, phase and endpoint",
+    flags: ["model", "node", "json"],
     async run(ctx) {
       const replicas = await ctx.api.replicas.list.query({
         model: ctx.values.model,
@@ -51,6 +52,7 @@ export const clusterCommands: Record<string, Command> = {
   status: {
     usage: "status [--json]",
     summary: "capacity per GPU class, free whole nodes, parked and unplaceable models",
+    flags: ["json"],
     async run(ctx) {
       const status = await ctx.api.status.get.query();
       if (ctx.values.json) printJson(ctx, status);
@@ -62,11 +64,14 @@ export const clusterCommands: Record<string, Command> = {
     usage: "logs NODE [--source REPLICA] [-n N] [--follow] [--json]",
     summary:
       "the agent's log or a replica's engine output (-n up to 2000; --follow polls every 2 s)",
+    flags: ["source", "lines", "follow", "json"],
+    takesArguments: true,
     run: logs,
   },
   reclaim: {
     usage: "reclaim [--collect] [--json]",
     summary: "cached weights no model wants; --collect deletes them",
+    flags: ["collect", "json"],
     async run(ctx) {
       const view = await ctx.api.reclaim.run.mutate({ collect: ctx.values.collect === true });
       if (ctx.values.json) printJson(ctx, view);

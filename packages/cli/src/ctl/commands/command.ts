@@ -1,6 +1,6 @@
 // What every `llmgw ctl` command receives, and the shape of the command table.
 import type { CtlEnv } from "../../config";
-import type { CtlValues } from "../args";
+import type { CtlValues, FlagName } from "../args";
 import type { ApiClient } from "../client";
 
 export interface CommandContext {
@@ -19,6 +19,10 @@ export interface Command {
   /** `models [--json]`: what follows `llmgw ctl`, shown in the usage. */
   usage: string;
   summary: string;
+  /** The flags this command accepts besides --server and --help; any other is refused. */
+  flags: readonly FlagName[];
+  /** Whether it takes positional arguments (a verb, a name); without, extra words are refused. */
+  takesArguments?: boolean;
   run(ctx: CommandContext): Promise<number>;
 }
 

@@ -1,9 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { EventView } from "@llmgw/api";
-import { parseCtlArgs } from "../args";
+import type { CtlValues } from "../args";
+import { parseCtlArgs } from "../program";
 import { eventsInput, eventsTable } from "./events";
 
-const values = (argv: string[]) => parseCtlArgs(["events", ...argv]).values;
+function values(argv: string[]): CtlValues {
+  const parsed = parseCtlArgs(["events", ...argv]);
+  if (typeof parsed === "number") throw new Error(`events ${argv.join(" ")} was refused`);
+  return parsed.values;
+}
 
 describe("ctl events", () => {
   it("turns flags into the list filter", () => {

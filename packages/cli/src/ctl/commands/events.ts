@@ -15,7 +15,7 @@ import { renderTable } from "../table";
 import { printJson, type Command, type CommandContext } from "./command";
 
 const EVENTS_USAGE =
-  "events [--kind K,…] [--severity warning,error] [--subject node|model|replica|key[:ID]] [--limit N] [--json] | ack";
+  "events [list] [--kind K,…] [--severity warning,error] [--subject node|model|replica|key[:ID]] [--limit N] [--json] | ack";
 
 function listFlag<T extends string>(
   flag: string,
@@ -102,6 +102,8 @@ export const eventCommands: Record<string, Command> = {
   events: {
     usage: EVENTS_USAGE,
     summary: "fleet events, newest first (nodes, replicas, models, catalog, keys)",
+    flags: ["kind", "severity", "subject", "limit", "json"],
+    takesArguments: true,
     async run(ctx) {
       const [verb] = ctx.args;
       if (verb === undefined || verb === "list") return listEvents(ctx);

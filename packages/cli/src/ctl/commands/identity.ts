@@ -220,17 +220,29 @@ export const identityCommands: Record<string, Command> = {
   users: {
     usage: USERS_USAGE,
     summary: "people: list, create, roles, disable, sign out",
+    flags: ["json", "role", "home", "email", "display-name", "password-stdin"],
+    takesArguments: true,
     run: usersCommand,
   },
   roles: {
     usage: ROLES_USAGE,
     summary: "role grants on the cluster, an org, team or project",
+    flags: ["json", "user", "group", "role", "scope"],
+    takesArguments: true,
     run: rolesCommand,
   },
   groups: {
     usage: GROUPS_USAGE,
     summary: "groups of people and their members",
+    flags: ["json", "external-id"],
+    takesArguments: true,
     run: groupsCommand,
   },
-  org: { usage: ORG_USAGE, summary: "the org → team → project tree", run: orgCommand },
+  org: {
+    usage: ORG_USAGE,
+    summary: "the org → team → project tree",
+    flags: ["json", "parent"],
+    takesArguments: true,
+    run: orgCommand,
+  },
 };

@@ -1,4 +1,4 @@
-// The command table of `llmgw ctl`, and the usage text made from it.
+// The command table of `llmgw ctl`, and the forms and verbs read from each command's usage.
 import { clusterCommands } from "./cluster";
 import type { Command } from "./command";
 import { eventCommands } from "./events";
@@ -19,8 +19,6 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...identityCommands,
   ...mcpCommands,
 };
-
-const USAGE_COLUMN_MAX = 64;
 
 /**
  * A command's usage split into its forms at each " | " outside brackets and parentheses: a bar
@@ -43,31 +41,14 @@ export function usageForms(usage: string): string[] {
   return forms;
 }
 
-export function usageText(): string {
-  const entries = Object.values(COMMANDS).flatMap((command) =>
-    usageForms(command.usage).map(
-      (usage, index) =>
-        [
-          index === 0 ? usage : `${command.usage.split(" ")[0]} ${usage}`,
-          index === 0 ? command.summary : "",
-        ] as const,
-    ),
+/** The words that may follow a command's name (`keys` → create, list, revoke), for completion. */
+export function verbsOf(usage: string): string[] {
+  const [, ...rest] = usage.split(" ");
+  const firstWords = [rest.join(" "), ...usageForms(usage).slice(1)].map(
+    (form) => form.split(" ")[0] ?? "",
   );
-  // A very long usage line would push every description off the screen: such a line gets its
-  // description on the next line, and the column is as wide as the others need.
-  const isLong = (usage: string) => usage.length > USAGE_COLUMN_MAX;
-  const width = Math.max(...entries.map(([usage]) => (isLong(usage) ? 0 : usage.length)));
-  const lines = entries.map(([usage, summary]) =>
-    isLong(usage) && summary
-      ? `  ${usage}\n  ${"".padEnd(width)}  ${summary}`
-      : `  ${usage.padEnd(width)}  ${summary}`.trimEnd(),
-  );
-  return `usage: llmgw ctl <command> [options]
-
-commands:
-${lines.join("\n")}
-
-The server comes from --server, LLMGW_SERVER, or the last login (default http://127.0.0.1:8080);
-LLMGW_TOKEN overrides the saved session token. Failures exit non-zero with the reason.
-`;
+  const verbs = firstWords
+    .map((word) => /^\[?([a-z][a-z-]*)\]?$/.exec(word)?.[1])
+    .filter((verb): verb is string => verb !== undefined);
+  return [...new Set(verbs)];
 }

@@ -161,6 +161,20 @@ export const mcpCommands: Record<string, Command> = {
   mcp: {
     usage: MCP_USAGE,
     summary: "MCP servers behind /mcp and who may use their tools",
+    flags: [
+      "url",
+      "bearer-file",
+      "secret-file",
+      "secret-header",
+      "header",
+      "rate",
+      "timeout",
+      "description",
+      "json",
+      "to",
+      "tools",
+    ],
+    takesArguments: true,
     run: mcpCommand,
   },
 };

@@ -125,6 +125,7 @@ export const modelCommands: Record<string, Command> = {
   models: {
     usage: "models [--json]",
     summary: "the catalog with each model's state, ready/desired replicas and last error",
+    flags: ["json"],
     async run(ctx) {
       const models = await ctx.api.models.list.query();
       if (ctx.values.json) printJson(ctx, models);
@@ -135,11 +136,15 @@ export const modelCommands: Record<string, Command> = {
   model: {
     usage: MODEL_USAGE,
     summary: "show, add, remove a model, set its fallbacks or an external model's key",
+    flags: ["json", "key-file"],
+    takesArguments: true,
     run: modelSubcommand,
   },
   retry: {
     usage: "retry MODEL",
     summary: "clear a parked model's failures so it is placed again",
+    flags: [],
+    takesArguments: true,
     async run(ctx) {
       const model = await ctx.api.models.retry.mutate({
         name: required(ctx.args, 0, "MODEL", "retry MODEL"),
@@ -153,6 +158,8 @@ export const modelCommands: Record<string, Command> = {
   "explain-placement": {
     usage: "explain-placement MODEL [--json]",
     summary: "why each node can or cannot take a replica",
+    flags: ["json"],
+    takesArguments: true,
     async run(ctx) {
       const name = required(ctx.args, 0, "MODEL", "explain-placement MODEL");
       const explanation = await ctx.api.models.explainPlacement.query({ name });
@@ -164,6 +171,7 @@ export const modelCommands: Record<string, Command> = {
   presets: {
     usage: "presets [--json]",
     summary: "definitions shipped with llmgw, and whether the fleet can place them now",
+    flags: ["json"],
     async run(ctx) {
       const presets = await ctx.api.models.presets.query();
       if (ctx.values.json) printJson(ctx, presets);

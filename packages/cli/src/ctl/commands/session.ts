@@ -13,6 +13,7 @@ export const sessionCommands: Record<string, Command> = {
   login: {
     usage: "login [--server URL] [--user NAME] [--password-stdin] | --token-stdin [--server URL]",
     summary: "sign in (password, or a token made in the console) and keep it (mode 0600)",
+    flags: ["user", "password-stdin", "token-stdin"],
     async run({ env, target, values, write }) {
       if (values["token-stdin"]) {
         // Piped in by a script, or pasted at a hidden prompt on a terminal.
@@ -44,6 +45,7 @@ export const sessionCommands: Record<string, Command> = {
   logout: {
     usage: "logout",
     summary: "end the session and forget it",
+    flags: [],
     async run({ api, env, target, write }) {
       if (target.token) await api.auth.logout.mutate();
       removeCredentials(env);
@@ -54,6 +56,7 @@ export const sessionCommands: Record<string, Command> = {
   "logout-everywhere": {
     usage: "logout-everywhere",
     summary: "end every session and token of yours, on every machine",
+    flags: [],
     async run({ api, env, write }) {
       const { ended } = await api.auth.logoutEverywhere.mutate();
       removeCredentials(env);
@@ -64,6 +67,7 @@ export const sessionCommands: Record<string, Command> = {
   whoami: {
     usage: "whoami [--json]",
     summary: "who the saved session belongs to",
+    flags: ["json"],
     async run(ctx) {
       const me = await ctx.api.auth.me.query();
       if (ctx.values.json) ctx.write(`${JSON.stringify(me)}\n`);
@@ -74,6 +78,7 @@ export const sessionCommands: Record<string, Command> = {
   nodes: {
     usage: "nodes [--json]",
     summary: "list nodes with their GPUs and state",
+    flags: ["json"],
     async run(ctx) {
       const nodes = await ctx.api.nodes.list.query();
       if (ctx.values.json) printJson(ctx, nodes);

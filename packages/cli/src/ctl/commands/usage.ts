@@ -37,6 +37,7 @@ export const usageCommands: Record<string, Command> = {
   usage: {
     usage: "usage [--owner O] [--model M] [--since 24h|ISO] [--json]",
     summary: "/v1 requests and tokens per owner and model",
+    flags: ["owner", "model", "since", "json"],
     async run(ctx) {
       const report = await ctx.api.usage.query.query({
         owner: ctx.values.owner,

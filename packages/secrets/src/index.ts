@@ -1,4 +1,6 @@
-// Small secrets the server keeps in its home directory (mode 0600), and constant-time checks.
+// Small secrets kept in a home directory (mode 0600), random tokens and constant-time checks.
+// Node-only; shared by the server and by `llmgw dev`, which prepares the server's secrets before
+// starting it, so the CLI need not reach into the server's internals.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";

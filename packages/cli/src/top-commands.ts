@@ -1,0 +1,12 @@
+// The commands of `llmgw` itself, named once for its help and for shell completion.
+export const TOP_COMMANDS = {
+  server: "run the control plane (API on LLMGW_PORT, agents on LLMGW_AGENT_PORT)",
+  agent: "run a node agent (--server ws://HOST:8081, LLMGW_JOIN_TOKEN; --simulate PROFILE)",
+  web: "run the console (LLMGW_WEB_PORT, LLMGW_API_URL)",
+  ctl: "talk to a running server (login, nodes, models, replicas, status, logs, …; --help)",
+  "sim-engine":
+    "run a simulated OpenAI-compatible engine (--port, --model, --fault …; key in SIM_ENGINE_API_KEY)",
+  dev: "server on embedded PGlite + console + a simulated fleet, in one command",
+} as const;
+
+export type TopCommandName = keyof typeof TOP_COMMANDS;
