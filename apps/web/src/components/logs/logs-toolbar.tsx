@@ -2,7 +2,7 @@
 // The controls above a log: which source, how many lines, follow, search and copy.
 import type { ReplicaView } from "@llmgw/api";
 import { useTranslation } from "react-i18next";
-import { AGENT_SOURCE, LOG_LINE_CHOICES } from "./logs-page";
+import { AGENT_SOURCE, LOG_LINE_CHOICES } from "./logs-options";
 
 interface LogsToolbarProps {
   source: string;
