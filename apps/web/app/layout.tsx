@@ -7,6 +7,17 @@ import type { ReactNode } from "react";
 import { Providers } from "@/components/providers";
 import { DEFAULT_LANGUAGE, DEFAULT_THEME, PREFERENCES_BOOT_SCRIPT } from "@/lib/preferences";
 import "./globals.css";
+import "./styles/grid.css";
+import "./styles/dialog.css";
+import "./styles/sign-in.css";
+import "./styles/models.css";
+import "./styles/model-dialogs.css";
+import "./styles/cluster.css";
+import "./styles/command-palette.css";
+import "./styles/node-charts.css";
+import "./styles/bench.css";
+import "./styles/mcp.css";
+import "./styles/people.css";
 import "./activity.css";
 import "./identity.css";
 

@@ -1,6 +1,7 @@
 // Pure helpers for the nodes views: how a node's cards are summarised, how the table filters and
 // sorts. Kept out of the components so they can be unit-tested without a DOM.
 import type { GpuView, NodeView } from "@llmgw/api";
+import type { SortState as GenericSortState } from "./sort";
 
 export interface GpuGroup {
   name: string;
@@ -93,12 +94,7 @@ export type SortKey =
   | "warnings"
   | "lastSeen";
 
-export type SortDirection = "asc" | "desc";
-
-export interface SortState {
-  key: SortKey;
-  direction: SortDirection;
-}
+export type SortState = GenericSortState<SortKey>;
 
 const SORT_VALUES: Record<SortKey, (node: NodeView) => string | number> = {
   name: (node) => node.name,

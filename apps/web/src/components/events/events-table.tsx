@@ -6,9 +6,9 @@ import Link from "next/link";
 import { useTranslation } from "react-i18next";
 import { useNow } from "../../hooks/use-now";
 import { eventHref, eventMessageParams, keyLabel } from "../../lib/events";
-import { formatDateTime, formatRelativeTime, upperForDisplay } from "../../lib/format";
-
-const COLUMN_IDS = ["time", "severity", "kind", "subject", "message"] as const;
+import { upperForDisplay } from "../../lib/format";
+import { DataGrid, type GridColumn, type RowAttributes } from "../ui/data-grid";
+import { momentColumn } from "../ui/moment-column";
 
 function subjectLabel(event: EventView): string {
   const { node, model } = event.params;
@@ -20,63 +20,81 @@ function subjectLabel(event: EventView): string {
   return event.subjectId;
 }
 
-function EventRow({ event, nowMs, lang }: { event: EventView; nowMs: number; lang: string }) {
-  const { t } = useTranslation("events");
-  const params = eventMessageParams(event, lang, {
-    cpuOnly: t("cpuOnly"),
-    cardList: (cards, count) => t("cardList", { cards, count }),
-    noFallbacks: t("noFallbacks"),
-  });
+function useEventColumns(): GridColumn<EventView>[] {
+  const { t, i18n } = useTranslation("events");
+  const lang = i18n.language;
+  const nowMs = useNow();
   // The params differ per kind and come from the server, so the typed t() cannot check them here;
   // en and tr are kept to the same placeholders by the locale test.
   const translateMessage = t as unknown as (key: string, options: Record<string, string>) => string;
-  const needsAttention = !event.isAcknowledged && event.severity !== "info";
-  return (
-    <tr
-      data-testid="event-row"
-      data-event-id={event.id}
-      data-kind={event.kind}
-      data-severity={event.severity}
-      data-subject-id={event.subjectId}
-      className={needsAttention ? "needs-attention" : undefined}
-    >
-      <td title={formatDateTime(event.at, lang)}>{formatRelativeTime(event.at, nowMs, lang)}</td>
-      <td>
+  const messageOf = (event: EventView) =>
+    translateMessage(
+      `message.${event.kind}`,
+      eventMessageParams(event, lang, {
+        cpuOnly: t("cpuOnly"),
+        cardList: (cards, count) => t("cardList", { cards, count }),
+        noFallbacks: t("noFallbacks"),
+      }),
+    );
+  return [
+    momentColumn({ id: "time", header: t("columns.time"), at: (event) => event.at, nowMs, lang }),
+    {
+      id: "severity",
+      header: t("columns.severity"),
+      render: (event) => (
         <span className={`badge badge-severity-${event.severity}`} data-testid="event-severity">
           {upperForDisplay(t(`severity.${event.severity}`), lang)}
         </span>
-      </td>
-      <td data-testid="event-kind">{t(`kind.${event.kind}`)}</td>
-      <td>
-        <span className="muted">{t(`subjectType.${event.subjectType}`)}</span>{" "}
-        <Link href={eventHref(event)} data-testid="event-subject-link">
-          {subjectLabel(event)}
-        </Link>
-      </td>
-      <td className="event-message" data-testid="event-message">
-        {translateMessage(`message.${event.kind}`, params)}
-      </td>
-    </tr>
-  );
+      ),
+    },
+    {
+      id: "kind",
+      header: t("columns.kind"),
+      cellProps: () => ({ "data-testid": "event-kind" }),
+      render: (event) => t(`kind.${event.kind}`),
+    },
+    {
+      id: "subject",
+      header: t("columns.subject"),
+      render: (event) => (
+        <>
+          <span className="muted">{t(`subjectType.${event.subjectType}`)}</span>{" "}
+          <Link href={eventHref(event)} data-testid="event-subject-link">
+            {subjectLabel(event)}
+          </Link>
+        </>
+      ),
+    },
+    {
+      id: "message",
+      header: t("columns.message"),
+      className: "event-message",
+      cellProps: () => ({ "data-testid": "event-message" }),
+      render: messageOf,
+    },
+  ];
+}
+
+function eventRowProps(event: EventView): RowAttributes {
+  const needsAttention = !event.isAcknowledged && event.severity !== "info";
+  return {
+    "data-testid": "event-row",
+    "data-event-id": event.id,
+    "data-kind": event.kind,
+    "data-severity": event.severity,
+    "data-subject-id": event.subjectId,
+    className: needsAttention ? "needs-attention" : undefined,
+  };
 }
 
 export function EventsTable({ events }: { events: EventView[] }) {
-  const { t, i18n } = useTranslation("events");
-  const nowMs = useNow();
   return (
-    <table className="grid" data-testid="events-table">
-      <thead>
-        <tr>
-          {COLUMN_IDS.map((id) => (
-            <th key={id}>{t(`columns.${id}`)}</th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {events.map((event) => (
-          <EventRow key={event.id} event={event} nowMs={nowMs} lang={i18n.language} />
-        ))}
-      </tbody>
-    </table>
+    <DataGrid
+      columns={useEventColumns()}
+      rows={events}
+      rowKey={(event) => String(event.id)}
+      rowProps={eventRowProps}
+      testId="events-table"
+    />
   );
 }

@@ -10,36 +10,62 @@ import { useTranslation } from "react-i18next";
 import { formatDateTime } from "../../lib/format";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
+import { DataGrid, type GridColumn } from "../ui/data-grid";
 
 const FILTERS = ["action", "actor", "target"] as const;
 type Filter = (typeof FILTERS)[number];
 
-function AuditRow({ entry }: { entry: AuditEntry }) {
-  const { t, i18n } = useTranslation("audit");
+function Details({ entry }: { entry: AuditEntry }) {
+  const { t } = useTranslation("audit");
   const details = JSON.stringify(entry.details);
+  if (details === "{}") return <span className="muted">{t("noDetails")}</span>;
   return (
-    <tr data-testid="audit-row" data-action={entry.action}>
-      <td>{formatDateTime(entry.at, i18n.language)}</td>
-      <td>{entry.actor}</td>
-      <td>
-        <code>{entry.action}</code>
-      </td>
-      <td title={entry.targetName === entry.target ? undefined : entry.target}>
-        {entry.targetName}
-      </td>
-      <td className="audit-details">
-        {details === "{}" ? (
-          <span className="muted">{t("noDetails")}</span>
-        ) : (
-          <details data-testid="audit-details">
-            <summary className="truncate">
-              <code>{details}</code>
-            </summary>
-            <pre>{JSON.stringify(entry.details, null, 2)}</pre>
-          </details>
-        )}
-      </td>
-    </tr>
+    <details data-testid="audit-details">
+      <summary className="truncate">
+        <code>{details}</code>
+      </summary>
+      <pre>{JSON.stringify(entry.details, null, 2)}</pre>
+    </details>
+  );
+}
+
+function AuditTable({ entries }: { entries: AuditEntry[] }) {
+  const { t, i18n } = useTranslation("audit");
+  const columns: GridColumn<AuditEntry>[] = [
+    {
+      id: "at",
+      header: t("columns.at"),
+      render: (entry) => formatDateTime(entry.at, i18n.language),
+    },
+    { id: "actor", header: t("columns.actor"), render: (entry) => entry.actor },
+    {
+      id: "action",
+      header: t("columns.action"),
+      render: (entry) => <code>{entry.action}</code>,
+    },
+    {
+      id: "target",
+      header: t("columns.target"),
+      cellProps: (entry) => ({
+        title: entry.targetName === entry.target ? undefined : entry.target,
+      }),
+      render: (entry) => entry.targetName,
+    },
+    {
+      id: "details",
+      header: t("columns.details"),
+      className: "audit-details",
+      render: (entry) => <Details entry={entry} />,
+    },
+  ];
+  return (
+    <DataGrid
+      columns={columns}
+      rows={entries}
+      rowKey={(entry) => String(entry.id)}
+      rowProps={(entry) => ({ "data-testid": "audit-row", "data-action": entry.action })}
+      testId="audit-table"
+    />
   );
 }
 
@@ -89,20 +115,7 @@ export function AuditPage() {
         </p>
       ) : null}
       <div className="table-scroll">
-        <table className="grid" data-testid="audit-table">
-          <thead>
-            <tr>
-              {(["at", "actor", "action", "target", "details"] as const).map((c) => (
-                <th key={c}>{t(`columns.${c}`)}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {(entries.data ?? []).map((entry) => (
-              <AuditRow key={entry.id} entry={entry} />
-            ))}
-          </tbody>
-        </table>
+        <AuditTable entries={entries.data ?? []} />
       </div>
     </section>
   );

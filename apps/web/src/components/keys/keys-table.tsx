@@ -5,24 +5,9 @@ import type { KeyView } from "@llmgw/api";
 import { useTranslation } from "react-i18next";
 import { useNow } from "../../hooks/use-now";
 import { keyLabel } from "../../lib/events";
-import {
-  formatDateTime,
-  formatNumber,
-  formatRelativeTime,
-  upperForDisplay,
-} from "../../lib/format";
-
-const COLUMN_IDS = [
-  "key",
-  "owner",
-  "models",
-  "limits",
-  "expires",
-  "state",
-  "created",
-  "lastUsed",
-  "actions",
-] as const;
+import { formatNumber, upperForDisplay } from "../../lib/format";
+import { DataGrid, type GridColumn, type RowAttributes } from "../ui/data-grid";
+import { momentColumn } from "../ui/moment-column";
 
 function Limits({ keyView, lang }: { keyView: KeyView; lang: string }) {
   const { t } = useTranslation("keys");
@@ -41,114 +26,114 @@ function Limits({ keyView, lang }: { keyView: KeyView; lang: string }) {
   return <span>{parts.join(" · ")}</span>;
 }
 
-function Moment({
-  iso,
-  empty,
-  nowMs,
-  lang,
-}: {
-  iso: string | null;
-  empty: string;
-  nowMs: number;
-  lang: string;
-}) {
-  if (!iso) return <span className="muted">{empty}</span>;
-  return <span title={formatDateTime(iso, lang)}>{formatRelativeTime(iso, nowMs, lang)}</span>;
-}
-
-interface KeyRowProps {
-  keyView: KeyView;
-  canWrite: boolean;
-  isBusy: boolean;
-  nowMs: number;
-  lang: string;
-  onRevoke(key: KeyView): void;
-}
-
-function KeyRow({ keyView, canWrite, isBusy, nowMs, lang, onRevoke }: KeyRowProps) {
+function RevokeButton({ keyView, actions }: { keyView: KeyView; actions: KeyActions }) {
   const { t } = useTranslation("keys");
+  if (keyView.state === "revoked") return null;
   return (
-    <tr
-      data-testid="key-row"
-      data-key-id={keyView.id}
-      data-owner={keyView.owner}
-      data-state={keyView.state}
+    <button
+      type="button"
+      className="control control-small control-danger"
+      disabled={!actions.canWrite || actions.busyId === keyView.id}
+      title={actions.canWrite ? undefined : t("readOnly")}
+      onClick={() => actions.onRevoke(keyView)}
+      data-testid="key-revoke"
     >
-      <td className="mono">{keyLabel(keyView.prefix)}</td>
-      <td>{keyView.owner}</td>
-      <td className="mono">{keyView.models.join(", ")}</td>
-      <td>
-        <Limits keyView={keyView} lang={lang} />
-      </td>
-      <td>
-        <Moment iso={keyView.expiresAt} empty={t("noExpiry")} nowMs={nowMs} lang={lang} />
-      </td>
-      <td>
-        <span
-          className={`badge badge-key-${keyView.state}`}
-          data-testid="key-state"
-          data-state={keyView.state}
-        >
-          {upperForDisplay(t(`state.${keyView.state}`), lang)}
-        </span>
-      </td>
-      <td title={formatDateTime(keyView.createdAt, lang)}>
-        {formatRelativeTime(keyView.createdAt, nowMs, lang)}{" "}
-        <span className="muted">{t("createdBy", { user: keyView.createdBy })}</span>
-      </td>
-      <td data-testid="key-last-used">
-        <Moment iso={keyView.lastUsedAt} empty={t("never")} nowMs={nowMs} lang={lang} />
-      </td>
-      <td>
-        {keyView.state !== "revoked" ? (
-          <button
-            type="button"
-            className="control control-small control-danger"
-            disabled={!canWrite || isBusy}
-            title={canWrite ? undefined : t("readOnly")}
-            onClick={() => onRevoke(keyView)}
-            data-testid="key-revoke"
-          >
-            {t("revoke")}
-          </button>
-        ) : null}
-      </td>
-    </tr>
+      {t("revoke")}
+    </button>
   );
 }
 
-interface KeysTableProps {
-  keys: KeyView[];
+function useKeyColumns(actions: KeyActions): GridColumn<KeyView>[] {
+  const { t, i18n } = useTranslation("keys");
+  const lang = i18n.language;
+  const nowMs = useNow();
+  const moment = { nowMs, lang };
+  return [
+    {
+      id: "key",
+      header: t("columns.key"),
+      className: "mono",
+      render: (key) => keyLabel(key.prefix),
+    },
+    { id: "owner", header: t("columns.owner"), render: (key) => key.owner },
+    {
+      id: "models",
+      header: t("columns.models"),
+      className: "mono",
+      render: (key) => key.models.join(", "),
+    },
+    {
+      id: "limits",
+      header: t("columns.limits"),
+      render: (key) => <Limits keyView={key} lang={lang} />,
+    },
+    momentColumn({
+      ...moment,
+      id: "expires",
+      header: t("columns.expires"),
+      at: (key) => key.expiresAt,
+      empty: <span className="muted">{t("noExpiry")}</span>,
+    }),
+    {
+      id: "state",
+      header: t("columns.state"),
+      render: (key) => (
+        <span
+          className={`badge badge-key-${key.state}`}
+          data-testid="key-state"
+          data-state={key.state}
+        >
+          {upperForDisplay(t(`state.${key.state}`), lang)}
+        </span>
+      ),
+    },
+    momentColumn({
+      ...moment,
+      id: "created",
+      header: t("columns.created"),
+      at: (key) => key.createdAt,
+      suffix: (key) => <span className="muted">{t("createdBy", { user: key.createdBy })}</span>,
+    }),
+    momentColumn({
+      ...moment,
+      id: "lastUsed",
+      header: t("columns.lastUsed"),
+      at: (key) => key.lastUsedAt,
+      empty: <span className="muted">{t("never")}</span>,
+      testId: "key-last-used",
+    }),
+    {
+      id: "actions",
+      header: t("columns.actions"),
+      render: (key) => <RevokeButton keyView={key} actions={actions} />,
+    },
+  ];
+}
+
+function keyRowProps(key: KeyView): RowAttributes {
+  return {
+    "data-testid": "key-row",
+    "data-key-id": key.id,
+    "data-owner": key.owner,
+    "data-state": key.state,
+  };
+}
+
+interface KeyActions {
   canWrite: boolean;
+  /** The key whose revoke is in flight, so only its button waits. */
   busyId: string | null;
   onRevoke(key: KeyView): void;
 }
 
-export function KeysTable({ keys, canWrite, busyId, onRevoke }: KeysTableProps) {
-  const { t, i18n } = useTranslation("keys");
-  const nowMs = useNow();
+export function KeysTable({ keys, ...actions }: KeyActions & { keys: KeyView[] }) {
   return (
-    <table className="grid" data-testid="keys-table">
-      <thead>
-        <tr>
-          {COLUMN_IDS.map((id) => (
-            <th key={id}>{t(`columns.${id}`)}</th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {keys.map((keyView) => (
-          <KeyRow
-            key={keyView.id}
-            keyView={keyView}
-            canWrite={canWrite}
-            isBusy={busyId === keyView.id}
-            nowMs={nowMs}
-            lang={i18n.language}
-            onRevoke={onRevoke}
-          />
-        ))}
-      </tbody>
-    </table>
+    <DataGrid
+      columns={useKeyColumns(actions)}
+      rows={keys}
+      rowKey={(key) => key.id}
+      rowProps={keyRowProps}
+      testId="keys-table"
+    />
   );
 }

@@ -12,11 +12,10 @@ import { formatDateTime } from "../../lib/format";
 import { countMatches, splitMatches } from "../../lib/highlight";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
+import { AGENT_SOURCE } from "./logs-options";
 import { LogsToolbar } from "./logs-toolbar";
 
-export const LOGS_FOLLOW_INTERVAL_MS = 5000;
-export const LOG_LINE_CHOICES = [100, 200, 500, 1000, 2000] as const;
-export const AGENT_SOURCE = "agent";
+const LOGS_FOLLOW_INTERVAL_MS = 5000;
 
 function useSourceParam(): [string, (source: string) => void] {
   const router = useRouter();

@@ -2,7 +2,8 @@
 // The controls above a log: which source, how many lines, follow, search and copy.
 import type { ReplicaView } from "@llmgw/api";
 import { useTranslation } from "react-i18next";
-import { AGENT_SOURCE, LOG_LINE_CHOICES } from "./logs-page";
+import { InlineSelect } from "../ui/inline-select";
+import { AGENT_SOURCE, LOG_LINE_CHOICES } from "./logs-options";
 
 interface LogsToolbarProps {
   source: string;
@@ -31,22 +32,15 @@ function SourceSelect({
   const modelOf = new Map(replicas.map((replica) => [replica.id, replica.model]));
   const options = sources.includes(source) ? sources : [source, ...sources];
   return (
-    <label className="inline-field">
-      <span className="muted">{t("source")}</span>
-      <select
-        value={source}
-        onChange={(event) => onSource(event.target.value)}
-        data-testid="logs-source"
-      >
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {option === AGENT_SOURCE
-              ? t("agentSource")
-              : t("replicaSource", { model: modelOf.get(option) ?? "?", id: option })}
-          </option>
-        ))}
-      </select>
-    </label>
+    <InlineSelect label={t("source")} value={source} onChange={onSource} testId="logs-source">
+      {options.map((option) => (
+        <option key={option} value={option}>
+          {option === AGENT_SOURCE
+            ? t("agentSource")
+            : t("replicaSource", { model: modelOf.get(option) ?? "?", id: option })}
+        </option>
+      ))}
+    </InlineSelect>
   );
 }
 
@@ -55,20 +49,18 @@ export function LogsToolbar(props: LogsToolbarProps) {
   return (
     <div className="toolbar toolbar-wrap">
       <SourceSelect {...props} />
-      <label className="inline-field">
-        <span className="muted">{t("lines")}</span>
-        <select
-          value={props.lineCount}
-          onChange={(event) => props.onLineCount(Number(event.target.value))}
-          data-testid="logs-lines"
-        >
-          {LOG_LINE_CHOICES.map((count) => (
-            <option key={count} value={count}>
-              {t("linesOption", { count })}
-            </option>
-          ))}
-        </select>
-      </label>
+      <InlineSelect
+        label={t("lines")}
+        value={String(props.lineCount)}
+        onChange={(value) => props.onLineCount(Number(value))}
+        testId="logs-lines"
+      >
+        {LOG_LINE_CHOICES.map((count) => (
+          <option key={count} value={count}>
+            {t("linesOption", { count })}
+          </option>
+        ))}
+      </InlineSelect>
       <label className="inline-field" title={t("followHint")}>
         <input
           type="checkbox"

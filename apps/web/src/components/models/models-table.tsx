@@ -4,14 +4,13 @@
 // open an extra row beneath their model.
 import type { ModelView } from "@llmgw/api";
 import Link from "next/link";
-import { Fragment, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNow } from "../../hooks/use-now";
 import { ABSENT, formatDateTime, formatNumber, formatRelativeTime } from "../../lib/format";
 import { canRetry, definitionEngines } from "../../lib/models";
+import { DataGrid, DetailRow, type GridColumn } from "../ui/data-grid";
 import { ModelStateBadge } from "./model-state-badge";
-
-const COLUMN_IDS = ["name", "state", "ready", "engines", "owner", "updated", "actions"] as const;
 
 export interface ModelActions {
   canWrite: boolean;
@@ -110,46 +109,33 @@ function ActionsCell({ model, actions }: { model: ModelView; actions: ModelActio
   );
 }
 
-function ReasonsRow({ model }: { model: ModelView }) {
+function ReasonsRow({ model, columnCount }: { model: ModelView; columnCount: number }) {
   const { t } = useTranslation("models");
   return (
-    <tr className="detail-row" data-testid="model-reasons" data-model-name={model.name}>
-      <td colSpan={COLUMN_IDS.length}>
-        <div className="reasons">
-          <div className="muted">{t("reasonsTitle", { name: model.name })}</div>
-          {model.unplaceableReasons.length ? (
-            <ul>
-              {model.unplaceableReasons.map((reason) => (
-                <li key={reason} className="mono">
-                  {reason}
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="muted">{t("noReasons")}</p>
-          )}
-        </div>
-      </td>
-    </tr>
+    <DetailRow
+      columnCount={columnCount}
+      rowProps={{ "data-testid": "model-reasons", "data-model-name": model.name }}
+    >
+      <div className="reasons">
+        <div className="muted">{t("reasonsTitle", { name: model.name })}</div>
+        {model.unplaceableReasons.length ? (
+          <ul>
+            {model.unplaceableReasons.map((reason) => (
+              <li key={reason} className="mono">
+                {reason}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">{t("noReasons")}</p>
+        )}
+      </div>
+    </DetailRow>
   );
 }
 
-function ModelRow({
-  model,
-  actions,
-  isExpanded,
-  onToggle,
-}: {
-  model: ModelView;
-  actions: ModelActions;
-  isExpanded: boolean;
-  onToggle(): void;
-}) {
-  const { t, i18n } = useTranslation("models");
-  const lang = i18n.language;
-  const nowMs = useNow();
-  const engines = definitionEngines(model.definition);
-  const readyText = `${formatNumber(model.replicasReady, lang)} / ${formatNumber(model.replicasDesired, lang)}`;
+function ReadyLink({ model, lang }: { model: ModelView; lang: string }) {
+  const { t } = useTranslation("models");
   const readyTitle = t("readyTitle", {
     ready: formatNumber(model.replicasReady, lang),
     desired: formatNumber(model.replicasDesired, lang),
@@ -157,74 +143,108 @@ function ModelRow({
     name: model.name,
   });
   return (
-    <tr data-testid="model-row" data-model-name={model.name} data-state={model.state}>
-      <td className="col-name">
-        <span className="name-cell">{model.name}</span>
-      </td>
-      <td>
-        <StateCell model={model} isExpanded={isExpanded} onToggle={onToggle} />
-      </td>
-      <td className="numeric">
-        <Link
-          href={`/replicas?model=${encodeURIComponent(model.name)}`}
-          title={readyTitle}
-          data-testid="model-ready"
-        >
-          {readyText}
-        </Link>
-      </td>
-      <td>{engines.length ? <span className="mono">{engines.join(", ")}</span> : ABSENT}</td>
-      <td>{model.owner ?? ABSENT}</td>
-      <td title={formatDateTime(model.updatedAt, lang)}>
-        {t("updatedBy", {
-          time: formatRelativeTime(model.updatedAt, nowMs, lang),
-          user: model.updatedBy,
-        })}
-      </td>
-      <td className="col-actions">
-        <ActionsCell model={model} actions={actions} />
-      </td>
-    </tr>
+    <Link
+      href={`/replicas?model=${encodeURIComponent(model.name)}`}
+      title={readyTitle}
+      data-testid="model-ready"
+    >
+      {`${formatNumber(model.replicasReady, lang)} / ${formatNumber(model.replicasDesired, lang)}`}
+    </Link>
   );
 }
 
+interface Expansion {
+  isExpanded(model: ModelView): boolean;
+  toggle(name: string): void;
+}
+
+function useModelColumns(actions: ModelActions, expansion: Expansion): GridColumn<ModelView>[] {
+  const { t, i18n } = useTranslation("models");
+  const lang = i18n.language;
+  const nowMs = useNow();
+  const header = (id: string) => ({
+    header: t(`columns.${id as "name"}`),
+    headerClassName: `col-${id}`,
+  });
+  return [
+    {
+      id: "name",
+      ...header("name"),
+      className: "col-name",
+      render: (model) => <span className="name-cell">{model.name}</span>,
+    },
+    {
+      id: "state",
+      ...header("state"),
+      render: (model) => (
+        <StateCell
+          model={model}
+          isExpanded={expansion.isExpanded(model)}
+          onToggle={() => expansion.toggle(model.name)}
+        />
+      ),
+    },
+    {
+      id: "ready",
+      ...header("ready"),
+      isNumeric: true,
+      render: (model) => <ReadyLink model={model} lang={lang} />,
+    },
+    {
+      id: "engines",
+      ...header("engines"),
+      render: (model) => {
+        const engines = definitionEngines(model.definition);
+        return engines.length ? <span className="mono">{engines.join(", ")}</span> : ABSENT;
+      },
+    },
+    { id: "owner", ...header("owner"), render: (model) => model.owner ?? ABSENT },
+    {
+      id: "updated",
+      ...header("updated"),
+      cellProps: (model) => ({ title: formatDateTime(model.updatedAt, lang) }),
+      render: (model) =>
+        t("updatedBy", {
+          time: formatRelativeTime(model.updatedAt, nowMs, lang),
+          user: model.updatedBy,
+        }),
+    },
+    {
+      id: "actions",
+      ...header("actions"),
+      className: "col-actions",
+      render: (model) => <ActionsCell model={model} actions={actions} />,
+    },
+  ];
+}
+
 export function ModelsTable({ models, actions }: { models: ModelView[]; actions: ModelActions }) {
-  const { t } = useTranslation("models");
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
-  const toggle = (name: string) =>
-    setExpanded((current) => {
-      const next = new Set(current);
-      if (!next.delete(name)) next.add(name);
-      return next;
-    });
+  const expansion: Expansion = {
+    // A model that became placeable again drops its open reasons row on its own.
+    isExpanded: (model) => expanded.has(model.name) && model.state === "unplaceable",
+    toggle: (name) =>
+      setExpanded((current) => {
+        const next = new Set(current);
+        if (!next.delete(name)) next.add(name);
+        return next;
+      }),
+  };
   return (
-    <table className="grid models-grid" data-testid="models-table">
-      <thead>
-        <tr>
-          {COLUMN_IDS.map((id) => (
-            <th key={id} className={id === "ready" ? `col-${id} numeric` : `col-${id}`}>
-              {t(`columns.${id}`)}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {models.map((model) => {
-          // A model that became placeable again drops its open reasons row on its own.
-          const isExpanded = expanded.has(model.name) && model.state === "unplaceable";
-          return (
-            <Fragment key={model.name}>
-              <ModelRow
-                model={model}
-                actions={actions}
-                isExpanded={isExpanded}
-                onToggle={() => toggle(model.name)}
-              />
-              {isExpanded ? <ReasonsRow model={model} /> : null}
-            </Fragment>
-          );
-        })}
-      </tbody>
-    </table>
+    <DataGrid
+      columns={useModelColumns(actions, expansion)}
+      rows={models}
+      rowKey={(model) => model.name}
+      rowProps={(model) => ({
+        "data-testid": "model-row",
+        "data-model-name": model.name,
+        "data-state": model.state,
+      })}
+      renderAfterRow={(model, columnCount) =>
+        expansion.isExpanded(model) ? <ReasonsRow model={model} columnCount={columnCount} /> : null
+      }
+      className="models-grid"
+      testId="models-table"
+    />
   );
 }

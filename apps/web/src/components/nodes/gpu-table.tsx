@@ -15,18 +15,7 @@ import {
   formatWatts,
 } from "../../lib/format";
 import { isPcieDegraded } from "../../lib/nodes";
-
-const GPU_COLUMNS = [
-  { id: "index", isNumeric: true },
-  { id: "name" },
-  { id: "uuid" },
-  { id: "memory", isNumeric: true },
-  { id: "utilization", isNumeric: true },
-  { id: "temperature", isNumeric: true },
-  { id: "power", isNumeric: true },
-  { id: "computeCapability" },
-  { id: "pcie" },
-] as const;
+import { DataGrid, type GridColumn } from "../ui/data-grid";
 
 function pcieLink(gen: number | null, width: number | null, t: TFunction<"nodes">): string {
   if (gen == null && width == null) return ABSENT;
@@ -69,50 +58,72 @@ function UtilizationCell({ percent, lang }: { percent: number | null; lang: stri
   );
 }
 
-export function GpuTable({ gpus }: { gpus: GpuView[] }) {
+function useGpuColumns(): GridColumn<GpuView>[] {
   const { t, i18n } = useTranslation("nodes");
   const lang = i18n.language;
+  return [
+    { id: "index", header: t("gpu.index"), isNumeric: true, render: (gpu) => gpu.index },
+    {
+      id: "name",
+      header: t("gpu.name"),
+      render: (gpu) => (
+        <>
+          {gpu.name}
+          {gpu.migEnabled ? <span className="badge badge-simulated">{t("gpu.mig")}</span> : null}
+        </>
+      ),
+    },
+    {
+      id: "uuid",
+      header: t("gpu.uuid"),
+      className: "mono muted",
+      render: (gpu) => (
+        <span className="truncate uuid" title={gpu.uuid}>
+          {gpu.uuid}
+        </span>
+      ),
+    },
+    {
+      id: "memory",
+      header: t("gpu.memory"),
+      isNumeric: true,
+      render: (gpu) => formatBytesPair(gpu.memoryBytesUsed, gpu.memoryBytesTotal, lang),
+    },
+    {
+      id: "utilization",
+      header: t("gpu.utilization"),
+      isNumeric: true,
+      render: (gpu) => <UtilizationCell percent={gpu.utilizationPercent} lang={lang} />,
+    },
+    {
+      id: "temperature",
+      header: t("gpu.temperature"),
+      isNumeric: true,
+      render: (gpu) => formatCelsius(gpu.temperatureCelsius, lang),
+    },
+    {
+      id: "power",
+      header: t("gpu.power"),
+      isNumeric: true,
+      render: (gpu) => formatWatts(gpu.powerWatts, lang),
+    },
+    {
+      id: "computeCapability",
+      header: t("gpu.computeCapability"),
+      render: (gpu) => gpu.computeCapability ?? ABSENT,
+    },
+    { id: "pcie", header: t("gpu.pcie"), render: (gpu) => <PcieCell gpu={gpu} /> },
+  ];
+}
+
+export function GpuTable({ gpus }: { gpus: GpuView[] }) {
   return (
-    <table className="grid" data-testid="node-gpus-table">
-      <thead>
-        <tr>
-          {GPU_COLUMNS.map((column) => (
-            <th key={column.id} className={"isNumeric" in column ? "numeric" : undefined}>
-              {t(`gpu.${column.id}`)}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {gpus.map((gpu) => (
-          <tr key={gpu.uuid} data-testid="gpu-row">
-            <td className="numeric">{gpu.index}</td>
-            <td>
-              {gpu.name}
-              {gpu.migEnabled ? (
-                <span className="badge badge-simulated">{t("gpu.mig")}</span>
-              ) : null}
-            </td>
-            <td className="mono muted">
-              <span className="truncate uuid" title={gpu.uuid}>
-                {gpu.uuid}
-              </span>
-            </td>
-            <td className="numeric">
-              {formatBytesPair(gpu.memoryBytesUsed, gpu.memoryBytesTotal, lang)}
-            </td>
-            <td className="numeric">
-              <UtilizationCell percent={gpu.utilizationPercent} lang={lang} />
-            </td>
-            <td className="numeric">{formatCelsius(gpu.temperatureCelsius, lang)}</td>
-            <td className="numeric">{formatWatts(gpu.powerWatts, lang)}</td>
-            <td>{gpu.computeCapability ?? ABSENT}</td>
-            <td>
-              <PcieCell gpu={gpu} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataGrid
+      columns={useGpuColumns()}
+      rows={gpus}
+      rowKey={(gpu) => gpu.uuid}
+      rowProps={() => ({ "data-testid": "gpu-row" })}
+      testId="node-gpus-table"
+    />
   );
 }

@@ -10,6 +10,7 @@ import { FILTER_INPUT_ATTRIBUTE } from "../../hooks/use-shell-shortcuts";
 import { describeError } from "../../lib/errors";
 import { isSortKey, matchesFilter, sortNodes, type SortKey, type SortState } from "../../lib/nodes";
 import { readStored, STORAGE_KEYS, writeStored } from "../../lib/preferences";
+import { toggleSort } from "../../lib/sort";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
 import { NodesTable } from "./nodes-table";
@@ -73,10 +74,7 @@ export function NodesPage() {
 
   const onSort = useCallback((key: SortKey) => {
     setSort((current) => {
-      const next: SortState = {
-        key,
-        direction: current.key === key && current.direction === "asc" ? "desc" : "asc",
-      };
+      const next = toggleSort(current, key);
       writeStored(STORAGE_KEYS.nodesSort, JSON.stringify(next));
       return next;
     });
@@ -148,10 +146,8 @@ export function NodesPage() {
             onSort={onSort}
             onSelect={setSelectedId}
             onOpen={onOpen}
+            empty={<p className="muted empty-filter">{t("empty.noMatch", { query: filter })}</p>}
           />
-          {visibleNodes.length === 0 ? (
-            <p className="muted empty-filter">{t("empty.noMatch", { query: filter })}</p>
-          ) : null}
         </div>
       ) : null}
     </section>

@@ -4,7 +4,7 @@
 import type { NodeView } from "@llmgw/api";
 import type { TFunction } from "i18next";
 import Link from "next/link";
-import { useEffect, useRef, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNow } from "../../hooks/use-now";
 import {
@@ -24,6 +24,7 @@ import {
   type SortKey,
   type SortState,
 } from "../../lib/nodes";
+import { DataGrid, type GridColumn, type RowAttributes } from "../ui/data-grid";
 import { LabelChips, SimulatedBadge, StateBadge } from "./node-badges";
 
 interface CellContext {
@@ -34,7 +35,7 @@ interface CellContext {
 
 interface Column {
   id: string;
-  sortKey: SortKey | null;
+  sortKey?: SortKey;
   isNumeric?: boolean;
   render(node: NodeView, context: CellContext): ReactNode;
 }
@@ -128,7 +129,7 @@ const COLUMNS: Column[] = [
     isNumeric: true,
     render: (node, { lang }) => formatBytesPair(node.disk.bytesFree, node.disk.bytesTotal, lang),
   },
-  { id: "labels", sortKey: null, render: (node) => <LabelChips pairs={labelPairs(node.labels)} /> },
+  { id: "labels", render: (node) => <LabelChips pairs={labelPairs(node.labels)} /> },
   {
     id: "agentVersion",
     sortKey: "agentVersion",
@@ -157,85 +158,41 @@ interface NodesTableProps {
   onSort(key: SortKey): void;
   onSelect(id: string): void;
   onOpen(id: string): void;
+  /** Shown under the table when the filter left no rows. */
+  empty: ReactNode;
 }
 
-function SortHeader({
-  column,
+function nodeRowProps(node: NodeView): RowAttributes {
+  return { "data-testid": "node-row", "data-node-id": node.id, "data-node-name": node.name };
+}
+
+export function NodesTable({
+  nodes,
   sort,
+  selectedId,
   onSort,
-}: {
-  column: Column;
-  sort: SortState;
-  onSort(key: SortKey): void;
-}) {
-  const { t } = useTranslation("nodes");
-  const label = t(`columns.${column.id as "name"}`);
-  const className = column.isNumeric ? "numeric" : undefined;
-  if (!column.sortKey) return <th className={className}>{label}</th>;
-  const sortKey = column.sortKey;
-  const isSorted = sort.key === sortKey;
-  const ariaSort = isSorted ? (sort.direction === "asc" ? "ascending" : "descending") : "none";
-  return (
-    <th className={className} aria-sort={ariaSort}>
-      <button
-        type="button"
-        className="sort-button"
-        onClick={() => onSort(sortKey)}
-        title={t("sortBy", { column: label })}
-        data-testid={`sort-${sortKey}`}
-      >
-        {label}
-        <span className="sort-mark" aria-hidden="true">
-          {isSorted ? (sort.direction === "asc" ? "▲" : "▼") : ""}
-        </span>
-      </button>
-    </th>
-  );
-}
-
-export function NodesTable({ nodes, sort, selectedId, onSort, onSelect, onOpen }: NodesTableProps) {
+  onSelect,
+  onOpen,
+  empty,
+}: NodesTableProps) {
   const { t, i18n } = useTranslation("nodes");
   const nowMs = useNow();
   const context: CellContext = { lang: i18n.language, nowMs, t };
-  const selectedRowRef = useRef<HTMLTableRowElement>(null);
-
-  useEffect(() => {
-    selectedRowRef.current?.scrollIntoView({ block: "nearest" });
-  }, [selectedId]);
-
+  const columns = COLUMNS.map((column): GridColumn<NodeView, SortKey> => ({
+    ...column,
+    header: t(`columns.${column.id as "name"}`),
+    render: (node) => column.render(node, context),
+  }));
   return (
-    <table className="grid" data-testid="nodes-table">
-      <thead>
-        <tr>
-          {COLUMNS.map((column) => (
-            <SortHeader key={column.id} column={column} sort={sort} onSort={onSort} />
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {nodes.map((node) => {
-          const isSelected = node.id === selectedId;
-          return (
-            <tr
-              key={node.id}
-              ref={isSelected ? selectedRowRef : undefined}
-              data-testid="node-row"
-              data-node-id={node.id}
-              data-node-name={node.name}
-              aria-selected={isSelected}
-              className={isSelected ? "selected" : undefined}
-              onClick={() => onSelect(node.id)}
-              onDoubleClick={() => onOpen(node.id)}
-            >
-              {COLUMNS.map((column) => (
-                <td key={column.id} className={column.isNumeric ? "numeric" : undefined}>
-                  {column.render(node, context)}
-                </td>
-              ))}
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <DataGrid
+      columns={columns}
+      rows={nodes}
+      rowKey={(node) => node.id}
+      rowProps={nodeRowProps}
+      testId="nodes-table"
+      sorting={{ sort, onSort, titleFor: (column) => t("sortBy", { column }) }}
+      selection={{ selectedKey: selectedId, onSelect, onOpen }}
+      empty={empty}
+    />
   );
 }

@@ -9,6 +9,7 @@ import { describeError } from "../../lib/errors";
 import { sortModels, sortReplicas } from "../../lib/models";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
+import { InlineSelect } from "../ui/inline-select";
 import { ReplicasTable } from "./replicas-table";
 
 export const REPLICAS_REFETCH_INTERVAL_MS = 2000;
@@ -25,21 +26,19 @@ function ModelFilter({ value, onChange }: { value: string; onChange(model: strin
   // A model in the URL that the catalog no longer has stays selectable, so the filter never lies.
   if (value && !names.includes(value)) names.unshift(value);
   return (
-    <label className="inline-field">
-      <span className="muted">{t("filterLabel")}</span>
-      <select
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        data-testid="replicas-model-filter"
-      >
-        <option value="">{t("allModels")}</option>
-        {names.map((name) => (
-          <option key={name} value={name}>
-            {name}
-          </option>
-        ))}
-      </select>
-    </label>
+    <InlineSelect
+      label={t("filterLabel")}
+      value={value}
+      onChange={onChange}
+      testId="replicas-model-filter"
+    >
+      <option value="">{t("allModels")}</option>
+      {names.map((name) => (
+        <option key={name} value={name}>
+          {name}
+        </option>
+      ))}
+    </InlineSelect>
   );
 }
 

@@ -7,26 +7,9 @@ import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import { parseReplicaMessage, parseWeightsNote } from "../../lib/replica-message";
 import { useNow } from "../../hooks/use-now";
-import {
-  ABSENT,
-  formatDateTime,
-  formatNumber,
-  formatPercent,
-  formatRelativeTime,
-  upperForDisplay,
-} from "../../lib/format";
-
-const COLUMN_IDS = [
-  "id",
-  "model",
-  "node",
-  "cards",
-  "engine",
-  "phase",
-  "endpoint",
-  "phaseChanged",
-  "lastUsed",
-] as const;
+import { ABSENT, formatNumber, formatPercent, upperForDisplay } from "../../lib/format";
+import { DataGrid, type GridColumn, type RowAttributes } from "../ui/data-grid";
+import { momentColumn } from "../ui/moment-column";
 
 function PhaseBadge({ phase }: { phase: ReplicaPhase }) {
   const { t, i18n } = useTranslation("replicas");
@@ -78,75 +61,94 @@ function PhaseCell({ replica, lang }: { replica: ReplicaView; lang: string }) {
   );
 }
 
-function ReplicaRow({
-  replica,
-  nowMs,
-  lang,
-}: {
-  replica: ReplicaView;
-  nowMs: number;
-  lang: string;
-}) {
-  const { t } = useTranslation("replicas");
-  return (
-    <tr
-      data-testid="replica-row"
-      data-replica-id={replica.id}
-      data-model-name={replica.model}
-      data-phase={replica.phase}
-    >
-      <td className="mono">
+function useReplicaColumns(): GridColumn<ReplicaView>[] {
+  const { t, i18n } = useTranslation("replicas");
+  const lang = i18n.language;
+  const nowMs = useNow();
+  return [
+    {
+      id: "id",
+      header: t("columns.id"),
+      className: "mono",
+      render: (replica) => (
         <span className="truncate replica-id" title={replica.id}>
           {replica.id}
         </span>
-      </td>
-      <td>
+      ),
+    },
+    {
+      id: "model",
+      header: t("columns.model"),
+      render: (replica) => (
         <Link href={`/replicas?model=${encodeURIComponent(replica.model)}`}>{replica.model}</Link>
-      </td>
-      <td>
+      ),
+    },
+    {
+      id: "node",
+      header: t("columns.node"),
+      render: (replica) => (
         <Link href={`/nodes/${encodeURIComponent(replica.nodeId)}`} data-testid="replica-node-link">
           {replica.nodeName}
         </Link>
-      </td>
-      <td>
-        <Cards gpuIndexes={replica.gpuIndexes} lang={lang} />
-      </td>
-      <td className="mono">{replica.engine}</td>
-      <td>
-        <PhaseCell replica={replica} lang={lang} />
-      </td>
-      <td className="mono">{replica.endpoint ?? ABSENT}</td>
-      <td title={formatDateTime(replica.phaseChangedAt, lang)}>
-        {formatRelativeTime(replica.phaseChangedAt, nowMs, lang)}
-      </td>
-      <td title={replica.lastUsedAt ? formatDateTime(replica.lastUsedAt, lang) : undefined}>
-        {replica.lastUsedAt ? (
-          formatRelativeTime(replica.lastUsedAt, nowMs, lang)
-        ) : (
-          <span className="muted">{t("never")}</span>
-        )}
-      </td>
-    </tr>
-  );
+      ),
+    },
+    {
+      id: "cards",
+      header: t("columns.cards"),
+      render: (replica) => <Cards gpuIndexes={replica.gpuIndexes} lang={lang} />,
+    },
+    {
+      id: "engine",
+      header: t("columns.engine"),
+      className: "mono",
+      render: (replica) => replica.engine,
+    },
+    {
+      id: "phase",
+      header: t("columns.phase"),
+      render: (replica) => <PhaseCell replica={replica} lang={lang} />,
+    },
+    {
+      id: "endpoint",
+      header: t("columns.endpoint"),
+      className: "mono",
+      render: (replica) => replica.endpoint ?? ABSENT,
+    },
+    momentColumn({
+      id: "phaseChanged",
+      header: t("columns.phaseChanged"),
+      at: (replica) => replica.phaseChangedAt,
+      nowMs,
+      lang,
+    }),
+    momentColumn({
+      id: "lastUsed",
+      header: t("columns.lastUsed"),
+      at: (replica) => replica.lastUsedAt,
+      empty: <span className="muted">{t("never")}</span>,
+      nowMs,
+      lang,
+    }),
+  ];
+}
+
+function replicaRowProps(replica: ReplicaView): RowAttributes {
+  return {
+    "data-testid": "replica-row",
+    "data-replica-id": replica.id,
+    "data-model-name": replica.model,
+    "data-phase": replica.phase,
+  };
 }
 
 export function ReplicasTable({ replicas }: { replicas: ReplicaView[] }) {
-  const { t, i18n } = useTranslation("replicas");
-  const nowMs = useNow();
   return (
-    <table className="grid" data-testid="replicas-table">
-      <thead>
-        <tr>
-          {COLUMN_IDS.map((id) => (
-            <th key={id}>{t(`columns.${id}`)}</th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {replicas.map((replica) => (
-          <ReplicaRow key={replica.id} replica={replica} nowMs={nowMs} lang={i18n.language} />
-        ))}
-      </tbody>
-    </table>
+    <DataGrid
+      columns={useReplicaColumns()}
+      rows={replicas}
+      rowKey={(replica) => replica.id}
+      rowProps={replicaRowProps}
+      testId="replicas-table"
+    />
   );
 }

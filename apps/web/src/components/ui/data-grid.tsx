@@ -1,0 +1,195 @@
+"use client";
+// The one table of the console. A table is its columns (a header, how a row renders in it and,
+// when it sorts, the key it sorts by) and its rows; the grid owns the markup, the sort buttons with
+// aria-sort, row selection and the empty state, so every table reads and behaves alike.
+import {
+  Fragment,
+  useEffect,
+  useRef,
+  type HTMLAttributes,
+  type ReactNode,
+  type TdHTMLAttributes,
+} from "react";
+import { ariaSortOf, type SortState } from "../../lib/sort";
+
+/** Unique among the rows: React's key, and what selection names a row by. */
+type RowKey = string;
+type DataAttributes = { [name: `data-${string}`]: string | number | boolean | undefined };
+export type CellAttributes = TdHTMLAttributes<HTMLTableCellElement> & DataAttributes;
+export type RowAttributes = HTMLAttributes<HTMLTableRowElement> & DataAttributes;
+
+export interface GridColumn<Row, Key extends string = string> {
+  id: string;
+  /** The header as shown, already in the page's language. */
+  header: string;
+  render(row: Row): ReactNode;
+  sortKey?: Key;
+  isNumeric?: boolean;
+  /** On the header and on every cell of the column. */
+  className?: string;
+  /** On the header only, where a column sizes itself by its header. */
+  headerClassName?: string;
+  cellProps?(row: Row): CellAttributes;
+}
+
+export interface GridSorting<Key extends string> {
+  sort: SortState<Key>;
+  onSort(key: Key): void;
+  /** The sort button's title for a header, in the page's language. */
+  titleFor(header: string): string;
+}
+
+export interface GridSelection {
+  selectedKey: RowKey | null;
+  onSelect(key: RowKey): void;
+  onOpen?(key: RowKey): void;
+}
+
+export interface DataGridProps<Row, Key extends string = string> {
+  columns: readonly GridColumn<Row, Key>[];
+  rows: readonly Row[];
+  rowKey(row: Row): RowKey;
+  testId: string;
+  className?: string;
+  rowProps?(row: Row): RowAttributes;
+  sorting?: GridSorting<Key>;
+  selection?: GridSelection;
+  /** Rows shown beneath a row, such as its opened details (a `DetailRow` spans `columnCount`). */
+  renderAfterRow?(row: Row, columnCount: number): ReactNode;
+  /** Shown after the table while it has no rows. */
+  empty?: ReactNode;
+}
+
+function classNames(...names: (string | false | undefined)[]): string | undefined {
+  return [...new Set(names.filter(Boolean))].join(" ") || undefined;
+}
+
+function HeaderCell<Row, Key extends string>({
+  column,
+  sorting,
+}: {
+  column: GridColumn<Row, Key>;
+  sorting: GridSorting<Key> | undefined;
+}) {
+  const className = classNames(
+    column.className,
+    column.headerClassName,
+    column.isNumeric && "numeric",
+  );
+  const sortKey = column.sortKey;
+  if (!sorting || sortKey === undefined) return <th className={className}>{column.header}</th>;
+  const ariaSort = ariaSortOf(sorting.sort, sortKey);
+  return (
+    <th className={className} aria-sort={ariaSort}>
+      <button
+        type="button"
+        className="sort-button"
+        onClick={() => sorting.onSort(sortKey)}
+        title={sorting.titleFor(column.header)}
+        data-testid={`sort-${sortKey}`}
+      >
+        {column.header}
+        <span className="sort-mark" aria-hidden="true">
+          {ariaSort === "ascending" ? "▲" : ariaSort === "descending" ? "▼" : ""}
+        </span>
+      </button>
+    </th>
+  );
+}
+
+function selectionProps(
+  key: RowKey,
+  selection: GridSelection | undefined,
+): RowAttributes & { isSelected: boolean } {
+  if (!selection) return { isSelected: false };
+  const isSelected = key === selection.selectedKey;
+  return {
+    isSelected,
+    "aria-selected": isSelected,
+    onClick: () => selection.onSelect(key),
+    onDoubleClick: selection.onOpen ? () => selection.onOpen?.(key) : undefined,
+  };
+}
+
+function GridRow<Row, Key extends string>({
+  row,
+  rowKey,
+  props,
+}: {
+  row: Row;
+  rowKey: RowKey;
+  props: DataGridProps<Row, Key>;
+}) {
+  const selectedRowRef = useRef<HTMLTableRowElement>(null);
+  const { isSelected, ...selected } = selectionProps(rowKey, props.selection);
+  const own = props.rowProps?.(row) ?? {};
+  useEffect(() => {
+    if (isSelected) selectedRowRef.current?.scrollIntoView({ block: "nearest" });
+  }, [isSelected]);
+  return (
+    <tr
+      {...own}
+      {...selected}
+      ref={isSelected ? selectedRowRef : undefined}
+      className={classNames(own.className, isSelected && "selected")}
+    >
+      {props.columns.map((column) => {
+        const cell = column.cellProps?.(row) ?? {};
+        return (
+          <td
+            key={column.id}
+            {...cell}
+            className={classNames(column.className, column.isNumeric && "numeric", cell.className)}
+          >
+            {column.render(row)}
+          </td>
+        );
+      })}
+    </tr>
+  );
+}
+
+export function DataGrid<Row, Key extends string = string>(props: DataGridProps<Row, Key>) {
+  return (
+    <>
+      <table className={classNames("grid", props.className)} data-testid={props.testId}>
+        <thead>
+          <tr>
+            {props.columns.map((column) => (
+              <HeaderCell key={column.id} column={column} sorting={props.sorting} />
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((row) => {
+            const key = props.rowKey(row);
+            return (
+              <Fragment key={key}>
+                <GridRow row={row} rowKey={key} props={props} />
+                {props.renderAfterRow?.(row, props.columns.length)}
+              </Fragment>
+            );
+          })}
+        </tbody>
+      </table>
+      {props.rows.length === 0 ? props.empty : null}
+    </>
+  );
+}
+
+/** A full-width row beneath its row, for what opens under it (reasons, details). */
+export function DetailRow({
+  columnCount,
+  rowProps,
+  children,
+}: {
+  columnCount: number;
+  rowProps?: RowAttributes;
+  children: ReactNode;
+}) {
+  return (
+    <tr {...rowProps} className={classNames("detail-row", rowProps?.className)}>
+      <td colSpan={columnCount}>{children}</td>
+    </tr>
+  );
+}

@@ -1,0 +1,22 @@
+// Sorting a table by one column, shared by every sortable table: which column and which way, what
+// a click on a header does to that, and how the header says it to a screen reader.
+
+export type SortDirection = "asc" | "desc";
+
+export interface SortState<Key extends string> {
+  key: Key;
+  direction: SortDirection;
+}
+
+/** A click on the sorted column turns it around; a click on another sorts by it, ascending. */
+export function toggleSort<Key extends string>(current: SortState<Key>, key: Key): SortState<Key> {
+  return { key, direction: current.key === key && current.direction === "asc" ? "desc" : "asc" };
+}
+
+export function ariaSortOf<Key extends string>(
+  sort: SortState<Key>,
+  key: Key,
+): "ascending" | "descending" | "none" {
+  if (sort.key !== key) return "none";
+  return sort.direction === "asc" ? "ascending" : "descending";
+}
