@@ -1,8 +1,10 @@
 // Unit tests of the console run in plain Node: they cover pure helpers, the tRPC relay, the
-// translation files and a source scan, none of which needs a DOM.
+// translation files, a source scan and the form building blocks rendered to HTML, none of which
+// needs a DOM. tsconfig keeps JSX for Next to compile; the tests compile it themselves.
 import { defineConfig } from "vitest/config";
 
 export const config = defineConfig({
+  oxc: { jsx: { runtime: "automatic" } },
   test: {
     environment: "node",
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
