@@ -8,7 +8,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useTRPC } from "../../trpc/react";
-import { ActionError } from "./action-error";
+import { FormError } from "../ui/form-error";
 import { LdapTestReportView } from "./ldap-test-report";
 
 type Role = "admin" | "operator" | "viewer";
@@ -251,7 +251,7 @@ export function LdapForm({ current }: { current: SignInSettings["ldap"] }) {
       >
         {t("ldap.addMapping")}
       </button>
-      <ActionError error={save.error} testId="ldap-error" />
+      <FormError error={save.error} testId="ldap-error" />
       {test.error ? (
         <p className="form-error" role="alert" data-testid="ldap-test-error">
           {test.error.message}
