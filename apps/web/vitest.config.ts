@@ -1,6 +1,7 @@
 // Unit tests of the console run in plain Node: they cover pure helpers, the tRPC relay, the
-// translation files and a source scan. A component test asks for a DOM in its first line
-// (`// @vitest-environment happy-dom`); Next's tsconfig leaves JSX alone, so it is compiled here.
+// translation files, a source scan and the form building blocks rendered to HTML. A component
+// test that needs a DOM asks for one in its first line (`// @vitest-environment happy-dom`).
+// tsconfig keeps JSX for Next to compile; the tests compile it themselves.
 import { defineConfig } from "vitest/config";
 
 export const config = defineConfig({

@@ -11,6 +11,7 @@ import { describeError, trpcErrorCode } from "../lib/errors";
 import { LANDING_PATH, safeReturnPath } from "../lib/return-path";
 import { useTRPC } from "../trpc/react";
 import { LanguageSwitch, ThemeSwitch } from "./preference-switches";
+import { FormField } from "./ui/form-field";
 
 export function SignInForm() {
   const { t } = useTranslation(["auth", "common"]);
@@ -80,8 +81,7 @@ export function SignInForm() {
             {t("ssoRefused", { reason: ssoError })}
           </p>
         ) : null}
-        <label className="field">
-          <span>{t("username")}</span>
+        <FormField className="field" label={t("username")}>
           <input
             data-testid="signin-username"
             name="username"
@@ -92,9 +92,8 @@ export function SignInForm() {
             value={username}
             onChange={(event) => setUsername(event.target.value)}
           />
-        </label>
-        <label className="field">
-          <span>{t("password")}</span>
+        </FormField>
+        <FormField className="field" label={t("password")}>
           <input
             data-testid="signin-password"
             name="password"
@@ -104,7 +103,7 @@ export function SignInForm() {
             value={password}
             onChange={(event) => setPassword(event.target.value)}
           />
-        </label>
+        </FormField>
         {error ? (
           <p className="form-error" role="alert" data-testid="signin-error">
             {isUnavailable

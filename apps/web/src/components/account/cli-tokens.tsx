@@ -5,11 +5,13 @@ import type { CreatedToken, TokenView } from "@llmgw/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { describeError, trpcErrorDetails } from "../../lib/errors";
+import { describeError } from "../../lib/errors";
 import { formatDateTime } from "../../lib/format";
 import { useTRPC } from "../../trpc/react";
 import { ConfirmDialog } from "../confirm-dialog";
 import { ShownOnce } from "../shown-once";
+import { FormError } from "../ui/form-error";
+import { FormField } from "../ui/form-field";
 
 const EXPIRY_DAYS = [7, 30, 90, 365] as const;
 const DEFAULT_EXPIRY_DAYS = 90;
@@ -47,7 +49,6 @@ function CreatedTokenPanel({
 
 function TokenForm({ onCreated }: { onCreated(created: CreatedToken): void }) {
   const { t } = useTranslation("account");
-  const { t: tc } = useTranslation();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [label, setLabel] = useState("");
@@ -65,20 +66,17 @@ function TokenForm({ onCreated }: { onCreated(created: CreatedToken): void }) {
     event.preventDefault();
     create.mutate({ label, expiresInDays: days });
   };
-  const details = create.isError ? trpcErrorDetails(create.error) : [];
   return (
     <form className="form-row" onSubmit={submit} data-testid="token-form">
-      <label className="form-field">
-        <span>{t("tokens.label")}</span>
+      <FormField label={t("tokens.label")}>
         <input
           value={label}
           onChange={(event) => setLabel(event.target.value)}
           placeholder={t("tokens.labelHint")}
           data-testid="token-label"
         />
-      </label>
-      <label className="form-field">
-        <span>{t("tokens.expires")}</span>
+      </FormField>
+      <FormField label={t("tokens.expires")}>
         <select
           value={days}
           onChange={(event) => setDays(Number(event.target.value))}
@@ -90,7 +88,7 @@ function TokenForm({ onCreated }: { onCreated(created: CreatedToken): void }) {
             </option>
           ))}
         </select>
-      </label>
+      </FormField>
       <button
         type="submit"
         className="primary"
@@ -99,11 +97,12 @@ function TokenForm({ onCreated }: { onCreated(created: CreatedToken): void }) {
       >
         {t("tokens.create")}
       </button>
-      {create.isError ? (
-        <div className="panel panel-error" role="alert" data-testid="token-create-error">
-          {details.length > 0 ? details.join("; ") : describeError(create.error, tc)}
-        </div>
-      ) : null}
+      <FormError
+        error={create.error}
+        testId="token-create-error"
+        className="panel panel-error"
+        listsDetails
+      />
     </form>
   );
 }

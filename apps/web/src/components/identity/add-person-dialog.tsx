@@ -3,11 +3,12 @@
 // only a hash of the password, so the console makes one (unless the admin typed one) and shows it
 // once, with a copy button, like a new API key.
 import type { PersonView } from "@llmgw/api";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useEscape } from "../../hooks/use-escape";
 import { ShownOnce } from "../shown-once";
-import { ActionError } from "./action-error";
+import { Dialog } from "../ui/dialog";
+import { FormField } from "../ui/form-field";
+import { SubmitForm } from "../ui/submit-form";
 import type { IdentityWrites } from "./use-identity-writes";
 
 const ROLES = ["viewer", "operator", "admin"] as const;
@@ -43,25 +44,35 @@ function PersonForm({
   const [role, setRole] = useState<Role>("viewer");
   const [password, setPassword] = useState("");
   const create = writes.createPerson;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const initial = password === "" ? generatePassword() : password;
-    create.mutate(
-      {
+  return (
+    <SubmitForm
+      className="key-form"
+      testId="add-person-form"
+      readInput={() => ({
         username: username.trim(),
         displayName: displayName.trim() || undefined,
         email: email.trim() || undefined,
         role,
-        password: initial,
-      },
-      { onSuccess: (person) => onCreated({ person, password: initial }) },
-    );
-  };
-  return (
-    <form className="key-form" onSubmit={submit} data-testid="add-person-form">
+        password: password === "" ? generatePassword() : password,
+      })}
+      onSubmit={(input) =>
+        create.mutate(input, {
+          onSuccess: (person) => onCreated({ person, password: input.password }),
+        })
+      }
+      error={create.error}
+      errorTestId="add-person-error"
+      actions={{
+        submitLabel: t("add.submit"),
+        submitTestId: "add-person-submit",
+        isPending: create.isPending,
+        isSubmitDisabled: username.trim() === "",
+        cancelLabel: t("add.cancel"),
+        onCancel: onClose,
+      }}
+    >
       <div className="form-row">
-        <label className="form-field">
-          <span>{t("add.username")}</span>
+        <FormField label={t("add.username")}>
           <input
             value={username}
             onChange={(e) => setUsername(e.target.value)}
@@ -69,28 +80,25 @@ function PersonForm({
             autoFocus
             required
           />
-        </label>
-        <label className="form-field">
-          <span>{t("add.displayName")}</span>
+        </FormField>
+        <FormField label={t("add.displayName")}>
           <input
             value={displayName}
             onChange={(e) => setDisplayName(e.target.value)}
             data-testid="person-display-name"
           />
-        </label>
+        </FormField>
       </div>
       <div className="form-row">
-        <label className="form-field">
-          <span>{t("add.email")}</span>
+        <FormField label={t("add.email")}>
           <input
             type="email"
             value={email}
             onChange={(e) => setEmail(e.target.value)}
             data-testid="person-email"
           />
-        </label>
-        <label className="form-field">
-          <span>{t("add.role")}</span>
+        </FormField>
+        <FormField label={t("add.role")}>
           <select
             value={role}
             onChange={(e) => setRole(e.target.value as Role)}
@@ -102,10 +110,9 @@ function PersonForm({
               </option>
             ))}
           </select>
-        </label>
+        </FormField>
       </div>
-      <label className="form-field">
-        <span>{t("add.password")}</span>
+      <FormField label={t("add.password")} hint={t("add.passwordHint")}>
         <input
           type="password"
           autoComplete="new-password"
@@ -114,23 +121,8 @@ function PersonForm({
           onChange={(e) => setPassword(e.target.value)}
           data-testid="person-password"
         />
-        <span className="muted form-hint">{t("add.passwordHint")}</span>
-      </label>
-      <ActionError error={create.error} testId="add-person-error" />
-      <div className="dialog-actions">
-        <button type="button" className="control" onClick={onClose}>
-          {t("add.cancel")}
-        </button>
-        <button
-          type="submit"
-          className="primary"
-          disabled={create.isPending || username.trim() === ""}
-          data-testid="add-person-submit"
-        >
-          {t("add.submit")}
-        </button>
-      </div>
-    </form>
+      </FormField>
+    </SubmitForm>
   );
 }
 
@@ -155,29 +147,19 @@ function CreatedPassword({ created, onDone }: { created: Created; onDone(): void
 export function AddPersonDialog({ writes, onClose }: { writes: IdentityWrites; onClose(): void }) {
   const { t } = useTranslation("people");
   const [created, setCreated] = useState<Created | null>(null);
-  // Escape must not close the only view of the password by accident; "Done" does.
-  useEscape(created ? () => undefined : onClose);
   return (
-    <div className="overlay" role="presentation" onClick={created ? undefined : onClose}>
-      <div
-        className="dialog dialog-wide"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="add-person-title"
-        data-testid="add-person-dialog"
-        onClick={(event) => event.stopPropagation()}
-      >
-        <header className="dialog-header">
-          <h2 id="add-person-title">
-            {created ? t("created.title", { username: created.person.username }) : t("add.title")}
-          </h2>
-        </header>
-        {created ? (
-          <CreatedPassword created={created} onDone={onClose} />
-        ) : (
-          <PersonForm writes={writes} onCreated={setCreated} onClose={onClose} />
-        )}
-      </div>
-    </div>
+    <Dialog
+      testId="add-person-dialog"
+      title={created ? t("created.title", { username: created.person.username }) : t("add.title")}
+      // Escape or a click outside must not close the only view of the password; "Done" does.
+      isDismissable={!created}
+      onClose={onClose}
+    >
+      {created ? (
+        <CreatedPassword created={created} onDone={onClose} />
+      ) : (
+        <PersonForm writes={writes} onCreated={setCreated} onClose={onClose} />
+      )}
+    </Dialog>
   );
 }

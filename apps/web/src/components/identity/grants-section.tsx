@@ -6,7 +6,7 @@ import type { GroupView, OrgUnitView, PersonView, RoleBindingView } from "@llmgw
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../confirm-dialog";
-import { ActionError } from "./action-error";
+import { FormError } from "../ui/form-error";
 import { latestError, rolesFromSignIn, type IdentityWrites } from "./use-identity-writes";
 
 const ROLES = ["viewer", "operator", "admin"] as const;
@@ -125,7 +125,7 @@ export function GrantsSection(props: GrantsSectionProps) {
         <h2>{t("grants.title")}</h2>
         {canEdit ? <GrantForm {...props} /> : null}
       </div>
-      <ActionError error={latestError([writes.grant, writes.revoke])} testId="grants-error" />
+      <FormError error={latestError([writes.grant, writes.revoke])} testId="grants-error" />
       <div className="table-scroll">
         <table className="grid" data-testid="grants-table">
           <thead>

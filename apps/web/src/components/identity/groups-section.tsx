@@ -6,7 +6,7 @@ import type { GroupView, PersonView } from "@llmgw/api";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../confirm-dialog";
-import { ActionError } from "./action-error";
+import { FormError } from "../ui/form-error";
 import { isDirectoryGroup, latestError, type IdentityWrites } from "./use-identity-writes";
 
 interface GroupsSectionProps {
@@ -187,7 +187,7 @@ export function GroupsSection({ groups, people, canEdit, writes }: GroupsSection
         <h2>{t("groupsTitle")}</h2>
         {canEdit ? <CreateGroupForm writes={writes} /> : null}
       </div>
-      <ActionError
+      <FormError
         error={latestError([
           writes.createGroup,
           writes.removeGroup,

@@ -6,7 +6,7 @@ import type { OrgUnitView } from "@llmgw/api";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../confirm-dialog";
-import { ActionError } from "./action-error";
+import { FormError } from "../ui/form-error";
 import { latestError, type IdentityWrites } from "./use-identity-writes";
 
 type Kind = OrgUnitView["kind"];
@@ -152,7 +152,7 @@ export function OrgTreeSection({
         <h2>{t("treeTitle")}</h2>
         {canEdit ? <CreateUnitForm units={units} writes={writes} /> : null}
       </div>
-      <ActionError error={latestError([writes.createUnit, writes.removeUnit])} testId="org-error" />
+      <FormError error={latestError([writes.createUnit, writes.removeUnit])} testId="org-error" />
       {units.length === 0 ? (
         <p className="muted">{canEdit ? t("tree.emptyAdmin") : t("treeEmpty")}</p>
       ) : (

@@ -7,7 +7,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "../../lib/format";
 import { ConfirmDialog } from "../confirm-dialog";
-import { ActionError } from "./action-error";
+import { FormError } from "../ui/form-error";
 import { AddPersonDialog } from "./add-person-dialog";
 import { latestError, type IdentityWrites } from "./use-identity-writes";
 
@@ -172,7 +172,7 @@ export function PeopleSection({
           </button>
         ) : null}
       </div>
-      <ActionError
+      <FormError
         error={latestError([writes.updatePerson, writes.removePerson, writes.signOut])}
         testId="people-error"
       />

@@ -9,7 +9,7 @@ import { useTranslation } from "react-i18next";
 import { useAddresses } from "../../hooks/use-addresses";
 import { formatDateTime } from "../../lib/format";
 import { useTRPC } from "../../trpc/react";
-import { ActionError } from "./action-error";
+import { FormError } from "../ui/form-error";
 import { ErrorPanel } from "../error-panel";
 import { LdapForm } from "./ldap-form";
 
@@ -98,7 +98,7 @@ function EntraForm({ current }: { current: SignInSettings["entra"] }) {
           <option value="ignore">{t("entra.overageIgnore")}</option>
         </select>
       </label>
-      <ActionError error={save.error} testId="entra-error" />
+      <FormError error={save.error} testId="entra-error" />
       {save.isSuccess ? (
         <p className="muted" data-testid="entra-saved">
           {t("saved")}

@@ -5,37 +5,25 @@
 // plaintext key is ever shown.
 import type { CreatedKey } from "@llmgw/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useEscape } from "../../hooks/use-escape";
-import { describeError, trpcErrorDetails } from "../../lib/errors";
-import { badKeyNumbers, keyInput, knownKeyOwners, type KeyFormState } from "../../lib/forms";
+import {
+  badKeyNumbers,
+  KEY_NUMBER_FIELDS,
+  keyInput,
+  knownKeyOwners,
+  type KeyFormState,
+} from "../../lib/forms";
 import { useTRPC } from "../../trpc/react";
+import { Dialog } from "../ui/dialog";
+import { FormField } from "../ui/form-field";
+import { SubmitForm } from "../ui/submit-form";
 import { CreatedKeyPanel } from "./created-key-panel";
 
 const EXPIRY_DAYS = [0, 1, 7, 30, 90, 365] as const;
 
-function Field({
-  label,
-  hint,
-  children,
-}: {
-  label: string;
-  hint?: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <label className="form-field">
-      <span>{label}</span>
-      {children}
-      {hint ? <span className="muted form-hint">{hint}</span> : null}
-    </label>
-  );
-}
-
 function KeyForm({ onCreated, onClose }: { onCreated(key: CreatedKey): void; onClose(): void }) {
   const { t } = useTranslation("keys");
-  const { t: tc } = useTranslation();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [form, setForm] = useState<KeyFormState>({
@@ -67,16 +55,31 @@ function KeyForm({ onCreated, onClose }: { onCreated(key: CreatedKey): void; onC
   );
   const set = (field: keyof KeyFormState) => (event: { target: { value: string } }) =>
     setForm((previous) => ({ ...previous, [field]: event.target.value }));
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const bad = badKeyNumbers(form);
+  // A limit that is not a whole number is named in the form's words before anything is sent.
+  const submit = (typed: KeyFormState) => {
+    const bad = badKeyNumbers(typed);
     setBadNumbers(bad);
-    if (bad.length === 0) create.mutate(keyInput(form));
+    if (bad.length === 0) create.mutate(keyInput(typed));
   };
-  const details = create.isError ? trpcErrorDetails(create.error) : [];
   return (
-    <form className="key-form" onSubmit={submit}>
-      <Field label={t("form.owner")} hint={t("form.ownerHint")}>
+    <SubmitForm
+      className="key-form"
+      readInput={() => form}
+      onSubmit={submit}
+      error={create.error}
+      errorTestId="key-create-error"
+      errorHeading={t("form.refused")}
+      errorClassName="panel panel-error"
+      errorListsDetails
+      actions={{
+        submitLabel: t("form.submit"),
+        submitTestId: "key-create-submit",
+        isPending: create.isPending,
+        cancelLabel: t("form.cancel"),
+        onCancel: onClose,
+      }}
+    >
+      <FormField label={t("form.owner")} hint={t("form.ownerHint")}>
         <input
           value={form.owner}
           onChange={(event) => {
@@ -88,45 +91,29 @@ function KeyForm({ onCreated, onClose }: { onCreated(key: CreatedKey): void; onC
           autoFocus
           required
         />
-        <datalist id="key-owner-options" data-testid="key-owner-options">
-          {owners.map((owner) => (
-            <option key={owner} value={owner} />
-          ))}
-        </datalist>
-      </Field>
-      <Field label={t("form.models")} hint={t("form.modelsHint")}>
+      </FormField>
+      <datalist id="key-owner-options" data-testid="key-owner-options">
+        {owners.map((owner) => (
+          <option key={owner} value={owner} />
+        ))}
+      </datalist>
+      <FormField label={t("form.models")} hint={t("form.modelsHint")}>
         <input value={form.models} onChange={set("models")} data-testid="key-models" required />
-      </Field>
+      </FormField>
       <div className="form-row">
-        <Field label={t("form.rpm")}>
-          <input
-            inputMode="numeric"
-            value={form.rpm}
-            onChange={set("rpm")}
-            placeholder={t("form.unlimited")}
-            data-testid="key-rpm"
-          />
-        </Field>
-        <Field label={t("form.tpm")}>
-          <input
-            inputMode="numeric"
-            value={form.tpm}
-            onChange={set("tpm")}
-            placeholder={t("form.unlimited")}
-            data-testid="key-tpm"
-          />
-        </Field>
-        <Field label={t("form.concurrent")}>
-          <input
-            inputMode="numeric"
-            value={form.concurrent}
-            onChange={set("concurrent")}
-            placeholder={t("form.unlimited")}
-            data-testid="key-concurrent"
-          />
-        </Field>
+        {KEY_NUMBER_FIELDS.map((field) => (
+          <FormField key={field} label={t(`form.${field}`)}>
+            <input
+              inputMode="numeric"
+              value={form[field]}
+              onChange={set(field)}
+              placeholder={t("form.unlimited")}
+              data-testid={`key-${field}`}
+            />
+          </FormField>
+        ))}
       </div>
-      <Field label={t("form.expires")}>
+      <FormField label={t("form.expires")}>
         <select
           value={form.expiresDays}
           onChange={(event) =>
@@ -140,7 +127,7 @@ function KeyForm({ onCreated, onClose }: { onCreated(key: CreatedKey): void; onC
             </option>
           ))}
         </select>
-      </Field>
+      </FormField>
       {badNumbers.length > 0 ? (
         <div className="panel panel-error" role="alert" data-testid="key-number-error">
           {badNumbers.map((field) => (
@@ -148,63 +135,26 @@ function KeyForm({ onCreated, onClose }: { onCreated(key: CreatedKey): void; onC
           ))}
         </div>
       ) : null}
-      {create.isError ? (
-        <div className="panel panel-error" role="alert" data-testid="key-create-error">
-          <p>{t("form.refused")}</p>
-          {details.length > 0 ? (
-            <ul>
-              {details.map((line) => (
-                <li key={line}>{line}</li>
-              ))}
-            </ul>
-          ) : (
-            <p>{describeError(create.error, tc)}</p>
-          )}
-        </div>
-      ) : null}
-      <div className="dialog-actions">
-        <button type="button" className="control" onClick={onClose}>
-          {t("form.cancel")}
-        </button>
-        <button
-          type="submit"
-          className="primary"
-          disabled={create.isPending}
-          data-testid="key-create-submit"
-        >
-          {t("form.submit")}
-        </button>
-      </div>
-    </form>
+    </SubmitForm>
   );
 }
 
 export function CreateKeyDialog({ onClose }: { onClose(): void }) {
   const { t } = useTranslation("keys");
   const [created, setCreated] = useState<CreatedKey | null>(null);
-  // Escape must not dismiss the only view of a new key by accident; "I have stored it" does.
-  useEscape(created ? () => undefined : onClose);
   return (
-    <div className="overlay" role="presentation" onClick={created ? undefined : onClose}>
-      <div
-        className="dialog dialog-wide"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="create-key-title"
-        data-testid="create-key-dialog"
-        onClick={(event) => event.stopPropagation()}
-      >
-        <header className="dialog-header">
-          <h2 id="create-key-title">
-            {created ? t("created.title", { owner: created.view.owner }) : t("form.title")}
-          </h2>
-        </header>
-        {created ? (
-          <CreatedKeyPanel created={created} onDone={onClose} />
-        ) : (
-          <KeyForm onCreated={setCreated} onClose={onClose} />
-        )}
-      </div>
-    </div>
+    <Dialog
+      testId="create-key-dialog"
+      title={created ? t("created.title", { owner: created.view.owner }) : t("form.title")}
+      // Escape or a click outside must not dismiss the only view of a new key; "I have stored it" does.
+      isDismissable={!created}
+      onClose={onClose}
+    >
+      {created ? (
+        <CreatedKeyPanel created={created} onDone={onClose} />
+      ) : (
+        <KeyForm onCreated={setCreated} onClose={onClose} />
+      )}
+    </Dialog>
   );
 }

@@ -3,85 +3,80 @@
 // token or another header kept sealed by the control plane.
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { describeError } from "../../lib/errors";
+import { FormField } from "../ui/form-field";
+import { SubmitForm } from "../ui/submit-form";
 import {
   CredentialFields,
   credentialInput,
   EMPTY_CREDENTIAL,
   type CredentialDraft,
 } from "./credential-fields";
+import { BuiltInAddress } from "./built-in-address";
 import { optionalNumber, type McpWrites } from "./use-mcp-writes";
 
 const ADMIN_SERVER = "llmgw:admin";
 
 export function AddServerForm({ writes, onDone }: { writes: McpWrites; onDone(): void }) {
   const { t } = useTranslation("mcp");
-  const { t: tc } = useTranslation();
   const [name, setName] = useState("");
   const [url, setUrl] = useState("");
   const [description, setDescription] = useState("");
   const [rate, setRate] = useState("");
   const [credential, setCredential] = useState<CredentialDraft>(EMPTY_CREDENTIAL);
   const isAdmin = name.trim() === ADMIN_SERVER;
-  const submit = () =>
-    writes.add.mutate(
-      {
+  return (
+    <SubmitForm
+      className="panel mcp-form"
+      testId="mcp-add-form"
+      readInput={() => ({
         name: name.trim(),
         url: isAdmin ? undefined : url.trim(),
         description: description.trim() || undefined,
         callsPerMinute: optionalNumber(rate) ?? undefined,
         credential: isAdmin ? undefined : credentialInput(credential),
-      },
-      { onSuccess: onDone },
-    );
-  return (
-    <form
-      className="panel mcp-form"
-      data-testid="mcp-add-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        submit();
+      })}
+      onSubmit={(input) => writes.add.mutate(input, { onSuccess: onDone })}
+      error={writes.add.error}
+      errorTestId="mcp-add-error"
+      actions={{
+        submitLabel: t("add.submit"),
+        submitTestId: "mcp-add-submit",
+        isPending: writes.add.isPending,
+        isSubmitDisabled: name.trim() === "",
+        cancelLabel: t("add.cancel"),
+        onCancel: onDone,
       }}
     >
       <h2>{t("add.title")}</h2>
       <div className="mcp-form-grid">
-        <label className="field">
-          <span>{t("add.name")}</span>
+        <FormField className="field" label={t("add.name")}>
           <input
             value={name}
             placeholder={t("add.namePlaceholder")}
             onChange={(e) => setName(e.target.value)}
             data-testid="mcp-add-name"
           />
-        </label>
+        </FormField>
         {isAdmin ? (
-          <div className="field">
-            <span>{t("add.url")}</span>
-            <span className="muted" data-testid="mcp-add-url-fixed">
-              {t("builtIn")}
-            </span>
-          </div>
+          <BuiltInAddress testId="mcp-add-url-fixed" />
         ) : (
-          <label className="field">
-            <span>{t("add.url")}</span>
+          <FormField className="field" label={t("add.url")}>
             <input
               value={url}
               placeholder={t("add.urlPlaceholder")}
               onChange={(e) => setUrl(e.target.value)}
               data-testid="mcp-add-url"
             />
-          </label>
+          </FormField>
         )}
-        <label className="field">
-          <span>{t("add.description")}</span>
+        <FormField className="field" label={t("add.description")}>
           <input
             value={description}
             onChange={(e) => setDescription(e.target.value)}
             data-testid="mcp-add-description"
           />
-        </label>
-        <label className="field">
-          <span>{t("add.rate")}</span>
+        </FormField>
+        <FormField className="field" label={t("add.rate")}>
           <input
             inputMode="numeric"
             value={rate}
@@ -89,7 +84,7 @@ export function AddServerForm({ writes, onDone }: { writes: McpWrites; onDone():
             onChange={(e) => setRate(e.target.value)}
             data-testid="mcp-add-rate"
           />
-        </label>
+        </FormField>
         {isAdmin ? (
           <p className="muted">{t("add.adminFixed")}</p>
         ) : (
@@ -101,24 +96,6 @@ export function AddServerForm({ writes, onDone }: { writes: McpWrites; onDone():
           />
         )}
       </div>
-      {writes.add.isError ? (
-        <p className="form-error" role="alert" data-testid="mcp-add-error">
-          {describeError(writes.add.error, tc)}
-        </p>
-      ) : null}
-      <div className="dialog-actions">
-        <button type="button" className="control" onClick={onDone}>
-          {t("add.cancel")}
-        </button>
-        <button
-          type="submit"
-          className="primary"
-          disabled={writes.add.isPending || name.trim() === ""}
-          data-testid="mcp-add-submit"
-        >
-          {t("add.submit")}
-        </button>
-      </div>
-    </form>
+    </SubmitForm>
   );
 }

@@ -2,6 +2,7 @@
 // A credential typed into the page: a bearer token, or another header with its name. The value
 // goes to the control plane once, is sealed there, and is never shown again.
 import { useTranslation } from "react-i18next";
+import { FormField } from "../ui/form-field";
 
 export interface CredentialDraft {
   kind: "none" | "bearer" | "header";
@@ -32,8 +33,7 @@ export function CredentialFields({
   const { t } = useTranslation("mcp");
   return (
     <>
-      <label className="field">
-        <span>{t("credential.kind")}</span>
+      <FormField className="field" label={t("credential.kind")}>
         <select
           className="control"
           value={draft.kind}
@@ -44,21 +44,19 @@ export function CredentialFields({
           <option value="bearer">{t("credential.bearer")}</option>
           <option value="header">{t("credential.header")}</option>
         </select>
-      </label>
+      </FormField>
       {draft.kind === "header" ? (
-        <label className="field">
-          <span>{t("credential.headerName")}</span>
+        <FormField className="field" label={t("credential.headerName")}>
           <input
             value={draft.headerName}
             placeholder={t("credential.headerNamePlaceholder")}
             onChange={(e) => onChange({ ...draft, headerName: e.target.value })}
             data-testid={`${testPrefix}-header-name`}
           />
-        </label>
+        </FormField>
       ) : null}
       {draft.kind !== "none" ? (
-        <label className="field">
-          <span>{t("credential.secret")}</span>
+        <FormField className="field" label={t("credential.secret")}>
           <input
             type="password"
             autoComplete="off"
@@ -66,7 +64,7 @@ export function CredentialFields({
             onChange={(e) => onChange({ ...draft, secret: e.target.value })}
             data-testid={`${testPrefix}-secret`}
           />
-        </label>
+        </FormField>
       ) : null}
     </>
   );

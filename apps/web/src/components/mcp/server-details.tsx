@@ -11,6 +11,8 @@ import {
   EMPTY_CREDENTIAL,
   type CredentialDraft,
 } from "./credential-fields";
+import { FormField } from "../ui/form-field";
+import { BuiltInAddress } from "./built-in-address";
 import { optionalNumber, splitList, type McpWrites } from "./use-mcp-writes";
 
 export function ServerDetails({ server, writes }: { server: McpServerView; writes: McpWrites }) {
@@ -187,45 +189,35 @@ function EditSection({ server, writes }: { server: McpServerView; writes: McpWri
     >
       <h3>{t("details.change")}</h3>
       {server.isBuiltIn ? (
-        // Nothing to edit: the built-in server is answered inside llmgw and has no address.
-        <div className="field">
-          <span>{t("add.url")}</span>
-          <span className="muted" data-testid="mcp-edit-url-fixed">
-            {t("builtIn")}
-          </span>
-        </div>
+        <BuiltInAddress testId="mcp-edit-url-fixed" />
       ) : (
-        <label className="field">
-          <span>{t("add.url")}</span>
+        <FormField className="field" label={t("add.url")}>
           <input value={url} onChange={(e) => setUrl(e.target.value)} data-testid="mcp-edit-url" />
-        </label>
+        </FormField>
       )}
-      <label className="field">
-        <span>{t("add.description")}</span>
+      <FormField className="field" label={t("add.description")}>
         <input
           value={description}
           onChange={(e) => setDescription(e.target.value)}
           data-testid="mcp-edit-description"
         />
-      </label>
-      <label className="field">
-        <span>{t("details.timeout")}</span>
+      </FormField>
+      <FormField className="field" label={t("details.timeout")}>
         <input
           inputMode="numeric"
           value={timeout}
           onChange={(e) => setTimeoutText(e.target.value)}
           data-testid="mcp-edit-timeout"
         />
-      </label>
-      <label className="field">
-        <span>{t("add.rate")}</span>
+      </FormField>
+      <FormField className="field" label={t("add.rate")}>
         <input
           inputMode="numeric"
           value={rate}
           onChange={(e) => setRate(e.target.value)}
           data-testid="mcp-edit-rate"
         />
-      </label>
+      </FormField>
       <p className="muted">{t("details.emptyClears")}</p>
       <button type="submit" className="control control-small" data-testid="mcp-edit-submit">
         {t("details.save")}

@@ -5,8 +5,8 @@ import type { AddModelInput } from "@llmgw/api";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useEscape } from "../../hooks/use-escape";
 import { useTRPC } from "../../trpc/react";
+import { Dialog } from "../ui/dialog";
 import { DefinitionTab } from "./definition-tab";
 import { PresetsTab } from "./presets-tab";
 
@@ -24,7 +24,6 @@ export function AddModelDialog({ catalogNames, canWrite, onClose }: AddModelDial
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<Tab>("presets");
-  useEscape(onClose);
   const add = useMutation(
     trpc.models.add.mutationOptions({
       onSuccess: async () => {
@@ -40,56 +39,50 @@ export function AddModelDialog({ catalogNames, canWrite, onClose }: AddModelDial
   const definitionError = add.isError && input && "definition" in input ? add.error : null;
 
   return (
-    <div className="overlay" role="presentation" onClick={onClose}>
-      <div
-        className="dialog dialog-wide"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="add-model-title"
-        data-testid="add-model-dialog"
-        onClick={(event) => event.stopPropagation()}
-      >
-        <header className="dialog-header">
-          <h2 id="add-model-title">{t("add.title")}</h2>
-          <button type="button" className="control" onClick={onClose} data-testid="add-model-close">
-            {t("add.close")}
+    <Dialog
+      testId="add-model-dialog"
+      title={t("add.title")}
+      onClose={onClose}
+      headerActions={
+        <button type="button" className="control" onClick={onClose} data-testid="add-model-close">
+          {t("add.close")}
+        </button>
+      }
+    >
+      <div className="tabs" role="tablist">
+        {TABS.map((id) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            className="tab"
+            aria-selected={tab === id}
+            aria-controls={`add-model-${id}`}
+            onClick={() => setTab(id)}
+            data-testid={`${id}-tab`}
+          >
+            {t(`add.${id}Tab`)}
           </button>
-        </header>
-        <div className="tabs" role="tablist">
-          {TABS.map((id) => (
-            <button
-              key={id}
-              type="button"
-              role="tab"
-              className="tab"
-              aria-selected={tab === id}
-              aria-controls={`add-model-${id}`}
-              onClick={() => setTab(id)}
-              data-testid={`${id}-tab`}
-            >
-              {t(`add.${id}Tab`)}
-            </button>
-          ))}
-        </div>
-        <div id={`add-model-${tab}`} role="tabpanel">
-          {tab === "presets" ? (
-            <PresetsTab
-              catalogNames={catalogNames}
-              canWrite={canWrite}
-              pendingPreset={pendingPreset}
-              failedPreset={failedPreset}
-              onAdd={(preset) => add.mutate({ preset })}
-            />
-          ) : (
-            <DefinitionTab
-              canWrite={canWrite}
-              isPending={add.isPending}
-              error={definitionError}
-              onSubmit={(definition) => add.mutate({ definition })}
-            />
-          )}
-        </div>
+        ))}
       </div>
-    </div>
+      <div id={`add-model-${tab}`} role="tabpanel">
+        {tab === "presets" ? (
+          <PresetsTab
+            catalogNames={catalogNames}
+            canWrite={canWrite}
+            pendingPreset={pendingPreset}
+            failedPreset={failedPreset}
+            onAdd={(preset) => add.mutate({ preset })}
+          />
+        ) : (
+          <DefinitionTab
+            canWrite={canWrite}
+            isPending={add.isPending}
+            error={definitionError}
+            onSubmit={(definition) => add.mutate({ definition })}
+          />
+        )}
+      </div>
+    </Dialog>
   );
 }

@@ -6,6 +6,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { describeError, translateRefusal, trpcErrorDetails } from "../../lib/errors";
 import { DEFINITION_TEMPLATE, parseDefinitionText } from "../../lib/models";
+import { FormActions } from "../ui/submit-form";
 
 interface DefinitionTabProps {
   canWrite: boolean;
@@ -78,20 +79,19 @@ export function DefinitionTab({ canWrite, isPending, error, onSubmit }: Definiti
           </ul>
         </div>
       ) : null}
-      <div className="dialog-actions">
-        <button type="button" className="control" onClick={() => setText(DEFINITION_TEMPLATE)}>
-          {t("add.template")}
-        </button>
-        <button
-          type="submit"
-          className="primary"
-          disabled={!canWrite || isPending}
-          title={canWrite ? undefined : t("readOnly")}
-          data-testid="definition-submit"
-        >
-          {isPending ? t("add.adding") : t("add.submit")}
-        </button>
-      </div>
+      <FormActions
+        submitLabel={t("add.submit")}
+        pendingLabel={t("add.adding")}
+        submitTestId="definition-submit"
+        submitTitle={canWrite ? undefined : t("readOnly")}
+        isPending={isPending}
+        isSubmitDisabled={!canWrite}
+        extra={
+          <button type="button" className="control" onClick={() => setText(DEFINITION_TEMPLATE)}>
+            {t("add.template")}
+          </button>
+        }
+      />
     </form>
   );
 }

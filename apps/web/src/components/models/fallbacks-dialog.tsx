@@ -4,12 +4,11 @@
 // with a sentence that appears under the field.
 import type { ModelView } from "@llmgw/api";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useEscape } from "../../hooks/use-escape";
-import { describeError } from "../../lib/errors";
 import { commaList } from "../../lib/forms";
 import { useTRPC } from "../../trpc/react";
+import { DialogForm } from "../ui/dialog-form";
 
 interface FallbacksDialogProps {
   model: ModelView;
@@ -19,11 +18,9 @@ interface FallbacksDialogProps {
 
 export function FallbacksDialog({ model, catalogNames, onClose }: FallbacksDialogProps) {
   const { t } = useTranslation("models");
-  const { t: tc } = useTranslation();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [text, setText] = useState(model.fallbacks.join(", "));
-  useEscape(onClose);
   const save = useMutation(
     trpc.models.setFallbacks.mutationOptions({
       onSuccess: async () => {
@@ -32,57 +29,43 @@ export function FallbacksDialog({ model, catalogNames, onClose }: FallbacksDialo
       },
     }),
   );
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate({ name: model.name, fallbacks: commaList(text) });
-  };
   const others = catalogNames.filter((name) => name !== model.name);
   return (
-    <div className="overlay" role="presentation" onClick={onClose}>
-      <form
-        className="dialog dialog-confirm"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="fallbacks-title"
-        data-testid="fallbacks-dialog"
-        onClick={(event) => event.stopPropagation()}
-        onSubmit={submit}
-      >
-        <h2 id="fallbacks-title">{t("fallbacks.title", { name: model.name })}</h2>
-        <p className="muted">{t("fallbacks.hint")}</p>
-        <input
-          className="fallbacks-input"
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          placeholder={t("fallbacks.placeholder")}
-          aria-label={t("fallbacks.label")}
-          data-testid="fallbacks-input"
-          autoFocus
-        />
-        <p className="muted">
-          {others.length
-            ? t("fallbacks.available", { names: others.join(", ") })
-            : t("fallbacks.noOthers")}
-        </p>
-        {save.isError ? (
-          <p className="bad-text" role="alert" data-testid="fallbacks-error">
-            {describeError(save.error, tc)}
-          </p>
-        ) : null}
-        <div className="dialog-actions">
-          <button type="button" className="control" onClick={onClose}>
-            {t("fallbacks.cancel")}
-          </button>
-          <button
-            type="submit"
-            className="primary"
-            disabled={save.isPending}
-            data-testid="fallbacks-save"
-          >
-            {t("fallbacks.save")}
-          </button>
-        </div>
-      </form>
-    </div>
+    <DialogForm
+      testId="fallbacks-dialog"
+      className="dialog-confirm"
+      title={t("fallbacks.title", { name: model.name })}
+      onClose={onClose}
+      intro={<p className="muted">{t("fallbacks.hint")}</p>}
+      form={{
+        readInput: () => ({ name: model.name, fallbacks: commaList(text) }),
+        onSubmit: (input) => save.mutate(input),
+        error: save.error,
+        errorTestId: "fallbacks-error",
+        errorClassName: "bad-text",
+        actions: {
+          submitLabel: t("fallbacks.save"),
+          submitTestId: "fallbacks-save",
+          isPending: save.isPending,
+          cancelLabel: t("fallbacks.cancel"),
+          onCancel: onClose,
+        },
+      }}
+    >
+      <input
+        className="fallbacks-input"
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        placeholder={t("fallbacks.placeholder")}
+        aria-label={t("fallbacks.label")}
+        data-testid="fallbacks-input"
+        autoFocus
+      />
+      <p className="muted">
+        {others.length
+          ? t("fallbacks.available", { names: others.join(", ") })
+          : t("fallbacks.noOthers")}
+      </p>
+    </DialogForm>
   );
 }
