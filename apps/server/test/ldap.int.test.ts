@@ -8,7 +8,8 @@ import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startSlapd, type SlapdServer } from "@llmgw/testing";
 import type { LdapSettingsInput } from "@llmgw/api";
-import { LdapDirectory, escapeFilterValue } from "../src/identity/ldap";
+import { LdapDirectory } from "../src/identity/ldap-directory";
+import { escapeFilterValue } from "../src/identity/ldap-filters";
 import {
   apiClient,
   serverSetup,

@@ -89,3 +89,16 @@ export function classifyLdapFailure(error: unknown): LdapFailure {
     "other";
   return { code, detail };
 }
+
+/** The library's error in words for an admin, with what to do when the cause is known. */
+export function describeLdapError(error: unknown): string {
+  const e = error as Error & { code?: string | number };
+  if (e instanceof InvalidCredentialsError) return "invalid credentials";
+  // AD (and Samba) refuse a simple bind over a connection without TLS with strongerAuthRequired.
+  if (e instanceof StrongAuthRequiredError)
+    return (
+      "the server requires an encrypted connection for password binds (Strong(er) " +
+      `authentication required: ${e.message}); use ldaps:// or turn on StartTLS`
+    );
+  return e.message || String(e.code ?? error);
+}
