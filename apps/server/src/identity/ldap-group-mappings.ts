@@ -1,14 +1,19 @@
 // Directory groups mapped to roles: the settings' group → role mappings become llmgw groups
 // standing for the directory group (source ldap, externalId = DN), each holding its mapped roles.
 import { randomUUID } from "node:crypto";
-import { and, eq, groups, roleBindings, type Database } from "@llmgw/db";
+import { and, eq, groups, roleBindings, type Database, type GroupRow } from "@llmgw/db";
 import type { Actor, LdapGroupMapping } from "@llmgw/api";
 import { normaliseDn } from "./ldap-filters";
 
 /** Groups standing for an AD group: llmgw groups whose externalId is a DN. */
-export async function directoryGroups(db: Database) {
+export async function directoryGroups(
+  db: Database,
+): Promise<(GroupRow & { externalId: string })[]> {
   const rows = await db.select().from(groups);
-  return rows.filter((g) => g.externalId !== null && /^[a-z][\w-]*=/i.test(g.externalId));
+  return rows.filter(
+    (g): g is GroupRow & { externalId: string } =>
+      g.externalId !== null && /^[a-z][\w-]*=/i.test(g.externalId),
+  );
 }
 
 /**
@@ -69,6 +74,6 @@ export async function mappedGroups(db: Database, mappings: readonly LdapGroupMap
   return mappings.map((mapping) => ({
     mapping,
     group:
-      rows.find((g) => normaliseDn(g.externalId!) === normaliseDn(mapping.dn))?.name ?? mapping.dn,
+      rows.find((g) => normaliseDn(g.externalId) === normaliseDn(mapping.dn))?.name ?? mapping.dn,
   }));
 }

@@ -2,9 +2,9 @@
 // password, the person's row and group memberships are made to match, and the sign-in is audited.
 // Anything that is not a verdict on the person is logged and answered as "unavailable", since the
 // public sign-in page must not show the directory's address or error codes.
-import { randomUUID } from "node:crypto";
-import { and, eq, groupMembers, inArray, users, type Database } from "@llmgw/db";
+import type { Database } from "@llmgw/db";
 import { recordAudit } from "./audit";
+import { upsertDirectoryPerson } from "./directory-people";
 import { SignInRefused } from "./entra";
 import { LdapDirectory, WrongCredentials, type LdapPerson } from "./ldap-directory";
 import { classifyLdapFailure, DirectoryUnavailable } from "./ldap-failure";
@@ -13,57 +13,33 @@ import { directoryGroups } from "./ldap-group-mappings";
 import type { SignInStore } from "./sign-in-settings";
 
 /**
- * Finds or makes the person for an AD sign-in (by `ldap:<dn>`, else a SCIM-provisioned person
- * with the same name), and sets their membership of every group standing for an AD group. Refuses
- * someone in no mapped group.
+ * Finds or makes the person for an AD sign-in (by `ldap:<dn>` only; a person of another source
+ * with the same name is refused), and sets their membership of every group standing for an AD
+ * group. Refuses someone in no mapped group, before anything is written.
  */
 export async function upsertLdapPerson(db: Database, person: LdapPerson) {
   const dnGroups = await directoryGroups(db);
-  const held = dnGroups.filter((g) => person.groupDns.includes(normaliseDn(g.externalId!)));
+  const held = dnGroups.filter((g) => person.groupDns.includes(normaliseDn(g.externalId)));
   if (held.length === 0)
     throw new SignInRefused(
       `${person.username} is in no directory group mapped to a role here ` +
         `(found ${person.groupDns.length} group${person.groupDns.length === 1 ? "" : "s"}); ` +
         "an admin maps AD groups to roles on People → Sign-in",
     );
-  const subject = `ldap:${normaliseDn(person.dn)}`;
-  const [bySubject] = await db.select().from(users).where(eq(users.subject, subject));
-  let user = bySubject;
-  if (user) {
-    [user] = await db
-      .update(users)
-      .set({ displayName: person.displayName, email: person.email ?? user.email })
-      .where(eq(users.id, user.id))
-      .returning();
-  } else {
-    const [taken] = await db.select().from(users).where(eq(users.username, person.username));
-    if (taken)
-      throw new SignInRefused(
-        `the name ${person.username} belongs to another account here; an admin must rename one`,
-      );
-    [user] = await db
-      .insert(users)
-      .values({
-        id: randomUUID(),
-        username: person.username,
-        displayName: person.displayName,
-        email: person.email,
-        source: "ldap",
-        subject,
-        role: null,
-      })
-      .returning();
-  }
-  const userId = user!.id;
-  const heldIds = new Set(held.map((g) => g.id));
-  const dropped = dnGroups.filter((g) => !heldIds.has(g.id)).map((g) => g.id);
-  if (dropped.length > 0)
-    await db
-      .delete(groupMembers)
-      .where(and(eq(groupMembers.userId, userId), inArray(groupMembers.groupId, dropped)));
-  for (const g of held)
-    await db.insert(groupMembers).values({ groupId: g.id, userId }).onConflictDoNothing();
-  return user!;
+  return upsertDirectoryPerson(
+    db,
+    {
+      source: "ldap",
+      subject: `ldap:${normaliseDn(person.dn)}`,
+      username: person.username,
+      displayName: person.displayName,
+      email: person.email,
+    },
+    {
+      adoptsScimPerson: false,
+      memberships: { groups: dnGroups, heldIds: new Set(held.map((g) => g.id)) },
+    },
+  );
 }
 
 /**
