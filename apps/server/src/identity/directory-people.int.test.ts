@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, groupMembers, groups, openStore, users, type Store } from "@llmgw/db";
 import { tempDir } from "@llmgw/testing";
 import { upsertDirectoryPerson, type DirectoryPerson } from "./directory-people";
-import { SignInRefused } from "./entra";
+import { SignInRefused } from "./errors";
 
 let store: Store;
 

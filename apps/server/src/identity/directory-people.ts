@@ -14,7 +14,7 @@ import {
   type GroupRow,
   type UserRow,
 } from "@llmgw/db";
-import { SignInRefused } from "./entra";
+import { SignInRefused } from "./errors";
 
 export interface DirectoryPerson {
   source: "entra" | "ldap";

@@ -7,15 +7,12 @@ import { createHash } from "node:crypto";
 import * as oidc from "openid-client";
 import { eq, groups, lt, ne, signInStates, type Database } from "@llmgw/db";
 import { upsertDirectoryPerson, type DirectoryMemberships } from "./directory-people";
+import { SignInRefused } from "./errors";
 import type { EntraSettings, SignInStore } from "./sign-in-settings";
 import { ENTRA_CALLBACK_PATH } from "./sign-in-settings";
 
 const STATE_TTL_MS = 10 * 60_000;
 const DISCOVERY_CACHE_MS = 10 * 60_000;
-
-export class SignInRefused extends Error {
-  override readonly name = "SignInRefused";
-}
 
 export interface EntraPerson {
   subject: string;

@@ -10,9 +10,9 @@
 import type { ConnectionOptions } from "node:tls";
 import { Client, InvalidCredentialsError } from "ldapts";
 import { adBindRefusal } from "./ad-bind-codes";
-import { SignInRefused } from "./entra";
+import { DirectoryUnavailable, PlainLdapRefused, SignInRefused, WrongCredentials } from "./errors";
 import { escapeFilterValue, IN_CHAIN_RULE, normaliseDn, userFilterFor } from "./ldap-filters";
-import { classifyLdapFailure, DirectoryUnavailable, PlainLdapRefused } from "./ldap-failure";
+import { classifyLdapFailure } from "./ldap-failure";
 import type { LdapSettings } from "./sign-in-settings";
 
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -193,8 +193,4 @@ export class LdapDirectory {
     }
     throw new DirectoryUnavailable(failures);
   }
-}
-
-export class WrongCredentials extends Error {
-  override readonly name = "WrongCredentials";
 }

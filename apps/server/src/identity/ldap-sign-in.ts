@@ -5,9 +5,9 @@
 import type { Database } from "@llmgw/db";
 import { recordAudit } from "./audit";
 import { upsertDirectoryPerson } from "./directory-people";
-import { SignInRefused } from "./entra";
-import { LdapDirectory, WrongCredentials, type LdapPerson } from "./ldap-directory";
-import { classifyLdapFailure, DirectoryUnavailable } from "./ldap-failure";
+import { DirectoryUnavailable, SignInRefused, SignInUnavailable, WrongCredentials } from "./errors";
+import { LdapDirectory, type LdapPerson } from "./ldap-directory";
+import { classifyLdapFailure } from "./ldap-failure";
 import { normaliseDn } from "./ldap-filters";
 import { directoryGroups } from "./ldap-group-mappings";
 import type { SignInStore } from "./sign-in-settings";
@@ -40,18 +40,6 @@ export async function upsertLdapPerson(db: Database, person: LdapPerson) {
       memberships: { groups: dnGroups, heldIds: new Set(held.map((g) => g.id)) },
     },
   );
-}
-
-/**
- * Sign-in could not be tried: no server could be used, or the setup is incomplete. The person
- * signing in is told only that; the reason went to the server log, since the public sign-in page
- * must not show the directory's address or error codes to whoever types a name.
- */
-export class SignInUnavailable extends Error {
-  override readonly name = "SignInUnavailable";
-  constructor() {
-    super("sign-in with Active Directory is unavailable right now");
-  }
 }
 
 /** The sign-in side, bound to the stored settings. */

@@ -11,9 +11,9 @@ import {
   parseFilter,
   resourceTypes,
   schemas,
-  ScimError,
   serviceProviderConfig,
 } from "./scim-protocol";
+import { ScimError } from "../errors";
 import {
   createScimGroup,
   deleteScimGroup,
