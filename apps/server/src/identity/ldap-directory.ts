@@ -56,9 +56,14 @@ export class LdapDirectory {
 
   /** A client to `url`, upgraded with StartTLS when set, bound as the service account. */
   async connect(url: string): Promise<Client> {
-    const plain = url.startsWith("ldap:");
-    if (plain && !this.settings.startTls && !this.settings.allowInsecure)
+    if (url.startsWith("ldap:") && !this.settings.startTls && !this.settings.allowInsecure)
       throw new PlainLdapRefused(url);
+    return this.bindTo(url, this.settings.bindDn, this.bindPassword);
+  }
+
+  /** A client to `url`, upgraded with StartTLS when set, bound as `dn`; let go when that fails. */
+  private async bindTo(url: string, dn: string, password: string): Promise<Client> {
+    const plain = url.startsWith("ldap:");
     const client = new Client({
       url,
       connectTimeout: CONNECT_TIMEOUT_MS,
@@ -68,7 +73,7 @@ export class LdapDirectory {
     });
     try {
       if (plain && this.settings.startTls) await client.startTLS(this.tls(url));
-      await client.bind(this.settings.bindDn, this.bindPassword);
+      await client.bind(dn, password);
       return client;
     } catch (error) {
       await client.unbind().catch(() => undefined);
@@ -170,20 +175,9 @@ export class LdapDirectory {
   private async connectAs(dn: string, password: string): Promise<Client> {
     const failures: DirectoryUnavailable["failures"][number][] = [];
     for (const url of this.settings.servers) {
-      const plain = url.startsWith("ldap:");
-      const client = new Client({
-        url,
-        connectTimeout: CONNECT_TIMEOUT_MS,
-        timeout: OPERATION_TIMEOUT_MS,
-        tlsOptions: plain ? undefined : this.tls(url),
-        strictDN: false,
-      });
       try {
-        if (plain && this.settings.startTls) await client.startTLS(this.tls(url));
-        await client.bind(dn, password);
-        return client;
+        return await this.bindTo(url, dn, password);
       } catch (error) {
-        await client.unbind().catch(() => undefined);
         if (error instanceof InvalidCredentialsError) {
           const reason = adBindRefusal(error.message);
           throw reason ? new SignInRefused(reason) : new WrongCredentials();
