@@ -6,52 +6,18 @@
 // signing in while the directory is down is told only that sign-in is unavailable, and turning AD
 // off stops AD sign-in. Captured in English and Turkish in e2e/artifacts/.
 import { expect, test, type Page } from "@playwright/test";
-import { freePort, startSlapd, type SlapdServer } from "@llmgw/testing";
+import { consoleDirectory, freePort, startSlapd, type SlapdServer } from "@llmgw/testing";
 import { ARTIFACTS, devFacts } from "./facts";
 import { chooseLanguage, forgetSession, openConsole, SIGNED_OUT } from "./session";
 
-const SUFFIX = "dc=example,dc=test";
-const OPERATORS = `cn=gpu-operators,ou=groups,${SUFFIX}`;
-const BIND_PASSWORD = "e2e-svc-Bind-pw-41c2";
+// grace is in ml-engineers, inside gpu-operators (nested); linus is in no group.
+const {
+  bindPassword: BIND_PASSWORD,
+  ldif: LDIF,
+  operatorsDn: OPERATORS,
+  suffix: SUFFIX,
+} = consoleDirectory;
 let slapd: SlapdServer;
-
-const person = (uid: string, name: string, password: string) => `
-dn: uid=${uid},ou=people,${SUFFIX}
-objectClass: inetOrgPerson
-uid: ${uid}
-cn: ${name}
-sn: ${name.split(" ")[1] ?? name}
-displayName: ${name}
-mail: ${uid}@example.test
-userPassword: ${password}
-`;
-
-const LDIF = `
-dn: ou=people,${SUFFIX}
-objectClass: organizationalUnit
-ou: people
-
-dn: ou=groups,${SUFFIX}
-objectClass: organizationalUnit
-ou: groups
-
-dn: cn=llmgw-reader,${SUFFIX}
-objectClass: organizationalRole
-objectClass: simpleSecurityObject
-cn: llmgw-reader
-userPassword: ${BIND_PASSWORD}
-${person("grace", "Grace Hopper", "grace-pw")}
-${person("linus", "Linus Example", "linus-pw")}
-dn: cn=ml-engineers,ou=groups,${SUFFIX}
-objectClass: groupOfNames
-cn: ml-engineers
-member: uid=grace,ou=people,${SUFFIX}
-
-dn: ${OPERATORS}
-objectClass: groupOfNames
-cn: gpu-operators
-member: cn=ml-engineers,ou=groups,${SUFFIX}
-`;
 
 /** Saves the AD form and waits for the server's answer (the "Saved" line may still show from before). */
 async function saveLdap(page: Page) {

@@ -36,7 +36,7 @@ import { createPeopleService } from "./identity/people-service";
 import { handleAuthRoute, publicOrigin } from "./identity/auth-routes";
 import { handleScim } from "./identity/scim/scim-routes";
 import { EntraSignIn } from "./identity/entra";
-import { LdapSignIn } from "./identity/ldap";
+import { LdapSignIn } from "./identity/ldap-sign-in";
 import { createSignInSetupService } from "./identity/sign-in-service";
 import { SignInStore } from "./identity/sign-in-settings";
 

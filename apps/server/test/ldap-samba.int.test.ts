@@ -10,7 +10,7 @@ import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, sambaDcUnavailable, startSambaDc, type SambaDc } from "@llmgw/testing";
 import type { LdapSettingsInput } from "@llmgw/api";
-import { LdapDirectory } from "../src/identity/ldap";
+import { LdapDirectory } from "../src/identity/ldap-directory";
 import {
   apiClient,
   serverSetup,

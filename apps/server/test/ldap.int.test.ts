@@ -6,9 +6,10 @@
 import { Client } from "ldapts";
 import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startSlapd, type SlapdServer } from "@llmgw/testing";
+import { freePort, signInDirectory, startSlapd, type SlapdServer } from "@llmgw/testing";
 import type { LdapSettingsInput } from "@llmgw/api";
-import { LdapDirectory, escapeFilterValue } from "../src/identity/ldap";
+import { LdapDirectory } from "../src/identity/ldap-directory";
+import { escapeFilterValue } from "../src/identity/ldap-filters";
 import {
   apiClient,
   serverSetup,
@@ -18,61 +19,15 @@ import {
   type ServerHandle,
 } from "./harness";
 
-const BIND_PASSWORD = "svc-Bind-pw-7f3a91";
-const SUFFIX = "dc=example,dc=test";
-const OPERATORS = `cn=gpu-operators,ou=groups,${SUFFIX}`;
-const VIEWERS = `cn=viewers,ou=groups,${SUFFIX}`;
-
-const person = (uid: string, mail: string, password: string) => `
-dn: uid=${uid},ou=people,${SUFFIX}
-objectClass: inetOrgPerson
-uid: ${uid}
-cn: ${uid} Example
-sn: Example
-displayName: ${uid[0]!.toUpperCase()}${uid.slice(1)} Example
-mail: ${mail}
-userPassword: ${password}
-`;
-
 // ada is in ml-engineers, which is inside gpu-operators (mapped to operator): nested.
 // carol is directly in viewers; bob is in a group nobody mapped.
-const LDIF = `
-dn: ou=people,${SUFFIX}
-objectClass: organizationalUnit
-ou: people
-
-dn: ou=groups,${SUFFIX}
-objectClass: organizationalUnit
-ou: groups
-
-dn: cn=llmgw-reader,${SUFFIX}
-objectClass: organizationalRole
-objectClass: simpleSecurityObject
-cn: llmgw-reader
-userPassword: ${BIND_PASSWORD}
-${person("ada", "ada@example.test", "ada-pw")}
-${person("bob", "bob@example.test", "bob-pw")}
-${person("carol", "carol@example.test", "carol-pw")}
-dn: cn=ml-engineers,ou=groups,${SUFFIX}
-objectClass: groupOfNames
-cn: ml-engineers
-member: uid=ada,ou=people,${SUFFIX}
-
-dn: ${OPERATORS}
-objectClass: groupOfNames
-cn: gpu-operators
-member: cn=ml-engineers,ou=groups,${SUFFIX}
-
-dn: ${VIEWERS}
-objectClass: groupOfNames
-cn: viewers
-member: uid=carol,ou=people,${SUFFIX}
-
-dn: cn=printers,ou=groups,${SUFFIX}
-objectClass: groupOfNames
-cn: printers
-member: uid=bob,ou=people,${SUFFIX}
-`;
+const {
+  bindPassword: BIND_PASSWORD,
+  ldif: LDIF,
+  operatorsDn: OPERATORS,
+  suffix: SUFFIX,
+  viewersDn: VIEWERS,
+} = signInDirectory;
 
 async function codeOf(work: Promise<unknown>): Promise<string> {
   try {

@@ -48,3 +48,13 @@ export {
   type SambaUser,
   type StartSambaDcOptions,
 } from "./samba-dc.ts";
+export {
+  consoleDirectory,
+  directoryTestData,
+  groupDn,
+  personDn,
+  signInDirectory,
+  type DirectoryTestData,
+  type DirectoryTestGroup,
+  type DirectoryTestPerson,
+} from "./ldap-directory-data.ts";

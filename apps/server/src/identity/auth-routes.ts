@@ -6,7 +6,8 @@ import { randomUUID } from "node:crypto";
 import { internalErrorMessage, SESSION_COOKIE } from "@llmgw/api";
 import type { Database } from "@llmgw/db";
 import { openSession } from "./auth-service";
-import { type EntraSignIn, SignInRefused, upsertEntraPerson } from "./entra";
+import { type EntraSignIn, upsertEntraPerson } from "./entra";
+import { SignInRefused } from "./errors";
 
 export interface AuthRoutesOptions {
   db: Database;

@@ -3,29 +3,16 @@
 // against its keys, state works once (its row is deleted when the callback comes), the nonce must
 // match, and people are found again by tid + oid. The `groups` claim maps to roles through groups
 // whose externalId is the Entra group's object id.
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import * as oidc from "openid-client";
-import {
-  and,
-  eq,
-  groupMembers,
-  groups,
-  isNull,
-  lt,
-  ne,
-  signInStates,
-  users,
-  type Database,
-} from "@llmgw/db";
+import { eq, groups, lt, ne, signInStates, type Database } from "@llmgw/db";
+import { upsertDirectoryPerson, type DirectoryMemberships } from "./directory-people";
+import { SignInRefused } from "./errors";
 import type { EntraSettings, SignInStore } from "./sign-in-settings";
 import { ENTRA_CALLBACK_PATH } from "./sign-in-settings";
 
 const STATE_TTL_MS = 10 * 60_000;
 const DISCOVERY_CACHE_MS = 10 * 60_000;
-
-export class SignInRefused extends Error {
-  override readonly name = "SignInRefused";
-}
 
 export interface EntraPerson {
   subject: string;
@@ -184,65 +171,26 @@ function personFrom(claims: oidc.IDToken, settings: EntraSettings): EntraPerson 
  * token's, for groups standing for an Entra group id; null groups (overage ignored) leave them.
  */
 export async function upsertEntraPerson(db: Database, person: EntraPerson) {
-  const [bySubject] = await db.select().from(users).where(eq(users.subject, person.subject));
-  const [byName] = bySubject
-    ? []
-    : await db
-        .select()
-        .from(users)
-        .where(
-          and(eq(users.username, person.username), eq(users.source, "scim"), isNull(users.subject)),
-        );
-  let user = bySubject ?? byName;
-  if (user) {
-    [user] = await db
-      .update(users)
-      .set({
-        subject: person.subject,
-        displayName: person.displayName,
-        email: person.email ?? user.email,
-      })
-      .where(eq(users.id, user.id))
-      .returning();
-  } else {
-    const [taken] = await db.select().from(users).where(eq(users.username, person.username));
-    if (taken)
-      throw new SignInRefused(
-        `the name ${person.username} belongs to another account here; an admin must rename one`,
-      );
-    [user] = await db
-      .insert(users)
-      .values({
-        id: randomUUID(),
-        username: person.username,
-        displayName: person.displayName,
-        email: person.email,
-        source: "entra",
-        subject: person.subject,
-        role: null,
-      })
-      .returning();
-  }
-  if (person.groupIds) await syncDirectoryGroups(db, user!.id, person.groupIds, "ldap");
-  return user!;
+  return upsertDirectoryPerson(
+    db,
+    { ...person, source: "entra" },
+    {
+      adoptsScimPerson: true,
+      memberships: person.groupIds && (await entraMemberships(db, person.groupIds)),
+    },
+  );
 }
 
-/** Sets membership of every group that stands for a directory group (not of `otherSource`'s). */
-export async function syncDirectoryGroups(
+/** Groups standing for a directory group other than an AD one, held when the token names them. */
+async function entraMemberships(
   db: Database,
-  userId: string,
-  externalIds: readonly string[],
-  otherSource: "ldap" | "entra",
-): Promise<void> {
-  const wanted = new Set(externalIds.map((id) => id.toLowerCase()));
-  const mapped = await db.select().from(groups).where(ne(groups.source, otherSource));
-  for (const group of mapped) {
-    if (!group.externalId) continue;
-    if (wanted.has(group.externalId.toLowerCase()))
-      await db.insert(groupMembers).values({ groupId: group.id, userId }).onConflictDoNothing();
-    else
-      await db
-        .delete(groupMembers)
-        .where(and(eq(groupMembers.groupId, group.id), eq(groupMembers.userId, userId)));
-  }
+  groupIds: readonly string[],
+): Promise<DirectoryMemberships> {
+  const wanted = new Set(groupIds.map((id) => id.toLowerCase()));
+  const candidates = await db.select().from(groups).where(ne(groups.source, "ldap"));
+  const mapped = candidates.filter((g) => g.externalId !== null);
+  const held = mapped.filter(
+    (g) => g.externalId !== null && wanted.has(g.externalId.toLowerCase()),
+  );
+  return { groups: mapped, heldIds: new Set(held.map((g) => g.id)) };
 }

@@ -8,7 +8,8 @@ import {
   StrongAuthRequiredError,
 } from "ldapts";
 import { describe, expect, it } from "vitest";
-import { classifyLdapFailure, DirectoryUnavailable, PlainLdapRefused } from "./ldap-failure";
+import { DirectoryUnavailable, PlainLdapRefused } from "./errors";
+import { classifyLdapFailure } from "./ldap-failure";
 
 const nodeError = (code: string, message: string) => Object.assign(new Error(message), { code });
 

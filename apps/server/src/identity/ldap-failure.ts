@@ -11,32 +11,7 @@ import {
   TimeLimitExceededError,
 } from "ldapts";
 import type { LdapFailureCode } from "@llmgw/api";
-
-export interface LdapFailure {
-  code: LdapFailureCode;
-  /** The library's message, for admins and the server log only. */
-  detail: string;
-}
-
-/** Thrown before connecting to ldap:// when neither StartTLS nor insecure is allowed. */
-export class PlainLdapRefused extends Error {
-  override readonly name = "PlainLdapRefused";
-  constructor(url: string) {
-    super(`${url} is plain LDAP: turn on StartTLS, use ldaps://, or allow insecure explicitly`);
-  }
-}
-
-/** No configured server could be used; `failures` says why for each (never shown to a person). */
-export class DirectoryUnavailable extends Error {
-  override readonly name = "DirectoryUnavailable";
-  constructor(readonly failures: readonly { url: string; failure: LdapFailure }[]) {
-    super(
-      `no directory server could be used (${failures
-        .map((f) => `${f.url}: ${f.failure.code}: ${f.failure.detail}`)
-        .join("; ")})`,
-    );
-  }
-}
+import { PlainLdapRefused, type LdapFailure } from "./errors";
 
 // Node's system and TLS error codes (error.code), by what an admin should check.
 const BY_NODE_CODE: Readonly<Record<string, LdapFailureCode>> = {
@@ -88,4 +63,17 @@ export function classifyLdapFailure(error: unknown): LdapFailure {
     (/socket hang up|disconnected before secure TLS/i.test(message) ? "connection-closed" : null) ??
     "other";
   return { code, detail };
+}
+
+/** The library's error in words for an admin, with what to do when the cause is known. */
+export function describeLdapError(error: unknown): string {
+  const e = error as Error & { code?: string | number };
+  if (e instanceof InvalidCredentialsError) return "invalid credentials";
+  // AD (and Samba) refuse a simple bind over a connection without TLS with strongerAuthRequired.
+  if (e instanceof StrongAuthRequiredError)
+    return (
+      "the server requires an encrypted connection for password binds (Strong(er) " +
+      `authentication required: ${e.message}); use ldaps:// or turn on StartTLS`
+    );
+  return e.message || String(e.code ?? error);
 }

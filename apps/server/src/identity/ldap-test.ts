@@ -5,15 +5,10 @@
 // says "0 people found" about a directory it did not reach.
 import type { Client } from "ldapts";
 import type { LdapGroupMapping, LdapTestReport } from "@llmgw/api";
-import {
-  describeLdapError,
-  escapeFilterValue,
-  first,
-  IN_CHAIN_RULE,
-  serviceRefusal,
-  type LdapDirectory,
-} from "./ldap";
-import { classifyLdapFailure } from "./ldap-failure";
+import { serviceRefusal } from "./ad-bind-codes";
+import { first, type LdapDirectory } from "./ldap-directory";
+import { classifyLdapFailure, describeLdapError } from "./ldap-failure";
+import { escapeFilterValue, IN_CHAIN_RULE } from "./ldap-filters";
 
 const TEST_SAMPLE = 100;
 

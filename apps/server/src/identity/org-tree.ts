@@ -11,7 +11,7 @@ import {
 } from "@llmgw/api";
 import { parseOwner } from "@llmgw/domain";
 import { recordAudit } from "./audit";
-import { findGroup, findUser } from "./people";
+import { findGroup, findUser } from "./people-lookup";
 
 const PARENT_KIND = { org: null, team: "org", project: "team" } as const;
 

@@ -28,6 +28,7 @@ import { isLastActiveAdmin } from "./admins";
 import { recordAudit } from "./audit";
 import { grantsOf } from "./principal";
 import { requireUnit } from "./org-tree";
+import { findGroup, findUser } from "./people-lookup";
 
 export async function personView(db: Database, user: UserRow): Promise<PersonView> {
   const grants = await grantsOf(db, user.id);
@@ -51,18 +52,6 @@ export async function personView(db: Database, user: UserRow): Promise<PersonVie
     lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
     createdAt: user.createdAt.toISOString(),
   };
-}
-
-export async function findUser(db: Database, idOrName: string): Promise<UserRow> {
-  const [byId] = await db.select().from(users).where(eq(users.id, idOrName));
-  const [byName] = byId ? [] : await db.select().from(users).where(eq(users.username, idOrName));
-  const user = byId ?? byName;
-  if (!user)
-    throw new ServiceError("not_found", `no person "${idOrName}"; see \`llmgw ctl users\``, {
-      code: "person.not_found",
-      params: { name: idOrName },
-    });
-  return user;
 }
 
 /** An admin may not take away the last way in: the last active person with the admin role. */
@@ -172,18 +161,6 @@ export async function groupView(db: Database, group: GroupRow): Promise<GroupVie
     members: members.map((m) => m.username).sort(),
     grants,
   };
-}
-
-export async function findGroup(db: Database, idOrName: string): Promise<GroupRow> {
-  const [byId] = await db.select().from(groups).where(eq(groups.id, idOrName));
-  const [byName] = byId ? [] : await db.select().from(groups).where(eq(groups.name, idOrName));
-  const group = byId ?? byName;
-  if (!group)
-    throw new ServiceError("not_found", `no group "${idOrName}"; see \`llmgw ctl groups\``, {
-      code: "group.not_found",
-      params: { name: idOrName },
-    });
-  return group;
 }
 
 export async function createGroup(db: Database, input: CreateGroupInput, actor: Actor) {

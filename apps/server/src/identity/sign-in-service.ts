@@ -3,7 +3,8 @@
 import { ServiceError, type LdapSettingsInput, type SignInSetupService } from "@llmgw/api";
 import { randomToken, sha256Hex } from "@llmgw/secrets";
 import { recordAudit } from "./audit";
-import { LdapDirectory, mappedGroups } from "./ldap";
+import { LdapDirectory } from "./ldap-directory";
+import { mappedGroups } from "./ldap-group-mappings";
 import { testLdapDirectory } from "./ldap-test";
 import { SCIM_KEY, writeSetting, type LdapSettings, type SignInStore } from "./sign-in-settings";
 

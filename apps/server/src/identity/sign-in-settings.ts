@@ -11,7 +11,7 @@ import {
 } from "@llmgw/api";
 import { readSecret, storeSecret } from "../seal/sealed-secrets";
 import { recordAudit } from "./audit";
-import { applyGroupMappings } from "./ldap";
+import { applyGroupMappings } from "./ldap-group-mappings";
 
 export const ENTRA_KEY = "auth.entra";
 export const LDAP_KEY = "auth.ldap";

@@ -17,14 +17,8 @@ import {
   type GroupRow,
 } from "@llmgw/db";
 import { recordAudit } from "../audit";
-import {
-  asString,
-  memberFilterPath,
-  parsePatch,
-  SCHEMA,
-  ScimError,
-  type EqFilter,
-} from "./scim-protocol";
+import { asString, memberFilterPath, parsePatch, SCHEMA, type EqFilter } from "./scim-protocol";
+import { ScimError } from "../errors";
 
 export async function groupResource(
   db: Database,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { asBoolean, memberFilterPath, parseFilter, parsePatch, ScimError } from "./scim-protocol";
+import { asBoolean, memberFilterPath, parseFilter, parsePatch } from "./scim-protocol";
+import { ScimError } from "../errors";
 
 describe("SCIM protocol pieces", () => {
   it("reads eq filters with escaped quotes and refuses the rest", () => {

@@ -1,6 +1,7 @@
 // SCIM 2.0 wire pieces (RFC 7643/7644) as Entra ID's provisioning service speaks them: errors,
 // the `eq` filter, PATCH operations with Entra's capitalised ops and path forms, and booleans
 // that arrive as the strings "True"/"False".
+import { ScimError } from "../errors";
 
 export const SCHEMA = {
   user: "urn:ietf:params:scim:schemas:core:2.0:User",
@@ -12,17 +13,6 @@ export const SCHEMA = {
   resourceType: "urn:ietf:params:scim:schemas:core:2.0:ResourceType",
   schema: "urn:ietf:params:scim:schemas:core:2.0:Schema",
 } as const;
-
-export class ScimError extends Error {
-  override readonly name = "ScimError";
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly scimType?: string,
-  ) {
-    super(message);
-  }
-}
 
 export function errorBody(error: ScimError) {
   return {

@@ -11,9 +11,9 @@ import {
   parseFilter,
   resourceTypes,
   schemas,
-  ScimError,
   serviceProviderConfig,
 } from "./scim-protocol";
+import { ScimError } from "../errors";
 import {
   createScimGroup,
   deleteScimGroup,
@@ -118,6 +118,17 @@ function methodNotAllowed(method: string, what: string): never {
   throw new ScimError(405, `${method} is not supported on ${what}`);
 }
 
+/** The page of `rows` the request's startIndex and count ask for, as a SCIM list response. */
+async function listPage<Row, Resource>(
+  url: URL,
+  rows: readonly Row[],
+  toResource: (row: Row) => Resource | Promise<Resource>,
+) {
+  const { startIndex, count } = page(url);
+  const slice = rows.slice(startIndex - 1, startIndex - 1 + count);
+  return listResponse(await Promise.all(slice.map(toResource)), startIndex, rows.length);
+}
+
 async function users(
   db: Database,
   req: IncomingMessage,
@@ -130,17 +141,7 @@ async function users(
   if (!id) {
     if (method === "GET") {
       const rows = await listScimUsers(db, parseFilter(url.searchParams.get("filter")));
-      const { startIndex, count } = page(url);
-      const slice = rows.slice(startIndex - 1, startIndex - 1 + count);
-      return send(
-        res,
-        200,
-        listResponse(
-          slice.map((u) => userResource(u, base)),
-          startIndex,
-          rows.length,
-        ),
-      );
+      return send(res, 200, await listPage(url, rows, (u) => userResource(u, base)));
     }
     if (method === "POST")
       return send(
@@ -185,12 +186,8 @@ async function groupsRoute(
   if (!id) {
     if (method === "GET") {
       const rows = await listScimGroups(db, parseFilter(url.searchParams.get("filter")));
-      const { startIndex, count } = page(url);
-      const slice = rows.slice(startIndex - 1, startIndex - 1 + count);
-      const resources = await Promise.all(
-        slice.map((g) => groupResource(db, g, base, withMembers)),
-      );
-      return send(res, 200, listResponse(resources, startIndex, rows.length));
+      const toResource = (g: (typeof rows)[number]) => groupResource(db, g, base, withMembers);
+      return send(res, 200, await listPage(url, rows, toResource));
     }
     if (method === "POST")
       return send(

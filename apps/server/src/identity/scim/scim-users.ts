@@ -6,7 +6,8 @@ import { randomUUID } from "node:crypto";
 import { and, eq, sessions, users, type Database, type UserRow } from "@llmgw/db";
 import { isLastActiveAdmin } from "../admins";
 import { recordAudit } from "../audit";
-import { asBoolean, asString, parsePatch, SCHEMA, ScimError, type EqFilter } from "./scim-protocol";
+import { asBoolean, asString, parsePatch, SCHEMA, type EqFilter } from "./scim-protocol";
+import { ScimError } from "../errors";
 
 const USERNAME = /^[A-Za-z0-9._@-]{1,100}$/;
 
