@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, ensureInstalled, ensureWebBuilt, pnpm } from "./ensure.mjs";
+import { PNPM_SPEC, ROOT, ensureInstalled, ensureWebBuilt, pnpm } from "./ensure.mjs";
 
 const RESULTS = join(ROOT, "test-results");
 const SYSTEM_PACKAGES = [
@@ -77,7 +77,7 @@ function countPlaywright(file) {
 }
 
 function run(args, { allowFail = false } = {}) {
-  const result = spawnSync("npx", ["-y", "pnpm@10.34.9", ...args], {
+  const result = spawnSync("npx", ["-y", PNPM_SPEC, ...args], {
     cwd: ROOT,
     stdio: "inherit",
     env: { ...process.env, npm_config_update_notifier: "false", NEXT_TELEMETRY_DISABLED: "1" },
@@ -139,7 +139,7 @@ step("benchmark smoke (heatmap)", () =>
 const playwrightReport = join(RESULTS, "playwright.json");
 console.log("\n=== browser end-to-end tests (Playwright, Debian Chromium)");
 const e2eOk =
-  spawnSync("npx", ["-y", "pnpm@10.34.9", "--filter", "@llmgw/e2e", "exec", "playwright", "test"], {
+  spawnSync("npx", ["-y", PNPM_SPEC, "--filter", "@llmgw/e2e", "exec", "playwright", "test"], {
     cwd: ROOT,
     stdio: "inherit",
     env: {
