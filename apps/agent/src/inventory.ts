@@ -3,7 +3,7 @@
 import { ENGINE_NAMES } from "@llmgw/engines";
 import { AGENT_FEATURE, type AgentFeature } from "@llmgw/proto";
 import type { AgentConfig } from "./config";
-import type { HeartbeatContent, RegisterInit } from "./connection";
+import type { HeartbeatContent, RegisterInit } from "./connection-options";
 import {
   createHostLoadSampler,
   discoverHost,
@@ -19,7 +19,7 @@ import {
 } from "./discovery/nvidia-smi";
 import type { ExecFn } from "./discovery/exec";
 import type { Logger } from "./log-ring";
-import type { ReplicaStatusInit } from "./replicas/replica";
+import type { ReplicaStatusInit } from "./replicas/replica-deps";
 import { createSimulation, type CardDemand } from "./simulate";
 
 export const AGENT_VERSION = "0.1.0";

@@ -5,7 +5,8 @@
 import { create } from "@bufbuild/protobuf";
 import { StartReplicaSchema, type StartReplica } from "@llmgw/proto";
 import { cacheName } from "../cache/layout";
-import { isTerminal, Replica, type ReplicaDeps, type ReplicaStatusInit } from "./replica";
+import { Replica } from "./replica";
+import { isTerminal, type ReplicaDeps, type ReplicaStatusInit } from "./replica-deps";
 import { readReplicaRecords, writeReplicaRecords, type ReplicaRecord } from "./state-file";
 
 /** How long a FAILED replica is still reported after it failed. */
