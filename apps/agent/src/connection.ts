@@ -2,6 +2,7 @@
 // addresses, Register first, heartbeats at the interval the server asks for, Pong for Ping.
 // Start-up order never matters: a lost or refused connection is retried with backoff forever,
 // and the backoff starts again after a session that worked.
+import { messageOf } from "@llmgw/domain";
 import {
   decodeEnvelope,
   encodeEnvelope,
@@ -124,7 +125,7 @@ export class AgentConnection {
     } catch (error) {
       this.options.logger.warn("frame ignored", {
         server: session.serverUrl,
-        why: (error as Error).message,
+        why: messageOf(error),
       });
       return;
     }
@@ -193,7 +194,7 @@ export class AgentConnection {
       const reply = await handler(envelope);
       if (reply !== undefined) this.send(session, { ...reply, requestId: envelope.requestId });
     } catch (error) {
-      const message = `${envelope.msg.case ?? "request"} failed: ${(error as Error).message}`;
+      const message = `${envelope.msg.case ?? "request"} failed: ${messageOf(error)}`;
       this.options.logger.warn("request failed", {
         server: session.serverUrl,
         request: envelope.requestId || undefined,
@@ -236,7 +237,7 @@ export class AgentConnection {
         msg: { case: "heartbeat", value: { ...heartbeat, sentAtMs: BigInt(this.options.nowMs()) } },
       });
     } catch (error) {
-      this.options.logger.warn("heartbeat skipped", { why: (error as Error).message });
+      this.options.logger.warn("heartbeat skipped", { why: messageOf(error) });
     }
   }
 

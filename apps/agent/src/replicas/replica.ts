@@ -1,6 +1,7 @@
 // One replica's life on this node: FETCHING → STARTING → READY, or FAILED, or STOPPED when asked.
 // The start timeout counts from the last sign of progress (download bytes, or the start of the
 // engine), so a 400 GB download is not cut off by a timeout meant for an engine's warm-up.
+import { messageOf } from "@llmgw/domain";
 import type { ChildProcess } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
@@ -76,7 +77,7 @@ export class Replica {
       await this.spawnEngine(plan, weights);
       await this.waitReady();
     } catch (error) {
-      if (!this.isStopping && !isTerminal(this.phase)) this.fail((error as Error).message);
+      if (!this.isStopping && !isTerminal(this.phase)) this.fail(messageOf(error));
     }
   }
 
@@ -102,7 +103,7 @@ export class Replica {
       throw new Error(
         reason !== undefined && !this.isStopping
           ? `fetch stalled: ${reason.message}`
-          : (error as Error).message,
+          : messageOf(error),
       );
     } finally {
       clearInterval(watchdog);
