@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: installs what the suites need, then runs every check and suite in order — generated
-// code and migrations up to date, types, lint, unit and integration tests (PGlite and a real
-// PostgreSQL 15), and the browser end-to-end tests in Debian's Chromium. Ends with one line:
-// "N passed, N failed".
+// code and migrations up to date, no breaking change to the released agent protocol, types, lint,
+// unit and integration tests (PGlite and a real PostgreSQL 15), and the browser end-to-end tests in
+// Debian's Chromium. Ends with one line: "N passed, N failed".
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -95,9 +95,10 @@ step("install", () => {
   ensureInstalled();
   ensureSystemPackages();
 });
-step("generated protobuf code and buf lint", () => {
+step("generated protobuf code, buf lint and buf breaking against the released proto", () => {
   pnpm(["--filter", "@llmgw/proto", "check:generated"]);
   pnpm(["--filter", "@llmgw/proto", "lint:proto"]);
+  pnpm(["--filter", "@llmgw/proto", "check:breaking"]);
 });
 step("types", () => pnpm(["-r", "--workspace-concurrency=1", "typecheck"]));
 step("lint and format", () => {
