@@ -120,6 +120,9 @@ export default defineConfig([
     extends: [js.configs.recommended, tseslint.configs.recommended],
     plugins: { "import-x": importX },
     settings: {
+      // no-cycle parses each imported file too; without this it reads TypeScript as JavaScript and
+      // silently finds no imports.
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx", ".mts", ".cts"] },
       "import-x/resolver-next": [
         createNodeResolver({ extensions: [".ts", ".tsx", ".js", ".mjs"] }),
       ],
