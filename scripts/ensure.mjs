@@ -8,7 +8,20 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const PNPM = ["-y", "pnpm@10.34.9"];
+
+/** "pnpm@X.Y.Z" from package.json's `packageManager`, the one place the pnpm version is written. */
+export const PNPM_SPEC = readPackageManager();
+const PNPM = ["-y", PNPM_SPEC];
+
+function readPackageManager() {
+  const { packageManager } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+  if (typeof packageManager !== "string" || !/^pnpm@\d+\.\d+\.\d+$/.test(packageManager)) {
+    throw new Error(
+      `package.json: "packageManager" must be "pnpm@X.Y.Z" (exact), got ${JSON.stringify(packageManager)}`,
+    );
+  }
+  return packageManager;
+}
 
 export function pnpm(args, options = {}) {
   const result = spawnSync("npx", [...PNPM, ...args], {

@@ -2,6 +2,7 @@
 // side by side, then the largest with its placements written to PGlite and PostgreSQL, prints
 // markdown tables and writes them to docs/benchmarks.md. `--smoke` runs the smallest size a few
 // times (and writes it to PGlite once) for CI: it fails on a wrong answer, never on a slow one.
+import { messageOf } from "@llmgw/domain";
 import { openStore, type Store } from "@llmgw/db";
 import { cleanupAll, startPostgres, tempDir } from "@llmgw/testing";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -55,7 +56,7 @@ async function* stores(withPostgres: boolean): AsyncGenerator<{ name: string; st
   try {
     server = await startPostgres();
   } catch (error) {
-    console.error(`placement bench: no PostgreSQL (${(error as Error).message}); PGlite only`);
+    console.error(`placement bench: no PostgreSQL (${messageOf(error)}); PGlite only`);
     return;
   }
   const postgres = await openStore({ kind: "postgres", url: server.url });

@@ -1,6 +1,7 @@
 // The agent's configuration as one value, parsed from argv and the environment. This is the only
 // file that reads process.env. Flags beat environment variables; the join token is best given by
 // LLMGW_JOIN_TOKEN or --token-file, because argv is visible to every user of the machine (ps).
+import { messageOf } from "@llmgw/domain";
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -184,7 +185,7 @@ function parseFlags(argv: readonly string[]) {
     const allowed = Object.keys(AGENT_FLAGS)
       .map((flag) => `--${flag}`)
       .join(", ");
-    throw new ConfigError(`${(error as Error).message}; allowed flags: ${allowed}`);
+    throw new ConfigError(`${messageOf(error)}; allowed flags: ${allowed}`);
   }
 }
 
@@ -203,7 +204,7 @@ function readJoinToken(
     return sources.readTextFile(path).trim();
   } catch (error) {
     throw new ConfigError(
-      `--token-file ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      `--token-file ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? messageOf(error)})`,
     );
   }
 }

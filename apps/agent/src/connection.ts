@@ -2,7 +2,7 @@
 // addresses, Register first, heartbeats at the interval the server asks for, Pong for Ping.
 // Start-up order never matters: a lost or refused connection is retried with backoff forever,
 // and the backoff starts again after a session that worked.
-import type { MessageInitShape } from "@bufbuild/protobuf";
+import { messageOf } from "@llmgw/domain";
 import {
   decodeEnvelope,
   encodeEnvelope,
@@ -10,72 +10,21 @@ import {
   MAX_FRAME_BYTES,
   type Envelope,
   type EnvelopeInit,
-  type HeartbeatSchema,
-  type RegisterSchema,
 } from "@llmgw/proto";
 import WebSocket from "ws";
 import { createBackoff, DEFAULT_BACKOFF, type Backoff } from "./backoff";
 import { agentSocketUrl } from "./config";
-import type { HostLoad } from "./discovery/host";
-import type { GpuSampleValues } from "./discovery/nvidia-smi";
-import type { Logger } from "./log-ring";
-import type { RandomFn } from "./random";
-import type { ReplicaStatusInit } from "./replicas/replica";
+import {
+  DEFAULT_HEARTBEAT_INTERVAL_MS,
+  realTimers,
+  REQUEST_CASES,
+  AUTH_CLOSE_CODES,
+  type ConnectionOptions,
+  type ConnectionState,
+  type Timers,
+} from "./connection-options";
 
-export type RegisterInit = MessageInitShape<typeof RegisterSchema>;
-export type HeartbeatInit = MessageInitShape<typeof HeartbeatSchema>;
-
-/** What a heartbeat carries apart from its timestamp. */
-export interface HeartbeatContent extends HostLoad {
-  gpus: GpuSampleValues[];
-  /** Every supervised replica: a level, so a lost ReplicaStatus frame costs nothing. */
-  replicas?: ReplicaStatusInit[];
-}
-
-export const DEFAULT_HEARTBEAT_INTERVAL_MS = 2000;
-/** Close codes a server uses for a refused agent: ours (4401) and the standard policy violation. */
-export const AUTH_CLOSE_CODES: readonly number[] = [4401, 1008];
 const STOP_GRACE_MS = 2000;
-
-export interface Timers {
-  setTimeout(callback: () => void, delayMs: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const realTimers: Timers = {
-  setTimeout: (callback, delayMs) => setTimeout(callback, delayMs),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
-
-export interface ConnectionOptions {
-  serverUrls: readonly string[];
-  /** Builds the Register frame for each new connection (hardware may have changed). */
-  register: () => RegisterInit;
-  /** Samples what a heartbeat carries; sent_at_ms is filled in here. */
-  heartbeat: () => Promise<HeartbeatContent>;
-  logger: Logger;
-  random: RandomFn;
-  nowMs: () => number;
-  timers?: Timers;
-  backoff?: { baseMs: number; capMs: number };
-  handshakeTimeoutMs?: number;
-  /**
-   * Serves the control plane's requests (replicas, logs, reclaim). A returned frame is sent back
-   * with the request's request_id; a thrown error becomes an Error frame.
-   */
-  onRequest?: (envelope: Envelope) => Promise<EnvelopeInit | undefined>;
-}
-
-/** Frames the control plane sends that the agent serves through onRequest. */
-const REQUEST_CASES: ReadonlySet<string> = new Set([
-  "startReplica",
-  "stopReplica",
-  "desiredReplicas",
-  "logsRequest",
-  "reclaimRequest",
-]);
-
-export type ConnectionState = "idle" | "connecting" | "registered" | "waiting" | "stopped";
 
 /** One socket and what belongs to it; a new connection gets a new session. */
 interface Session {
@@ -88,6 +37,7 @@ interface Session {
 export class AgentConnection {
   private readonly timers: Timers;
   private readonly backoff: Backoff;
+  private readonly firstUrl: string;
   private session: Session | undefined;
   private reconnectTimer: unknown;
   private nextUrlIndex = 0;
@@ -96,8 +46,10 @@ export class AgentConnection {
   private currentState: ConnectionState = "idle";
 
   constructor(private readonly options: ConnectionOptions) {
-    if (options.serverUrls.length === 0)
+    const [firstUrl] = options.serverUrls;
+    if (firstUrl === undefined)
       throw new Error("AgentConnection needs at least one server address");
+    this.firstUrl = firstUrl;
     this.timers = options.timers ?? realTimers;
     this.backoff = createBackoff({
       ...(options.backoff ?? DEFAULT_BACKOFF),
@@ -134,7 +86,8 @@ export class AgentConnection {
   }
 
   private connect(): void {
-    const serverUrl = this.options.serverUrls[this.nextUrlIndex % this.options.serverUrls.length]!;
+    const serverUrl =
+      this.options.serverUrls[this.nextUrlIndex % this.options.serverUrls.length] ?? this.firstUrl;
     this.nextUrlIndex = (this.nextUrlIndex + 1) % this.options.serverUrls.length;
     this.currentState = "connecting";
     const socket = new WebSocket(agentSocketUrl(serverUrl), {
@@ -172,7 +125,7 @@ export class AgentConnection {
     } catch (error) {
       this.options.logger.warn("frame ignored", {
         server: session.serverUrl,
-        why: (error as Error).message,
+        why: messageOf(error),
       });
       return;
     }
@@ -241,7 +194,7 @@ export class AgentConnection {
       const reply = await handler(envelope);
       if (reply !== undefined) this.send(session, { ...reply, requestId: envelope.requestId });
     } catch (error) {
-      const message = `${envelope.msg.case ?? "request"} failed: ${(error as Error).message}`;
+      const message = `${envelope.msg.case ?? "request"} failed: ${messageOf(error)}`;
       this.options.logger.warn("request failed", {
         server: session.serverUrl,
         request: envelope.requestId || undefined,
@@ -284,7 +237,7 @@ export class AgentConnection {
         msg: { case: "heartbeat", value: { ...heartbeat, sentAtMs: BigInt(this.options.nowMs()) } },
       });
     } catch (error) {
-      this.options.logger.warn("heartbeat skipped", { why: (error as Error).message });
+      this.options.logger.warn("heartbeat skipped", { why: messageOf(error) });
     }
   }
 

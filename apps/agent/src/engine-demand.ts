@@ -5,7 +5,7 @@
 // createDemandReader).
 import { parseEngineMetrics, VLLM_METRIC_NAMES } from "@llmgw/engines";
 import { ReplicaPhase } from "@llmgw/proto";
-import type { ReplicaStatusInit } from "./replicas/replica";
+import type { ReplicaStatusInit } from "./replicas/replica-deps";
 import type { CardDemand } from "./simulate";
 
 export const ENGINE_SCRAPE_TIMEOUT_MS = 1500;

@@ -12,7 +12,7 @@ import { probeHealth } from "./replicas/health";
 import type { ExecFn } from "./discovery/exec";
 import { detectEngines } from "./replicas/engine-detect";
 import type { EngineHost } from "./replicas/launch-plan";
-import type { ReplicaStatusInit } from "./replicas/replica";
+import type { ReplicaStatusInit } from "./replicas/replica-deps";
 import { ReplicaSupervisor } from "./replicas/supervisor";
 
 export const ENGINE_HEALTH_POLL_MS = 500;

@@ -11,13 +11,13 @@ export {
   DEFAULT_DATA_DIR,
   type AgentConfig,
 } from "./config";
+export { AgentConnection } from "./connection";
 export {
-  AgentConnection,
   AUTH_CLOSE_CODES,
   DEFAULT_HEARTBEAT_INTERVAL_MS,
   type ConnectionOptions,
   type ConnectionState,
-} from "./connection";
+} from "./connection-options";
 export { createBackoff, backoffCeilingMs, DEFAULT_BACKOFF, type Backoff } from "./backoff";
 export {
   parseNvidiaSmiCsv,

@@ -1,9 +1,10 @@
 // What this node has and how busy it is, from the real machine or from a simulation, in the shape
 // the wire wants. Everything downstream treats both sources the same; only Register says which.
+import { messageOf } from "@llmgw/domain";
 import { ENGINE_NAMES } from "@llmgw/engines";
 import { AGENT_FEATURE, type AgentFeature } from "@llmgw/proto";
 import type { AgentConfig } from "./config";
-import type { HeartbeatContent, RegisterInit } from "./connection";
+import type { HeartbeatContent, RegisterInit } from "./connection-options";
 import {
   createHostLoadSampler,
   discoverHost,
@@ -19,7 +20,7 @@ import {
 } from "./discovery/nvidia-smi";
 import type { ExecFn } from "./discovery/exec";
 import type { Logger } from "./log-ring";
-import type { ReplicaStatusInit } from "./replicas/replica";
+import type { ReplicaStatusInit } from "./replicas/replica-deps";
 import { createSimulation, type CardDemand } from "./simulate";
 
 export const AGENT_VERSION = "0.1.0";
@@ -68,7 +69,7 @@ export async function realInventory(
       return await sampleGpus(exec, discovery.fields);
     } catch (error) {
       // A failed sample leaves the cards unmeasured for one beat; the host load still goes out.
-      logger.warn("gpu sample failed", { why: (error as Error).message });
+      logger.warn("gpu sample failed", { why: messageOf(error) });
       return [];
     }
   };

@@ -5,7 +5,7 @@ import { createEngineRuntime } from "./engine-runtime";
 import { createRequestHandler } from "./requests";
 import { AgentConnection } from "./connection";
 import { createDemandReader } from "./engine-demand";
-import type { ReplicaStatusInit } from "./replicas/replica";
+import type { ReplicaStatusInit } from "./replicas/replica-deps";
 import type { CardDemand } from "./simulate";
 import { execProgram, type ExecFn } from "./discovery/exec";
 import {

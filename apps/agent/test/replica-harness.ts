@@ -10,7 +10,7 @@ import { WeightCache } from "../src/cache/fetch";
 import { createLogger, LogRing } from "../src/log-ring";
 import { realProcessOps, type ProcessOps } from "../src/replicas/engine-process";
 import { probeHealth } from "../src/replicas/health";
-import type { ReplicaStatusInit } from "../src/replicas/replica";
+import type { ReplicaStatusInit } from "../src/replicas/replica-deps";
 import { ReplicaSupervisor } from "../src/replicas/supervisor";
 
 export const TEST_KEY = "rk-test-0123456789abcdef-secret";

@@ -10,3 +10,4 @@ export * from "./ownership";
 export * from "./roles";
 export * from "./mcp";
 export * from "./pcie-link";
+export { messageOf } from "./message-of";

@@ -1,5 +1,6 @@
 // Flags and environment of `llmgw sim-engine`, parsed in one place into a plain value. The key is
 // read only from the environment, like vLLM's VLLM_API_KEY, so it never shows in `ps`.
+import { messageOf } from "@llmgw/domain";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { parseFaults, type Faults } from "./faults";
@@ -109,7 +110,7 @@ export function parseSimEngineArgs(
       allowPositionals: false,
     }));
   } catch (error) {
-    throw new SimEngineConfigError(error instanceof Error ? error.message : String(error));
+    throw new SimEngineConfigError(messageOf(error));
   }
   const { control: _control, ...flagValues } = values;
   const parsed = flagsSchema.safeParse(flagValues);
@@ -138,7 +139,7 @@ function parseFaultsOrThrow(specs: readonly string[]): Faults {
   try {
     return parseFaults(specs);
   } catch (error) {
-    throw new SimEngineConfigError(error instanceof Error ? error.message : String(error));
+    throw new SimEngineConfigError(messageOf(error));
   }
 }
 

@@ -1,6 +1,7 @@
 // Small pieces of HTTP the handlers share: JSON bodies in and out, and errors in OpenAI's shape
 // (`{"error":{"message","type","param","code"}}`) with content-type application/json, which the
 // official clients need before they will read an error at all.
+import { messageOf } from "@llmgw/domain";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
 
@@ -65,7 +66,7 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = messageOf(error);
     throw new HttpError(400, `request body is not valid JSON: ${why}`, "invalid_request_error");
   }
 }

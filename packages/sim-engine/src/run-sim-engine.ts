@@ -1,5 +1,6 @@
 // `llmgw sim-engine`: parse flags, serve until SIGTERM/SIGINT (exit 0) or until a crash-after fault
 // fires (exit 1, connections cut as a dying engine would leave them).
+import { messageOf } from "@llmgw/domain";
 import {
   parseSimEngineArgs,
   SIM_ENGINE_USAGE,
@@ -29,9 +30,7 @@ export async function runSimEngine(argv: readonly string[]): Promise<number> {
   try {
     port = await engine.listen();
   } catch (error) {
-    log(
-      `llmgw sim-engine: cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    log(`llmgw sim-engine: cannot listen on ${config.host}:${config.port}: ${messageOf(error)}`);
     return 1;
   }
   // Signal handlers go in before the announcement: a supervisor that reads "listening" may signal

@@ -1,5 +1,6 @@
 // The simulator's HTTP server: routes, the replica-key check, readiness and fault dice. /health and
 // /metrics are open, as vLLM's are; everything under /v1 needs `Authorization: Bearer <key>`.
+import { messageOf } from "@llmgw/domain";
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -251,7 +252,7 @@ async function controlAnswer(state: ServerState, ctx: RequestContext): Promise<v
     try {
       state.config.faults = parseFaults(body.faults as string[]);
     } catch (error) {
-      throw bad((error as Error).message);
+      throw bad(messageOf(error));
     }
   }
   if (body.extra_waiting !== undefined) {

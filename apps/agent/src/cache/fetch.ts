@@ -3,6 +3,7 @@
 // copied: they are the operator's files, often hundreds of gigabytes, and a copy would double the
 // disk they take while reclaim could never remove either. Hub ids need a route to the hub, which
 // most GPU nodes do not have, so without one configured the fetch fails and says how to mirror.
+import { messageOf } from "@llmgw/domain";
 import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
@@ -149,7 +150,7 @@ export class WeightCache {
       signal: options.signal ?? null,
       redirect: "follow",
     }).catch((error: unknown) => {
-      throw new WeightFetchError(`fetching ${describeSource(source)}: ${(error as Error).message}`);
+      throw new WeightFetchError(`fetching ${describeSource(source)}: ${messageOf(error)}`);
     });
     if (!response.ok || response.body === null) {
       throw new WeightFetchError(
@@ -179,7 +180,7 @@ export class WeightCache {
       await rename(partial, path.join(entryDir, file));
     } catch (error) {
       await rm(partial, { force: true });
-      throw new WeightFetchError(`fetching ${describeSource(source)}: ${(error as Error).message}`);
+      throw new WeightFetchError(`fetching ${describeSource(source)}: ${messageOf(error)}`);
     }
     const manifest = {
       source,

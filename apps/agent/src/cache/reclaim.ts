@@ -4,6 +4,7 @@
 // path is checked again here right before it goes: only a directory named by a cache name, directly
 // inside the cache directory, carrying the agent's own manifest for that name, with no symlink
 // anywhere in it. Anything else was put there by someone else and is refused, not removed.
+import { messageOf } from "@llmgw/domain";
 import { randomBytes } from "node:crypto";
 import { lstat, readdir, realpath, rename, rmdir, unlink } from "node:fs/promises";
 import path from "node:path";
@@ -125,7 +126,7 @@ export async function removeEntry(
     }
     return { bytesFreed: await removeTree(tombstone) };
   } catch (error) {
-    return { refused: `could not check or remove it: ${(error as Error).message}` };
+    return { refused: `could not check or remove it: ${messageOf(error)}` };
   }
 }
 

@@ -2,6 +2,7 @@
 // header name, never by position, because drivers add, drop and reorder fields. A value the
 // driver does not report ([N/A], [Not Supported], empty) stays absent: an unreported measurement
 // shown as zero would read as an idle or empty card.
+import { messageOf } from "@llmgw/domain";
 import { parseCsvRows } from "./csv";
 import { ExecError, type ExecFn } from "./exec";
 
@@ -330,7 +331,7 @@ function absent(reason: string): GpuDiscovery {
 function describeFailure(error: unknown): string {
   if (error instanceof ExecError && error.code === "ENOENT")
     return "nvidia-smi not found (no NVIDIA driver on this node)";
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }
 
 function firstLine(text: string): string {

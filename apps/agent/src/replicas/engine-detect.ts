@@ -2,6 +2,7 @@
 // on the engines' PATH. SGLang installs none: it runs as `python3 -m sglang.launch_server`, so the
 // node offers it when the engines' python3 can find that module. The check asks Python where the
 // package lives without importing it (importing SGLang loads torch, which takes seconds).
+import { messageOf } from "@llmgw/domain";
 import { accessSync, constants } from "node:fs";
 import path from "node:path";
 import type { ExecFn } from "../discovery/exec";
@@ -63,7 +64,7 @@ async function probeSglang(
     // A python that hangs or cannot start is a broken install, not a missing one: say so.
     return {
       isPresent: false,
-      note: `sglang not offered: ${python} -c failed: ${(error as Error).message}`,
+      note: `sglang not offered: ${python} -c failed: ${messageOf(error)}`,
     };
   }
 }

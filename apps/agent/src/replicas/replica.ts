@@ -1,52 +1,30 @@
 // One replica's life on this node: FETCHING → STARTING → READY, or FAILED, or STOPPED when asked.
 // The start timeout counts from the last sign of progress (download bytes, or the start of the
 // engine), so a 400 GB download is not cut off by a timeout meant for an engine's warm-up.
+import { messageOf } from "@llmgw/domain";
 import type { ChildProcess } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import type { MessageInitShape } from "@bufbuild/protobuf";
 import { redactArgs, redactEnv } from "@llmgw/engines";
-import { ReplicaPhase, type ReplicaStatusSchema, type StartReplica } from "@llmgw/proto";
-import type { ResolvedWeights, WeightCache } from "../cache/fetch";
-import type { Logger } from "../log-ring";
+import { ReplicaPhase, type StartReplica } from "@llmgw/proto";
+import type { ResolvedWeights } from "../cache/fetch";
 import { EngineLogTail } from "./engine-log";
-import type { ProcessOps } from "./engine-process";
-import { healthUrl, type HealthProbe } from "./health";
-import { buildEngineCommand, chooseAdapter, type EngineHost, type LaunchPlan } from "./launch-plan";
+import { engineExitMessage, terminateProcessGroup, withLastLines } from "./engine-stop";
+import { healthUrl } from "./health";
+import { buildEngineCommand, chooseAdapter, type LaunchPlan } from "./launch-plan";
+import {
+  DEFAULT_START_TIMEOUT_MS,
+  isTerminal,
+  safeDirName,
+  standInWeights,
+  type ReplicaDeps,
+  type ReplicaStatusInit,
+} from "./replica-deps";
 import { hashKey, type ReplicaRecord } from "./state-file";
 
-export type ReplicaStatusInit = MessageInitShape<typeof ReplicaStatusSchema>;
-
-export const DEFAULT_START_TIMEOUT_MS = 10 * 60_000;
 const HEALTH_TIMEOUT_MS = 2000;
 const PROGRESS_REPORT_MS = 1000;
 const EXIT_LINES = 8;
-
-export interface ReplicaDeps {
-  dataDir: string;
-  node: EngineHost;
-  /** Host the control plane reaches engines at. */
-  advertiseHost: string;
-  /** The environment engines inherit (the agent's, minus its own secrets). */
-  baseEnv: Readonly<Record<string, string>>;
-  processes: ProcessOps;
-  probeHealth: HealthProbe;
-  weights: WeightCache;
-  logger: Logger;
-  nowMs: () => number;
-  sleep: (ms: number) => Promise<void>;
-  healthPollMs: number;
-  stopGraceMs: number;
-  takenPorts: () => ReadonlySet<number>;
-  /** Called on every phase change and on throttled fetch progress. */
-  onChange: (replica: Replica) => void;
-  /** Called when the set of running engine processes changes, to persist it. */
-  onProcessChange: () => void;
-}
-
-export function isTerminal(phase: ReplicaPhase): boolean {
-  return phase === ReplicaPhase.FAILED || phase === ReplicaPhase.STOPPED;
-}
 
 export class Replica {
   phase = ReplicaPhase.UNSPECIFIED;
@@ -99,7 +77,7 @@ export class Replica {
       await this.spawnEngine(plan, weights);
       await this.waitReady();
     } catch (error) {
-      if (!this.isStopping && !isTerminal(this.phase)) this.fail((error as Error).message);
+      if (!this.isStopping && !isTerminal(this.phase)) this.fail(messageOf(error));
     }
   }
 
@@ -125,7 +103,7 @@ export class Replica {
       throw new Error(
         reason !== undefined && !this.isStopping
           ? `fetch stalled: ${reason.message}`
-          : (error as Error).message,
+          : messageOf(error),
       );
     } finally {
       clearInterval(watchdog);
@@ -246,16 +224,8 @@ export class Replica {
     await this.logTail?.poll();
     this.exitCode = code;
     this.exitSignal = signal;
-    const how =
-      code !== undefined
-        ? `with code ${code}`
-        : signal !== ""
-          ? `on ${signal}`
-          : "(adopted, exit status unknown)";
     const lines = this.logTail?.lastLines(EXIT_LINES) ?? [];
-    this.fail(
-      `engine exited ${how} ${wasReady ? "after" : "before"} it was ready${lines.length > 0 ? `; last lines:\n${lines.join("\n")}` : ""}`,
-    );
+    this.fail(engineExitMessage(code, signal, wasReady, lines));
     // Workers the engine forked may still hold the card.
     this.deps.processes.signalGroup(this.pgid, "SIGKILL");
   }
@@ -263,7 +233,7 @@ export class Replica {
   private async failAndKill(message: string): Promise<void> {
     await this.logTail?.poll();
     const lines = this.logTail?.lastLines(EXIT_LINES) ?? [];
-    this.fail(`${message}${lines.length > 0 ? `; last lines:\n${lines.join("\n")}` : ""}`);
+    this.fail(withLastLines(message, lines));
     await this.terminateGroup();
   }
 
@@ -284,27 +254,10 @@ export class Replica {
   }
 
   private async terminateGroup(): Promise<void> {
-    if (this.pgid > 1) {
-      this.deps.processes.signalGroup(this.pgid, "SIGTERM");
-      if (!(await this.waitGroupGone(this.deps.stopGraceMs))) {
-        this.deps.logger.warn("engine kill", {
-          replica: this.id,
-          why: `still running ${this.deps.stopGraceMs} ms after SIGTERM`,
-        });
-        this.deps.processes.signalGroup(this.pgid, "SIGKILL");
-        await this.waitGroupGone(5000);
-      }
-    }
+    await terminateProcessGroup(this.pgid, this.deps, (why) =>
+      this.deps.logger.warn("engine kill", { replica: this.id, why }),
+    );
     this.dispose();
-  }
-
-  private async waitGroupGone(timeoutMs: number): Promise<boolean> {
-    const deadline = this.deps.nowMs() + timeoutMs;
-    while (this.deps.processes.isGroupAlive(this.pgid)) {
-      if (this.deps.nowMs() > deadline) return false;
-      await this.deps.sleep(50);
-    }
-    return true;
   }
 
   private fail(message: string): void {
@@ -415,18 +368,4 @@ export class Replica {
     }
     this.spec = spec;
   }
-}
-
-/** A replica id as a directory name: nothing that could climb out of the replicas directory. */
-export function safeDirName(id: string): string {
-  // The hash keeps two ids that differ only in replaced characters apart.
-  return `r-${id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64)}-${hashKey(id).slice(0, 8)}`;
-}
-
-function standInWeights(source: string): ResolvedWeights {
-  return {
-    modelPath: source,
-    cacheName: undefined,
-    note: "weights not fetched: the simulator stands in for the engine",
-  };
 }

@@ -2,10 +2,12 @@
 // StopReplica and DesiredReplicas (the full list after each connect: adopt what matches, start what
 // is missing, stop the rest). Engines outlive the agent: stopping the agent stops only the
 // watching, and the next agent adopts them from replicas.json instead of starting them again.
+import { messageOf } from "@llmgw/domain";
 import { create } from "@bufbuild/protobuf";
 import { StartReplicaSchema, type StartReplica } from "@llmgw/proto";
 import { cacheName } from "../cache/layout";
-import { isTerminal, Replica, type ReplicaDeps, type ReplicaStatusInit } from "./replica";
+import { Replica } from "./replica";
+import { isTerminal, type ReplicaDeps, type ReplicaStatusInit } from "./replica-deps";
 import { readReplicaRecords, writeReplicaRecords, type ReplicaRecord } from "./state-file";
 
 /** How long a FAILED replica is still reported after it failed. */
@@ -151,7 +153,7 @@ export class ReplicaSupervisor {
       .then(() => writeReplicaRecords(this.deps.dataDir, this.records()))
       .catch((error: unknown) =>
         this.deps.logger.error("replicas.json not written", {
-          why: (error as Error).message,
+          why: messageOf(error),
           consequence: "engines running now cannot be adopted after an agent restart",
         }),
       );

@@ -1,0 +1,63 @@
+// What the agent's session with the control plane is given (options, timers) and the frame types it
+// sends; the session itself is connection.ts.
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { Envelope, EnvelopeInit, HeartbeatSchema, RegisterSchema } from "@llmgw/proto";
+import type { HostLoad } from "./discovery/host";
+import type { GpuSampleValues } from "./discovery/nvidia-smi";
+import type { Logger } from "./log-ring";
+import type { RandomFn } from "./random";
+import type { ReplicaStatusInit } from "./replicas/replica-deps";
+
+export type RegisterInit = MessageInitShape<typeof RegisterSchema>;
+export type HeartbeatInit = MessageInitShape<typeof HeartbeatSchema>;
+
+/** What a heartbeat carries apart from its timestamp. */
+export interface HeartbeatContent extends HostLoad {
+  gpus: GpuSampleValues[];
+  /** Every supervised replica: a level, so a lost ReplicaStatus frame costs nothing. */
+  replicas?: ReplicaStatusInit[];
+}
+
+export const DEFAULT_HEARTBEAT_INTERVAL_MS = 2000;
+/** Close codes a server uses for a refused agent: ours (4401) and the standard policy violation. */
+export const AUTH_CLOSE_CODES: readonly number[] = [4401, 1008];
+
+export interface Timers {
+  setTimeout(callback: () => void, delayMs: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const realTimers: Timers = {
+  setTimeout: (callback, delayMs) => setTimeout(callback, delayMs),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export interface ConnectionOptions {
+  serverUrls: readonly string[];
+  /** Builds the Register frame for each new connection (hardware may have changed). */
+  register: () => RegisterInit;
+  /** Samples what a heartbeat carries; sent_at_ms is filled in here. */
+  heartbeat: () => Promise<HeartbeatContent>;
+  logger: Logger;
+  random: RandomFn;
+  nowMs: () => number;
+  timers?: Timers;
+  backoff?: { baseMs: number; capMs: number };
+  handshakeTimeoutMs?: number;
+  /**
+   * Serves the control plane's requests (replicas, logs, reclaim). A returned frame is sent back
+   * with the request's request_id; a thrown error becomes an Error frame.
+   */
+  onRequest?: (envelope: Envelope) => Promise<EnvelopeInit | undefined>;
+}
+
+/** Frames the control plane sends that the agent serves through onRequest. */
+export const REQUEST_CASES: ReadonlySet<string> = new Set([
+  "startReplica",
+  "stopReplica",
+  "desiredReplicas",
+  "logsRequest",
+  "reclaimRequest",
+]);
+
+export type ConnectionState = "idle" | "connecting" | "registered" | "waiting" | "stopped";
