@@ -82,7 +82,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     nowMs,
     log,
   });
-  const { deps, reconciler } = plane;
+  const { fleet, reconciler } = plane;
   const keys = createKeysService(db, plane.apiKeyPepper, nowMs, events);
   const signInStore = new SignInStore(db, plane.masterKey);
   const entra = new EntraSignIn(signInStore, nowMs);
@@ -102,11 +102,23 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const services: ApiServices = {
     nodes: createNodesService(db, registry, policy, nowMs),
     auth: createAuthService(db, config.sessionTtlMs, nowMs, ldap, config.signInFreeFailures),
-    models: createModelsService(db, deps, reconciler),
-    replicas: createReplicasService(deps),
-    status: createStatusService(deps),
-    logs: createLogsService(deps, config.agentRequestTimeoutMs),
-    reclaim: createReclaimService(db, deps, config.agentRequestTimeoutMs),
+    models: createModelsService({
+      db,
+      fleet,
+      catalog: plane.catalog,
+      health: plane.health,
+      reconciler,
+      events,
+      log,
+    }),
+    replicas: createReplicasService(fleet),
+    status: createStatusService(fleet),
+    logs: createLogsService({ registry, links }, config.agentRequestTimeoutMs),
+    reclaim: createReclaimService(
+      db,
+      { registry, links, catalog: fleet.catalog },
+      config.agentRequestTimeoutMs,
+    ),
     keys,
     usage: createUsageService(db, nowMs),
     events: createEventsService(db),
@@ -116,16 +128,19 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     signIn: createSignInSetupService(signInStore),
     mcp: mcp.service,
   };
-  const metrics = createMetrics(services.nodes, deps);
+  const metrics = createMetrics(services.nodes, fleet);
   const gateway = startGateway({
     db,
-    plane: deps,
+    fleet,
+    demand: plane.demand,
+    replicaSecret: plane.replicaSecret,
     reconciler,
     keys,
     breakerOpenMs: config.breakerOpenMs,
     config: config.gateway,
     registry: metrics.registry,
     checks: config.gatewayChecks,
+    log,
   });
   const persist = (what: string, work: Promise<void>) =>
     work.catch((error: unknown) => log(`could not save ${what}: ${(error as Error).message}`));

@@ -32,7 +32,7 @@ function lastDemand(
   model: string,
   replicas: readonly ObservedReplica[],
 ): number | null {
-  let latest = deps.demand.get(model) ?? null;
+  let latest = deps.demand.lastAt(model);
   for (const r of replicas) {
     if (r.model !== model || r.phase === "stopped") continue;
     const used = deps.book.get(r.id)?.lastUsedAtMs ?? r.createdAtMs;
