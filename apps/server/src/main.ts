@@ -14,7 +14,7 @@ import { createReplicasService } from "./reconcile/replicas-service";
 import { createStatusService } from "./fleet/status-service";
 import { createLogsService, createReclaimService } from "./agents/node-requests";
 import { FleetRegistry } from "./fleet/registry";
-import { saveLastSeen, saveRegistration } from "./fleet/inventory";
+import { createInventoryWriter } from "./fleet/inventory";
 import { createContext } from "./http/context";
 import { startHttpServer } from "./http/http-server";
 import { startGateway } from "./gateway/start-gateway";
@@ -142,8 +142,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     checks: config.gatewayChecks,
     log,
   });
-  const persist = (what: string, work: Promise<void>) =>
-    work.catch((error: unknown) => log(`could not save ${what}: ${(error as Error).message}`));
+  const inventory = createInventoryWriter(db, registry, nowMs, log);
 
   // A flood of refused sockets must not become a flood of log lines.
   const logRefusal = throttledLog(log, 10_000, nowMs);
@@ -174,15 +173,12 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
           log(
             `node ${register.nodeName} (${register.nodeId}) registered from ${socket.remoteAddress}`,
           );
-          void persist(`node ${register.nodeId}`, saveRegistration(db, register, new Date()));
+          void inventory.registered(register);
           plane.onRegistered(register.nodeId, register.replicas);
         },
         onDisconnected: (nodeId) => {
           log(`node ${nodeId} disconnected`);
-          void persist(
-            `node ${nodeId}`,
-            saveLastSeen(db, nodeId, new Date(registry.get(nodeId)?.lastSeenMs ?? nowMs())),
-          );
+          void inventory.disconnected(nodeId);
           plane.onDisconnected(nodeId);
         },
       }),
@@ -192,7 +188,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     policy,
     nowMs,
     log,
-    saveLastSeen: (id, at) => persist(`node ${id}`, saveLastSeen(db, id, at)),
+    saveLastSeen: inventory.lastSeen,
     onTransition: (live, state, previous) => {
       const params = { node: live.register.nodeName };
       if (state === "unreachable") events.record("node.unreachable", live.nodeId, params);
