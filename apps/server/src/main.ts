@@ -1,44 +1,23 @@
-// Wires the control plane together: config → store → live fleet → agent port and HTTP port.
+// Wires the control plane together: config → store → control plane → API services, gateway,
+// agent port and HTTP port. Each piece is built in its feature folder; this file only connects them.
 import { join } from "node:path";
-import { openStore } from "@llmgw/db";
-import type { ApiServices } from "@llmgw/api";
+import { openStore, type Database } from "@llmgw/db";
 import { ConfigError, parseServerConfig, type ServerConfig } from "./config";
-import { startAgentServer } from "./agents/agent-server";
-import { throttledLog } from "./agents/agent-admission";
-import { createAgentSession } from "./agents/session";
+import { startAgentPort } from "./agents/agent-port";
 import { NodeLinks } from "./agents/node-links";
 import { startControlPlane } from "./reconcile/control-plane";
 import { SealError } from "./seal/seal";
-import { createModelsService } from "./catalog/models-service";
-import { createReplicasService } from "./reconcile/replicas-service";
-import { createStatusService } from "./fleet/status-service";
-import { createLogsService, createReclaimService } from "./agents/node-requests";
 import { FleetRegistry } from "./fleet/registry";
-import { saveLastSeen, saveRegistration } from "./fleet/inventory";
-import { createContext } from "./http/context";
-import { startHttpServer } from "./http/http-server";
+import { createInventoryWriter } from "./fleet/inventory";
+import { startLivenessSweep } from "./fleet/liveness-sweep";
+import { startApiPort } from "./http/api-port";
+import { createApiServices } from "./http/api-services";
 import { startGateway } from "./gateway/start-gateway";
-import { createKeysService } from "./keys/keys-service";
-import { startMcp } from "./mcp/start-mcp";
 import { createMetrics } from "./metrics";
 import { readOrCreateSecretFile } from "@llmgw/secrets";
-import { createAuthService, ensureFirstAdmin, userForSession } from "./identity/auth-service";
-import { createNodesService } from "./fleet/nodes-service";
-import { createUsageService } from "./gateway/usage-service";
+import { ensureFirstAdmin } from "./identity/auth-service";
 import { createEventRecorder } from "./events/event-recorder";
-import { createEventsService } from "./events/events-service";
-import { startLivenessSweep } from "./fleet/liveness-sweep";
-import { SERVER_VERSION } from "./version";
 import { formatLogLine } from "./log-line";
-import { createAuditService } from "./identity/audit";
-import { createOwnershipResolver } from "./identity/ownership";
-import { createPeopleService } from "./identity/people-service";
-import { handleAuthRoute, publicOrigin } from "./identity/auth-routes";
-import { handleScim } from "./identity/scim/scim-routes";
-import { EntraSignIn } from "./identity/entra";
-import { LdapSignIn } from "./identity/ldap-sign-in";
-import { createSignInSetupService } from "./identity/sign-in-service";
-import { SignInStore } from "./identity/sign-in-settings";
 
 export interface RunningServer {
   httpPort: number;
@@ -51,167 +30,52 @@ const log = (line: string): void => {
   process.stderr.write(formatLogLine(line, new Date()));
 };
 
+async function announceFirstAdmin(db: Database, password: string | null): Promise<void> {
+  const admin = await ensureFirstAdmin(db, password);
+  if (!admin) return;
+  const shown = password
+    ? "the password given in LLMGW_ADMIN_PASSWORD"
+    : `password (shown once): ${admin.password}`;
+  log(`created the first admin "${admin.username}" with ${shown}`);
+}
+
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   const store = await openStore(config.store);
   const { db } = store;
-  const admin = await ensureFirstAdmin(db, config.initialAdminPassword);
-  if (admin) {
-    const shown = config.initialAdminPassword
-      ? "the password given in LLMGW_ADMIN_PASSWORD"
-      : `password (shown once): ${admin.password}`;
-    log(`created the first admin "${admin.username}" with ${shown}`);
-  }
+  await announceFirstAdmin(db, config.initialAdminPassword);
   const joinToken =
     config.joinToken ?? readOrCreateSecretFile(join(config.homeDir, "join-token")).value;
-
   const nowMs = () => Date.now();
   const events = createEventRecorder(db, nowMs, log);
   const registry = new FleetRegistry();
   const links = new NodeLinks();
-  const policy = {
+  const liveness = {
     heartbeatIntervalMs: config.heartbeatIntervalMs,
     missedHeartbeatsMax: config.missedHeartbeatsMax,
   };
-  const plane = await startControlPlane({
-    db,
-    config,
-    registry,
-    links,
-    liveness: policy,
-    events,
-    nowMs,
-    log,
-  });
-  const { deps, reconciler } = plane;
-  const keys = createKeysService(db, plane.apiKeyPepper, nowMs, events);
-  const signInStore = new SignInStore(db, plane.masterKey);
-  const entra = new EntraSignIn(signInStore, nowMs);
-  const ldap = new LdapSignIn(signInStore, log);
-  const ownership = createOwnershipResolver(db);
-  const sessionUser = (token: string) => userForSession(db, token, new Date(nowMs()));
-  const mcp = startMcp({
-    db,
-    config: config.mcp,
-    masterKey: plane.masterKey,
-    keys,
-    ownership,
-    sessionUser,
-    nowMs,
-    log,
-  });
-  const services: ApiServices = {
-    nodes: createNodesService(db, registry, policy, nowMs),
-    auth: createAuthService(db, config.sessionTtlMs, nowMs, ldap, config.signInFreeFailures),
-    models: createModelsService(db, deps, reconciler),
-    replicas: createReplicasService(deps),
-    status: createStatusService(deps),
-    logs: createLogsService(deps, config.agentRequestTimeoutMs),
-    reclaim: createReclaimService(db, deps, config.agentRequestTimeoutMs),
-    keys,
-    usage: createUsageService(db, nowMs),
-    events: createEventsService(db),
-    people: createPeopleService(db),
-    audit: createAuditService(db),
-    ownership,
-    signIn: createSignInSetupService(signInStore),
-    mcp: mcp.service,
-  };
-  const metrics = createMetrics(services.nodes, deps);
+  const shared = { db, config, registry, links, liveness, events, nowMs, log };
+  const plane = await startControlPlane(shared);
+  const api = createApiServices({ ...shared, plane });
+  const metrics = createMetrics(api.services.nodes, plane.fleet);
   const gateway = startGateway({
-    db,
-    plane: deps,
-    reconciler,
-    keys,
-    breakerOpenMs: config.breakerOpenMs,
-    config: config.gateway,
-    registry: metrics.registry,
-    checks: config.gatewayChecks,
+    ...{ db, fleet: plane.fleet, demand: plane.demand, replicaSecret: plane.replicaSecret },
+    ...{ reconciler: plane.reconciler, keys: api.keys, breakerOpenMs: config.breakerOpenMs },
+    ...{ config: config.gateway, registry: metrics.registry, checks: config.gatewayChecks, log },
   });
-  const persist = (what: string, work: Promise<void>) =>
-    work.catch((error: unknown) => log(`could not save ${what}: ${(error as Error).message}`));
-
-  // A flood of refused sockets must not become a flood of log lines.
-  const logRefusal = throttledLog(log, 10_000, nowMs);
-  const agents = await startAgentServer({
-    host: config.agentHost,
-    port: config.agentPort,
-    maxFrameBytes: config.maxFrameBytes,
-    unregisteredPerAddressMax: config.agentUnregisteredPerAddressMax,
-    onMalformedFrame: () => metrics.malformedFrames.inc(),
-    onRefused: (address, reason) => {
-      metrics.refusedAgents.inc();
-      logRefusal(`agent port: closed a socket from ${address} before Register: ${reason}`);
-    },
-    onConnection: (socket) =>
-      createAgentSession(socket, {
-        joinToken,
-        heartbeatIntervalMs: config.heartbeatIntervalMs,
-        serverVersion: SERVER_VERSION,
-        registry,
-        links,
-        nowMs,
-        onReplicaReport: plane.onReplicaReport,
-        log: (line) => {
-          if (line.includes("refused")) metrics.refusedAgents.inc();
-          log(line);
-        },
-        onRegistered: (register) => {
-          log(
-            `node ${register.nodeName} (${register.nodeId}) registered from ${socket.remoteAddress}`,
-          );
-          void persist(`node ${register.nodeId}`, saveRegistration(db, register, new Date()));
-          plane.onRegistered(register.nodeId, register.replicas);
-        },
-        onDisconnected: (nodeId) => {
-          log(`node ${nodeId} disconnected`);
-          void persist(
-            `node ${nodeId}`,
-            saveLastSeen(db, nodeId, new Date(registry.get(nodeId)?.lastSeenMs ?? nowMs())),
-          );
-          plane.onDisconnected(nodeId);
-        },
-      }),
-  });
+  const inventory = createInventoryWriter(db, registry, nowMs, log);
+  const agents = await startAgentPort({ ...shared, joinToken, plane, inventory, metrics });
   const sweep = startLivenessSweep({
-    registry,
-    policy,
-    nowMs,
-    log,
-    saveLastSeen: (id, at) => persist(`node ${id}`, saveLastSeen(db, id, at)),
+    ...{ registry, policy: liveness, nowMs, log, saveLastSeen: inventory.lastSeen },
     onTransition: (live, state, previous) => {
       const params = { node: live.register.nodeName };
       if (state === "unreachable") events.record("node.unreachable", live.nodeId, params);
       else if (previous === "unreachable") events.record("node.back", live.nodeId, params);
     },
   });
-  const http = await startHttpServer({
-    host: config.httpHost,
-    port: config.httpPort,
-    isReady: () => true,
-    log,
-    createContext: (req, res) => createContext(req, res, services, sessionUser),
-    metrics: async () => ({
-      contentType: metrics.registry.contentType,
-      body: await metrics.registry.metrics(),
-    }),
-    metricsToken: config.metricsToken,
-    v1: gateway.handle,
-    scim: (req, res) =>
-      handleScim(req, res, { store: signInStore, origin: publicOrigin(req), nowMs, log }),
-    auth: (req, res, path) =>
-      handleAuthRoute(req, res, path, {
-        db,
-        entra,
-        sessionTtlMs: config.sessionTtlMs,
-        nowMs,
-        log,
-      }),
-    mcp: mcp.handler(services),
-  });
+  const http = await startApiPort({ db, config, api, metrics, v1: gateway.handle, nowMs, log });
   log(
     `listening: http://${config.httpHost}:${http.port} (API), ws://${config.agentHost}:${agents.port}/agent/v1 (agents), store ${store.kind}`,
   );
-
   return {
     httpPort: http.port,
     agentPort: agents.port,

@@ -2,7 +2,7 @@
 // model health. A measurement the agent did not report is left out, never written as zero.
 import { Gauge, type Registry } from "prom-client";
 import { desiredReplicas, nodeLiveness } from "@llmgw/domain";
-import type { ReconcileDeps } from "./reconcile/deps";
+import type { FleetView } from "./fleet/fleet-view";
 
 type Labels = Record<string, string>;
 type Sample = [Labels, number | undefined];
@@ -28,7 +28,7 @@ function gauge(
 }
 
 function cardSamples(
-  deps: ReconcileDeps,
+  fleet: FleetView,
   pick: (sample: {
     utilizationPercent?: number;
     memoryBytesUsed?: bigint;
@@ -36,7 +36,7 @@ function cardSamples(
   }) => number | bigint | undefined,
 ): Sample[] {
   const out: Sample[] = [];
-  for (const live of deps.registry.all()) {
+  for (const live of fleet.registry.all()) {
     if (!live.isConnected) continue;
     for (const gpu of live.register.hardware?.gpus ?? []) {
       const sample = live.samplesByUuid.get(gpu.uuid);
@@ -50,30 +50,30 @@ function cardSamples(
   return out;
 }
 
-function cardGauges(registry: Registry, deps: ReconcileDeps): void {
+function cardGauges(registry: Registry, fleet: FleetView): void {
   gauge(
     registry,
     "llmgw_gpu_utilization_percent",
     "GPU utilisation as last reported.",
     ["node", "gpu"],
-    () => cardSamples(deps, (s) => s.utilizationPercent),
+    () => cardSamples(fleet, (s) => s.utilizationPercent),
   );
   gauge(
     registry,
     "llmgw_gpu_memory_used_bytes",
     "GPU memory in use as last reported.",
     ["node", "gpu"],
-    () => cardSamples(deps, (s) => s.memoryBytesUsed),
+    () => cardSamples(fleet, (s) => s.memoryBytesUsed),
   );
   gauge(
     registry,
     "llmgw_gpu_temperature_celsius",
     "GPU temperature as last reported.",
     ["node", "gpu"],
-    () => cardSamples(deps, (s) => s.temperatureCelsius),
+    () => cardSamples(fleet, (s) => s.temperatureCelsius),
   );
   gauge(registry, "llmgw_gpu_memory_total_bytes", "GPU memory installed.", ["node", "gpu"], () =>
-    deps.registry
+    fleet.registry
       .all()
       .flatMap((live) =>
         (live.register.hardware?.gpus ?? []).map((gpu): Sample => [
@@ -89,11 +89,12 @@ function cardGauges(registry: Registry, deps: ReconcileDeps): void {
     "1 when the card's node answers and sampled it, 0 when the node answers without it.",
     ["node", "gpu"],
     () =>
-      deps.registry
+      fleet.registry
         .all()
         .filter(
           (live) =>
-            nodeLiveness(live, deps.nowMs(), deps.liveness) === "ready" && live.heartbeat !== null,
+            nodeLiveness(live, fleet.nowMs(), fleet.liveness) === "ready" &&
+            live.heartbeat !== null,
         )
         .flatMap((live) =>
           (live.register.hardware?.gpus ?? []).map((gpu): Sample => [
@@ -108,15 +109,15 @@ function cardGauges(registry: Registry, deps: ReconcileDeps): void {
     "1 for each card a replica holds, with the replica, model and owner.",
     ["node", "gpu", "replica", "model", "owner"],
     () => {
-      const catalog = deps.catalog.current();
-      return deps.book.active().flatMap((r) => {
+      const catalog = fleet.catalog.current();
+      return fleet.book.active().flatMap((r) => {
         const owner = catalog.get(r.model)?.owner;
         const ownerName = owner
           ? Object.entries(owner)
               .map(([kind, value]) => `${kind}:${String(value)}`)
               .join(",")
           : "";
-        const node = deps.registry.get(r.nodeId)?.register.nodeName ?? r.nodeId;
+        const node = fleet.registry.get(r.nodeId)?.register.nodeName ?? r.nodeId;
         return r.gpuIndexes.map((index): Sample => [
           { node, gpu: String(index), replica: r.id, model: r.model, owner: ownerName },
           1,
@@ -126,22 +127,22 @@ function cardGauges(registry: Registry, deps: ReconcileDeps): void {
   );
 }
 
-function modelGauges(registry: Registry, deps: ReconcileDeps): void {
+function modelGauges(registry: Registry, fleet: FleetView): void {
   const perModel = (value: (name: string, revision: number) => number) => (): Sample[] =>
-    deps.catalog
+    fleet.catalog
       .current()
       .models.map((m): Sample => [
         { model: m.name },
-        value(m.name, deps.catalog.meta(m.name)?.revision ?? 1),
+        value(m.name, fleet.catalog.meta(m.name)?.revision ?? 1),
       ]);
-  const health = (name: string) => deps.health.get(name);
+  const health = (name: string) => fleet.health.get(name);
   gauge(
     registry,
     "llmgw_model_replicas_desired",
     "Replicas a model should have now.",
     ["model"],
     perModel((name, revision) => {
-      const definition = deps.catalog.current().get(name);
+      const definition = fleet.catalog.current().get(name);
       return definition && !health(name)?.isParked ? desiredReplicas({ definition, revision }) : 0;
     }),
   );
@@ -151,7 +152,7 @@ function modelGauges(registry: Registry, deps: ReconcileDeps): void {
     "Ready replicas of a model (0 is reported, so an alert can fire).",
     ["model"],
     perModel(
-      (name) => deps.book.active().filter((r) => r.model === name && r.phase === "ready").length,
+      (name) => fleet.book.active().filter((r) => r.model === name && r.phase === "ready").length,
     ),
   );
   gauge(
@@ -173,11 +174,11 @@ function modelGauges(registry: Registry, deps: ReconcileDeps): void {
     "llmgw_model_unplaceable",
     "1 while no node can take a replica a model needs.",
     ["model"],
-    perModel((name) => (deps.unplaceable.has(name) ? 1 : 0)),
+    perModel((name) => (fleet.unplaceable.has(name) ? 1 : 0)),
   );
 }
 
-export function registerFleetMetrics(registry: Registry, deps: ReconcileDeps): void {
-  cardGauges(registry, deps);
-  modelGauges(registry, deps);
+export function registerFleetMetrics(registry: Registry, fleet: FleetView): void {
+  cardGauges(registry, fleet);
+  modelGauges(registry, fleet);
 }

@@ -3,7 +3,7 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import type { NodesService } from "@llmgw/api";
 import { registerFleetMetrics } from "./metrics-fleet";
-import type { ReconcileDeps } from "./reconcile/deps";
+import type { FleetView } from "./fleet/fleet-view";
 
 export interface ServerMetrics {
   registry: Registry;
@@ -11,7 +11,7 @@ export interface ServerMetrics {
   refusedAgents: Counter;
 }
 
-export function createMetrics(nodes: NodesService, fleet?: ReconcileDeps): ServerMetrics {
+export function createMetrics(nodes: NodesService, fleet?: FleetView): ServerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "llmgw_process_" });
   const malformedFrames = new Counter({

@@ -8,31 +8,17 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateText, streamText } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitFor, type SpawnedProcess } from "@llmgw/testing";
 import {
-  serverSetup,
-  signIn,
   simGpuModel,
   simWeightsSource,
-  startAgent,
-  startServer,
-  type Api,
+  startFleet,
+  type Fleet,
   type ServerHandle,
 } from "./harness";
 
-async function readyReplicas(api: Api, model: string, count: number): Promise<void> {
-  await waitFor(
-    async () =>
-      (await api.replicas.list.query({ model })).filter((r) => r.phase === "ready" && r.endpoint)
-        .length >= count || undefined,
-    { what: `${count} ready replicas of ${model}`, timeoutMs: 60_000 },
-  );
-}
-
 describe("the /v1 gateway under engine faults", () => {
+  let fleet: Fleet;
   let server: ServerHandle;
-  let agent: SpawnedProcess;
-  let api: Api;
   let v1: string;
   let key: string;
 
@@ -55,15 +41,13 @@ describe("the /v1 gateway under engine faults", () => {
 
   beforeAll(async () => {
     const source = await simWeightsSource("it-gwf-weights");
-    const setup = {
-      ...(await serverSetup()),
+    fleet = await startFleet({
       // Breakers stay open for the longest allowed (30 s), so no probe adds attempts mid-count.
       env: { LLMGW_RESYNC_INTERVAL_MS: "300", LLMGW_BREAKER_OPEN_MS: "30000" },
-    };
-    server = await startServer(setup);
-    v1 = `${server.apiUrl}/v1`;
-    api = await signIn(server.apiUrl);
-    agent = await startAgent(server, "it-gwf-gpu", "h100x8");
+      agents: [{ name: "it-gwf-gpu", profile: "h100x8" }],
+    });
+    ({ server, v1 } = fleet);
+    const { api } = fleet;
     await api.models.add.mutate({ definition: simGpuModel("sim-ok", source) });
     await api.models.add.mutate({
       definition: simGpuModel("sim-all-fail", source, {
@@ -90,19 +74,15 @@ describe("the /v1 gateway under engine faults", () => {
     await api.models.add.mutate({
       definition: simGpuModel("sim-slow", source, { args: ["--ttft-ms", "4000"] }),
     });
-    await readyReplicas(api, "sim-ok", 1);
-    await readyReplicas(api, "sim-slow", 1);
-    await readyReplicas(api, "sim-half", 2);
-    await readyReplicas(api, "sim-all-fail", 2);
-    await readyReplicas(api, "sim-drop", 2);
+    await fleet.readyReplicas("sim-ok", 1);
+    await fleet.readyReplicas("sim-slow", 1);
+    await fleet.readyReplicas("sim-half", 2);
+    await fleet.readyReplicas("sim-all-fail", 2);
+    await fleet.readyReplicas("sim-drop", 2);
     key = (await api.keys.create.mutate({ owner: "team:ml", models: ["sim-*"] })).key;
   });
 
-  afterAll(async () => {
-    if (process.env.IT_DUMP) console.log(server?.process.output(), agent?.output());
-    await agent?.stop();
-    await server?.process.stop();
-  });
+  afterAll(async () => fleet?.stop(Boolean(process.env.IT_DUMP)));
 
   it("keeps upstream attempts within 1.2 × client requests when every replica fails (R5)", async () => {
     const requests = 20;

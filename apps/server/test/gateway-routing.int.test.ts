@@ -4,25 +4,23 @@
 // weighting by the engines' scraped queues, a retry onto a healthy replica, on-demand models and
 // the immediate answers for parked and unplaceable models.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitFor, type SpawnedProcess } from "@llmgw/testing";
+import { waitFor } from "@llmgw/testing";
 import {
-  serverSetup,
-  signIn,
   simGpuModel,
   simWeightsSource,
-  startAgent,
-  startServer,
+  startFleet,
   type Api,
+  type Fleet,
+  type ReadyReplica as Replica,
   type ServerHandle,
 } from "./harness";
 
-type Replica = { id: string; endpoint: string };
 const chat = (model: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ model, messages: [{ role: "user", content: "hi" }], max_tokens: 3, ...extra });
 
 describe("gateway admission and routing", () => {
+  let fleet: Fleet;
   let server: ServerHandle;
-  let agent: SpawnedProcess;
   let api: Api;
   let key: string;
   let source: string;
@@ -53,23 +51,11 @@ describe("gateway admission and routing", () => {
     });
     expect(res.status).toBe(200);
   };
-  const ready = (model: string, count: number) =>
-    waitFor(
-      async () => {
-        const list = (await api.replicas.list.query({ model })).filter(
-          (r) => r.phase === "ready" && r.endpoint,
-        );
-        return list.length >= count
-          ? list.map((r) => ({ id: r.id, endpoint: r.endpoint! }))
-          : undefined;
-      },
-      { what: `${count} ready replicas of ${model}`, timeoutMs: 90_000 },
-    );
+  const ready = (model: string, count: number) => fleet.readyReplicas(model, count, 90_000);
 
   beforeAll(async () => {
     source = await simWeightsSource("it-gwr-weights");
-    server = await startServer({
-      ...(await serverSetup()),
+    fleet = await startFleet({
       env: {
         LLMGW_RESYNC_INTERVAL_MS: "300",
         LLMGW_BREAKER_OPEN_MS: "30000",
@@ -79,9 +65,9 @@ describe("gateway admission and routing", () => {
         LLMGW_QUEUE_WAIT_MS: "1500",
         LLMGW_ON_DEMAND_WAIT_MS: "90000",
       },
+      agents: [{ name: "it-gwr-gpu", profile: "h100x8" }],
     });
-    api = await signIn(server.apiUrl);
-    agent = await startAgent(server, "it-gwr-gpu", "h100x8");
+    ({ server, api } = fleet);
     // Two tokens a second: a streamed answer holds its endpoint for several seconds.
     await api.models.add.mutate({
       definition: simGpuModel("solo", source, { args: ["--tokens-per-second", "2"] }),
@@ -94,11 +80,7 @@ describe("gateway admission and routing", () => {
     key = (await api.keys.create.mutate({ owner: "team:ml", models: ["*"] })).key;
   });
 
-  afterAll(async () => {
-    if (process.env.IT_DUMP) console.log(server?.process.output(), agent?.output());
-    await agent?.stop();
-    await server?.process.stop();
-  });
+  afterAll(async () => fleet?.stop(Boolean(process.env.IT_DUMP)));
 
   it("queues a request while every endpoint is full, refuses one past the queue's size and one that waited too long", async () => {
     const first = await post("/chat/completions", chat("solo", { stream: true, max_tokens: 400 }));

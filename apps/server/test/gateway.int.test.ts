@@ -3,30 +3,19 @@
 // that comes back proves the client's key was swapped for it on the way.
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitFor, type SpawnedProcess } from "@llmgw/testing";
+import { waitFor } from "@llmgw/testing";
 import {
-  serverSetup,
-  signIn,
   simGpuModel,
   simWeightsSource,
-  startAgent,
-  startServer,
+  startFleet,
   type Api,
+  type Fleet,
   type ServerHandle,
 } from "./harness";
 
-async function readyEndpoint(api: Api, model: string): Promise<string> {
-  return waitFor(
-    async () =>
-      (await api.replicas.list.query({ model })).find((r) => r.phase === "ready" && r.endpoint)
-        ?.endpoint ?? undefined,
-    { what: `a ready replica of ${model}`, timeoutMs: 60_000 },
-  );
-}
-
 describe("the /v1 gateway", () => {
+  let fleet: Fleet;
   let server: ServerHandle;
-  let agent: SpawnedProcess;
   let api: Api;
   let v1: string;
   let qwenKey: string;
@@ -42,14 +31,11 @@ describe("the /v1 gateway", () => {
 
   beforeAll(async () => {
     const source = await simWeightsSource("it-gw-weights");
-    const setup = {
-      ...(await serverSetup()),
+    fleet = await startFleet({
       env: { LLMGW_RESYNC_INTERVAL_MS: "300", LLMGW_BREAKER_OPEN_MS: "1500" },
-    };
-    server = await startServer(setup);
-    v1 = `${server.apiUrl}/v1`;
-    api = await signIn(server.apiUrl);
-    agent = await startAgent(server, "it-gw-gpu", "h100x8");
+      agents: [{ name: "it-gw-gpu", profile: "h100x8" }],
+    });
+    ({ server, api, v1 } = fleet);
     await api.models.add.mutate({ definition: simGpuModel("qwen-sim", source) });
     await api.models.add.mutate({
       definition: simGpuModel("qwen-faulty", source, { args: ["--fault", "status-5xx:1"] }),
@@ -57,20 +43,16 @@ describe("the /v1 gateway", () => {
     await api.models.add.mutate({
       definition: simGpuModel("llama-sim", source, { min: 0, max: 1 }),
     });
-    engineEndpoint = await readyEndpoint(api, "qwen-sim");
+    engineEndpoint = (await fleet.readyReplicas("qwen-sim", 1))[0]?.endpoint ?? "";
     await api.models.add.mutate({
       definition: simGpuModel("qwen-drop", source, { args: ["--fault", "drop-stream:3"] }),
     });
-    await readyEndpoint(api, "qwen-faulty");
-    await readyEndpoint(api, "qwen-drop");
+    await fleet.readyReplicas("qwen-faulty", 1);
+    await fleet.readyReplicas("qwen-drop", 1);
     qwenKey = (await api.keys.create.mutate({ owner: "team:ml", models: ["qwen*"] })).key;
   });
 
-  afterAll(async () => {
-    if (process.env.IT_DUMP) console.log(server?.process.output(), agent?.output());
-    await agent?.stop();
-    await server?.process.stop();
-  });
+  afterAll(async () => fleet?.stop(Boolean(process.env.IT_DUMP)));
 
   it("lists only the models the key may use", async () => {
     const models = await client(qwenKey).models.list();

@@ -1,10 +1,19 @@
 // The shared process harness from @llmgw/testing, plus a typed tRPC client to look at what the
-// server sees.
+// server sees, and `startFleet()`: the server, its agents and a signed-in admin in one call.
 import { createTRPCClient, httpLink } from "@trpc/client";
 import type { AppRouter } from "@llmgw/api";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ADMIN_PASSWORD, tempDir } from "@llmgw/testing";
+import {
+  ADMIN_PASSWORD,
+  serverSetup,
+  startAgent,
+  startServer,
+  tempDir,
+  waitFor,
+  type ServerHandle,
+  type SpawnedProcess,
+} from "@llmgw/testing";
 
 export {
   ADMIN_PASSWORD,
@@ -68,5 +77,57 @@ export function simGpuModel(
       },
     ],
     replicas: { min, max: options.max ?? Math.max(min, 1) },
+  };
+}
+
+export interface FleetOptions {
+  /** More settings for the server process (short reconcile timings, gateway limits). */
+  env?: Record<string, string>;
+  /** Agents with simulated cards to start once the server answers, by name and profile. */
+  agents?: Array<{ name: string; profile: string }>;
+}
+
+export interface Fleet {
+  server: ServerHandle;
+  /** The admin's tRPC client. */
+  api: Api;
+  agents: SpawnedProcess[];
+  /** The gateway's base URL, `…/v1`. */
+  v1: string;
+  /** Waits for `count` ready replicas of the model that have an address, and returns them. */
+  readyReplicas(model: string, count: number, timeoutMs?: number): Promise<ReadyReplica[]>;
+  /** Stops the agents, then the server; `dump` (a test's IT_DUMP) prints their output first. */
+  stop(dump: boolean): Promise<void>;
+}
+
+export type ReadyReplica = { id: string; endpoint: string };
+
+/** A server on PGlite in a temp home, signed in as admin, with the given agents started. */
+export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
+  const server = await startServer({ ...(await serverSetup()), env: options.env });
+  const api = await signIn(server.apiUrl);
+  const agents: SpawnedProcess[] = [];
+  for (const agent of options.agents ?? [])
+    agents.push(await startAgent(server, agent.name, agent.profile));
+  return {
+    server,
+    api,
+    agents,
+    v1: `${server.apiUrl}/v1`,
+    readyReplicas: (model, count, timeoutMs = 60_000) =>
+      waitFor(
+        async () => {
+          const ready = (await api.replicas.list.query({ model })).flatMap((r) =>
+            r.phase === "ready" && r.endpoint ? [{ id: r.id, endpoint: r.endpoint }] : [],
+          );
+          return ready.length >= count ? ready : undefined;
+        },
+        { what: `${count} ready replicas of ${model}`, timeoutMs },
+      ),
+    async stop(dump) {
+      if (dump) console.log(server.process.output(), ...agents.map((agent) => agent.output()));
+      for (const agent of agents) await agent.stop();
+      await server.process.stop();
+    },
   };
 }

@@ -20,10 +20,9 @@ import {
   REGISTER_FRAME_BYTES_MAX,
   type PendingSocket,
 } from "./agent-admission";
+import { CLOSE_UNAUTHENTICATED, type AgentSocket } from "./agent-socket";
 import type { AgentSessionHandler } from "./session";
 
-/** Close code for refused authentication (4000-4999 are for applications). */
-export const CLOSE_UNAUTHENTICATED = 4401;
 /** A session that sends this many malformed frames in a row is closed. */
 const MALFORMED_STREAK_MAX = 20;
 
@@ -37,13 +36,6 @@ export interface AgentServerOptions {
   onMalformedFrame(): void;
   /** A socket closed before Register by the limits here (not by the session's token check). */
   onRefused(address: string, reason: string): void;
-}
-
-/** What a session may do with its socket. */
-export interface AgentSocket {
-  readonly remoteAddress: string;
-  send(init: Parameters<typeof encodeEnvelope>[0]): void;
-  close(code: number, reason: string): void;
 }
 
 export interface AgentServer {

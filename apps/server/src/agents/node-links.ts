@@ -3,7 +3,7 @@
 // session that closes first, rejects with a sentence naming the node.
 import { randomUUID } from "node:crypto";
 import type { Envelope, EnvelopeInit } from "@llmgw/proto";
-import type { AgentSocket } from "./agent-server";
+import type { AgentSocket } from "./agent-socket";
 
 interface Pending {
   resolve(envelope: Envelope): void;

@@ -4,11 +4,15 @@
 import { ServiceError, type LogsService, type ReclaimService, type ReclaimView } from "@llmgw/api";
 import { auditLog, type Database } from "@llmgw/db";
 import { AGENT_FEATURE, type AgentFeature } from "@llmgw/proto";
-import type { CatalogStore } from "../catalog/catalog-store";
+import type { FleetView } from "../fleet/fleet-view";
 import type { LiveNode } from "../fleet/registry";
-import type { ReconcileDeps } from "../reconcile/deps";
+import type { NodeLinks } from "./node-links";
 
-type NodeRequestDeps = Pick<ReconcileDeps, "registry" | "links">;
+/** Nodes are found in the live registry and asked over their link; nothing here writes either. */
+interface NodeRequestDeps {
+  registry: Pick<FleetView["registry"], "get" | "all">;
+  links: Pick<NodeLinks, "isConnected" | "request">;
+}
 
 /** Why this node cannot be asked for the feature, or null when its agent announced it. */
 export function missingFeature(live: LiveNode, feature: AgentFeature): string | null {
@@ -127,7 +131,7 @@ async function reclaimOn(
 
 export function createReclaimService(
   db: Pick<Database, "insert">,
-  deps: NodeRequestDeps & { catalog: Pick<CatalogStore, "current"> },
+  deps: NodeRequestDeps & { catalog: Pick<FleetView["catalog"], "current"> },
   timeoutMs: number,
 ): ReclaimService {
   return {

@@ -9,7 +9,7 @@ import {
   type EnvelopeInit,
 } from "@llmgw/proto";
 import { FleetRegistry } from "../fleet/registry";
-import type { AgentSocket } from "./agent-server";
+import type { AgentSocket } from "./agent-socket";
 import { createAgentSession } from "./session";
 
 const TOKEN = "the-join-token-0123456789";

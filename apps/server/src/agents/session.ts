@@ -3,7 +3,7 @@
 import { ErrorCode, type Envelope, type Register, type ReplicaStatus } from "@llmgw/proto";
 import type { FleetRegistry } from "../fleet/registry";
 import { constantTimeEqual } from "@llmgw/secrets";
-import { CLOSE_UNAUTHENTICATED, type AgentSocket } from "./agent-server";
+import { CLOSE_UNAUTHENTICATED, type AgentSocket } from "./agent-socket";
 import type { NodeLinks } from "./node-links";
 
 export interface AgentSessionHandler {

@@ -10,8 +10,7 @@ import {
   type ModelDefinitionInput,
   type ModelProfile,
 } from "@llmgw/domain";
-import type { ReconcileDeps } from "../reconcile/deps";
-import { heldReplicas, livePlacementNodes } from "../fleet/fleet-view";
+import { heldReplicas, livePlacementNodes, type FleetView } from "../fleet/fleet-view";
 
 function ownerOf(model: ModelDefinition): string | null {
   const owner = model.owner;
@@ -31,22 +30,22 @@ function externalKeySource(
   return externalKeyFiles(model.external).length > 0 ? "files" : "none";
 }
 
-export function modelView(deps: ReconcileDeps, model: ModelDefinition): ModelView {
-  const meta = deps.catalog.meta(model.name);
+export function modelView(fleet: FleetView, model: ModelDefinition): ModelView {
+  const meta = fleet.catalog.meta(model.name);
   const revision = meta?.revision ?? 1;
-  const replicas = deps.book.active().filter((r) => r.model === model.name);
+  const replicas = fleet.book.active().filter((r) => r.model === model.name);
   const ready = replicas.filter((r) => r.phase === "ready").length;
-  const stale = deps.health.get(model.name);
+  const stale = fleet.health.get(model.name);
   // Failures counted against an older definition no longer apply; the next pass clears them.
   const health = stale && stale.revision === revision ? stale : undefined;
   const isParked = health?.isParked ?? false;
   // An on-demand model asked for recently wants its replica, so one that fits nowhere shows it.
   const desired = desiredReplicas(
-    { definition: model, revision, demandedAtMs: deps.demand.get(model.name) ?? null },
-    deps.nowMs(),
-    deps.policy.onDemandIdleMs,
+    { definition: model, revision, demandedAtMs: fleet.demandedAtMs(model.name) },
+    fleet.nowMs(),
+    fleet.onDemandIdleMs,
   );
-  const unplaceable = deps.unplaceable.get(model.name);
+  const unplaceable = fleet.unplaceable.get(model.name);
   let state: ModelState = "progressing";
   if (isParked) state = "parked";
   // Served by its provider: nothing to place, and the gateway answers for it.
@@ -84,12 +83,12 @@ function needOf(profile: ModelProfile): string {
   return `${cards} with ${describeGpuNeed(profile.gpu)} (${engine})`;
 }
 
-export function presetView(deps: ReconcileDeps, input: ModelDefinitionInput): PresetView | null {
+export function presetView(fleet: FleetView, input: ModelDefinitionInput): PresetView | null {
   const parsed = parseModelDefinition(input);
   if (!parsed.ok) return null;
   const model = parsed.model;
   const [result] = placeModelReplicas(
-    { nodes: livePlacementNodes(deps), replicas: heldReplicas(deps) },
+    { nodes: livePlacementNodes(fleet), replicas: heldReplicas(fleet) },
     [{ model, replicaId: `${model.name}-preview` }],
   );
   const reasons =

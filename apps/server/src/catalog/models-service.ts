@@ -16,16 +16,26 @@ import {
   presetNames,
 } from "@llmgw/domain";
 import type { Database } from "@llmgw/db";
-import type { ReconcileDeps } from "../reconcile/deps";
+import type { EventRecorder } from "../events/event-recorder";
+import { heldReplicas, livePlacementNodes, type FleetView } from "../fleet/fleet-view";
+import type { ModelHealthBook } from "../reconcile/model-health";
 import type { Reconciler } from "../reconcile/reconciler";
-import { heldReplicas, livePlacementNodes } from "../fleet/fleet-view";
+import type { CatalogStore } from "./catalog-store";
 import { modelView, presetView } from "./model-views";
 
-export function createModelsService(
-  db: Database,
-  deps: ReconcileDeps,
-  reconciler: Reconciler,
-): ModelsService {
+/** Reads through the fleet view; writes only the catalog and a model's failures, then says so. */
+export interface ModelsServiceDeps {
+  db: Database;
+  fleet: FleetView;
+  catalog: CatalogStore;
+  health: Pick<ModelHealthBook, "get" | "reset">;
+  reconciler: Pick<Reconciler, "markDirty">;
+  events: EventRecorder;
+  log(line: string): void;
+}
+
+export function createModelsService(deps: ModelsServiceDeps): ModelsService {
+  const { db, fleet, reconciler } = deps;
   const known = (name: string) => {
     const model = deps.catalog.current().get(name);
     if (!model)
@@ -51,8 +61,8 @@ export function createModelsService(
     return preset;
   };
   return {
-    list: async () => deps.catalog.current().models.map((model) => modelView(deps, model)),
-    get: async (name) => modelView(deps, known(name)),
+    list: async () => deps.catalog.current().models.map((model) => modelView(fleet, model)),
+    get: async (name) => modelView(fleet, known(name)),
     async add(input, actor) {
       const definition = definitionOf(input);
       const model = await deps.catalog.add(definition, actor);
@@ -62,7 +72,7 @@ export function createModelsService(
         preset: "preset" in input ? input.preset : null,
       });
       reconciler.markDirty(model.name);
-      return modelView(deps, known(model.name));
+      return modelView(fleet, known(model.name));
     },
     async remove(name, actor) {
       await deps.catalog.remove(name, actor);
@@ -90,7 +100,7 @@ export function createModelsService(
         wasParked: previous?.isParked ?? false,
       });
       reconciler.markDirty(name);
-      return modelView(deps, model);
+      return modelView(fleet, model);
     },
     async setFallbacks(name, fallbacks, actor) {
       await deps.catalog.setFallbacks(name, fallbacks, actor);
@@ -99,14 +109,14 @@ export function createModelsService(
         actor: actor.username,
         fallbacks: fallbacks.join(","),
       });
-      return modelView(deps, known(name));
+      return modelView(fleet, known(name));
     },
     async setKey(name, key, actor) {
       await deps.catalog.setExternalKey(name, key, actor);
       deps.log(
         `model ${name}: provider key ${key === null ? "cleared" : "set"} by ${actor.username}`,
       );
-      return modelView(deps, known(name));
+      return modelView(fleet, known(name));
     },
     async explainPlacement(name): Promise<PlacementExplanation> {
       const model = known(name);
@@ -116,7 +126,7 @@ export function createModelsService(
           lines: [],
           summary: `model "${name}" is served by its provider at ${model.external.url}; nothing is placed for it`,
         };
-      const input = { nodes: livePlacementNodes(deps), replicas: heldReplicas(deps) };
+      const input = { nodes: livePlacementNodes(fleet), replicas: heldReplicas(fleet) };
       const explanations = model.profiles.map((profile) =>
         explainPlacement(input, placementRequestFor(model, profile, `${name}-next`)),
       );
@@ -130,6 +140,6 @@ export function createModelsService(
         summary: (chosen ?? explanations[0])?.summary ?? `model "${name}" has no profiles`,
       };
     },
-    presets: async () => PRESETS.flatMap((preset) => presetView(deps, preset) ?? []),
+    presets: async () => PRESETS.flatMap((preset) => presetView(fleet, preset) ?? []),
   };
 }

@@ -1,18 +1,41 @@
-// The live fleet as placement reads it, for the read-only services (explain-placement, presets,
-// status): the same nodes and held resources the reconciler plans against.
-import type { ExistingReplica, PlacementNode } from "@llmgw/domain";
+// The fleet as the gateway and the API services may see it: what they read of the catalog, the
+// replica book, model health, the live registry and placement's verdicts, and nothing that
+// writes. The reconciler owns that state; it builds this view once and hands it out.
+import type { ExistingReplica, LivenessPolicy, PlacementNode } from "@llmgw/domain";
+import type { CatalogStore } from "../catalog/catalog-store";
+import type { Unplaceable } from "../reconcile/deps";
+import type { ModelHealthBook } from "../reconcile/model-health";
+import type { ReplicaBook } from "../reconcile/replica-book";
 import { reconcileNodes } from "./placement-nodes";
-import type { ReconcileDeps } from "../reconcile/deps";
+import type { FleetRegistry } from "./registry";
 
-export function livePlacementNodes(deps: ReconcileDeps): PlacementNode[] {
-  return reconcileNodes(deps.registry, [], deps.nowMs(), deps.liveness, deps.startedAtMs).map(
+export interface FleetView {
+  readonly catalog: Pick<CatalogStore, "current" | "meta" | "externalKey">;
+  readonly book: Pick<ReplicaBook, "get" | "all" | "active" | "onNode">;
+  readonly health: Pick<ModelHealthBook, "get" | "all">;
+  readonly registry: Pick<FleetRegistry, "get" | "all" | "history">;
+  /** Models placement last refused, with why. */
+  readonly unplaceable: ReadonlyMap<string, Unplaceable>;
+  readonly liveness: LivenessPolicy;
+  /** When the control plane started: nodes get a grace period to reconnect after it. */
+  readonly startedAtMs: number;
+  /** How long an on-demand model keeps its replica after its last request (absent: the default). */
+  readonly onDemandIdleMs?: number;
+  /** When a request last asked for the model; null when never. */
+  demandedAtMs(model: string): number | null;
+  nowMs(): number;
+}
+
+/** The nodes placement would plan against now, for explain-placement, presets and status. */
+export function livePlacementNodes(fleet: FleetView): PlacementNode[] {
+  return reconcileNodes(fleet.registry, [], fleet.nowMs(), fleet.liveness, fleet.startedAtMs).map(
     (n) => n.node,
   );
 }
 
-export function heldReplicas(deps: ReconcileDeps): ExistingReplica[] {
-  const catalog = deps.catalog.current();
-  return deps.book.active().map((record) => {
+export function heldReplicas(fleet: FleetView): ExistingReplica[] {
+  const catalog = fleet.catalog.current();
+  return fleet.book.active().map((record) => {
     const profile = catalog.get(record.model)?.profiles.find((p) => p.name === record.profile);
     return {
       id: record.id,

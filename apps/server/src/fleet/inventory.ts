@@ -1,6 +1,8 @@
-// Persists what agents report at registration, so the fleet is known again after a restart.
+// Persists what agents report at registration, and when each node was last heard, so the fleet
+// is known again after a restart.
 import { eq, gpus, inArray, nodes, type Database } from "@llmgw/db";
 import type { Gpu, Register } from "@llmgw/proto";
+import type { FleetRegistry } from "./registry";
 
 export async function saveRegistration(db: Database, register: Register, now: Date): Promise<void> {
   const hw = register.hardware;
@@ -66,4 +68,34 @@ function gpuRow(nodeId: string, gpu: Gpu, now: Date) {
 
 export async function saveLastSeen(db: Database, nodeId: string, at: Date): Promise<void> {
   await db.update(nodes).set({ lastSeenAt: at }).where(eq(nodes.id, nodeId));
+}
+
+/** Saves node inventory as agent sessions come and go; a failed write is logged, never thrown. */
+export interface InventoryWriter {
+  /** A node registered: its inventory (host, cards) is saved anew. */
+  registered(register: Register): Promise<void>;
+  /** A node's session closed: its last-seen time is saved. */
+  disconnected(nodeId: string): Promise<void>;
+  lastSeen(nodeId: string, at: Date): Promise<void>;
+}
+
+export function createInventoryWriter(
+  db: Database,
+  registry: Pick<FleetRegistry, "get">,
+  nowMs: () => number,
+  log: (line: string) => void,
+): InventoryWriter {
+  const persist = (nodeId: string, work: Promise<void>) =>
+    work.catch((error: unknown) =>
+      log(`could not save node ${nodeId}: ${(error as Error).message}`),
+    );
+  return {
+    registered: (register) => persist(register.nodeId, saveRegistration(db, register, new Date())),
+    disconnected: (nodeId) =>
+      persist(
+        nodeId,
+        saveLastSeen(db, nodeId, new Date(registry.get(nodeId)?.lastSeenMs ?? nowMs())),
+      ),
+    lastSeen: (nodeId, at) => persist(nodeId, saveLastSeen(db, nodeId, at)),
+  };
 }

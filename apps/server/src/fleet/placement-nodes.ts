@@ -61,7 +61,7 @@ export function unreachableSince(
  * come back and have their engines adopted before anything is rebuilt.
  */
 export function reconcileNodes(
-  registry: FleetRegistry,
+  registry: Pick<FleetRegistry, "all">,
   replicaNodeIds: Iterable<string>,
   nowMs: number,
   policy: LivenessPolicy,

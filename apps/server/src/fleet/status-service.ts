@@ -2,8 +2,7 @@
 // against what they should have now, and which models are parked or unplaceable with why.
 import type { ClusterStatus, StatusService } from "@llmgw/api";
 import type { PlacementNode } from "@llmgw/domain";
-import type { ReconcileDeps } from "../reconcile/deps";
-import { livePlacementNodes } from "./fleet-view";
+import { livePlacementNodes, type FleetView } from "./fleet-view";
 import { modelView } from "../catalog/model-views";
 
 function capacity(nodes: PlacementNode[], held: Set<string>): ClusterStatus["capacity"] {
@@ -30,17 +29,17 @@ function capacity(nodes: PlacementNode[], held: Set<string>): ClusterStatus["cap
     .sort((a, b) => a.gpuClass.localeCompare(b.gpuClass, "en"));
 }
 
-export function createStatusService(deps: ReconcileDeps): StatusService {
+export function createStatusService(fleet: FleetView): StatusService {
   return {
     async get() {
-      const all = livePlacementNodes(deps);
+      const all = livePlacementNodes(fleet);
       const ready = all.filter((node) => node.isReachable);
-      const active = deps.book.active();
+      const active = fleet.book.active();
       const held = new Set(
         active.flatMap((r) => r.gpuIndexes.map((index) => `${r.nodeId}/${index}`)),
       );
       const busyNodes = new Set(active.map((r) => r.nodeId));
-      const models = deps.catalog.current().models.map((model) => modelView(deps, model));
+      const models = fleet.catalog.current().models.map((model) => modelView(fleet, model));
       return {
         nodesReady: ready.length,
         nodesUnreachable: all.length - ready.length,

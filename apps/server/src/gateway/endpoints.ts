@@ -10,8 +10,8 @@ import {
   type BreakerPolicy,
   type ExternalModel,
 } from "@llmgw/domain";
-import type { CatalogStore } from "../catalog/catalog-store";
-import type { ReplicaBook, ReplicaRecord } from "../reconcile/replica-book";
+import type { FleetView } from "../fleet/fleet-view";
+import type { ReplicaRecord } from "../reconcile/replica-book";
 
 export interface ExternalTarget {
   /** The provider's name for the model, written into the request body. */
@@ -48,8 +48,8 @@ export class EndpointPool {
   private turn = 0;
 
   constructor(
-    private readonly book: ReplicaBook,
-    private readonly catalog: CatalogStore,
+    private readonly book: Pick<FleetView["book"], "get" | "all">,
+    private readonly catalog: Pick<FleetView["catalog"], "current" | "meta">,
     private readonly breakerPolicy: BreakerPolicy,
   ) {}
 

@@ -1,11 +1,11 @@
 // Fallbacks: when a model cannot take a request now (no room to place it, no ready replica, every
 // breaker open), the request goes to the first of its fallbacks that can and that the key may use.
 import { modelAllowed } from "@llmgw/domain";
-import type { CatalogStore } from "../catalog/catalog-store";
+import type { FleetView } from "../fleet/fleet-view";
 import type { EndpointPool } from "./endpoints";
 
 export function servingModel(
-  catalog: CatalogStore,
+  catalog: Pick<FleetView["catalog"], "current" | "meta">,
   pool: EndpointPool,
   allowed: readonly string[],
   model: string,

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApiKeyRow } from "@llmgw/db";
 import { modelAllowed } from "@llmgw/domain";
 import type { GatewayKeys } from "../keys/keys-service";
-import type { ReconcileDeps } from "../reconcile/deps";
+import type { FleetView } from "../fleet/fleet-view";
 import type { AdmissionQueues } from "./admission";
 import { GatewayError, sendGatewayError } from "./errors";
 import { servingModel } from "./fallbacks";
@@ -33,7 +33,7 @@ export interface GatewayDeps extends ForwardDeps {
   onDemand: OnDemandDeps;
   usage: UsageRecorder;
   metrics: GatewayMetrics;
-  plane: ReconcileDeps;
+  fleet: FleetView;
 }
 
 export function createGateway(
@@ -90,7 +90,7 @@ function listModels(
   res: ServerResponse,
   requestId: string,
 ): void {
-  const data = deps.plane.catalog
+  const data = deps.fleet.catalog
     .current()
     .models.filter((model) => modelAllowed(key.models, model.name))
     .map((model) => ({ id: model.name, object: "model", created: 0, owned_by: "llmgw" }));
@@ -109,7 +109,7 @@ async function serve(
 ): Promise<void> {
   const body = parseV1Body(await readBody(req), req.headers["content-type"]);
   // An unknown model and a model outside the allowlist look the same, as OpenAI answers both.
-  if (!modelAllowed(key.models, body.model) || !deps.plane.catalog.current().get(body.model)) {
+  if (!modelAllowed(key.models, body.model) || !deps.fleet.catalog.current().get(body.model)) {
     throw new GatewayError(
       404,
       `The model \`${body.model}\` does not exist or you do not have access to it.`,
@@ -128,10 +128,10 @@ async function serve(
   let leave: (() => void) | null = null;
   try {
     await awaitOnDemand(deps.onDemand, body.model, client.signal);
-    model = servingModel(deps.plane.catalog, deps.pool, key.models, body.model, deps.nowMs());
+    model = servingModel(deps.fleet.catalog, deps.pool, key.models, body.model, deps.nowMs());
     leave = await deps.queues.enter(model, client.signal);
     const noEndpoint = () =>
-      whyUnavailable(deps.plane, body.model, deps.pool.endpointsOf(body.model), deps.nowMs());
+      whyUnavailable(deps.fleet, body.model, deps.pool.endpointsOf(body.model), deps.nowMs());
     if (model !== body.model) res.setHeader("x-llmgw-fallback-from", body.model);
     const job = {
       model,

@@ -3,14 +3,16 @@
 // pass at once and waits, bounded, for a ready replica. It then goes on to be served, or the
 // gateway answers why not: unplaceable or parked (with the reasons), or the wait ran out.
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ReconcileDeps } from "../reconcile/deps";
+import type { FleetView } from "../fleet/fleet-view";
+import type { DemandSink } from "../reconcile/demand";
 import type { EndpointPool } from "./endpoints";
 import { GatewayError } from "./errors";
 
 const POLL_MS = 200;
 
 export interface OnDemandDeps {
-  plane: ReconcileDeps;
+  fleet: Pick<FleetView, "catalog" | "health" | "book" | "unplaceable">;
+  demand: DemandSink;
   pool: EndpointPool;
   /** Asks the reconciler to plan the model now. */
   reconcileNow(model: string): void;
@@ -25,19 +27,19 @@ export async function awaitOnDemand(
   model: string,
   signal: AbortSignal,
 ): Promise<void> {
-  const definition = deps.plane.catalog.current().get(model);
+  const definition = deps.fleet.catalog.current().get(model);
   if (!definition?.on_demand) return;
   const startedMs = deps.nowMs();
-  deps.plane.demand.set(model, startedMs);
-  if (deps.pool.endpointsOf(model).length > 0 || deps.plane.health.get(model)?.isParked) return;
+  deps.demand.record(model, startedMs);
+  if (deps.pool.endpointsOf(model).length > 0 || deps.fleet.health.get(model)?.isParked) return;
   deps.reconcileNow(model);
   await deps.reconcileSettled();
   for (;;) {
     // Served, parked or refused by placement: the caller serves or says why, at once.
     if (deps.pool.endpointsOf(model).length > 0) return;
-    if (deps.plane.health.get(model)?.isParked) return;
-    const live = deps.plane.book.all().filter((r) => r.model === model && r.phase !== "stopped");
-    if (deps.plane.unplaceable.has(model) && live.length === 0) return;
+    if (deps.fleet.health.get(model)?.isParked) return;
+    const live = deps.fleet.book.all().filter((r) => r.model === model && r.phase !== "stopped");
+    if (deps.fleet.unplaceable.has(model) && live.length === 0) return;
     const waitedMs = deps.nowMs() - startedMs;
     if (waitedMs >= deps.waitMs) {
       const phases = live.map((r) => `${r.id} ${r.phase}${r.message ? ` (${r.message})` : ""}`);
@@ -53,6 +55,6 @@ export async function awaitOnDemand(
       throw new GatewayError(499, "the client left", "invalid_request_error", "client_closed");
     });
     // The request is still asking: keep the demand fresh while it waits.
-    deps.plane.demand.set(model, deps.nowMs());
+    deps.demand.record(model, deps.nowMs());
   }
 }

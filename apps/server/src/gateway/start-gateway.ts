@@ -1,10 +1,12 @@
-// Assembles the /v1 gateway from the control plane's state; main.ts wires it to the HTTP port.
+// Assembles the /v1 gateway over the read-only fleet view; main.ts wires it to the HTTP port. It
+// writes nothing of the reconciler's: it records demand and asks for passes, no more.
 import type { ApiKeyRow, Database } from "@llmgw/db";
 import { DEFAULT_BREAKER_POLICY, RetryBudget } from "@llmgw/domain";
 import type { Registry } from "prom-client";
 import type { GatewayConfig } from "../config";
 import type { GatewayKeys } from "../keys/keys-service";
-import type { ReconcileDeps } from "../reconcile/deps";
+import type { FleetView } from "../fleet/fleet-view";
+import type { DemandSink } from "../reconcile/demand";
 import type { Reconciler } from "../reconcile/reconciler";
 import { AdmissionQueues } from "./admission";
 import { EndpointPool } from "./endpoints";
@@ -39,7 +41,10 @@ class NoUsage extends UsageRecorder {
 
 export interface GatewayOptions {
   db: Database;
-  plane: ReconcileDeps;
+  fleet: FleetView;
+  demand: DemandSink;
+  /** The secret replica keys are derived from; never logged. */
+  replicaSecret: Uint8Array;
   reconciler: Pick<Reconciler, "markDirty" | "idle">;
   keys: GatewayKeys;
   breakerOpenMs: number;
@@ -47,36 +52,30 @@ export interface GatewayOptions {
   registry: Registry;
   /** False only for the P5 benchmark (LLMGW_GATEWAY_CHECKS=off): no key check, limits or usage. */
   checks: boolean;
+  log(line: string): void;
 }
 
 export function startGateway(options: GatewayOptions): RunningGateway {
-  const { db, plane, config, reconciler } = options;
+  const { db, fleet, config, reconciler, replicaSecret, log } = options;
+  const { nowMs } = fleet;
   const agent = createUpstreamAgent();
   const externalAgent = createExternalAgent(config.allowPrivateUpstreams);
-  const usage = new (options.checks ? UsageRecorder : NoUsage)(db, plane.log);
+  const usage = new (options.checks ? UsageRecorder : NoUsage)(db, log);
   if (!options.checks)
-    plane.log(
-      "gateway: LLMGW_GATEWAY_CHECKS=off: /v1 checks no key, limits nothing, records no usage",
-    );
-  const pool = new EndpointPool(plane.book, plane.catalog, {
+    log("gateway: LLMGW_GATEWAY_CHECKS=off: /v1 checks no key, limits nothing, records no usage");
+  const pool = new EndpointPool(fleet.book, fleet.catalog, {
     ...DEFAULT_BREAKER_POLICY,
     openForMs: options.breakerOpenMs,
   });
   const queues = new AdmissionQueues(
     { queueSize: config.queueSize, maxWaitMs: config.queueWaitMs },
     (model) =>
-      pool.endpointsOf(model).filter((e) => e.breaker.canTry(plane.nowMs())).length *
+      pool.endpointsOf(model).filter((e) => e.breaker.canTry(nowMs())).length *
       config.endpointMaxInFlight,
   );
   const budgets = new Map<string, RetryBudget>();
-  const metrics = registerGatewayMetrics(options.registry, pool, queues, plane.nowMs);
-  const scraper = startLoadScraper(
-    pool,
-    agent,
-    plane.replicaSecret,
-    config.scrapeIntervalMs,
-    plane.log,
-  );
+  const metrics = registerGatewayMetrics(options.registry, pool, queues, nowMs);
+  const scraper = startLoadScraper(pool, agent, replicaSecret, config.scrapeIntervalMs, log);
   // Replicas that got ready since the last request let queued requests in.
   const waker = setInterval(() => queues.wake(), 1_000);
   waker.unref();
@@ -87,30 +86,31 @@ export function startGateway(options: GatewayOptions): RunningGateway {
     limits: new (options.checks ? KeyLimits : NoLimits)(),
     queues,
     onDemand: {
-      plane,
+      fleet,
+      demand: options.demand,
       pool,
       reconcileNow: (model) => reconciler.markDirty(model),
       reconcileSettled: () => reconciler.idle(),
       waitMs: config.onDemandWaitMs,
-      nowMs: plane.nowMs,
+      nowMs,
     },
     usage,
     metrics,
-    plane,
+    fleet,
     pool,
     agent,
     externalAgent,
     allowPrivateUpstreams: config.allowPrivateUpstreams,
     keyFileDir: config.keyFileDir,
-    sealedKey: (model) => plane.catalog.externalKey(model),
+    sealedKey: (model) => fleet.catalog.externalKey(model),
     retryBudget: (model) => {
       let budget = budgets.get(model);
       if (!budget) budgets.set(model, (budget = new RetryBudget(0.2)));
       return budget;
     },
-    replicaSecret: plane.replicaSecret,
-    nowMs: plane.nowMs,
-    log: plane.log,
+    replicaSecret,
+    nowMs,
+    log,
   });
   return {
     handle,

@@ -1,15 +1,15 @@
 // Why a model cannot be served right now, answered at once instead of "loading, retry".
-import type { ReconcileDeps } from "../reconcile/deps";
+import type { FleetView } from "../fleet/fleet-view";
 import type { Endpoint } from "./endpoints";
 import { GatewayError } from "./errors";
 
 export function whyUnavailable(
-  deps: ReconcileDeps,
+  fleet: Pick<FleetView, "health" | "unplaceable" | "catalog">,
   model: string,
   endpoints: readonly Endpoint[],
   nowMs: number,
 ): GatewayError {
-  const health = deps.health.get(model);
+  const health = fleet.health.get(model);
   if (health?.isParked) {
     const last = health.lastError ? `: ${health.lastError}` : "";
     return unavailable(
@@ -17,7 +17,7 @@ export function whyUnavailable(
       "model_parked",
     );
   }
-  const unplaceable = deps.unplaceable.get(model);
+  const unplaceable = fleet.unplaceable.get(model);
   if (unplaceable && endpoints.length === 0) {
     const reasons = unplaceable.reasons.length > 0 ? ` (${unplaceable.reasons.join("; ")})` : "";
     return unavailable(
@@ -43,7 +43,7 @@ export function whyUnavailable(
       seconds,
     );
   }
-  const definition = deps.catalog.current().get(model);
+  const definition = fleet.catalog.current().get(model);
   if (definition?.external)
     return unavailable(
       `external model "${model}" has no key to call its provider with`,

@@ -6,7 +6,7 @@ import { ADMIN_MCP_SERVER, splitGatewayToolName, toolGranted } from "@llmgw/doma
 import { MCP_FAILURES_TO_OPEN } from "./runtime";
 import { runAdminTool } from "./admin-tools";
 import { loadSdk } from "./sdk";
-import { audit, type CallerScope, type McpGatewayDeps } from "./mcp-gateway";
+import { audit, type CallerScope, type McpGatewayDeps } from "./caller-scope";
 import { upstreamTarget } from "./mcp-service";
 import { callUpstreamTool, isServerFailure, upstreamReason, type UpstreamTarget } from "./upstream";
 

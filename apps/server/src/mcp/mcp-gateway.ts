@@ -5,67 +5,16 @@
 // Every call is audited by who, which tool, outcome and time; never a header value.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { ApiServices } from "@llmgw/api";
-import { auditLog, mcpGrants, mcpServers, type McpServerRow } from "@llmgw/db";
-import { effectiveGrant, splitGatewayToolName } from "@llmgw/domain";
+import { splitGatewayToolName } from "@llmgw/domain";
 import { readBody } from "../gateway/request-body";
 import { GatewayError } from "../gateway/errors";
-import { identifyCaller, type CallerDeps, type McpCaller } from "./callers";
+import { audit, callerScope, type CallerScope, type McpGatewayDeps } from "./caller-scope";
+import { identifyCaller } from "./callers";
 import { callTool } from "./mcp-calls";
 import { listCallerTools } from "./mcp-list";
-import type { McpServiceDeps } from "./mcp-service";
 import { loadSdk } from "./sdk";
 
 const MCP_BODY_BYTES_MAX = 4 * 1024 * 1024;
-
-export interface McpGatewayDeps extends McpServiceDeps, CallerDeps {
-  services: ApiServices;
-  log(line: string): void;
-}
-
-/** A caller's view of the servers for one request: rows and the tool patterns granted on each. */
-export interface CallerScope {
-  caller: McpCaller;
-  servers: Map<string, { row: McpServerRow; patterns: readonly string[] }>;
-}
-
-export async function callerScope(deps: McpGatewayDeps, caller: McpCaller): Promise<CallerScope> {
-  const [rows, grants] = await Promise.all([
-    deps.db.select().from(mcpServers),
-    deps.db.select().from(mcpGrants),
-  ]);
-  const servers: CallerScope["servers"] = new Map();
-  for (const row of rows) {
-    if (!row.isEnabled) continue;
-    const lists = new Map(
-      grants.filter((g) => g.server === row.name).map((g) => [g.subject, g.tools]),
-    );
-    const patterns = effectiveGrant(caller.levels, lists).tools;
-    if (patterns.length > 0) servers.set(row.name, { row, patterns });
-  }
-  return { caller, servers };
-}
-
-export function audit(
-  deps: McpGatewayDeps,
-  caller: McpCaller,
-  tool: string,
-  outcome: string,
-  details: Record<string, unknown> = {},
-): void {
-  deps.db
-    .insert(auditLog)
-    .values({
-      at: new Date(deps.runtime.nowMs()),
-      actor: caller.subject,
-      action: "mcp.call",
-      target: tool,
-      details: { caller: caller.label, outcome, ...details },
-    })
-    .catch((error: unknown) =>
-      deps.log(`mcp: could not audit a call: ${(error as Error).message}`),
-    );
-}
 
 export function createMcpGateway(deps: McpGatewayDeps) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -4,7 +4,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerRow } from "@llmgw/db";
 import { ADMIN_MCP_SERVER, gatewayToolName, toolGranted } from "@llmgw/domain";
 import { ADMIN_TOOLS } from "./admin-tools";
-import type { CallerScope, McpGatewayDeps } from "./mcp-gateway";
+import type { CallerScope, McpGatewayDeps } from "./caller-scope";
 import { upstreamTarget } from "./mcp-service";
 import type { UpstreamTool } from "./runtime";
 import { isServerFailure, listUpstreamTools, upstreamReason } from "./upstream";

@@ -12,6 +12,9 @@ import type { FleetRegistry } from "../fleet/registry";
 import { loadMasterKey } from "../seal/master-key";
 import { API_KEY_PEPPER_SECRET } from "../keys/key-hash";
 import { loadOrCreateSecret, REPLICA_KEY_SECRET } from "../seal/sealed-secrets";
+import type { FleetView } from "../fleet/fleet-view";
+import type { CatalogStore } from "../catalog/catalog-store";
+import { DemandBook, type DemandSink } from "./demand";
 import type { ReconcileDeps } from "./deps";
 import { ModelHealthBook } from "./model-health";
 import { startReconciler, type Reconciler } from "./reconciler";
@@ -19,8 +22,17 @@ import { ReplicaBook } from "./replica-book";
 import { applyReports, onNodeRegistered } from "./reports";
 
 export interface ControlPlane {
-  deps: ReconcileDeps;
+  /** What the gateway and the API services read of the fleet; they never get `ReconcileDeps`. */
+  fleet: FleetView;
+  /** Where the gateway records requests for on-demand models. */
+  demand: DemandSink;
+  /** The catalog, for the models service, which writes it. */
+  catalog: CatalogStore;
+  /** Model health, for the models service's retry, which clears a model's failures. */
+  health: Pick<ModelHealthBook, "get" | "reset">;
   reconciler: Reconciler;
+  /** The secret replica keys are derived from, for the gateway; never logged. */
+  replicaSecret: Uint8Array;
   /** The sealed pepper API key hashes are keyed with; never logged. */
   apiKeyPepper: Uint8Array;
   /** Seals the secrets people enter (SSO client secret, AD bind password, MCP credentials); never logged. */
@@ -87,7 +99,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     restartGraceMs: config.restartGraceMs,
     unplaceable: new Map(),
     events: options.events,
-    demand: new Map(),
+    demand: new DemandBook(),
     nowMs,
     log,
   };
@@ -99,15 +111,19 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       if (next.get(model.name)) continue;
       // A removed model's requests are over: added again, it must not start a replica that
       // nobody asked for since.
-      deps.demand.delete(model.name);
+      deps.demand.forget(model.name);
       reconciler.markDirty(model.name);
     }
   });
   const failed = (what: string) => (error: unknown) =>
     log(`${what} failed: ${(error as Error).message}`);
   return {
-    deps,
+    fleet: fleetViewOf(deps),
+    demand: deps.demand,
+    catalog,
+    health,
     reconciler,
+    replicaSecret,
     apiKeyPepper,
     masterKey: masterKey.key,
     onRegistered: (nodeId, replicas) => {
@@ -126,5 +142,21 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       unsubscribe();
       await reconciler.stop();
     },
+  };
+}
+
+/** The read-only face of the reconciler's state, over the same live objects. */
+function fleetViewOf(deps: ReconcileDeps): FleetView {
+  return {
+    catalog: deps.catalog,
+    book: deps.book,
+    health: deps.health,
+    registry: deps.registry,
+    unplaceable: deps.unplaceable,
+    liveness: deps.liveness,
+    startedAtMs: deps.startedAtMs,
+    onDemandIdleMs: deps.policy.onDemandIdleMs,
+    demandedAtMs: (model) => deps.demand.lastAt(model),
+    nowMs: deps.nowMs,
   };
 }

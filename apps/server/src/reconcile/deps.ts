@@ -1,10 +1,12 @@
-// What the reconciler, the agent reports and the services share: the stores of desired and
-// observed state, the live fleet, and the way to reach nodes.
+// What the reconciler and the agent reports share: the stores of desired and observed state, the
+// live fleet, and the way to reach nodes. Nothing outside reconcile/ gets this bag: the gateway
+// and the API services get the read-only `FleetView` and a `DemandSink`.
 import type { LivenessPolicy, ReconcilePolicy } from "@llmgw/domain";
 import type { NodeLinks } from "../agents/node-links";
 import type { CatalogStore } from "../catalog/catalog-store";
 import type { EventRecorder } from "../events/event-recorder";
 import type { FleetRegistry } from "../fleet/registry";
+import type { DemandBook } from "./demand";
 import type { ModelHealthBook } from "./model-health";
 import type { ReplicaBook } from "./replica-book";
 
@@ -31,8 +33,8 @@ export interface ReconcileDeps {
   unplaceable: Map<string, Unplaceable>;
   /** Fleet events for the console and `ctl events`; recording never blocks or throws. */
   events: EventRecorder;
-  /** When a request last asked for each model (the gateway writes it; on-demand models use it). */
-  demand: Map<string, number>;
+  /** When a request last asked for each model (the gateway records it; on-demand models use it). */
+  demand: DemandBook;
   nowMs(): number;
   log(line: string): void;
 }

@@ -4,7 +4,7 @@ import type { ReconcileAction } from "@llmgw/domain";
 import type { ReconcileDeps } from "./deps";
 import type { PlacementWarnings } from "./placement-warnings";
 import { placedRecord, type ReplicaRecord } from "./replica-book";
-import { startRequestFor } from "./start-request";
+import { sendStart, sendStop } from "./frames";
 
 type Action<K extends ReconcileAction["kind"]> = Extract<ReconcileAction, { kind: K }>;
 
@@ -24,27 +24,6 @@ export function passContext(actions: readonly ReconcileAction[]): PassContext {
       : [],
   );
   return { replacing };
-}
-
-export function sendStart(deps: ReconcileDeps, replicaId: string): boolean {
-  const record = deps.book.get(replicaId);
-  const model = record && deps.catalog.current().get(record.model);
-  if (!record || !model) return false;
-  const start = startRequestFor(record, model, deps.replicaSecret, deps.startTimeoutMs);
-  if (!start) return false;
-  record.lastSentMs = deps.nowMs();
-  return deps.links.send(record.nodeId, { msg: { case: "startReplica", value: start } });
-}
-
-export function sendStop(
-  deps: ReconcileDeps,
-  nodeId: string,
-  replicaId: string,
-  reason: string,
-): boolean {
-  const record = deps.book.get(replicaId);
-  if (record) record.lastSentMs = deps.nowMs();
-  return deps.links.send(nodeId, { msg: { case: "stopReplica", value: { replicaId, reason } } });
 }
 
 function announce(deps: ReconcileDeps, record: ReplicaRecord, context: PassContext): void {

@@ -6,13 +6,18 @@ import { randomBytes } from "node:crypto";
 import { reconcileNodes } from "../fleet/placement-nodes";
 import type { ReconcileDeps } from "./deps";
 import { executeActions } from "./execute";
+import { carryOutReport } from "./frames";
 import { PlacementWarnings } from "./placement-warnings";
+import type { ReportDecision, ReportSink } from "./reports";
 
 /** Stopped replicas are kept this long for `ctl replicas` and then forgotten. */
 const STOPPED_KEPT_MS = 10 * 60_000;
 
-export interface Reconciler {
+/** Agent reports mark models dirty and hand over the frames they call for (`ReportSink`). */
+export interface Reconciler extends ReportSink {
   markDirty(model: string): void;
+  /** Sends the frame an agent's report calls for, at once, the way the plan's own are sent. */
+  carryOut(decision: ReportDecision): void;
   markAll(): void;
   /** Resolves when the dirty set is empty and no pass is running (for tests and shutdown). */
   idle(): Promise<void>;
@@ -32,7 +37,7 @@ function lastDemand(
   model: string,
   replicas: readonly ObservedReplica[],
 ): number | null {
-  let latest = deps.demand.get(model) ?? null;
+  let latest = deps.demand.lastAt(model);
   for (const r of replicas) {
     if (r.model !== model || r.phase === "stopped") continue;
     const used = deps.book.get(r.id)?.lastUsedAtMs ?? r.createdAtMs;
@@ -146,6 +151,7 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
       kick();
     },
     markAll,
+    carryOut: (decision) => carryOutReport(deps, decision),
     async idle() {
       while (running) await running;
     },

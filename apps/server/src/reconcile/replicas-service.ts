@@ -1,15 +1,15 @@
 // Replicas as the API shows them: every replica the control plane made, where and in what phase.
 import type { IdleReplicasView, ReplicaView, ReplicasService } from "@llmgw/api";
-import type { ReconcileDeps } from "./deps";
+import type { FleetView } from "../fleet/fleet-view";
 import type { ReplicaRecord } from "./replica-book";
 
-function view(deps: ReconcileDeps, record: ReplicaRecord): ReplicaView {
+function view(fleet: FleetView, record: ReplicaRecord): ReplicaView {
   return {
     id: record.id,
     model: record.model,
     profile: record.profile,
     nodeId: record.nodeId,
-    nodeName: deps.registry.get(record.nodeId)?.register.nodeName ?? record.nodeId,
+    nodeName: fleet.registry.get(record.nodeId)?.register.nodeName ?? record.nodeId,
     gpuIndexes: [...record.gpuIndexes],
     engine: record.engine,
     phase: record.phase,
@@ -27,13 +27,13 @@ export const IDLE_UTILIZATION_PERCENT = 5;
 export const IDLE_WINDOW_MS = 60_000;
 const IDLE_SAMPLES_MIN = 3;
 
-function peakIfIdle(deps: ReconcileDeps, record: ReplicaRecord, sinceMs: number): number | null {
-  const live = deps.registry.get(record.nodeId);
+function peakIfIdle(fleet: FleetView, record: ReplicaRecord, sinceMs: number): number | null {
+  const live = fleet.registry.get(record.nodeId);
   if (!live?.isConnected || record.gpuIndexes.length === 0) return null;
   let peak = 0;
   for (const index of record.gpuIndexes) {
     const uuid = live.register.hardware?.gpus.find((gpu) => gpu.index === index)?.uuid;
-    const seen = uuid ? deps.registry.history.peakUtilization(record.nodeId, uuid, sinceMs) : null;
+    const seen = uuid ? fleet.registry.history.peakUtilization(record.nodeId, uuid, sinceMs) : null;
     if (!seen || seen.samples < IDLE_SAMPLES_MIN || seen.percent >= IDLE_UTILIZATION_PERCENT)
       return null;
     peak = Math.max(peak, seen.percent);
@@ -41,24 +41,24 @@ function peakIfIdle(deps: ReconcileDeps, record: ReplicaRecord, sinceMs: number)
   return peak;
 }
 
-function idleReplicas(deps: ReconcileDeps): IdleReplicasView {
-  const sinceMs = deps.nowMs() - IDLE_WINDOW_MS;
-  const replicas = deps.book
+function idleReplicas(fleet: FleetView): IdleReplicasView {
+  const sinceMs = fleet.nowMs() - IDLE_WINDOW_MS;
+  const replicas = fleet.book
     .all()
     .filter((record) => record.phase === "ready")
     .flatMap((record) => {
-      const peak = peakIfIdle(deps, record, sinceMs);
-      return peak === null ? [] : [{ replica: view(deps, record), peakUtilizationPercent: peak }];
+      const peak = peakIfIdle(fleet, record, sinceMs);
+      return peak === null ? [] : [{ replica: view(fleet, record), peakUtilizationPercent: peak }];
     })
     .sort((a, b) => a.replica.model.localeCompare(b.replica.model, "en"));
   return { thresholdPercent: IDLE_UTILIZATION_PERCENT, windowMs: IDLE_WINDOW_MS, replicas };
 }
 
-export function createReplicasService(deps: ReconcileDeps): ReplicasService {
+export function createReplicasService(fleet: FleetView): ReplicasService {
   return {
-    idle: async () => idleReplicas(deps),
+    idle: async () => idleReplicas(fleet),
     async list(filter) {
-      const views = deps.book.all().map((record) => view(deps, record));
+      const views = fleet.book.all().map((record) => view(fleet, record));
       return views
         .filter((v) => filter.model === undefined || v.model === filter.model)
         .filter(

@@ -1,11 +1,11 @@
 // What agents say about their replicas, folded into the book: in Register (engines still running
 // from before, to adopt), in every Heartbeat (the full level) and in ReplicaStatus (a change).
-// Nothing is decided here beyond bookkeeping; a change marks its model dirty for the reconciler.
+// Nothing is decided here beyond bookkeeping: a change marks its model dirty for the reconciler,
+// and a frame a node must hear again (a stop, a start it never got, its desired list) is handed to
+// the reconcile loop as a decision; this file never talks to a node itself.
 import { ReplicaPhase, type ReplicaStatus } from "@llmgw/proto";
 import type { ReplicaPhaseName } from "@llmgw/domain";
 import type { ReconcileDeps } from "./deps";
-import { sendStart, sendStop } from "./execute";
-import { startRequestFor, type StartReplicaInit } from "./start-request";
 
 const PHASE_NAMES: Partial<Record<ReplicaPhase, ReplicaPhaseName>> = {
   [ReplicaPhase.FETCHING]: "fetching",
@@ -19,16 +19,31 @@ const PHASE_NAMES: Partial<Record<ReplicaPhase, ReplicaPhaseName>> = {
 /** Frames repeated because a level disagrees (a stopped replica still running) go out at most this often. */
 const RESEND_AFTER_MS = 5_000;
 
+/** A frame a report calls for; the reconcile loop sends it. */
+export type ReportDecision =
+  | { kind: "stop"; nodeId: string; replicaId: string; reason: string }
+  | { kind: "resend-start"; replicaId: string }
+  | { kind: "send-desired"; nodeId: string };
+
 export interface ReportSink {
   markDirty(model: string): void;
+  /** Sends what the decision calls for, at once. */
+  carryOut(decision: ReportDecision): void;
 }
 
-function isRunning(phase: ReplicaPhaseName | undefined): boolean {
+/** What reports read and write: the book (phases), and the registry and events to tell of them. */
+export interface ReportDeps extends Pick<ReconcileDeps, "nowMs" | "log"> {
+  book: Pick<ReconcileDeps["book"], "get" | "update" | "onNode">;
+  registry: Pick<ReconcileDeps["registry"], "get">;
+  events: Pick<ReconcileDeps["events"], "record">;
+}
+
+export function isRunning(phase: ReplicaPhaseName | undefined): boolean {
   return phase !== undefined && phase !== "stopped" && phase !== "failed";
 }
 
 async function applyOne(
-  deps: ReconcileDeps,
+  deps: ReportDeps,
   sink: ReportSink,
   nodeId: string,
   status: ReplicaStatus,
@@ -39,7 +54,13 @@ async function applyOne(
   const nowMs = deps.nowMs();
   if (!record) {
     // Not ours (the store was reset, or another control plane's leftovers): it holds cards nobody counts.
-    if (isRunning(phase)) sendStop(deps, nodeId, status.replicaId, "unknown to the control plane");
+    if (isRunning(phase))
+      sink.carryOut({
+        kind: "stop",
+        nodeId,
+        replicaId: status.replicaId,
+        reason: "unknown to the control plane",
+      });
     return;
   }
   if (record.phase === "stopped") {
@@ -54,7 +75,8 @@ async function applyOne(
       );
       sink.markDirty(record.model);
     } else if (isRegister || nowMs - record.lastSentMs >= RESEND_AFTER_MS) {
-      sendStop(deps, nodeId, record.id, record.message || "stopped by the control plane");
+      const reason = record.message || "stopped by the control plane";
+      sink.carryOut({ kind: "stop", nodeId, replicaId: record.id, reason });
     }
     return;
   }
@@ -73,7 +95,7 @@ async function applyOne(
 }
 
 function recordPhaseEvent(
-  deps: ReconcileDeps,
+  deps: ReportDeps,
   replicaId: string,
   model: string,
   nodeId: string,
@@ -102,7 +124,7 @@ function fields(status: ReplicaStatus) {
 }
 
 export async function applyReports(
-  deps: ReconcileDeps,
+  deps: ReportDeps,
   sink: ReportSink,
   nodeId: string,
   statuses: readonly ReplicaStatus[],
@@ -121,32 +143,18 @@ export async function applyReports(
       !listed.has(record.id) &&
       deps.nowMs() - record.lastSentMs >= RESEND_AFTER_MS
     )
-      sendStart(deps, record.id);
+      sink.carryOut({ kind: "resend-start", replicaId: record.id });
   }
-}
-
-/** The full list a node should run, sent after every Register: the agent adopts, starts and stops to match. */
-export function desiredFor(deps: ReconcileDeps, nodeId: string): StartReplicaInit[] {
-  const catalog = deps.catalog.current();
-  const list: StartReplicaInit[] = [];
-  for (const record of deps.book.onNode(nodeId)) {
-    const model = catalog.get(record.model);
-    if (!isRunning(record.phase)) continue;
-    const start = model && startRequestFor(record, model, deps.replicaSecret, deps.startTimeoutMs);
-    if (start) list.push(start);
-  }
-  return list;
 }
 
 /** Register: adopt what still runs, then tell the node the whole desired list. */
 export async function onNodeRegistered(
-  deps: ReconcileDeps,
+  deps: ReportDeps,
   sink: ReportSink,
   nodeId: string,
   reported: readonly ReplicaStatus[],
 ): Promise<void> {
   await applyReports(deps, sink, nodeId, reported, "register");
-  const replicas = desiredFor(deps, nodeId);
-  deps.links.send(nodeId, { msg: { case: "desiredReplicas", value: { replicas } } });
+  sink.carryOut({ kind: "send-desired", nodeId });
   for (const record of deps.book.onNode(nodeId)) sink.markDirty(record.model);
 }

@@ -1,0 +1,77 @@
+// The agent port as main.ts starts it: the WebSocket server, one session per socket, and what a
+// session's life means to the rest of the server (the inventory saved, the reconciler told, the
+// refusals counted and logged without flooding).
+import type { ServerConfig } from "../config";
+import type { InventoryWriter } from "../fleet/inventory";
+import type { FleetRegistry } from "../fleet/registry";
+import type { ServerMetrics } from "../metrics";
+import type { ControlPlane } from "../reconcile/control-plane";
+import { SERVER_VERSION } from "../version";
+import { throttledLog } from "./agent-admission";
+import { startAgentServer, type AgentServer } from "./agent-server";
+import type { NodeLinks } from "./node-links";
+import { createAgentSession } from "./session";
+
+/** A flood of refused sockets must not become a flood of log lines: one a period at most. */
+const REFUSAL_LOG_INTERVAL_MS = 10_000;
+
+export interface AgentPortOptions {
+  config: Pick<
+    ServerConfig,
+    | "agentHost"
+    | "agentPort"
+    | "maxFrameBytes"
+    | "agentUnregisteredPerAddressMax"
+    | "heartbeatIntervalMs"
+  >;
+  joinToken: string;
+  registry: FleetRegistry;
+  links: NodeLinks;
+  plane: Pick<ControlPlane, "onRegistered" | "onReplicaReport" | "onDisconnected">;
+  inventory: Pick<InventoryWriter, "registered" | "disconnected">;
+  metrics: Pick<ServerMetrics, "malformedFrames" | "refusedAgents">;
+  nowMs(): number;
+  log(line: string): void;
+}
+
+export function startAgentPort(options: AgentPortOptions): Promise<AgentServer> {
+  const { config, plane, inventory, metrics, log } = options;
+  const logRefusal = throttledLog(log, REFUSAL_LOG_INTERVAL_MS, options.nowMs);
+  return startAgentServer({
+    host: config.agentHost,
+    port: config.agentPort,
+    maxFrameBytes: config.maxFrameBytes,
+    unregisteredPerAddressMax: config.agentUnregisteredPerAddressMax,
+    onMalformedFrame: () => metrics.malformedFrames.inc(),
+    onRefused: (address, reason) => {
+      metrics.refusedAgents.inc();
+      logRefusal(`agent port: closed a socket from ${address} before Register: ${reason}`);
+    },
+    onConnection: (socket) =>
+      createAgentSession(socket, {
+        joinToken: options.joinToken,
+        heartbeatIntervalMs: config.heartbeatIntervalMs,
+        serverVersion: SERVER_VERSION,
+        registry: options.registry,
+        links: options.links,
+        nowMs: options.nowMs,
+        onReplicaReport: plane.onReplicaReport,
+        log: (line) => {
+          if (line.includes("refused")) metrics.refusedAgents.inc();
+          log(line);
+        },
+        onRegistered: (register) => {
+          log(
+            `node ${register.nodeName} (${register.nodeId}) registered from ${socket.remoteAddress}`,
+          );
+          void inventory.registered(register);
+          plane.onRegistered(register.nodeId, register.replicas);
+        },
+        onDisconnected: (nodeId) => {
+          log(`node ${nodeId} disconnected`);
+          void inventory.disconnected(nodeId);
+          plane.onDisconnected(nodeId);
+        },
+      }),
+  });
+}

@@ -1,0 +1,31 @@
+import { create } from "@bufbuild/protobuf";
+import type { Database } from "@llmgw/db";
+import { RegisterSchema } from "@llmgw/proto";
+import { describe, expect, it } from "vitest";
+import { createInventoryWriter } from "./inventory";
+
+/** A store whose every write fails, as a full disk or a dropped connection would. */
+const failingDb = {
+  transaction: () => Promise.reject(new Error("disk full")),
+  update: () => ({ set: () => ({ where: () => Promise.reject(new Error("connection lost")) }) }),
+} as unknown as Database;
+
+describe("createInventoryWriter", () => {
+  it("logs a failed save with the node and the reason instead of throwing", async () => {
+    const lines: string[] = [];
+    const writer = createInventoryWriter(
+      failingDb,
+      { get: () => undefined },
+      () => 0,
+      (line) => lines.push(line),
+    );
+    await writer.registered(create(RegisterSchema, { nodeId: "n1" }));
+    await writer.disconnected("n2");
+    await writer.lastSeen("n3", new Date(0));
+    expect(lines).toEqual([
+      "could not save node n1: disk full",
+      "could not save node n2: connection lost",
+      "could not save node n3: connection lost",
+    ]);
+  });
+});

@@ -1,0 +1,48 @@
+// The public HTTP port as main.ts starts it: tRPC over the API services, the /v1 gateway, SCIM,
+// the /auth routes, /mcp and /metrics, each handed the pieces it answers from.
+import type { Database } from "@llmgw/db";
+import type { ServerConfig } from "../config";
+import { handleAuthRoute, publicOrigin } from "../identity/auth-routes";
+import { handleScim } from "../identity/scim/scim-routes";
+import type { ServerMetrics } from "../metrics";
+import type { ApiWiring } from "./api-services";
+import { createContext } from "./context";
+import { startHttpServer, type HttpServer, type HttpServerOptions } from "./http-server";
+
+export interface ApiPortOptions {
+  db: Database;
+  config: Pick<ServerConfig, "httpHost" | "httpPort" | "metricsToken" | "sessionTtlMs">;
+  api: ApiWiring;
+  metrics: Pick<ServerMetrics, "registry">;
+  v1: HttpServerOptions["v1"];
+  nowMs(): number;
+  log(line: string): void;
+}
+
+export function startApiPort(options: ApiPortOptions): Promise<HttpServer> {
+  const { db, config, api, metrics, nowMs, log } = options;
+  return startHttpServer({
+    host: config.httpHost,
+    port: config.httpPort,
+    isReady: () => true,
+    log,
+    createContext: (req, res) => createContext(req, res, api.services, api.sessionUser),
+    metrics: async () => ({
+      contentType: metrics.registry.contentType,
+      body: await metrics.registry.metrics(),
+    }),
+    metricsToken: config.metricsToken,
+    v1: options.v1,
+    scim: (req, res) =>
+      handleScim(req, res, { store: api.signInStore, origin: publicOrigin(req), nowMs, log }),
+    auth: (req, res, path) =>
+      handleAuthRoute(req, res, path, {
+        db,
+        entra: api.entra,
+        sessionTtlMs: config.sessionTtlMs,
+        nowMs,
+        log,
+      }),
+    mcp: api.mcp.handler(api.services),
+  });
+}

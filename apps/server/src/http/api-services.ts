@@ -1,0 +1,90 @@
+// Builds every service behind the tRPC router (and the pieces the HTTP routes share with them:
+// API keys, sign-in settings, Entra, MCP). Each service comes from its feature folder; this file
+// only chooses what each one may touch: reads go through the fleet view, never the reconciler's bag.
+import type { ApiServices, UserView } from "@llmgw/api";
+import type { Database } from "@llmgw/db";
+import type { LivenessPolicy } from "@llmgw/domain";
+import type { NodeLinks } from "../agents/node-links";
+import { createLogsService, createReclaimService } from "../agents/node-requests";
+import { createModelsService } from "../catalog/models-service";
+import type { ServerConfig } from "../config";
+import type { EventRecorder } from "../events/event-recorder";
+import { createEventsService } from "../events/events-service";
+import { createNodesService } from "../fleet/nodes-service";
+import type { FleetRegistry } from "../fleet/registry";
+import { createStatusService } from "../fleet/status-service";
+import { createUsageService } from "../gateway/usage-service";
+import { createAuditService } from "../identity/audit";
+import { createAuthService, userForSession } from "../identity/auth-service";
+import { EntraSignIn } from "../identity/entra";
+import { LdapSignIn } from "../identity/ldap-sign-in";
+import { createOwnershipResolver } from "../identity/ownership";
+import { createPeopleService } from "../identity/people-service";
+import { createSignInSetupService } from "../identity/sign-in-service";
+import { SignInStore } from "../identity/sign-in-settings";
+import { createKeysService, type GatewayKeys } from "../keys/keys-service";
+import { startMcp, type McpParts } from "../mcp/start-mcp";
+import type { ControlPlane } from "../reconcile/control-plane";
+import { createReplicasService } from "../reconcile/replicas-service";
+
+export interface ApiServicesOptions {
+  db: Database;
+  config: ServerConfig;
+  plane: Pick<
+    ControlPlane,
+    "fleet" | "catalog" | "health" | "reconciler" | "apiKeyPepper" | "masterKey"
+  >;
+  registry: FleetRegistry;
+  links: NodeLinks;
+  liveness: LivenessPolicy;
+  events: EventRecorder;
+  nowMs(): number;
+  log(line: string): void;
+}
+
+export interface ApiWiring {
+  services: ApiServices;
+  /** The API keys, which the /v1 gateway checks too. */
+  keys: GatewayKeys;
+  /** Sign-in settings, which the SCIM routes read. */
+  signInStore: SignInStore;
+  /** The Entra sign-in, which the /auth routes complete. */
+  entra: EntraSignIn;
+  mcp: McpParts;
+  sessionUser(token: string): Promise<UserView | null>;
+}
+
+export function createApiServices(options: ApiServicesOptions): ApiWiring {
+  const { db, config, plane, registry, links, events, nowMs, log } = options;
+  const { fleet } = plane;
+  const keys = createKeysService(db, plane.apiKeyPepper, nowMs, events);
+  const signInStore = new SignInStore(db, plane.masterKey);
+  const entra = new EntraSignIn(signInStore, nowMs);
+  const ldap = new LdapSignIn(signInStore, log);
+  const ownership = createOwnershipResolver(db);
+  const sessionUser = (token: string) => userForSession(db, token, new Date(nowMs()));
+  const mcp = startMcp({
+    ...{ db, config: config.mcp, masterKey: plane.masterKey },
+    ...{ keys, ownership, sessionUser, nowMs, log },
+  });
+  const { catalog, health, reconciler } = plane;
+  const timeoutMs = config.agentRequestTimeoutMs;
+  const services: ApiServices = {
+    nodes: createNodesService(db, registry, options.liveness, nowMs),
+    auth: createAuthService(db, config.sessionTtlMs, nowMs, ldap, config.signInFreeFailures),
+    models: createModelsService({ db, fleet, catalog, health, reconciler, events, log }),
+    replicas: createReplicasService(fleet),
+    status: createStatusService(fleet),
+    logs: createLogsService({ registry, links }, timeoutMs),
+    reclaim: createReclaimService(db, { registry, links, catalog: fleet.catalog }, timeoutMs),
+    keys,
+    usage: createUsageService(db, nowMs),
+    events: createEventsService(db),
+    people: createPeopleService(db),
+    audit: createAuditService(db),
+    ownership,
+    signIn: createSignInSetupService(signInStore),
+    mcp: mcp.service,
+  };
+  return { services, keys, signInStore, entra, mcp, sessionUser };
+}
