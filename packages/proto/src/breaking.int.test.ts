@@ -1,5 +1,6 @@
 // `buf breaking` guards the wire contract with agents already in the field: proto/ may grow, but
-// must not renumber, retype or drop what the released copy (released/) has.
+// must not renumber, retype or drop what the released image has (released/llmgw.binpb, written by
+// `buf build` at a release).
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 const PACKAGE_DIR = join(import.meta.dirname, "..");
 const BUF = join(PACKAGE_DIR, "node_modules", ".bin", "buf");
+const RELEASED_IMAGE = join("released", "llmgw.binpb");
 const AGENT_PROTO = join("llmgw", "agent", "v1", "agent.proto");
 const dirs: string[] = [];
 
@@ -15,10 +17,10 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs `buf breaking <input> --against released`; its exit status and what it printed. */
+/** Runs `buf breaking <input>` against the released image; its exit status and what it printed. */
 function breakingAgainstReleased(inputDir: string): { status: number; output: string } {
   try {
-    const output = execFileSync(BUF, ["breaking", inputDir, "--against", "released"], {
+    const output = execFileSync(BUF, ["breaking", inputDir, "--against", RELEASED_IMAGE], {
       cwd: PACKAGE_DIR,
       encoding: "utf8",
       stdio: "pipe",
