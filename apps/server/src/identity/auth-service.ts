@@ -14,6 +14,7 @@ import { recordAudit } from "./audit";
 import { principalOf } from "./principal";
 import { DEFAULT_THROTTLE_POLICY, SignInThrottle } from "./sign-in-throttle";
 import { hashPassword, verifyPassword } from "./passwords";
+import { must } from "../must";
 
 // Spent on unknown usernames too, so timing does not tell which names exist.
 const DUMMY_HASH_PROMISE = hashPassword(randomToken());
@@ -170,7 +171,7 @@ export function createAuthService(
         target: label,
         details: { expiresInDays },
       });
-      return { token, view: tokenView(row!) };
+      return { token, view: tokenView(must(row, "the inserted token row")) };
     },
     async listTokens(userId) {
       const rows = await db

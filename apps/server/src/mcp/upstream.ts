@@ -27,7 +27,7 @@ function guardedFetch(agent: Agent): FetchLike {
       ...(init as UndiciRequestInit),
       redirect: "error",
       dispatcher: agent,
-    }) as unknown as Promise<Response>;
+    });
 }
 
 async function withUpstream<T>(
