@@ -1,6 +1,7 @@
 // Services that ask nodes directly: the last lines of a log, and reclaiming cached weights. A node
 // that is not connected, or whose agent did not announce the request's feature in Register, is
 // refused with a sentence at once, never waited for.
+import { messageOf } from "@llmgw/domain";
 import { ServiceError, type LogsService, type ReclaimService, type ReclaimView } from "@llmgw/api";
 import { auditLog, type Database } from "@llmgw/db";
 import { AGENT_FEATURE, type AgentFeature } from "@llmgw/proto";
@@ -125,7 +126,7 @@ async function reclaimOn(
     }));
     return { node, entries, bytesFreed: Number(reply.msg.value.bytesFreed), error: null };
   } catch (error) {
-    return { node, entries: [], bytesFreed: 0, error: (error as Error).message };
+    return { node, entries: [], bytesFreed: 0, error: messageOf(error) };
   }
 }
 

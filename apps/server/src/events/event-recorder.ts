@@ -1,6 +1,7 @@
 // Records fleet events off the path of whatever noticed them: a call queues the row and returns at
 // once; writes go out one after another, and a failed write is logged, never thrown at the caller.
 // Retention is bounded here too, by age and by count, so the table cannot grow without limit.
+import { messageOf } from "@llmgw/domain";
 import { events, lt, or, sql, type Database } from "@llmgw/db";
 import type { EventKind, EventParams, EventSeverity, EventSubjectType } from "@llmgw/api";
 
@@ -52,7 +53,7 @@ export function createEventRecorder(
     queue = queue
       .then(work)
       .then(() => undefined)
-      .catch((error: unknown) => log(`could not ${what}: ${(error as Error).message}`));
+      .catch((error: unknown) => log(`could not ${what}: ${messageOf(error)}`));
   };
   return {
     record(kind, subjectId, params) {

@@ -1,5 +1,6 @@
 // Local accounts, sessions and CLI tokens. Tokens are random; only their SHA-256 is stored, and
 // a session is found again only while the person is active and still holds a role.
+import { messageOf } from "@llmgw/domain";
 import { randomUUID } from "node:crypto";
 import { and, eq, gt, sessions, users, type Database, type UserRow } from "@llmgw/db";
 import {
@@ -103,9 +104,9 @@ export function createAuthService(
             { code: "auth.signin_unavailable" },
           );
         if ((error as Error).name === "SignInRefused")
-          throw new ServiceError("forbidden", (error as Error).message, {
+          throw new ServiceError("forbidden", messageOf(error), {
             code: "auth.directory_refused",
-            params: { reason: (error as Error).message },
+            params: { reason: messageOf(error) },
           });
         throw error;
       }
