@@ -16,7 +16,7 @@ interface NodeRequestDeps {
 }
 
 /** Why this node cannot be asked for the feature, or null when its agent announced it. */
-export function missingFeature(live: LiveNode, feature: AgentFeature): string | null {
+function missingFeature(live: LiveNode, feature: AgentFeature): string | null {
   if (live.register.features.includes(feature)) return null;
   const version = live.register.agentVersion || "unknown";
   return `node "${live.register.nodeName}" cannot answer "${feature}" requests: its agent (version ${version}) does not announce the "${feature}" feature; agent too old; upgrade the agent`;

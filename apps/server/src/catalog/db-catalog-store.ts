@@ -234,7 +234,7 @@ async function removeModel(ops: Ops, name: string, actor: Actor): Promise<void> 
   ops.swap({ catalog: next, meta: nextMeta });
 }
 
-export function checkFallbacks(
+function checkFallbacks(
   catalog: Catalog,
   name: string,
   fallbacks: readonly string[],

@@ -11,7 +11,7 @@ export const EVENTS_KEPT_MS = 30 * 86_400_000;
 const PRUNE_EVERY_INSERTS = 200;
 
 /** How bad each kind is and what it is about; fixed per kind so filters mean the same everywhere. */
-export const EVENT_KIND_META: Record<
+const EVENT_KIND_META: Record<
   EventKind,
   { severity: EventSeverity; subjectType: EventSubjectType }
 > = {

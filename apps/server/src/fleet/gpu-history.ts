@@ -5,7 +5,7 @@ import type { GpuSample } from "@llmgw/proto";
 
 export const GPU_HISTORY_SAMPLES_MAX = 150;
 
-export interface CardPoint {
+interface CardPoint {
   uuid: string;
   utilizationPercent: number | null;
   memoryBytesUsed: number | null;

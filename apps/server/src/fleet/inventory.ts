@@ -5,7 +5,7 @@ import { eq, gpus, inArray, nodes, type Database } from "@llmgw/db";
 import type { Gpu, Register } from "@llmgw/proto";
 import type { FleetRegistry } from "./registry";
 
-export async function saveRegistration(db: Database, register: Register, now: Date): Promise<void> {
+async function saveRegistration(db: Database, register: Register, now: Date): Promise<void> {
   const hw = register.hardware;
   const row = {
     id: register.nodeId,
@@ -67,7 +67,7 @@ function gpuRow(nodeId: string, gpu: Gpu, now: Date) {
   };
 }
 
-export async function saveLastSeen(db: Database, nodeId: string, at: Date): Promise<void> {
+async function saveLastSeen(db: Database, nodeId: string, at: Date): Promise<void> {
   await db.update(nodes).set({ lastSeenAt: at }).where(eq(nodes.id, nodeId));
 }
 

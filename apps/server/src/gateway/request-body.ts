@@ -4,7 +4,7 @@ import { messageOf } from "@llmgw/domain";
 import type { IncomingMessage } from "node:http";
 import { GatewayError } from "./errors";
 
-export const BODY_BYTES_MAX = 16 * 1024 * 1024;
+const BODY_BYTES_MAX = 16 * 1024 * 1024;
 
 export interface V1Body {
   raw: Buffer;
@@ -15,7 +15,7 @@ export interface V1Body {
 }
 
 /** Paths whose streamed answers can end with a usage chunk (OpenAI's `stream_options`). */
-export const USAGE_STREAM_PATHS: ReadonlySet<string> = new Set([
+const USAGE_STREAM_PATHS: ReadonlySet<string> = new Set([
   "/v1/chat/completions",
   "/v1/completions",
 ]);

@@ -29,7 +29,7 @@ function isLoopback(url: URL): boolean {
   return ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
 }
 
-export function entraIssuer(settings: EntraSettings): URL {
+function entraIssuer(settings: EntraSettings): URL {
   return new URL(`${settings.authorityUrl.replace(/\/+$/, "")}/${settings.tenantId}/v2.0`);
 }
 

@@ -35,7 +35,7 @@ import {
   userResource,
 } from "./scim-users";
 
-export const SCIM_PATH = "/scim/v2";
+const SCIM_PATH = "/scim/v2";
 const BODY_BYTES_MAX = 1_048_576;
 const PAGE_MAX = 200;
 
