@@ -22,7 +22,7 @@ function codePointOf(code: number): string {
  * The first control character in `value` that is not allowed, as U+XXXX, or null. Text over
  * several lines may hold tabs and line breaks; nothing may hold the rest.
  */
-export function forbiddenControl(value: string, allowLineBreaks: boolean): string | null {
+function forbiddenControl(value: string, allowLineBreaks: boolean): string | null {
   for (let i = 0; i < value.length; i += 1) {
     const code = value.charCodeAt(i);
     const isLineBreak = code === TAB || code === LINE_FEED || code === CARRIAGE_RETURN;

@@ -42,7 +42,7 @@ const SERVICE_ERROR_CODES = {
   unauthorized: "UNAUTHORIZED",
 } as const satisfies Record<ServiceError["kind"], TRPCError["code"]>;
 
-export function toTRPCError(error: ServiceError): TRPCError {
+function toTRPCError(error: ServiceError): TRPCError {
   return new TRPCError({
     code: SERVICE_ERROR_CODES[error.kind],
     message: error.message,

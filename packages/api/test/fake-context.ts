@@ -248,7 +248,7 @@ function bindingView(): RoleBindingView {
   };
 }
 
-export function mcpServerView(): McpServerView {
+function mcpServerView(): McpServerView {
   return {
     name: "tickets",
     url: "https://mcp.example.com/mcp",

@@ -14,7 +14,7 @@ export const REGISTER_TIMEOUT_MS = 10_000;
 /** How long a socket the server closes has to take its close frame before it is cut. */
 export const CLOSE_GRACE_MS = 1_000;
 /** What a refused upgrade is told to wait; slots free as sockets register or close. */
-export const RETRY_AFTER_S = 5;
+const RETRY_AFTER_S = 5;
 
 /** One TCP connection on the agent port, from accept until it registers or closes. */
 export interface PendingSocket {

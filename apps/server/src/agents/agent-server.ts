@@ -2,6 +2,7 @@
 // frame is one protobuf Envelope. Bad frames from a registered agent are answered and counted,
 // never fatal; before Register a socket gets one small frame and a small byte budget (see
 // agent-admission), and sockets that do not authenticate are closed with a reason.
+import { messageOf } from "@llmgw/domain";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
@@ -181,7 +182,7 @@ function decodeFrame(bytes: Buffer, isBinary: boolean): Envelope | string {
   try {
     return decodeEnvelope(bytes);
   } catch (error) {
-    return (error as Error).message;
+    return messageOf(error);
   }
 }
 

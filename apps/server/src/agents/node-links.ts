@@ -17,7 +17,7 @@ interface Link {
   pending: Map<string, Pending>;
 }
 
-export class NodeNotConnectedError extends Error {
+class NodeNotConnectedError extends Error {
   override readonly name = "NodeNotConnectedError";
 }
 

@@ -1,6 +1,7 @@
 // Services that ask nodes directly: the last lines of a log, and reclaiming cached weights. A node
 // that is not connected, or whose agent did not announce the request's feature in Register, is
 // refused with a sentence at once, never waited for.
+import { messageOf } from "@llmgw/domain";
 import { ServiceError, type LogsService, type ReclaimService, type ReclaimView } from "@llmgw/api";
 import { auditLog, type Database } from "@llmgw/db";
 import { AGENT_FEATURE, type AgentFeature } from "@llmgw/proto";
@@ -15,7 +16,7 @@ interface NodeRequestDeps {
 }
 
 /** Why this node cannot be asked for the feature, or null when its agent announced it. */
-export function missingFeature(live: LiveNode, feature: AgentFeature): string | null {
+function missingFeature(live: LiveNode, feature: AgentFeature): string | null {
   if (live.register.features.includes(feature)) return null;
   const version = live.register.agentVersion || "unknown";
   return `node "${live.register.nodeName}" cannot answer "${feature}" requests: its agent (version ${version}) does not announce the "${feature}" feature; agent too old; upgrade the agent`;
@@ -125,7 +126,7 @@ async function reclaimOn(
     }));
     return { node, entries, bytesFreed: Number(reply.msg.value.bytesFreed), error: null };
   } catch (error) {
-    return { node, entries: [], bytesFreed: 0, error: (error as Error).message };
+    return { node, entries: [], bytesFreed: 0, error: messageOf(error) };
   }
 }
 

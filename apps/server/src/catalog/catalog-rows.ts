@@ -21,7 +21,7 @@ export interface AuditEntry {
   details: Record<string, unknown>;
 }
 
-export function metaOf(
+function metaOf(
   row: Pick<ModelRow, "revision" | "fallbacks" | "updatedAt" | "updatedBy" | "externalKeySealed">,
 ): CatalogEntryMeta {
   return {

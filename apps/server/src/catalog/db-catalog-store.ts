@@ -12,6 +12,7 @@ import {
   parseModelDefinition,
   type Catalog,
   type ModelDefinition,
+  messageOf,
 } from "@llmgw/domain";
 import {
   canonicalJson,
@@ -53,7 +54,7 @@ export async function openCatalogStore(
       } catch (error) {
         // A subscriber's bug must not undo a change that is already stored.
         deps.log(
-          `catalog: a subscriber failed on revision ${next.catalog.revision}: ${(error as Error).message}`,
+          `catalog: a subscriber failed on revision ${next.catalog.revision}: ${messageOf(error)}`,
         );
       }
     }
@@ -233,7 +234,7 @@ async function removeModel(ops: Ops, name: string, actor: Actor): Promise<void> 
   ops.swap({ catalog: next, meta: nextMeta });
 }
 
-export function checkFallbacks(
+function checkFallbacks(
   catalog: Catalog,
   name: string,
   fallbacks: readonly string[],

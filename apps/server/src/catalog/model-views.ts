@@ -55,7 +55,7 @@ export function modelView(fleet: FleetView, model: ModelDefinition): ModelView {
   else if (unplaceable) state = "unplaceable";
   return {
     name: model.name,
-    definition: model as unknown as Record<string, unknown>,
+    definition: model,
     revision,
     state,
     replicasDesired: isParked ? 0 : desired,
@@ -105,7 +105,7 @@ export function presetView(fleet: FleetView, input: ModelDefinitionInput): Prese
   return {
     name: model.name,
     description: `${model.source} — ${model.replicas.min}-${model.replicas.max} replicas`,
-    definition: input as Record<string, unknown>,
+    definition: input,
     needs: model.profiles.map((p) => `profile ${p.name}: ${needOf(p)}`),
     fits: result?.ok ?? false,
     reasons,

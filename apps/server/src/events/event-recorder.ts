@@ -1,6 +1,7 @@
 // Records fleet events off the path of whatever noticed them: a call queues the row and returns at
 // once; writes go out one after another, and a failed write is logged, never thrown at the caller.
 // Retention is bounded here too, by age and by count, so the table cannot grow without limit.
+import { messageOf } from "@llmgw/domain";
 import { events, lt, or, sql, type Database } from "@llmgw/db";
 import type { EventKind, EventParams, EventSeverity, EventSubjectType } from "@llmgw/api";
 
@@ -10,7 +11,7 @@ export const EVENTS_KEPT_MS = 30 * 86_400_000;
 const PRUNE_EVERY_INSERTS = 200;
 
 /** How bad each kind is and what it is about; fixed per kind so filters mean the same everywhere. */
-export const EVENT_KIND_META: Record<
+const EVENT_KIND_META: Record<
   EventKind,
   { severity: EventSeverity; subjectType: EventSubjectType }
 > = {
@@ -52,7 +53,7 @@ export function createEventRecorder(
     queue = queue
       .then(work)
       .then(() => undefined)
-      .catch((error: unknown) => log(`could not ${what}: ${(error as Error).message}`));
+      .catch((error: unknown) => log(`could not ${what}: ${messageOf(error)}`));
   };
   return {
     record(kind, subjectId, params) {

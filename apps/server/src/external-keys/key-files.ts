@@ -8,7 +8,7 @@ import { constants } from "node:fs";
 import { open, realpath } from "node:fs/promises";
 import { isAbsolute, relative, sep } from "node:path";
 
-export const KEY_FILE_DIR_SETTING = "LLMGW_KEY_FILE_DIR";
+const KEY_FILE_DIR_SETTING = "LLMGW_KEY_FILE_DIR";
 
 const SEALED_INSTEAD =
   "or keep the key sealed in the store: llmgw ctl model key set MODEL --key-file F";
@@ -19,7 +19,7 @@ function isInside(dir: string, path: string): boolean {
 }
 
 /** Why a key file path is refused by its text alone, or null. Never looks at the file. */
-export function keyFilePathRefusal(path: string, dir: string | null): string | null {
+function keyFilePathRefusal(path: string, dir: string | null): string | null {
   if (dir === null)
     return `key files are off on this server: the administrator names the one directory they may come from in ${KEY_FILE_DIR_SETTING}, ${SEALED_INSTEAD}`;
   const isPlain =

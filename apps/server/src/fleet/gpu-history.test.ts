@@ -15,7 +15,7 @@ describe("GpuHistory", () => {
     history.record("n2", 9, [sample("g0", 99) as never]);
     expect(history.points("n1").map((point) => point.atMs)).toEqual([3, 4, 5]);
     expect(history.points("n1", 4).map((point) => point.atMs)).toEqual([4, 5]);
-    expect(history.points("n1")[0]!.cards[0]).toEqual({
+    expect(history.points("n1")[0]?.cards[0]).toEqual({
       uuid: "g0",
       utilizationPercent: 3,
       memoryBytesUsed: 1024,

@@ -5,7 +5,7 @@ import type { GpuSample } from "@llmgw/proto";
 
 export const GPU_HISTORY_SAMPLES_MAX = 150;
 
-export interface CardPoint {
+interface CardPoint {
   uuid: string;
   utilizationPercent: number | null;
   memoryBytesUsed: number | null;
@@ -35,7 +35,12 @@ class Ring {
   /** Oldest first. */
   toArray(): HistoryPoint[] {
     const start = (this.next - this.size + this.capacity) % this.capacity;
-    return Array.from({ length: this.size }, (_, i) => this.points[(start + i) % this.capacity]!);
+    const ordered: HistoryPoint[] = [];
+    for (let i = 0; i < this.size; i += 1) {
+      const point = this.points[(start + i) % this.capacity];
+      if (point) ordered.push(point);
+    }
+    return ordered;
   }
 }
 

@@ -1,10 +1,11 @@
 // Persists what agents report at registration, and when each node was last heard, so the fleet
 // is known again after a restart.
+import { messageOf } from "@llmgw/domain";
 import { eq, gpus, inArray, nodes, type Database } from "@llmgw/db";
 import type { Gpu, Register } from "@llmgw/proto";
 import type { FleetRegistry } from "./registry";
 
-export async function saveRegistration(db: Database, register: Register, now: Date): Promise<void> {
+async function saveRegistration(db: Database, register: Register, now: Date): Promise<void> {
   const hw = register.hardware;
   const row = {
     id: register.nodeId,
@@ -66,7 +67,7 @@ function gpuRow(nodeId: string, gpu: Gpu, now: Date) {
   };
 }
 
-export async function saveLastSeen(db: Database, nodeId: string, at: Date): Promise<void> {
+async function saveLastSeen(db: Database, nodeId: string, at: Date): Promise<void> {
   await db.update(nodes).set({ lastSeenAt: at }).where(eq(nodes.id, nodeId));
 }
 
@@ -86,9 +87,7 @@ export function createInventoryWriter(
   log: (line: string) => void,
 ): InventoryWriter {
   const persist = (nodeId: string, work: Promise<void>) =>
-    work.catch((error: unknown) =>
-      log(`could not save node ${nodeId}: ${(error as Error).message}`),
-    );
+    work.catch((error: unknown) => log(`could not save node ${nodeId}: ${messageOf(error)}`));
   return {
     registered: (register) => persist(register.nodeId, saveRegistration(db, register, new Date())),
     disconnected: (nodeId) =>

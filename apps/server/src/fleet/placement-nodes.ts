@@ -18,7 +18,7 @@ const GB = 1e9;
 const isKnownEngine = (name: string): name is Engine =>
   (ENGINES as readonly string[]).includes(name);
 
-export function placementNodeOf(live: LiveNode, isReachable: boolean): PlacementNode {
+function placementNodeOf(live: LiveNode, isReachable: boolean): PlacementNode {
   const hw = live.register.hardware;
   const engines = live.register.engines.filter(isKnownEngine);
   const diskBytesFree = live.heartbeat?.diskBytesFree ?? hw?.diskBytesFree ?? 0n;
@@ -44,7 +44,7 @@ export function placementNodeOf(live: LiveNode, isReachable: boolean): Placement
 }
 
 /** Since when a node has not answered, or null while it answers. */
-export function unreachableSince(
+function unreachableSince(
   live: LiveNode,
   nowMs: number,
   policy: LivenessPolicy,

@@ -110,9 +110,11 @@ export class AdmissionQueues {
 
   private pump(model: string, queue: ModelQueue): void {
     const capacity = this.capacity(model);
-    while (queue.waiting.length > 0 && (capacity === 0 || queue.inFlight < capacity)) {
+    while (capacity === 0 || queue.inFlight < capacity) {
+      const waiter = queue.waiting.shift();
+      if (!waiter) break;
       queue.inFlight += 1;
-      queue.waiting.shift()!.admit();
+      waiter.admit();
     }
     if (queue.inFlight === 0 && queue.waiting.length === 0) this.models.delete(model);
   }

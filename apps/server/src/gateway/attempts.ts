@@ -230,7 +230,7 @@ export function settle(
 }
 
 /** Releases an attempt the client gave up on, leaving the endpoint's health as it was. */
-export function abandon(endpoint: Endpoint): void {
+function abandon(endpoint: Endpoint): void {
   endpoint.inFlight = Math.max(0, endpoint.inFlight - 1);
   endpoint.breaker.onAbandoned();
 }

@@ -18,7 +18,7 @@ import { whyUnavailable } from "./unavailable";
 import type { UsageRecorder } from "./usage-recorder";
 import { bearerKeyOf } from "./bearer";
 
-export const V1_POST_PATHS: ReadonlySet<string> = new Set([
+const V1_POST_PATHS: ReadonlySet<string> = new Set([
   "/v1/chat/completions",
   "/v1/completions",
   "/v1/embeddings",

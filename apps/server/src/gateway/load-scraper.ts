@@ -2,6 +2,7 @@
 // requests waiting in the engine's own queue. A scrape that fails, times out or finds no such
 // series leaves the endpoint's queue unknown (null), never zero: an engine that cannot be measured
 // must not look idle. External endpoints are never scraped.
+import { messageOf } from "@llmgw/domain";
 import {
   deriveReplicaKey,
   getEngineAdapter,
@@ -60,7 +61,7 @@ export function startLoadScraper(
       // Said once per failing spell, not every few seconds.
       if (!failing.has(endpoint.id))
         log(
-          `gateway: reading ${endpoint.id}'s /metrics failed (${(error as Error).message}); its queue is unknown until it answers`,
+          `gateway: reading ${endpoint.id}'s /metrics failed (${messageOf(error)}); its queue is unknown until it answers`,
         );
       failing.add(endpoint.id);
     }

@@ -1,9 +1,10 @@
 // Reads and checks a /v1 request body before anything goes upstream: bounded size, valid JSON, an
 // object with a model name. Every refusal is a 4xx that names the problem.
+import { messageOf } from "@llmgw/domain";
 import type { IncomingMessage } from "node:http";
 import { GatewayError } from "./errors";
 
-export const BODY_BYTES_MAX = 16 * 1024 * 1024;
+const BODY_BYTES_MAX = 16 * 1024 * 1024;
 
 export interface V1Body {
   raw: Buffer;
@@ -14,7 +15,7 @@ export interface V1Body {
 }
 
 /** Paths whose streamed answers can end with a usage chunk (OpenAI's `stream_options`). */
-export const USAGE_STREAM_PATHS: ReadonlySet<string> = new Set([
+const USAGE_STREAM_PATHS: ReadonlySet<string> = new Set([
   "/v1/chat/completions",
   "/v1/completions",
 ]);
@@ -55,7 +56,7 @@ export function parseV1Body(raw: Buffer, contentType: string | undefined): V1Bod
   try {
     parsed = JSON.parse(raw.toString("utf8"));
   } catch (error) {
-    throw invalid(`the body is not valid JSON: ${(error as Error).message}`, "invalid_json");
+    throw invalid(`the body is not valid JSON: ${messageOf(error)}`, "invalid_json");
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
     throw invalid("the body must be a JSON object");

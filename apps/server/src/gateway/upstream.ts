@@ -1,5 +1,6 @@
 // One attempt against one endpoint with undici's pooled Agent (never global fetch): the client's
 // Authorization is replaced by the replica's key, the request id travels along.
+import { messageOf } from "@llmgw/domain";
 import { Agent, request, type Dispatcher } from "undici";
 
 export function createUpstreamAgent(): Agent {
@@ -61,7 +62,7 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamResult> 
     const code = (error as { code?: unknown }).code ?? cause?.code;
     return {
       kind: "connection-error",
-      message: (error as Error).message,
+      message: messageOf(error),
       code: typeof code === "string" ? code : undefined,
     };
   }

@@ -1,5 +1,6 @@
 // Usage rows collected in memory and written in batches off the request path; a failed write is
 // logged and the rows are kept for the next try, up to a bound.
+import { messageOf } from "@llmgw/domain";
 import { apiKeys, eq, usageRecords, type Database, type NewUsageRecord } from "@llmgw/db";
 
 const FLUSH_EVERY_MS = 1_000;
@@ -43,7 +44,7 @@ export class UsageRecorder {
         this.pending = this.pending.slice(batch.length);
       } catch (error) {
         this.log(
-          `could not save ${batch.length} usage records (kept for the next try): ${(error as Error).message}`,
+          `could not save ${batch.length} usage records (kept for the next try): ${messageOf(error)}`,
         );
         return;
       }

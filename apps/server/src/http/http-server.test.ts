@@ -2,7 +2,6 @@
 // /metrics behind LLMGW_METRICS_TOKEN, health probes, and the 404 for an unknown path.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ApiContext } from "@llmgw/api";
 import { startHttpServer, type HttpServer } from "./http-server";
 
 const TOKEN = "metrics-token-0123456789";
@@ -17,7 +16,7 @@ async function start(metricsToken: string | null) {
   const server = await startHttpServer({
     host: "127.0.0.1",
     port: 0,
-    createContext: () => Promise.reject(new Error("no tRPC here")) as Promise<ApiContext>,
+    createContext: () => Promise.reject(new Error("no tRPC here")),
     isReady: () => true,
     metrics: () => Promise.resolve({ contentType: "text/plain", body: "llmgw_up 1\n" }),
     metricsToken,

@@ -38,24 +38,29 @@ export const AD_BIND_SUB_CODES: Readonly<Record<string, { reason: string; advice
 
 /** The AD sub-code a diagnostic message names when it is one of AD_BIND_SUB_CODES, else null. */
 export function adBindSubCode(diagnostic: string): string | null {
+  return subCodeIn(diagnostic)?.code ?? null;
+}
+
+function subCodeIn(diagnostic: string): { code: string; reason: string; advice: string } | null {
   const code = /\bdata ([0-9a-f]{3,4})\b/i.exec(diagnostic)?.[1]?.toLowerCase();
-  return code && code in AD_BIND_SUB_CODES ? code : null;
+  const meaning = code === undefined ? undefined : AD_BIND_SUB_CODES[code];
+  return code && meaning ? { code, ...meaning } : null;
 }
 
 /** The refusal shown to a person whose bind AD refused with a sub-code about the account. */
 export function adBindRefusal(diagnostic: string): string | null {
-  const code = adBindSubCode(diagnostic);
-  if (!code) return null;
-  const { reason, advice } = AD_BIND_SUB_CODES[code]!;
+  const subCode = subCodeIn(diagnostic);
+  if (!subCode) return null;
+  const { code, reason, advice } = subCode;
   return `Active Directory refused the sign-in: ${reason} (AD code ${code}); ${advice}`;
 }
 
 /** Why the service account was refused, with AD's reason when it sent one. */
 export function serviceRefusal(error: unknown): string {
   if (!(error instanceof InvalidCredentialsError)) return describeLdapError(error);
-  const code = adBindSubCode(error.message);
+  const subCode = subCodeIn(error.message);
   return (
     "the service account (bind DN and password) was refused" +
-    (code ? `: ${AD_BIND_SUB_CODES[code]!.reason} (AD code ${code})` : "")
+    (subCode ? `: ${subCode.reason} (AD code ${subCode.code})` : "")
   );
 }

@@ -1,6 +1,7 @@
 // The browser side of single sign-on: /auth/entra/start sends the browser to Microsoft, and
 // /auth/entra/callback checks what comes back, opens a session and returns to the console. A
 // refusal goes back to the sign-in page with the reason, never a session.
+import { messageOf } from "@llmgw/domain";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import { internalErrorMessage, SESSION_COOKIE } from "@llmgw/api";
@@ -83,8 +84,8 @@ export async function handleAuthRoute(
     }
   } catch (error) {
     if (error instanceof SignInRefused || (error as Error).name === "ServiceError") {
-      options.log(`sign-in refused: ${(error as Error).message}`);
-      return refuse((error as Error).message);
+      options.log(`sign-in refused: ${messageOf(error)}`);
+      return refuse(messageOf(error));
     }
     // An unexpected failure's text (a stack, a store error) stays in the log under the id shown.
     const requestId = randomUUID();

@@ -1,5 +1,6 @@
 // Local accounts, sessions and CLI tokens. Tokens are random; only their SHA-256 is stored, and
 // a session is found again only while the person is active and still holds a role.
+import { messageOf } from "@llmgw/domain";
 import { randomUUID } from "node:crypto";
 import { and, eq, gt, sessions, users, type Database, type UserRow } from "@llmgw/db";
 import {
@@ -14,6 +15,7 @@ import { recordAudit } from "./audit";
 import { principalOf } from "./principal";
 import { DEFAULT_THROTTLE_POLICY, SignInThrottle } from "./sign-in-throttle";
 import { hashPassword, verifyPassword } from "./passwords";
+import { must } from "../must";
 
 // Spent on unknown usernames too, so timing does not tell which names exist.
 const DUMMY_HASH_PROMISE = hashPassword(randomToken());
@@ -102,9 +104,9 @@ export function createAuthService(
             { code: "auth.signin_unavailable" },
           );
         if ((error as Error).name === "SignInRefused")
-          throw new ServiceError("forbidden", (error as Error).message, {
+          throw new ServiceError("forbidden", messageOf(error), {
             code: "auth.directory_refused",
-            params: { reason: (error as Error).message },
+            params: { reason: messageOf(error) },
           });
         throw error;
       }
@@ -170,7 +172,7 @@ export function createAuthService(
         target: label,
         details: { expiresInDays },
       });
-      return { token, view: tokenView(row!) };
+      return { token, view: tokenView(must(row, "the inserted token row")) };
     },
     async listTokens(userId) {
       const rows = await db

@@ -3,6 +3,7 @@
 // against its keys, state works once (its row is deleted when the callback comes), the nonce must
 // match, and people are found again by tid + oid. The `groups` claim maps to roles through groups
 // whose externalId is the Entra group's object id.
+import { messageOf } from "@llmgw/domain";
 import { createHash } from "node:crypto";
 import * as oidc from "openid-client";
 import { eq, groups, lt, ne, signInStates, type Database } from "@llmgw/db";
@@ -28,7 +29,7 @@ function isLoopback(url: URL): boolean {
   return ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
 }
 
-export function entraIssuer(settings: EntraSettings): URL {
+function entraIssuer(settings: EntraSettings): URL {
   return new URL(`${settings.authorityUrl.replace(/\/+$/, "")}/${settings.tenantId}/v2.0`);
 }
 
@@ -129,7 +130,7 @@ export class EntraSignIn {
 
 /** openid-client wraps oauth4webapi's error, whose message names the claim that failed. */
 function describeTokenError(error: unknown): string {
-  const outer = (error as Error).message;
+  const outer = messageOf(error);
   const inner = (error as { cause?: unknown }).cause;
   return inner instanceof Error && inner.message !== outer ? `${outer}: ${inner.message}` : outer;
 }

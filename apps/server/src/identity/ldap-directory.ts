@@ -153,8 +153,8 @@ export class LdapDirectory {
         attributes: ["dn", attribute, "displayName", "cn", "mail"],
         sizeLimit: 2,
       });
-      if (searchEntries.length !== 1) throw new WrongCredentials();
-      const entry = searchEntries[0]!;
+      const [entry] = searchEntries;
+      if (searchEntries.length !== 1 || !entry) throw new WrongCredentials();
       // The person's own bind on a separate connection, so the service bind stays for the reads.
       const own = await this.connectAs(entry.dn, password);
       await own.unbind().catch(() => undefined);

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, groups, roleBindings, type Database, type GroupRow } from "@llmgw/db";
 import type { Actor, LdapGroupMapping } from "@llmgw/api";
 import { normaliseDn } from "./ldap-filters";
+import { must } from "../must";
 
 /** Groups standing for an AD group: llmgw groups whose externalId is a DN. */
 export async function directoryGroups(
@@ -40,16 +41,18 @@ export async function applyGroupMappings(
   for (const [dn, list] of byDn) {
     let group = all.find((g) => g.externalId !== null && normaliseDn(g.externalId) === dn);
     if (!group) {
-      const cn = /^[^=]+=([^,]+)/.exec(list[0]!.dn)?.[1]?.trim() ?? dn;
+      const externalId = must(list[0], `a mapping for ${dn}`).dn;
+      const cn = /^[^=]+=([^,]+)/.exec(externalId)?.[1]?.trim() ?? dn;
       let name = `ad:${cn.toLowerCase().replace(/\s+/g, "-")}`;
       for (let n = 2; all.some((g) => g.name === name); n += 1) name = `ad:${cn}-${n}`;
-      [group] = await db
+      const [inserted] = await db
         .insert(groups)
-        .values({ id: randomUUID(), name, source: "ldap", externalId: list[0]!.dn })
+        .values({ id: randomUUID(), name, source: "ldap", externalId })
         .returning();
-      all.push(group!);
+      group = must(inserted, `the inserted group ${name}`);
+      all.push(group);
     }
-    const id = group!.id;
+    const id = group.id;
     await db
       .delete(roleBindings)
       .where(and(eq(roleBindings.subjectKind, "group"), eq(roleBindings.subjectId, id)));

@@ -17,7 +17,7 @@ import type { SignInStore } from "./sign-in-settings";
  * with the same name is refused), and sets their membership of every group standing for an AD
  * group. Refuses someone in no mapped group, before anything is written.
  */
-export async function upsertLdapPerson(db: Database, person: LdapPerson) {
+async function upsertLdapPerson(db: Database, person: LdapPerson) {
   const dnGroups = await directoryGroups(db);
   const held = dnGroups.filter((g) => person.groupDns.includes(normaliseDn(g.externalId)));
   if (held.length === 0)

@@ -12,6 +12,7 @@ import {
 import { parseOwner } from "@llmgw/domain";
 import { recordAudit } from "./audit";
 import { findGroup, findUser } from "./people-lookup";
+import { must } from "../must";
 
 const PARENT_KIND = { org: null, team: "org", project: "team" } as const;
 
@@ -81,7 +82,7 @@ export async function removeUnit(db: Database, owner: string, actor: Actor) {
         params: { owner, children: children.map((c) => `${c.kind}:${c.name}`).join(", ") },
       },
     );
-  const ref = parseOwner(owner)!;
+  const ref = must(parseOwner(owner), `the parsed owner ${owner}`);
   await db
     .delete(orgUnits)
     .where(and(eq(orgUnits.kind, ref.kind as "org"), eq(orgUnits.name, ref.name)));
@@ -112,10 +113,16 @@ export async function listBindings(db: Database): Promise<RoleBindingView[]> {
   }));
 }
 
+async function grantSubject(db: Database, input: GrantRoleInput) {
+  if (input.user)
+    return { kind: "user" as const, id: (await findUser(db, input.user)).id, name: input.user };
+  // The input schema asks for exactly one of user and group.
+  const name = must(input.group, "a grant's user or group");
+  return { kind: "group" as const, id: (await findGroup(db, name)).id, name };
+}
+
 export async function grantRole(db: Database, input: GrantRoleInput, actor: Actor) {
-  const subject = input.user
-    ? { kind: "user" as const, id: (await findUser(db, input.user)).id, name: input.user }
-    : { kind: "group" as const, id: (await findGroup(db, input.group!)).id, name: input.group! };
+  const subject = await grantSubject(db, input);
   if (input.scope !== "*") await requireUnit(db, input.scope);
   const [row] = await db
     .insert(roleBindings)
@@ -149,7 +156,10 @@ export async function grantRole(db: Database, input: GrantRoleInput, actor: Acto
     target: `${subject.kind}:${subject.name}`,
     details: { role: input.role, scope: input.scope },
   });
-  return (await listBindings(db)).find((b) => b.id === row.id)!;
+  return must(
+    (await listBindings(db)).find((b) => b.id === row.id),
+    `the new role binding ${row.id}`,
+  );
 }
 
 export async function revokeGrant(db: Database, id: string, actor: Actor) {

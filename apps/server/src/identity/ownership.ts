@@ -19,7 +19,8 @@ export function createOwnershipResolver(db: Database): OwnershipResolver {
     async chain(owner: string): Promise<string[]> {
       const ref = parseOwner(owner);
       if (!ref) return [owner];
-      const chain = [formatOwner(ref)];
+      const self = formatOwner(ref);
+      const chain = [self];
       let next: string | null;
       if (ref.kind === "user") {
         const [person] = await db
@@ -28,7 +29,7 @@ export function createOwnershipResolver(db: Database): OwnershipResolver {
           .where(eq(users.username, ref.name));
         next = person?.home ?? null;
       } else {
-        next = await parentOf(chain[0]!);
+        next = await parentOf(self);
       }
       // A loop in the tree (which creation refuses) must not hang a request: the depth is capped.
       while (next && chain.length < DEPTH_MAX && !chain.includes(next)) {

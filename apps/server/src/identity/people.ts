@@ -29,6 +29,7 @@ import { recordAudit } from "./audit";
 import { grantsOf } from "./principal";
 import { requireUnit } from "./org-tree";
 import { findGroup, findUser } from "./people-lookup";
+import { must } from "../must";
 
 export async function personView(db: Database, user: UserRow): Promise<PersonView> {
   const grants = await grantsOf(db, user.id);
@@ -84,13 +85,14 @@ export async function createPerson(db: Database, input: CreatePersonInput, actor
       homeOwner: input.homeOwner ?? null,
     })
     .returning();
+  const created = must(row, `the inserted person ${input.username}`);
   await recordAudit(db, {
     actor: actor.username,
     action: "user.create",
     target: input.username,
-    details: { role: row!.role, homeOwner: row!.homeOwner, password: input.password ?? null },
+    details: { role: created.role, homeOwner: created.homeOwner, password: input.password ?? null },
   });
-  return personView(db, row!);
+  return personView(db, created);
 }
 
 export async function updatePerson(db: Database, input: UpdatePersonInput, actor: Actor) {
@@ -118,7 +120,7 @@ export async function updatePerson(db: Database, input: UpdatePersonInput, actor
     target: user.username,
     details: changes,
   });
-  return personView(db, row!);
+  return personView(db, must(row, `the updated person ${user.username}`));
 }
 
 export async function removePerson(db: Database, id: string, actor: Actor) {
@@ -195,7 +197,7 @@ export async function createGroup(db: Database, input: CreateGroupInput, actor: 
     target: input.name,
     details: { externalId: input.externalId ?? null },
   });
-  return groupView(db, row!);
+  return groupView(db, must(row, `the inserted group ${input.name}`));
 }
 
 export async function removeGroup(db: Database, id: string, actor: Actor) {

@@ -1,13 +1,5 @@
 // Who a person is when they call: their cluster role and their grants, direct and through groups.
-import {
-  eq,
-  groupMembers,
-  inArray,
-  roleBindings,
-  users,
-  type Database,
-  type UserRow,
-} from "@llmgw/db";
+import { eq, groupMembers, inArray, roleBindings, type Database, type UserRow } from "@llmgw/db";
 import type { Grant, UserView } from "@llmgw/api";
 import { clusterRole } from "@llmgw/domain";
 
@@ -43,9 +35,4 @@ export async function principalOf(db: Database, user: UserRow): Promise<UserView
     locale: user.locale === "en" || user.locale === "tr" ? user.locale : null,
     grants: grants.map(({ role: r, scope }) => ({ role: r, scope })),
   };
-}
-
-export async function principalById(db: Database, userId: string): Promise<UserView | null> {
-  const [user] = await db.select().from(users).where(eq(users.id, userId));
-  return user ? principalOf(db, user) : null;
 }

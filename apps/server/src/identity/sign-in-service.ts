@@ -8,7 +8,7 @@ import { mappedGroups } from "./ldap-group-mappings";
 import { testLdapDirectory } from "./ldap-test";
 import { SCIM_KEY, writeSetting, type LdapSettings, type SignInStore } from "./sign-in-settings";
 
-export const SCIM_TOKEN_PREFIX = "llmgw_scim_";
+const SCIM_TOKEN_PREFIX = "llmgw_scim_";
 
 export function createSignInSetupService(store: SignInStore): SignInSetupService {
   return {

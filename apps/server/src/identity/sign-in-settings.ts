@@ -13,11 +13,11 @@ import { readSecret, storeSecret } from "../seal/sealed-secrets";
 import { recordAudit } from "./audit";
 import { applyGroupMappings } from "./ldap-group-mappings";
 
-export const ENTRA_KEY = "auth.entra";
-export const LDAP_KEY = "auth.ldap";
+const ENTRA_KEY = "auth.entra";
+const LDAP_KEY = "auth.ldap";
 export const SCIM_KEY = "auth.scim";
-export const ENTRA_SECRET = "auth/entra-client-secret";
-export const LDAP_SECRET = "auth/ldap-bind-password";
+const ENTRA_SECRET = "auth/entra-client-secret";
+const LDAP_SECRET = "auth/ldap-bind-password";
 export const ENTRA_CALLBACK_PATH = "/auth/entra/callback";
 
 export type EntraSettings = Omit<EntraSettingsInput, "clientSecret">;
@@ -27,7 +27,7 @@ export interface ScimSettings {
   lastSyncAt: string | null;
 }
 
-export async function readSetting<T>(db: Database, key: string): Promise<T | null> {
+async function readSetting<T>(db: Database, key: string): Promise<T | null> {
   const [row] = await db.select().from(settings).where(eq(settings.key, key));
   return row ? (row.value as T) : null;
 }

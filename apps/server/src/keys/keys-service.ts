@@ -17,14 +17,14 @@ import { recordAudit } from "../identity/audit";
 
 const CACHE_MS = 5_000;
 
-export type KeyCheck = { ok: true; key: ApiKeyRow } | { ok: false; why: string };
+type KeyCheck = { ok: true; key: ApiKeyRow } | { ok: false; why: string };
 
 export interface GatewayKeys extends KeysService {
   /** Checks a presented key: format and checksum, the stored hash, revocation and expiry. */
   check(presented: string): Promise<KeyCheck>;
 }
 
-export function keyView(row: ApiKeyRow, nowMs: number): KeyView {
+function keyView(row: ApiKeyRow, nowMs: number): KeyView {
   const iso = (date: Date | null) => date?.toISOString() ?? null;
   const state = row.revokedAt
     ? "revoked"

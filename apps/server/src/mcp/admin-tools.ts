@@ -1,6 +1,7 @@
 // llmgw:admin, the built-in read-only MCP server: answered in this process from the same
 // services `llmgw ctl` calls, so its answers are the CLI's (as `--json` prints them). Nothing here
 // changes anything, and no token is kept for it.
+import { messageOf } from "@llmgw/domain";
 import type { ApiServices } from "@llmgw/api";
 import { z } from "zod";
 
@@ -96,7 +97,7 @@ export async function runAdminTool(
     const message =
       error instanceof z.ZodError
         ? error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ")
-        : (error as Error).message;
+        : messageOf(error);
     return { content: [{ type: "text", text: message }], isError: true };
   }
 }

@@ -3,7 +3,7 @@
 // so they live apart from the gateway's request handling (which imports the list and the calls).
 import type { ApiServices } from "@llmgw/api";
 import { auditLog, mcpGrants, mcpServers, type McpServerRow } from "@llmgw/db";
-import { effectiveGrant } from "@llmgw/domain";
+import { effectiveGrant, messageOf } from "@llmgw/domain";
 import type { CallerDeps, McpCaller } from "./callers";
 import type { McpServiceDeps } from "./mcp-service";
 
@@ -51,7 +51,5 @@ export function audit(
       target: tool,
       details: { caller: caller.label, outcome, ...details },
     })
-    .catch((error: unknown) =>
-      deps.log(`mcp: could not audit a call: ${(error as Error).message}`),
-    );
+    .catch((error: unknown) => deps.log(`mcp: could not audit a call: ${messageOf(error)}`));
 }

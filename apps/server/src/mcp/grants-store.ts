@@ -132,7 +132,8 @@ export async function openLevel(
     .delete(mcpGrants)
     .where(and(eq(mcpGrants.subject, subject), eq(mcpGrants.server, server)))
     .returning();
-  if (gone.length === 0)
+  const [removed] = gone;
+  if (!removed)
     throw new ServiceError(
       "not_found",
       `${subject} names no list of its own for ${server}; it already inherits`,
@@ -143,7 +144,7 @@ export async function openLevel(
     actor: actor.username,
     action: "mcp.open",
     target: `${server} → ${subject}`,
-    details: { was: gone[0]!.tools },
+    details: { was: removed.tools },
   });
   deps.onChange(server);
   return listGrants(deps.db, { server });

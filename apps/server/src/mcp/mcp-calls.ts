@@ -2,7 +2,7 @@
 // saw), then the call goes to llmgw:admin in this process or upstream with the server's sealed
 // headers. The outcome feeds the server's breaker and the audit.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { ADMIN_MCP_SERVER, splitGatewayToolName, toolGranted } from "@llmgw/domain";
+import { ADMIN_MCP_SERVER, splitGatewayToolName, toolGranted, messageOf } from "@llmgw/domain";
 import { MCP_FAILURES_TO_OPEN } from "./runtime";
 import { runAdminTool } from "./admin-tools";
 import { loadSdk } from "./sdk";
@@ -52,7 +52,7 @@ export async function callTool(
     target = upstreamTarget(deps, granted.row);
   } catch (error) {
     audit(deps, scope.caller, name, "failed", { reason: "the credential does not open" });
-    deps.log(`mcp server ${split.server}: ${(error as Error).message}`);
+    deps.log(`mcp server ${split.server}: ${messageOf(error)}`);
     return errorResult(`MCP server ${split.server}: its stored credential does not open`);
   }
   return forward(deps, scope, name, split, target, args, elapsed);

@@ -14,7 +14,7 @@ export async function listCallerTools(deps: McpGatewayDeps, scope: CallerScope):
     [...scope.servers.values()].map(async ({ row, patterns }) =>
       (await toolsOf(deps, row))
         .filter((tool) => toolGranted(patterns, tool.name))
-        .map((tool) => ({ ...tool, name: gatewayToolName(row.name, tool.name) }) as Tool),
+        .map((tool) => ({ ...tool, name: gatewayToolName(row.name, tool.name) })),
     ),
   );
   return perServer.flat().sort((a, b) => a.name.localeCompare(b.name));

@@ -16,6 +16,7 @@ import {
   type SealingDeps,
 } from "./server-rows";
 import { listUpstreamTools, upstreamReason } from "./upstream";
+import { must } from "../must";
 
 export interface McpServiceDeps extends SealingDeps {
   db: Database;
@@ -60,14 +61,15 @@ export function createMcpService(deps: McpServiceDeps): McpService {
       details: { url: row.url, headers: headerNames(row), ...extra },
     });
   const save = async (row: McpServerRow, actor: Actor, action: string) => {
-    const [saved] = await db
+    const [updated] = await db
       .update(mcpServers)
       .set(row)
       .where(eq(mcpServers.name, row.name))
       .returning();
     runtime.forget(row.name);
-    await audit(actor, action, saved!);
-    return view(saved!);
+    const saved = must(updated, `the updated MCP server ${row.name}`);
+    await audit(actor, action, saved);
+    return view(saved);
   };
   const grantsDeps: GrantsDeps = {
     db,

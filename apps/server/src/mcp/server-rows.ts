@@ -15,7 +15,7 @@ import { checkMcpAddress } from "./address";
 import type { McpRuntime } from "./runtime";
 
 /** The built-in server's address: answered in this process, it cannot be moved. */
-export const ADMIN_MCP_URL = "llmgw:admin";
+const ADMIN_MCP_URL = "llmgw:admin";
 
 export interface SealingDeps {
   masterKey: Uint8Array;
@@ -41,7 +41,7 @@ export function sealedHeader(
 }
 
 /** The address a server is kept under, refused as the guard says; fixed for llmgw:admin. */
-export function checkedUrl(deps: SealingDeps, name: string, url: string | undefined): string {
+function checkedUrl(deps: SealingDeps, name: string, url: string | undefined): string {
   if (name === ADMIN_MCP_SERVER) {
     if (url !== undefined && url !== "" && url !== ADMIN_MCP_URL)
       throw new ServiceError(

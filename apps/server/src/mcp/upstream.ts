@@ -3,6 +3,7 @@
 // (sealed ones opened just here) are sent; a redirect is refused so no credential follows it
 // to another host. The address is judged by the outbound guard before each operation, and every
 // connection goes through the guarded agent, so a name that resolves inside is refused too.
+import { messageOf } from "@llmgw/domain";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -27,7 +28,7 @@ function guardedFetch(agent: Agent): FetchLike {
       ...(init as UndiciRequestInit),
       redirect: "error",
       dispatcher: agent,
-    }) as unknown as Promise<Response>;
+    });
 }
 
 async function withUpstream<T>(
@@ -107,7 +108,7 @@ export async function isServerFailure(error: unknown): Promise<boolean> {
  * logged or audited.
  */
 export function upstreamReason(error: unknown, target: UpstreamTarget): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   const cause =
     error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
   let reason = `${message}${cause}`;

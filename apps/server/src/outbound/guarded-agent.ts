@@ -7,7 +7,7 @@ import type { LookupFunction } from "node:net";
 import { barredAddress } from "@llmgw/domain";
 import { Agent } from "undici";
 
-export class RefusedAddressError extends Error {
+class RefusedAddressError extends Error {
   override readonly name = "RefusedAddressError";
 }
 

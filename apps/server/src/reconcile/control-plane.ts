@@ -2,7 +2,7 @@
 // replica-key secret, starts the loop, and returns the hooks agent sessions call. main.ts wires it.
 import { join } from "node:path";
 import type { Database } from "@llmgw/db";
-import { DEFAULT_RECONCILE_POLICY, type LivenessPolicy } from "@llmgw/domain";
+import { DEFAULT_RECONCILE_POLICY, type LivenessPolicy, messageOf } from "@llmgw/domain";
 import type { ReplicaStatus } from "@llmgw/proto";
 import type { NodeLinks } from "../agents/node-links";
 import { openCatalogStore } from "../catalog/db-catalog-store";
@@ -115,8 +115,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       reconciler.markDirty(model.name);
     }
   });
-  const failed = (what: string) => (error: unknown) =>
-    log(`${what} failed: ${(error as Error).message}`);
+  const failed = (what: string) => (error: unknown) => log(`${what} failed: ${messageOf(error)}`);
   return {
     fleet: fleetViewOf(deps),
     demand: deps.demand,

@@ -9,13 +9,13 @@ import { sendStart, sendStop } from "./frames";
 type Action<K extends ReconcileAction["kind"]> = Extract<ReconcileAction, { kind: K }>;
 
 /** What a pass knows beyond one action: the replicas its placements stand in for. */
-export interface PassContext {
+interface PassContext {
   /** Replicas stopped because their node was lost, with that node's name; a placement takes one. */
   replacing: Array<{ replicaId: string; nodeName: string }>;
 }
 
 /** Which stops of a pass give up replicas on lost nodes, so the placements after them are rebuilds. */
-export function passContext(actions: readonly ReconcileAction[]): PassContext {
+function passContext(actions: readonly ReconcileAction[]): PassContext {
   const lost = new Map<string, string>();
   for (const a of actions) if (a.kind === "node-lost") lost.set(a.nodeId, a.nodeName);
   const replacing = actions.flatMap((a) =>
@@ -109,7 +109,7 @@ async function park(deps: ReconcileDeps, action: Action<"park">): Promise<void> 
   });
 }
 
-export async function executeAction(
+async function executeAction(
   deps: ReconcileDeps,
   warnings: PlacementWarnings,
   action: ReconcileAction,

@@ -27,7 +27,7 @@ export function sendStop(
 }
 
 /** The full list a node should run, sent after every Register: the agent adopts, starts and stops to match. */
-export function desiredFor(deps: ReconcileDeps, nodeId: string): StartReplicaInit[] {
+function desiredFor(deps: ReconcileDeps, nodeId: string): StartReplicaInit[] {
   const catalog = deps.catalog.current();
   const list: StartReplicaInit[] = [];
   for (const record of deps.book.onNode(nodeId)) {

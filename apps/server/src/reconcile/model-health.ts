@@ -1,5 +1,6 @@
 // Consecutive start failures and parking per model, in memory and written through to
 // `model_status`, because a restart must not forget that a model was parked.
+import { messageOf } from "@llmgw/domain";
 import { modelStatus, type Database } from "@llmgw/db";
 import type { ModelHealth } from "@llmgw/domain";
 
@@ -40,7 +41,7 @@ export class ModelHealthBook {
           .onConflictDoUpdate({ target: modelStatus.name, set: row });
       })
       .catch((error: unknown) =>
-        this.log(`could not save the status of model ${health.name}: ${(error as Error).message}`),
+        this.log(`could not save the status of model ${health.name}: ${messageOf(error)}`),
       );
     this.queue = run;
     return run;

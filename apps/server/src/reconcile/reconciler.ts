@@ -1,7 +1,7 @@
 // The level-triggered loop. Events (a catalog swap, an agent registering or leaving, a phase
 // change, a retry) only mark a model dirty; one loop drains the dirty set a model at a time, and
 // a periodic resync marks every model, so a lost event or a node going lost with time is caught.
-import { planReconcile, type ObservedReplica } from "@llmgw/domain";
+import { planReconcile, type ObservedReplica, messageOf } from "@llmgw/domain";
 import { randomBytes } from "node:crypto";
 import { reconcileNodes } from "../fleet/placement-nodes";
 import type { ReconcileDeps } from "./deps";
@@ -107,7 +107,7 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
         await reconcileModels(batch);
       } catch (error) {
         if (batch.length === 1) {
-          deps.log(`reconciling ${batch[0]} failed: ${(error as Error).message}`);
+          deps.log(`reconciling ${batch[0]} failed: ${messageOf(error)}`);
           continue;
         }
         // One model's failure must not hold the others back: plan them one at a time, from the
@@ -117,7 +117,7 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
           try {
             await reconcileModels([name]);
           } catch (each) {
-            deps.log(`reconciling ${name} failed: ${(each as Error).message}`);
+            deps.log(`reconciling ${name} failed: ${messageOf(each)}`);
           }
         }
       }

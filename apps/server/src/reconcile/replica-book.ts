@@ -1,6 +1,7 @@
 // Observed replicas, in memory and written through to the `replicas` table. Agents report phases
 // every heartbeat; keeping the book in memory means a report costs a map lookup, and only a
 // change costs a write. Writes run one at a time in the order they were made.
+import { messageOf } from "@llmgw/domain";
 import { eq, replicas as replicasTable, sql, type Database, type ReplicaRow } from "@llmgw/db";
 import type { ObservedReplica, ReconcileAction, ReplicaPhaseName } from "@llmgw/domain";
 
@@ -210,7 +211,7 @@ export class ReplicaBook {
   private write(what: string, work: () => Promise<void>): Promise<void> {
     const run = this.queue
       .then(work)
-      .catch((error: unknown) => this.log(`could not save ${what}: ${(error as Error).message}`));
+      .catch((error: unknown) => this.log(`could not save ${what}: ${messageOf(error)}`));
     this.queue = run;
     return run;
   }

@@ -22,9 +22,9 @@ function view(fleet: FleetView, record: ReplicaRecord): ReplicaView {
 }
 
 /** A card under this share of busy time for the whole window is doing nothing useful. */
-export const IDLE_UTILIZATION_PERCENT = 5;
+const IDLE_UTILIZATION_PERCENT = 5;
 /** Judged over the last minute; at least this many samples, so a fresh replica is not called idle. */
-export const IDLE_WINDOW_MS = 60_000;
+const IDLE_WINDOW_MS = 60_000;
 const IDLE_SAMPLES_MIN = 3;
 
 function peakIfIdle(fleet: FleetView, record: ReplicaRecord, sinceMs: number): number | null {

@@ -27,7 +27,7 @@ describe("nodes.history and replicas.idle", () => {
         },
       ],
     };
-    ctx.services.nodes.history.mockResolvedValueOnce(history as never);
+    ctx.services.nodes.history.mockResolvedValueOnce(history);
     expect(await appRouter.createCaller(ctx).nodes.history({ id: "n1" })).toEqual(history);
     const signedOut = appRouter.createCaller(fakeContext(null));
     expect((await caught(signedOut.nodes.history({ id: "n1" }))).code).toBe("UNAUTHORIZED");

@@ -19,6 +19,7 @@ import {
 import { recordAudit } from "../audit";
 import { asString, memberFilterPath, parsePatch, SCHEMA, type EqFilter } from "./scim-protocol";
 import { ScimError } from "../errors";
+import { must } from "../../must";
 
 export async function groupResource(
   db: Database,
@@ -160,15 +161,16 @@ export async function createScimGroup(db: Database, body: unknown): Promise<Grou
     .insert(groups)
     .values({ id: randomUUID(), name, externalId, source: "scim" })
     .returning();
+  const created = must(row, `the inserted group ${name}`);
   for (const userId of members)
-    await db.insert(groupMembers).values({ groupId: row!.id, userId }).onConflictDoNothing();
+    await db.insert(groupMembers).values({ groupId: created.id, userId }).onConflictDoNothing();
   await recordAudit(db, {
     actor: "scim",
     action: "group.create",
     target: name,
     details: { externalId, members: members.length },
   });
-  return row!;
+  return created;
 }
 
 async function setMembers(db: Database, groupId: string, ids: string[], add: boolean) {

@@ -31,14 +31,15 @@ export interface EqFilter {
 /** `userName eq "ada"`; anything else is refused with invalidFilter, naming what is supported. */
 export function parseFilter(filter: string | null): EqFilter | null {
   if (filter === null || filter.trim() === "") return null;
-  const match = /^\s*([A-Za-z][\w.]*)\s+eq\s+"((?:[^"\\]|\\.)*)"\s*$/i.exec(filter);
-  if (!match)
+  const [, attribute, value] =
+    /^\s*([A-Za-z][\w.]*)\s+eq\s+"((?:[^"\\]|\\.)*)"\s*$/i.exec(filter) ?? [];
+  if (attribute === undefined || value === undefined)
     throw new ScimError(
       400,
       `filter ${JSON.stringify(filter)} is not supported: use ATTRIBUTE eq "VALUE"`,
       "invalidFilter",
     );
-  return { attribute: match[1]!.toLowerCase(), value: match[2]!.replace(/\\(.)/g, "$1") };
+  return { attribute: attribute.toLowerCase(), value: value.replace(/\\(.)/g, "$1") };
 }
 
 export interface PatchOp {
@@ -66,7 +67,7 @@ export function parsePatch(body: unknown): PatchOp[] {
       );
     if (entry.path !== undefined && typeof entry.path !== "string")
       throw new ScimError(400, `operation ${index + 1}: path must be a string`, "invalidPath");
-    return { op, path: (entry.path as string | undefined) ?? null, value: entry.value };
+    return { op, path: entry.path ?? null, value: entry.value };
   });
 }
 
@@ -90,8 +91,7 @@ export function asString(value: unknown, what: string, max = 1000): string {
 
 /** `members[value eq "id"]` → the id; null for any other path. */
 export function memberFilterPath(path: string): string | null {
-  const match = /^members\[\s*value\s+eq\s+"([^"]+)"\s*\]$/i.exec(path.trim());
-  return match ? match[1]! : null;
+  return /^members\[\s*value\s+eq\s+"([^"]+)"\s*\]$/i.exec(path.trim())?.[1] ?? null;
 }
 
 export function listResponse<T>(resources: T[], startIndex: number, total: number) {

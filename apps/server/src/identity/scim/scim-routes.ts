@@ -1,6 +1,7 @@
 // /scim/v2: the SCIM endpoint Entra ID (or any provisioning client) calls with the bearer token
 // made on People → Sign-in. Only the token's SHA-256 is stored; answers are application/scim+json;
 // every refusal is a SCIM error with a 4xx status, never a 500.
+import { messageOf } from "@llmgw/domain";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Database } from "@llmgw/db";
 import { constantTimeEqual, sha256Hex } from "@llmgw/secrets";
@@ -34,7 +35,7 @@ import {
   userResource,
 } from "./scim-users";
 
-export const SCIM_PATH = "/scim/v2";
+const SCIM_PATH = "/scim/v2";
 const BODY_BYTES_MAX = 1_048_576;
 const PAGE_MAX = 200;
 
@@ -236,7 +237,7 @@ export async function handleScim(
     }
   } catch (error) {
     if (error instanceof ScimError) return send(res, error.status, errorBody(error));
-    options.log(`SCIM ${req.method} ${url.pathname} failed: ${(error as Error).message}`);
+    options.log(`SCIM ${req.method} ${url.pathname} failed: ${messageOf(error)}`);
     send(
       res,
       400,

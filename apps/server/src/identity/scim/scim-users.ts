@@ -8,6 +8,7 @@ import { isLastActiveAdmin } from "../admins";
 import { recordAudit } from "../audit";
 import { asBoolean, asString, parsePatch, SCHEMA, type EqFilter } from "./scim-protocol";
 import { ScimError } from "../errors";
+import { must } from "../../must";
 
 const USERNAME = /^[A-Za-z0-9._@-]{1,100}$/;
 
@@ -68,7 +69,7 @@ function nameOf(body: Record<string, unknown>): string | undefined {
 }
 
 /** Fields from a full resource (POST, PUT). */
-export function fieldsFromResource(body: unknown): UserFields {
+export function fieldsFromResource(body: unknown): UserFields & { username: string } {
   if (!body || typeof body !== "object")
     throw new ScimError(400, "the body must be a JSON object", "invalidSyntax");
   const b = body as Record<string, unknown>;
@@ -181,13 +182,16 @@ async function keepAnAdmin(db: Database, leaving: UserRow): Promise<void> {
     );
 }
 
-export async function createScimUser(db: Database, fields: UserFields): Promise<UserRow> {
+export async function createScimUser(
+  db: Database,
+  fields: UserFields & { username: string },
+): Promise<UserRow> {
   await checkNameFree(db, fields.username, null);
   const [row] = await db
     .insert(users)
     .values({
       id: randomUUID(),
-      username: fields.username!,
+      username: fields.username,
       displayName: fields.displayName ?? "",
       email: fields.email ?? null,
       externalId: fields.externalId ?? null,
@@ -196,13 +200,14 @@ export async function createScimUser(db: Database, fields: UserFields): Promise<
       role: null,
     })
     .returning();
+  const created = must(row, `the inserted user ${fields.username}`);
   await recordAudit(db, {
     actor: "scim",
     action: "user.create",
-    target: row!.username,
-    details: { externalId: row!.externalId },
+    target: created.username,
+    details: { externalId: created.externalId },
   });
-  return row!;
+  return created;
 }
 
 export async function updateScimUser(
