@@ -2,6 +2,7 @@
 // a refusal by its code (locales/*/refusals.json) with the names the server put in it; anything
 // else shows the control plane's own message, which already names what to do.
 import { isRefusalCode, REFUSALS } from "@llmgw/api/schemas";
+import { messageOf } from "@llmgw/domain";
 import { TRPCClientError } from "@trpc/client";
 import type { TFunction } from "i18next";
 
@@ -15,7 +16,7 @@ interface ErrorData {
 function errorData(error: unknown): ErrorData | null {
   if (!(error instanceof TRPCClientError)) return null;
   const data: unknown = error.data;
-  return typeof data === "object" && data !== null ? (data as ErrorData) : null;
+  return typeof data === "object" && data !== null ? data : null;
 }
 
 /** The tRPC error code ("UNAUTHORIZED", "NOT_FOUND", "BAD_GATEWAY"…), or null for other failures. */
@@ -91,7 +92,6 @@ export function describeError(
   if (options.isSignIn && data?.code === "UNAUTHORIZED") return t("errors.wrongCredentials");
   // No tRPC data at all means the response never came from tRPC: the console itself is down.
   if (error instanceof TRPCClientError && !data) return t("errors.consoleUnreachable");
-  const message =
-    translateRefusal(error, t) ?? (error instanceof Error ? error.message : String(error));
+  const message = translateRefusal(error, t) ?? messageOf(error);
   return t("errors.server", { message });
 }

@@ -2,6 +2,7 @@
 // per card (`card0`, `card1`, …). Memory is charted as a share of each card's own memory, so
 // cards of different sizes share an axis.
 import type { GpuHistoryView } from "@llmgw/api";
+import { must } from "./must";
 
 export const CHART_METRICS = ["utilization", "memory", "temperature"] as const;
 export type ChartMetric = (typeof CHART_METRICS)[number];
@@ -50,5 +51,5 @@ const CARD_COLOURS = [
 ];
 
 export function cardColour(index: number): string {
-  return CARD_COLOURS[index % CARD_COLOURS.length]!;
+  return must(CARD_COLOURS[index % CARD_COLOURS.length], `colour of card ${index}`);
 }

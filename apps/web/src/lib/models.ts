@@ -1,6 +1,7 @@
 // Pure helpers for the models and replicas views: what a definition says about engines, how the
 // definition editor's text becomes an object, how the tables order and filter rows.
 import type { ModelView, ReplicaView } from "@llmgw/api";
+import { messageOf } from "@llmgw/domain";
 
 /** The engines a definition's profiles name, once each in profile order. */
 export function definitionEngines(definition: Record<string, unknown>): string[] {
@@ -37,7 +38,7 @@ export function parseDefinitionText(text: string): ParsedDefinition {
     return {
       ok: false,
       problem: "syntax",
-      message: error instanceof Error ? error.message : String(error),
+      message: messageOf(error),
     };
   }
   if (!value || typeof value !== "object" || Array.isArray(value))

@@ -130,7 +130,7 @@ describe("nodeWarnings", () => {
       key: "simulated",
       direction: "desc",
     });
-    expect(bySimulated[0]!.id).toBe("w");
+    expect(bySimulated[0]?.id).toBe("w");
   });
 });
 

@@ -10,10 +10,11 @@ interface Recorded {
 }
 
 function fakeFetch(response: Response, recorded: Recorded[]): typeof fetch {
-  return (async (url: string | URL | Request, init?: RequestInit) => {
-    recorded.push({ url: String(url), init: init ?? {} });
+  return async (url: string | URL | Request, init?: RequestInit) => {
+    const href = typeof url === "string" ? url : url instanceof URL ? url.href : url.url;
+    recorded.push({ url: href, init: init ?? {} });
     return response;
-  }) as typeof fetch;
+  };
 }
 
 describe("upstreamUrl", () => {

@@ -43,7 +43,7 @@ export function chartRows(
     byBucket.set(at, row);
   }
   return bucketStartsMs(series.since, series.until, series.bucketSeconds).map((bucketMs) => {
-    const row: ChartRow = { bucketMs } as ChartRow;
+    const row: ChartRow = { bucketMs };
     for (const group of groups) {
       const point = byBucket.get(bucketMs)?.get(group);
       row[group] = point ? value(point) : missing;

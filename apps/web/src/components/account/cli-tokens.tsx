@@ -4,6 +4,7 @@
 import type { CreatedToken, TokenView } from "@llmgw/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { describeError } from "../../lib/errors";
 import { formatDateTime } from "../../lib/format";
@@ -11,6 +12,7 @@ import { useTRPC } from "../../trpc/react";
 import { ConfirmDialog } from "../confirm-dialog";
 import { ShownOnce } from "../shown-once";
 import { FormError } from "../ui/form-error";
+import { DataGrid, type GridColumn } from "../ui/data-grid";
 import { FormField } from "../ui/form-field";
 
 const EXPIRY_DAYS = [7, 30, 90, 365] as const;
@@ -107,6 +109,40 @@ function TokenForm({ onCreated }: { onCreated(created: CreatedToken): void }) {
   );
 }
 
+function tokenColumns(
+  t: TFunction<"account">,
+  language: string,
+  onRevoke: (token: TokenView) => void,
+): GridColumn<TokenView>[] {
+  return [
+    { id: "label", header: t("tokens.columns.label"), render: (token) => token.label },
+    {
+      id: "created",
+      header: t("tokens.columns.created"),
+      render: (token) => formatDateTime(token.createdAt, language),
+    },
+    {
+      id: "expires",
+      header: t("tokens.columns.expires"),
+      render: (token) => formatDateTime(token.expiresAt, language),
+    },
+    {
+      id: "actions",
+      header: t("tokens.columns.actions"),
+      render: (token) => (
+        <button
+          type="button"
+          className="control-small"
+          onClick={() => onRevoke(token)}
+          data-testid="token-revoke"
+        >
+          {t("tokens.revoke")}
+        </button>
+      ),
+    },
+  ];
+}
+
 export function CliTokens({ apiUrl }: { apiUrl: string }) {
   const { t, i18n } = useTranslation("account");
   const { t: tc } = useTranslation();
@@ -146,35 +182,13 @@ export function CliTokens({ apiUrl }: { apiUrl: string }) {
         </p>
       ) : null}
       {list && list.length > 0 ? (
-        <table className="grid" data-testid="tokens-table">
-          <thead>
-            <tr>
-              <th>{t("tokens.columns.label")}</th>
-              <th>{t("tokens.columns.created")}</th>
-              <th>{t("tokens.columns.expires")}</th>
-              <th>{t("tokens.columns.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((token) => (
-              <tr key={token.id} data-testid="token-row" data-label={token.label}>
-                <td>{token.label}</td>
-                <td>{formatDateTime(token.createdAt, i18n.language)}</td>
-                <td>{formatDateTime(token.expiresAt, i18n.language)}</td>
-                <td>
-                  <button
-                    type="button"
-                    className="control-small"
-                    onClick={() => setRevoking(token)}
-                    data-testid="token-revoke"
-                  >
-                    {t("tokens.revoke")}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataGrid
+          columns={tokenColumns(t, i18n.language, setRevoking)}
+          rows={list}
+          rowKey={(token) => token.id}
+          rowProps={(token) => ({ "data-testid": "token-row", "data-label": token.label })}
+          testId="tokens-table"
+        />
       ) : null}
       {revoking ? (
         <ConfirmDialog

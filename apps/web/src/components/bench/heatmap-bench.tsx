@@ -9,6 +9,7 @@ import { useTranslation } from "react-i18next";
 import { bucketOf, bucketStyles } from "../../lib/heatmap/colour";
 import { fleetCells, type FleetCells } from "../../lib/heatmap/cells";
 import { fitLayout, type HeatmapLayout } from "../../lib/heatmap/layout";
+import { must } from "../../lib/must";
 import { nextReadings, seededRandom, syntheticFleet } from "../../lib/heatmap/synthetic";
 import { HeatmapCanvas } from "../cluster/heatmap-canvas";
 
@@ -50,8 +51,8 @@ function paintBaseline(
   context.clearRect(0, 0, layout.widthPx, layout.heightPx);
   const size = layout.cellSizePx;
   for (let cell = 0; cell < values.length; cell++) {
-    context.fillStyle = styles[bucketOf("utilization", values[cell])]!;
-    context.fillRect(layout.cellX[cell]!, layout.cellY[cell]!, size, size);
+    context.fillStyle = styles[bucketOf("utilization", values[cell])] ?? "";
+    context.fillRect(layout.cellX[cell] ?? 0, layout.cellY[cell] ?? 0, size, size);
   }
 }
 
@@ -69,10 +70,10 @@ export function HeatmapBench() {
   const layout = useMemo(() => fitLayout(base.cardCounts, SURFACE.width, SURFACE.height), [base]);
 
   useEffect(() => {
-    const canvas = baselineRef.current!;
+    const canvas = must(baselineRef.current, "the baseline canvas");
     canvas.width = layout.widthPx;
     canvas.height = layout.heightPx;
-    const context = canvas.getContext("2d")!;
+    const context = must(canvas.getContext("2d"), "the baseline canvas's 2D context");
     const styles = bucketStyles("#555");
     paintBaseline(context, layout, state.current.baseline, styles);
     window.llmgwHeatmapBench = {

@@ -23,7 +23,7 @@ export function CellTooltip({
   const { t, i18n } = useTranslation("cluster");
   const { t: tc } = useTranslation();
   const lang = i18n.language;
-  const node = cells.nodes[cells.nodeOfCell[cell]!];
+  const node = cells.nodes[cells.nodeOfCell[cell] ?? -1];
   const gpu = node?.gpus.find((card) => card.index === cells.cardOfCell[cell]);
   if (!node || !gpu) return null;
   const rows: [string, string][] = [

@@ -118,7 +118,8 @@ export function ClusterPage() {
   );
   const renderTooltip = useCallback(
     (cell: number) => {
-      const node = cells.nodes[cells.nodeOfCell[cell]!];
+      const nodeIndex = cells.nodeOfCell[cell];
+      const node = nodeIndex === undefined ? undefined : cells.nodes[nodeIndex];
       const key = `${node?.id}/${cells.cardOfCell[cell]}`;
       return <CellTooltip cells={cells} cell={cell} ownership={ownership.get(key)} />;
     },

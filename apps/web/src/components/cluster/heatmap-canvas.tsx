@@ -130,10 +130,10 @@ export function HeatmapCanvas(props: HeatmapCanvasProps) {
       cellCenter(nodeId, cardIndex) {
         if (!layout) return null;
         for (let cell = 0; cell < cells.nodeOfCell.length; cell++) {
-          if (cells.nodes[cells.nodeOfCell[cell]!]?.id !== nodeId) continue;
+          if (cells.nodes[cells.nodeOfCell[cell] ?? -1]?.id !== nodeId) continue;
           if (cells.cardOfCell[cell] !== cardIndex) continue;
           const half = layout.cellSizePx / 2;
-          return { x: layout.cellX[cell]! + half, y: layout.cellY[cell]! + half };
+          return { x: (layout.cellX[cell] ?? 0) + half, y: (layout.cellY[cell] ?? 0) + half };
         }
         return null;
       },
@@ -152,12 +152,13 @@ export function HeatmapCanvas(props: HeatmapCanvasProps) {
   const onPointerMove = (event: React.PointerEvent<HTMLCanvasElement>) => {
     const cell = cellAt(event);
     if (cell < 0) return setHovered(null);
-    if (hovered?.cell !== cell)
-      setHovered({ cell, x: layout!.cellX[cell]!, y: layout!.cellY[cell]! });
+    // cellAt found a cell, so there is a layout and the cell is inside it.
+    if (hovered?.cell !== cell && layout)
+      setHovered({ cell, x: layout.cellX[cell] ?? 0, y: layout.cellY[cell] ?? 0 });
   };
   const onClick = (event: React.PointerEvent<HTMLCanvasElement>) => {
     const cell = cellAt(event);
-    const node = cell >= 0 ? cells.nodes[cells.nodeOfCell[cell]!] : undefined;
+    const node = cell >= 0 ? cells.nodes[cells.nodeOfCell[cell] ?? -1] : undefined;
     if (node) props.onOpenNode?.(node.id);
   };
 

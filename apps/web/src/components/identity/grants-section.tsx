@@ -6,6 +6,7 @@ import type { GroupView, OrgUnitView, PersonView, RoleBindingView } from "@llmgw
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../confirm-dialog";
+import { DataGrid, type GridColumn } from "../ui/data-grid";
 import { FormError } from "../ui/form-error";
 import { latestError, rolesFromSignIn, type IdentityWrites } from "./use-identity-writes";
 
@@ -110,12 +111,67 @@ function GrantForm({
   );
 }
 
+function useGrantColumns(
+  canEdit: boolean,
+  fromSignIn: ReadonlySet<string>,
+  onRevoke: (binding: RoleBindingView) => void,
+): GridColumn<RoleBindingView>[] {
+  const { t } = useTranslation("people");
+  const { t: tc } = useTranslation();
+  const columns: GridColumn<RoleBindingView>[] = [
+    {
+      id: "subject",
+      header: t("grants.subject"),
+      render: (b) => (
+        <>
+          <span className="muted">{t(`grants.kind.${b.subjectKind}`)}</span>{" "}
+          <span className="name-cell">{b.subject}</span>
+        </>
+      ),
+    },
+    { id: "role", header: t("grants.role"), render: (b) => tc(`roles.${b.role}`) },
+    {
+      id: "scope",
+      header: t("grants.scope"),
+      render: (b) => (b.scope === "*" ? t("cluster") : b.scope),
+      cellProps: () => ({ className: "mono" }),
+    },
+    {
+      id: "by",
+      header: t("grants.by"),
+      render: (b) => b.createdBy,
+      cellProps: () => ({ className: "muted" }),
+    },
+  ];
+  if (!canEdit) return columns;
+  const actions: GridColumn<RoleBindingView> = {
+    id: "actions",
+    header: t("columns.actions"),
+    render: (b) =>
+      b.subjectKind === "group" && fromSignIn.has(b.subject) ? (
+        <span className="muted">{t("grants.fromSignIn")}</span>
+      ) : (
+        <button
+          type="button"
+          className="control control-small control-danger"
+          onClick={() => onRevoke(b)}
+          data-testid="grant-revoke"
+        >
+          {t("grants.revoke")}
+        </button>
+      ),
+    cellProps: () => ({ className: "col-actions" }),
+  };
+  return [...columns, actions];
+}
+
 export function GrantsSection(props: GrantsSectionProps) {
   const { bindings, groups, canEdit, writes } = props;
   const { t } = useTranslation("people");
   const { t: tc } = useTranslation();
   const [revoking, setRevoking] = useState<RoleBindingView | null>(null);
   const fromSignIn = new Set(groups.filter((g) => rolesFromSignIn(g.source)).map((g) => g.name));
+  const columns = useGrantColumns(canEdit, fromSignIn, setRevoking);
   const sorted = [...bindings].sort((a, b) =>
     `${a.scope} ${a.subject}`.localeCompare(`${b.scope} ${b.subject}`),
   );
@@ -127,55 +183,18 @@ export function GrantsSection(props: GrantsSectionProps) {
       </div>
       <FormError error={latestError([writes.grant, writes.revoke])} testId="grants-error" />
       <div className="table-scroll">
-        <table className="grid" data-testid="grants-table">
-          <thead>
-            <tr>
-              <th>{t("grants.subject")}</th>
-              <th>{t("grants.role")}</th>
-              <th>{t("grants.scope")}</th>
-              <th>{t("grants.by")}</th>
-              {canEdit ? <th>{t("columns.actions")}</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {sorted.map((b) => {
-              const isFromSignIn = b.subjectKind === "group" && fromSignIn.has(b.subject);
-              return (
-                <tr
-                  key={b.id}
-                  data-testid="grant-row"
-                  data-subject={`${b.subjectKind}:${b.subject}`}
-                  data-role={b.role}
-                  data-scope={b.scope}
-                >
-                  <td>
-                    <span className="muted">{t(`grants.kind.${b.subjectKind}`)}</span>{" "}
-                    <span className="name-cell">{b.subject}</span>
-                  </td>
-                  <td>{tc(`roles.${b.role}`)}</td>
-                  <td className="mono">{b.scope === "*" ? t("cluster") : b.scope}</td>
-                  <td className="muted">{b.createdBy}</td>
-                  {canEdit ? (
-                    <td className="col-actions">
-                      {isFromSignIn ? (
-                        <span className="muted">{t("grants.fromSignIn")}</span>
-                      ) : (
-                        <button
-                          type="button"
-                          className="control control-small control-danger"
-                          onClick={() => setRevoking(b)}
-                          data-testid="grant-revoke"
-                        >
-                          {t("grants.revoke")}
-                        </button>
-                      )}
-                    </td>
-                  ) : null}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <DataGrid
+          columns={columns}
+          rows={sorted}
+          rowKey={(b) => b.id}
+          rowProps={(b) => ({
+            "data-testid": "grant-row",
+            "data-subject": `${b.subjectKind}:${b.subject}`,
+            "data-role": b.role,
+            "data-scope": b.scope,
+          })}
+          testId="grants-table"
+        />
       </div>
       {bindings.length === 0 ? <p className="muted">{t("grants.empty")}</p> : null}
       {revoking ? (

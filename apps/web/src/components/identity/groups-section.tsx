@@ -6,6 +6,7 @@ import type { GroupView, PersonView } from "@llmgw/api";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../confirm-dialog";
+import { DataGrid, type GridColumn } from "../ui/data-grid";
 import { FormError } from "../ui/form-error";
 import { isDirectoryGroup, latestError, type IdentityWrites } from "./use-identity-writes";
 
@@ -94,93 +95,128 @@ function AddMember({
   );
 }
 
-function GroupRow({
-  group,
-  people,
-  canEdit,
-  writes,
-  onRemove,
-}: Omit<GroupsSectionProps, "groups"> & { group: GroupView; onRemove(group: GroupView): void }) {
+type GroupCellProps = Omit<GroupsSectionProps, "groups"> & { group: GroupView };
+
+function GroupCell({ group }: { group: GroupView }) {
+  return (
+    <>
+      <div className="name-cell">{group.name}</div>
+      {group.externalId ? (
+        <div className="muted">
+          <span className="truncate uuid" title={group.externalId}>
+            {group.externalId}
+          </span>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+function SourceCell({ group }: { group: GroupView }) {
+  const { t } = useTranslation("people");
+  return (
+    <>
+      {t(`source.${group.source}`)}
+      {isDirectoryGroup(group.source) ? (
+        <div className="muted" data-testid="group-managed">
+          {t("groups.managed")}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+function MembersCell({ group, people, canEdit, writes }: GroupCellProps) {
   const { t } = useTranslation("people");
   const { t: tc } = useTranslation();
-  const isManaged = isDirectoryGroup(group.source);
-  const isEditable = canEdit && !isManaged;
+  const isEditable = canEdit && !isDirectoryGroup(group.source);
   return (
-    <tr data-testid="group-row" data-group={group.name} data-source={group.source}>
-      <td>
-        <div className="name-cell">{group.name}</div>
-        {group.externalId ? (
-          <div className="muted">
-            <span className="truncate uuid" title={group.externalId}>
-              {group.externalId}
-            </span>
-          </div>
-        ) : null}
-      </td>
-      <td>
-        {t(`source.${group.source}`)}
-        {isManaged ? (
-          <div className="muted" data-testid="group-managed">
-            {t("groups.managed")}
-          </div>
-        ) : null}
-      </td>
-      <td data-testid="group-members">
-        {group.members.length === 0 ? <span className="muted">{tc("none")}</span> : null}
-        <span className="chips chips-wrap">
-          {group.members.map((member) => (
-            <span key={member} className="chip" data-testid="group-member" data-username={member}>
-              {member}
-              {isEditable ? (
-                <button
-                  type="button"
-                  className="link-button chip-remove"
-                  aria-label={t("groups.removeMember", { username: member })}
-                  title={t("groups.removeMember", { username: member })}
-                  disabled={writes.removeMember.isPending}
-                  onClick={() =>
-                    writes.removeMember.mutate({ group: group.name, username: member })
-                  }
-                  data-testid="group-member-remove"
-                >
-                  {t("groups.removeMark")}
-                </button>
-              ) : null}
-            </span>
-          ))}
-        </span>
-        {isEditable ? (
-          <div>
-            <AddMember group={group} people={people} writes={writes} />
-          </div>
-        ) : null}
-      </td>
-      <td className="col-wrap" data-testid="group-roles">
-        {group.grants
-          .map((g) => `${tc(`roles.${g.role}`)} @ ${g.scope === "*" ? t("cluster") : g.scope}`)
-          .join(", ") || tc("none")}
-      </td>
-      {canEdit ? (
-        <td className="col-actions">
-          {isManaged ? null : (
-            <button
-              type="button"
-              className="control control-small control-danger"
-              onClick={() => onRemove(group)}
-              data-testid="group-remove"
-            >
-              {t("remove")}
-            </button>
-          )}
-        </td>
+    <>
+      {group.members.length === 0 ? <span className="muted">{tc("none")}</span> : null}
+      <span className="chips chips-wrap">
+        {group.members.map((member) => (
+          <span key={member} className="chip" data-testid="group-member" data-username={member}>
+            {member}
+            {isEditable ? (
+              <button
+                type="button"
+                className="link-button chip-remove"
+                aria-label={t("groups.removeMember", { username: member })}
+                title={t("groups.removeMember", { username: member })}
+                disabled={writes.removeMember.isPending}
+                onClick={() => writes.removeMember.mutate({ group: group.name, username: member })}
+                data-testid="group-member-remove"
+              >
+                {t("groups.removeMark")}
+              </button>
+            ) : null}
+          </span>
+        ))}
+      </span>
+      {isEditable ? (
+        <div>
+          <AddMember group={group} people={people} writes={writes} />
+        </div>
       ) : null}
-    </tr>
+    </>
   );
+}
+
+function useGroupColumns(
+  { people, canEdit, writes }: Omit<GroupsSectionProps, "groups">,
+  onRemove: (group: GroupView) => void,
+): GridColumn<GroupView>[] {
+  const { t } = useTranslation("people");
+  const { t: tc } = useTranslation();
+  const columns: GridColumn<GroupView>[] = [
+    { id: "group", header: t("columns.group"), render: (group) => <GroupCell group={group} /> },
+    {
+      id: "source",
+      header: t("columns.sourceColumn"),
+      render: (group) => <SourceCell group={group} />,
+    },
+    {
+      id: "members",
+      header: t("columns.members"),
+      render: (group) => (
+        <MembersCell group={group} people={people} canEdit={canEdit} writes={writes} />
+      ),
+      cellProps: () => ({ "data-testid": "group-members" }),
+    },
+    {
+      id: "roles",
+      header: t("columns.roles"),
+      render: (group) =>
+        group.grants
+          .map((g) => `${tc(`roles.${g.role}`)} @ ${g.scope === "*" ? t("cluster") : g.scope}`)
+          .join(", ") || tc("none"),
+      cellProps: () => ({ className: "col-wrap", "data-testid": "group-roles" }),
+    },
+  ];
+  if (!canEdit) return columns;
+  const actions: GridColumn<GroupView> = {
+    id: "actions",
+    header: t("columns.actions"),
+    render: (group) =>
+      isDirectoryGroup(group.source) ? null : (
+        <button
+          type="button"
+          className="control control-small control-danger"
+          onClick={() => onRemove(group)}
+          data-testid="group-remove"
+        >
+          {t("remove")}
+        </button>
+      ),
+    cellProps: () => ({ className: "col-actions" }),
+  };
+  return [...columns, actions];
 }
 
 export function GroupsSection({ groups, people, canEdit, writes }: GroupsSectionProps) {
   const { t } = useTranslation("people");
   const [removing, setRemoving] = useState<GroupView | null>(null);
+  const columns = useGroupColumns({ people, canEdit, writes }, setRemoving);
   return (
     <>
       <div className="toolbar">
@@ -197,29 +233,17 @@ export function GroupsSection({ groups, people, canEdit, writes }: GroupsSection
         testId="groups-error"
       />
       <div className="table-scroll">
-        <table className="grid" data-testid="groups-table">
-          <thead>
-            <tr>
-              <th>{t("columns.group")}</th>
-              <th>{t("columns.sourceColumn")}</th>
-              <th>{t("columns.members")}</th>
-              <th>{t("columns.roles")}</th>
-              {canEdit ? <th>{t("columns.actions")}</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {groups.map((group) => (
-              <GroupRow
-                key={group.id}
-                group={group}
-                people={people}
-                canEdit={canEdit}
-                writes={writes}
-                onRemove={setRemoving}
-              />
-            ))}
-          </tbody>
-        </table>
+        <DataGrid
+          columns={columns}
+          rows={groups}
+          rowKey={(group) => group.id}
+          rowProps={(group) => ({
+            "data-testid": "group-row",
+            "data-group": group.name,
+            "data-source": group.source,
+          })}
+          testId="groups-table"
+        />
       </div>
       {groups.length === 0 ? <p className="muted">{t("groups.empty")}</p> : null}
       {removing ? (

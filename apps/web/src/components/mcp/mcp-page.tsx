@@ -4,12 +4,13 @@
 // changing, turning off and on, and removing them; and how to point an agent at /mcp.
 import type { McpServerView } from "@llmgw/api";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Fragment, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { describeError } from "../../lib/errors";
 import { useTRPC } from "../../trpc/react";
 import { ConfirmDialog } from "../confirm-dialog";
 import { ErrorPanel } from "../error-panel";
+import { DataGrid, DetailRow, type GridColumn } from "../ui/data-grid";
 import { AddServerForm } from "./add-server-form";
 import { ConnectHelp } from "./connect-help";
 import { ServerDetails } from "./server-details";
@@ -109,107 +110,131 @@ interface TableProps {
   onRemove(name: string): void;
 }
 
-function ServersTable({ servers, writes, opened, onOpen, onRemove }: TableProps) {
-  const { t } = useTranslation("mcp");
-  return (
-    <table className="grid" data-testid="mcp-table">
-      <thead>
-        <tr>
-          <th>{t("col.name")}</th>
-          <th>{t("col.state")}</th>
-          <th>{t("col.address")}</th>
-          <th>{t("col.rate")}</th>
-          <th>{t("col.headers")}</th>
-          <th>{t("col.grants")}</th>
-          <th>{t("col.actions")}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {servers.map((server) => (
-          <Fragment key={server.name}>
-            <ServerRow server={server} writes={writes} onOpen={onOpen} onRemove={onRemove} />
-            {opened === server.name ? (
-              <tr className="detail-row">
-                <td colSpan={7}>
-                  <ServerDetails server={server} writes={writes} />
-                </td>
-              </tr>
-            ) : null}
-          </Fragment>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
-function ServerRow({
+function ServerActions({
   server,
   writes,
   onOpen,
   onRemove,
-}: {
-  server: McpServerView;
-  writes: McpWrites;
-  onOpen(name: string): void;
-  onRemove(name: string): void;
-}) {
-  const { t, i18n } = useTranslation("mcp");
+}: { server: McpServerView } & Omit<TableProps, "servers" | "opened">) {
+  const { t } = useTranslation("mcp");
   const isOn = server.state !== "disabled";
   return (
-    <tr data-testid="mcp-server-row" data-server-name={server.name} data-state={server.state}>
-      <td className="col-name">
-        <span className="name-cell">{server.name}</span>
-        {server.description ? <div className="muted">{server.description}</div> : null}
-      </td>
-      <td>
+    <>
+      <button
+        type="button"
+        className="control control-small"
+        onClick={() => onOpen(server.name)}
+        data-testid="mcp-open-details"
+      >
+        {t("actions.details")}
+      </button>
+      <button
+        type="button"
+        className="control control-small"
+        onClick={() => (isOn ? writes.disable : writes.enable).mutate({ name: server.name })}
+        data-testid="mcp-toggle"
+      >
+        {isOn ? t("actions.turnOff") : t("actions.turnOn")}
+      </button>
+      <button
+        type="button"
+        className="control control-small control-danger"
+        onClick={() => onRemove(server.name)}
+        data-testid="mcp-remove"
+      >
+        {t("actions.remove")}
+      </button>
+    </>
+  );
+}
+
+function useServerColumns(props: Omit<TableProps, "servers" | "opened">) {
+  const { t, i18n } = useTranslation("mcp");
+  const columns: GridColumn<McpServerView>[] = [
+    {
+      id: "name",
+      header: t("col.name"),
+      render: (server) => (
+        <>
+          <span className="name-cell">{server.name}</span>
+          {server.description ? <div className="muted">{server.description}</div> : null}
+        </>
+      ),
+      cellProps: () => ({ className: "col-name" }),
+    },
+    {
+      id: "state",
+      header: t("col.state"),
+      render: (server) => (
         <span className={`badge badge-mcp-${server.state}`} data-testid="mcp-server-state">
           {t(`state.${server.state}`).toLocaleUpperCase(i18n.language)}
         </span>
-      </td>
-      <td className="mono">{server.isBuiltIn ? t("builtIn") : server.url}</td>
-      <td>
-        {server.callsPerMinute === null ? t("noRate") : t("rate", { count: server.callsPerMinute })}
-      </td>
-      <td data-testid="mcp-server-headers">
-        {server.headers.length === 0
+      ),
+    },
+    {
+      id: "address",
+      header: t("col.address"),
+      render: (server) => (server.isBuiltIn ? t("builtIn") : server.url),
+      cellProps: () => ({ className: "mono" }),
+    },
+    {
+      id: "rate",
+      header: t("col.rate"),
+      render: (server) =>
+        server.callsPerMinute === null ? t("noRate") : t("rate", { count: server.callsPerMinute }),
+    },
+    {
+      id: "headers",
+      header: t("col.headers"),
+      render: (server) =>
+        server.headers.length === 0
           ? t("noHeaders")
           : server.headers
               .map((h) => (h.isSealed ? t("sealedHeader", { name: h.name }) : h.name))
-              .join(", ")}
-      </td>
-      <td data-testid="mcp-server-grants">
-        {server.grants.length === 0
+              .join(", "),
+      cellProps: () => ({ "data-testid": "mcp-server-headers" }),
+    },
+    {
+      id: "grants",
+      header: t("col.grants"),
+      render: (server) =>
+        server.grants.length === 0
           ? t("noGrants")
           : server.grants
               .map((g) => (g.isClosed ? t("closedGrant", { subject: g.subject }) : g.subject))
-              .join(", ")}
-      </td>
-      <td className="col-actions">
-        <button
-          type="button"
-          className="control control-small"
-          onClick={() => onOpen(server.name)}
-          data-testid="mcp-open-details"
-        >
-          {t("actions.details")}
-        </button>
-        <button
-          type="button"
-          className="control control-small"
-          onClick={() => (isOn ? writes.disable : writes.enable).mutate({ name: server.name })}
-          data-testid="mcp-toggle"
-        >
-          {isOn ? t("actions.turnOff") : t("actions.turnOn")}
-        </button>
-        <button
-          type="button"
-          className="control control-small control-danger"
-          onClick={() => onRemove(server.name)}
-          data-testid="mcp-remove"
-        >
-          {t("actions.remove")}
-        </button>
-      </td>
-    </tr>
+              .join(", "),
+      cellProps: () => ({ "data-testid": "mcp-server-grants" }),
+    },
+    {
+      id: "actions",
+      header: t("col.actions"),
+      render: (server) => <ServerActions server={server} {...props} />,
+      cellProps: () => ({ className: "col-actions" }),
+    },
+  ];
+  return columns;
+}
+
+function ServersTable({ servers, writes, opened, onOpen, onRemove }: TableProps) {
+  const columns = useServerColumns({ writes, onOpen, onRemove });
+  return (
+    <DataGrid
+      columns={columns}
+      rows={servers}
+      rowKey={(server) => server.name}
+      rowProps={(server) => ({
+        "data-testid": "mcp-server-row",
+        "data-server-name": server.name,
+        "data-state": server.state,
+      })}
+      testId="mcp-table"
+      renderAfterRow={(server, columnCount) =>
+        opened === server.name ? (
+          <DetailRow columnCount={columnCount}>
+            <ServerDetails server={server} writes={writes} />
+          </DetailRow>
+        ) : null
+      }
+    />
   );
 }

@@ -23,7 +23,7 @@ function storedSort(): SortState {
   try {
     const parsed: unknown = JSON.parse(readStored(STORAGE_KEYS.nodesSort) ?? "null");
     if (parsed && typeof parsed === "object" && "key" in parsed && "direction" in parsed) {
-      const { key, direction } = parsed as { key: unknown; direction: unknown };
+      const { key, direction } = parsed;
       if (isSortKey(key) && (direction === "asc" || direction === "desc"))
         return { key, direction };
     }

@@ -2,6 +2,8 @@
 // reading"), so the renderer compares one byte per cell to know what changed, and paints each
 // bucket with one precomputed fill style.
 
+import { must } from "../must";
+
 export const METRICS = ["utilization", "memory", "temperature"] as const;
 export type HeatmapMetric = (typeof METRICS)[number];
 
@@ -50,9 +52,10 @@ export function rampColour(share: number): [number, number, number] {
   const low = Math.floor(position);
   const high = Math.min(RAMP.length - 1, low + 1);
   const t = position - low;
-  const a = RAMP[low]!;
-  const b = RAMP[high]!;
-  return [0, 1, 2].map((i) => Math.round(a[i]! + (b[i]! - a[i]!) * t)) as [number, number, number];
+  const [aRed, aGreen, aBlue] = must(RAMP[low], `ramp stop ${low}`);
+  const [bRed, bGreen, bBlue] = must(RAMP[high], `ramp stop ${high}`);
+  const mix = (from: number, to: number) => Math.round(from + (to - from) * t);
+  return [mix(aRed, bRed), mix(aGreen, bGreen), mix(aBlue, bBlue)];
 }
 
 export function toCss([r, g, b]: readonly number[]): string {

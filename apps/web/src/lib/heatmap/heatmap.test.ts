@@ -11,6 +11,7 @@ import {
   LABEL_HEIGHT_PX,
 } from "./layout";
 import { HeatmapPainter, type PaintSurface } from "./painter";
+import { must } from "../must";
 
 describe("heatmap layout", () => {
   it("places every card once, node blocks side by side, four cards to a row", () => {
@@ -22,7 +23,7 @@ describe("heatmap layout", () => {
     // Node 0, card 5 is the second cell of its second row.
     expect([layout.cellX[5], layout.cellY[5]]).toEqual([pitch, LABEL_HEIGHT_PX + pitch]);
     // Node 1 starts to the right of node 0's block.
-    expect(layout.cellX[8]).toBeGreaterThan(layout.cellX[3]! + 20);
+    expect(layout.cellX[8]).toBeGreaterThan(must(layout.cellX[3], "cell 3") + 20);
     expect(layout.cellY[8]).toBe(LABEL_HEIGHT_PX);
     const seen = new Set<string>();
     for (let i = 0; i < 14; i++) seen.add(`${layout.cellX[i]},${layout.cellY[i]}`);
@@ -32,9 +33,9 @@ describe("heatmap layout", () => {
   it("wraps blocks onto a new shelf when the width is used up", () => {
     const layout = computeLayout([4, 4, 4], 200, 20);
     const [first, second, third] = layout.blocks;
-    expect([first!.y, second!.y]).toEqual([0, 0]);
-    expect(third!.y).toBeGreaterThan(0);
-    expect(third!.x).toBe(0);
+    expect([first?.y, second?.y]).toEqual([0, 0]);
+    expect(third?.y).toBeGreaterThan(0);
+    expect(third?.x).toBe(0);
     for (const block of layout.blocks) expect(block.x + block.width).toBeLessThanOrEqual(200);
   });
 
@@ -54,9 +55,11 @@ describe("heatmap layout", () => {
   it("finds the cell under a point and nothing in the gaps", () => {
     const layout = computeLayout([8, 4], 1000, 20);
     for (const cell of [0, 5, 9, 11]) {
-      expect(hitTest(layout, layout.cellX[cell]! + 10, layout.cellY[cell]! + 10)).toBe(cell);
+      const [x, y] = [must(layout.cellX[cell], "cell x"), must(layout.cellY[cell], "cell y")];
+      expect(hitTest(layout, x + 10, y + 10)).toBe(cell);
     }
-    expect(hitTest(layout, layout.cellX[0]! + 21, layout.cellY[0]! + 5)).toBe(-1);
+    const [x0, y0] = [must(layout.cellX[0], "cell x"), must(layout.cellY[0], "cell y")];
+    expect(hitTest(layout, x0 + 21, y0 + 5)).toBe(-1);
     expect(hitTest(layout, 5, 5)).toBe(-1); // the label strip
     expect(hitTest(layout, 999, 999)).toBe(-1);
   });
@@ -122,7 +125,7 @@ describe("heatmap painter", () => {
     expect(rects.map((rect) => rect.x)).toEqual(
       expect.arrayContaining([layout.cellX[2], layout.cellX[7]]),
     );
-    expect(rects.find((rect) => rect.x === layout.cellX[2])!.style).toBe(
+    expect(rects.find((rect) => rect.x === layout.cellX[2])?.style).toBe(
       theme.bucketStyles[bucketOf("utilization", 95)],
     );
     rects.length = 0;

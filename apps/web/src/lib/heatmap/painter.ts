@@ -62,12 +62,12 @@ export class HeatmapPainter {
     const size = layout.cellSizePx;
     let next = 0;
     for (let bucket = 0; bucket < 256; bucket++) {
-      const count = this.counts[bucket]!;
+      const count = this.counts[bucket] ?? 0;
       if (count === 0) continue;
-      this.surface.fillStyle = theme.bucketStyles[bucket] ?? theme.bucketStyles[NO_READING]!;
+      this.surface.fillStyle = theme.bucketStyles[bucket] ?? theme.bucketStyles[NO_READING] ?? "";
       for (let end = next + count; next < end; next++) {
-        const cell = this.order[next]!;
-        this.surface.fillRect(layout.cellX[cell]!, layout.cellY[cell]!, size, size);
+        const cell = this.order[next] ?? 0;
+        this.surface.fillRect(layout.cellX[cell] ?? 0, layout.cellY[cell] ?? 0, size, size);
       }
     }
     this.painted.set(buckets);
@@ -80,18 +80,23 @@ export class HeatmapPainter {
     counts.fill(0);
     let changed = 0;
     for (let cell = 0; cell < buckets.length; cell++) {
-      if (isFull || buckets[cell] !== painted[cell]) {
-        counts[buckets[cell]!]! += 1;
+      const bucket = buckets[cell] ?? NO_READING;
+      if (isFull || bucket !== painted[cell]) {
+        counts[bucket] = (counts[bucket] ?? 0) + 1;
         changed += 1;
       }
     }
     let offset = 0;
     for (let bucket = 0; bucket < 256; bucket++) {
       starts[bucket] = offset;
-      offset += counts[bucket]!;
+      offset += counts[bucket] ?? 0;
     }
     for (let cell = 0; cell < buckets.length; cell++) {
-      if (isFull || buckets[cell] !== painted[cell]) order[starts[buckets[cell]!]!++] = cell;
+      const bucket = buckets[cell] ?? NO_READING;
+      if (!isFull && bucket === painted[cell]) continue;
+      const start = starts[bucket] ?? 0;
+      order[start] = cell;
+      starts[bucket] = start + 1;
     }
     return changed;
   }
