@@ -8,14 +8,7 @@ import {
   unsignedIdToken,
   type EntraProvider,
 } from "@llmgw/testing";
-import {
-  apiClient,
-  serverSetup,
-  signIn,
-  startServer,
-  type Api,
-  type ServerHandle,
-} from "./harness";
+import { apiClient, must, startFleet, type Api, type Fleet, type ServerHandle } from "./harness";
 
 const OPERATORS_GROUP = randomUUID();
 
@@ -35,6 +28,7 @@ async function hop(url: string): Promise<Hop> {
 }
 
 describe("sign-in with Entra ID", () => {
+  let fleet: Fleet;
   let server: ServerHandle;
   let admin: Api;
   let provider: EntraProvider;
@@ -61,8 +55,8 @@ describe("sign-in with Entra ID", () => {
 
   beforeAll(async () => {
     provider = await startEntraProvider();
-    server = await startServer(await serverSetup());
-    admin = await signIn(server.apiUrl);
+    fleet = await startFleet();
+    ({ server, api: admin } = fleet);
     await admin.signIn.setEntra.mutate({
       tenantId: provider.tenantId,
       clientId: provider.clientId,
@@ -74,7 +68,7 @@ describe("sign-in with Entra ID", () => {
   });
 
   afterAll(async () => {
-    await server?.process.stop();
+    await fleet?.stop();
     await provider?.stop();
   });
 
@@ -101,7 +95,9 @@ describe("sign-in with Entra ID", () => {
     expect(authorize.searchParams.get("state")).toBeTruthy();
     expect(callback).toMatchObject({ status: 302, location: "/models" });
     expect(callback.cookie).toMatch(/^llmgw_session=/);
-    const token = decodeURIComponent(callback.cookie!.split("=")[1]!);
+    const token = decodeURIComponent(
+      must(must(callback.cookie, "a session cookie").split("=")[1], "a cookie value"),
+    );
     const me = await apiClient(server.apiUrl, token).auth.me.query();
     expect(me).toMatchObject({
       username: "ada@contoso.example",

@@ -5,24 +5,18 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventKind } from "@llmgw/api";
-import { startPostgres, waitFor, type PostgresServer, type SpawnedProcess } from "@llmgw/testing";
+import { waitFor } from "@llmgw/testing";
 import {
-  serverSetup,
-  signIn,
+  must,
   simGpuModel,
   simWeightsSource,
-  startAgent,
-  startServer,
+  startFleet,
+  storeBackends,
   type Api,
-  type ServerHandle,
+  type Fleet,
 } from "./harness";
 
-const backends = [
-  { name: "PGlite", databaseUrl: async () => undefined },
-  { name: "PostgreSQL 15", databaseUrl: async () => (postgres = await startPostgres()).url },
-];
-let postgres: PostgresServer | undefined;
-afterAll(async () => postgres?.stop());
+const backends = storeBackends();
 
 async function eventOf(api: Api, kind: EventKind, subjectId?: string) {
   return waitFor(
@@ -34,23 +28,21 @@ async function eventOf(api: Api, kind: EventKind, subjectId?: string) {
 }
 
 describe.each(backends)("events and usage on $name", ({ databaseUrl }) => {
-  let server: ServerHandle;
-  let agents: SpawnedProcess[] = [];
+  let fleet: Fleet;
   let api: Api;
   let replicaId: string;
 
   beforeAll(async () => {
-    const setup = {
-      ...(await serverSetup(await databaseUrl())),
+    fleet = await startFleet({
+      databaseUrl: await databaseUrl(),
       env: {
         LLMGW_RESYNC_INTERVAL_MS: "300",
         LLMGW_LOST_AFTER_MS: "1500",
         LLMGW_RESTART_GRACE_MS: "0",
       },
-    };
-    server = await startServer(setup);
-    api = await signIn(server.apiUrl);
-    agents.push(await startAgent(server, "it-ev-a", "h100x8"));
+      agents: [{ name: "it-ev-a", profile: "h100x8" }],
+    });
+    ({ api } = fleet);
     await api.models.add.mutate({
       definition: simGpuModel("ev-sim", await simWeightsSource("it-ev-weights")),
     });
@@ -62,11 +54,7 @@ describe.each(backends)("events and usage on $name", ({ databaseUrl }) => {
     replicaId = ready.id;
   });
 
-  afterAll(async () => {
-    for (const agent of agents) await agent.stop();
-    agents = [];
-    await server?.process.stop();
-  });
+  afterAll(async () => fleet?.stop());
 
   it("records the catalog change, the placement and the start, with structured params", async () => {
     const added = await eventOf(api, "catalog.model-added", "ev-sim");
@@ -88,7 +76,7 @@ describe.each(backends)("events and usage on $name", ({ databaseUrl }) => {
 
     const client = new OpenAI({
       apiKey: created.key,
-      baseURL: `${server.apiUrl}/v1`,
+      baseURL: fleet.v1,
       maxRetries: 0,
     });
     for (let i = 0; i < 4; i++) {
@@ -127,14 +115,14 @@ describe.each(backends)("events and usage on $name", ({ databaseUrl }) => {
   });
 
   it("records a quiet node, its loss and the rebuild elsewhere, needing attention until acknowledged", async () => {
-    agents.push(await startAgent(server, "it-ev-b", "h100x8"));
+    await fleet.startAgent("it-ev-b", "h100x8");
     await waitFor(
       async () =>
         (await api.nodes.list.query()).find((n) => n.name === "it-ev-b" && n.state === "ready"),
       { what: "it-ev-b ready", timeoutMs: 30_000 },
     );
     const nodeA = (await api.nodes.list.query()).find((n) => n.name === "it-ev-a");
-    agents[0]?.kill("SIGSTOP");
+    fleet.agent("it-ev-a").process.kill("SIGSTOP");
     try {
       const quiet = await eventOf(api, "node.unreachable", nodeA?.id);
       expect(quiet).toMatchObject({ severity: "warning", isAcknowledged: false });
@@ -151,7 +139,7 @@ describe.each(backends)("events and usage on $name", ({ databaseUrl }) => {
       const lostEvents = await api.events.list.query({ kinds: ["node.lost"] });
       expect(lostEvents.events).toHaveLength(1);
     } finally {
-      agents[0]?.kill("SIGCONT");
+      fleet.agent("it-ev-a").process.kill("SIGCONT");
     }
     await eventOf(api, "node.back", nodeA?.id);
 
@@ -169,10 +157,13 @@ describe.each(backends)("events and usage on $name", ({ databaseUrl }) => {
   it("pages newest first with a cursor and refuses a bad filter by name", async () => {
     const first = await api.events.list.query({ limit: 2 });
     expect(first.events).toHaveLength(2);
-    expect(first.events[0]!.id).toBeGreaterThan(first.events[1]!.id);
-    expect(first.nextCursor).toBe(first.events[1]!.id);
+    const [newest, older] = first.events;
+    expect(newest?.id).toBeGreaterThan(must(older, "a second event").id);
+    expect(first.nextCursor).toBe(older?.id);
     const second = await api.events.list.query({ limit: 2, cursor: first.nextCursor ?? 0 });
-    expect(second.events[0]!.id).toBeLessThan(first.events[1]!.id);
+    expect(must(second.events[0], "an event on the second page").id).toBeLessThan(
+      must(older, "a second event").id,
+    );
     const all = await api.events.list.query({ limit: 500 });
     expect(all.nextCursor).toBeNull();
     const forModel = await api.events.list.query({ subjectType: "model", subjectId: "ev-sim" });

@@ -7,15 +7,8 @@ import type { AddressInfo } from "node:net";
 import { readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir, type SpawnedProcess } from "@llmgw/testing";
-import {
-  serverSetup,
-  signIn,
-  startAgent,
-  startServer,
-  type Api,
-  type ServerHandle,
-} from "./harness";
+import { tempDir } from "@llmgw/testing";
+import { startFleet, type Api, type Fleet, type ServerHandle, type ServerSetup } from "./harness";
 
 const GOOD_KEY = "sk-provider-good-0123456789";
 const BAD_KEY = "sk-provider-revoked-9876543210";
@@ -99,12 +92,12 @@ async function startProvider(): Promise<{
 
 describe("external models", () => {
   let server: ServerHandle;
-  let agent: SpawnedProcess;
+  let fleet: Fleet;
   let api: Api;
   let key: string;
   let provider: Awaited<ReturnType<typeof startProvider>>;
   let keys: { dir: string; good: string; bad: string; missing: string };
-  let setup: Awaited<ReturnType<typeof serverSetup>>;
+  let setup: ServerSetup;
 
   const chat = (model: string) =>
     fetch(`${server.apiUrl}/v1/chat/completions`, {
@@ -126,9 +119,7 @@ describe("external models", () => {
     };
     await writeFile(keys.good, `${GOOD_KEY}\n`, { mode: 0o600 });
     await writeFile(keys.bad, BAD_KEY, { mode: 0o600 });
-    setup = await serverSetup();
-    server = await startServer({
-      ...setup,
+    fleet = await startFleet({
       env: {
         LLMGW_KEY_FILE_DIR: dir,
         LLMGW_RESYNC_INTERVAL_MS: "300",
@@ -136,9 +127,9 @@ describe("external models", () => {
         LLMGW_SCRAPE_INTERVAL_MS: "250",
         LLMGW_ALLOW_PRIVATE_UPSTREAMS: "true",
       },
+      agents: [{ name: "it-gwx-gpu", profile: "h100x8" }],
     });
-    api = await signIn(server.apiUrl);
-    agent = await startAgent(server, "it-gwx-gpu", "h100x8");
+    ({ setup, server, api } = fleet);
     const external = (name: string, fields: Record<string, unknown>) => ({
       name,
       external: { url: provider.url, model: "provider-model", ...fields },
@@ -167,9 +158,7 @@ describe("external models", () => {
   });
 
   afterAll(async () => {
-    if (process.env.IT_DUMP) console.log(server?.process.output(), agent?.output());
-    await agent?.stop();
-    await server?.process.stop();
+    await fleet?.stop(Boolean(process.env.IT_DUMP));
     await provider?.close();
   });
 

@@ -7,15 +7,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir, waitFor, type SpawnedProcess } from "@llmgw/testing";
+import { waitFor } from "@llmgw/testing";
 import {
-  serverSetup,
-  signIn,
+  must,
   simGpuModel,
   simWeightsSource,
-  startAgent,
-  startServer,
+  startFleet,
   type Api,
+  type Fleet,
   type ServerHandle,
 } from "./harness";
 
@@ -59,10 +58,10 @@ async function readStream(res: Response, firstChunk: () => void): Promise<Ended>
 }
 
 describe("R1: a node dies while clients stream", () => {
+  let fleet: Fleet;
   let server: ServerHandle;
   let api: Api;
   let key: string;
-  const agents = new Map<string, { process: SpawnedProcess; dataDir: string }>();
 
   const post = (body: unknown) =>
     fetch(`${server.apiUrl}/v1/chat/completions`, {
@@ -77,21 +76,21 @@ describe("R1: a node dies while clients stream", () => {
 
   beforeAll(async () => {
     const source = await simWeightsSource("it-r1-weights");
-    server = await startServer({
-      ...(await serverSetup()),
+    fleet = await startFleet({
       env: {
         LLMGW_RESYNC_INTERVAL_MS: "300",
         LLMGW_LOST_AFTER_MS: "3000",
         LLMGW_BREAKER_OPEN_MS: "30000",
       },
+      agents: NODES.map((name) => ({ name, profile: "l40sx4" })),
     });
-    api = await signIn(server.apiUrl);
-    for (const name of NODES) {
-      const dataDir = (await tempDir(`it-r1-agent-${name}`)).path;
-      agents.set(name, { process: await startAgent(server, name, "l40sx4", dataDir), dataDir });
-    }
-    const model = simGpuModel("r1", source, { args: ["--tokens-per-second", "4"], min: 2, max: 2 });
-    model.profiles[0] = { ...model.profiles[0]!, gpus: 3 };
+    ({ server, api } = fleet);
+    const model = simGpuModel("r1", source, {
+      args: ["--tokens-per-second", "4"],
+      min: 2,
+      max: 2,
+      gpus: 3,
+    });
     await api.models.add.mutate({ definition: model });
     await waitFor(async () => ((await readyReplicas()).length === 2 ? true : undefined), {
       what: "2 ready replicas of r1",
@@ -100,17 +99,13 @@ describe("R1: a node dies while clients stream", () => {
     key = (await api.keys.create.mutate({ owner: "team:ml", models: ["r1"] })).key;
   });
 
-  afterAll(async () => {
-    if (process.env.IT_DUMP) console.log(server?.process.output());
-    for (const { process } of agents.values()) await process.stop();
-    await server?.process.stop();
-  });
+  afterAll(async () => fleet?.stop(Boolean(process.env.IT_DUMP)));
 
   it("serves every request not yet streaming, ends cut streams with an error, and rebuilds the replica", async () => {
     const before = await readyReplicas();
-    const victim = before[0]!;
+    const victim = must(before[0], "a first ready replica");
     const victimNode = victim.nodeName;
-    const survivor = before[1]!;
+    const survivor = must(before[1], "a second ready replica");
     expect(survivor.nodeName).not.toBe(victimNode);
 
     // 8 clients streaming long answers, spread over both replicas.
@@ -133,7 +128,7 @@ describe("R1: a node dies while clients stream", () => {
     });
 
     // kill -9: the agent's process group and every engine group it recorded.
-    const killed = agents.get(victimNode)!;
+    const killed = fleet.agent(victimNode);
     const killedAt = Date.now();
     killed.process.kill("SIGKILL");
     const state = JSON.parse(readFileSync(join(killed.dataDir, "replicas.json"), "utf8")) as {

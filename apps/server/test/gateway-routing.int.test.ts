@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@llmgw/testing";
 import {
+  must,
   simGpuModel,
   simWeightsSource,
   startFleet,
@@ -85,7 +86,7 @@ describe("gateway admission and routing", () => {
   it("queues a request while every endpoint is full, refuses one past the queue's size and one that waited too long", async () => {
     const first = await post("/chat/completions", chat("solo", { stream: true, max_tokens: 400 }));
     expect(first.status).toBe(200);
-    const reader = first.body!.getReader();
+    const reader = must(first.body, "a streamed body").getReader();
     await reader.read();
     const queuedAt = Date.now();
     const queued = post("/embeddings", JSON.stringify({ model: "solo", input: "x" }));
@@ -216,7 +217,7 @@ describe("gateway admission and routing", () => {
     await api.models.add.mutate({
       definition: {
         ...simGpuModel("lazy-huge", source, { min: 0, max: 1 }),
-        profiles: [{ ...simGpuModel("x", source).profiles[0]!, gpus: 64 }],
+        profiles: simGpuModel("x", source, { gpus: 64 }).profiles,
         on_demand: true,
       },
     });

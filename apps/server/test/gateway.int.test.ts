@@ -5,6 +5,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@llmgw/testing";
 import {
+  must,
   simGpuModel,
   simWeightsSource,
   startFleet,
@@ -203,7 +204,7 @@ describe("the /v1 gateway", () => {
   it("names why a model with no room cannot serve, and sends its requests to a fallback once one is set", async () => {
     const huge = {
       ...simGpuModel("qwen-huge", "file:///nonexistent/weights.safetensors"),
-      profiles: [{ ...simGpuModel("x", "").profiles[0]!, gpus: 64 }],
+      profiles: simGpuModel("x", "", { gpus: 64 }).profiles,
     };
     await api.models.add.mutate({ definition: huge });
     await waitFor(
@@ -260,7 +261,7 @@ describe("the /v1 gateway", () => {
       }),
     );
     expect(first.status).toBe(200);
-    const reader = first.body!.getReader();
+    const reader = must(first.body, "a streamed body").getReader();
     await reader.read();
     const second = await post(
       "/embeddings",

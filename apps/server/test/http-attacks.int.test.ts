@@ -3,13 +3,15 @@
 // session cookie, a sign-in answer a page's scripts could read, and a /v1 key with junk after it.
 // Each is sent as the attacker sent it, against a real server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD, serverSetup, startServer, type ServerHandle } from "./harness";
+import { ADMIN_PASSWORD, startFleet, type Fleet, type ServerHandle } from "./harness";
 
+let fleet: Fleet;
 let server: ServerHandle;
 beforeAll(async () => {
-  server = await startServer(await serverSetup());
+  fleet = await startFleet();
+  ({ server } = fleet);
 });
-afterAll(() => server?.process.stop());
+afterAll(() => fleet?.stop());
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   return fetch(`${server.apiUrl}/api/trpc/${path}`, {

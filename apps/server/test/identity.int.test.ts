@@ -1,14 +1,14 @@
 // People, roles and sessions end to end on a real server: the roles hold over HTTP, sessions are
 // cookies that other sites cannot use, signing out everywhere ends them all, tokens made for the
 // CLI work as bearer tokens, and every change lands in the audit log with secrets redacted.
-import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   apiClient,
-  serverSetup,
-  signIn,
-  startServer,
+  codeOf,
+  must,
+  startFleet,
   type Api,
+  type Fleet,
   type ServerHandle,
 } from "./harness";
 
@@ -22,24 +22,14 @@ async function loginAs(apiUrl: string, username: string) {
   return { token, api: apiClient(apiUrl, token) };
 }
 
-async function codeOf(work: Promise<unknown>): Promise<string> {
-  try {
-    await work;
-    return "OK";
-  } catch (error) {
-    return error instanceof TRPCClientError
-      ? String((error.data as { code?: string } | undefined)?.code)
-      : String(error);
-  }
-}
-
 describe("people, roles and sessions", () => {
+  let fleet: Fleet;
   let server: ServerHandle;
   let admin: Api;
 
   beforeAll(async () => {
-    server = await startServer(await serverSetup());
-    admin = await signIn(server.apiUrl);
+    fleet = await startFleet();
+    ({ server, api: admin } = fleet);
     await admin.org.create.mutate({ kind: "org", name: "acme" });
     await admin.org.create.mutate({ kind: "team", name: "ml", parent: "org:acme" });
     await admin.org.create.mutate({ kind: "project", name: "search", parent: "team:ml" });
@@ -59,9 +49,7 @@ describe("people, roles and sessions", () => {
     await admin.roles.grant.mutate({ group: "ml-operators", role: "operator", scope: "team:ml" });
   });
 
-  afterAll(async () => {
-    await server?.process.stop();
-  });
+  afterAll(async () => fleet?.stop());
 
   it("holds each role over HTTP: a viewer changes nothing, an operator cannot manage identity", async () => {
     const { api: vera } = await loginAs(server.apiUrl, "vera");
@@ -112,7 +100,7 @@ describe("people, roles and sessions", () => {
     const cookie = res.headers.getSetCookie()[0] ?? "";
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
-    const session = cookie.split(";")[0]!;
+    const session = must(cookie.split(";")[0], "a cookie pair");
     const setLocale = (origin: string) =>
       fetch(`${server.apiUrl}/api/trpc/auth.setLocale`, {
         method: "POST",
@@ -149,11 +137,17 @@ describe("people, roles and sessions", () => {
   it("ends a disabled person's sessions and keeps the last admin", async () => {
     const { api: vera } = await loginAs(server.apiUrl, "vera");
     const people = await admin.people.list.query();
-    const veraId = people.find((p) => p.username === "vera")!.id;
+    const veraId = must(
+      people.find((p) => p.username === "vera"),
+      "vera",
+    ).id;
     await admin.people.update.mutate({ id: veraId, isActive: false });
     expect(await codeOf(vera.auth.me.query())).toBe("UNAUTHORIZED");
     expect(await codeOf(loginAs(server.apiUrl, "vera"))).toBe("FORBIDDEN");
-    const adminId = people.find((p) => p.username === "admin")!.id;
+    const adminId = must(
+      people.find((p) => p.username === "admin"),
+      "admin",
+    ).id;
     expect(await codeOf(admin.people.update.mutate({ id: adminId, role: "viewer" }))).toBe(
       "CONFLICT",
     );
@@ -196,7 +190,10 @@ describe("people, roles and sessions", () => {
     const created = entries.find((e) => e.action === "user.create" && e.target === "vera");
     expect(created?.details).toMatchObject({ password: "[redacted]", role: "viewer" });
     expect(JSON.stringify(entries)).not.toContain(PASSWORD);
-    const page = await admin.audit.list.query({ limit: 2, beforeId: entries[0]!.id });
-    expect(page.map((e) => e.id)).toEqual([entries[1]!.id, entries[2]!.id]);
+    const page = await admin.audit.list.query({
+      limit: 2,
+      beforeId: must(entries[0], "an audit entry").id,
+    });
+    expect(page.map((e) => e.id)).toEqual([entries[1]?.id, entries[2]?.id]);
   });
 });

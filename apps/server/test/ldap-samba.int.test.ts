@@ -6,17 +6,19 @@
 // named to the person), the Test report, empty passwords refused before any bind, StartTLS to an
 // IP address, and AD refusing simple binds without TLS.
 import { Client } from "ldapts";
-import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, sambaDcUnavailable, startSambaDc, type SambaDc } from "@llmgw/testing";
 import type { LdapSettingsInput } from "@llmgw/api";
+import { messageOf } from "@llmgw/domain";
 import { LdapDirectory } from "../src/identity/ldap-directory";
 import {
   apiClient,
-  serverSetup,
-  signIn,
-  startServer,
+  codeOf,
+  must,
+  rejectionOf,
+  startFleet,
   type Api,
+  type Fleet,
   type ServerHandle,
 } from "./harness";
 
@@ -42,26 +44,6 @@ const USERS = [
   { name: "lou", password: "Lou-pw-12345!", lockoutThreshold: 3 },
 ];
 
-async function codeOf(work: Promise<unknown>): Promise<string> {
-  try {
-    await work;
-    return "OK";
-  } catch (error) {
-    return error instanceof TRPCClientError
-      ? String((error.data as { code?: string } | undefined)?.code)
-      : String(error);
-  }
-}
-
-async function messageOf(work: Promise<unknown>): Promise<string> {
-  try {
-    await work;
-    return "(no error)";
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
 // `npm test` installs Samba and runs as root here; a machine without root or CAP_NET_ADMIN skips
 // this file with the reason printed (the issue asks for Samba "where the machine allows it").
 const unavailable = sambaDcUnavailable();
@@ -69,6 +51,7 @@ if (unavailable) console.warn(`ldap-samba: skipped, ${unavailable}`);
 
 describe.skipIf(unavailable !== null)("sign-in with Active Directory against a Samba AD DC", () => {
   let dc: SambaDc;
+  let fleet: Fleet;
   let server: ServerHandle;
   let admin: Api;
   let settings: LdapSettingsInput;
@@ -86,14 +69,14 @@ describe.skipIf(unavailable !== null)("sign-in with Active Directory against a S
       await client.bind(dn, password);
       return "bound";
     } catch (error) {
-      return (error as Error).message;
+      return messageOf(error);
     } finally {
       await client.unbind().catch(() => undefined);
     }
   };
 
   beforeAll(async () => {
-    [dc, server] = await Promise.all([
+    [dc, fleet] = await Promise.all([
       startSambaDc({
         realm: REALM,
         users: USERS,
@@ -105,11 +88,9 @@ describe.skipIf(unavailable !== null)("sign-in with Active Directory against a S
       }),
       // This suite sends more deliberate wrong passwords from loopback than the sign-in throttle
       // lets through for free; the throttle has its own attack tests (http-attacks.int.test.ts).
-      serverSetup().then((setup) =>
-        startServer({ ...setup, env: { ...setup.env, LLMGW_SIGNIN_FREE_FAILURES: "1000" } }),
-      ),
+      startFleet({ env: { LLMGW_SIGNIN_FREE_FAILURES: "1000" } }),
     ]);
-    admin = await signIn(server.apiUrl);
+    ({ server, api: admin } = fleet);
     operators = dc.dnOf("gpu-operators");
     settings = {
       enabled: true,
@@ -132,7 +113,7 @@ describe.skipIf(unavailable !== null)("sign-in with Active Directory against a S
   }, 600_000);
 
   afterAll(async () => {
-    await server?.process.stop();
+    await fleet?.stop();
     await dc?.stop();
   });
 
@@ -149,7 +130,7 @@ describe.skipIf(unavailable !== null)("sign-in with Active Directory against a S
   it("memberOf on AD lists direct groups only: ada is refused, carl (directly in it) is not", async () => {
     // What AD itself holds: ada's memberOf names gpu-team alone.
     const { bindPassword, ...stored } = settings;
-    const directory = new LdapDirectory(stored, bindPassword!);
+    const directory = new LdapDirectory(stored, must(bindPassword, "the bind password"));
     const { client } = await directory.connectAny();
     try {
       expect(await directory.memberOfGroups(client, dc.dnOf("ada"))).toEqual([
@@ -163,7 +144,7 @@ describe.skipIf(unavailable !== null)("sign-in with Active Directory against a S
     }
     await update({ groupStrategy: "member-of" });
     try {
-      const message = await messageOf(login("ada", ADA_PASSWORD));
+      const message = await rejectionOf(login("ada", ADA_PASSWORD));
       expect(message).toMatch(
         /ada is in no directory group mapped to a role here \(found 1 group\)/,
       );
@@ -194,19 +175,19 @@ describe.skipIf(unavailable !== null)("sign-in with Active Directory against a S
     // What Samba says: 52e for a wrong password and for a DN that does not exist alike.
     expect(await rawBind(dc.dnOf("ada"), "Not-ada-pw-1!")).toMatch(/data 52e/);
     expect(await rawBind(dc.dnOf("nobody"), "Not-ada-pw-1!")).toMatch(/data 52e/);
-    const unknown = await messageOf(login("nobody", "Not-ada-pw-1!"));
+    const unknown = await rejectionOf(login("nobody", "Not-ada-pw-1!"));
     expect(unknown).toBe("wrong username or password");
-    expect(await messageOf(login("ada", "Not-ada-pw-1!"))).toBe(unknown);
-    expect(await messageOf(login(`ada@${REALM}`, "Not-ada-pw-1!"))).toBe(unknown);
+    expect(await rejectionOf(login("ada", "Not-ada-pw-1!"))).toBe(unknown);
+    expect(await rejectionOf(login(`ada@${REALM}`, "Not-ada-pw-1!"))).toBe(unknown);
     // A disabled account with a wrong password says nothing about the account either.
     expect(await rawBind(dc.dnOf("dora"), "Not-dora-pw-1!")).toMatch(/data 52e/);
-    expect(await messageOf(login("dora", "Not-dora-pw-1!"))).toBe(unknown);
+    expect(await rejectionOf(login("dora", "Not-dora-pw-1!"))).toBe(unknown);
     expect(await codeOf(login("dora", "Not-dora-pw-1!"))).toBe("UNAUTHORIZED");
   });
 
   it("with the right password, a disabled account (AD data 533) is refused naming the reason", async () => {
     expect(await rawBind(dc.dnOf("dora"), "Dora-pw-12345!")).toMatch(/data 533/);
-    expect(await messageOf(login("dora", "Dora-pw-12345!"))).toBe(
+    expect(await rejectionOf(login("dora", "Dora-pw-12345!"))).toBe(
       "Active Directory refused the sign-in: the account is disabled (AD code 533); " +
         "ask your directory admin to enable it",
     );
@@ -217,15 +198,15 @@ describe.skipIf(unavailable !== null)("sign-in with Active Directory against a S
 
   it("must change password (773) and an expired account (701) are named too", async () => {
     expect(await rawBind(dc.dnOf("mona"), "Mona-pw-12345!")).toMatch(/data 773/);
-    expect(await messageOf(login("mona", "Mona-pw-12345!"))).toMatch(
+    expect(await rejectionOf(login("mona", "Mona-pw-12345!"))).toMatch(
       /password must be changed before the first sign-in \(AD code 773\)/,
     );
-    expect(await messageOf(login("mona", "Not-mona-pw-1!"))).toBe("wrong username or password");
+    expect(await rejectionOf(login("mona", "Not-mona-pw-1!"))).toBe("wrong username or password");
     expect(await rawBind(dc.dnOf("eve"), "Eve-pw-12345!")).toMatch(/data 701/);
-    expect(await messageOf(login("eve", "Eve-pw-12345!"))).toMatch(
+    expect(await rejectionOf(login("eve", "Eve-pw-12345!"))).toMatch(
       /the account has expired \(AD code 701\)/,
     );
-    expect(await messageOf(login("eve", "Not-eve-pw-1!"))).toBe("wrong username or password");
+    expect(await rejectionOf(login("eve", "Not-eve-pw-1!"))).toBe("wrong username or password");
   });
 
   it("a locked account (775) is named, and AD says so whatever the password", async () => {
@@ -233,7 +214,7 @@ describe.skipIf(unavailable !== null)("sign-in with Active Directory against a S
     for (let i = 0; i < 3; i += 1)
       expect(await codeOf(login("lou", "Not-lou-pw-1!"))).toBe("UNAUTHORIZED");
     expect(await rawBind(dc.dnOf("lou"), "Lou-pw-12345!")).toMatch(/data 775/);
-    expect(await messageOf(login("lou", "Lou-pw-12345!"))).toMatch(
+    expect(await rejectionOf(login("lou", "Lou-pw-12345!"))).toMatch(
       /the account is locked after too many wrong passwords \(AD code 775\)/,
     );
     // Unlike 533/773/701, AD answers 775 to a wrong password as well (documented in identity.md).
@@ -289,9 +270,14 @@ describe.skipIf(unavailable !== null)("sign-in with Active Directory against a S
     // password, so nothing was sent anywhere.
     const { bindPassword, ...stored } = settings;
     const dead = `ldaps://127.0.0.1:${await freePort()}`;
-    const directory = new LdapDirectory({ ...stored, servers: [dead] }, bindPassword!);
-    expect(await messageOf(directory.authenticate("ada", ""))).toMatch(/empty password is refused/);
-    expect(await messageOf(directory.authenticate("ada", "x"))).toMatch(
+    const directory = new LdapDirectory(
+      { ...stored, servers: [dead] },
+      must(bindPassword, "the bind password"),
+    );
+    expect(await rejectionOf(directory.authenticate("ada", ""))).toMatch(
+      /empty password is refused/,
+    );
+    expect(await rejectionOf(directory.authenticate("ada", "x"))).toMatch(
       /no directory server could be used/,
     );
   });
@@ -312,7 +298,7 @@ describe.skipIf(unavailable !== null)("sign-in with Active Directory against a S
   });
 
   it("plain ldap:// is refused; allowed explicitly, AD refuses the bind and the message says why", async () => {
-    expect(await messageOf(update({ servers: [dc.ldapUrl] }))).toMatch(
+    expect(await rejectionOf(update({ servers: [dc.ldapUrl] }))).toMatch(
       /ldap:\/\/ sends passwords in the clear/,
     );
     // What Samba answers a simple bind without TLS.
@@ -321,7 +307,7 @@ describe.skipIf(unavailable !== null)("sign-in with Active Directory against a S
     );
     await update({ servers: [dc.ldapUrl], allowInsecure: true });
     try {
-      const message = await messageOf(login("ada", ADA_PASSWORD));
+      const message = await rejectionOf(login("ada", ADA_PASSWORD));
       expect(message).toMatch(/sign-in is unavailable right now/);
       expect(message).not.toContain(dc.ldapUrl);
       expect(server.process.output()).toMatch(

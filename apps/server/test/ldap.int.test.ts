@@ -12,10 +12,12 @@ import { LdapDirectory } from "../src/identity/ldap-directory";
 import { escapeFilterValue } from "../src/identity/ldap-filters";
 import {
   apiClient,
-  serverSetup,
-  signIn,
-  startServer,
+  codeOf,
+  must,
+  rejectionOf,
+  startFleet,
   type Api,
+  type Fleet,
   type ServerHandle,
 } from "./harness";
 
@@ -29,31 +31,12 @@ const {
   viewersDn: VIEWERS,
 } = signInDirectory;
 
-async function codeOf(work: Promise<unknown>): Promise<string> {
-  try {
-    await work;
-    return "OK";
-  } catch (error) {
-    return error instanceof TRPCClientError
-      ? String((error.data as { code?: string } | undefined)?.code)
-      : String(error);
-  }
-}
-
-async function messageOf(work: Promise<unknown>): Promise<string> {
-  try {
-    await work;
-    return "(no error)";
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
 const bindsOf = (log: string, dn: string) =>
   log.split("\n").filter((l) => l.includes(`BIND dn="${dn}"`)).length;
 
 describe("sign-in with Active Directory (LDAP) against slapd", () => {
   let slapd: SlapdServer;
+  let fleet: Fleet;
   let server: ServerHandle;
   let admin: Api;
   let deadUrl: string;
@@ -64,8 +47,8 @@ describe("sign-in with Active Directory (LDAP) against slapd", () => {
 
   beforeAll(async () => {
     slapd = await startSlapd({ ldif: LDIF, suffix: SUFFIX });
-    server = await startServer(await serverSetup());
-    admin = await signIn(server.apiUrl);
+    fleet = await startFleet();
+    ({ server, api: admin } = fleet);
     // A port nobody listens on: the first server is unreachable, so every sign-in fails over.
     deadUrl = `ldaps://127.0.0.1:${await freePort()}`;
     settings = {
@@ -91,7 +74,7 @@ describe("sign-in with Active Directory (LDAP) against slapd", () => {
   });
 
   afterAll(async () => {
-    await server?.process.stop();
+    await fleet?.stop();
     await slapd?.stop();
   });
 
@@ -133,8 +116,8 @@ describe("sign-in with Active Directory (LDAP) against slapd", () => {
     const before = bindsOf(slapd.log(), adaDn);
     const serviceBefore = bindsOf(slapd.log(), settings.bindDn);
     const { bindPassword, ...stored } = settings;
-    const directory = new LdapDirectory(stored, bindPassword!);
-    expect(await messageOf(directory.authenticate("ada", ""))).toMatch(/empty password/);
+    const directory = new LdapDirectory(stored, must(bindPassword, "the bind password"));
+    expect(await rejectionOf(directory.authenticate("ada", ""))).toMatch(/empty password/);
     await new Promise((r) => setTimeout(r, 200));
     expect(bindsOf(slapd.log(), adaDn)).toBe(before);
     expect(bindsOf(slapd.log(), settings.bindDn)).toBe(serviceBefore);
@@ -152,7 +135,7 @@ describe("sign-in with Active Directory (LDAP) against slapd", () => {
   });
 
   it("refuses someone in no mapped group, saying so", async () => {
-    const message = await messageOf(login("bob", "bob-pw"));
+    const message = await rejectionOf(login("bob", "bob-pw"));
     expect(message).toMatch(/bob is in no directory group mapped to a role/);
     expect(await codeOf(login("bob", "bob-pw"))).toBe("FORBIDDEN");
     const people = await admin.people.list.query();
@@ -192,7 +175,7 @@ describe("sign-in with Active Directory (LDAP) against slapd", () => {
     expect(report.warnings.join("\n")).toMatch(
       /in-chain query \(1\.2\.840\.113556\.1\.4\.1941\) found no members of cn=gpu-operators/,
     );
-    const message = await messageOf(login("carol", "carol-pw"));
+    const message = await rejectionOf(login("carol", "carol-pw"));
     expect(message).toMatch(/in-chain group query .* found no groups for carol/);
     expect(message).toMatch(/memberOf/);
     expect(await codeOf(login("ada", "ada-pw"))).toBe("FORBIDDEN");
@@ -228,7 +211,7 @@ describe("sign-in with Active Directory (LDAP) against slapd", () => {
 
   it("refuses plain ldap:// unless insecure is allowed explicitly", async () => {
     const plain = { ...settings, bindPassword: undefined, servers: [slapd.ldapUrl] };
-    const refused = await messageOf(admin.signIn.setLdap.mutate(plain));
+    const refused = await rejectionOf(admin.signIn.setLdap.mutate(plain));
     expect(refused).toMatch(/ldap:\/\/ sends passwords in the clear/);
     await admin.signIn.setLdap.mutate({ ...plain, allowInsecure: true });
     expect((await login("ada", "ada-pw")).user.role).toBe("operator");
@@ -251,7 +234,7 @@ describe("sign-in with Active Directory (LDAP) against slapd", () => {
     expect(server.process.output()).not.toContain("ada-pw");
     expect(JSON.stringify(audit)).not.toContain("ada-pw");
     // Someone not signed in cannot change it, and the refusal does not echo what was sent.
-    const first = await messageOf(apiClient(server.apiUrl, null).signIn.setLdap.mutate(settings));
+    const first = await rejectionOf(apiClient(server.apiUrl, null).signIn.setLdap.mutate(settings));
     expect(first).not.toContain(BIND_PASSWORD);
   });
 

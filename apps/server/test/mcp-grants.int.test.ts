@@ -9,10 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceError, type ApiServices } from "@llmgw/api";
 import { auditLog, eq, openStore, orgUnits, users, type Store, type StoreOptions } from "@llmgw/db";
 import type { OwnershipResolver } from "@llmgw/domain";
-import { startPostgres, tempDir, type PostgresServer } from "@llmgw/testing";
+import { tempDir } from "@llmgw/testing";
 import { createKeysService } from "../src/keys/keys-service";
 import { startMcp, type McpParts } from "../src/mcp/start-mcp";
 import { callTool, resultText, toolNames } from "./mcp-client";
+import { must, storeBackends } from "./harness";
 import { startUpstream, type Upstream } from "./mcp-upstream";
 
 const PARENT: Record<string, string | undefined> = {
@@ -32,18 +33,15 @@ const tree: OwnershipResolver = {
 const admin = { username: "admin" };
 const SEALED_BEARER = `sealed-${randomBytes(12).toString("hex")}`;
 
-let postgres: PostgresServer | undefined;
-const backends: Array<{ name: string; options(): Promise<StoreOptions> }> = [
-  {
-    name: "PGlite",
-    options: async () => ({ kind: "pglite", dataDir: (await tempDir("it-mcp-grants")).path }),
+const backends = storeBackends().map(({ name, databaseUrl }) => ({
+  name,
+  async options(): Promise<StoreOptions> {
+    const url = await databaseUrl();
+    return url === undefined
+      ? { kind: "pglite", dataDir: (await tempDir("it-mcp-grants")).path }
+      : { kind: "postgres", url };
   },
-  {
-    name: "PostgreSQL 15",
-    options: async () => ({ kind: "postgres", url: (postgres ??= await startPostgres()).url }),
-  },
-];
-afterAll(async () => postgres?.stop());
+}));
 
 describe.each(backends)("MCP grants through /mcp on $name", ({ options }) => {
   let store: Store;
@@ -110,7 +108,8 @@ describe.each(backends)("MCP grants through /mcp on $name", ({ options }) => {
     await upstream?.stop();
   });
 
-  const seen = async (who: string) => toolNames(url, keys[who]!.key);
+  const keyOf = (who: string) => must(keys[who], `a key made for ${who}`);
+  const seen = async (who: string) => toolNames(url, keyOf(who).key);
   const grant = (subject: string, tools: string[]) =>
     mcp.service.grant({ subject, server: "everything", tools }, admin);
   const revoke = (subject: string, tools?: string[]) =>
@@ -119,7 +118,7 @@ describe.each(backends)("MCP grants through /mcp on $name", ({ options }) => {
   it("shows nothing before any grant, and refuses a call to an ungranted tool", async () => {
     expect(await seen("ada")).toEqual([]);
     await expect(
-      callTool(url, keys.ada!.key, "everything.echo", { message: "hi" }),
+      callTool(url, keyOf("ada").key, "everything.echo", { message: "hi" }),
     ).rejects.toThrow(/not among the tools granted/);
   });
 
@@ -128,13 +127,13 @@ describe.each(backends)("MCP grants through /mcp on $name", ({ options }) => {
     expect(await seen("ada")).toEqual(["everything.echo", "everything.get-sum"]);
     expect(await seen("bob")).toEqual(["everything.echo", "everything.get-sum"]);
     const before = upstream.recorded.length;
-    const result = await callTool(url, keys.ada!.key, "everything.echo", { message: "through" });
+    const result = await callTool(url, keyOf("ada").key, "everything.echo", { message: "through" });
     expect(resultText(result)).toContain("through");
     const sent = upstream.recorded.slice(before);
     expect(sent.length).toBeGreaterThan(0);
     for (const request of sent) {
       expect(request.headers.authorization).toBe(`Bearer ${SEALED_BEARER}`);
-      expect(JSON.stringify(request)).not.toContain(keys.ada!.key);
+      expect(JSON.stringify(request)).not.toContain(keyOf("ada").key);
     }
   });
 
@@ -153,9 +152,9 @@ describe.each(backends)("MCP grants through /mcp on $name", ({ options }) => {
     expect(await seen("ada")).toEqual(["everything.get-env", "everything.get-sum"]);
     expect(await seen("ml")).toEqual(["everything.get-env", "everything.get-sum"]);
     expect(await seen("bob")).toEqual(["everything.get-sum"]);
-    await expect(callTool(url, keys.ada!.key, "everything.echo", { message: "x" })).rejects.toThrow(
-      /not among the tools granted/,
-    );
+    await expect(
+      callTool(url, keyOf("ada").key, "everything.echo", { message: "x" }),
+    ).rejects.toThrow(/not among the tools granted/);
   });
 
   it("a level revoked to nothing stays closed while levels above name tools", async () => {
@@ -171,7 +170,7 @@ describe.each(backends)("MCP grants through /mcp on $name", ({ options }) => {
   });
 
   it("a key beneath a closed level sees only what is granted to the key itself", async () => {
-    await grant(`key:${keys.ada!.id}`, ["echo"]);
+    await grant(`key:${keyOf("ada").id}`, ["echo"]);
     expect(await seen("ada")).toEqual(["everything.echo"]);
     expect(await seen("search")).toEqual([]);
   });
@@ -203,7 +202,7 @@ describe.each(backends)("MCP grants through /mcp on $name", ({ options }) => {
     const outcomes = rows.map((r) => `${r.target}:${String(r.details.outcome)}`);
     expect(outcomes).toContain("everything.echo:ok");
     expect(outcomes).toContain("everything.echo:refused");
-    expect(rows.find((r) => r.details.outcome === "ok")?.actor).toBe(`key:${keys.ada!.id}`);
+    expect(rows.find((r) => r.details.outcome === "ok")?.actor).toBe(`key:${keyOf("ada").id}`);
     const everything = JSON.stringify(await store.db.select().from(auditLog));
     expect(everything).not.toContain(SEALED_BEARER);
     expect(JSON.stringify(await mcp.service.listServers())).not.toContain(SEALED_BEARER);

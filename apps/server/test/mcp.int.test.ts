@@ -10,11 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, openStore } from "@llmgw/db";
 import { waitFor } from "@llmgw/testing";
 import {
+  must,
   sessionToken,
-  serverSetup,
-  signIn,
-  startServer,
+  startFleet,
   type Api,
+  type Fleet,
   type ServerHandle,
   type ServerSetup,
 } from "./harness";
@@ -28,6 +28,7 @@ const SEALED_HEADER = `sealed-header-${Date.now()}-1a2b3c`;
 const BREAKER_OPEN_MS = 2_000;
 
 describe("the MCP gateway in llmgw server", () => {
+  let fleet: Fleet;
   let setup: ServerSetup;
   let server: ServerHandle;
   let upstream: Upstream;
@@ -44,16 +45,14 @@ describe("the MCP gateway in llmgw server", () => {
 
   beforeAll(async () => {
     upstream = await startUpstream();
-    setup = {
-      ...(await serverSetup()),
+    fleet = await startFleet({
       env: {
         LLMGW_MCP_ALLOW_PRIVATE: "1",
         LLMGW_MCP_BREAKER_OPEN_MS: String(BREAKER_OPEN_MS),
       },
-    };
-    server = await startServer(setup);
+    });
+    ({ setup, server, api } = fleet);
     mcpUrl = `${server.apiUrl}/mcp`;
-    api = await signIn(server.apiUrl);
     const created = await api.keys.create.mutate({ owner: "team:ml", models: ["*"] });
     key = created.key;
     keyId = created.view.id;
@@ -82,8 +81,7 @@ describe("the MCP gateway in llmgw server", () => {
   });
 
   afterAll(async () => {
-    if (process.env.IT_DUMP) console.log(server?.process.output());
-    await server?.process.stop();
+    await fleet?.stop(Boolean(process.env.IT_DUMP));
     await upstream?.stop();
   });
 
@@ -101,7 +99,10 @@ describe("the MCP gateway in llmgw server", () => {
 
   it("shows headers by name with the sealed ones marked, and clears fields given empty", async () => {
     const list = seen(await api.mcp.servers.list.query());
-    const everything = list.find((s) => s.name === "everything")!;
+    const everything = must(
+      list.find((s) => s.name === "everything"),
+      "the everything server",
+    );
     expect(everything.headers).toEqual([
       { name: "X-Team", isSealed: false, value: "ml" },
       { name: "Authorization", isSealed: true, value: null },

@@ -4,17 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findPreset } from "@llmgw/domain";
 import { randomBytes } from "node:crypto";
-import { spawnLlmgw, tempDir, waitFor, type SpawnedProcess } from "@llmgw/testing";
+import { spawnLlmgw, waitFor } from "@llmgw/testing";
 import {
-  serverSetup,
-  signIn,
   simGpuModel,
   simWeightsSource,
-  startAgent,
-  startServer,
+  startFleet,
   type Api,
+  type Fleet,
   type ServerHandle,
-  type ServerSetup,
 } from "./harness";
 
 const LOST_AFTER_MS = 2_000;
@@ -47,38 +44,27 @@ async function readyReplicas(api: Api, model: string, count: number, timeoutMs =
 }
 
 describe("reconciliation", () => {
-  let setup: ServerSetup;
+  let fleet: Fleet;
   let server: ServerHandle;
   let api: Api;
-  const agents = new Map<string, { process: SpawnedProcess; dir: string }>();
-
-  const agent = async (name: string, profile: string) => {
-    const dir = agents.get(name)?.dir ?? (await tempDir(`it-agent-${name}`)).path;
-    agents.set(name, { process: await startAgent(server, name, profile, dir), dir });
-  };
 
   beforeAll(async () => {
     simSource = await simWeightsSource("it-weights");
-    setup = { ...(await serverSetup()), env: SHORT_TIMINGS };
-    server = await startServer(setup);
-    api = await signIn(server.apiUrl);
-    await agent("it-gpu-a", "h100x8");
-    await agent("it-cpu", "cpu");
+    fleet = await startFleet({
+      env: SHORT_TIMINGS,
+      agents: [
+        { name: "it-gpu-a", profile: "h100x8" },
+        { name: "it-cpu", profile: "cpu" },
+      ],
+    });
+    ({ server, api } = fleet);
     await waitFor(
       async () => (await api.nodes.list.query()).filter((n) => n.state === "ready").length === 2,
       { what: "two nodes ready", timeoutMs: 30_000 },
     );
   });
 
-  afterAll(async () => {
-    if (process.env.IT_DUMP)
-      console.log(
-        server?.process.output(),
-        [...agents.values()].map((a) => a.process.output()).join("\n"),
-      );
-    for (const { process } of agents.values()) await process.stop();
-    await server?.process.stop();
-  });
+  afterAll(async () => fleet?.stop(Boolean(process.env.IT_DUMP)));
 
   it("places a preset on a node with matching cards, on one card, and serves it", async () => {
     // The preset as shipped, with its source pointed at weights that exist on these nodes.
@@ -142,7 +128,7 @@ describe("reconciliation", () => {
     await api.models.add.mutate({
       definition: {
         ...simGpuModel("sim-later", simSource, { min: 1 }),
-        profiles: [{ ...simGpuModel("x", simSource).profiles[0]!, gpus: 64 }],
+        profiles: simGpuModel("x", simSource, { gpus: 64 }).profiles,
       },
     });
     const [raised] = await waitFor(
@@ -218,7 +204,7 @@ describe("reconciliation", () => {
   });
 
   it("rebuilds a replica of a killed node on a survivor, and keeps the count exact when it returns", async () => {
-    await agent("it-gpu-b", "h100x8");
+    await fleet.startAgent("it-gpu-b", "h100x8");
     await waitFor(
       async () =>
         (await api.nodes.list.query()).find((n) => n.name === "it-gpu-b" && n.state === "ready"),
@@ -227,7 +213,7 @@ describe("reconciliation", () => {
     const [before] = await readyReplicas(api, "sim-gpu-chat", 1);
     const victim = before?.nodeName ?? "";
     const killedAt = Date.now();
-    agents.get(victim)?.process.kill("SIGKILL");
+    fleet.agents.get(victim)?.process.kill("SIGKILL");
     const [rebuilt] = await waitFor(
       async () => {
         const active = await activeReplicas(api, "sim-gpu-chat");
@@ -240,7 +226,7 @@ describe("reconciliation", () => {
     expect(Date.now() - killedAt).toBeLessThan(REBUILT_WITHIN_MS);
     expect(rebuilt?.nodeName).not.toBe(victim);
 
-    await agent(victim, "h100x8");
+    await fleet.startAgent(victim, "h100x8");
     await waitFor(
       async () =>
         (await api.nodes.list.query()).find((n) => n.name === victim && n.state === "ready"),
@@ -257,9 +243,8 @@ describe("reconciliation", () => {
 
   it("adopts running engines after a server restart instead of starting them again", async () => {
     const [before] = await readyReplicas(api, "sim-gpu-chat", 1);
-    await server.process.stop();
-    server = await startServer(setup);
-    api = await signIn(server.apiUrl);
+    await fleet.restart();
+    ({ server, api } = fleet);
     const phases = new Set<string>();
     const [after] = await waitFor(
       async () => {
@@ -298,21 +283,22 @@ describe("reconciliation", () => {
   });
 
   it("fails closed when the master key is not the one the secret was sealed with", async () => {
-    await server.process.stop();
-    const wrong = spawnLlmgw(["server"], {
-      name: "server with a wrong key",
-      env: {
-        LLMGW_HOME: setup.homeDir,
-        LLMGW_PORT: String(setup.httpPort),
-        LLMGW_AGENT_PORT: String(setup.agentPort),
-        LLMGW_MASTER_KEY: randomBytes(32).toString("base64"),
-      },
+    const { setup } = fleet;
+    await fleet.restart(async () => {
+      const wrong = spawnLlmgw(["server"], {
+        name: "server with a wrong key",
+        env: {
+          LLMGW_HOME: setup.homeDir,
+          LLMGW_PORT: String(setup.httpPort),
+          LLMGW_AGENT_PORT: String(setup.agentPort),
+          LLMGW_MASTER_KEY: randomBytes(32).toString("base64"),
+        },
+      });
+      const exit = await wrong.exited;
+      expect(exit.code).toBe(2);
+      expect(wrong.output()).toMatch(
+        /sealed secret "replica-key-secret" does not open: the master key is not the one/,
+      );
     });
-    const exit = await wrong.exited;
-    expect(exit.code).toBe(2);
-    expect(wrong.output()).toMatch(
-      /sealed secret "replica-key-secret" does not open: the master key is not the one/,
-    );
-    server = await startServer(setup);
   });
 });

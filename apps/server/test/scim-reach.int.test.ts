@@ -3,7 +3,7 @@
 // and change only the people and groups it made; everything else answers 404, is left out of every
 // list, or is refused as a member by name — and nobody gains a role through a group SCIM did not make.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serverSetup, signIn, startServer, type Api, type ServerHandle } from "./harness";
+import { startFleet, type Api, type Fleet, type ServerHandle } from "./harness";
 
 interface ListBody {
   totalResults: number;
@@ -11,6 +11,7 @@ interface ListBody {
 }
 
 describe("SCIM token against what SCIM did not make", () => {
+  let fleet: Fleet;
   let server: ServerHandle;
   let admin: Api;
   let token: string;
@@ -29,8 +30,8 @@ describe("SCIM token against what SCIM did not make", () => {
     (await admin.people.list.query()).find((p) => p.username === name);
 
   beforeAll(async () => {
-    server = await startServer(await serverSetup());
-    admin = await signIn(server.apiUrl);
+    fleet = await startFleet();
+    ({ server, api: admin } = fleet);
     token = (await admin.signIn.rotateScimToken.mutate()).token;
     adminId = (await admin.auth.me.query()).id;
     viewerId = (await admin.people.create.mutate({ username: "vic", role: "viewer" })).id;
@@ -38,7 +39,7 @@ describe("SCIM token against what SCIM did not make", () => {
     await admin.roles.grant.mutate({ group: "ops-admins", role: "admin" });
   });
 
-  afterAll(async () => server?.process.stop());
+  afterAll(async () => fleet?.stop());
 
   it("does not list or find the local admin, by list, filter or id", async () => {
     const all = await json<ListBody>(await scim("GET", "/Users"));

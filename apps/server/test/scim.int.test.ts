@@ -6,14 +6,7 @@ import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEntraProvider, type EntraProvider } from "@llmgw/testing";
-import {
-  apiClient,
-  serverSetup,
-  signIn,
-  startServer,
-  type Api,
-  type ServerHandle,
-} from "./harness";
+import { apiClient, must, startFleet, type Api, type Fleet, type ServerHandle } from "./harness";
 
 interface Step {
   name: string;
@@ -39,6 +32,7 @@ function fill<T>(value: T, vars: Record<string, string>): T {
 }
 
 describe("SCIM 2.0", () => {
+  let fleet: Fleet;
   let server: ServerHandle;
   let admin: Api;
   let token: string;
@@ -56,13 +50,13 @@ describe("SCIM 2.0", () => {
 
   beforeAll(async () => {
     provider = await startEntraProvider();
-    server = await startServer(await serverSetup());
-    admin = await signIn(server.apiUrl);
+    fleet = await startFleet();
+    ({ server, api: admin } = fleet);
     token = (await admin.signIn.rotateScimToken.mutate()).token;
   });
 
   afterAll(async () => {
-    await server?.process.stop();
+    await fleet?.stop();
     await provider?.stop();
   });
 
@@ -185,11 +179,18 @@ describe("SCIM 2.0", () => {
       groups: [groupExternal],
     };
     const start = await fetch(`${server.apiUrl}/auth/entra/start`, { redirect: "manual" });
-    const atProvider = await fetch(start.headers.get("location")!, { redirect: "manual" });
-    const callback = await fetch(atProvider.headers.get("location")!, { redirect: "manual" });
+    const atProvider = await fetch(
+      must(start.headers.get("location"), "a redirect to the provider"),
+      { redirect: "manual" },
+    );
+    const callback = await fetch(must(atProvider.headers.get("location"), "a redirect back"), {
+      redirect: "manual",
+    });
     const cookie = callback.headers.getSetCookie()[0] ?? "";
     expect(cookie).toMatch(/^llmgw_session=/);
-    const session = decodeURIComponent(cookie.split(";")[0]!.split("=")[1]!);
+    const session = decodeURIComponent(
+      must(cookie.split(";")[0]?.split("=")[1], "a session cookie value"),
+    );
     const me = await apiClient(server.apiUrl, session).auth.me.query();
     expect(me).toMatchObject({ id: user.id, username: "lin@contoso.example", role: "viewer" });
     // Deactivated by SCIM: the session ends at once.
