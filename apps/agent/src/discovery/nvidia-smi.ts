@@ -116,10 +116,9 @@ export function parseNvidiaSmiCsv(text: string): NvidiaSmiGpuRow[] {
 }
 
 function parseHeaderName(header: string): { field: string; unit: string | undefined } {
-  const match = /^(.*?)\s*\[([^\]]*)\]\s*$/.exec(header);
-  return match
-    ? { field: match[1]!.trim(), unit: match[2] }
-    : { field: header.trim(), unit: undefined };
+  // Without a `[unit]` suffix the whole header is the field.
+  const [, field = header, unit] = /^(.*?)\s*\[([^\]]*)\]\s*$/.exec(header) ?? [];
+  return { field: field.trim(), unit };
 }
 
 function parseRow(read: RowReader, position: number): NvidiaSmiGpuRow | undefined {
