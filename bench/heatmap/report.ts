@@ -1,5 +1,6 @@
 // The heatmap benchmark's results as markdown, in its own marked section of docs/benchmarks.md so
 // other benchmarks' sections stay as they are.
+import { must } from "@llmgw/domain";
 
 /** P8 in docs/goals.md, as numbers. */
 export const P8 = { ratioMax: 1.25, domNodesMax: 100 };
@@ -24,7 +25,9 @@ export function quantile(values: readonly number[], q: number): number {
   const position = (sorted.length - 1) * q;
   const low = Math.floor(position);
   const high = Math.ceil(position);
-  return sorted[low]! + (sorted[high]! - sorted[low]!) * (position - low);
+  const lowValue = must(sorted[low], "the value below the quantile");
+  const highValue = must(sorted[high], "the value above the quantile");
+  return lowValue + (highValue - lowValue) * (position - low);
 }
 
 const ms = (value: number) => (Number.isNaN(value) ? "—" : value.toFixed(1));

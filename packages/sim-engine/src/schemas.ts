@@ -65,6 +65,6 @@ export function promptTexts(input: z.infer<typeof textOrTokens>): string[] {
   if (typeof input === "string") return [input];
   const items = input as readonly (string | number | readonly number[])[];
   const ids = (list: readonly number[]): string => list.map((id) => `t${id}`).join(" ");
-  if (items.every((item) => typeof item === "number")) return [ids(items as number[])];
+  if (items.every((item) => typeof item === "number")) return [ids(items)];
   return items.map((item) => (typeof item === "string" ? item : ids(item as number[])));
 }

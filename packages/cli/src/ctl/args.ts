@@ -112,10 +112,11 @@ const DURATION_UNITS_S: Readonly<Record<string, number>> = {
 
 /** `30d`, `12h`, `90m`, `45s`, `2w` → seconds; a usage error for anything else. */
 export function parseDurationSeconds(flag: string, value: string): number {
-  const match = /^(\d+)([smhdw])$/.exec(value.trim());
-  if (!match || Number(match[1]) === 0)
+  const [, count, unit] = /^(\d+)([smhdw])$/.exec(value.trim()) ?? [];
+  const unitSeconds = unit === undefined ? undefined : DURATION_UNITS_S[unit];
+  if (unitSeconds === undefined || Number(count) === 0)
     throw new UsageError(`--${flag} takes a duration like 30d, 12h or 90m, not "${value}"`);
-  return Number(match[1]) * DURATION_UNITS_S[match[2]!]!;
+  return Number(count) * unitSeconds;
 }
 
 /** A positive whole number from a flag, or undefined when the flag is absent. */

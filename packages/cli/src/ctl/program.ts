@@ -36,7 +36,7 @@ export function valuesOf(command: Program): CtlValues {
   const entries = command.options
     .map((option) => [option.name(), command.getOptionValue(option.attributeName())] as const)
     .filter(([, value]) => value !== undefined);
-  return Object.fromEntries(entries) as CtlValues;
+  return Object.fromEntries(entries);
 }
 
 /** The line that names a command in `llmgw ctl --help`. */

@@ -7,7 +7,11 @@ import { renderTable, truncate } from "../table";
 export function enginesOf(model: Pick<ModelView, "definition">): string {
   if ((model.definition as { external?: unknown }).external) return "external";
   const profiles = (model.definition as { profiles?: Array<{ engine?: unknown }> }).profiles ?? [];
-  const engines = [...new Set(profiles.map((profile) => String(profile.engine ?? "?")))];
+  const engines = [
+    ...new Set(
+      profiles.map((profile) => (typeof profile.engine === "string" ? profile.engine : "?")),
+    ),
+  ];
   return engines.join(",") || "-";
 }
 
