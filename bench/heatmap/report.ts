@@ -19,7 +19,7 @@ export interface RunInfo {
   domNodes: number;
 }
 
-export function quantile(values: readonly number[], q: number): number {
+function quantile(values: readonly number[], q: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const position = (sorted.length - 1) * q;
@@ -32,7 +32,7 @@ export function quantile(values: readonly number[], q: number): number {
 
 const ms = (value: number) => (Number.isNaN(value) ? "—" : value.toFixed(1));
 
-export function ratioOf(scenario: Scenario): number {
+function ratioOf(scenario: Scenario): number {
   return quantile(scenario.component, 0.5) / quantile(scenario.baseline, 0.5);
 }
 

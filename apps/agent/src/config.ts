@@ -94,7 +94,6 @@ export const agentConfigSchema = z.object({
 });
 
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
-export type AgentConfigInput = z.input<typeof agentConfigSchema>;
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
@@ -234,7 +233,7 @@ function parseLabels(pairs: readonly string[]): Record<string, string> {
 }
 
 /** Accepts ws://host:port (or with the agent path already on it) and returns it without the path. */
-export function normaliseServerUrl(value: string): string | undefined {
+function normaliseServerUrl(value: string): string | undefined {
   let url: URL;
   try {
     url = new URL(value);

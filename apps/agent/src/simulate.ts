@@ -103,7 +103,7 @@ export const SIMULATION_PROFILE_NAMES = Object.keys(SIMULATION_PROFILES);
 export const SIM_TEMPERATURE_IDLE_C = 30;
 export const SIM_TEMPERATURE_BUSY_C = 80;
 /** An idle card reads between these two (below the 5 % the console calls idle). */
-export const SIM_UTILIZATION_IDLE_MIN = 0.5;
+const SIM_UTILIZATION_IDLE_MIN = 0.5;
 export const SIM_UTILIZATION_IDLE_MAX = 3.5;
 /** One running sequence already keeps a card busy; this many (running + waiting) saturate it. */
 export const SIM_UTILIZATION_BUSY_FLOOR = 40;

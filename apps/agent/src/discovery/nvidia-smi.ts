@@ -79,7 +79,7 @@ export interface NvidiaSmiGpuRow {
   driverVersion?: string;
 }
 
-export class NvidiaSmiParseError extends Error {
+class NvidiaSmiParseError extends Error {
   override readonly name = "NvidiaSmiParseError";
 }
 
@@ -166,7 +166,7 @@ function lowest(...values: (number | undefined)[]): number | undefined {
 }
 
 /** True for the ways nvidia-smi says "no value": [N/A], N/A, [Not Supported], [Unknown Error]... */
-export function isAbsentValue(raw: string): boolean {
+function isAbsentValue(raw: string): boolean {
   const value = raw.trim();
   return value === "" || value === "N/A" || (value.startsWith("[") && value.endsWith("]"));
 }
@@ -279,7 +279,7 @@ function withoutField(fields: string[], rejected: string | undefined): string[] 
 }
 
 /** nvidia-smi says: Field "utilization.gpu" is not a valid field to query. */
-export function rejectedField(output: string): string | undefined {
+function rejectedField(output: string): string | undefined {
   return /Field\s+"([^"]+)"\s+is not a valid field/i.exec(output)?.[1];
 }
 

@@ -80,7 +80,7 @@ export function required(args: string[], index: number, name: string, usage: str
   return value;
 }
 
-export const LOG_LINES_MAX = 2_000;
+const LOG_LINES_MAX = 2_000;
 
 export function parseLinesFlag(value: string | undefined): number {
   if (value === undefined) return 200;
