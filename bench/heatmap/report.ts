@@ -1,5 +1,6 @@
 // The heatmap benchmark's results as markdown, in its own marked section of docs/benchmarks.md so
 // other benchmarks' sections stay as they are.
+import { must } from "@llmgw/domain";
 
 /** P8 in docs/goals.md, as numbers. */
 export const P8 = { ratioMax: 1.25, domNodesMax: 100 };
@@ -18,18 +19,20 @@ export interface RunInfo {
   domNodes: number;
 }
 
-export function quantile(values: readonly number[], q: number): number {
+function quantile(values: readonly number[], q: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const position = (sorted.length - 1) * q;
   const low = Math.floor(position);
   const high = Math.ceil(position);
-  return sorted[low]! + (sorted[high]! - sorted[low]!) * (position - low);
+  const lowValue = must(sorted[low], "the value below the quantile");
+  const highValue = must(sorted[high], "the value above the quantile");
+  return lowValue + (highValue - lowValue) * (position - low);
 }
 
 const ms = (value: number) => (Number.isNaN(value) ? "—" : value.toFixed(1));
 
-export function ratioOf(scenario: Scenario): number {
+function ratioOf(scenario: Scenario): number {
   return quantile(scenario.component, 0.5) / quantile(scenario.baseline, 0.5);
 }
 

@@ -68,7 +68,11 @@ async function startConsole(port: number) {
 
 function measure(page: Page, surface: "component" | "baseline", share: number): Promise<number> {
   return page.evaluate(
-    ([s, c]) => (globalThis as unknown as BenchGlobal).llmgwHeatmapBench!.measure(s, c),
+    ([s, c]) => {
+      const bench = (globalThis as unknown as BenchGlobal).llmgwHeatmapBench;
+      if (!bench) throw new Error("the page has no llmgwHeatmapBench; is it /bench/heatmap?");
+      return bench.measure(s, c);
+    },
     [surface, share] as const,
   );
 }
@@ -113,15 +117,19 @@ async function main(): Promise<number> {
         timeout: 30_000,
       },
     );
-    const cells = await page.evaluate(
-      () => (globalThis as unknown as BenchGlobal).llmgwHeatmapBench!.cells,
-    );
+    const cells = await page.evaluate(() => {
+      const bench = (globalThis as unknown as BenchGlobal).llmgwHeatmapBench;
+      if (!bench) throw new Error("the page has no llmgwHeatmapBench; is it /bench/heatmap?");
+      return bench.cells;
+    });
     const canvasCells = Number(
       await page.getByTestId("heatmap-canvas").getAttribute("data-cell-count"),
     );
-    const domNodes = await page.evaluate(() =>
-      (globalThis as unknown as BenchGlobal).llmgwHeatmapBench!.domNodesInGrid(),
-    );
+    const domNodes = await page.evaluate(() => {
+      const bench = (globalThis as unknown as BenchGlobal).llmgwHeatmapBench;
+      if (!bench) throw new Error("the page has no llmgwHeatmapBench; is it /bench/heatmap?");
+      return bench.domNodesInGrid();
+    });
     const scenarios: Scenario[] = [];
     for (const share of SHARES) scenarios.push(await runScenario(page, share, sizes));
     const problems = [

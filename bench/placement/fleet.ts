@@ -5,7 +5,7 @@
 import type { PlacementCard, PlacementNode, PlacementRequest } from "@llmgw/domain";
 
 /** mulberry32: small and fast; enough to spread a benchmark's input, never for secrets. */
-export function prng(seed: number): () => number {
+function prng(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -20,8 +20,8 @@ type Random = () => number;
 const pick = <T>(random: Random, items: readonly T[]): T =>
   items[Math.floor(random() * items.length)] as T;
 
-export const CARDS_PER_GPU_NODE = 8;
-export const REPLICAS_PER_GPU_NODE = 2;
+const CARDS_PER_GPU_NODE = 8;
+const REPLICAS_PER_GPU_NODE = 2;
 /** Models in the catalog per GPU node: about ten replicas each. */
 const MODELS_PER_GPU_NODE = 0.2;
 

@@ -74,7 +74,7 @@ function placedReplicas(
 }
 
 /** A benchmark of a wrong answer is worthless: no card twice, every replica placed. */
-export function checkResults(scenario: Scenario, results: readonly PlacementResult[]): string[] {
+function checkResults(scenario: Scenario, results: readonly PlacementResult[]): string[] {
   const problems: string[] = [];
   const held = new Set<string>();
   for (const result of results) {

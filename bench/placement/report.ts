@@ -4,7 +4,7 @@ import type { Measurement } from "./measure";
 import type { PersistMeasurement } from "./persist";
 
 /** P6 in docs/goals.md, as numbers. */
-export const P6 = {
+const P6 = {
   fullPassMsMax: 100,
   noChangePassMsMax: 10,
   scalingRatioMax: 25,

@@ -38,7 +38,7 @@ const SERVER_START_MS = 180_000;
 const CHAT = "/v1/chat/completions";
 
 /** The two engines: one that answers at once and one that takes 20 ms, like a short generation. */
-export const ENGINES = { instant: 0, slow: 20 } as const;
+const ENGINES = { instant: 0, slow: 20 } as const;
 export type EngineName = keyof typeof ENGINES;
 export const MODEL: Record<EngineName, string> = { instant: "bench-instant", slow: "bench-20ms" };
 

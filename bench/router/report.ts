@@ -8,7 +8,7 @@ export interface RunInfo extends PlacementRunInfo {
 }
 
 /** P1–P5 in docs/goals.md, as numbers. */
-export const BARS = {
+const BARS = {
   addedP50MsMax: 0.5,
   addedP99MsMax: 1.5,
   addedVsPortkeyMax: 0.35,

@@ -31,7 +31,8 @@ async function readyGpuReplica(): Promise<Replica> {
       { timeout: READY_TIMEOUT_MS, message: `a ready ${GPU_MODEL} replica` },
     )
     .toBe(true);
-  return found!;
+  if (found === undefined) throw new Error(`no ready ${GPU_MODEL} replica with GPUs`);
+  return found;
 }
 
 async function cellCenter(canvas: Locator, nodeId: string, index: number) {
@@ -45,7 +46,8 @@ async function cellCenter(canvas: Locator, nodeId: string, index: number) {
     [nodeId, index] as const,
   );
   expect(center, `card ${index} of ${nodeId} on the heatmap`).not.toBeNull();
-  return center!;
+  if (center === null) throw new Error(`card ${index} of ${nodeId} is not on the heatmap`);
+  return center;
 }
 
 /** The canvas pixel at a CSS-pixel position, as [r, g, b]. */
@@ -56,10 +58,15 @@ async function pixel(
   return canvas.evaluate((element, point) => {
     const c = element as HTMLCanvasElement;
     const ratio = c.width / c.clientWidth;
-    const data = c
-      .getContext("2d")!
-      .getImageData(Math.round(point.x * ratio), Math.round(point.y * ratio), 1, 1).data;
-    return [data[0]!, data[1]!, data[2]!] as [number, number, number];
+    const context = c.getContext("2d");
+    if (!context) throw new Error("the heatmap canvas has no 2d context");
+    const [r = NaN, g = NaN, b = NaN] = context.getImageData(
+      Math.round(point.x * ratio),
+      Math.round(point.y * ratio),
+      1,
+      1,
+    ).data;
+    return [r, g, b];
   }, at);
 }
 
@@ -126,7 +133,9 @@ test("a card's colour follows its load, and the metric switch recolours it", asy
   const canvas = page.getByTestId("heatmap-canvas");
   await page.getByTestId("metric-utilization").click();
   await expect(canvas).toHaveAttribute("data-metric", "utilization");
-  const at = await cellCenter(canvas, replica.nodeId, replica.gpuIndexes[0]!);
+  const [firstCard] = replica.gpuIndexes;
+  if (firstCard === undefined) throw new Error(`replica ${replica.id} holds no GPU`);
+  const at = await cellCenter(canvas, replica.nodeId, firstCard);
 
   // Idle: the cool end of the scale (more blue than red).
   await expect
@@ -181,7 +190,8 @@ test("a card's colour follows its load, and the metric switch recolours it", asy
 test("a click on a card opens its node, with charts per card", async ({ page }) => {
   await openCluster(page);
   const nodes = await adminApi().nodes.list.query();
-  const node = nodes.find((n) => n.name === "sim-h100-a")!;
+  const node = nodes.find((n) => n.name === "sim-h100-a");
+  if (!node) throw new Error("the fleet has no node sim-h100-a");
   const canvas = page.getByTestId("heatmap-canvas");
   await canvas.click({ position: await cellCenter(canvas, node.id, 2) });
   await expect(page).toHaveURL(new RegExp(`/nodes/${node.id}$`));
@@ -250,7 +260,7 @@ test("the nodes table warns of a PCIe link below capacity and sorts by warnings"
   await page.getByTestId("nodes-filter").fill("warning");
   await expect(page.getByTestId("node-row")).toHaveCount(1);
   // Clicking the sort header scrolled the wide table sideways; show it from its first column.
-  await page.getByTestId("nodes-table").evaluate((table) => table.parentElement!.scrollTo(0, 0));
+  await page.getByTestId("nodes-table").evaluate((table) => table.parentElement?.scrollTo(0, 0));
   await page.screenshot({ path: `${ARTIFACTS}/nodes-warnings-en.png` });
 });
 

@@ -142,7 +142,8 @@ async function identityRound(page: Page, tag: "en" | "tr") {
   await page.getByTestId("add-person-submit").click();
   const value = page.getByTestId("created-password-value");
   await expect(value).toHaveText(/^[A-Za-z0-9_-]{20}$/);
-  const password = (await value.textContent())!;
+  const password = await value.textContent();
+  if (password === null) throw new Error("the created password has no text");
   await page.getByTestId("created-password-copy").click();
   await expect(page.getByTestId("created-password-copied")).toBeVisible();
   await page.screenshot({ path: `${ARTIFACTS}/people-add-person-${tag}.png` });

@@ -1,6 +1,7 @@
 // The whole agent (runAgent, --simulate) against a WebSocket server stub speaking the real frames:
 // DesiredReplicas → ReplicaStatus frames up to READY (with fetch progress for an http source),
 // heartbeats carrying every replica, logs and reclaim answered by request id, StopReplica.
+import { must } from "@llmgw/domain";
 import { ENGINE_NAMES } from "@llmgw/engines";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -64,7 +65,8 @@ describe("agent replicas over the WebSocket", () => {
       socket = ws;
       ws.on("message", (data) => received.push(decodeEnvelope(new Uint8Array(data as Buffer))));
     });
-    const send = (init: EnvelopeInit) => socket!.send(encodeEnvelope(init));
+    const send = (init: EnvelopeInit) =>
+      must(socket, "the agent's connection").send(encodeEnvelope(init));
 
     const dataDir = mkdtempSync(path.join(tmpdir(), "llmgw-agent-e2e-"));
     const argv = [
@@ -149,7 +151,7 @@ describe("agent replicas over the WebSocket", () => {
     );
     expect(progress.length).toBeGreaterThanOrEqual(2);
     expect(progress.at(-1)).toBe(1);
-    const readyB = statusesOf("r-b").at(-1)!;
+    const readyB = must(statusesOf("r-b").at(-1), "a status of r-b");
     expect(readyB).toMatchObject({ engine: "vllm", gpuIndexes: [3], host: "127.0.0.1" });
     expect(readyB.message).toContain("simulated node: sim-engine runs in place of vllm");
 
@@ -206,7 +208,7 @@ describe("agent replicas over the WebSocket", () => {
     });
     expect(statusesOf("r-b").at(-1)?.message).toBe("stopped: scaled down");
     expect(realProcessOps.isGroupAlive(pidB)).toBe(false);
-    const pidA = statusesOf("r-a").at(-1)!.pid;
+    const pidA = must(statusesOf("r-a").at(-1), "a status of r-a").pid;
     expect(
       JSON.parse(readFileSync(path.join(dataDir, "replicas.json"), "utf8")).replicas.map(
         (r: { pid: number }) => r.pid,

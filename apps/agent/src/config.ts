@@ -1,7 +1,7 @@
 // The agent's configuration as one value, parsed from argv and the environment. This is the only
 // file that reads process.env. Flags beat environment variables; the join token is best given by
 // LLMGW_JOIN_TOKEN or --token-file, because argv is visible to every user of the machine (ps).
-import { messageOf } from "@llmgw/domain";
+import { messageOf, must } from "@llmgw/domain";
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -94,7 +94,6 @@ export const agentConfigSchema = z.object({
 });
 
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
-export type AgentConfigInput = z.input<typeof agentConfigSchema>;
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
@@ -126,7 +125,7 @@ export function parseConfig(argv: readonly string[], sources: ConfigSources): Ag
   };
   const parsed = agentConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+    const issue = must(parsed.error.issues[0], "the first issue of a failed parse");
     const source = SOURCES[String(issue.path[0])] ?? String(issue.path[0]);
     throw new ConfigError(`${source}: ${issue.message}`);
   }
@@ -234,7 +233,7 @@ function parseLabels(pairs: readonly string[]): Record<string, string> {
 }
 
 /** Accepts ws://host:port (or with the agent path already on it) and returns it without the path. */
-export function normaliseServerUrl(value: string): string | undefined {
+function normaliseServerUrl(value: string): string | undefined {
   let url: URL;
   try {
     url = new URL(value);

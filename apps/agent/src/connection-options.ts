@@ -1,7 +1,7 @@
 // What the agent's session with the control plane is given (options, timers) and the frame types it
 // sends; the session itself is connection.ts.
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { Envelope, EnvelopeInit, HeartbeatSchema, RegisterSchema } from "@llmgw/proto";
+import type { Envelope, EnvelopeInit, RegisterSchema } from "@llmgw/proto";
 import type { HostLoad } from "./discovery/host";
 import type { GpuSampleValues } from "./discovery/nvidia-smi";
 import type { Logger } from "./log-ring";
@@ -9,7 +9,6 @@ import type { RandomFn } from "./random";
 import type { ReplicaStatusInit } from "./replicas/replica-deps";
 
 export type RegisterInit = MessageInitShape<typeof RegisterSchema>;
-export type HeartbeatInit = MessageInitShape<typeof HeartbeatSchema>;
 
 /** What a heartbeat carries apart from its timestamp. */
 export interface HeartbeatContent extends HostLoad {

@@ -8,6 +8,7 @@ import {
   type Envelope,
   type EnvelopeInit,
 } from "@llmgw/proto";
+import { must } from "@llmgw/domain";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import { AgentConnection } from "./connection";
@@ -100,7 +101,7 @@ describe("AgentConnection against a real WebSocket server", () => {
     for (const attempt of [0, 1]) {
       const register = await waitFor("register", () => side.frames[attempt]?.[0]);
       expect(register.msg.case).toBe("register");
-      side.sockets[attempt]!.close(4401, "join token not accepted");
+      must(side.sockets[attempt], `socket ${attempt}`).close(4401, "join token not accepted");
     }
     await waitFor("refusal logged", () =>
       ring
@@ -123,14 +124,15 @@ describe("AgentConnection against a real WebSocket server", () => {
     expect(register.hardware?.gpus).toHaveLength(8);
     expect(register.hardware?.gpus[0]?.name).toBe("NVIDIA H100 80GB HBM3");
 
-    const socket = side.sockets[2]!;
+    const socket = must(side.sockets[2], "socket 2");
+    const frames = must(side.frames[2], "the frames of socket 2");
     send(socket, {
       requestId: registerFrame.requestId,
       msg: { case: "registerAck", value: { nodeId: "node-id-1", heartbeatIntervalMs: 100 } },
     });
-    const heartbeats = () => side.frames[2]!.filter((frame) => frame.msg.case === "heartbeat");
+    const heartbeats = () => frames.filter((frame) => frame.msg.case === "heartbeat");
     await waitFor("three heartbeats", () => heartbeats().length >= 3);
-    const beat = heartbeats()[0]!;
+    const beat = must(heartbeats()[0], "a heartbeat");
     if (beat.msg.case !== "heartbeat") throw new Error("unreachable");
     expect(beat.msg.value.gpus).toHaveLength(8);
     expect(beat.msg.value.gpus[0]?.uuid).toBe(register.hardware?.gpus[0]?.uuid);
@@ -139,9 +141,7 @@ describe("AgentConnection against a real WebSocket server", () => {
     expect(connection.state).toBe("registered");
 
     send(socket, { requestId: "ping-42", msg: { case: "ping", value: { sentAtMs: 1n } } });
-    const pong = await waitFor("pong", () =>
-      side.frames[2]!.find((frame) => frame.msg.case === "pong"),
-    );
+    const pong = await waitFor("pong", () => frames.find((frame) => frame.msg.case === "pong"));
     expect(pong.requestId).toBe("ping-42");
 
     send(socket, { msg: { case: "error", value: { code: 4, message: "no such request" } } });
@@ -165,7 +165,7 @@ describe("AgentConnection against a real WebSocket server", () => {
     expect(connection.state).toBe("stopped");
     await waitFor(
       "socket closed on the server",
-      () => side.sockets[3]!.readyState === WebSocket.CLOSED,
+      () => side.sockets[3]?.readyState === WebSocket.CLOSED,
     );
   });
 

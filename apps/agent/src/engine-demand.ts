@@ -8,11 +8,11 @@ import { ReplicaPhase } from "@llmgw/proto";
 import type { ReplicaStatusInit } from "./replicas/replica-deps";
 import type { CardDemand } from "./simulate";
 
-export const ENGINE_SCRAPE_TIMEOUT_MS = 1500;
+const ENGINE_SCRAPE_TIMEOUT_MS = 1500;
 
 export type FetchText = (url: string, timeoutMs: number) => Promise<string>;
 
-export const fetchText: FetchText = async (url, timeoutMs) => {
+const fetchText: FetchText = async (url, timeoutMs) => {
   const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
   return response.text();

@@ -15,11 +15,11 @@ import type { EngineHost } from "./replicas/launch-plan";
 import type { ReplicaStatusInit } from "./replicas/replica-deps";
 import { ReplicaSupervisor } from "./replicas/supervisor";
 
-export const ENGINE_HEALTH_POLL_MS = 500;
-export const ENGINE_STOP_GRACE_MS = 10_000;
+const ENGINE_HEALTH_POLL_MS = 500;
+const ENGINE_STOP_GRACE_MS = 10_000;
 
 /** `node <repo>/packages/cli/bin/llmgw.mjs sim-engine`, found from this file so any checkout works. */
-export function defaultSimLauncher(): EngineHost["simLauncher"] {
+function defaultSimLauncher(): EngineHost["simLauncher"] {
   const bin = fileURLToPath(new URL("../../../packages/cli/bin/llmgw.mjs", import.meta.url));
   return { command: process.execPath, prefixArgs: [bin, "sim-engine"] };
 }

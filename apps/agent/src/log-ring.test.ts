@@ -1,3 +1,4 @@
+import { must } from "@llmgw/domain";
 import { describe, expect, it } from "vitest";
 import { createLogger, formatLogLine, LOG_RING_LINES, LogRing } from "./log-ring";
 
@@ -42,7 +43,7 @@ describe("logger", () => {
     expect(written).toEqual([
       '2026-01-02T03:04:05.678Z warn disconnected server=ws://h:8081 reason="going away" code=1001\n',
     ]);
-    expect(ring.snapshot()).toEqual([written[0]!.trimEnd()]);
+    expect(ring.snapshot()).toEqual([must(written[0], "the written line").trimEnd()]);
   });
 
   it("quotes empty values and values with quotes or equals signs", () => {

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
-export const NODE_ID_FILE = "node-id";
+const NODE_ID_FILE = "node-id";
 
 /** Returns the id in the data dir, creating it (mode 0600) on first start. */
 export async function loadOrCreateNodeId(

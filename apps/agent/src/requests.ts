@@ -6,9 +6,9 @@ import { reclaimCache } from "./cache/reclaim";
 import type { LogRing } from "./log-ring";
 import type { ReplicaSupervisor } from "./replicas/supervisor";
 
-export const DEFAULT_LOG_LINES = 200;
-export const MAX_LOG_LINES = 2000;
-export const AGENT_LOG_SOURCE = "agent";
+const DEFAULT_LOG_LINES = 200;
+const MAX_LOG_LINES = 2000;
+const AGENT_LOG_SOURCE = "agent";
 
 export interface RequestContext {
   supervisor: ReplicaSupervisor;

@@ -1,4 +1,6 @@
+import { must } from "@llmgw/domain";
 import { describe, expect, it } from "vitest";
+import type { GpuSampleValues } from "./discovery/nvidia-smi";
 import {
   createSimulation,
   SIM_TEMPERATURE_BUSY_C,
@@ -12,6 +14,11 @@ import {
 } from "./simulate";
 
 const MIB = 1024n * 1024n;
+
+/** Whether a sample's field is there and within [min, max]; a missing field is a violation. */
+function within<T extends number | bigint>(value: T | undefined, min: T, max: T): boolean {
+  return value !== undefined && value >= min && value <= max;
+}
 
 describe("simulation profiles", () => {
   it("h100x8 is eight H100 80GB HBM3 cards on PCIe gen5 x16", () => {
@@ -100,34 +107,34 @@ describe("simulated load", () => {
       for (let step = 0; step < 2000; step++) {
         const { gpus, host } = sim.step();
         gpus.forEach((sample, index) => {
-          const gpu = sim.gpus[index]!;
+          const gpu = must(sim.gpus[index], `card ${index}`);
           const where = () =>
             `${profile} step ${step} gpu ${index}: ${JSON.stringify(sample, (_k, v) => (typeof v === "bigint" ? String(v) : v))}`;
           check(sample.uuid === gpu.uuid, () => `uuid ${where()}`);
+          check(within(sample.utilizationPercent, 0, 100), () => `utilisation ${where()}`);
           check(
-            sample.utilizationPercent! >= 0 && sample.utilizationPercent! <= 100,
-            () => `utilisation ${where()}`,
-          );
-          check(
-            sample.memoryBytesUsed! >= 0n && sample.memoryBytesUsed! <= gpu.memoryBytesTotal,
+            within(sample.memoryBytesUsed, 0n, gpu.memoryBytesTotal),
             () => `memory ${where()}`,
           );
           check(
-            sample.temperatureCelsius! >= SIM_TEMPERATURE_IDLE_C - 0.5 &&
-              sample.temperatureCelsius! <= SIM_TEMPERATURE_BUSY_C + 0.5,
+            within(
+              sample.temperatureCelsius,
+              SIM_TEMPERATURE_IDLE_C - 0.5,
+              SIM_TEMPERATURE_BUSY_C + 0.5,
+            ),
             () => `temperature ${where()}`,
           );
           check(
-            sample.powerWatts! > 0 && sample.powerWatts! <= gpu.powerLimitWatts!,
+            sample.powerWatts !== undefined &&
+              sample.powerWatts > 0 &&
+              gpu.powerLimitWatts !== undefined &&
+              sample.powerWatts <= gpu.powerLimitWatts,
             () => `power ${where()}`,
           );
         });
+        check(within(host.cpuUtilizationPercent, 0, 100), () => `host cpu ${profile} ${step}`);
         check(
-          host.cpuUtilizationPercent! >= 0 && host.cpuUtilizationPercent! <= 100,
-          () => `host cpu ${profile} ${step}`,
-        );
-        check(
-          host.memoryBytesUsed! <= sim.host.memoryBytesTotal,
+          host.memoryBytesUsed !== undefined && host.memoryBytesUsed <= sim.host.memoryBytesTotal,
           () => `host memory ${profile} ${step}`,
         );
       }
@@ -137,20 +144,23 @@ describe("simulated load", () => {
 
   it("idles below 5 % without an engine, and follows the engine's load when there is one", () => {
     const sim = createSimulation("h100x8", "node-a", 3);
-    const idle = Array.from({ length: 20 }, () => sim.step().gpus[0]!.utilizationPercent!);
+    const utilizationOfCard0 = (gpus: readonly GpuSampleValues[]) =>
+      must(must(gpus[0], "card 0").utilizationPercent, "the utilisation of card 0");
+    const idle = Array.from({ length: 20 }, () => utilizationOfCard0(sim.step().gpus));
     expect(Math.max(...idle)).toBeLessThanOrEqual(SIM_UTILIZATION_IDLE_MAX);
     // Idle samples still move from beat to beat, so a live view has something to show.
     expect(new Set(idle).size).toBeGreaterThan(5);
 
     const busy = new Map([[0, { runningRequests: 8, waitingRequests: 2, kvCacheUsageRatio: 0.6 }]]);
     const pairs = Array.from({ length: 30 }, () => sim.step(busy).gpus);
-    const last = pairs.at(-1)!;
-    expect(last[0]!.utilizationPercent).toBeGreaterThan(90);
+    const [busyCard, idleCard] = must(pairs.at(-1), "the last samples");
+    const busyGpu = must(sim.gpus[0], "card 0");
+    expect(busyCard?.utilizationPercent).toBeGreaterThan(90);
     // The neighbouring card has no engine and stays idle.
-    expect(last[1]!.utilizationPercent).toBeLessThanOrEqual(SIM_UTILIZATION_IDLE_MAX);
-    expect(last[0]!.temperatureCelsius).toBeGreaterThan(70);
-    expect(last[1]!.temperatureCelsius).toBeLessThan(35);
-    expect(Number(last[0]!.memoryBytesUsed) / Number(sim.gpus[0]!.memoryBytesTotal)).toBeCloseTo(
+    expect(idleCard?.utilizationPercent).toBeLessThanOrEqual(SIM_UTILIZATION_IDLE_MAX);
+    expect(busyCard?.temperatureCelsius).toBeGreaterThan(70);
+    expect(idleCard?.temperatureCelsius).toBeLessThan(35);
+    expect(Number(busyCard?.memoryBytesUsed) / Number(busyGpu.memoryBytesTotal)).toBeCloseTo(
       0.45 + 0.45 * 0.6,
       2,
     );

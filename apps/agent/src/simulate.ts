@@ -103,7 +103,7 @@ export const SIMULATION_PROFILE_NAMES = Object.keys(SIMULATION_PROFILES);
 export const SIM_TEMPERATURE_IDLE_C = 30;
 export const SIM_TEMPERATURE_BUSY_C = 80;
 /** An idle card reads between these two (below the 5 % the console calls idle). */
-export const SIM_UTILIZATION_IDLE_MIN = 0.5;
+const SIM_UTILIZATION_IDLE_MIN = 0.5;
 export const SIM_UTILIZATION_IDLE_MAX = 3.5;
 /** One running sequence already keeps a card busy; this many (running + waiting) saturate it. */
 export const SIM_UTILIZATION_BUSY_FLOOR = 40;
@@ -154,14 +154,16 @@ export function createSimulation(profileName: string, nodeName: string, seed: nu
     );
   }
   const random = seededRandom(seed);
-  const gpus = profile.cards.map((card, index) =>
-    simulatedGpu(card, index, simulatedGpuUuid(nodeName, profileName, index), profile.cards.length),
-  );
-  const states: CardState[] = profile.cards.map(() => ({
-    utilizationPercent: SIM_UTILIZATION_IDLE_MIN,
-    memoryFraction: MEMORY_IDLE_FRACTION,
-    temperatureCelsius: SIM_TEMPERATURE_IDLE_C,
-  }));
+  const slots = profile.cards.map((card, index) => {
+    const uuid = simulatedGpuUuid(nodeName, profileName, index);
+    const state: CardState = {
+      utilizationPercent: SIM_UTILIZATION_IDLE_MIN,
+      memoryFraction: MEMORY_IDLE_FRACTION,
+      temperatureCelsius: SIM_TEMPERATURE_IDLE_C,
+    };
+    return { card, gpu: simulatedGpu(card, index, uuid, profile.cards.length), state };
+  });
+  const gpus = slots.map((slot) => slot.gpu);
   const host: HostInfo = {
     cpuModel: profile.cpuModel,
     cpuCores: profile.cpuCores,
@@ -175,8 +177,8 @@ export function createSimulation(profileName: string, nodeName: string, seed: nu
   };
   let hostUtilization = random() * 10;
   const step = (demands?: ReadonlyMap<number, CardDemand>) => {
-    const samples = states.map((state, index) =>
-      stepCard(state, profile.cards[index]!, gpus[index]!, demands?.get(index), random),
+    const samples = slots.map((slot, index) =>
+      stepCard(slot.state, slot.card, slot.gpu, demands?.get(index), random),
     );
     hostUtilization = walk(hostUtilization, random, 5);
     return { gpus: samples, host: simulatedHostLoad(host, hostUtilization) };

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-export const CAPTURES_DIR = join(import.meta.dirname, "fixtures", "nvidia-smi");
+const CAPTURES_DIR = join(import.meta.dirname, "fixtures", "nvidia-smi");
 
 export interface CaptureSection {
   phase: string;

@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { create } from "@bufbuild/protobuf";
-import { StartReplicaSchema, type ReplicaStatus, type StartReplica } from "@llmgw/proto";
+import { StartReplicaSchema, type StartReplica } from "@llmgw/proto";
 import { llmgwBin } from "@llmgw/testing";
 import { WeightCache } from "../src/cache/fetch";
 import { createLogger, LogRing } from "../src/log-ring";
@@ -16,7 +16,7 @@ import { ReplicaSupervisor } from "../src/replicas/supervisor";
 export const TEST_KEY = "rk-test-0123456789abcdef-secret";
 const startedGroups = new Set<number>();
 
-export function trackingProcessOps(): ProcessOps {
+function trackingProcessOps(): ProcessOps {
   return {
     ...realProcessOps,
     spawn: (request) => {
@@ -40,11 +40,11 @@ export interface Harness {
   dataDir: string;
 }
 
-export function makeDataDir(): string {
+function makeDataDir(): string {
   return mkdtempSync(path.join(tmpdir(), "llmgw-agent-"));
 }
 
-export function simLauncher() {
+function simLauncher() {
   return { command: process.execPath, prefixArgs: [llmgwBin(), "sim-engine"] };
 }
 
@@ -92,5 +92,3 @@ export function startSpec(
     ...init,
   });
 }
-
-export type { ReplicaStatus };

@@ -3,7 +3,7 @@
 import { createApiClient, signInWithPassword } from "./ctl/client";
 
 /** Simulated models that place on the dev fleet: one on CPU nodes, one on a GPU. */
-export const DEV_PRESETS = ["sim-chat", "sim-gpu-chat"] as const;
+const DEV_PRESETS = ["sim-chat", "sim-gpu-chat"] as const;
 
 export interface DevModels {
   /** Presets added by this run (empty when the catalog already had models). */

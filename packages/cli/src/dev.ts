@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { messageOf } from "@llmgw/domain";
 import { randomToken, readOrCreateSecretFile } from "@llmgw/secrets";
 import { devConfig, inheritedEnv, type DevConfig } from "./config";
 import { startChild, stopChildren, type Child } from "./children";
@@ -42,7 +43,7 @@ export async function runDev(argv: string[]): Promise<number> {
     });
     isWebless = values["no-web"] === true;
   } catch (error) {
-    process.stderr.write(`llmgw dev: ${(error as Error).message}\n\n${DEV_USAGE}`);
+    process.stderr.write(`llmgw dev: ${messageOf(error)}\n\n${DEV_USAGE}`);
     return 2;
   }
   const config = devConfig();

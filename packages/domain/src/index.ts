@@ -11,3 +11,4 @@ export * from "./roles";
 export * from "./mcp";
 export * from "./pcie-link";
 export { messageOf } from "./message-of";
+export { must } from "./must";

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { must } from "./must";
 import { flatOwnership, formatOwner, parseOwner } from "./ownership";
 
 describe("owners", () => {
@@ -6,7 +7,7 @@ describe("owners", () => {
     for (const text of ["org:acme", "team:ml", "project:search", "user:ada@example.com"]) {
       const owner = parseOwner(text);
       expect(owner).not.toBeNull();
-      expect(formatOwner(owner!)).toBe(text);
+      expect(formatOwner(must(owner, text))).toBe(text);
     }
   });
 

@@ -14,9 +14,9 @@ const OWNER_PATTERN = /^(org|team|project|user):([A-Za-z0-9._@-]{1,100})$/;
 
 /** Reads `team:ml`; null for anything else (no kind, unknown kind, empty or odd name). */
 export function parseOwner(text: string): OwnerRef | null {
-  const match = OWNER_PATTERN.exec(text.trim());
-  if (!match) return null;
-  return { kind: match[1] as OwnerKind, name: match[2]! };
+  const [, kind, name] = OWNER_PATTERN.exec(text.trim()) ?? [];
+  if (kind === undefined || name === undefined) return null;
+  return { kind: kind as OwnerKind, name };
 }
 
 export function formatOwner(owner: OwnerRef): string {

@@ -57,7 +57,7 @@ export function checkLaunch(launch: ReplicaLaunch, limits: EngineLimits): number
  * swap its key. An empty CUDA_VISIBLE_DEVICES hides every card, which is how a CPU replica is kept
  * off GPUs another replica owns.
  */
-export function launchEnv(launch: ReplicaLaunch, keyDelivery: KeyDelivery): Record<string, string> {
+function launchEnv(launch: ReplicaLaunch, keyDelivery: KeyDelivery): Record<string, string> {
   const env: Record<string, string> = {
     ...launch.extraEnv,
     CUDA_VISIBLE_DEVICES: launch.gpus.join(","),

@@ -2,6 +2,7 @@
 // an Envelope on the wire and take one off it.
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { MessageInitShape } from "@bufbuild/protobuf";
+import { messageOf } from "@llmgw/domain";
 import { EnvelopeSchema, type Envelope } from "./gen/llmgw/agent/v1/agent_pb";
 
 export * from "./gen/llmgw/agent/v1/agent_pb";
@@ -29,7 +30,7 @@ export function decodeEnvelope(bytes: Uint8Array): Envelope {
   try {
     envelope = fromBinary(EnvelopeSchema, bytes);
   } catch (error) {
-    throw new FrameDecodeError(`malformed frame: ${(error as Error).message}`);
+    throw new FrameDecodeError(`malformed frame: ${messageOf(error)}`);
   }
   if (envelope.msg.case === undefined) {
     throw new FrameDecodeError("frame carries no message (empty or unknown oneof)");

@@ -7,7 +7,7 @@ import { hashSeed, seededRandom } from "./random";
 import { embeddingRequestSchema, promptTexts } from "./schemas";
 import { countPromptTokens } from "./text";
 
-export function embedText(model: string, text: string, dimensions: number): Float32Array {
+function embedText(model: string, text: string, dimensions: number): Float32Array {
   const random = seededRandom(hashSeed(`${model}\0${text}`));
   const vector = new Float32Array(dimensions);
   let norm = 0;

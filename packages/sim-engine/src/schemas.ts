@@ -21,7 +21,6 @@ export const chatRequestSchema = z.looseObject({
   stream: z.boolean().nullable().optional(),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullable().optional(),
 });
-export type ChatRequest = z.infer<typeof chatRequestSchema>;
 
 const tokenIds = z.array(z.number().int());
 const textOrTokens = z.union([
@@ -38,7 +37,6 @@ export const completionRequestSchema = z.looseObject({
   stream: z.boolean().nullable().optional(),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullable().optional(),
 });
-export type CompletionRequest = z.infer<typeof completionRequestSchema>;
 
 export const embeddingRequestSchema = z.looseObject({
   model: z.string(),
@@ -46,7 +44,6 @@ export const embeddingRequestSchema = z.looseObject({
   encoding_format: z.enum(["float", "base64"]).optional(),
   dimensions: z.number().int().min(1).max(8192).optional(),
 });
-export type EmbeddingRequest = z.infer<typeof embeddingRequestSchema>;
 
 export const imageRequestSchema = z.looseObject({
   model: z.string().optional(),
@@ -58,13 +55,12 @@ export const imageRequestSchema = z.looseObject({
     .optional(),
   response_format: z.enum(["b64_json", "url"]).optional(),
 });
-export type ImageRequest = z.infer<typeof imageRequestSchema>;
 
 /** Prompts from either form; a list of token ids is one prompt, each id one token. */
 export function promptTexts(input: z.infer<typeof textOrTokens>): string[] {
   if (typeof input === "string") return [input];
   const items = input as readonly (string | number | readonly number[])[];
   const ids = (list: readonly number[]): string => list.map((id) => `t${id}`).join(" ");
-  if (items.every((item) => typeof item === "number")) return [ids(items as number[])];
+  if (items.every((item) => typeof item === "number")) return [ids(items)];
   return items.map((item) => (typeof item === "string" ? item : ids(item as number[])));
 }

@@ -7,6 +7,7 @@ import { appendFile, chown, mkdir, mkdtemp, readFile, rm } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { messageOf } from "@llmgw/domain";
 import postgres from "postgres";
 import { registerCleanup } from "./cleanup-registry.ts";
 import { freePort } from "./free-port.ts";
@@ -159,7 +160,7 @@ async function startOnFreePort(cluster: Cluster, timeoutMs: number): Promise<num
     } catch (error) {
       const log = await readLogTail(cluster);
       if (attempt < START_ATTEMPTS_MAX && /could not bind|already in use/i.test(log)) continue;
-      throw new Error(`startPostgres: ${(error as Error).message}\nserver log:\n${log}`);
+      throw new Error(`startPostgres: ${messageOf(error)}\nserver log:\n${log}`);
     }
   }
 }

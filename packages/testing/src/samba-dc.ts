@@ -279,7 +279,8 @@ export async function startSambaDc(options: StartSambaDcOptions = {}): Promise<S
         "own); run the tests as root",
     );
   const realm = (options.realm ?? "LLMGW.TEST").toUpperCase();
-  const workgroup = realm.split(".")[0]!.slice(0, 15);
+  const [firstLabel = realm] = realm.split(".");
+  const workgroup = firstLabel.slice(0, 15);
   const baseDn = realm
     .toLowerCase()
     .split(".")

@@ -13,6 +13,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { messageOf } from "@llmgw/domain";
 import { freePort } from "./free-port.ts";
 import { spawnProcess, type SpawnedProcess } from "./spawn-process.ts";
 import { tempDir } from "./temp-dir.ts";
@@ -157,7 +158,7 @@ export async function startSlapd(options: StartSlapdOptions): Promise<SlapdServe
     } catch (error) {
       await child.stop();
       if (attempt >= START_ATTEMPTS_MAX)
-        throw new Error(`slapd did not start: ${(error as Error).message}\n${child.output()}`);
+        throw new Error(`slapd did not start: ${messageOf(error)}\n${child.output()}`);
     }
   }
   const running = slapd;

@@ -52,12 +52,12 @@ export interface WeightCacheOptions {
   nowMs?: () => number;
 }
 
-export class WeightFetchError extends Error {
+class WeightFetchError extends Error {
   override readonly name = "WeightFetchError";
 }
 
 /** Refuses a pickle source unless the model allows it; the same rule the catalog applies. */
-export function checkPickle(source: string, allowPickle: boolean): void {
+function checkPickle(source: string, allowPickle: boolean): void {
   const extension = pickleExtension(source);
   if (extension === undefined || allowPickle) return;
   throw new WeightFetchError(
@@ -225,14 +225,14 @@ async function resolveLocal(source: string, isSimulator: boolean): Promise<Resol
 }
 
 /** The URL's last path segment, made safe as a file name; never a dot file or the manifest. */
-export function fileNameFor(source: string): string {
+function fileNameFor(source: string): string {
   const last = decodeURIComponent(new URL(source).pathname.split("/").pop() ?? "");
   const safe = last.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "");
   return safe === "" || safe === MANIFEST_FILE ? "weights" : safe;
 }
 
 /** A URL without its query, which may carry a signed token. */
-export function describeSource(source: string): string {
+function describeSource(source: string): string {
   try {
     const url = new URL(source);
     return url.protocol === "http:" || url.protocol === "https:"

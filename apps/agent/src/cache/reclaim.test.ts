@@ -12,6 +12,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { must } from "@llmgw/domain";
 import { describe, expect, it } from "vitest";
 import { cacheName } from "./layout";
 import { listUnwanted, reclaimCache, removeEntry } from "./reclaim";
@@ -86,14 +87,13 @@ describe("reclaim", () => {
       [cacheName("https://m/busy.gguf"), "in use by replica r-9 on this node"],
     ]);
     const reply = await reclaimCache(cacheDir, { wantedSources: [], collect: true }, busy);
-    const byName = new Map(reply.entries!.map((entry) => [entry.cacheName, entry]));
+    const entries = must(reply.entries, "the entries a collecting reclaim lists");
+    const byName = new Map(entries.map((entry) => [entry.cacheName, entry]));
     expect(byName.get(cacheName("https://m/old.gguf"))).toMatchObject({ removed: true });
     expect(existsSync(old)).toBe(false);
     expect(reply.bytesFreed).toBeGreaterThanOrEqual(100n);
     const refusals = Object.fromEntries(
-      reply
-        .entries!.filter((entry) => entry.refused)
-        .map((entry) => [entry.cacheName, entry.refused]),
+      entries.filter((entry) => entry.refused).map((entry) => [entry.cacheName, entry.refused]),
     );
     expect(refusals).toEqual({
       [cacheName("https://m/copied-by-hand.gguf")]: "no manifest of the agent's: not fetched by it",

@@ -91,7 +91,7 @@ async function describeEntry(
 }
 
 /** Why a name cannot be an entry of the cache, or undefined when it can. */
-export function checkEntryName(name: string): string | undefined {
+function checkEntryName(name: string): string | undefined {
   if (name === "" || name === "." || name === "..") return `"${name}" is not an entry name`;
   if (path.isAbsolute(name) || name.includes("/") || name.includes("\\"))
     return `"${name}" is a path, not an entry name`;

@@ -3,7 +3,7 @@
 // driver, so double-quoted fields (with "" as an escaped quote) are honoured as well.
 
 /** Splits one CSV line into trimmed fields. */
-export function splitCsvLine(line: string): string[] {
+function splitCsvLine(line: string): string[] {
   const fields: string[] = [];
   let current = "";
   let inQuotes = false;

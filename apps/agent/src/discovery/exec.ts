@@ -10,7 +10,7 @@ export interface ExecResult {
   stderr: string;
 }
 
-export interface ExecOptions {
+interface ExecOptions {
   timeoutMs: number;
   /** The program's whole environment; absent: the agent's own. */
   env?: Record<string, string>;

@@ -31,7 +31,7 @@ export interface HostProbe {
   arch(): string;
 }
 
-export const nodeHostProbe: HostProbe = {
+const nodeHostProbe: HostProbe = {
   cpus: () => os.cpus(),
   totalmem: () => os.totalmem(),
   freemem: () => os.freemem(),

@@ -1,4 +1,4 @@
-import { assessPcieLink } from "@llmgw/domain";
+import { assessPcieLink, must } from "@llmgw/domain";
 import { describe, expect, it } from "vitest";
 import { listCaptureFiles, queryGpuCsv, readCaptureSections } from "../../test/nvidia-smi-captures";
 import { ExecError, type ExecFn, type ExecResult } from "./exec";
@@ -139,7 +139,7 @@ describe("parseNvidiaSmiCsv on the recorded captures", () => {
   for (const file of listCaptureFiles()) {
     for (const phase of ["idle", "load"] as const) {
       it(`${file} (${phase})`, () => {
-        const expected = EXPECTED[file]!;
+        const expected = must(EXPECTED[file], `the expected values for ${file}`);
         const rows = parseNvidiaSmiCsv(queryGpuCsv(file, phase));
         expect(rows).toHaveLength(1);
         const [{ gpu, sample, driverVersion }] = rows as [(typeof rows)[0]];
@@ -180,8 +180,10 @@ describe("parseNvidiaSmiCsv on the recorded captures", () => {
       const version = readCaptureSections(file).find(
         (section) => section.command === "nvidia-smi --version",
       );
-      const expected = EXPECTED[file]!;
-      expect(parseNvidiaSmiVersion(version!.output)).toEqual({
+      const expected = must(EXPECTED[file], `the expected values for ${file}`);
+      expect(
+        parseNvidiaSmiVersion(must(version, "its nvidia-smi --version section").output),
+      ).toEqual({
         driverVersion: expected.driverVersion,
         cudaVersion: expected.cudaVersion,
       });
@@ -300,7 +302,7 @@ describe("discoverGpus", () => {
           stdout: "DRIVER version : 590.48.01\nCUDA Version : 13.1\n",
           stderr: "",
         };
-      if (args[0]!.includes("utilization.gpu")) {
+      if (must(args[0], "the query argument").includes("utilization.gpu")) {
         return {
           exitCode: 2,
           stdout: 'Field "utilization.gpu" is not a valid field to query.\n',
@@ -322,7 +324,7 @@ describe("discoverGpus", () => {
 
   it("drops every optional field when the complaint names none", async () => {
     const exec = fakeExec((args) => {
-      if (args[0]!.includes("compute_cap"))
+      if (must(args[0], "the query argument").includes("compute_cap"))
         return { exitCode: 2, stdout: "", stderr: "is not a valid field to query" };
       return { exitCode: 0, stdout: "index, uuid\n0, GPU-a\n", stderr: "" };
     });

@@ -79,7 +79,7 @@ export interface NvidiaSmiGpuRow {
   driverVersion?: string;
 }
 
-export class NvidiaSmiParseError extends Error {
+class NvidiaSmiParseError extends Error {
   override readonly name = "NvidiaSmiParseError";
 }
 
@@ -116,10 +116,9 @@ export function parseNvidiaSmiCsv(text: string): NvidiaSmiGpuRow[] {
 }
 
 function parseHeaderName(header: string): { field: string; unit: string | undefined } {
-  const match = /^(.*?)\s*\[([^\]]*)\]\s*$/.exec(header);
-  return match
-    ? { field: match[1]!.trim(), unit: match[2] }
-    : { field: header.trim(), unit: undefined };
+  // Without a `[unit]` suffix the whole header is the field.
+  const [, field = header, unit] = /^(.*?)\s*\[([^\]]*)\]\s*$/.exec(header) ?? [];
+  return { field: field.trim(), unit };
 }
 
 function parseRow(read: RowReader, position: number): NvidiaSmiGpuRow | undefined {
@@ -167,7 +166,7 @@ function lowest(...values: (number | undefined)[]): number | undefined {
 }
 
 /** True for the ways nvidia-smi says "no value": [N/A], N/A, [Not Supported], [Unknown Error]... */
-export function isAbsentValue(raw: string): boolean {
+function isAbsentValue(raw: string): boolean {
   const value = raw.trim();
   return value === "" || value === "N/A" || (value.startsWith("[") && value.endsWith("]"));
 }
@@ -280,7 +279,7 @@ function withoutField(fields: string[], rejected: string | undefined): string[] 
 }
 
 /** nvidia-smi says: Field "utilization.gpu" is not a valid field to query. */
-export function rejectedField(output: string): string | undefined {
+function rejectedField(output: string): string | undefined {
   return /Field\s+"([^"]+)"\s+is not a valid field/i.exec(output)?.[1];
 }
 

@@ -1,5 +1,6 @@
 // An agent restart: a second supervisor over the same data dir adopts the live engine the first
 // one started (same pid, never restarted), reports it, and DesiredReplicas keeps or stops it.
+import { must } from "@llmgw/domain";
 import { ReplicaPhase } from "@llmgw/proto";
 import { waitFor } from "@llmgw/testing";
 import { afterEach, describe, expect, it } from "vitest";
@@ -35,7 +36,7 @@ describe("adoption across an agent restart", () => {
     expect(adopted.find((status) => status.replicaId === "keep")?.message).toMatch(
       /^adopted: engine pid \d+ kept running across an agent restart$/,
     );
-    const keptAgain = second.supervisor.get("keep")!;
+    const keptAgain = must(second.supervisor.get("keep"), "the adopted replica keep");
     // Its log ring is filled again from the file the engine still writes.
     expect(keptAgain.logTail?.lastLines(50).join("\n")).toContain("sim-engine: listening");
 

@@ -15,9 +15,9 @@ const ENGINE_EXECUTABLES: Readonly<Record<string, string>> = {
 };
 
 /** The interpreter the SGLang adapter runs; found on the same PATH the engine gets. */
-export const SGLANG_PYTHON = "python3";
+const SGLANG_PYTHON = "python3";
 
-export const SGLANG_PROBE_TIMEOUT_MS = 15_000;
+const SGLANG_PROBE_TIMEOUT_MS = 15_000;
 
 /** Exits 0 when `sglang.launch_server` is importable, without importing anything. */
 export const SGLANG_PROBE = [

@@ -4,7 +4,7 @@
 import { open, stat, truncate } from "node:fs/promises";
 import { LogRing } from "../log-ring";
 
-export const ENGINE_LOG_LINES = 500;
+const ENGINE_LOG_LINES = 500;
 /** Past this the file is cut back to nothing; the engine appends (O_APPEND), so it carries on. */
 const MAX_LOG_FILE_BYTES = 32 * 1024 * 1024;
 /** On adoption, the end of the file is read again so the ring is not empty. */

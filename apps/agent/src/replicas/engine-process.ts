@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
 import net from "node:net";
 
-export interface SpawnRequest {
+interface SpawnRequest {
   command: string;
   args: readonly string[];
   env: Record<string, string>;

@@ -27,7 +27,7 @@ export interface LaunchPlan {
   standIn: string;
 }
 
-export class LaunchRefused extends Error {
+class LaunchRefused extends Error {
   override readonly name = "LaunchRefused";
 }
 

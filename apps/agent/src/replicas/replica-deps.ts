@@ -14,7 +14,7 @@ export type ReplicaStatusInit = MessageInitShape<typeof ReplicaStatusSchema>;
 export const DEFAULT_START_TIMEOUT_MS = 10 * 60_000;
 
 /** What the supervisor sees of a replica when told it changed. */
-export interface ReplicaView {
+interface ReplicaView {
   readonly id: string;
   status(): ReplicaStatusInit;
 }

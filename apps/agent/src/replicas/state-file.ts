@@ -7,7 +7,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "../cache/layout";
 
-export const STATE_FILE = "replicas.json";
+const STATE_FILE = "replicas.json";
 
 export interface ReplicaRecord {
   replicaId: string;

@@ -3,6 +3,7 @@
 // adoption of a live engine by a new supervisor reading replicas.json.
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { must } from "@llmgw/domain";
 import { ReplicaPhase } from "@llmgw/proto";
 import { waitFor } from "@llmgw/testing";
 import { afterEach, describe, expect, it } from "vitest";
@@ -27,7 +28,7 @@ describe("ReplicaSupervisor with the real sim-engine", () => {
     const replica = supervisor.start(startSpec());
     await waitFor(() => replica.phase === ReplicaPhase.READY, { timeoutMs: 30_000, what: "READY" });
     expect(phases(statuses)).toEqual(["FETCHING", "STARTING", "READY"]);
-    const ready = statuses.at(-1)!;
+    const ready = must(statuses.at(-1), "the READY status");
     expect(ready.port).toBeGreaterThan(0);
     expect(ready.pid).toBe(replica.pid);
 
@@ -98,7 +99,7 @@ describe("ReplicaSupervisor with the real sim-engine", () => {
       timeoutMs: 20_000,
       what: "FAILED",
     });
-    const failed = statuses.at(-1)!;
+    const failed = must(statuses.at(-1), "the FAILED status");
     expect(failed.exitCode).toBe(1);
     expect(failed.message).toMatch(/^engine exited with code 1 after it was ready; last lines:\n/);
     expect(failed.message).toContain("crash-after");

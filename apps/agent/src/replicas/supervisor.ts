@@ -11,7 +11,7 @@ import { isTerminal, type ReplicaDeps, type ReplicaStatusInit } from "./replica-
 import { readReplicaRecords, writeReplicaRecords, type ReplicaRecord } from "./state-file";
 
 /** How long a FAILED replica is still reported after it failed. */
-export const FAILED_KEPT_MS = 10 * 60_000;
+const FAILED_KEPT_MS = 10 * 60_000;
 
 export type SupervisorDeps = Omit<ReplicaDeps, "takenPorts" | "onChange" | "onProcessChange"> & {
   /** Sends a ReplicaStatus frame (dropped while disconnected; heartbeats carry the level). */

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { must } from "@llmgw/domain";
 import { TRPCClientError } from "@trpc/client";
 import {
   parseCountFlag,
@@ -98,12 +99,12 @@ describe("ctl help", () => {
   it("lists every command of the table and no other, exiting 0", () => {
     const help = parseCaught(["--help"]);
     expect(help.result).toBe(0);
-    const listed = help.stdout
-      .split("\nCommands:\n")[1]!
-      .split("\n\n")[0]!
+    const [, commandsSection = ""] = help.stdout.split("\nCommands:\n");
+    const [commandLines = ""] = commandsSection.split("\n\n");
+    const listed = commandLines
       .split("\n")
       .filter((line) => /^ {2}\S/.test(line))
-      .map((line) => line.trim().split(" ")[0]!);
+      .map((line) => line.trim().split(" ")[0]);
     expect(listed).toEqual([...Object.keys(COMMANDS), "completion", "help"]);
     expect(help.stdout).toMatch(
       /^ {2}logs NODE \[--source REPLICA\] \[-n N\] \[--follow\] \[--json\]\s+the agent's log/m,
@@ -113,7 +114,7 @@ describe("ctl help", () => {
   it("shows each form of a command's usage and only the flags it takes", () => {
     const help = parseCaught(["roles", "--help"]);
     expect(help.result).toBe(0);
-    for (const form of usageForms(COMMANDS.roles!.usage).slice(1))
+    for (const form of usageForms(must(COMMANDS.roles, "the roles command").usage).slice(1))
       expect(help.stdout).toContain(`llmgw ctl roles ${form}\n`);
     expect(help.stdout).toContain("llmgw ctl roles grant (--user NAME | --group NAME) --role R");
     expect(help.stdout).toMatch(/--scope <OWNER>/);

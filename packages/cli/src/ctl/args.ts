@@ -80,7 +80,7 @@ export function required(args: string[], index: number, name: string, usage: str
   return value;
 }
 
-export const LOG_LINES_MAX = 2_000;
+const LOG_LINES_MAX = 2_000;
 
 export function parseLinesFlag(value: string | undefined): number {
   if (value === undefined) return 200;
@@ -112,10 +112,11 @@ const DURATION_UNITS_S: Readonly<Record<string, number>> = {
 
 /** `30d`, `12h`, `90m`, `45s`, `2w` → seconds; a usage error for anything else. */
 export function parseDurationSeconds(flag: string, value: string): number {
-  const match = /^(\d+)([smhdw])$/.exec(value.trim());
-  if (!match || Number(match[1]) === 0)
+  const [, count, unit] = /^(\d+)([smhdw])$/.exec(value.trim()) ?? [];
+  const unitSeconds = unit === undefined ? undefined : DURATION_UNITS_S[unit];
+  if (unitSeconds === undefined || Number(count) === 0)
     throw new UsageError(`--${flag} takes a duration like 30d, 12h or 90m, not "${value}"`);
-  return Number(match[1]) * DURATION_UNITS_S[match[2]!]!;
+  return Number(count) * unitSeconds;
 }
 
 /** A positive whole number from a flag, or undefined when the flag is absent. */

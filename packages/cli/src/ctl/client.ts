@@ -2,6 +2,7 @@
 // sentences a person can act on.
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { TRPC_PATH, type AppRouter } from "@llmgw/api";
+import { messageOf } from "@llmgw/domain";
 
 export type ApiClient = ReturnType<typeof createTRPCClient<AppRouter>>;
 
@@ -44,7 +45,7 @@ export function explain(error: unknown, server: string): string {
     if (code === "FORBIDDEN") return `${error.message} (ask an admin for the operator role)`;
     return withDetails(error.message, (error.data as { details?: unknown }).details);
   }
-  return (error as Error).message ?? String(error);
+  return messageOf(error);
 }
 
 /**

@@ -6,8 +6,8 @@ import { TOP_COMMANDS } from "../top-commands";
 import type { Command } from "./commands/command";
 import { verbsOf } from "./commands/index";
 
-export const SHELLS = ["bash", "zsh"] as const;
-export type Shell = (typeof SHELLS)[number];
+const SHELLS = ["bash", "zsh"] as const;
+type Shell = (typeof SHELLS)[number];
 
 interface Completion {
   name: string;
@@ -16,10 +16,7 @@ interface Completion {
 }
 
 /** What follows `llmgw ctl`: each command with its verbs and flags. */
-export function completionsOf(
-  program: Program,
-  table: Readonly<Record<string, Command>>,
-): Completion[] {
+function completionsOf(program: Program, table: Readonly<Record<string, Command>>): Completion[] {
   return program.commands.map((command) => ({
     name: command.name(),
     verbs:
@@ -32,7 +29,7 @@ export function completionsOf(
 
 const words = (list: readonly string[]) => list.join(" ");
 
-export function bashScript(completions: readonly Completion[]): string {
+function bashScript(completions: readonly Completion[]): string {
   const cases = completions
     .map((c) => `    ${c.name}) verbs="${words(c.verbs)}"; flags="${words(c.flags)}" ;;`)
     .join("\n");
@@ -57,7 +54,7 @@ complete -o default -F _llmgw llmgw
 `;
 }
 
-export function zshScript(completions: readonly Completion[]): string {
+function zshScript(completions: readonly Completion[]): string {
   const cases = completions
     .map((c) => `    ${c.name}) verbs=(${words(c.verbs)}); flags=(${words(c.flags)}) ;;`)
     .join("\n");

@@ -7,7 +7,7 @@ import type { CtlEnv } from "../config";
 const credentialsSchema = z.object({ server: z.string(), token: z.string(), username: z.string() });
 export type Credentials = z.infer<typeof credentialsSchema>;
 
-export const DEFAULT_SERVER = "http://127.0.0.1:8080";
+const DEFAULT_SERVER = "http://127.0.0.1:8080";
 
 const fileOf = (env: CtlEnv) => join(env.configDir, "credentials.json");
 

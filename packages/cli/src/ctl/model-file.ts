@@ -2,6 +2,7 @@
 // or, when the argument is not a file, the name of a preset shipped with llmgw.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { extname } from "node:path";
+import { messageOf } from "@llmgw/domain";
 import { parse as parseYaml } from "yaml";
 import { CtlError } from "./client";
 
@@ -49,7 +50,7 @@ export function parseDefinitions(text: string, path: string): Record<string, unk
   } catch (error) {
     const format = extname(path).toLowerCase() === ".json" ? "JSON" : "YAML";
     throw new CtlError(
-      `${path} is not valid ${format}: ${(error as Error).message.split("\n")[0]}`,
+      `${path} is not valid ${format}: ${messageOf(error).split("\n")[0]}`,
     );
   }
   const models = isRecord(document) && Array.isArray(document.models) ? document.models : document;

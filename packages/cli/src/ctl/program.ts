@@ -12,13 +12,13 @@ const COMMON_FLAGS: readonly FlagName[] = ["server"];
 /** A first usage form longer than this is shortened in the command list to its verbs. */
 const LIST_TERM_MAX = 56;
 
-export const CTL_EPILOGUE = `
+const CTL_EPILOGUE = `
 The server comes from --server, LLMGW_SERVER, or the last login (default http://127.0.0.1:8080);
 LLMGW_TOKEN overrides the saved session token. Failures exit non-zero with the reason: 2 for a
 mistyped command line, 1 for a refused or failed request. \`llmgw ctl completion bash|zsh\`
 prints a shell completion script.`;
 
-export function flagOption(name: FlagName): Option {
+function flagOption(name: FlagName): Option {
   const flag: { value?: string; short?: string; isRepeatable?: boolean; help: string } =
     FLAGS[name];
   const short = flag.short ? `-${flag.short}, ` : "";
@@ -32,11 +32,11 @@ export function flagOption(name: FlagName): Option {
 }
 
 /** The flags given to `command`, keyed by their long names as the command table spells them. */
-export function valuesOf(command: Program): CtlValues {
+function valuesOf(command: Program): CtlValues {
   const entries = command.options
     .map((option) => [option.name(), command.getOptionValue(option.attributeName())] as const)
     .filter(([, value]) => value !== undefined);
-  return Object.fromEntries(entries) as CtlValues;
+  return Object.fromEntries(entries);
 }
 
 /** The line that names a command in `llmgw ctl --help`. */

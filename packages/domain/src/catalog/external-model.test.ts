@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { must } from "../must";
 import { externalKeyFiles, parseModelDefinition } from "./model-definition";
 
 function errorsOf(input: unknown): string[] {
@@ -23,7 +24,7 @@ describe("external models in the catalog", () => {
     if (!result.ok) return;
     expect(result.model.profiles).toEqual([]);
     expect(result.model.source).toBe("https://api.example.com/v1");
-    expect(externalKeyFiles(result.model.external!)).toEqual([
+    expect(externalKeyFiles(must(result.model.external, "the external block"))).toEqual([
       { file: "/etc/llmgw/openai.key", weight: 1 },
     ]);
     // What the catalog stores is parsed again when it is read back.
@@ -39,7 +40,7 @@ describe("external models in the catalog", () => {
     );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(externalKeyFiles(result.model.external!)).toEqual([
+    expect(externalKeyFiles(must(result.model.external, "the external block"))).toEqual([
       { file: "/k/one", weight: 3 },
       { file: "/k/two", weight: 1 },
     ]);
@@ -48,7 +49,8 @@ describe("external models in the catalog", () => {
   it("take no key file at all: the key is then kept sealed in the store", () => {
     const result = parseModelDefinition(external({ api_key_file: undefined }));
     expect(result.ok).toBe(true);
-    if (result.ok) expect(externalKeyFiles(result.model.external!)).toEqual([]);
+    if (result.ok)
+      expect(externalKeyFiles(must(result.model.external, "the external block"))).toEqual([]);
   });
 
   it("refuse both key forms, a relative path and a duplicate file, saying how to fix it", () => {

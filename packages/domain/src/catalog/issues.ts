@@ -23,11 +23,17 @@ const TYPE_WORDS: Record<string, string> = {
 };
 
 function describeInput(input: unknown): string {
-  if (input === null) return "null";
-  if (Array.isArray(input)) return "a list";
-  if (typeof input === "string") return `"${input.length > 40 ? `${input.slice(0, 40)}…` : input}"`;
-  if (typeof input === "object") return "a map";
-  return String(input);
+  switch (typeof input) {
+    case "string":
+      return `"${input.length > 40 ? `${input.slice(0, 40)}…` : input}"`;
+    case "object":
+      if (input === null) return "null";
+      return Array.isArray(input) ? "a list" : "a map";
+    case "symbol":
+      return input.toString();
+    default:
+      return String(input);
+  }
 }
 
 function sizeLimit(issue: { origin: string }, bound: string, limit: number | bigint): string {

@@ -229,8 +229,11 @@ function checkProfile(profile: Profile, index: number, isEmbedding: boolean, ctx
  * An external model names its provider and, optionally, key files; with none its key is kept
  * sealed in the store (set apart from the definition, so the key never travels with it).
  */
-function checkExternal(model: BaseModel, ctx: Issues): void {
-  const external = model.external!;
+function checkExternal(
+  model: BaseModel,
+  external: NonNullable<BaseModel["external"]>,
+  ctx: Issues,
+): void {
   if (external.api_key_file !== undefined && external.api_key_files !== undefined)
     report(ctx, ["external"], "give api_key_file or api_key_files, not both");
   const files = external.api_key_files?.map((k) => k.file) ?? [];
@@ -251,7 +254,7 @@ function checkExternal(model: BaseModel, ctx: Issues): void {
 
 function checkModel(model: BaseModel, ctx: Issues): void {
   if (model.external) {
-    checkExternal(model, ctx);
+    checkExternal(model, model.external, ctx);
     return;
   }
   checkSource(model, ctx);

@@ -7,6 +7,7 @@ import {
   type PlacedGrantRow,
   type RevokeChange,
 } from "./grants";
+import { must } from "../must";
 import { splitGatewayToolName } from "./tool-names";
 
 // A small tree: org:acme → team:ml → project:search → user:ada, and key:k1 owned by user:ada.
@@ -18,7 +19,8 @@ const ABOVE: Record<string, string[]> = {
   "user:ada": ["org:acme", "team:ml", "project:search"],
   "key:k1": ["org:acme", "team:ml", "project:search", "user:ada"],
 };
-const levelsOf = (subject: string) => [...ABOVE[subject]!, subject];
+const aboveOf = (subject: string) => must(ABOVE[subject], `the levels above ${subject}`);
+const levelsOf = (subject: string) => [...aboveOf(subject), subject];
 
 /** Applies revoke changes to a row set, as the store would. */
 function apply(rows: Map<string, string[]>, changes: RevokeChange[]): Map<string, string[]> {
@@ -31,11 +33,14 @@ function apply(rows: Map<string, string[]>, changes: RevokeChange[]): Map<string
 }
 
 function placed(rows: Map<string, string[]>): PlacedGrantRow[] {
-  return [...rows].map(([subject, tools]) => ({ subject, tools, above: ABOVE[subject]! }));
+  return [...rows].map(([subject, tools]) => ({ subject, tools, above: aboveOf(subject) }));
 }
 
 function revoke(rows: Map<string, string[]>, subject: string, patterns: string[] | null) {
-  return apply(rows, planRevoke({ subject, above: ABOVE[subject]!, patterns, rows: placed(rows) }));
+  return apply(
+    rows,
+    planRevoke({ subject, above: aboveOf(subject), patterns, rows: placed(rows) }),
+  );
 }
 
 const toolsFor = (rows: Map<string, string[]>, subject: string) =>

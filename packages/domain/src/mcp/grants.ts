@@ -29,9 +29,9 @@ export function effectiveGrant(
   levels: readonly string[],
   rows: ReadonlyMap<string, readonly string[]>,
 ): EffectiveGrant {
-  for (let i = levels.length - 1; i >= 0; i--) {
-    const own = rows.get(levels[i]!);
-    if (own) return { tools: own, from: levels[i]! };
+  for (const level of [...levels].reverse()) {
+    const own = rows.get(level);
+    if (own) return { tools: own, from: level };
   }
   return { tools: [], from: null };
 }
@@ -80,8 +80,9 @@ export function planRevoke(input: RevokeInput): RevokeChange[] {
   const byName = new Map(input.rows.map((row) => [row.subject, row]));
   const inherited = effectiveGrant(input.above, listsOf(input.rows)).tools;
   const own = byName.get(input.subject)?.tools ?? inherited;
+  const patterns = input.patterns;
   const strip = (tools: readonly string[]) =>
-    input.patterns === null ? [] : tools.filter((tool) => !input.patterns!.includes(tool));
+    patterns === null ? [] : tools.filter((tool) => !patterns.includes(tool));
   const after = new Map<string, PlacedGrantRow>(byName);
   after.set(input.subject, { subject: input.subject, above: input.above, tools: strip(own) });
   for (const row of input.rows) {

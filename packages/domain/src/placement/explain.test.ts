@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseModelDefinition } from "../catalog/model-definition";
+import { must } from "../must";
 import { explainPlacement, formatExplanation } from "./explain";
 import { placementRequestFor } from "./request";
 import { cards, node } from "./test-fixtures";
@@ -15,7 +16,7 @@ describe("explainPlacement", () => {
   });
   if (!parsed.ok) throw new Error(parsed.errors.join("; "));
   const model = parsed.model;
-  const profile = model.profiles[0]!;
+  const profile = must(model.profiles[0], "the h100 profile");
 
   it("lists every node with all its reasons, and the choice", () => {
     const nodes = [
@@ -63,7 +64,11 @@ describe("explainPlacement", () => {
         cpuCores: 1,
       },
     ];
-    const request = placementRequestFor(chat.model, chat.model.profiles[0]!, "sim-chat/r2");
+    const request = placementRequestFor(
+      chat.model,
+      must(chat.model.profiles[0], "the chat profile"),
+      "sim-chat/r2",
+    );
     expect(formatExplanation(explainPlacement({ nodes, replicas }, request)).slice(1)).toEqual([
       "gpu-1: fits, not chosen (has GPUs; CPU replicas go to nodes without cards first)",
       "cpu-1: fits, not chosen (holds 1 replica of sim-chat already; replicas spread across nodes; has no GPUs, where CPU replicas go first)",
@@ -99,7 +104,11 @@ describe("placementRequestFor", () => {
       ],
     });
     if (!parsed.ok) throw new Error(parsed.errors.join("; "));
-    const request = placementRequestFor(parsed.model, parsed.model.profiles[0]!, "judge/r1");
+    const request = placementRequestFor(
+      parsed.model,
+      must(parsed.model.profiles[0], "the judge profile"),
+      "judge/r1",
+    );
     expect(request).not.toHaveProperty("gpu");
     expect(request).toMatchObject({
       gpus: 0,

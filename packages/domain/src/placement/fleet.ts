@@ -33,7 +33,7 @@ export interface NodeUsage {
   cachedSources: ReadonlySet<string>;
 }
 
-export interface ClassInfo {
+interface ClassInfo {
   memoryGb: number;
   computeCapability: number;
 }

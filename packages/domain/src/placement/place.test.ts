@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { must } from "../must";
 import { placeReplica, placeReplicas } from "./place";
 import { cards, node, request } from "./test-fixtures";
 import type { ExistingReplica, PlacementResult } from "./types";
@@ -79,7 +80,7 @@ describe("placeReplica refuses a node, saying why", () => {
 
   it("when too few cards are free, naming who holds them and which are unhealthy", () => {
     const nodeCards = cards(4);
-    nodeCards[3] = { ...nodeCards[3]!, isHealthy: false };
+    nodeCards[3] = { ...must(nodeCards[3], "card 3"), isHealthy: false };
     const nodes = [node("node-3", { cards: nodeCards })];
     const replicas = [held("qwen-7b/r2", "node-3", [0, 2]), held("llama/r1", "node-3", [1])];
     const result = placeReplica({ nodes, replicas }, request({ model: "other", gpus: 2 }));
@@ -131,7 +132,7 @@ describe("placeReplica refuses a node, saying why", () => {
 describe("placeReplica chooses", () => {
   it("free healthy cards of the class, never a held or unhealthy one", () => {
     const nodeCards = cards(4);
-    nodeCards[1] = { ...nodeCards[1]!, isHealthy: false };
+    nodeCards[1] = { ...must(nodeCards[1], "card 1"), isHealthy: false };
     const result = placeReplica(
       { nodes: [node("n", { cards: nodeCards })], replicas: [held("x/r1", "n", [0])] },
       request({ gpus: 2 }),
@@ -146,7 +147,7 @@ describe("placeReplica chooses", () => {
 
   it("counting an unhealthy card that a replica still holds neither used nor free", () => {
     const nodeCards = cards(4);
-    nodeCards[3] = { ...nodeCards[3]!, isHealthy: false };
+    nodeCards[3] = { ...must(nodeCards[3], "card 3"), isHealthy: false };
     const result = placeReplica(
       { nodes: [node("n", { cards: nodeCards })], replicas: [held("x/r1", "n", [3])] },
       request({ gpus: 3 }),
@@ -255,7 +256,8 @@ describe("placeReplica chooses", () => {
     expect(
       results.map((result) => (result.ok ? result.shards[0]?.cardIndexes : "refused")),
     ).toEqual([[0], [1], "refused"]);
-    expect(!results[2]!.ok && results[2]!.rejections[0]?.reasons[0]).toBe(
+    const third = must(results[2], "the third result");
+    expect(!third.ok && third.rejections[0]?.reasons[0]).toBe(
       "needs 1 free H100-80G card, has 0 (card 0 held by a/r1; card 1 held by b/r1)",
     );
   });

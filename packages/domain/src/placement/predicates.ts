@@ -22,7 +22,7 @@ export interface Predicate {
   check(input: NodeCheck): string | undefined;
 }
 
-export function formatGb(value: number): string {
+function formatGb(value: number): string {
   return `${Math.round(value * 10) / 10} GB`;
 }
 
@@ -203,14 +203,6 @@ export const PREDICATES: readonly Predicate[] = [
   cpu,
   disk,
 ];
-
-/** The first failing check's name, or undefined when the node can take the replica. */
-export function firstFailure(input: NodeCheck): string | undefined {
-  for (const predicate of PREDICATES) {
-    if (!predicate.passes(input)) return predicate.name;
-  }
-  return undefined;
-}
 
 /** Whether the node can take the replica; what the search asks, with no reasons built. */
 export function nodeFits(input: NodeCheck): boolean {

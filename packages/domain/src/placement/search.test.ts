@@ -2,6 +2,7 @@
 // same ties. Seeded fleets mix the cases the lists cannot rank alone (several classes on a node,
 // cached weights, a model already present) with needs, multi-node replicas and held cards.
 import { describe, expect, it } from "vitest";
+import { must } from "../must";
 import { addReplica, buildFleet, freeCardIndexes } from "./fleet";
 import { classesFor } from "./predicates";
 import { bestFits, exhaustiveFits, type Fit } from "./search";
@@ -26,7 +27,7 @@ const CLASSES = [
 ] as const;
 
 function randomNode(random: () => number, index: number): PlacementNode {
-  const [gpuClass, memoryGb, capability] = CLASSES[index % CLASSES.length]!;
+  const [gpuClass, memoryGb, capability] = must(CLASSES[index % CLASSES.length], "a GPU class");
   const nodeCards =
     random() < 0.15 ? [] : cards(1 + Math.floor(random() * 8), gpuClass, memoryGb, capability);
   // Some nodes carry a second class on their odd cards.
@@ -52,7 +53,7 @@ function randomRequest(random: () => number, serial: number): PlacementRequest {
       ? undefined
       : kind < 0.45
         ? { min_compute_capability: 8.0, min_memory_gb: 40 }
-        : CLASSES[Math.floor(random() * 3)]![0];
+        : must(CLASSES[Math.floor(random() * 3)], "a GPU class")[0];
   return request({
     replicaId: `${model}/r${serial}`,
     model,

@@ -2,6 +2,7 @@
 // checked against the invariants placement must never break. A failing seed replays exactly.
 import { describe, expect, it } from "vitest";
 import type { GpuNeed } from "../catalog/model-definition";
+import { must } from "../must";
 import { seededRandom } from "../seeded-random";
 import { placeReplicas } from "./place";
 import type { ExistingReplica, PlacementCard, PlacementNode, PlacementRequest } from "./types";
@@ -101,11 +102,11 @@ function checkInvariants(
   const memory = new Map<string, number>();
   const perModel = new Map<string, number>();
   for (const replica of replicas) {
-    const model = models.get(replica.model)!;
+    const model = must(models.get(replica.model), `model ${replica.model}`);
     perModel.set(replica.model, (perModel.get(replica.model) ?? 0) + 1);
     const classes = new Set<string>();
     for (const shard of replica.shards) {
-      const n = byId.get(shard.nodeId)!;
+      const n = must(byId.get(shard.nodeId), `node ${shard.nodeId}`);
       expect(n.isReachable, `${replica.id} on unreachable ${n.id}`).toBe(true);
       for (const [key, value] of Object.entries(model.template.nodeSelector))
         expect(n.labels[key], `${replica.id} selector ${key}`).toBe(value);
@@ -119,11 +120,15 @@ function checkInvariants(
       expect(shard.cardIndexes.length).toBe(model.template.gpus);
       memory.set(n.id, (memory.get(n.id) ?? 0) + replica.memoryGb);
       for (const index of shard.cardIndexes) {
-        const card = n.cards.find((c) => c.index === index)!;
-        expect(card.isHealthy, `${replica.id} on unhealthy card`).toBe(true);
-        expect(classMeets(card, model.template.gpu!), `${replica.id} on ${card.gpuClass}`).toBe(
-          true,
+        const card = must(
+          n.cards.find((c) => c.index === index),
+          `card ${index} of ${n.id}`,
         );
+        expect(card.isHealthy, `${replica.id} on unhealthy card`).toBe(true);
+        expect(
+          classMeets(card, must(model.template.gpu, `the GPU need of ${model.name}`)),
+          `${replica.id} on ${card.gpuClass}`,
+        ).toBe(true);
         classes.add(card.gpuClass);
         const key = `${n.id}#${index}`;
         expect(cardHolder.get(key), `two replicas on ${key}`).toBeUndefined();
@@ -134,8 +139,9 @@ function checkInvariants(
     expect(new Set(replica.shards.map((s) => s.nodeId)).size).toBe(replica.shards.length);
   }
   for (const [nodeId, used] of memory)
-    expect(used).toBeLessThanOrEqual(byId.get(nodeId)!.memoryGbTotal);
-  for (const [name, count] of perModel) expect(count).toBeLessThanOrEqual(models.get(name)!.max);
+    expect(used).toBeLessThanOrEqual(must(byId.get(nodeId), `node ${nodeId}`).memoryGbTotal);
+  for (const [name, count] of perModel)
+    expect(count).toBeLessThanOrEqual(must(models.get(name), `model ${name}`).max);
 }
 
 function runSeed(seed: number): { placed: number; refused: number } {
@@ -164,7 +170,7 @@ function runSeed(seed: number): { placed: number; refused: number } {
     }
     const results = placeReplicas({ nodes, replicas }, requests);
     results.forEach((result, index) => {
-      const req = requests[index]!;
+      const req = must(requests[index], `request ${index}`);
       if (result.ok) {
         placed += 1;
         replicas.push({

@@ -215,7 +215,7 @@ function planPlacements(
 }
 
 /** How long an on-demand model keeps a replica after the last request asked for it. */
-export const ON_DEMAND_IDLE_MS = 10 * 60_000;
+const ON_DEMAND_IDLE_MS = 10 * 60_000;
 
 /**
  * Replicas wanted now: the minimum (load-driven growth above it comes later, never above max).

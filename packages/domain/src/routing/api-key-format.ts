@@ -1,6 +1,7 @@
 // The shape of an API key: `llmgw_<prefix>_<secret>_<checksum>`. The prefix finds the stored row;
 // the secret is what the keyed hash covers; the CRC-32 checksum lets a scanner recognise a leaked
 // key offline without asking the server.
+import { must } from "../must";
 
 export const API_KEY_PREFIX_LENGTH = 12;
 export const API_KEY_SECRET_LENGTH = 40;
@@ -15,7 +16,7 @@ const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
 export function crc32Hex(text: string): string {
   let crc = 0xffffffff;
   for (const byte of new TextEncoder().encode(text))
-    crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+    crc = must(CRC_TABLE[(crc ^ byte) & 0xff], "CRC-32 table entry") ^ (crc >>> 8);
   return ((crc ^ 0xffffffff) >>> 0).toString(16).padStart(8, "0");
 }
 

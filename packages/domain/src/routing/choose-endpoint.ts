@@ -2,6 +2,7 @@
 // out the ones this request already tried. Load is what this gateway has in flight there plus the
 // requests the engine itself reports waiting (scraped from its /metrics), divided by the
 // endpoint's weight. Ties rotate so equal endpoints share the load.
+import { must } from "../must";
 
 export interface EndpointCandidate {
   id: string;
@@ -38,7 +39,7 @@ export function chooseEndpoint<T extends EndpointCandidate>(
   let bestLoad = Infinity;
   candidates.forEach((candidate, index) => {
     if (!candidate.isAvailable || tried.has(candidate.id)) return;
-    const load = loads[index]!;
+    const load = must(loads[index], "endpoint load");
     if (load < bestLoad) {
       best = [candidate];
       bestLoad = load;

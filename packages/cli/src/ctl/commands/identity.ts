@@ -25,7 +25,7 @@ function roleArg(value: string | undefined, usage: string): RoleName {
   return value as RoleName;
 }
 
-export function peopleTable(people: readonly PersonView[]): string {
+function peopleTable(people: readonly PersonView[]): string {
   const rows = people.map((p) => [
     p.username,
     p.role ?? "-",
@@ -99,7 +99,7 @@ async function usersCommand(ctx: CommandContext): Promise<number> {
   }
 }
 
-export function rolesTable(bindings: readonly RoleBindingView[]): string {
+function rolesTable(bindings: readonly RoleBindingView[]): string {
   const rows = bindings.map((b) => [
     b.id,
     `${b.subjectKind}:${b.subject}`,

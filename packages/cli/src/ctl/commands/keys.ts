@@ -39,7 +39,7 @@ async function createKey(ctx: CommandContext): Promise<number> {
 
 const limitText = (value: number | null) => (value === null ? "-" : String(value));
 
-export function keysTable(keys: readonly KeyView[]): string {
+function keysTable(keys: readonly KeyView[]): string {
   const rows = keys.map((k) => [
     k.id,
     `llmgw_${k.prefix}_…`,

@@ -43,7 +43,7 @@ const listFlag = (flag: string, value: string | undefined) => {
   return value === undefined ? undefined : list;
 };
 
-export function mcpServersTable(servers: readonly McpServerView[]): string {
+function mcpServersTable(servers: readonly McpServerView[]): string {
   const rows = servers.map((s) => [
     s.name,
     s.state,

@@ -69,9 +69,9 @@ async function modelSubcommand(ctx: CommandContext): Promise<number> {
     case "key":
       return modelKey(sub);
     case "retry":
-      return modelCommands.retry!.run(sub);
+      return modelCommands.retry.run(sub);
     case "presets":
-      return modelCommands.presets!.run(sub);
+      return modelCommands.presets.run(sub);
     default:
       throw new UsageError(
         verb ? `unknown model command "${verb}"; usage: ${MODEL_USAGE}` : `usage: ${MODEL_USAGE}`,
@@ -121,7 +121,8 @@ async function modelKey(ctx: CommandContext): Promise<number> {
   return 0;
 }
 
-export const modelCommands: Record<string, Command> = {
+// `satisfies` keeps the command names in the type, so `model retry` can call `retry` directly.
+export const modelCommands = {
   models: {
     usage: "models [--json]",
     summary: "the catalog with each model's state, ready/desired replicas and last error",
@@ -179,4 +180,4 @@ export const modelCommands: Record<string, Command> = {
       return 0;
     },
   },
-};
+} satisfies Record<string, Command>;

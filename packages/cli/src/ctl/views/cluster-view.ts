@@ -2,7 +2,7 @@
 import type { ClusterStatus, ReclaimView, ReplicaView } from "@llmgw/api";
 import { formatAge, formatBytes, renderTable, truncate, usageBar } from "../table";
 
-export function cardsOf(replica: ReplicaView): string {
+function cardsOf(replica: ReplicaView): string {
   return replica.gpuIndexes.length > 0 ? replica.gpuIndexes.join(",") : "CPU";
 }
 

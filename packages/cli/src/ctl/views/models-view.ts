@@ -4,15 +4,19 @@ import { stringify } from "yaml";
 import type { ModelView, PlacementExplanation, PresetView } from "@llmgw/api";
 import { renderTable, truncate } from "../table";
 
-export function enginesOf(model: Pick<ModelView, "definition">): string {
+function enginesOf(model: Pick<ModelView, "definition">): string {
   if ((model.definition as { external?: unknown }).external) return "external";
   const profiles = (model.definition as { profiles?: Array<{ engine?: unknown }> }).profiles ?? [];
-  const engines = [...new Set(profiles.map((profile) => String(profile.engine ?? "?")))];
+  const engines = [
+    ...new Set(
+      profiles.map((profile) => (typeof profile.engine === "string" ? profile.engine : "?")),
+    ),
+  ];
   return engines.join(",") || "-";
 }
 
 /** The error that matters most for the row: what parked it, why it cannot be placed, no key. */
-export function lastErrorOf(model: ModelView): string {
+function lastErrorOf(model: ModelView): string {
   const noKey =
     model.externalKey === "none"
       ? `no provider key: llmgw ctl model key set ${model.name} --key-file F`

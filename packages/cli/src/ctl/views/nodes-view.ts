@@ -2,7 +2,7 @@
 import type { NodeView } from "@llmgw/api";
 import { formatAge, formatBytes, renderTable } from "../table";
 
-export function describeGpus(node: NodeView): string {
+function describeGpus(node: NodeView): string {
   if (node.gpus.length === 0) return "CPU only";
   const counts = new Map<string, number>();
   for (const gpu of node.gpus) counts.set(gpu.name, (counts.get(gpu.name) ?? 0) + 1);
