@@ -247,28 +247,6 @@ export default defineConfig([
       ],
     },
   },
-  // flip to error once the issue 13 branches are merged: the server, console and API are being
-  // rewritten in parallel, so the rules issue 13 added only warn there for now.
-  {
-    files: ["apps/server", "apps/web", "packages/api"].map(
-      (folder) => `${folder}/**/*.{ts,tsx,mts,cts}`,
-    ),
-    rules: Object.fromEntries(
-      Object.entries(ISSUE_13_RULES).map(([rule, setting]) => [
-        rule,
-        Array.isArray(setting) ? ["warn", ...setting.slice(1)] : "warn",
-      ]),
-    ),
-  },
-  {
-    files: ["packages/cli/**/*.{ts,tsx,mts,cts}"],
-    rules: {
-      "@typescript-eslint/no-restricted-imports": [
-        "warn",
-        { patterns: [NO_APPS_IN_PACKAGES, NO_RELATIVE_APPS] },
-      ],
-    },
-  },
   // ESLint rejects an empty `files` list, so the block exists only while some folder needs it.
   ...(foldersWithoutTsconfig.length === 0
     ? []

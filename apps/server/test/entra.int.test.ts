@@ -1,5 +1,6 @@
 // Sign-in with Entra ID against a real local OpenID provider issuing Entra-shaped tokens (S9):
 // the good path with groups mapped to roles, and every token or state that must be refused.
+import { must } from "@llmgw/domain";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -8,7 +9,7 @@ import {
   unsignedIdToken,
   type EntraProvider,
 } from "@llmgw/testing";
-import { apiClient, must, startFleet, type Api, type Fleet, type ServerHandle } from "./harness";
+import { apiClient, startFleet, type Api, type Fleet, type ServerHandle } from "./harness";
 
 const OPERATORS_GROUP = randomUUID();
 

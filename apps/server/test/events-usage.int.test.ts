@@ -6,8 +6,8 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventKind } from "@llmgw/api";
 import { waitFor } from "@llmgw/testing";
+import { must } from "@llmgw/domain";
 import {
-  must,
   simGpuModel,
   simWeightsSource,
   startFleet,

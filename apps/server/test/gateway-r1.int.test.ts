@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@llmgw/testing";
+import { must } from "@llmgw/domain";
 import {
-  must,
   simGpuModel,
   simWeightsSource,
   startFleet,

@@ -5,8 +5,8 @@
 // the immediate answers for parked and unplaceable models.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@llmgw/testing";
+import { must } from "@llmgw/domain";
 import {
-  must,
   simGpuModel,
   simWeightsSource,
   startFleet,

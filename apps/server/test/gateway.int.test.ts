@@ -4,8 +4,8 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@llmgw/testing";
+import { must } from "@llmgw/domain";
 import {
-  must,
   simGpuModel,
   simWeightsSource,
   startFleet,

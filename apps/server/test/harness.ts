@@ -49,7 +49,7 @@ export async function sessionToken(apiUrl: string, username: string, password: s
   return token;
 }
 
-export async function signIn(apiUrl: string) {
+async function signIn(apiUrl: string) {
   return apiClient(apiUrl, await sessionToken(apiUrl, "admin", ADMIN_PASSWORD));
 }
 
@@ -100,7 +100,7 @@ export interface FleetOptions {
 }
 
 /** A running agent and the data dir it keeps (its replicas.json), reused when it starts again. */
-export interface FleetAgent {
+interface FleetAgent {
   process: SpawnedProcess;
   dataDir: string;
 }
@@ -197,12 +197,6 @@ export function storeBackends() {
         (postgres ??= await startPostgres()).url,
     },
   ];
-}
-
-/** The value, or a thrown error naming what was missing: narrowing for a test's own lookups. */
-export function must<T>(value: T | null | undefined, what: string): T {
-  if (value === null || value === undefined) throw new Error(`expected ${what}, found none`);
-  return value;
 }
 
 /** The tRPC code a call was refused with, or "OK" when it went through. */

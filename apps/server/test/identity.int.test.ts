@@ -2,15 +2,8 @@
 // cookies that other sites cannot use, signing out everywhere ends them all, tokens made for the
 // CLI work as bearer tokens, and every change lands in the audit log with secrets redacted.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  apiClient,
-  codeOf,
-  must,
-  startFleet,
-  type Api,
-  type Fleet,
-  type ServerHandle,
-} from "./harness";
+import { must } from "@llmgw/domain";
+import { apiClient, codeOf, startFleet, type Api, type Fleet, type ServerHandle } from "./harness";
 
 const PASSWORD = "correct horse battery";
 

@@ -11,10 +11,10 @@ import { freePort, sambaDcUnavailable, startSambaDc, type SambaDc } from "@llmgw
 import type { LdapSettingsInput } from "@llmgw/api";
 import { messageOf } from "@llmgw/domain";
 import { LdapDirectory } from "../src/identity/ldap-directory";
+import { must } from "@llmgw/domain";
 import {
   apiClient,
   codeOf,
-  must,
   rejectionOf,
   startFleet,
   type Api,

@@ -10,10 +10,10 @@ import { freePort, signInDirectory, startSlapd, type SlapdServer } from "@llmgw/
 import type { LdapSettingsInput } from "@llmgw/api";
 import { LdapDirectory } from "../src/identity/ldap-directory";
 import { escapeFilterValue } from "../src/identity/ldap-filters";
+import { must } from "@llmgw/domain";
 import {
   apiClient,
   codeOf,
-  must,
   rejectionOf,
   startFleet,
   type Api,

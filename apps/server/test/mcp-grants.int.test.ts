@@ -2,6 +2,7 @@
 // loopback HTTP port, a real upstream (server-everything) and the SDK's client. The ownership tree
 // is built here (org:acme → team:ml → project:search → user:ada; org:acme → team:ops → user:bob),
 // standing in for the identity service's resolver.
+import { must } from "@llmgw/domain";
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,7 +14,7 @@ import { tempDir } from "@llmgw/testing";
 import { createKeysService } from "../src/keys/keys-service";
 import { startMcp, type McpParts } from "../src/mcp/start-mcp";
 import { callTool, resultText, toolNames } from "./mcp-client";
-import { must, storeBackends } from "./harness";
+import { storeBackends } from "./harness";
 import { startUpstream, type Upstream } from "./mcp-upstream";
 
 const PARENT: Record<string, string | undefined> = {

@@ -16,7 +16,7 @@ import {
 
 const require = createRequire(import.meta.url);
 
-export interface RecordedRequest {
+interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;

@@ -9,8 +9,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, openStore } from "@llmgw/db";
 import { waitFor } from "@llmgw/testing";
+import { must } from "@llmgw/domain";
 import {
-  must,
   sessionToken,
   startFleet,
   type Api,

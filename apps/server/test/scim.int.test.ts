@@ -1,12 +1,13 @@
 // SCIM 2.0 at /scim/v2 on a real server: a replay of Entra ID's provisioning requests (fixtures
 // modelled on Microsoft's documented requests), the discovery resources, the bearer token, bad
 // input answered with 4xx, the last sync time, and a provisioned person signing in through SSO.
+import { must } from "@llmgw/domain";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEntraProvider, type EntraProvider } from "@llmgw/testing";
-import { apiClient, must, startFleet, type Api, type Fleet, type ServerHandle } from "./harness";
+import { apiClient, startFleet, type Api, type Fleet, type ServerHandle } from "./harness";
 
 interface Step {
   name: string;

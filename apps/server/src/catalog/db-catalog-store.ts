@@ -234,11 +234,7 @@ async function removeModel(ops: Ops, name: string, actor: Actor): Promise<void> 
   ops.swap({ catalog: next, meta: nextMeta });
 }
 
-function checkFallbacks(
-  catalog: Catalog,
-  name: string,
-  fallbacks: readonly string[],
-): string[] {
+function checkFallbacks(catalog: Catalog, name: string, fallbacks: readonly string[]): string[] {
   const errors: string[] = [];
   for (const fallback of fallbacks) {
     if (fallback === name) errors.push(`"${name}" cannot be its own fallback`);

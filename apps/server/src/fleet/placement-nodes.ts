@@ -44,11 +44,7 @@ function placementNodeOf(live: LiveNode, isReachable: boolean): PlacementNode {
 }
 
 /** Since when a node has not answered, or null while it answers. */
-function unreachableSince(
-  live: LiveNode,
-  nowMs: number,
-  policy: LivenessPolicy,
-): number | null {
+function unreachableSince(live: LiveNode, nowMs: number, policy: LivenessPolicy): number | null {
   if (!live.isConnected) return live.disconnectedAtMs ?? live.lastSeenMs;
   if (nodeLiveness(live, nowMs, policy) === "ready") return null;
   return unreachableAfterMs(live.lastSeenMs, policy);

@@ -15,7 +15,7 @@ import { recordAudit } from "./audit";
 import { principalOf } from "./principal";
 import { DEFAULT_THROTTLE_POLICY, SignInThrottle } from "./sign-in-throttle";
 import { hashPassword, verifyPassword } from "./passwords";
-import { must } from "../must";
+import { must } from "@llmgw/domain";
 
 // Spent on unknown usernames too, so timing does not tell which names exist.
 const DUMMY_HASH_PROMISE = hashPassword(randomToken());

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, groups, roleBindings, type Database, type GroupRow } from "@llmgw/db";
 import type { Actor, LdapGroupMapping } from "@llmgw/api";
 import { normaliseDn } from "./ldap-filters";
-import { must } from "../must";
+import { must } from "@llmgw/domain";
 
 /** Groups standing for an AD group: llmgw groups whose externalId is a DN. */
 export async function directoryGroups(

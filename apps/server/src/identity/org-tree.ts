@@ -12,7 +12,7 @@ import {
 import { parseOwner } from "@llmgw/domain";
 import { recordAudit } from "./audit";
 import { findGroup, findUser } from "./people-lookup";
-import { must } from "../must";
+import { must } from "@llmgw/domain";
 
 const PARENT_KIND = { org: null, team: "org", project: "team" } as const;
 

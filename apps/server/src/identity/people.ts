@@ -29,7 +29,7 @@ import { recordAudit } from "./audit";
 import { grantsOf } from "./principal";
 import { requireUnit } from "./org-tree";
 import { findGroup, findUser } from "./people-lookup";
-import { must } from "../must";
+import { must } from "@llmgw/domain";
 
 export async function personView(db: Database, user: UserRow): Promise<PersonView> {
   const grants = await grantsOf(db, user.id);

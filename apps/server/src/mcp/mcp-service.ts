@@ -16,7 +16,7 @@ import {
   type SealingDeps,
 } from "./server-rows";
 import { listUpstreamTools, upstreamReason } from "./upstream";
-import { must } from "../must";
+import { must } from "@llmgw/domain";
 
 export interface McpServiceDeps extends SealingDeps {
   db: Database;

@@ -2,7 +2,7 @@
 // per card (`card0`, `card1`, …). Memory is charted as a share of each card's own memory, so
 // cards of different sizes share an axis.
 import type { GpuHistoryView } from "@llmgw/api";
-import { must } from "./must";
+import { must } from "@llmgw/domain";
 
 export const CHART_METRICS = ["utilization", "memory", "temperature"] as const;
 export type ChartMetric = (typeof CHART_METRICS)[number];

@@ -27,7 +27,7 @@ export function isPcieDegraded(gpu: GpuView): boolean {
   return gpu.pcieLink?.isBelowCapability === true;
 }
 
-export type NodeWarningKind = "pcie" | "diskLow";
+type NodeWarningKind = "pcie" | "diskLow";
 export interface NodeWarning {
   kind: NodeWarningKind;
   /** Cards affected (pcie) or the free share in percent (diskLow). */
@@ -35,7 +35,7 @@ export interface NodeWarning {
 }
 
 /** Below this share of free disk, weights for a new replica may not fit. */
-export const DISK_FREE_WARN_PERCENT = 10;
+const DISK_FREE_WARN_PERCENT = 10;
 
 /** What an operator should look at on this node, most important first. */
 export function nodeWarnings(node: NodeView): NodeWarning[] {

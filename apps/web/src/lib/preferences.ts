@@ -3,7 +3,7 @@
 
 export const LANGUAGES = ["en", "tr"] as const;
 export type Language = (typeof LANGUAGES)[number];
-export const THEMES = ["dark", "light"] as const;
+const THEMES = ["dark", "light"] as const;
 export type Theme = (typeof THEMES)[number];
 
 export const STORAGE_KEYS = {

@@ -1,7 +1,7 @@
 // Sorting a table by one column, shared by every sortable table: which column and which way, what
 // a click on a header does to that, and how the header says it to a screen reader.
 
-export type SortDirection = "asc" | "desc";
+type SortDirection = "asc" | "desc";
 
 export interface SortState<Key extends string> {
   key: Key;

@@ -58,7 +58,7 @@ function downstreamHeaders(upstream: Response): Headers {
 }
 
 /** A body shaped like a tRPC error response, so the client raises a TRPCClientError with data. */
-export function unreachableResponse(apiUrl: string, path: string, cause: unknown): Response {
+function unreachableResponse(apiUrl: string, path: string, cause: unknown): Response {
   const detail = cause instanceof Error ? describeCause(cause) : String(cause);
   const message = `the console cannot reach the control plane at ${apiUrl} (${detail}); start it (llmgw server or llmgw dev) or point LLMGW_API_URL at it`;
   const body = {

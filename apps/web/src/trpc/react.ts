@@ -3,4 +3,4 @@
 import type { AppRouter } from "@llmgw/api";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 
-export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();

@@ -49,9 +49,7 @@ export function parseDefinitions(text: string, path: string): Record<string, unk
     document = extname(path).toLowerCase() === ".json" ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
     const format = extname(path).toLowerCase() === ".json" ? "JSON" : "YAML";
-    throw new CtlError(
-      `${path} is not valid ${format}: ${messageOf(error).split("\n")[0]}`,
-    );
+    throw new CtlError(`${path} is not valid ${format}: ${messageOf(error).split("\n")[0]}`);
   }
   const models = isRecord(document) && Array.isArray(document.models) ? document.models : document;
   const list = Array.isArray(models) ? models : [models];

@@ -19,7 +19,7 @@ import {
 import { recordAudit } from "../audit";
 import { asString, memberFilterPath, parsePatch, SCHEMA, type EqFilter } from "./scim-protocol";
 import { ScimError } from "../errors";
-import { must } from "../../must";
+import { must } from "@llmgw/domain";
 
 export async function groupResource(
   db: Database,

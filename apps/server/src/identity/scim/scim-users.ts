@@ -8,7 +8,7 @@ import { isLastActiveAdmin } from "../admins";
 import { recordAudit } from "../audit";
 import { asBoolean, asString, parsePatch, SCHEMA, type EqFilter } from "./scim-protocol";
 import { ScimError } from "../errors";
-import { must } from "../../must";
+import { must } from "@llmgw/domain";
 
 const USERNAME = /^[A-Za-z0-9._@-]{1,100}$/;
 

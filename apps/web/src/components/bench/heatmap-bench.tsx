@@ -9,7 +9,7 @@ import { useTranslation } from "react-i18next";
 import { bucketOf, bucketStyles } from "../../lib/heatmap/colour";
 import { fleetCells, type FleetCells } from "../../lib/heatmap/cells";
 import { fitLayout, type HeatmapLayout } from "../../lib/heatmap/layout";
-import { must } from "../../lib/must";
+import { must } from "@llmgw/domain";
 import { nextReadings, seededRandom, syntheticFleet } from "../../lib/heatmap/synthetic";
 import { HeatmapCanvas } from "../cluster/heatmap-canvas";
 
@@ -17,7 +17,7 @@ const NODES = 2048;
 const CARDS_PER_NODE = 8;
 const SURFACE = { width: 1100, height: 640 };
 
-export interface HeatmapBenchApi {
+interface HeatmapBenchApi {
   cells: number;
   /** Applies one update to `surface` and resolves with update-to-paint milliseconds. */
   measure(surface: "component" | "baseline", changeShare: number): Promise<number>;

@@ -18,7 +18,7 @@ import { ClusterSide } from "./cluster-side";
 import { HeatmapCanvas } from "./heatmap-canvas";
 import { HeatmapLegend } from "./heatmap-legend";
 
-export const CLUSTER_REFETCH_INTERVAL_MS = 2000;
+const CLUSTER_REFETCH_INTERVAL_MS = 2000;
 const SIDE_REFETCH_INTERVAL_MS = 5000;
 
 function storedMetric(): HeatmapMetric {

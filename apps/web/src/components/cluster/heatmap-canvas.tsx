@@ -18,7 +18,7 @@ import { fitLayout, hitTest, type HeatmapLayout } from "../../lib/heatmap/layout
 import { HeatmapPainter } from "../../lib/heatmap/painter";
 
 /** Tests and tools find a card's position through this, since the cells are not DOM nodes. */
-export interface HeatmapProbe {
+interface HeatmapProbe {
   cellCenter(nodeId: string, cardIndex: number): { x: number; y: number } | null;
 }
 

@@ -15,7 +15,7 @@ const ROLES = ["viewer", "operator", "admin"] as const;
 type Role = (typeof ROLES)[number];
 
 /** 20 characters of base64url from 15 random bytes: 120 bits, easy to paste, no padding. */
-export function generatePassword(): string {
+function generatePassword(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(15));
   return btoa(String.fromCharCode(...bytes))
     .replace(/\+/g, "-")

@@ -4,7 +4,7 @@
 import type { LdapSettingsInput, SignInSettings } from "@llmgw/api";
 
 export type LdapRole = "admin" | "operator" | "viewer";
-export type GroupStrategy = "in-chain" | "member-of";
+type GroupStrategy = "in-chain" | "member-of";
 
 export interface GroupMapping {
   dn: string;

@@ -14,7 +14,7 @@ import { ErrorPanel } from "../error-panel";
 import { CreateKeyDialog } from "./create-key-dialog";
 import { KeysTable } from "./keys-table";
 
-export const KEYS_REFETCH_INTERVAL_MS = 10_000;
+const KEYS_REFETCH_INTERVAL_MS = 10_000;
 
 export function KeysPage() {
   const { t } = useTranslation("keys");

@@ -14,7 +14,7 @@ import { AddModelDialog } from "./add-model-dialog";
 import { FallbacksDialog } from "./fallbacks-dialog";
 import { ModelsTable, type ModelActions } from "./models-table";
 
-export const MODELS_REFETCH_INTERVAL_MS = 2000;
+const MODELS_REFETCH_INTERVAL_MS = 2000;
 
 function useModelWrites() {
   const trpc = useTRPC();

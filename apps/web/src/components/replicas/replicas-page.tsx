@@ -12,7 +12,7 @@ import { ErrorPanel } from "../error-panel";
 import { InlineSelect } from "../ui/inline-select";
 import { ReplicasTable } from "./replicas-table";
 
-export const REPLICAS_REFETCH_INTERVAL_MS = 2000;
+const REPLICAS_REFETCH_INTERVAL_MS = 2000;
 
 function useModelNames(): string[] | undefined {
   const trpc = useTRPC();

@@ -15,7 +15,7 @@ import { ariaSortOf, type SortState } from "../../lib/sort";
 /** Unique among the rows: React's key, and what selection names a row by. */
 type RowKey = string;
 type DataAttributes = { [name: `data-${string}`]: string | number | boolean | undefined };
-export type CellAttributes = TdHTMLAttributes<HTMLTableCellElement> & DataAttributes;
+type CellAttributes = TdHTMLAttributes<HTMLTableCellElement> & DataAttributes;
 export type RowAttributes = HTMLAttributes<HTMLTableRowElement> & DataAttributes;
 
 export interface GridColumn<Row, Key extends string = string> {
@@ -32,14 +32,14 @@ export interface GridColumn<Row, Key extends string = string> {
   cellProps?(row: Row): CellAttributes;
 }
 
-export interface GridSorting<Key extends string> {
+interface GridSorting<Key extends string> {
   sort: SortState<Key>;
   onSort(key: Key): void;
   /** The sort button's title for a header, in the page's language. */
   titleFor(header: string): string;
 }
 
-export interface GridSelection {
+interface GridSelection {
   selectedKey: RowKey | null;
   onSelect(key: RowKey): void;
   onOpen?(key: RowKey): void;

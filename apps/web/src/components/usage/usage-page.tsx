@@ -12,7 +12,7 @@ import { ErrorPanel } from "../error-panel";
 import { UsageChart } from "./usage-chart";
 import { UsageTable } from "./usage-table";
 
-export const USAGE_REFETCH_INTERVAL_MS = 10_000;
+const USAGE_REFETCH_INTERVAL_MS = 10_000;
 const RANGES: readonly UsageRange[] = ["1h", "24h", "7d"];
 const BUCKET_LABELS = { "1h": "minute", "24h": "halfHour", "7d": "threeHours" } as const;
 type GroupBy = UsageSeries["groupBy"];

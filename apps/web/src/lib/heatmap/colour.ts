@@ -2,12 +2,12 @@
 // reading"), so the renderer compares one byte per cell to know what changed, and paints each
 // bucket with one precomputed fill style.
 
-import { must } from "../must";
+import { must } from "@llmgw/domain";
 
 export const METRICS = ["utilization", "memory", "temperature"] as const;
 export type HeatmapMetric = (typeof METRICS)[number];
 
-export const BUCKETS = 255;
+const BUCKETS = 255;
 export const NO_READING = 255;
 
 export interface MetricScale {
@@ -58,7 +58,7 @@ export function rampColour(share: number): [number, number, number] {
   return [mix(aRed, bRed), mix(aGreen, bGreen), mix(aBlue, bBlue)];
 }
 
-export function toCss([r, g, b]: readonly number[]): string {
+function toCss([r, g, b]: readonly number[]): string {
   return `rgb(${r}, ${g}, ${b})`;
 }
 

@@ -11,7 +11,7 @@ import {
   LABEL_HEIGHT_PX,
 } from "./layout";
 import { HeatmapPainter, type PaintSurface } from "./painter";
-import { must } from "../must";
+import { must } from "@llmgw/domain";
 
 describe("heatmap layout", () => {
   it("places every card once, node blocks side by side, four cards to a row", () => {

@@ -3,21 +3,21 @@
 // cell. Cards are grouped by node: each node is a small block of cells (at most COLUMNS_PER_NODE
 // wide), and blocks flow left to right in shelves, like words in a paragraph.
 
-export const COLUMNS_PER_NODE = 4;
+const COLUMNS_PER_NODE = 4;
 /** Gaps shrink with the cells, so a 16k-card fleet is not mostly gaps. */
-export function cellGapPx(cellSizePx: number): number {
+function cellGapPx(cellSizePx: number): number {
   return cellSizePx >= 10 ? 2 : 1;
 }
-export function blockGapPx(cellSizePx: number): number {
+function blockGapPx(cellSizePx: number): number {
   return Math.max(3, Math.round(cellSizePx / 2));
 }
 export const CELL_SIZE_MAX_PX = 44;
 export const CELL_SIZE_MIN_PX = 4;
 /** Node names are drawn above their block only when cells are at least this large. */
-export const LABEL_MIN_CELL_PX = 14;
+const LABEL_MIN_CELL_PX = 14;
 export const LABEL_HEIGHT_PX = 16;
 
-export interface HeatmapBlock {
+interface HeatmapBlock {
   x: number;
   y: number;
   width: number;
