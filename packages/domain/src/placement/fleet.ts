@@ -2,71 +2,9 @@
 // replicas are placed, so one placement costs a look at the few nodes that could take it, never a
 // pass over every card of every replica again. Private to placement: callers see only the pure
 // functions built on it.
-import { reindexNode, unindexNode, type CandidateIndexes } from "./node-index";
-import type { ExistingReplica, NodeRejection, PlacementCard, PlacementNode } from "./types";
-
-export interface NodeUsage {
-  node: PlacementNode;
-  /** The node's place in the input: the last tie-break, so the same input gives the same answer. */
-  position: number;
-  /** The classes of the node's cards (healthy or not), each once, in card order. */
-  gpuClasses: readonly string[];
-  /** The node's only GPU class; absent for a CPU node and for one with cards of several. */
-  soleClass?: string;
-  /** Card index → the replica holding it; an array, as a node has a handful of cards. */
-  holders: (string | undefined)[];
-  /**
-   * Healthy cards nobody holds, per class, in `gpuClasses` order (read it with freeOf). An array
-   * beside the classes rather than a map: a node has one class or two, and thousands of small
-   * maps were a large share of what a pass allocates and the collector then copies.
-   */
-  freeCounts: number[];
-  /** The sum of freeCounts, kept as cards are held: the class index's bucket. */
-  freeTotal: number;
-  memoryGbUsed: number;
-  /** memoryGbUsed over the node's memory, kept as it changes: the CPU index compares it often. */
-  memoryShare: number;
-  cpuCoresUsed: number;
-  replicaCount: number;
-  /** Replicas per model on this node; absent until the first, as most nodes hold few models. */
-  modelCounts?: Map<string, number>;
-  cachedSources: ReadonlySet<string>;
-}
-
-interface ClassInfo {
-  memoryGb: number;
-  computeCapability: number;
-}
-
-export interface Refusal {
-  summary: string;
-  rejections: NodeRejection[];
-}
-
-export interface Fleet {
-  nodes: NodeUsage[];
-  byId: Map<string, NodeUsage>;
-  /** Which nodes have at least one card of a class: the candidates for a profile naming it. */
-  nodesByClass: Map<string, NodeUsage[]>;
-  /** The smallest memory and capability seen for a class, to resolve a need to classes. */
-  classes: Map<string, ClassInfo>;
-  /** A need (memory/capability) → the classes meeting it, most fitting first; filled on use. */
-  classesByNeed: Map<string, readonly string[]>;
-  /** A class named by a request → the one-class list placement reads; filled on use. */
-  classLists: Map<string, readonly string[]>;
-  /** Nodes with cards of more than one class; rare, so the search weighs each one on its own. */
-  multiClassNodes: NodeUsage[];
-  /** Nodes holding a source's weights, which score better for it than the ordered index says. */
-  nodesBySource: Map<string, NodeUsage[]>;
-  /** Nodes holding a replica of a model, which score worse for it than the index says. */
-  nodesByModel: Map<string, NodeUsage[]>;
-  /** Candidate lists ordered by score, built on first use and kept current by addReplica. */
-  indexes: CandidateIndexes;
-  /** Bumped by every change, so a cached refusal is reused only while nothing has moved. */
-  version: number;
-  /** Refusals already explained at `version`, by request shape. */
-  refusals: { version: number; byShape: Map<string, Refusal> };
-}
+import type { ClassInfo, Fleet, NodeUsage } from "./fleet-types";
+import { reindexNode, unindexNode } from "./node-index";
+import type { ExistingReplica, PlacementCard, PlacementNode } from "./types";
 
 // Most nodes cache nothing the catalog names and a CPU node has no classes; they share one empty
 // value instead of allocating their own, which at thousands of nodes is most of building the fleet.

@@ -2,30 +2,8 @@
 // stops at the first node that passes, instead of scoring every node of a class per request.
 // A list holds only reachable nodes (the others never pass) and, for a GPU class, only nodes whose
 // cards are all of that class; the few with several classes are weighed one by one in search.ts.
-import type { Fleet, NodeUsage } from "./fleet";
-import { insertNode, removeNode, sortedNodes, type SortedNodes } from "./sorted-nodes";
-
-/**
- * Nodes grouped into buckets by the score term that matters most after "holds this model
- * already", each bucket sorted by the terms that break its ties. Reading bucket 0, 1, 2… from the
- * front visits nodes best first for any request that neither the model nor cached weights set apart.
- */
-export interface OrderedNodes {
-  bucketOf(usage: NodeUsage): number;
-  compare(a: NodeUsage, b: NodeUsage): number;
-  buckets: (SortedNodes | undefined)[];
-}
-
-export interface CandidateIndexes {
-  /** GPU class → its single-class nodes, bucketed by free cards (fullest fitting node first). */
-  byClass: Map<string, OrderedNodes>;
-  /**
-   * Every reachable node, those without cards in the first list and those with cards in the
-   * second, each bucketed by replica count, then by memory share: CPU replicas keep off GPU nodes
-   * while they can, and spread.
-   */
-  cpu?: readonly [OrderedNodes, OrderedNodes];
-}
+import type { CandidateIndexes, Fleet, NodeUsage, OrderedNodes } from "./fleet-types";
+import { insertNode, removeNode, sortedNodes } from "./sorted-nodes";
 
 export function freeCardsTotal(usage: NodeUsage): number {
   return usage.freeTotal;

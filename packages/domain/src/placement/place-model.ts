@@ -2,7 +2,8 @@
 // them (the first is the preferred way to serve it, later ones are fallbacks such as CPU), and a
 // refusal keeps every profile's reasons so explain-placement can show why none was used.
 import type { ModelDefinition } from "../catalog/model-definition";
-import { addReplica, buildFleet, type Fleet } from "./fleet";
+import { addReplica, buildFleet } from "./fleet";
+import type { Fleet } from "./fleet-types";
 import { placeOne } from "./place";
 import { placementRequestFor } from "./request";
 import {

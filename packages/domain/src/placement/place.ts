@@ -1,7 +1,8 @@
 // Placement: a pure function from (request, nodes, replicas, policy) to a choice of node and
 // cards, or to the reasons each node refused. `placeReplicas` places many in one pass over an
 // index built once, which is what a reconcile pass over thousands of replicas needs.
-import { addReplica, buildFleet, freeCardIndexes, type Fleet, type Refusal } from "./fleet";
+import { addReplica, buildFleet, freeCardIndexes } from "./fleet";
+import type { Fleet, Refusal } from "./fleet-types";
 import { allFailures, classesFor, type NodeCheck } from "./predicates";
 import { bestFits, type Fit } from "./search";
 import {

@@ -3,7 +3,8 @@
 // it does not; explain-placement prints those sentences as they are.
 import { describeGpuNeed, meetsGpuNeed } from "../catalog/gpu-need";
 import type { GpuNeed } from "../catalog/gpu-need";
-import { freeOf, type Fleet, type NodeUsage } from "./fleet";
+import { freeOf } from "./fleet";
+import type { Fleet, NodeUsage } from "./fleet-types";
 import type { PlacementCard, PlacementPolicy, PlacementRequest } from "./types";
 
 export interface NodeCheck {

@@ -1,6 +1,7 @@
 // Among the nodes that pass every check, which one is best. Scores are tuples compared in order,
 // so each rule only breaks the ties of the ones before it and the order reads as the policy.
-import { freeOf, type Fleet, type NodeUsage } from "./fleet";
+import { freeOf } from "./fleet";
+import type { Fleet, NodeUsage } from "./fleet-types";
 import { freeCardsTotal, hasCards, memoryShareOf } from "./node-index";
 import type { PlacementRequest } from "./types";
 

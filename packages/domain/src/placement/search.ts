@@ -5,11 +5,10 @@
 // (they score better) and nodes already holding its model (they score worse). Ties go to the
 // node met first in the original candidate order, so the answer is exactly what scoring every
 // candidate would give; exhaustiveFits does that and the tests hold the two to each other.
-import type { Fleet, NodeUsage } from "./fleet";
-import { classIndex, cpuIndexes, type OrderedNodes } from "./node-index";
+import type { Fleet, NodeUsage, OrderedNodes, SortedNodes } from "./fleet-types";
+import { classIndex, cpuIndexes } from "./node-index";
 import { nodeFits, type NodeCheck } from "./predicates";
 import { classOnNode, compareScores, SCORE_TERMS, scoreNode, type Score } from "./score";
-import type { SortedNodes } from "./sorted-nodes";
 import type { PlacementPolicy, PlacementRequest } from "./types";
 
 export interface Fit {

@@ -2,13 +2,7 @@
 // and a shift within one block of at most BLOCK_MAX, never a shift of thousands of entries (one
 // splice per placement over a 2,000-node array made a reconcile pass grow with the square of
 // the fleet). Readers walk `blocks` in order, then each block in order.
-import type { NodeUsage } from "./fleet";
-
-export interface SortedNodes {
-  /** Strict: no two distinct nodes compare equal (position breaks every tie). */
-  compare(a: NodeUsage, b: NodeUsage): number;
-  blocks: NodeUsage[][];
-}
+import type { NodeUsage, SortedNodes } from "./fleet-types";
 
 const BLOCK_MAX = 64;
 

@@ -1,6 +1,7 @@
 // Planning one model: failures and parking first, then which replicas count, then what to stop
 // and what to place so the count is exact. Every decision carries a sentence for the operator.
-import { buildFleet, type Fleet } from "../placement/fleet";
+import { buildFleet } from "../placement/fleet";
+import type { Fleet } from "../placement/fleet-types";
 import { placeModelReplicas } from "../placement/place-model";
 import type { ExistingReplica, PlacementNode } from "../placement/types";
 import { isNodeLost } from "./nodes";

@@ -1,0 +1,96 @@
+// The shapes placement keeps while it works: what each node has left (NodeUsage), the fleet built
+// from them (Fleet), and the candidate lists ordered by score (CandidateIndexes). They live apart
+// from the code that builds and updates them so that fleet.ts, node-index.ts and sorted-nodes.ts
+// import them without importing each other in a circle.
+import type { NodeRejection, PlacementNode } from "./types";
+
+export interface NodeUsage {
+  node: PlacementNode;
+  /** The node's place in the input: the last tie-break, so the same input gives the same answer. */
+  position: number;
+  /** The classes of the node's cards (healthy or not), each once, in card order. */
+  gpuClasses: readonly string[];
+  /** The node's only GPU class; absent for a CPU node and for one with cards of several. */
+  soleClass?: string;
+  /** Card index → the replica holding it; an array, as a node has a handful of cards. */
+  holders: (string | undefined)[];
+  /**
+   * Healthy cards nobody holds, per class, in `gpuClasses` order (read it with freeOf). An array
+   * beside the classes rather than a map: a node has one class or two, and thousands of small
+   * maps were a large share of what a pass allocates and the collector then copies.
+   */
+  freeCounts: number[];
+  /** The sum of freeCounts, kept as cards are held: the class index's bucket. */
+  freeTotal: number;
+  memoryGbUsed: number;
+  /** memoryGbUsed over the node's memory, kept as it changes: the CPU index compares it often. */
+  memoryShare: number;
+  cpuCoresUsed: number;
+  replicaCount: number;
+  /** Replicas per model on this node; absent until the first, as most nodes hold few models. */
+  modelCounts?: Map<string, number>;
+  cachedSources: ReadonlySet<string>;
+}
+
+export interface ClassInfo {
+  memoryGb: number;
+  computeCapability: number;
+}
+
+export interface Refusal {
+  summary: string;
+  rejections: NodeRejection[];
+}
+
+export interface Fleet {
+  nodes: NodeUsage[];
+  byId: Map<string, NodeUsage>;
+  /** Which nodes have at least one card of a class: the candidates for a profile naming it. */
+  nodesByClass: Map<string, NodeUsage[]>;
+  /** The smallest memory and capability seen for a class, to resolve a need to classes. */
+  classes: Map<string, ClassInfo>;
+  /** A need (memory/capability) → the classes meeting it, most fitting first; filled on use. */
+  classesByNeed: Map<string, readonly string[]>;
+  /** A class named by a request → the one-class list placement reads; filled on use. */
+  classLists: Map<string, readonly string[]>;
+  /** Nodes with cards of more than one class; rare, so the search weighs each one on its own. */
+  multiClassNodes: NodeUsage[];
+  /** Nodes holding a source's weights, which score better for it than the ordered index says. */
+  nodesBySource: Map<string, NodeUsage[]>;
+  /** Nodes holding a replica of a model, which score worse for it than the index says. */
+  nodesByModel: Map<string, NodeUsage[]>;
+  /** Candidate lists ordered by score, built on first use and kept current by addReplica. */
+  indexes: CandidateIndexes;
+  /** Bumped by every change, so a cached refusal is reused only while nothing has moved. */
+  version: number;
+  /** Refusals already explained at `version`, by request shape. */
+  refusals: { version: number; byShape: Map<string, Refusal> };
+}
+
+/**
+ * Nodes grouped into buckets by the score term that matters most after "holds this model
+ * already", each bucket sorted by the terms that break its ties. Reading bucket 0, 1, 2… from the
+ * front visits nodes best first for any request that neither the model nor cached weights set apart.
+ */
+export interface OrderedNodes {
+  bucketOf(usage: NodeUsage): number;
+  compare(a: NodeUsage, b: NodeUsage): number;
+  buckets: (SortedNodes | undefined)[];
+}
+
+export interface CandidateIndexes {
+  /** GPU class → its single-class nodes, bucketed by free cards (fullest fitting node first). */
+  byClass: Map<string, OrderedNodes>;
+  /**
+   * Every reachable node, those without cards in the first list and those with cards in the
+   * second, each bucketed by replica count, then by memory share: CPU replicas keep off GPU nodes
+   * while they can, and spread.
+   */
+  cpu?: readonly [OrderedNodes, OrderedNodes];
+}
+
+export interface SortedNodes {
+  /** Strict: no two distinct nodes compare equal (position breaks every tie). */
+  compare(a: NodeUsage, b: NodeUsage): number;
+  blocks: NodeUsage[][];
+}
