@@ -3,6 +3,8 @@
 // only a hash of the password, so the console makes one (unless the admin typed one) and shows it
 // once, with a copy button, like a new API key.
 import type { PersonView } from "@llmgw/api";
+import { createPersonInputSchema, type CreatePersonInput } from "@llmgw/api/schemas";
+import { must } from "@llmgw/domain";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ShownOnce } from "../shown-once";
@@ -45,9 +47,10 @@ function PersonForm({
   const [password, setPassword] = useState("");
   const create = writes.createPerson;
   return (
-    <SubmitForm
+    <SubmitForm<CreatePersonInput>
       className="key-form"
       testId="add-person-form"
+      schema={createPersonInputSchema}
       readInput={() => ({
         username: username.trim(),
         displayName: displayName.trim() || undefined,
@@ -57,7 +60,9 @@ function PersonForm({
       })}
       onSubmit={(input) =>
         create.mutate(input, {
-          onSuccess: (person) => onCreated({ person, password: input.password }),
+          // readInput always sets a password (typed or generated): it is shown once.
+          onSuccess: (person) =>
+            onCreated({ person, password: must(input.password, "the new password") }),
         })
       }
       error={create.error}

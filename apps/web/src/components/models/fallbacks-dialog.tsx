@@ -3,6 +3,7 @@
 // catalog models, edited as comma-separated names. The control plane checks the names and refuses
 // with a sentence that appears under the field.
 import type { ModelView } from "@llmgw/api";
+import { setFallbacksInputSchema } from "@llmgw/api/schemas";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -38,6 +39,7 @@ export function FallbacksDialog({ model, catalogNames, onClose }: FallbacksDialo
       onClose={onClose}
       intro={<p className="muted">{t("fallbacks.hint")}</p>}
       form={{
+        schema: setFallbacksInputSchema,
         readInput: () => ({ name: model.name, fallbacks: commaList(text) }),
         onSubmit: (input) => save.mutate(input),
         error: save.error,
