@@ -3,6 +3,7 @@
 // signed out (SIGNED_OUT) and use the form. Also the language switch, the way a person uses it
 // (waiting for the server to keep the choice).
 import { expect, type Browser, type Page } from "@playwright/test";
+import { adminApi } from "./factories";
 import { ADMIN_SESSION_PATH, devFacts } from "./facts";
 
 /** Storage state with no session: a visitor who has not signed in. */
@@ -44,6 +45,9 @@ export async function forgetSession(page: Page): Promise<void> {
 
 /** Opens the console's landing page (the cluster heatmap) with the saved admin session. */
 export async function openConsole(page: Page): Promise<void> {
+  // The admin's language is kept on the server: a test that stopped half-way through its Turkish
+  // part must not leave the next test reading Turkish.
+  await adminApi().auth.setLocale.mutate({ locale: "en" });
   await page.goto(`${devFacts().consoleUrl}/cluster`);
   await expect(page).toHaveURL(/\/cluster$/);
 }
