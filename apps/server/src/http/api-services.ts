@@ -2,16 +2,10 @@
 // API keys, sign-in settings, Entra, MCP). Each service comes from its feature folder; this file
 // only chooses what each one may touch: reads go through the fleet view, never the reconciler's bag.
 import type { ApiServices, UserView } from "@llmgw/api";
-import type { Database } from "@llmgw/db";
-import type { LivenessPolicy } from "@llmgw/domain";
-import type { NodeLinks } from "../agents/node-links";
 import { createLogsService, createReclaimService } from "../agents/node-requests";
 import { createModelsService } from "../catalog/models-service";
-import type { ServerConfig } from "../config";
-import type { EventRecorder } from "../events/event-recorder";
 import { createEventsService } from "../events/events-service";
 import { createNodesService } from "../fleet/nodes-service";
-import type { FleetRegistry } from "../fleet/registry";
 import { createStatusService } from "../fleet/status-service";
 import { createUsageService } from "../gateway/usage-service";
 import { createAuditService } from "../identity/audit";
@@ -24,22 +18,15 @@ import { createSignInSetupService } from "../identity/sign-in-service";
 import { SignInStore } from "../identity/sign-in-settings";
 import { createKeysService, type GatewayKeys } from "../keys/keys-service";
 import { startMcp, type McpParts } from "../mcp/start-mcp";
-import type { ControlPlane } from "../reconcile/control-plane";
+import type { ControlPlane, ControlPlaneOptions } from "../reconcile/control-plane";
 import { createReplicasService } from "../reconcile/replicas-service";
 
-export interface ApiServicesOptions {
-  db: Database;
-  config: ServerConfig;
+/** What the control plane was started with, and the parts of it the API services use. */
+export interface ApiServicesOptions extends ControlPlaneOptions {
   plane: Pick<
     ControlPlane,
     "fleet" | "catalog" | "health" | "reconciler" | "apiKeyPepper" | "masterKey"
   >;
-  registry: FleetRegistry;
-  links: NodeLinks;
-  liveness: LivenessPolicy;
-  events: EventRecorder;
-  nowMs(): number;
-  log(line: string): void;
 }
 
 export interface ApiWiring {
