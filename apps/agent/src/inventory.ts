@@ -1,6 +1,6 @@
 // What this node has and how busy it is, from the real machine or from a simulation, in the shape
 // the wire wants. Everything downstream treats both sources the same; only Register says which.
-import { messageOf } from "@llmgw/domain";
+import { LLMGW_VERSION, messageOf } from "@llmgw/domain";
 import { ENGINE_NAMES } from "@llmgw/engines";
 import { AGENT_FEATURE, type AgentFeature } from "@llmgw/proto";
 import type { AgentConfig } from "./config";
@@ -23,7 +23,7 @@ import type { Logger } from "./log-ring";
 import type { ReplicaStatusInit } from "./replicas/replica-deps";
 import { createSimulation, type CardDemand } from "./simulate";
 
-export const AGENT_VERSION = "0.1.0";
+export const AGENT_VERSION = LLMGW_VERSION;
 
 export interface Inventory {
   simulationProfile: string | undefined;

@@ -1,1 +1,3 @@
-export const SERVER_VERSION = "0.1.0";
+import { LLMGW_VERSION } from "@llmgw/domain";
+
+export const SERVER_VERSION = LLMGW_VERSION;

@@ -12,3 +12,4 @@ export * from "./mcp";
 export * from "./pcie-link";
 export { messageOf } from "./message-of";
 export { must } from "./must";
+export { LLMGW_VERSION } from "./version";

@@ -5,7 +5,7 @@
 // Every call is audited by who, which tool, outcome and time; never a header value.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { splitGatewayToolName } from "@llmgw/domain";
+import { LLMGW_VERSION, splitGatewayToolName } from "@llmgw/domain";
 import { readBody } from "../gateway/request-body";
 import { GatewayError } from "../gateway/errors";
 import { audit, callerScope, type CallerScope, type McpGatewayDeps } from "./caller-scope";
@@ -95,7 +95,7 @@ async function serveMcp(
   const { CallToolRequestSchema, ListToolsRequestSchema, Server, StreamableHTTPServerTransport } =
     await loadSdk();
   const server = new Server(
-    { name: "llmgw", version: "0.1.0" },
+    { name: "llmgw", version: LLMGW_VERSION },
     {
       capabilities: { tools: {} },
       instructions: "Tools are named server.tool; each reaches that MCP server through llmgw.",

@@ -3,7 +3,7 @@
 // (sealed ones opened just here) are sent; a redirect is refused so no credential follows it
 // to another host. The address is judged by the outbound guard before each operation, and every
 // connection goes through the guarded agent, so a name that resolves inside is refused too.
-import { messageOf } from "@llmgw/domain";
+import { LLMGW_VERSION, messageOf } from "@llmgw/domain";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -20,7 +20,7 @@ export interface UpstreamTarget {
   isPrivateAllowed: boolean;
 }
 
-const CLIENT_INFO = { name: "llmgw-mcp-gateway", version: "0.1.0" };
+const CLIENT_INFO = { name: "llmgw-mcp-gateway", version: LLMGW_VERSION };
 
 function guardedFetch(agent: Agent): FetchLike {
   return (input, init) =>

@@ -1,0 +1,10 @@
+// The version of llmgw this process runs. A release build (scripts/release.mjs) replaces
+// __LLMGW_VERSION__ with the release's version through esbuild's `define`; run from a checkout, the
+// version is the workspace's with "-dev", so a checkout never claims to be a release.
+declare const __LLMGW_VERSION__: string | undefined;
+
+/** The workspace version (root package.json); a test keeps the two equal. */
+export const WORKSPACE_VERSION = "0.1.0";
+
+export const LLMGW_VERSION: string =
+  typeof __LLMGW_VERSION__ === "string" ? __LLMGW_VERSION__ : `${WORKSPACE_VERSION}-dev`;
