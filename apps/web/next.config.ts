@@ -1,5 +1,6 @@
 // Next configuration for the console. The console owns no data: everything it shows comes from the
 // control plane through the tRPC proxy in app/api/trpc, so the configuration stays small.
+import { fileURLToPath } from "node:url";
 import type { NextConfig } from "next";
 
 export const nextConfig: NextConfig = {
@@ -9,6 +10,11 @@ export const nextConfig: NextConfig = {
   // The console is a separate process; no header should advertise the framework to the fleet's users.
   poweredByHeader: false,
   reactStrictMode: true,
+  // A release ships the console as Next's standalone server (server.js with only the files it
+  // traces), so it runs with Node alone; the trace starts at the workspace root because the
+  // console imports workspace packages from outside apps/web.
+  output: "standalone",
+  outputFileTracingRoot: fileURLToPath(new URL("../../", import.meta.url)),
   // The cluster heatmap is the landing page: the fleet is what an operator opens it for. A config redirect
   // answers with a real 307 before any rendering, where redirect() in a page streams a 200 first.
   async redirects() {

@@ -1,9 +1,9 @@
 // Builds the engine side of the agent (weight cache, replica supervisor) from its configuration,
 // so main.ts only wires. Which engines a node offers: the simulator on a simulated node, what
 // engine-detect finds with the engines' environment on a real one.
+import { INSTALL } from "@llmgw/domain/install";
 import { ENGINE_NAMES } from "@llmgw/engines";
 import os from "node:os";
-import { fileURLToPath } from "node:url";
 import { WeightCache } from "./cache/fetch";
 import type { AgentConfig } from "./config";
 import type { Logger } from "./log-ring";
@@ -18,10 +18,15 @@ import { ReplicaSupervisor } from "./replicas/supervisor";
 const ENGINE_HEALTH_POLL_MS = 500;
 const ENGINE_STOP_GRACE_MS = 10_000;
 
-/** `node <repo>/packages/cli/bin/llmgw.mjs sim-engine`, found from this file so any checkout works. */
+/**
+ * `llmgw sim-engine` from this installation: `<release>/bin/llmgw sim-engine` in a release,
+ * `node <checkout>/packages/cli/bin/llmgw.mjs sim-engine` in a checkout.
+ */
 function defaultSimLauncher(): EngineHost["simLauncher"] {
-  const bin = fileURLToPath(new URL("../../../packages/cli/bin/llmgw.mjs", import.meta.url));
-  return { command: process.execPath, prefixArgs: [bin, "sim-engine"] };
+  return {
+    command: INSTALL.command.command,
+    prefixArgs: [...INSTALL.command.prefixArgs, "sim-engine"],
+  };
 }
 
 export interface EngineRuntimeOptions {

@@ -1,6 +1,7 @@
 // Dispatches `llmgw <command>` through commander. Each command's module is loaded only when it
 // runs, so `llmgw ctl` does not pay for the server's database driver; each parses its own flags,
 // so everything after the command's name is handed to it untouched.
+import { LLMGW_VERSION } from "@llmgw/domain";
 import { Command as Program } from "commander";
 import { parseOrExitCode, reportErrors } from "./commander-setup";
 import { TOP_COMMANDS, type TopCommandName } from "./top-commands";
@@ -32,6 +33,7 @@ const RUNNERS: Record<TopCommandName, Runner> = {
 function llmgwProgram(run: (name: TopCommandName, argv: string[]) => void): Program {
   const program = reportErrors(new Program("llmgw"), "llmgw", "see `llmgw --help` for the commands")
     .usage("<command> [options]")
+    .version(LLMGW_VERSION, "-V, --version", "print the version of llmgw and exit")
     .enablePositionalOptions()
     .configureHelp({ subcommandTerm: (command) => command.name() });
   for (const [name, summary] of Object.entries(TOP_COMMANDS) as [TopCommandName, string][]) {

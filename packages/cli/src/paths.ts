@@ -1,6 +1,10 @@
-// Where things are inside the checkout, found from this file rather than the working directory.
-import { fileURLToPath } from "node:url";
+// Where things are, in a checkout or in a release (decided by @llmgw/domain/install), found from
+// the code rather than the working directory.
+import { INSTALL } from "@llmgw/domain/install";
 
-export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-export const WEB_DIR = fileURLToPath(new URL("../../../apps/web/", import.meta.url));
-export const LLMGW_BIN = fileURLToPath(new URL("../bin/llmgw.mjs", import.meta.url));
+export const IS_RELEASE = INSTALL.isRelease;
+export const REPO_ROOT = INSTALL.rootDir;
+/** The console: apps/web in a checkout, Next's standalone output in a release. */
+export const WEB_DIR = INSTALL.webDir;
+/** The script `llmgw dev` runs its children with, through node. */
+export const LLMGW_BIN = INSTALL.entryScript;

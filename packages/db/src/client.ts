@@ -1,8 +1,8 @@
 // Opens the store: embedded PGlite in a data directory by default, PostgreSQL through
-// postgres-js when a URL is given. Migrations from the top-level drizzle/ folder run on open,
-// so both backends always carry the same schema.
+// postgres-js when a URL is given. Migrations from the top-level drizzle/ folder (a release's own
+// drizzle/) run on open, so both backends always carry the same schema.
+import { INSTALL } from "@llmgw/domain/install";
 import { mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema/index";
 
@@ -18,7 +18,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL("../../../drizzle", import.meta.url));
+export const MIGRATIONS_DIR = INSTALL.migrationsDir;
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   return options.kind === "pglite" ? openPglite(options.dataDir) : openPostgres(options);

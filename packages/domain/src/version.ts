@@ -6,5 +6,8 @@ declare const __LLMGW_VERSION__: string | undefined;
 /** The workspace version (root package.json); a test keeps the two equal. */
 export const WORKSPACE_VERSION = "0.1.0";
 
+/** True in a release's bundle, where esbuild defined the version. */
+export const IS_RELEASE_BUILD = typeof __LLMGW_VERSION__ === "string";
+
 export const LLMGW_VERSION: string =
   typeof __LLMGW_VERSION__ === "string" ? __LLMGW_VERSION__ : `${WORKSPACE_VERSION}-dev`;
