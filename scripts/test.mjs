@@ -112,6 +112,9 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const add = (counts) => {
   for (const key of Object.keys(totals)) totals[key] += counts[key];
 };
+// Before the integration tests: the release tests package the built console, and two of them
+// starting `next build` at once in one folder would break each other.
+step("build the console", () => ensureWebBuilt());
 const vitestReport = join(RESULTS, "vitest.json");
 console.log("\n=== unit and integration tests (vitest)");
 const vitestOk = run(
@@ -135,7 +138,6 @@ step("benchmark smoke (placement)", () =>
 step("benchmark smoke (router)", () =>
   pnpm(["--filter", "@llmgw/bench", "exec", "tsx", "router/run.ts", "--smoke", "--no-write"]),
 );
-step("build the console", () => ensureWebBuilt());
 step("benchmark smoke (heatmap)", () =>
   pnpm(["--filter", "@llmgw/bench", "exec", "tsx", "heatmap/run.ts", "--smoke", "--no-write"]),
 );

@@ -1,0 +1,183 @@
+// The release as an operator gets it: `npm run release` builds a tarball and its SHA256SUMS line;
+// unpacked in a temp folder far from any node_modules, with nothing on PATH but node and the
+// system's tools, its bin/llmgw prints the version, runs a server on PGlite, an agent that
+// registers with it, and the console.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  ADMIN_PASSWORD,
+  JOIN_TOKEN,
+  freePort,
+  repoRoot,
+  spawnProcess,
+  tempDir,
+  waitFor,
+  type SpawnedProcess,
+} from "@llmgw/testing";
+
+const VERSION = "9.8.7-it.1";
+const TARBALL = `llmgw-${VERSION}-linux-x64.tar.gz`;
+const OTHER_VERSION_LINE = `${"ab".repeat(32)}  llmgw-1.0.0-linux-x64.tar.gz`;
+// The first build of the console (next build) alone can take minutes on a busy 2-core machine.
+const BUILD_TIMEOUT_MS = 900_000;
+
+/** node and the system's tools only: no pnpm, no tsx, no checkout on the way. */
+const BARE_ENV = { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` };
+
+let outDir: string;
+let releaseDir: string;
+let bin: string;
+
+function runRelease(args: string[]): Promise<{ code: number | null; output: string }> {
+  const build = spawnProcess(
+    process.execPath,
+    [join(repoRoot(), "scripts", "release.mjs"), ...args],
+    {
+      name: "release",
+      cwd: repoRoot(),
+    },
+  );
+  return build.exited.then((exit) => ({ code: exit.code, output: build.output() }));
+}
+
+function startFromRelease(name: string, args: string[], env: Record<string, string>) {
+  return spawnProcess(bin, args, { name, baseEnv: { ...BARE_ENV, HOME: outDir }, env });
+}
+
+beforeAll(async () => {
+  outDir = (await tempDir("release-out")).path;
+  writeFileSync(join(outDir, "SHA256SUMS"), `${OTHER_VERSION_LINE}\n`);
+  const built = await runRelease(["--version", VERSION, "--out", outDir]);
+  if (built.code !== 0) throw new Error(`npm run release failed:\n${built.output}`);
+  const unpackDir = (await tempDir("release-unpacked")).path;
+  const untar = spawnSync("tar", ["-xzf", join(outDir, TARBALL), "-C", unpackDir]);
+  if (untar.status !== 0) throw new Error(`tar -x failed: ${untar.stderr.toString()}`);
+  releaseDir = join(unpackDir, `llmgw-${VERSION}`);
+  bin = join(releaseDir, "bin", "llmgw");
+}, BUILD_TIMEOUT_MS);
+
+describe("npm run release", () => {
+  it("refuses a version that is not a release version, naming the rule", async () => {
+    const refused = await runRelease(["--version", "v1.2", "--out", outDir]);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain('--version "v1.2" is not a release version');
+    expect(refused.output).toContain(String.raw`^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`);
+  });
+
+  it("writes the tarball's sha256 into SHA256SUMS and keeps other versions' lines", () => {
+    const sha256 = createHash("sha256")
+      .update(readFileSync(join(outDir, TARBALL)))
+      .digest("hex");
+    const lines = readFileSync(join(outDir, "SHA256SUMS"), "utf8").trimEnd().split("\n");
+    expect(lines).toEqual([OTHER_VERSION_LINE, `${sha256}  ${TARBALL}`]);
+    const check = spawnSync("sha256sum", ["--check", "--ignore-missing", "SHA256SUMS"], {
+      cwd: outDir,
+    });
+    expect(check.stdout.toString()).toContain(`${TARBALL}: OK`);
+  });
+
+  it("holds one folder with VERSION, bin/llmgw, the bundle, migrations and the console", () => {
+    expect(readFileSync(join(releaseDir, "VERSION"), "utf8")).toBe(`${VERSION}\n`);
+    for (const path of [
+      "lib/llmgw.mjs",
+      "lib/node_modules/@electric-sql/pglite/package.json",
+      "drizzle/meta/_journal.json",
+      "web/apps/web/server.js",
+      "web/apps/web/.next/static",
+    ]) {
+      expect(existsSync(join(releaseDir, path)), path).toBe(true);
+    }
+    // Nothing in the bundle may point back into the checkout it was built from.
+    expect(readFileSync(join(releaseDir, "lib", "llmgw.mjs"), "utf8")).not.toContain(repoRoot());
+  });
+});
+
+describe("an unpacked release, with Node.js alone", () => {
+  let apiUrl: string;
+  let agentPort: number;
+  const started: SpawnedProcess[] = [];
+
+  afterAll(async () => {
+    await Promise.all(started.map((process) => process.stop()));
+  });
+
+  it("prints its version for --version and -V", () => {
+    for (const flag of ["--version", "-V"]) {
+      const run = spawnSync(bin, [flag], { env: BARE_ENV });
+      expect(run.status).toBe(0);
+      expect(run.stdout.toString()).toBe(`${VERSION}\n`);
+    }
+  });
+
+  it("runs a server on PGlite that answers /healthz", async () => {
+    const httpPort = await freePort();
+    agentPort = await freePort();
+    apiUrl = `http://127.0.0.1:${httpPort}`;
+    const server = startFromRelease("release server", ["server"], {
+      LLMGW_HOME: (await tempDir("release-home")).path,
+      LLMGW_PORT: String(httpPort),
+      LLMGW_AGENT_PORT: String(agentPort),
+      LLMGW_AGENT_BIND: "127.0.0.1",
+      LLMGW_JOIN_TOKEN: JOIN_TOKEN,
+      LLMGW_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    });
+    started.push(server);
+    const health = await waitFor(
+      async () => {
+        const response = await fetch(`${apiUrl}/healthz`);
+        return response.ok && ((await response.json()) as { ok: boolean });
+      },
+      { what: "the release's server /healthz", timeoutMs: 60_000 },
+    );
+    expect(health).toEqual({ ok: true });
+  });
+
+  it("runs an agent that registers with that server, which reports the release's version", async () => {
+    const agent = await startReleaseAgent();
+    started.push(agent);
+    const registered = await agent.waitForOutput(/registered .*server_version=(\S+)/, 60_000);
+    expect(registered[1]).toBe(VERSION);
+  });
+
+  it("runs the console, which serves /sign-in", async () => {
+    const webPort = await freePort();
+    const web = startFromRelease("release web", ["web"], {
+      LLMGW_WEB_PORT: String(webPort),
+      LLMGW_API_URL: apiUrl,
+    });
+    started.push(web);
+    const page = await waitFor(
+      async () => {
+        const response = await fetch(`http://127.0.0.1:${webPort}/sign-in`);
+        return response.status === 200 && response.text();
+      },
+      { what: "the release's console /sign-in", timeoutMs: 60_000 },
+    );
+    expect(page).toContain("<title>llmgw");
+    const stylesheet = page.match(/\/_next\/static\/[^"]+\.css/)?.[0];
+    expect(stylesheet, "the page links a stylesheet").toBeDefined();
+    const css = await fetch(`http://127.0.0.1:${webPort}${stylesheet ?? ""}`);
+    expect(css.status).toBe(200);
+  });
+
+  /** The agent's side of the link, in one place: how it joins changes with the TLS agent port. */
+  async function startReleaseAgent(): Promise<SpawnedProcess> {
+    const dataDir = (await tempDir("release-agent")).path;
+    return startFromRelease(
+      "release agent",
+      [
+        "agent",
+        "--server",
+        `ws://127.0.0.1:${agentPort}`,
+        "--name",
+        "release-node",
+        "--simulate",
+        "cpu",
+      ],
+      { LLMGW_JOIN_TOKEN: JOIN_TOKEN, LLMGW_AGENT_DATA_DIR: dataDir },
+    );
+  }
+});
