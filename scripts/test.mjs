@@ -138,6 +138,9 @@ step("benchmark smoke (placement)", () =>
 step("benchmark smoke (router)", () =>
   pnpm(["--filter", "@llmgw/bench", "exec", "tsx", "router/run.ts", "--smoke", "--no-write"]),
 );
+step("benchmark smoke (release)", () =>
+  pnpm(["--filter", "@llmgw/bench", "exec", "tsx", "release/run.ts", "--smoke", "--no-write"]),
+);
 step("benchmark smoke (heatmap)", () =>
   pnpm(["--filter", "@llmgw/bench", "exec", "tsx", "heatmap/run.ts", "--smoke", "--no-write"]),
 );
