@@ -4,7 +4,7 @@
 // registers with it, and the console.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -110,6 +110,24 @@ describe("an unpacked release, with Node.js alone", () => {
       expect(run.status).toBe(0);
       expect(run.stdout.toString()).toBe(`${VERSION}\n`);
     }
+  });
+
+  it("runs through a link to bin/llmgw from elsewhere (how it is put on PATH)", async () => {
+    const linkDir = (await tempDir("release-link")).path;
+    symlinkSync(bin, join(linkDir, "llmgw"));
+    const run = spawnSync(join(linkDir, "llmgw"), ["--version"], { env: BARE_ENV });
+    expect(run.stderr.toString()).toBe("");
+    expect(run.stdout.toString()).toBe(`${VERSION}\n`);
+  });
+
+  it("says that Node.js 20 is needed when no node is on PATH", async () => {
+    // Only the tools the script itself uses; no node among them.
+    const toolsDir = (await tempDir("release-no-node")).path;
+    for (const tool of ["dirname", "readlink"])
+      symlinkSync(`/usr/bin/${tool}`, join(toolsDir, tool));
+    const run = spawnSync("/bin/sh", [bin, "--version"], { env: { PATH: toolsDir } });
+    expect(run.status).toBe(127);
+    expect(run.stderr.toString()).toContain("Node.js 20 or newer is needed");
   });
 
   it("runs a server on PGlite that answers /healthz", async () => {
