@@ -63,7 +63,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     ...{ config: config.gateway, registry: metrics.registry, checks: config.gatewayChecks, log },
   });
   const inventory = createInventoryWriter(db, registry, nowMs, log);
-  const agents = await startAgentPort({ ...shared, joinToken, plane, inventory, metrics });
+  const agents = await startAgentPort({
+    ...{ ...shared, joinToken, plane, inventory, metrics, releases: api.releaseStore },
+  });
   const sweep = startLivenessSweep({
     ...{ registry, policy: liveness, nowMs, log, saveLastSeen: inventory.lastSeen },
     onTransition: (live, state, previous) => {
@@ -72,7 +74,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       else if (previous === "unreachable") events.record("node.back", live.nodeId, params);
     },
   });
-  const http = await startApiPort({ db, config, api, metrics, v1: gateway.handle, nowMs, log });
+  const http = await startApiPort({
+    ...{ db, config, api, metrics, events, v1: gateway.handle, nowMs, log },
+  });
   log(
     `listening: http://${config.httpHost}:${http.port} (API), ws://${config.agentHost}:${agents.port}/agent/v1 (agents), store ${store.kind}`,
   );

@@ -40,6 +40,8 @@ const RULES: Record<string, Rule> = {
   "status.get": "viewer",
   "logs.get": "viewer",
   "reclaim.run": "operator",
+  "releases.list": "admin",
+  "releases.remove": "admin",
   "keys.create": "owner-operator",
   "keys.list": "viewer",
   "keys.revoke": "owner-operator",

@@ -30,6 +30,7 @@ import type {
   UpdatePersonInput,
 } from "./people/schemas";
 import type { ReclaimView } from "./reclaim/schemas";
+import type { ReleaseView } from "./releases/schemas";
 import type { Refusal, RefusalInit } from "./refusals";
 import type { IdleReplicasView, ReplicaView } from "./replicas/schemas";
 import type {
@@ -101,6 +102,12 @@ export interface LogsService {
 
 export interface ReclaimService {
   run(collect: boolean, actor: Actor): Promise<ReclaimView>;
+}
+
+/** Releases stored for upgrades; uploads arrive over HTTP, not through this interface. */
+export interface ReleasesService {
+  list(): Promise<ReleaseView[]>;
+  remove(version: string, actor: Actor): Promise<{ version: string }>;
 }
 
 export interface NodesService {
@@ -213,6 +220,7 @@ export interface ApiServices {
   status: StatusService;
   logs: LogsService;
   reclaim: ReclaimService;
+  releases: ReleasesService;
   keys: KeysService;
   usage: UsageService;
   events: EventsService;

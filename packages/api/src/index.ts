@@ -19,6 +19,7 @@ export type {
   ModelsService,
   NodesService,
   ReclaimService,
+  ReleasesService,
   ReplicasService,
   StatusService,
   UsageService,

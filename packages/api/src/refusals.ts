@@ -52,6 +52,8 @@ export const REFUSALS = {
   "node.wrong_answer": ["node", "answer"],
   "node.logs_unavailable": ["node", "reason"],
   "node.agent_too_old": ["node", "feature", "version"],
+  "release.not_found": ["version"],
+  "release.refused": ["version", "reason"],
   "usage.range_backwards": ["since", "until"],
   "key.not_found": ["id"],
   "key.revoked": ["id"],

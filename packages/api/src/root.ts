@@ -9,6 +9,7 @@ import { modelsRouter } from "./models/router";
 import { nodesRouter } from "./nodes/router";
 import { groupsRouter, orgRouter, peopleRouter, rolesRouter } from "./people/router";
 import { reclaimRouter } from "./reclaim/router";
+import { releasesRouter } from "./releases/router";
 import { replicasRouter } from "./replicas/router";
 import { signInRouter } from "./sign-in/router";
 import { statusRouter } from "./status/router";
@@ -23,6 +24,7 @@ export const appRouter = router({
   status: statusRouter,
   logs: logsRouter,
   reclaim: reclaimRouter,
+  releases: releasesRouter,
   keys: keysRouter,
   usage: usageRouter,
   events: eventsRouter,

@@ -150,6 +150,10 @@ export function fakeServices() {
       })),
     },
     reclaim: { run: vi.fn(async (collect: boolean) => ({ collect, nodes: [] })) },
+    releases: {
+      list: vi.fn(async () => []),
+      remove: vi.fn(async (version: string) => ({ version })),
+    },
     keys: {
       create: vi.fn(async (input: CreateKeyInput) => ({
         key: "llmgw_fake",

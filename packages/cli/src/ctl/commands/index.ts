@@ -6,6 +6,7 @@ import { identityCommands } from "./identity";
 import { keyCommands } from "./keys";
 import { mcpCommands } from "./mcp";
 import { modelCommands } from "./models";
+import { releaseCommands } from "./releases";
 import { sessionCommands } from "./session";
 import { usageCommands } from "./usage";
 
@@ -18,6 +19,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...eventCommands,
   ...identityCommands,
   ...mcpCommands,
+  ...releaseCommands,
 };
 
 /**
