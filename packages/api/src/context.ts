@@ -31,6 +31,7 @@ import type {
 } from "./people/schemas";
 import type { ReclaimView } from "./reclaim/schemas";
 import type { ReleaseView } from "./releases/schemas";
+import type { UpgradeControlPlaneResult, UpgradeNodeResult, UpgradePlan } from "./upgrade/schemas";
 import type { Refusal, RefusalInit } from "./refusals";
 import type { IdleReplicasView, ReplicaView } from "./replicas/schemas";
 import type {
@@ -108,6 +109,15 @@ export interface ReclaimService {
 export interface ReleasesService {
   list(): Promise<ReleaseView[]>;
   remove(version: string, actor: Actor): Promise<{ version: string }>;
+}
+
+/** Rolling upgrades: the control plane first, then one node at a time (driven by the CLI). */
+export interface UpgradeService {
+  plan(): Promise<UpgradePlan>;
+  /** Swaps the control plane's release and restarts it once the answer has gone. */
+  controlPlane(version: string, actor: Actor): Promise<UpgradeControlPlaneResult>;
+  /** Tells the node's agent to upgrade itself and waits for its answer (not for its return). */
+  node(nodeIdOrName: string, version: string, actor: Actor): Promise<UpgradeNodeResult>;
 }
 
 export interface NodesService {
@@ -221,6 +231,7 @@ export interface ApiServices {
   logs: LogsService;
   reclaim: ReclaimService;
   releases: ReleasesService;
+  upgrade: UpgradeService;
   keys: KeysService;
   usage: UsageService;
   events: EventsService;

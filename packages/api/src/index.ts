@@ -20,6 +20,7 @@ export type {
   NodesService,
   ReclaimService,
   ReleasesService,
+  UpgradeService,
   ReplicasService,
   StatusService,
   UsageService,

@@ -54,6 +54,8 @@ export const REFUSALS = {
   "node.agent_too_old": ["node", "feature", "version"],
   "release.not_found": ["version"],
   "release.refused": ["version", "reason"],
+  "upgrade.self_refused": ["reason"],
+  "upgrade.node_refused": ["node", "version", "reason"],
   "usage.range_backwards": ["since", "until"],
   "key.not_found": ["id"],
   "key.revoked": ["id"],

@@ -13,6 +13,7 @@ import { releasesRouter } from "./releases/router";
 import { replicasRouter } from "./replicas/router";
 import { signInRouter } from "./sign-in/router";
 import { statusRouter } from "./status/router";
+import { upgradeRouter } from "./upgrade/router";
 import { usageRouter } from "./usage/router";
 import { router } from "./trpc";
 
@@ -25,6 +26,7 @@ export const appRouter = router({
   logs: logsRouter,
   reclaim: reclaimRouter,
   releases: releasesRouter,
+  upgrade: upgradeRouter,
   keys: keysRouter,
   usage: usageRouter,
   events: eventsRouter,

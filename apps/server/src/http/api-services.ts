@@ -23,9 +23,16 @@ import type { ControlPlane, ControlPlaneOptions } from "../reconcile/control-pla
 import { createReplicasService } from "../reconcile/replicas-service";
 import { ReleaseStore } from "../releases/release-store";
 import { createReleasesService } from "../releases/releases-service";
+import { createUpgradeService } from "../upgrade/upgrade-service";
+import { SERVER_VERSION } from "../version";
+
+/** Fetching, checking and unpacking a release of hundreds of megabytes takes a node a while. */
+const NODE_UPGRADE_REPLY_TIMEOUT_MS = 5 * 60_000;
 
 /** What the control plane was started with, and the parts of it the API services use. */
 export interface ApiServicesOptions extends ControlPlaneOptions {
+  /** Stops the server with status 75 (its supervisor starts the new release) after an upgrade. */
+  requestRestart(): void;
   plane: Pick<
     ControlPlane,
     "fleet" | "catalog" | "health" | "reconciler" | "apiKeyPepper" | "masterKey"
@@ -62,15 +69,22 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
   const { catalog, health, reconciler } = plane;
   const timeoutMs = config.agentRequestTimeoutMs;
   const releaseStore = new ReleaseStore(join(config.homeDir, "releases"));
+  const nodesService = createNodesService(db, registry, options.liveness, nowMs);
+  const replicas = createReplicasService(fleet);
   const services: ApiServices = {
-    nodes: createNodesService(db, registry, options.liveness, nowMs),
+    nodes: nodesService,
     auth: createAuthService(db, config.sessionTtlMs, nowMs, ldap, config.signInFreeFailures),
     models: createModelsService({ db, fleet, catalog, health, reconciler, events, log }),
-    replicas: createReplicasService(fleet),
+    replicas,
     status: createStatusService(fleet),
     logs: createLogsService({ registry, links }, timeoutMs),
     reclaim: createReclaimService(db, { registry, links, catalog: fleet.catalog }, timeoutMs),
     releases: createReleasesService(releaseStore, events),
+    upgrade: createUpgradeService({
+      ...{ serverVersion: SERVER_VERSION, store: releaseStore, nodes: nodesService, replicas },
+      ...{ registry, links, events, nodeReplyTimeoutMs: NODE_UPGRADE_REPLY_TIMEOUT_MS, log },
+      requestRestart: options.requestRestart,
+    }),
     keys,
     usage: createUsageService(db, nowMs),
     events: createEventsService(db),
