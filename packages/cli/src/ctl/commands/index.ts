@@ -7,6 +7,7 @@ import { keyCommands } from "./keys";
 import { mcpCommands } from "./mcp";
 import { modelCommands } from "./models";
 import { releaseCommands } from "./releases";
+import { upgradeCommands } from "./upgrade";
 import { sessionCommands } from "./session";
 import { usageCommands } from "./usage";
 
@@ -20,6 +21,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...identityCommands,
   ...mcpCommands,
   ...releaseCommands,
+  ...upgradeCommands,
 };
 
 /**
