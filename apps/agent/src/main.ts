@@ -2,7 +2,7 @@
 // and back down again on SIGINT/SIGTERM (or an abort signal, for tests and for `llmgw dev`).
 import { loadConfig, loadEngineBaseEnv, type AgentConfig } from "./config";
 import { createEngineRuntime } from "./engine-runtime";
-import { createRequestHandler } from "./requests";
+import { createRequestHandler, type RequestContext } from "./requests";
 import { AgentConnection } from "./connection";
 import { createDemandReader } from "./engine-demand";
 import type { ReplicaStatusInit } from "./replicas/replica-deps";
@@ -94,17 +94,7 @@ export async function runAgent(
         supervisor: runtime.supervisor,
         agentRing: deps.ring,
         weights: runtime.weights,
-        upgrade: {
-          run: (request) =>
-            selfUpgrade(request, {
-              runningVersion: AGENT_VERSION,
-              serverUrl: () => link.connection?.serverUrl,
-              dataDir: config.dataDir,
-              // i14: loadNodeTls(config.dataDir) once the agent port speaks TLS.
-              tls: undefined,
-            }),
-          restart: () => upgraded.abort(),
-        },
+        upgrade: upgradeHandlers(config, logger, () => link.connection?.serverUrl, upgraded),
       }),
     });
     link.connection = connection;
@@ -122,6 +112,30 @@ export async function runAgent(
   } finally {
     stopped.dispose();
   }
+}
+
+/** Self-upgrade as the request handler uses it: swap the release in, then stop with status 75. */
+function upgradeHandlers(
+  config: AgentConfig,
+  logger: Logger,
+  serverUrl: () => string | undefined,
+  upgraded: AbortController,
+): RequestContext["upgrade"] {
+  return {
+    run: async (request) => {
+      const outcome = await selfUpgrade(request, {
+        runningVersion: AGENT_VERSION,
+        serverUrl,
+        dataDir: config.dataDir,
+        // i14: loadNodeTls(config.dataDir) once the agent port speaks TLS.
+        tls: undefined,
+      });
+      const level = outcome.ok ? "info" : "warn";
+      logger.log(level, "upgrade", { to: request.version, error: outcome.error || undefined });
+      return outcome;
+    },
+    restart: () => upgraded.abort(),
+  };
 }
 
 async function loadInventory(
