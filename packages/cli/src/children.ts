@@ -27,7 +27,7 @@ export function startChild(
 }
 
 /** The exit status with which an agent or server that upgraded itself asks to be started again. */
-export const EXIT_RESTART = 75;
+const EXIT_RESTART = 75;
 
 /**
  * A child started again whenever it exits with status 75 (it swapped in a new release), as

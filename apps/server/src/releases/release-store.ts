@@ -16,7 +16,7 @@ import {
 } from "@llmgw/release";
 
 /** The largest release an upload may send unless the store is told otherwise. */
-export const RELEASE_BYTES_MAX_DEFAULT = 1024 ** 3;
+const RELEASE_BYTES_MAX_DEFAULT = 1024 ** 3;
 
 export interface StoredRelease {
   version: string;
