@@ -3,7 +3,7 @@ import { ConfigError } from "./config";
 import { runAgent } from "./main";
 
 runAgent(process.argv.slice(2)).then(
-  () => process.exit(0),
+  (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(
       `llmgw agent: ${error instanceof ConfigError ? error.message : String((error as Error).stack ?? error)}\n`,

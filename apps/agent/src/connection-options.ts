@@ -57,6 +57,7 @@ export const REQUEST_CASES: ReadonlySet<string> = new Set([
   "desiredReplicas",
   "logsRequest",
   "reclaimRequest",
+  "upgradeAgent",
 ]);
 
 export type ConnectionState = "idle" | "connecting" | "registered" | "waiting" | "stopped";

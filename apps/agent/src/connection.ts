@@ -207,6 +207,11 @@ export class AgentConnection {
     }
   }
 
+  /** i14: the control plane of the registered session, where a self-upgrade fetches its release. */
+  get serverUrl(): string | undefined {
+    return this.session?.registered ? this.session.serverUrl : undefined;
+  }
+
   /** Sends a frame on the current session once registered; dropped otherwise (heartbeats carry the level). */
   sendFrame(init: EnvelopeInit): boolean {
     const session = this.session;

@@ -87,6 +87,7 @@ export const AGENT_FEATURES: readonly AgentFeature[] = [
   AGENT_FEATURE.replicas,
   AGENT_FEATURE.logs,
   AGENT_FEATURE.reclaim,
+  AGENT_FEATURE.upgrade,
 ];
 
 export function buildRegister(

@@ -2,13 +2,14 @@
 // and back down again on SIGINT/SIGTERM (or an abort signal, for tests and for `llmgw dev`).
 import { loadConfig, loadEngineBaseEnv, type AgentConfig } from "./config";
 import { createEngineRuntime } from "./engine-runtime";
-import { createRequestHandler } from "./requests";
+import { createRequestHandler, type RequestContext } from "./requests";
 import { AgentConnection } from "./connection";
 import { createDemandReader } from "./engine-demand";
 import type { ReplicaStatusInit } from "./replicas/replica-deps";
 import type { CardDemand } from "./simulate";
 import { execProgram, type ExecFn } from "./discovery/exec";
 import {
+  AGENT_VERSION,
   buildHeartbeat,
   buildRegister,
   realInventory,
@@ -18,6 +19,10 @@ import {
 import { createLogger, LogRing, type Logger } from "./log-ring";
 import { loadOrCreateNodeId } from "./node-identity";
 import { seedFromName, type RandomFn } from "./random";
+import { EXIT_RESTART, selfUpgrade } from "./upgrade/self-upgrade";
+
+/** What stopped the agent when it upgraded itself. */
+const UPGRADED = "upgraded to a new release";
 
 export interface AgentDeps {
   /** Parses argv (and the real environment) by default; tests pass a config value. */
@@ -33,8 +38,14 @@ export interface AgentDeps {
   engineEnv: Record<string, string>;
 }
 
-/** Runs the agent until SIGINT/SIGTERM (or deps.signal), then closes everything and resolves. */
-export async function runAgent(argv: string[], overrides: Partial<AgentDeps> = {}): Promise<void> {
+/**
+ * Runs the agent until SIGINT/SIGTERM (or deps.signal), then closes everything and resolves with
+ * the exit status: 0, or 75 after a self-upgrade so the supervisor starts the new release.
+ */
+export async function runAgent(
+  argv: string[],
+  overrides: Partial<AgentDeps> = {},
+): Promise<number> {
   const deps: AgentDeps = {
     loadConfig,
     writeLog: (line) => process.stderr.write(line),
@@ -48,7 +59,8 @@ export async function runAgent(argv: string[], overrides: Partial<AgentDeps> = {
   };
   const logger = createLogger({ ring: deps.ring, write: deps.writeLog, nowMs: deps.nowMs });
   const config = deps.loadConfig(argv);
-  const stopped = waitForStop(deps.signal);
+  const upgraded = new AbortController();
+  const stopped = waitForStop(deps.signal, upgraded.signal);
   try {
     const nodeId = await loadOrCreateNodeId(config.dataDir);
     // The supervisor reports through the connection, which is built after it; the simulated
@@ -82,6 +94,7 @@ export async function runAgent(argv: string[], overrides: Partial<AgentDeps> = {
         supervisor: runtime.supervisor,
         agentRing: deps.ring,
         weights: runtime.weights,
+        upgrade: upgradeHandlers(config, logger, () => link.connection?.serverUrl, upgraded),
       }),
     });
     link.connection = connection;
@@ -89,13 +102,40 @@ export async function runAgent(argv: string[], overrides: Partial<AgentDeps> = {
     const why = await stopped.promise;
     logger.info("stopping", { why });
     await connection.stop();
-    if (config.stopEnginesOnExit)
+    // After an upgrade the new agent adopts the engines, whatever --stop-engines-on-exit says.
+    if (why === UPGRADED) await runtime.supervisor.detach();
+    else if (config.stopEnginesOnExit)
       await runtime.supervisor.stopAll("the agent is stopping (--stop-engines-on-exit)");
     else await runtime.supervisor.detach();
     logger.info("stopped");
+    return why === UPGRADED ? EXIT_RESTART : 0;
   } finally {
     stopped.dispose();
   }
+}
+
+/** Self-upgrade as the request handler uses it: swap the release in, then stop with status 75. */
+function upgradeHandlers(
+  config: AgentConfig,
+  logger: Logger,
+  serverUrl: () => string | undefined,
+  upgraded: AbortController,
+): RequestContext["upgrade"] {
+  return {
+    run: async (request) => {
+      const outcome = await selfUpgrade(request, {
+        runningVersion: AGENT_VERSION,
+        serverUrl,
+        dataDir: config.dataDir,
+        // i14: loadNodeTls(config.dataDir) once the agent port speaks TLS.
+        tls: undefined,
+      });
+      const level = outcome.ok ? "info" : "warn";
+      logger.log(level, "upgrade", { to: request.version, error: outcome.error || undefined });
+      return outcome;
+    },
+    restart: () => upgraded.abort(),
+  };
 }
 
 async function loadInventory(
@@ -127,7 +167,10 @@ function logStart(logger: Logger, config: AgentConfig, nodeId: string, inventory
 }
 
 /** Resolves with what stopped the agent; dispose() removes the signal handlers again. */
-function waitForStop(signal: AbortSignal | undefined): {
+function waitForStop(
+  signal: AbortSignal | undefined,
+  upgraded: AbortSignal,
+): {
   promise: Promise<string>;
   dispose: () => void;
 } {
@@ -137,12 +180,15 @@ function waitForStop(signal: AbortSignal | undefined): {
     const onAbort = () => resolve("aborted");
     process.once("SIGINT", onSignal);
     process.once("SIGTERM", onSignal);
+    const onUpgraded = () => resolve(UPGRADED);
     signal?.addEventListener("abort", onAbort, { once: true });
+    upgraded.addEventListener("abort", onUpgraded, { once: true });
     if (signal?.aborted) resolve("aborted");
     dispose = () => {
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);
       signal?.removeEventListener("abort", onAbort);
+      upgraded.removeEventListener("abort", onUpgraded);
     };
   });
   return { promise, dispose };

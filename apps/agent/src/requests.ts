@@ -1,10 +1,11 @@
-// Serves the control plane's requests on this node: replica lifecycle, logs and reclaim. Each
+// Serves the control plane's requests on this node: replica lifecycle, logs, reclaim and upgrade. Each
 // handler returns the reply frame (or nothing); the connection pairs it with the request id.
-import type { Envelope, EnvelopeInit, LogsRequest } from "@llmgw/proto";
+import type { Envelope, EnvelopeInit, LogsRequest, UpgradeAgent } from "@llmgw/proto";
 import type { WeightCache } from "./cache/fetch";
 import { reclaimCache } from "./cache/reclaim";
 import type { LogRing } from "./log-ring";
 import type { ReplicaSupervisor } from "./replicas/supervisor";
+import type { UpgradeOutcome } from "./upgrade/self-upgrade";
 
 const DEFAULT_LOG_LINES = 200;
 const MAX_LOG_LINES = 2000;
@@ -14,6 +15,8 @@ export interface RequestContext {
   supervisor: ReplicaSupervisor;
   agentRing: LogRing;
   weights: WeightCache;
+  /** Self-upgrade: `run` swaps the release in; `restart` stops the agent with status 75. */
+  upgrade: { run(request: UpgradeAgent): Promise<UpgradeOutcome>; restart(): void };
 }
 
 export function createRequestHandler(
@@ -40,6 +43,13 @@ export function createRequestHandler(
         for (const name of context.weights.fetching) busy.set(name, "being fetched right now");
         const reply = await reclaimCache(context.weights.cacheDir, msg.value, busy);
         return { msg: { case: "reclaimReply", value: reply } };
+      }
+      case "upgradeAgent": {
+        const outcome = await context.upgrade.run(msg.value);
+        // The reply is sent as soon as this handler returns; the restart waits for the next turn
+        // of the event loop, so the control plane hears "ok" before the connection closes.
+        if (outcome.ok && !outcome.alreadyCurrent) setImmediate(() => context.upgrade.restart());
+        return { msg: { case: "upgradeReply", value: outcome } };
       }
       default:
         return undefined;

@@ -39,7 +39,26 @@ async function announceFirstAdmin(db: Database, password: string | null): Promis
   log(`created the first admin "${admin.username}" with ${shown}`);
 }
 
-export async function startServer(config: ServerConfig): Promise<RunningServer> {
+/** What the process around the server provides; `llmgw server` restarts on requestRestart. */
+export interface ServerHooks {
+  requestRestart(): void;
+}
+
+/** Started without a supervisor to restart it (tests), an upgrade leaves the server running. */
+const NO_RESTART: ServerHooks = {
+  requestRestart: () =>
+    log("upgrade: restart requested, but this server runs without a supervisor"),
+};
+
+/** Long enough for the upgrade's answer to reach the caller before the server stops. */
+const RESTART_DELAY_MS = 1_000;
+/** The exit status that asks the supervisor to start the server again. */
+const EXIT_RESTART = 75;
+
+export async function startServer(
+  config: ServerConfig,
+  hooks: ServerHooks = NO_RESTART,
+): Promise<RunningServer> {
   const store = await openStore(config.store);
   const { db } = store;
   await announceFirstAdmin(db, config.initialAdminPassword);
@@ -55,7 +74,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   };
   const shared = { db, config, registry, links, liveness, events, nowMs, log };
   const plane = await startControlPlane(shared);
-  const api = createApiServices({ ...shared, plane });
+  const api = createApiServices({ ...shared, plane, requestRestart: hooks.requestRestart });
   const metrics = createMetrics(api.services.nodes, plane.fleet);
   const gateway = startGateway({
     ...{ db, fleet: plane.fleet, demand: plane.demand, replicaSecret: plane.replicaSecret },
@@ -63,7 +82,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     ...{ config: config.gateway, registry: metrics.registry, checks: config.gatewayChecks, log },
   });
   const inventory = createInventoryWriter(db, registry, nowMs, log);
-  const agents = await startAgentPort({ ...shared, joinToken, plane, inventory, metrics });
+  const agents = await startAgentPort({
+    ...{ ...shared, joinToken, plane, inventory, metrics, releases: api.releaseStore },
+  });
   const sweep = startLivenessSweep({
     ...{ registry, policy: liveness, nowMs, log, saveLastSeen: inventory.lastSeen },
     onTransition: (live, state, previous) => {
@@ -72,7 +93,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       else if (previous === "unreachable") events.record("node.back", live.nodeId, params);
     },
   });
-  const http = await startApiPort({ db, config, api, metrics, v1: gateway.handle, nowMs, log });
+  const http = await startApiPort({
+    ...{ db, config, api, metrics, events, v1: gateway.handle, nowMs, log },
+  });
   log(
     `listening: http://${config.httpHost}:${http.port} (API), ws://${config.agentHost}:${agents.port}/agent/v1 (agents), store ${store.kind}`,
   );
@@ -90,7 +113,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   };
 }
 
-/** `llmgw server`: runs until SIGINT or SIGTERM. */
+/** `llmgw server`: runs until SIGINT or SIGTERM, or until an upgrade asks for a restart. */
 export async function runServer(argv: string[]): Promise<void> {
   let config: ServerConfig;
   try {
@@ -105,13 +128,20 @@ export async function runServer(argv: string[]): Promise<void> {
   }
   // Listen for signals before anything starts: a supervisor may signal as soon as it reads the
   // "listening" line, and a stop during start-up must still close the store cleanly.
+  let isRestart = false;
+  let requestStop = (): void => undefined;
   const stopRequested = new Promise<void>((resolve) => {
+    requestStop = resolve;
     process.once("SIGINT", () => resolve());
     process.once("SIGTERM", () => resolve());
   });
+  const requestRestart = () => {
+    isRestart = true;
+    setTimeout(requestStop, RESTART_DELAY_MS);
+  };
   let server: RunningServer;
   try {
-    server = await startServer(config);
+    server = await startServer(config, { requestRestart });
   } catch (error) {
     // A sealed secret that does not open must stop the server with the reason, not a stack trace.
     if (error instanceof SealError) {
@@ -122,6 +152,8 @@ export async function runServer(argv: string[]): Promise<void> {
     throw error;
   }
   await stopRequested;
-  log("stopping");
+  log(isRestart ? "stopping to restart on the new release (exit 75)" : "stopping");
   await server.stop();
+  // 75 asks systemd (Restart=always) or `llmgw dev` to start the release `current` points at now.
+  if (isRestart) process.exitCode = EXIT_RESTART;
 }

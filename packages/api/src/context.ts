@@ -30,6 +30,8 @@ import type {
   UpdatePersonInput,
 } from "./people/schemas";
 import type { ReclaimView } from "./reclaim/schemas";
+import type { ReleaseView } from "./releases/schemas";
+import type { UpgradeControlPlaneResult, UpgradeNodeResult, UpgradePlan } from "./upgrade/schemas";
 import type { Refusal, RefusalInit } from "./refusals";
 import type { IdleReplicasView, ReplicaView } from "./replicas/schemas";
 import type {
@@ -101,6 +103,21 @@ export interface LogsService {
 
 export interface ReclaimService {
   run(collect: boolean, actor: Actor): Promise<ReclaimView>;
+}
+
+/** Releases stored for upgrades; uploads arrive over HTTP, not through this interface. */
+export interface ReleasesService {
+  list(): Promise<ReleaseView[]>;
+  remove(version: string, actor: Actor): Promise<{ version: string }>;
+}
+
+/** Rolling upgrades: the control plane first, then one node at a time (driven by the CLI). */
+export interface UpgradeService {
+  plan(): Promise<UpgradePlan>;
+  /** Swaps the control plane's release and restarts it once the answer has gone. */
+  controlPlane(version: string, actor: Actor): Promise<UpgradeControlPlaneResult>;
+  /** Tells the node's agent to upgrade itself and waits for its answer (not for its return). */
+  node(nodeIdOrName: string, version: string, actor: Actor): Promise<UpgradeNodeResult>;
 }
 
 export interface NodesService {
@@ -213,6 +230,8 @@ export interface ApiServices {
   status: StatusService;
   logs: LogsService;
   reclaim: ReclaimService;
+  releases: ReleasesService;
+  upgrade: UpgradeService;
   keys: KeysService;
   usage: UsageService;
   events: EventsService;

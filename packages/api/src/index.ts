@@ -19,6 +19,8 @@ export type {
   ModelsService,
   NodesService,
   ReclaimService,
+  ReleasesService,
+  UpgradeService,
   ReplicasService,
   StatusService,
   UsageService,

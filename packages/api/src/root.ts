@@ -9,9 +9,11 @@ import { modelsRouter } from "./models/router";
 import { nodesRouter } from "./nodes/router";
 import { groupsRouter, orgRouter, peopleRouter, rolesRouter } from "./people/router";
 import { reclaimRouter } from "./reclaim/router";
+import { releasesRouter } from "./releases/router";
 import { replicasRouter } from "./replicas/router";
 import { signInRouter } from "./sign-in/router";
 import { statusRouter } from "./status/router";
+import { upgradeRouter } from "./upgrade/router";
 import { usageRouter } from "./usage/router";
 import { router } from "./trpc";
 
@@ -23,6 +25,8 @@ export const appRouter = router({
   status: statusRouter,
   logs: logsRouter,
   reclaim: reclaimRouter,
+  releases: releasesRouter,
+  upgrade: upgradeRouter,
   keys: keysRouter,
   usage: usageRouter,
   events: eventsRouter,

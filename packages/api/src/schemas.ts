@@ -15,6 +15,8 @@ export * from "./models/schemas";
 export * from "./nodes/schemas";
 export * from "./people/schemas";
 export * from "./reclaim/schemas";
+export * from "./releases/schemas";
+export * from "./upgrade/schemas";
 export * from "./replicas/schemas";
 export * from "./sign-in/schemas";
 export * from "./status/schemas";

@@ -150,6 +150,30 @@ export function fakeServices() {
       })),
     },
     reclaim: { run: vi.fn(async (collect: boolean) => ({ collect, nodes: [] })) },
+    upgrade: {
+      plan: vi.fn(async () => ({
+        serverVersion: "1.3.0",
+        serverRefusal: null,
+        releases: [],
+        nodes: [],
+      })),
+      controlPlane: vi.fn(async (version: string) => ({
+        from: "1.3.0",
+        version,
+        isRestarting: true,
+      })),
+      node: vi.fn(async (nodeId: string, version: string) => ({
+        nodeId,
+        name: nodeId,
+        from: "1.3.0",
+        version,
+        isRestarting: true,
+      })),
+    },
+    releases: {
+      list: vi.fn(async () => []),
+      remove: vi.fn(async (version: string) => ({ version })),
+    },
     keys: {
       create: vi.fn(async (input: CreateKeyInput) => ({
         key: "llmgw_fake",

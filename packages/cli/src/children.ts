@@ -26,6 +26,35 @@ export function startChild(
   return { name, process: child, exited };
 }
 
+/** The exit status with which an agent or server that upgraded itself asks to be started again. */
+const EXIT_RESTART = 75;
+
+/**
+ * A child started again whenever it exits with status 75 (it swapped in a new release), as
+ * systemd's `Restart=always` does on a node; any other exit, or a stop, ends it. `exited` resolves
+ * only with that final exit, and `process` is always the one running now.
+ */
+export function startRestartingChild(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { quiet: boolean; isStopping(): boolean; log(line: string): void },
+): Child {
+  let current = startChild(name, args, env, options.quiet);
+  const watch = async (): Promise<number | null> => {
+    for (;;) {
+      const code = await current.exited;
+      if (code !== EXIT_RESTART || options.isStopping()) return code;
+      options.log(`llmgw dev: ${name} exited with ${EXIT_RESTART} (upgraded); starting it again\n`);
+      current = startChild(name, args, env, options.quiet);
+      supervised.process = current.process;
+    }
+  };
+  const supervised: Child = { name, process: current.process, exited: Promise.resolve(null) };
+  supervised.exited = watch();
+  return supervised;
+}
+
 export async function stopChildren(children: Child[], graceMs = 5_000): Promise<void> {
   await Promise.all(
     children.map(async (child) => {

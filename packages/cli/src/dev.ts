@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { messageOf } from "@llmgw/domain";
 import { randomToken, readOrCreateSecretFile } from "@llmgw/secrets";
 import { devConfig, inheritedEnv, type DevConfig } from "./config";
-import { startChild, stopChildren, type Child } from "./children";
+import { startChild, startRestartingChild, stopChildren, type Child } from "./children";
 import { explain } from "./ctl/client";
 import { seedDevModels, type DevModels } from "./dev-models";
 import { LLMGW_BIN } from "./paths";
@@ -63,7 +63,12 @@ export async function runDev(argv: string[]): Promise<number> {
   process.on("SIGTERM", () => void shutdown(0));
 
   const env = { ...inheritedEnv(), LLMGW_HOME: config.homeDir, LLMGW_JOIN_TOKEN: joinToken };
-  const server = startChild(
+  const restarting = (quiet: boolean) => ({
+    quiet,
+    isStopping: () => stopping,
+    log: (line: string) => void process.stderr.write(line),
+  });
+  const server = startRestartingChild(
     "server",
     [LLMGW_BIN, "server"],
     {
@@ -72,7 +77,7 @@ export async function runDev(argv: string[]): Promise<number> {
       LLMGW_AGENT_PORT: String(config.agentPort),
       LLMGW_ADMIN_PASSWORD: facts.adminPassword,
     },
-    false,
+    restarting(false),
   );
   children.push(server);
   void server.exited.then((code) => {
@@ -92,7 +97,7 @@ export async function runDev(argv: string[]): Promise<number> {
       ),
     );
   for (const agent of DEV_FLEET) {
-    children.push(startAgent(agent, config, env));
+    children.push(startAgent(agent, config, env, restarting(true)));
   }
   // The presets are added once the fleet has joined, so their first placement sees every node
   // (sim-chat's CPU replicas once both went to the first node to register).
@@ -112,6 +117,7 @@ function startAgent(
   agent: (typeof DEV_FLEET)[number],
   config: DevConfig,
   env: NodeJS.ProcessEnv,
+  restarting: Parameters<typeof startRestartingChild>[3],
 ): Child {
   const args = [
     LLMGW_BIN,
@@ -123,11 +129,11 @@ function startAgent(
     "--simulate",
     agent.profile,
   ];
-  return startChild(
+  return startRestartingChild(
     agent.name,
     args,
     { ...env, LLMGW_AGENT_DATA_DIR: join(config.homeDir, "agents", agent.name) },
-    true,
+    restarting,
   );
 }
 

@@ -16,7 +16,9 @@ const RUNNERS: Record<TopCommandName, Runner> = {
   async agent(argv) {
     const agent = await import("@llmgw/agent");
     try {
-      await agent.runAgent(argv);
+      // 75 after a self-upgrade: the supervisor starts the new release.
+      const code = await agent.runAgent(argv);
+      if (code !== 0) return code;
     } catch (error) {
       if (!(error instanceof agent.ConfigError)) throw error;
       process.stderr.write(`llmgw agent: ${error.message}\n`);

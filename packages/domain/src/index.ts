@@ -12,4 +12,4 @@ export * from "./mcp";
 export * from "./pcie-link";
 export { messageOf } from "./message-of";
 export { must } from "./must";
-export { LLMGW_VERSION } from "./version";
+export { LLMGW_VERSION, RELEASE_VERSION_PATTERN, isReleaseVersion } from "./version";

@@ -10,6 +10,8 @@ export const AGENT_FEATURE = {
   logs: "logs",
   /** ReclaimRequest → ReclaimReply. */
   reclaim: "reclaim",
+  /** UpgradeAgent → UpgradeReply: the agent upgrades itself to a stored release. */
+  upgrade: "upgrade",
 } as const;
 
 export type AgentFeature = (typeof AGENT_FEATURE)[keyof typeof AGENT_FEATURE];
@@ -23,4 +25,5 @@ export const FEATURE_FOR_REQUEST = {
   desiredReplicas: AGENT_FEATURE.replicas,
   logsRequest: AGENT_FEATURE.logs,
   reclaimRequest: AGENT_FEATURE.reclaim,
+  upgradeAgent: AGENT_FEATURE.upgrade,
 } as const satisfies Partial<Record<FrameCase, AgentFeature>>;

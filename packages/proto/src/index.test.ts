@@ -168,6 +168,25 @@ const FRAMES: Record<string, EnvelopeInit> = {
       },
     },
   },
+  upgradeAgent: {
+    requestId: "u-1",
+    msg: {
+      case: "upgradeAgent",
+      value: {
+        version: "1.4.0",
+        file: "llmgw-1.4.0-linux-x64.tar.gz",
+        sha256: "ab".repeat(32),
+        urlPath: "/agent/v1/releases/llmgw-1.4.0-linux-x64.tar.gz",
+      },
+    },
+  },
+  upgradeReply: {
+    requestId: "u-1",
+    msg: {
+      case: "upgradeReply",
+      value: { ok: false, error: "hash mismatch", alreadyCurrent: false },
+    },
+  },
 };
 
 /** Strips protobuf-es's $typeName so decoded messages compare with the plain init objects. */

@@ -6,6 +6,8 @@ import type { InventoryWriter } from "../fleet/inventory";
 import type { FleetRegistry } from "../fleet/registry";
 import type { ServerMetrics } from "../metrics";
 import type { ControlPlane } from "../reconcile/control-plane";
+import type { ReleaseStore } from "../releases/release-store";
+import { serveRelease } from "../releases/release-routes";
 import { SERVER_VERSION } from "../version";
 import { throttledLog } from "./agent-admission";
 import { startAgentServer, type AgentServer } from "./agent-server";
@@ -30,6 +32,8 @@ export interface AgentPortOptions {
   plane: Pick<ControlPlane, "onRegistered" | "onReplicaReport" | "onDisconnected">;
   inventory: Pick<InventoryWriter, "registered" | "disconnected">;
   metrics: Pick<ServerMetrics, "malformedFrames" | "refusedAgents">;
+  /** Stored releases, which agents fetch over this port to upgrade themselves. */
+  releases: ReleaseStore;
   nowMs(): number;
   log(line: string): void;
 }
@@ -43,6 +47,8 @@ export function startAgentPort(options: AgentPortOptions): Promise<AgentServer> 
     maxFrameBytes: config.maxFrameBytes,
     unregisteredPerAddressMax: config.agentUnregisteredPerAddressMax,
     onMalformedFrame: () => metrics.malformedFrames.inc(),
+    // i14: behind the node certificate after the TLS merge
+    onRequest: (req, res) => serveRelease(req, res, options.releases),
     onRefused: (address, reason) => {
       metrics.refusedAgents.inc();
       logRefusal(`agent port: closed a socket from ${address} before Register: ${reason}`);

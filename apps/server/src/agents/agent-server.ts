@@ -3,7 +3,7 @@
 // never fatal; before Register a socket gets one small frame and a small byte budget (see
 // agent-admission), and sockets that do not authenticate are closed with a reason.
 import { messageOf } from "@llmgw/domain";
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import {
@@ -35,6 +35,8 @@ export interface AgentServerOptions {
   unregisteredPerAddressMax: number;
   onConnection(socket: AgentSocket): AgentSessionHandler;
   onMalformedFrame(): void;
+  /** Plain HTTP requests other than the WebSocket upgrade (release downloads); 426 without it. */
+  onRequest?(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** A socket closed before Register by the limits here (not by the session's token check). */
   onRefused(address: string, reason: string): void;
 }
@@ -45,7 +47,10 @@ export interface AgentServer {
 }
 
 export async function startAgentServer(options: AgentServerOptions): Promise<AgentServer> {
-  const http: Server = createServer((_req, res) => {
+  const http: Server = createServer((req, res) => {
+    if (options.onRequest && req.url?.startsWith(`${AGENT_WS_PATH}/releases/`)) {
+      return void options.onRequest(req, res).catch(() => res.destroy());
+    }
     res.writeHead(426, { "content-type": "text/plain" }).end("agents connect with a WebSocket\n");
   });
   const admission = new AgentAdmission(options.unregisteredPerAddressMax);

@@ -91,6 +91,7 @@ export function createAgentSession(socket: AgentSocket, deps: SessionDeps): Agen
           return;
         case "logsReply":
         case "reclaimReply":
+        case "upgradeReply":
           if (!deps.links?.answer(nodeId, envelope))
             deps.log(`agent ${nodeId} answered ${msg.case} that nothing waits for`);
           return;

@@ -31,6 +31,12 @@ const EVENT_KIND_META: Record<
   "catalog.fallbacks-changed": { severity: "info", subjectType: "model" },
   "key.created": { severity: "info", subjectType: "key" },
   "key.revoked": { severity: "info", subjectType: "key" },
+  "release.added": { severity: "info", subjectType: "release" },
+  "release.removed": { severity: "info", subjectType: "release" },
+  "upgrade.control-plane": { severity: "info", subjectType: "release" },
+  "upgrade.node-started": { severity: "info", subjectType: "node" },
+  "upgrade.node-done": { severity: "info", subjectType: "node" },
+  "upgrade.node-failed": { severity: "error", subjectType: "node" },
 };
 
 export interface EventRecorder {
@@ -58,7 +64,8 @@ export function createEventRecorder(
   return {
     record(kind, subjectId, params) {
       const { severity, subjectType } = EVENT_KIND_META[kind];
-      if (subjectType === "node") {
+      // Only the node's own state kinds are announced once per change; upgrade steps always are.
+      if (subjectType === "node" && kind.startsWith("node.")) {
         if (lastNodeKind.get(subjectId) === kind) return;
         lastNodeKind.set(subjectId, kind);
       }

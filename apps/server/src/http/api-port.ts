@@ -4,7 +4,9 @@ import type { Database } from "@llmgw/db";
 import type { ServerConfig } from "../config";
 import { handleAuthRoute, publicOrigin } from "../identity/auth-routes";
 import { handleScim } from "../identity/scim/scim-routes";
+import type { EventRecorder } from "../events/event-recorder";
 import type { ServerMetrics } from "../metrics";
+import { handleReleaseUpload } from "../releases/release-routes";
 import type { ApiWiring } from "./api-services";
 import { createContext } from "./context";
 import { startHttpServer, type HttpServer, type HttpServerOptions } from "./http-server";
@@ -15,6 +17,7 @@ export interface ApiPortOptions {
   api: ApiWiring;
   metrics: Pick<ServerMetrics, "registry">;
   v1: HttpServerOptions["v1"];
+  events: Pick<EventRecorder, "record">;
   nowMs(): number;
   log(line: string): void;
 }
@@ -44,5 +47,12 @@ export function startApiPort(options: ApiPortOptions): Promise<HttpServer> {
         log,
       }),
     mcp: api.mcp.handler(api.services),
+    releases: (req, res, path) =>
+      handleReleaseUpload(req, res, path, {
+        store: api.releaseStore,
+        sessionUser: api.sessionUser,
+        events: options.events,
+        log,
+      }),
   });
 }

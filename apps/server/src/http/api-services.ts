@@ -1,6 +1,7 @@
 // Builds every service behind the tRPC router (and the pieces the HTTP routes share with them:
 // API keys, sign-in settings, Entra, MCP). Each service comes from its feature folder; this file
 // only chooses what each one may touch: reads go through the fleet view, never the reconciler's bag.
+import { join } from "node:path";
 import type { ApiServices, UserView } from "@llmgw/api";
 import { createLogsService, createReclaimService } from "../agents/node-requests";
 import { createModelsService } from "../catalog/models-service";
@@ -20,9 +21,18 @@ import { createKeysService, type GatewayKeys } from "../keys/keys-service";
 import { startMcp, type McpParts } from "../mcp/start-mcp";
 import type { ControlPlane, ControlPlaneOptions } from "../reconcile/control-plane";
 import { createReplicasService } from "../reconcile/replicas-service";
+import { ReleaseStore } from "../releases/release-store";
+import { createReleasesService } from "../releases/releases-service";
+import { createUpgradeService } from "../upgrade/upgrade-service";
+import { SERVER_VERSION } from "../version";
+
+/** Fetching, checking and unpacking a release of hundreds of megabytes takes a node a while. */
+const NODE_UPGRADE_REPLY_TIMEOUT_MS = 5 * 60_000;
 
 /** What the control plane was started with, and the parts of it the API services use. */
 export interface ApiServicesOptions extends ControlPlaneOptions {
+  /** Stops the server with status 75 (its supervisor starts the new release) after an upgrade. */
+  requestRestart(): void;
   plane: Pick<
     ControlPlane,
     "fleet" | "catalog" | "health" | "reconciler" | "apiKeyPepper" | "masterKey"
@@ -38,6 +48,8 @@ export interface ApiWiring {
   /** The Entra sign-in, which the /auth routes complete. */
   entra: EntraSignIn;
   mcp: McpParts;
+  /** Stored releases, which the upload route writes and the agent port serves. */
+  releaseStore: ReleaseStore;
   sessionUser(token: string): Promise<UserView | null>;
 }
 
@@ -56,14 +68,23 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
   });
   const { catalog, health, reconciler } = plane;
   const timeoutMs = config.agentRequestTimeoutMs;
+  const releaseStore = new ReleaseStore(join(config.homeDir, "releases"));
+  const nodesService = createNodesService(db, registry, options.liveness, nowMs);
+  const replicas = createReplicasService(fleet);
   const services: ApiServices = {
-    nodes: createNodesService(db, registry, options.liveness, nowMs),
+    nodes: nodesService,
     auth: createAuthService(db, config.sessionTtlMs, nowMs, ldap, config.signInFreeFailures),
     models: createModelsService({ db, fleet, catalog, health, reconciler, events, log }),
-    replicas: createReplicasService(fleet),
+    replicas,
     status: createStatusService(fleet),
     logs: createLogsService({ registry, links }, timeoutMs),
     reclaim: createReclaimService(db, { registry, links, catalog: fleet.catalog }, timeoutMs),
+    releases: createReleasesService(releaseStore, events),
+    upgrade: createUpgradeService({
+      ...{ serverVersion: SERVER_VERSION, store: releaseStore, nodes: nodesService, replicas },
+      ...{ registry, links, events, nodeReplyTimeoutMs: NODE_UPGRADE_REPLY_TIMEOUT_MS, log },
+      requestRestart: options.requestRestart,
+    }),
     keys,
     usage: createUsageService(db, nowMs),
     events: createEventsService(db),
@@ -73,5 +94,5 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
     signIn: createSignInSetupService(signInStore),
     mcp: mcp.service,
   };
-  return { services, keys, signInStore, entra, mcp, sessionUser };
+  return { services, keys, signInStore, entra, mcp, releaseStore, sessionUser };
 }

@@ -24,6 +24,7 @@ async function start(metricsToken: string | null) {
     scim: unused,
     auth: unused,
     mcp: unused,
+    releases: unused,
     log: () => undefined,
   });
   servers.push(server);
@@ -54,7 +55,10 @@ describe("the public port", () => {
     expect(right.status).toBe(200);
     expect(await right.text()).toContain("llmgw_up 1");
     // Health probes stay open: a load balancer has no token.
-    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const health = await fetch(`${base}/healthz`);
+    expect(health.status).toBe(200);
+    // ctl upgrade waits for the restarted control plane to report the new version here.
+    expect(await health.json()).toEqual({ ok: true, version: "0.1.0-dev" });
     expect((await fetch(`${base}/nope`)).status).toBe(404);
   });
 });

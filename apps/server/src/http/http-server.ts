@@ -14,6 +14,8 @@ import {
   TRPC_PATH,
   type ApiContext,
 } from "@llmgw/api";
+import { RELEASE_UPLOAD_PREFIX } from "../releases/release-routes";
+import { SERVER_VERSION } from "../version";
 import { crossSiteRefusal } from "./context";
 import { trpcLimitRefusal } from "./trpc-limits";
 
@@ -33,6 +35,8 @@ export interface HttpServerOptions {
   auth(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
   /** Handles /mcp. */
   mcp(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Handles every path under /api/releases/ (release uploads). */
+  releases(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
   log(line: string): void;
 }
 
@@ -99,6 +103,7 @@ async function route(
   if (path.startsWith("/auth/")) return options.auth(req, res, path);
   if (path === "/scim/v2" || path.startsWith("/scim/v2/")) return options.scim(req, res);
   if (path === "/mcp") return options.mcp(req, res);
+  if (path.startsWith(RELEASE_UPLOAD_PREFIX)) return options.releases(req, res, path);
   if (path.startsWith(`${TRPC_PATH}/`)) {
     const early = trpcLimitRefusal(req, path);
     if (early) {
@@ -113,7 +118,8 @@ async function route(
     trpc(req, res);
     return;
   }
-  if (path === "/healthz") return sendJson(res, 200, { ok: true });
+  // The version lets `ctl upgrade` see the restarted control plane run the new release.
+  if (path === "/healthz") return sendJson(res, 200, { ok: true, version: SERVER_VERSION });
   if (path === "/ready") {
     return options.isReady()
       ? sendJson(res, 200, { ready: true })

@@ -52,5 +52,7 @@ export function eventHref(event: Pick<EventView, "subjectType" | "subjectId" | "
       return model ? `/replicas?model=${encodeURIComponent(model)}` : "/replicas";
     case "key":
       return "/keys";
+    case "release":
+      return "/events?subjectType=release";
   }
 }

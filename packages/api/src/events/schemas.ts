@@ -20,6 +20,12 @@ export const EVENT_KINDS = [
   "catalog.fallbacks-changed",
   "key.created",
   "key.revoked",
+  "release.added",
+  "release.removed",
+  "upgrade.control-plane",
+  "upgrade.node-started",
+  "upgrade.node-done",
+  "upgrade.node-failed",
 ] as const;
 export const eventKindSchema = z.enum(EVENT_KINDS);
 export type EventKind = z.infer<typeof eventKindSchema>;
@@ -28,7 +34,7 @@ export const EVENT_SEVERITIES = ["info", "warning", "error"] as const;
 export const eventSeveritySchema = z.enum(EVENT_SEVERITIES);
 export type EventSeverity = z.infer<typeof eventSeveritySchema>;
 
-export const EVENT_SUBJECT_TYPES = ["node", "model", "replica", "key"] as const;
+export const EVENT_SUBJECT_TYPES = ["node", "model", "replica", "key", "release"] as const;
 export const eventSubjectTypeSchema = z.enum(EVENT_SUBJECT_TYPES);
 export type EventSubjectType = z.infer<typeof eventSubjectTypeSchema>;
 

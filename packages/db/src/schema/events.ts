@@ -12,7 +12,7 @@ export const events = pgTable(
     kind: text("kind").notNull(),
     /** `info`, `warning` or `error`. */
     severity: text("severity").notNull(),
-    /** `node`, `model`, `replica` or `key`. */
+    /** `node`, `model`, `replica`, `key` or `release`. */
     subjectType: text("subject_type").notNull(),
     subjectId: text("subject_id").notNull(),
     params: jsonb("params").$type<Record<string, string | number | boolean | null>>().notNull(),

@@ -15,7 +15,7 @@ import { renderTable } from "../table";
 import { printJson, type Command, type CommandContext } from "./command";
 
 const EVENTS_USAGE =
-  "events [list] [--kind K,…] [--severity warning,error] [--subject node|model|replica|key[:ID]] [--limit N] [--json] | ack";
+  "events [list] [--kind K,…] [--severity warning,error] [--subject node|model|replica|key|release[:ID]] [--limit N] [--json] | ack";
 
 function listFlag<T extends string>(
   flag: string,

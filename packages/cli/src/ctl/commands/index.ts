@@ -6,6 +6,8 @@ import { identityCommands } from "./identity";
 import { keyCommands } from "./keys";
 import { mcpCommands } from "./mcp";
 import { modelCommands } from "./models";
+import { releaseCommands } from "./releases";
+import { upgradeCommands } from "./upgrade";
 import { sessionCommands } from "./session";
 import { usageCommands } from "./usage";
 
@@ -18,6 +20,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...eventCommands,
   ...identityCommands,
   ...mcpCommands,
+  ...releaseCommands,
+  ...upgradeCommands,
 };
 
 /**
