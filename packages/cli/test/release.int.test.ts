@@ -150,7 +150,7 @@ describe("an unpacked release, with Node.js alone", () => {
       },
       { what: "the release's server /healthz", timeoutMs: 60_000 },
     );
-    expect(health).toEqual({ ok: true });
+    expect(health).toEqual({ ok: true, version: VERSION });
   });
 
   it("runs an agent that registers with that server, which reports the release's version", async () => {
