@@ -6,8 +6,12 @@ import { x509 } from "./x509";
 import { SIGNING_ALGORITHM, generateKeyPair, privateKeyFromPem, privateKeyToPem } from "./keys";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Issued certificates start a little in the past so a node whose clock lags still accepts them. */
+/**
+ * Issued certificates start a little in the past so a node whose clock lags still accepts them:
+ * five minutes, or a tenth of a short lifetime (so renewal at 2/3 of it still means something).
+ */
 const BACKDATE_MS = 5 * 60 * 1000;
+const backdateMs = (validMs: number) => Math.min(BACKDATE_MS, validMs / 10);
 
 export interface KeyAndCertificate {
   certPem: string;
@@ -169,7 +173,7 @@ async function signWithCa(
     serialNumber: newSerialHex(),
     subject: [{ CN: [request.subjectCn] }],
     issuer: caCert.subjectName.toString(),
-    notBefore: new Date(nowMs - BACKDATE_MS),
+    notBefore: new Date(nowMs - backdateMs(request.validMs)),
     notAfter: new Date(nowMs + request.validMs),
     signingAlgorithm: SIGNING_ALGORITHM,
     publicKey: request.publicKey,

@@ -10,7 +10,7 @@ export const createJoinTokenInputSchema = z.object({
   ttlSeconds: z
     .number()
     .int("ttl must be a whole number of seconds")
-    .min(60, "ttl must be at least 60 seconds")
+    .min(10, "ttl must be at least 10 seconds")
     .max(JOIN_TOKEN_TTL_SECONDS_MAX, "ttl must be at most 30 days")
     .default(3600),
   /** Absent: any number of nodes may join with it until it expires. */
