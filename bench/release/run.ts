@@ -10,7 +10,6 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import {
   ADMIN_PASSWORD,
-  JOIN_TOKEN,
   cleanupAll,
   freePort,
   spawnProcess,
@@ -78,7 +77,6 @@ async function startOnce(target: Target): Promise<StartSample> {
       LLMGW_PORT: String(httpPort),
       LLMGW_AGENT_PORT: String(await freePort()),
       LLMGW_AGENT_BIND: "127.0.0.1",
-      LLMGW_JOIN_TOKEN: JOIN_TOKEN,
       LLMGW_ADMIN_PASSWORD: ADMIN_PASSWORD,
     },
   });

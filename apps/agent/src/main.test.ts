@@ -1,12 +1,10 @@
 import { ENGINE_NAMES } from "@llmgw/engines";
-import { once } from "node:events";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AGENT_WS_PATH, decodeEnvelope, type Envelope } from "@llmgw/proto";
+import { decodeEnvelope, type Envelope } from "@llmgw/proto";
 import { afterEach, describe, expect, it } from "vitest";
-import { WebSocketServer } from "ws";
+import { startTlsAgentServer } from "../test/tls-server";
 import { parseConfig } from "./config";
 import { LogRing } from "./log-ring";
 import { runAgent } from "./main";
@@ -17,22 +15,21 @@ afterEach(async () => {
 });
 
 describe("runAgent", () => {
-  it("registers a simulated node with its stored id and resolves once aborted, closing the socket", async () => {
-    const server = new WebSocketServer({ host: "127.0.0.1", port: 0, path: AGENT_WS_PATH });
-    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
-    await once(server, "listening");
+  it("registers a simulated node over mutual TLS with its certificate and resolves once aborted, closing the socket", async () => {
+    const server = await startTlsAgentServer();
+    cleanups.push(() => server.close());
     const frames: Envelope[] = [];
     let closed = false;
-    server.on("connection", (socket) => {
+    server.wss.on("connection", (socket) => {
       socket.on("message", (data) => frames.push(decodeEnvelope(new Uint8Array(data as Buffer))));
       socket.on("close", () => (closed = true));
     });
     const dataDir = await mkdtemp(join(tmpdir(), "llmgw-agent-main-"));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await server.enrol(dataDir, "node-main-test");
     const argv = [
       "--server",
-      url,
+      server.url,
       "--simulate",
       "l40sx4",
       "--name",
@@ -40,7 +37,7 @@ describe("runAgent", () => {
       "--data-dir",
       dataDir,
     ];
-    const env = { LLMGW_JOIN_TOKEN: "t0k" };
+    const env = {};
     const abort = new AbortController();
     const ring = new LogRing();
     const running = runAgent(argv, {
@@ -60,11 +57,13 @@ describe("runAgent", () => {
     expect(register.value).toMatchObject({
       nodeId,
       nodeName: "sim-7",
-      joinToken: "t0k",
       simulated: true,
       simulationProfile: "l40sx4",
       engines: [...ENGINE_NAMES],
     });
+    expect(nodeId).toBe("node-main-test");
+    expect(server.peers).toEqual(["node-main-test"]);
+    expect(register.value.joinToken).toBe("");
     expect(register.value.hardware?.gpus.map((gpu) => gpu.name)).toEqual(
       Array(4).fill("NVIDIA L40S"),
     );
@@ -74,6 +73,18 @@ describe("runAgent", () => {
     expect(ring.snapshot().at(-1)).toMatch(/ info stopped$/);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(closed).toBe(true);
+  });
+
+  it("refuses to start without a certificate, saying how to join", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "llmgw-agent-main-"));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    await expect(
+      runAgent(["--server", "wss://127.0.0.1:1", "--data-dir", dataDir], {
+        writeLog: () => {},
+        loadConfig: (args) =>
+          parseConfig(args, { env: {}, hostname: () => "h", readTextFile: () => "" }),
+      }),
+    ).rejects.toThrow(/holds no certificate.*llmgw agent join wss:\/\/HOST:PORT/);
   });
 
   it("fails with the config error before touching anything", async () => {

@@ -17,7 +17,10 @@ import {
   type Inventory,
 } from "./inventory";
 import { createLogger, LogRing, type Logger } from "./log-ring";
+import { ensureJoined, runJoinCommand } from "./join-command";
 import { loadOrCreateNodeId } from "./node-identity";
+import { loadNodeTls } from "./node-tls";
+import { startRenewal } from "./renewal";
 import { seedFromName, type RandomFn } from "./random";
 import { EXIT_RESTART, selfUpgrade } from "./upgrade/self-upgrade";
 
@@ -58,11 +61,22 @@ export async function runAgent(
     ...overrides,
   };
   const logger = createLogger({ ring: deps.ring, write: deps.writeLog, nowMs: deps.nowMs });
+  if (argv[0] === "join") {
+    await runJoinCommand(argv.slice(1), deps.loadConfig, (line) =>
+      process.stdout.write(`${line}\n`),
+    );
+    return 0;
+  }
   const config = deps.loadConfig(argv);
+  const nodeId = await loadOrCreateNodeId(config.dataDir);
+  const lifetimeMs = await ensureJoined(config, logger);
   const upgraded = new AbortController();
   const stopped = waitForStop(deps.signal, upgraded.signal);
+  const stopRenewal = startRenewal(
+    { dataDir: config.dataDir, serverUrls: () => config.serverUrls, logger, nowMs: deps.nowMs },
+    lifetimeMs,
+  );
   try {
-    const nodeId = await loadOrCreateNodeId(config.dataDir);
     // The supervisor reports through the connection, which is built after it; the simulated
     // inventory reads the supervisor's engines, which are built after the inventory.
     const link: { connection?: AgentConnection; statuses?: () => ReplicaStatusInit[] } = {};
@@ -90,6 +104,7 @@ export async function runAgent(
       logger,
       random: deps.random,
       nowMs: deps.nowMs,
+      tls: () => loadNodeTls(config.dataDir),
       onRequest: createRequestHandler({
         supervisor: runtime.supervisor,
         agentRing: deps.ring,
@@ -110,6 +125,7 @@ export async function runAgent(
     logger.info("stopped");
     return why === UPGRADED ? EXIT_RESTART : 0;
   } finally {
+    stopRenewal();
     stopped.dispose();
   }
 }
@@ -127,8 +143,8 @@ function upgradeHandlers(
         runningVersion: AGENT_VERSION,
         serverUrl,
         dataDir: config.dataDir,
-        // i14: loadNodeTls(config.dataDir) once the agent port speaks TLS.
-        tls: undefined,
+        // The release comes over the same mutual TLS as the stream: the node's own certificate.
+        tls: loadNodeTls(config.dataDir) ?? undefined,
       });
       const level = outcome.ok ? "info" : "warn";
       logger.log(level, "upgrade", { to: request.version, error: outcome.error || undefined });
@@ -162,8 +178,6 @@ function logStart(logger: Logger, config: AgentConfig, nodeId: string, inventory
     gpus: inventory.gpus.length,
     simulated: inventory.simulationProfile,
   });
-  if (config.joinToken === "")
-    logger.warn("no join token", { fix: "set LLMGW_JOIN_TOKEN or pass --token-file" });
 }
 
 /** Resolves with what stopped the agent; dispose() removes the signal handlers again. */

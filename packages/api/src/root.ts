@@ -2,6 +2,7 @@
 import { auditRouter } from "./audit/router";
 import { authRouter } from "./auth/router";
 import { eventsRouter } from "./events/router";
+import { joinTokensRouter } from "./join-tokens/router";
 import { keysRouter } from "./keys/router";
 import { logsRouter } from "./logs/router";
 import { mcpRouter } from "./mcp/router";
@@ -28,6 +29,7 @@ export const appRouter = router({
   releases: releasesRouter,
   upgrade: upgradeRouter,
   keys: keysRouter,
+  joinTokens: joinTokensRouter,
   usage: usageRouter,
   events: eventsRouter,
   people: peopleRouter,

@@ -4,10 +4,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from "n
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { messageOf } from "@llmgw/domain";
-import { randomToken, readOrCreateSecretFile } from "@llmgw/secrets";
+import { randomToken } from "@llmgw/secrets";
 import { devConfig, inheritedEnv, type DevConfig } from "./config";
 import { startChild, startRestartingChild, stopChildren, type Child } from "./children";
 import { explain } from "./ctl/client";
+import { devJoin, type DevJoin } from "./dev-join";
 import { seedDevModels, type DevModels } from "./dev-models";
 import { LLMGW_BIN } from "./paths";
 
@@ -49,7 +50,6 @@ export async function runDev(argv: string[]): Promise<number> {
   const config = devConfig();
   mkdirSync(config.homeDir, { recursive: true, mode: 0o700 });
   const facts = devFacts(config);
-  const joinToken = readOrCreateSecretFile(join(config.homeDir, "join-token")).value;
   const children: Child[] = [];
   let stopping = false;
   const shutdown = async (code: number) => {
@@ -62,7 +62,7 @@ export async function runDev(argv: string[]): Promise<number> {
   process.on("SIGINT", () => void shutdown(0));
   process.on("SIGTERM", () => void shutdown(0));
 
-  const env = { ...inheritedEnv(), LLMGW_HOME: config.homeDir, LLMGW_JOIN_TOKEN: joinToken };
+  const env = { ...inheritedEnv(), LLMGW_HOME: config.homeDir };
   const restarting = (quiet: boolean) => ({
     quiet,
     isStopping: () => stopping,
@@ -96,8 +96,18 @@ export async function runDev(argv: string[]): Promise<number> {
         false,
       ),
     );
+  let joining: DevJoin;
+  try {
+    const admin = { username: facts.adminUser, password: facts.adminPassword };
+    joining = await devJoin(facts.apiUrl, config.homeDir, admin, DEV_FLEET.length);
+  } catch (error) {
+    return failed(
+      shutdown,
+      `could not make a join token for the fleet: ${explain(error, facts.apiUrl)}`,
+    );
+  }
   for (const agent of DEV_FLEET) {
-    children.push(startAgent(agent, config, env, restarting(true)));
+    children.push(startAgent(agent, config, { ...env, ...joinEnv(joining) }, restarting(true)));
   }
   // The presets are added once the fleet has joined, so their first placement sees every node
   // (sim-chat's CPU replicas once both went to the first node to register).
@@ -113,6 +123,11 @@ export async function runDev(argv: string[]): Promise<number> {
   return 0;
 }
 
+/** Read by an agent only while it holds no certificate yet (its first run). */
+function joinEnv(joining: DevJoin): NodeJS.ProcessEnv {
+  return { LLMGW_JOIN_TOKEN: joining.token, LLMGW_CA_SHA256: joining.caSha256 };
+}
+
 function startAgent(
   agent: (typeof DEV_FLEET)[number],
   config: DevConfig,
@@ -123,7 +138,7 @@ function startAgent(
     LLMGW_BIN,
     "agent",
     "--server",
-    `ws://127.0.0.1:${config.agentPort}`,
+    `wss://127.0.0.1:${config.agentPort}`,
     "--name",
     agent.name,
     "--simulate",
@@ -146,7 +161,7 @@ function devFacts(config: DevConfig): DevFacts {
   return {
     consoleUrl: `http://127.0.0.1:${config.webPort}`,
     apiUrl: `http://127.0.0.1:${config.apiPort}`,
-    agentUrl: `ws://127.0.0.1:${config.agentPort}/agent/v1`,
+    agentUrl: `wss://127.0.0.1:${config.agentPort}`,
     adminUser: "admin",
     adminPassword: previous.adminPassword ?? randomToken(12),
     apiKey: previous.apiKey ?? null,

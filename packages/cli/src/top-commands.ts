@@ -1,7 +1,8 @@
 // The commands of `llmgw` itself, named once for its help and for shell completion.
 export const TOP_COMMANDS = {
   server: "run the control plane (API on LLMGW_PORT, agents on LLMGW_AGENT_PORT)",
-  agent: "run a node agent (--server ws://HOST:8081, LLMGW_JOIN_TOKEN; --simulate PROFILE)",
+  agent:
+    "run a node agent (join once: agent join wss://HOST:8081 --token-file F --ca-sha256 H; --simulate PROFILE)",
   web: "run the console (LLMGW_WEB_PORT, LLMGW_API_URL)",
   ctl: "talk to a running server (login, nodes, models, replicas, status, logs, …; --help)",
   "sim-engine":

@@ -6,10 +6,11 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { caFingerprint } from "@llmgw/pki";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ADMIN_PASSWORD,
-  JOIN_TOKEN,
+  createJoinToken,
   freePort,
   repoRoot,
   spawnProcess,
@@ -98,6 +99,7 @@ describe("npm run release", () => {
 describe("an unpacked release, with Node.js alone", () => {
   let apiUrl: string;
   let agentPort: number;
+  let serverHome: string;
   const started: SpawnedProcess[] = [];
 
   afterAll(async () => {
@@ -134,12 +136,12 @@ describe("an unpacked release, with Node.js alone", () => {
     const httpPort = await freePort();
     agentPort = await freePort();
     apiUrl = `http://127.0.0.1:${httpPort}`;
+    serverHome = (await tempDir("release-home")).path;
     const server = startFromRelease("release server", ["server"], {
-      LLMGW_HOME: (await tempDir("release-home")).path,
+      LLMGW_HOME: serverHome,
       LLMGW_PORT: String(httpPort),
       LLMGW_AGENT_PORT: String(agentPort),
       LLMGW_AGENT_BIND: "127.0.0.1",
-      LLMGW_JOIN_TOKEN: JOIN_TOKEN,
       LLMGW_ADMIN_PASSWORD: ADMIN_PASSWORD,
     });
     started.push(server);
@@ -181,7 +183,7 @@ describe("an unpacked release, with Node.js alone", () => {
     expect(css.status).toBe(200);
   });
 
-  /** The agent's side of the link, in one place: how it joins changes with the TLS agent port. */
+  /** The agent's side of the link: it joins over TLS with a token and the CA pin, then connects. */
   async function startReleaseAgent(): Promise<SpawnedProcess> {
     const dataDir = (await tempDir("release-agent")).path;
     return startFromRelease(
@@ -189,13 +191,17 @@ describe("an unpacked release, with Node.js alone", () => {
       [
         "agent",
         "--server",
-        `ws://127.0.0.1:${agentPort}`,
+        `wss://127.0.0.1:${agentPort}`,
         "--name",
         "release-node",
         "--simulate",
         "cpu",
       ],
-      { LLMGW_JOIN_TOKEN: JOIN_TOKEN, LLMGW_AGENT_DATA_DIR: dataDir },
+      {
+        LLMGW_JOIN_TOKEN: await createJoinToken(apiUrl),
+        LLMGW_CA_SHA256: caFingerprint(readFileSync(join(serverHome, "pki", "ca.crt"), "utf8")),
+        LLMGW_AGENT_DATA_DIR: dataDir,
+      },
     );
   }
 });

@@ -19,6 +19,9 @@ import { createSignInSetupService } from "../identity/sign-in-service";
 import { SignInStore } from "../identity/sign-in-settings";
 import { createKeysService, type GatewayKeys } from "../keys/keys-service";
 import { startMcp, type McpParts } from "../mcp/start-mcp";
+import type { ClusterPki } from "../pki/cluster-pki";
+import type { JoinTokens } from "../pki/join-tokens";
+import { nodeRemover } from "../pki/remove-node";
 import type { ControlPlane, ControlPlaneOptions } from "../reconcile/control-plane";
 import { createReplicasService } from "../reconcile/replicas-service";
 import { ReleaseStore } from "../releases/release-store";
@@ -37,6 +40,8 @@ export interface ApiServicesOptions extends ControlPlaneOptions {
     ControlPlane,
     "fleet" | "catalog" | "health" | "reconciler" | "apiKeyPepper" | "masterKey"
   >;
+  /** The node certificates (nodes.remove revokes them) and the join tokens. */
+  cluster: { pki: Pick<ClusterPki, "certificates">; joinTokens: JoinTokens };
 }
 
 export interface ApiWiring {
@@ -69,10 +74,11 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
   const { catalog, health, reconciler } = plane;
   const timeoutMs = config.agentRequestTimeoutMs;
   const releaseStore = new ReleaseStore(join(config.homeDir, "releases"));
-  const nodesService = createNodesService(db, registry, options.liveness, nowMs);
+  const nodes = createNodesService(db, registry, options.liveness, nowMs);
+  const certificates = options.cluster.pki.certificates;
   const replicas = createReplicasService(fleet);
   const services: ApiServices = {
-    nodes: nodesService,
+    nodes: { ...nodes, remove: nodeRemover({ db, nodes, certificates, links, events, log }) },
     auth: createAuthService(db, config.sessionTtlMs, nowMs, ldap, config.signInFreeFailures),
     models: createModelsService({ db, fleet, catalog, health, reconciler, events, log }),
     replicas,
@@ -81,11 +87,12 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
     reclaim: createReclaimService(db, { registry, links, catalog: fleet.catalog }, timeoutMs),
     releases: createReleasesService(releaseStore, events),
     upgrade: createUpgradeService({
-      ...{ serverVersion: SERVER_VERSION, store: releaseStore, nodes: nodesService, replicas },
+      ...{ serverVersion: SERVER_VERSION, store: releaseStore, nodes, replicas },
       ...{ registry, links, events, nodeReplyTimeoutMs: NODE_UPGRADE_REPLY_TIMEOUT_MS, log },
       requestRestart: options.requestRestart,
     }),
     keys,
+    joinTokens: options.cluster.joinTokens,
     usage: createUsageService(db, nowMs),
     events: createEventsService(db),
     people: createPeopleService(db),

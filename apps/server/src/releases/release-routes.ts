@@ -11,7 +11,7 @@ import type { EventRecorder } from "../events/event-recorder";
 import type { ReleaseStore } from "./release-store";
 
 export const RELEASE_UPLOAD_PREFIX = "/api/releases/";
-const RELEASE_FETCH_PREFIX = "/agent/v1/releases/";
+export const RELEASE_FETCH_PREFIX = "/agent/v1/releases/";
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));

@@ -53,7 +53,7 @@ describe("ctl arguments", () => {
     const unknown = parseCaught(["frob"]);
     expect(unknown.result).toBe(2);
     expect(unknown.stderr).toMatch(/^llmgw ctl: unknown command 'frob'/);
-    expect(parseCaught(["nodes", "extra"]).result).toBe(2);
+    expect(parseCaught(["whoami", "extra"]).result).toBe(2);
   });
 
   it("checks -n and names the limit", () => {

@@ -32,6 +32,8 @@ export const FLAGS = {
   tpm: { value: "N", help: "tokens per minute at most" },
   "max-concurrent": { value: "N", help: "requests in flight at most" },
   expires: { value: "DURATION", help: "lifetime such as 30d, 12h or 90m" },
+  ttl: { value: "DURATION", help: "how long a join token works, such as 1h (default) or 7d" },
+  uses: { value: "N", help: "how many nodes may join with the token (default: any)" },
   since: { value: "WHEN", help: "a duration back (24h) or an ISO time" },
   kind: { value: "LIST", help: "event kinds, comma-separated" },
   severity: { value: "LIST", help: "info, warning, error, comma-separated" },

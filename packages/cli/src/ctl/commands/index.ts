@@ -3,6 +3,7 @@ import { clusterCommands } from "./cluster";
 import type { Command } from "./command";
 import { eventCommands } from "./events";
 import { identityCommands } from "./identity";
+import { joinTokenCommands } from "./join-tokens";
 import { keyCommands } from "./keys";
 import { mcpCommands } from "./mcp";
 import { modelCommands } from "./models";
@@ -16,6 +17,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...modelCommands,
   ...clusterCommands,
   ...keyCommands,
+  ...joinTokenCommands,
   ...usageCommands,
   ...eventCommands,
   ...identityCommands,

@@ -1,12 +1,13 @@
 // Signing in and out, and the fleet's nodes.
+import { required, UsageError } from "../args";
 import { createApiClient, signInWithPassword } from "../client";
 import { readCredentials, removeCredentials, writeCredentials } from "../credentials";
 import { readPassword } from "../prompt";
 import { nodesTable } from "../views/nodes-view";
 import { printJson, type Command } from "./command";
 
-const NO_NODES = `no node has registered yet; on each node run:
-  LLMGW_JOIN_TOKEN=<the server's join token> llmgw agent --server ws://<server>:8081
+const NO_NODES = `no node has registered yet; make a join token (llmgw ctl join-tokens create) and on each node run
+  the join command it prints, then llmgw agent
 `;
 
 export const sessionCommands: Record<string, Command> = {
@@ -76,10 +77,25 @@ export const sessionCommands: Record<string, Command> = {
     },
   },
   nodes: {
-    usage: "nodes [--json]",
-    summary: "list nodes with their GPUs and state",
+    usage: "nodes [--json] | remove NODE",
+    summary: "list nodes with their GPUs and state; remove a node (its certificate is revoked)",
     flags: ["json"],
+    takesArguments: true,
     async run(ctx) {
+      const [verb, ...rest] = ctx.args;
+      if (verb === "remove") {
+        const removed = await ctx.api.nodes.remove.mutate({
+          id: required(rest, 0, "NODE", "nodes remove NODE"),
+        });
+        ctx.write(
+          `node ${removed.id} is removed: ${removed.certificatesRevoked} certificate(s) revoked, its session closed; it must join again with a new token\n`,
+        );
+        return 0;
+      }
+      if (verb !== undefined)
+        throw new UsageError(
+          `unknown nodes command "${verb}"; usage: nodes [--json] | remove NODE`,
+        );
       const nodes = await ctx.api.nodes.list.query();
       if (ctx.values.json) printJson(ctx, nodes);
       else ctx.write(nodes.length === 0 ? NO_NODES : nodesTable(nodes, ctx.nowMs()));
