@@ -90,8 +90,12 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   };
 }
 
-/** `llmgw server`: runs until SIGINT or SIGTERM. */
+/** `llmgw server`: runs until SIGINT or SIGTERM; `llmgw server init` makes a home instead. */
 export async function runServer(argv: string[]): Promise<void> {
+  if (argv[0] === "init") {
+    process.exitCode = await (await import("./install/init")).runInit(argv.slice(1));
+    return;
+  }
   let config: ServerConfig;
   try {
     config = parseServerConfig(argv);
