@@ -19,8 +19,9 @@ function sources(
 describe("parseConfig", () => {
   it("uses defaults when nothing is given", () => {
     expect(parseConfig([], sources())).toEqual({
-      serverUrls: ["ws://127.0.0.1:8081"],
+      serverUrls: ["wss://127.0.0.1:8081"],
       joinToken: "",
+      caSha256: "",
       nodeName: "host-1",
       labels: {},
       dataDir: "./.llmgw/agent",
@@ -33,8 +34,8 @@ describe("parseConfig", () => {
     const config = parseConfig(
       [
         "--server",
-        "ws://a:8081,wss://b:8443/",
-        "--server=ws://c:8081/agent/v1",
+        "wss://a:8081,wss://b:8443/",
+        "--server=wss://c:8081/agent/v1",
         "--label",
         "rack=r1",
         "--label",
@@ -51,8 +52,9 @@ describe("parseConfig", () => {
       sources(),
     );
     expect(config).toEqual({
-      serverUrls: ["ws://a:8081", "wss://b:8443", "ws://c:8081"],
+      serverUrls: ["wss://a:8081", "wss://b:8443", "wss://c:8081"],
       joinToken: "",
+      caSha256: "",
       nodeName: "n1",
       labels: { rack: "r1", gpu: "h100=x" },
       simulationProfile: "h100x8",
@@ -65,18 +67,25 @@ describe("parseConfig", () => {
 
   it("reads servers, token and data dir from the environment; flags win", () => {
     const env = {
-      LLMGW_SERVERS: "ws://e1:8081, ws://e2:8081",
+      LLMGW_SERVERS: "wss://e1:8081, wss://e2:8081",
       LLMGW_JOIN_TOKEN: "env-token",
       LLMGW_AGENT_DATA_DIR: "/var/lib/a",
     };
     expect(parseConfig([], sources(env))).toMatchObject({
-      serverUrls: ["ws://e1:8081", "ws://e2:8081"],
+      serverUrls: ["wss://e1:8081", "wss://e2:8081"],
       joinToken: "env-token",
       dataDir: "/var/lib/a",
     });
     expect(
-      parseConfig(["--server", "ws://f:1", "--token", "flag-token"], sources(env)),
-    ).toMatchObject({ serverUrls: ["ws://f:1"], joinToken: "flag-token" });
+      parseConfig(["--server", "wss://f:1", "--token", "flag-token"], sources(env)),
+    ).toMatchObject({ serverUrls: ["wss://f:1"], joinToken: "flag-token" });
+  });
+
+  it("connects to the addresses remembered at join when none is given, and takes the CA pin", () => {
+    const files = { "/d/servers": "wss://cp-1:8081\nwss://cp-2:8081\n" };
+    expect(
+      parseConfig(["--data-dir", "/d"], sources({ LLMGW_CA_SHA256: "ab" }, files)),
+    ).toMatchObject({ serverUrls: ["wss://cp-1:8081", "wss://cp-2:8081"], caSha256: "ab" });
   });
 
   it("takes the engine address, the advertised address and the hub; keeps LLMGW_* out of engines", () => {
@@ -116,16 +125,25 @@ describe("parseConfig", () => {
   const errors: [string, string[], RegExp][] = [
     [
       "an unknown flag",
-      ["--servers", "ws://a:1"],
+      ["--servers", "wss://a:1"],
       /Unknown option '--servers'.*allowed flags: --server, --token/,
     ],
     ["a flag without its value", ["--server"], /--server.*allowed flags/],
     [
       "a non-websocket address",
       ["--server", "http://a:8081"],
-      /^--server \(or LLMGW_SERVERS\): "http:\/\/a:8081" is not a ws:\/\/ or wss:\/\//,
+      /^--server \(or LLMGW_SERVERS\): "http:\/\/a:8081" is not a wss:\/\//,
     ],
-    ["an address with another path", ["--server", "ws://a:8081/other"], /--server.*not a ws:\/\//],
+    [
+      "an address with another path",
+      ["--server", "wss://a:8081/other"],
+      /--server.*not a wss:\/\//,
+    ],
+    [
+      "a plain ws:// address",
+      ["--server", "ws://a:8081"],
+      /"ws:\/\/a:8081": the agent port speaks TLS only.*llmgw agent join wss:\/\/HOST:PORT/,
+    ],
     [
       "an unknown profile",
       ["--simulate", "a100"],

@@ -7,15 +7,17 @@ import os from "node:os";
 import { parseArgs } from "node:util";
 import { AGENT_WS_PATH } from "@llmgw/proto";
 import { z } from "zod";
+import { loadServerUrls } from "./node-tls";
 import { SIMULATION_PROFILE_NAMES } from "./simulate";
 
-export const DEFAULT_SERVER = "ws://127.0.0.1:8081";
+export const DEFAULT_SERVER = "wss://127.0.0.1:8081";
 export const DEFAULT_DATA_DIR = "./.llmgw/agent";
 
 export const AGENT_FLAGS = {
   server: { type: "string", multiple: true },
   token: { type: "string" },
   "token-file": { type: "string" },
+  "ca-sha256": { type: "string" },
   name: { type: "string" },
   label: { type: "string", multiple: true },
   simulate: { type: "string" },
@@ -32,6 +34,7 @@ export const AGENT_FLAGS = {
 const SOURCES: Record<string, string> = {
   serverUrls: "--server (or LLMGW_SERVERS)",
   joinToken: "--token-file, --token or LLMGW_JOIN_TOKEN",
+  caSha256: "--ca-sha256 (or LLMGW_CA_SHA256)",
   nodeName: "--name",
   labels: "--label",
   simulationProfile: "--simulate",
@@ -42,12 +45,21 @@ const SOURCES: Record<string, string> = {
   hubUrl: "--hub-url (or LLMGW_HUB_URL)",
 };
 
+const JOIN_HINT = "llmgw agent join wss://HOST:PORT --token-file FILE --ca-sha256 H";
+
 const serverUrlSchema = z.string().transform((value, ctx) => {
   const url = normaliseServerUrl(value);
   if (url === undefined) {
     ctx.addIssue({
       code: "custom",
-      message: `"${value}" is not a ws:// or wss:// address such as ws://10.0.0.5:8081`,
+      message: `"${value}" is not a wss:// address such as wss://10.0.0.5:8081`,
+    });
+    return z.NEVER;
+  }
+  if (url.startsWith("ws://")) {
+    ctx.addIssue({
+      code: "custom",
+      message: `"${value}": the agent port speaks TLS only, so the address is wss://…; a node joins once with ${JOIN_HINT} and then connects with its certificate`,
     });
     return z.NEVER;
   }
@@ -56,7 +68,10 @@ const serverUrlSchema = z.string().transform((value, ctx) => {
 
 export const agentConfigSchema = z.object({
   serverUrls: z.array(serverUrlSchema).min(1, "give at least one control plane address"),
+  /** Used only to join, when the node holds no certificate yet. */
   joinToken: z.string().max(4096, "the token is longer than 4096 characters"),
+  /** The pinned CA fingerprint for that join. */
+  caSha256: z.string().max(200).default(""),
   nodeName: z
     .string()
     .min(1, "the node name is empty")
@@ -108,16 +123,16 @@ export interface ConfigSources {
 /** Parses argv and env; throws ConfigError naming the bad flag and what is allowed. */
 export function parseConfig(argv: readonly string[], sources: ConfigSources): AgentConfig {
   const values = parseFlags(argv);
+  const dataDir = values["data-dir"] ?? sources.env.LLMGW_AGENT_DATA_DIR ?? DEFAULT_DATA_DIR;
   const raw = {
-    serverUrls: splitList(
-      values.server ?? (sources.env.LLMGW_SERVERS ? [sources.env.LLMGW_SERVERS] : [DEFAULT_SERVER]),
-    ),
+    serverUrls: serverList(values.server, dataDir, sources),
     joinToken: readJoinToken(values, sources),
+    caSha256: values["ca-sha256"] ?? sources.env.LLMGW_CA_SHA256,
     nodeName: values.name ?? sources.hostname(),
     labels: parseLabels(values.label ?? []),
     simulationProfile: values.simulate,
     seed: values.seed,
-    dataDir: values["data-dir"] ?? sources.env.LLMGW_AGENT_DATA_DIR ?? DEFAULT_DATA_DIR,
+    dataDir,
     engineHost: values["engine-host"],
     advertiseHost: values["advertise-host"],
     hubUrl: values["hub-url"] ?? sources.env.LLMGW_HUB_URL,
@@ -208,6 +223,18 @@ function readJoinToken(
   }
 }
 
+/** --server, else LLMGW_SERVERS, else the addresses remembered at join, else the default. */
+function serverList(
+  flags: readonly string[] | undefined,
+  dataDir: string,
+  sources: ConfigSources,
+): string[] {
+  if (flags) return splitList(flags);
+  if (sources.env.LLMGW_SERVERS) return splitList([sources.env.LLMGW_SERVERS]);
+  const remembered = loadServerUrls(dataDir, sources.readTextFile);
+  return remembered.length > 0 ? remembered : [DEFAULT_SERVER];
+}
+
 function splitList(values: readonly string[]): string[] {
   return values
     .flatMap((value) => value.split(","))
@@ -232,7 +259,7 @@ function parseLabels(pairs: readonly string[]): Record<string, string> {
   return labels;
 }
 
-/** Accepts ws://host:port (or with the agent path already on it) and returns it without the path. */
+/** Accepts wss://host:port (or with the agent path already on it) and returns it without the path. */
 function normaliseServerUrl(value: string): string | undefined {
   let url: URL;
   try {

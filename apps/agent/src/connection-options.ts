@@ -44,6 +44,11 @@ export interface ConnectionOptions {
   backoff?: { baseMs: number; capMs: number };
   handshakeTimeoutMs?: number;
   /**
+   * The node's certificate, key and the cluster CA, read at each connection so a renewed
+   * certificate is used from the next one on.
+   */
+  tls?: () => { ca: string; cert: string; key: string } | null;
+  /**
    * Serves the control plane's requests (replicas, logs, reclaim). A returned frame is sent back
    * with the request's request_id; a thrown error becomes an Error frame.
    */

@@ -91,6 +91,8 @@ export class AgentConnection {
     this.nextUrlIndex = (this.nextUrlIndex + 1) % this.options.serverUrls.length;
     this.currentState = "connecting";
     const socket = new WebSocket(agentSocketUrl(serverUrl), {
+      // Mutual TLS: the cluster CA is the only trust anchor, the node certificate its identity.
+      ...(this.options.tls?.() ?? {}),
       maxPayload: MAX_FRAME_BYTES,
       handshakeTimeout: this.options.handshakeTimeoutMs ?? 10_000,
       perMessageDeflate: false,
@@ -266,7 +268,7 @@ export class AgentConnection {
         server: session.serverUrl,
         code,
         reason,
-        fix: "check the join token (LLMGW_JOIN_TOKEN or --token-file); retrying",
+        fix: "the node certificate was refused: if the node was removed, join it again (llmgw agent join); retrying",
       });
     } else if (session.registered) {
       this.options.logger.warn("disconnected", {

@@ -47,4 +47,6 @@ export {
 } from "./simulate";
 export { LogRing, createLogger, LOG_RING_LINES, type Logger } from "./log-ring";
 export { loadOrCreateNodeId } from "./node-identity";
+export { loadNodeTls, type NodeTls } from "./node-tls";
+export { joinCluster, JoinError } from "./join";
 export { AGENT_VERSION } from "./inventory";

@@ -7,7 +7,7 @@ import { AGENT_FEATURES, buildHeartbeat, buildRegister, realInventory } from "./
 import { createLogger, LogRing } from "./log-ring";
 
 const CONFIG = {
-  serverUrls: ["ws://a:1"],
+  serverUrls: ["wss://a:1"],
   joinToken: "tok",
   nodeName: "gpu-9",
   labels: { zone: "z1" },
@@ -32,11 +32,12 @@ describe("realInventory", () => {
     const { logger: log } = logger();
     const inventory = await realInventory(".", exec, log);
     const register = buildRegister(CONFIG, "id-9", inventory);
+    // The join token is spent at join and never sent again (Register.join_token is deprecated).
+    expect(register).not.toHaveProperty("joinToken");
     expect(register).toMatchObject({
       nodeId: "id-9",
       simulated: false,
       simulationProfile: "",
-      joinToken: "tok",
       labels: { zone: "z1" },
     });
     expect(register.hardware).toMatchObject({ driverVersion: "590.48.01", cudaVersion: "13.1" });

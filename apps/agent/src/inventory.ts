@@ -90,7 +90,7 @@ export const AGENT_FEATURES: readonly AgentFeature[] = [
 ];
 
 export function buildRegister(
-  config: Pick<AgentConfig, "nodeName" | "labels" | "joinToken">,
+  config: Pick<AgentConfig, "nodeName" | "labels">,
   nodeId: string,
   inventory: Inventory,
   replicas: ReplicaStatusInit[] = [],
@@ -106,7 +106,8 @@ export function buildRegister(
     engines: inventory.engines,
     simulated: inventory.simulationProfile !== undefined,
     simulationProfile: inventory.simulationProfile ?? "",
-    joinToken: config.joinToken,
+    // Register.join_token is deprecated: the node certificate is the identity, and the token,
+    // spent at join, is never sent again.
     hardware: {
       gpus: inventory.gpus,
       cpu: { model: host.cpuModel, cores: host.cpuCores },

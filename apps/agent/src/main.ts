@@ -16,7 +16,10 @@ import {
   type Inventory,
 } from "./inventory";
 import { createLogger, LogRing, type Logger } from "./log-ring";
+import { ensureJoined, runJoinCommand } from "./join-command";
 import { loadOrCreateNodeId } from "./node-identity";
+import { loadNodeTls } from "./node-tls";
+import { startRenewal } from "./renewal";
 import { seedFromName, type RandomFn } from "./random";
 
 export interface AgentDeps {
@@ -47,10 +50,19 @@ export async function runAgent(argv: string[], overrides: Partial<AgentDeps> = {
     ...overrides,
   };
   const logger = createLogger({ ring: deps.ring, write: deps.writeLog, nowMs: deps.nowMs });
+  if (argv[0] === "join")
+    return runJoinCommand(argv.slice(1), deps.loadConfig, (line) =>
+      process.stdout.write(`${line}\n`),
+    );
   const config = deps.loadConfig(argv);
+  const nodeId = await loadOrCreateNodeId(config.dataDir);
+  const lifetimeMs = await ensureJoined(config, logger);
   const stopped = waitForStop(deps.signal);
+  const stopRenewal = startRenewal(
+    { dataDir: config.dataDir, serverUrls: () => config.serverUrls, logger, nowMs: deps.nowMs },
+    lifetimeMs,
+  );
   try {
-    const nodeId = await loadOrCreateNodeId(config.dataDir);
     // The supervisor reports through the connection, which is built after it; the simulated
     // inventory reads the supervisor's engines, which are built after the inventory.
     const link: { connection?: AgentConnection; statuses?: () => ReplicaStatusInit[] } = {};
@@ -78,6 +90,7 @@ export async function runAgent(argv: string[], overrides: Partial<AgentDeps> = {
       logger,
       random: deps.random,
       nowMs: deps.nowMs,
+      tls: () => loadNodeTls(config.dataDir),
       onRequest: createRequestHandler({
         supervisor: runtime.supervisor,
         agentRing: deps.ring,
@@ -94,6 +107,7 @@ export async function runAgent(argv: string[], overrides: Partial<AgentDeps> = {
     else await runtime.supervisor.detach();
     logger.info("stopped");
   } finally {
+    stopRenewal();
     stopped.dispose();
   }
 }
@@ -122,8 +136,6 @@ function logStart(logger: Logger, config: AgentConfig, nodeId: string, inventory
     gpus: inventory.gpus.length,
     simulated: inventory.simulationProfile,
   });
-  if (config.joinToken === "")
-    logger.warn("no join token", { fix: "set LLMGW_JOIN_TOKEN or pass --token-file" });
 }
 
 /** Resolves with what stopped the agent; dispose() removes the signal handlers again. */

@@ -48,14 +48,29 @@ describe("parseServerConfig", () => {
     expect(() => parseServerConfig(["--home", home], {})).toThrow(/LD_PRELOAD is not a setting/);
   });
 
+  it("splits the agent TLS names into host names and addresses, and takes the node certificate lifetime", () => {
+    const config = parseServerConfig([], {
+      LLMGW_AGENT_TLS_NAMES: "gw.example, 10.0.0.5,fd00::1",
+      LLMGW_NODE_CERT_DAYS: "7",
+    });
+    expect(config.agentTls).toEqual({ names: ["gw.example"], addresses: ["10.0.0.5", "fd00::1"] });
+    expect(config.nodeCertValidSeconds).toBe(7 * 86_400);
+    expect(parseServerConfig([], { LLMGW_NODE_CERT_TTL_SECONDS: "30" }).nodeCertValidSeconds).toBe(
+      30,
+    );
+  });
+
   it("names the variable that is wrong", () => {
     expect(() => parseServerConfig([], { LLMGW_PORT: "eighty" })).toThrow(/LLMGW_PORT/);
     expect(() => parseServerConfig([], { LLMGW_AGENT_PORT: "70000" })).toThrow(
       /LLMGW_AGENT_PORT: LLMGW_AGENT_PORT must be 0-65535/,
     );
     expect(() => parseServerConfig([], { DATABASE_URL: "mysql://x" })).toThrow(ConfigError);
-    expect(() => parseServerConfig([], { LLMGW_JOIN_TOKEN: "short" })).toThrow(
-      /at least 16 characters/,
+    expect(() => parseServerConfig([], { LLMGW_AGENT_TLS_NAMES: "gw/evil" })).toThrow(
+      /LLMGW_AGENT_TLS_NAMES must be a comma list/,
+    );
+    expect(() => parseServerConfig([], { LLMGW_NODE_CERT_DAYS: "0" })).toThrow(
+      /LLMGW_NODE_CERT_DAYS must be at least 1/,
     );
     expect(() => parseServerConfig(["--bogus"], {})).toThrow(/bogus/);
     expect(() => parseServerConfig([], { LLMGW_METRICS_TOKEN: "short" })).toThrow(

@@ -1,6 +1,7 @@
 // Server configuration: parsed once from the environment (and flags) in main, then passed down.
 // Nothing else in the server reads process.env.
 import { resolve } from "node:path";
+import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { readSettingsFile, SettingsFileError } from "./install/settings-file";
@@ -26,9 +27,23 @@ const envSchema = z.object({
   LLMGW_AGENT_PORT: port("LLMGW_AGENT_PORT", 8081),
   LLMGW_BIND: z.string().default("127.0.0.1"),
   LLMGW_AGENT_BIND: z.string().default("0.0.0.0"),
-  LLMGW_JOIN_TOKEN: z
+  LLMGW_AGENT_TLS_NAMES: z
     .string()
-    .min(16, "LLMGW_JOIN_TOKEN must be at least 16 characters")
+    .regex(
+      /^[A-Za-z0-9.:,\s-]*$/,
+      "LLMGW_AGENT_TLS_NAMES must be a comma list of host names and IP addresses",
+    )
+    .default(""),
+  LLMGW_NODE_CERT_DAYS: z.coerce
+    .number({ message: "LLMGW_NODE_CERT_DAYS must be a number" })
+    .int("LLMGW_NODE_CERT_DAYS must be a whole number")
+    .min(1, "LLMGW_NODE_CERT_DAYS must be at least 1")
+    .max(825, "LLMGW_NODE_CERT_DAYS must be at most 825")
+    .default(30),
+  LLMGW_NODE_CERT_TTL_SECONDS: z.coerce
+    .number({ message: "LLMGW_NODE_CERT_TTL_SECONDS must be a number" })
+    .int()
+    .min(10, "LLMGW_NODE_CERT_TTL_SECONDS must be at least 10 (it is for tests of renewal)")
     .optional(),
   LLMGW_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   LLMGW_MISSED_HEARTBEATS: z.coerce.number().int().min(1).max(100).default(3),
@@ -138,8 +153,10 @@ export interface ServerConfig {
   httpPort: number;
   agentHost: string;
   agentPort: number;
-  /** Null means: read it from (or create) `<home>/join-token`. */
-  joinToken: string | null;
+  /** Names and addresses the server's certificate holds besides localhost and the host name. */
+  agentTls: { names: string[]; addresses: string[] };
+  /** How long a node certificate lives (LLMGW_NODE_CERT_DAYS, or the seconds override for tests). */
+  nodeCertValidSeconds: number;
   /** When set, GET /metrics needs `Authorization: Bearer <this>`; unset, it is open (scrapers). */
   metricsToken: string | null;
   heartbeatIntervalMs: number;
@@ -263,7 +280,8 @@ export function parseServerConfig(
     httpPort: e.LLMGW_PORT,
     agentHost: e.LLMGW_AGENT_BIND,
     agentPort: e.LLMGW_AGENT_PORT,
-    joinToken: e.LLMGW_JOIN_TOKEN ?? null,
+    agentTls: splitTlsNames(e.LLMGW_AGENT_TLS_NAMES),
+    nodeCertValidSeconds: e.LLMGW_NODE_CERT_TTL_SECONDS ?? e.LLMGW_NODE_CERT_DAYS * 86_400,
     metricsToken: e.LLMGW_METRICS_TOKEN ?? null,
     heartbeatIntervalMs: e.LLMGW_HEARTBEAT_INTERVAL_MS,
     missedHeartbeatsMax: e.LLMGW_MISSED_HEARTBEATS,
@@ -295,5 +313,17 @@ export function parseServerConfig(
       breakerOpenMs: e.LLMGW_MCP_BREAKER_OPEN_MS,
       defaultTimeoutMs: e.LLMGW_MCP_TIMEOUT_MS,
     },
+  };
+}
+
+/** `gw.example, 10.0.0.5` → the names and the addresses, for the server certificate's SANs. */
+function splitTlsNames(list: string): { names: string[]; addresses: string[] } {
+  const items = list
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+  return {
+    names: items.filter((item) => isIP(item) === 0),
+    addresses: items.filter((item) => isIP(item) !== 0),
   };
 }

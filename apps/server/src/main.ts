@@ -1,6 +1,5 @@
 // Wires the control plane together: config → store → control plane → API services, gateway,
 // agent port and HTTP port. Each piece is built in its feature folder; this file only connects them.
-import { join } from "node:path";
 import { openStore, type Database } from "@llmgw/db";
 import { ConfigError, parseServerConfig, type ServerConfig } from "./config";
 import { startAgentPort } from "./agents/agent-port";
@@ -14,7 +13,10 @@ import { startApiPort } from "./http/api-port";
 import { createApiServices } from "./http/api-services";
 import { startGateway } from "./gateway/start-gateway";
 import { createMetrics } from "./metrics";
-import { readOrCreateSecretFile } from "@llmgw/secrets";
+import { openClusterPki } from "./pki/cluster-pki";
+import { registerCertificateMetrics } from "./pki/certificate-metrics";
+import { joinInfoOf } from "./pki/join-info";
+import { createJoinTokens } from "./pki/join-tokens";
 import { ensureFirstAdmin } from "./identity/auth-service";
 import { createEventRecorder } from "./events/event-recorder";
 import { formatLogLine } from "./log-line";
@@ -43,9 +45,12 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const store = await openStore(config.store);
   const { db } = store;
   await announceFirstAdmin(db, config.initialAdminPassword);
-  const joinToken =
-    config.joinToken ?? readOrCreateSecretFile(join(config.homeDir, "join-token")).value;
   const nowMs = () => Date.now();
+  const pki = await openClusterPki({ ...config, db, nowMs });
+  let agentPort = config.agentPort;
+  const joinInfo = () =>
+    joinInfoOf({ ...config, caSha256: pki.paths.caFingerprint, agentPort: () => agentPort });
+  const joinTokens = createJoinTokens(db, nowMs, joinInfo);
   const events = createEventRecorder(db, nowMs, log);
   const registry = new FleetRegistry();
   const links = new NodeLinks();
@@ -55,15 +60,24 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   };
   const shared = { db, config, registry, links, liveness, events, nowMs, log };
   const plane = await startControlPlane(shared);
-  const api = createApiServices({ ...shared, plane });
+  const api = createApiServices({ ...shared, plane, cluster: { pki, joinTokens } });
   const metrics = createMetrics(api.services.nodes, plane.fleet);
+  registerCertificateMetrics(metrics.registry, pki);
   const gateway = startGateway({
     ...{ db, fleet: plane.fleet, demand: plane.demand, replicaSecret: plane.replicaSecret },
     ...{ reconciler: plane.reconciler, keys: api.keys, breakerOpenMs: config.breakerOpenMs },
     ...{ config: config.gateway, registry: metrics.registry, checks: config.gatewayChecks, log },
   });
   const inventory = createInventoryWriter(db, registry, nowMs, log);
-  const agents = await startAgentPort({ ...shared, joinToken, plane, inventory, metrics });
+  const agents = await startAgentPort({
+    ...shared,
+    pki,
+    tokens: joinTokens,
+    plane,
+    inventory,
+    metrics,
+  });
+  agentPort = agents.port;
   const sweep = startLivenessSweep({
     ...{ registry, policy: liveness, nowMs, log, saveLastSeen: inventory.lastSeen },
     onTransition: (live, state, previous) => {
@@ -74,7 +88,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   });
   const http = await startApiPort({ db, config, api, metrics, v1: gateway.handle, nowMs, log });
   log(
-    `listening: http://${config.httpHost}:${http.port} (API), ws://${config.agentHost}:${agents.port}/agent/v1 (agents), store ${store.kind}`,
+    `listening: http://${config.httpHost}:${http.port} (API), wss://${config.agentHost}:${agents.port}/agent/v1 (agents, TLS), store ${store.kind}`,
+  );
+  const join = joinInfo();
+  log(
+    `cluster CA ${pki.paths.caCertPath}, sha256 ${join.caSha256}; a node joins with: llmgw agent join ${join.agentUrls[0] ?? "wss://HOST:PORT"} --token-file FILE --ca-sha256 ${join.caSha256} (a token from: llmgw ctl join-tokens create)`,
   );
   return {
     httpPort: http.port,

@@ -1,7 +1,8 @@
 // Hostile input on the agent port (S2): random bytes, truncated and oversized frames, text frames,
-// missing and wrong join tokens, and (issue 12, item 7) a flood of unauthenticated sockets sending
+// a Register for another node, and (issue 12, item 7) a flood of unregistered sockets sending
 // large malformed frames. The server must answer or close with a reason, stay up, keep its memory
-// bounded, and keep answering /healthz while the flood lasts.
+// bounded, and keep answering /healthz while the flood lasts. The port speaks TLS and the
+// WebSocket needs a node certificate, so the fuzzer joins first: it is a node gone bad.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -12,16 +13,27 @@ import {
   ErrorCode,
   type Envelope,
 } from "@llmgw/proto";
-import { serverSetup, startServer, JOIN_TOKEN, type ServerHandle } from "./harness";
+import { joinAs, nodeTlsOptions, type NodeIdentity } from "@llmgw/testing";
+import { serverSetup, startServer, type ServerHandle } from "./harness";
 
 /** The server's limits before Register (agent-admission.ts, config.ts), as an attacker meets them. */
 const REGISTER_FRAME_BYTES_MAX = 64 * 1024;
 const UNREGISTERED_PER_ADDRESS_DEFAULT = 32;
 
 let server: ServerHandle;
+/** The fuzzer's own node certificate, for the node id every unregistered socket here uses. */
+let fuzzer: NodeIdentity;
+const identities = new Map<string, NodeIdentity>();
 beforeAll(async () => {
   server = await startServer(await serverSetup());
+  fuzzer = await joinAs(server, "fuzz-node");
 });
+
+async function identity(nodeId: string): Promise<NodeIdentity> {
+  const known = identities.get(nodeId) ?? (await joinAs(server, nodeId));
+  identities.set(nodeId, known);
+  return known;
+}
 afterAll(async () => server.process.stop());
 
 /** Seeded so a failure can be replayed. */
@@ -39,8 +51,11 @@ interface Peer {
   closed: Promise<{ code: number; reason: string }>;
 }
 
-async function connect(): Promise<Peer> {
-  const ws = new WebSocket(`${server.agentUrl}${AGENT_WS_PATH}`, { maxPayload: 16 * 1024 * 1024 });
+async function connect(as: NodeIdentity = fuzzer): Promise<Peer> {
+  const ws = new WebSocket(`${server.agentUrl}${AGENT_WS_PATH}`, {
+    ...nodeTlsOptions(server, as),
+    maxPayload: 16 * 1024 * 1024,
+  });
   const frames: Envelope[] = [];
   ws.on("message", (data: Buffer) => frames.push(decodeEnvelope(data)));
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
@@ -53,19 +68,19 @@ async function connect(): Promise<Peer> {
   return { ws, frames, closed };
 }
 
-/** A peer that has registered with the right token, for the tests of a session's own limits. */
+/** A peer that has registered with its own certificate, for the tests of a session's limits. */
 async function registered(nodeId: string): Promise<Peer> {
-  const peer = await connect();
-  peer.ws.send(registerFrame(JOIN_TOKEN, nodeId));
+  const peer = await connect(await identity(nodeId));
+  peer.ws.send(registerFrame(nodeId));
   await until(() => peer.frames.some((f) => f.msg.case === "registerAck"));
   peer.frames.length = 0;
   return peer;
 }
 
-const registerFrame = (token: string, nodeId = "fuzz-node") =>
+const registerFrame = (nodeId = "fuzz-node") =>
   encodeEnvelope({
     requestId: "r1",
-    msg: { case: "register", value: { nodeId, nodeName: "fuzz", joinToken: token } },
+    msg: { case: "register", value: { nodeId, nodeName: "fuzz" } },
   });
 
 function rssBytes(pid: number): number {
@@ -88,17 +103,15 @@ async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void>
 }
 
 describe("agent port under hostile input", () => {
-  it("closes a socket whose join token is wrong or missing, with a reason", async () => {
-    for (const token of ["wrong-token", ""]) {
-      const peer = await connect();
-      peer.ws.send(registerFrame(token));
-      const closed = await peer.closed;
-      expect(closed.code).toBe(4401);
-      expect(closed.reason).toMatch(/join token/);
-      expect(peer.frames[0]?.msg.case === "error" && peer.frames[0].msg.value.code).toBe(
-        ErrorCode.UNAUTHENTICATED,
-      );
-    }
+  it("closes a socket whose Register names another node than its certificate, with a reason", async () => {
+    const peer = await connect();
+    peer.ws.send(registerFrame("someone-else"));
+    const closed = await peer.closed;
+    expect(closed.code).toBe(4401);
+    expect(closed.reason).toMatch(/belongs to node fuzz-node; it cannot register as someone-else/);
+    expect(peer.frames[0]?.msg.case === "error" && peer.frames[0].msg.value.code).toBe(
+      ErrorCode.UNAUTHENTICATED,
+    );
   });
 
   it("closes a socket that sends a heartbeat before registering", async () => {
@@ -113,7 +126,7 @@ describe("agent port under hostile input", () => {
   it("answers a registered agent's random, truncated and text frames with Error frames", async () => {
     const peer = await registered("fuzz-random");
     const next = random(42);
-    const valid = registerFrame(JOIN_TOKEN);
+    const valid = registerFrame();
     let sent = 0;
     for (let i = 0; i < 15; i += 1) {
       const bytes = Buffer.alloc(1 + Math.floor(next() * 512));
@@ -215,7 +228,7 @@ describe("agent port under hostile input", () => {
     let peer: Peer | undefined;
     while (!peer && Date.now() < deadlineMs) peer = await connect().catch(() => undefined);
     expect(peer).toBeDefined();
-    peer?.ws.send(registerFrame(JOIN_TOKEN, "fuzz-after-cap"));
+    peer?.ws.send(registerFrame("fuzz-node"));
     await until(() => peer?.frames.some((f) => f.msg.case === "registerAck") ?? false);
     peer?.ws.close();
   });
@@ -256,6 +269,7 @@ async function attacker(stopAtMs: number): Promise<Outcome[]> {
   while (Date.now() < stopAtMs) {
     // A zero mask spares this process the masking, so the flood loads the server, not the test.
     const ws = new WebSocket(`${server.agentUrl}${AGENT_WS_PATH}`, {
+      ...nodeTlsOptions(server, fuzzer),
       generateMask: (mask) => mask.fill(0),
     });
     outcomes.push(
@@ -287,7 +301,7 @@ async function attacker(stopAtMs: number): Promise<Outcome[]> {
 
 /** Opens a socket the server is expected to refuse at the upgrade, and says how. */
 async function upgradeRefusal(): Promise<{ status: number; retryAfter?: string; body: string }> {
-  const ws = new WebSocket(`${server.agentUrl}${AGENT_WS_PATH}`);
+  const ws = new WebSocket(`${server.agentUrl}${AGENT_WS_PATH}`, nodeTlsOptions(server, fuzzer));
   ws.on("error", () => undefined);
   return new Promise((resolve, reject) => {
     ws.on("open", () => reject(new Error("the upgrade was accepted")));

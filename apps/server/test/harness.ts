@@ -23,7 +23,7 @@ import {
 // What the files that start a bare server (the agent-port fuzz) or send passwords need.
 export {
   ADMIN_PASSWORD,
-  JOIN_TOKEN,
+  createJoinToken,
   serverSetup,
   startServer,
   type ServerHandle,

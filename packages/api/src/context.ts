@@ -4,6 +4,12 @@ import type { OwnershipResolver } from "@llmgw/domain";
 import type { AuditEntry, AuditQueryInput } from "./audit/schemas";
 import type { CreatedToken, LoginOutput, TokenView, UserView } from "./auth/schemas";
 import type { EventsAttention, EventsListInput, EventsPage } from "./events/schemas";
+import type {
+  CreatedJoinToken,
+  CreateJoinTokenInput,
+  JoinInfo,
+  JoinTokenView,
+} from "./join-tokens/schemas";
 import type { CreatedKey, CreateKeyInput, KeyView } from "./keys/schemas";
 import type { LogsView } from "./logs/schemas";
 import type {
@@ -109,6 +115,11 @@ export interface NodesService {
   get(id: string): Promise<NodeView>;
   /** The node's recent card samples (id or name); throws ServiceError("not_found") like `get`. */
   history(id: string): Promise<GpuHistoryView>;
+  /**
+   * Revokes the node's certificates, closes its session and forgets it as a node that left;
+   * throws ServiceError("not_found") like `get`.
+   */
+  remove(id: string, actor: Actor): Promise<{ id: string; certificatesRevoked: number }>;
 }
 
 export interface AuthService {
@@ -173,6 +184,15 @@ export interface KeysService {
   revoke(id: string, actor: Actor): Promise<KeyView>;
 }
 
+export interface JoinTokensService {
+  /** Makes a token; the answer carries its text, of which only a hash is stored. */
+  create(input: CreateJoinTokenInput, actor: Actor): Promise<CreatedJoinToken>;
+  list(): Promise<JoinTokenView[]>;
+  /** Revokes at once; throws ServiceError("not_found") for an unknown id. */
+  revoke(id: string, actor: Actor): Promise<JoinTokenView>;
+  joinInfo(): Promise<JoinInfo>;
+}
+
 export interface UsageService {
   query(input: UsageQueryInput): Promise<UsageReport>;
   /** Time buckets with latency p50/p95, per model or owner. */
@@ -214,6 +234,7 @@ export interface ApiServices {
   logs: LogsService;
   reclaim: ReclaimService;
   keys: KeysService;
+  joinTokens: JoinTokensService;
   usage: UsageService;
   events: EventsService;
   people: PeopleService;

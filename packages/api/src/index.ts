@@ -14,6 +14,7 @@ export type {
   PeopleService,
   SignInSetupService,
   KeysService,
+  JoinTokensService,
   LogsService,
   McpService,
   ModelsService,

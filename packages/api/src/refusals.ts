@@ -55,6 +55,7 @@ export const REFUSALS = {
   "usage.range_backwards": ["since", "until"],
   "key.not_found": ["id"],
   "key.revoked": ["id"],
+  "join_token.not_found": ["id"],
   "mcp.server_not_found": ["name"],
   "mcp.server_exists": ["name"],
   "mcp.address_required": ["name"],

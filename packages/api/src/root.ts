@@ -2,6 +2,7 @@
 import { auditRouter } from "./audit/router";
 import { authRouter } from "./auth/router";
 import { eventsRouter } from "./events/router";
+import { joinTokensRouter } from "./join-tokens/router";
 import { keysRouter } from "./keys/router";
 import { logsRouter } from "./logs/router";
 import { mcpRouter } from "./mcp/router";
@@ -24,6 +25,7 @@ export const appRouter = router({
   logs: logsRouter,
   reclaim: reclaimRouter,
   keys: keysRouter,
+  joinTokens: joinTokensRouter,
   usage: usageRouter,
   events: eventsRouter,
   people: peopleRouter,

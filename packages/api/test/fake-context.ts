@@ -7,6 +7,7 @@ import type {
   GpuHistoryView,
   Grant,
   GroupView,
+  JoinTokenView,
   KeyView,
   LoginOutput,
   ModelView,
@@ -48,6 +49,20 @@ function unknownNode(id: string): ServiceError {
   });
 }
 
+function joinTokenView(): JoinTokenView {
+  return {
+    id: "abc123",
+    description: "",
+    createdBy: "admin",
+    createdAt: "2030-01-01T00:00:00.000Z",
+    expiresAt: "2030-01-01T01:00:00.000Z",
+    revokedAt: null,
+    uses: 0,
+    usesMax: null,
+    state: "active",
+  };
+}
+
 export function fakeServices() {
   return {
     nodes: {
@@ -56,6 +71,9 @@ export function fakeServices() {
         throw unknownNode(id);
       }),
       history: vi.fn(async (id: string): Promise<GpuHistoryView> => {
+        throw unknownNode(id);
+      }),
+      remove: vi.fn(async (id: string): Promise<{ id: string; certificatesRevoked: number }> => {
         throw unknownNode(id);
       }),
     },
@@ -161,6 +179,15 @@ export function fakeServices() {
         ...keyView("team:ml"),
         state: "revoked" as const,
         revokedAt: "2030-01-01T00:00:00.000Z",
+      })),
+    },
+    joinTokens: {
+      create: vi.fn(async () => ({ token: "abc123.secret", view: joinTokenView() })),
+      list: vi.fn(async () => [joinTokenView()]),
+      revoke: vi.fn(async () => ({ ...joinTokenView(), state: "revoked" as const })),
+      joinInfo: vi.fn(async () => ({
+        agentUrls: ["wss://localhost:8081"],
+        caSha256: "ab".repeat(32),
       })),
     },
     usage: {

@@ -7,10 +7,17 @@ export {
   type CleanupHandle,
   type Resource,
 } from "./cleanup-registry.ts";
+export {
+  agentPortRequest,
+  joinAs,
+  nodeTlsOptions,
+  type AgentPortAnswer,
+  type NodeIdentity,
+} from "./agent-port-client.ts";
 export { freePort } from "./free-port.ts";
 export {
   ADMIN_PASSWORD,
-  JOIN_TOKEN,
+  createJoinToken,
   serverSetup,
   startAgent,
   startServer,

@@ -1,20 +1,29 @@
 // Starts real `llmgw server` and `llmgw agent --simulate` processes for integration tests, on free
-// ports in temp dirs, with a known join token and admin password.
+// ports in temp dirs, with a known admin password. The agent port speaks TLS: each server start
+// makes one multi-use join token (through the API, signed in as admin), and each agent joins with
+// it and the CA's fingerprint on its first start, then keeps its certificate in its data dir.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { caFingerprint } from "@llmgw/pki";
 import { registerCleanup } from "./cleanup-registry.ts";
 import { freePort } from "./free-port.ts";
 import { spawnLlmgw, type SpawnedProcess } from "./spawn-process.ts";
 import { tempDir } from "./temp-dir.ts";
 import { waitFor } from "./wait-for.ts";
 
-export const JOIN_TOKEN = "integration-join-token-0123456789";
 export const ADMIN_PASSWORD = "integration-admin-pw";
 
 export interface ServerHandle {
   process: SpawnedProcess;
   apiUrl: string;
+  /** `wss://127.0.0.1:PORT`. */
   agentUrl: string;
+  /** A join token for any number of agents, valid for a day. */
+  joinToken: string;
+  /** The cluster CA's fingerprint, what `--ca-sha256` pins. */
+  caSha256: string;
+  /** The cluster CA certificate (PEM), for test clients of the agent port. */
+  caPem: string;
   httpPort: number;
   agentPort: number;
 }
@@ -48,7 +57,6 @@ export async function startServer(setup: ServerSetup): Promise<ServerHandle> {
       LLMGW_PORT: String(setup.httpPort),
       LLMGW_AGENT_PORT: String(setup.agentPort),
       LLMGW_AGENT_BIND: "127.0.0.1",
-      LLMGW_JOIN_TOKEN: JOIN_TOKEN,
       LLMGW_ADMIN_PASSWORD: ADMIN_PASSWORD,
       LLMGW_HEARTBEAT_INTERVAL_MS: String(setup.heartbeatIntervalMs ?? 2000),
       DATABASE_URL: setup.databaseUrl,
@@ -60,13 +68,55 @@ export async function startServer(setup: ServerSetup): Promise<ServerHandle> {
     what: "server /healthz",
     timeoutMs: 60_000,
   });
+  const caPem = readFileSync(join(setup.homeDir, "pki", "ca.crt"), "utf8");
   return {
     process,
     apiUrl,
-    agentUrl: `ws://127.0.0.1:${setup.agentPort}`,
+    agentUrl: `wss://127.0.0.1:${setup.agentPort}`,
+    joinToken: await createJoinToken(apiUrl),
+    caSha256: caFingerprint(caPem),
+    caPem,
     httpPort: setup.httpPort,
     agentPort: setup.agentPort,
   };
+}
+
+/** Signs in as the admin and makes a join token, with plain tRPC-over-HTTP requests. */
+export async function createJoinToken(
+  apiUrl: string,
+  input: { ttlSeconds?: number; uses?: number; description?: string } = {},
+): Promise<string> {
+  const login = await trpcCall<{ token?: string }>(apiUrl, "auth.login", null, {
+    username: "admin",
+    password: ADMIN_PASSWORD,
+  });
+  if (!login.token) throw new Error("signing in as admin answered no session token");
+  const created = await trpcCall<{ token: string }>(apiUrl, "joinTokens.create", login.token, {
+    ttlSeconds: 86_400,
+    description: "integration tests",
+    ...input,
+  });
+  return created.token;
+}
+
+async function trpcCall<T>(
+  apiUrl: string,
+  path: string,
+  bearer: string | null,
+  input: unknown,
+): Promise<T> {
+  const response = await fetch(`${apiUrl}/api/trpc/${path}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+    },
+    body: JSON.stringify(input),
+  });
+  const body = (await response.json()) as { result?: { data?: T }; error?: unknown };
+  if (!response.ok || body.result?.data === undefined)
+    throw new Error(`${path} answered ${response.status}: ${JSON.stringify(body.error)}`);
+  return body.result.data;
 }
 
 export async function startAgent(
@@ -82,9 +132,14 @@ export async function startAgent(
     stop: async () => killEngineGroups(dir),
     killNow: () => killEngineGroups(dir),
   });
+  // The token and pin are used only on the first start (no certificate yet in the data dir).
   return spawnLlmgw(["agent", "--server", server.agentUrl, "--name", name, "--simulate", profile], {
     name: `agent ${name}`,
-    env: { LLMGW_JOIN_TOKEN: JOIN_TOKEN, LLMGW_AGENT_DATA_DIR: dir },
+    env: {
+      LLMGW_JOIN_TOKEN: server.joinToken,
+      LLMGW_CA_SHA256: server.caSha256,
+      LLMGW_AGENT_DATA_DIR: dir,
+    },
   });
 }
 

@@ -8,7 +8,11 @@ import type { ServerMetrics } from "../metrics";
 import type { ControlPlane } from "../reconcile/control-plane";
 import { SERVER_VERSION } from "../version";
 import { throttledLog } from "./agent-admission";
+import type { AgentRoute } from "./agent-http";
 import { startAgentServer, type AgentServer } from "./agent-server";
+import type { ClusterPki } from "../pki/cluster-pki";
+import { certificateRoutes } from "../pki/join-routes";
+import type { JoinTokens } from "../pki/join-tokens";
 import type { NodeLinks } from "./node-links";
 import { createAgentSession } from "./session";
 
@@ -24,7 +28,10 @@ export interface AgentPortOptions {
     | "agentUnregisteredPerAddressMax"
     | "heartbeatIntervalMs"
   >;
-  joinToken: string;
+  pki: ClusterPki;
+  tokens: Pick<JoinTokens, "check" | "spend">;
+  /** More HTTPS routes on the agent port (node-authenticated ones: `access: "node"`). */
+  routes?: readonly AgentRoute[];
   registry: FleetRegistry;
   links: NodeLinks;
   plane: Pick<ControlPlane, "onRegistered" | "onReplicaReport" | "onDisconnected">;
@@ -42,14 +49,25 @@ export function startAgentPort(options: AgentPortOptions): Promise<AgentServer> 
     port: config.agentPort,
     maxFrameBytes: config.maxFrameBytes,
     unregisteredPerAddressMax: config.agentUnregisteredPerAddressMax,
+    tls: options.pki.tls,
+    log,
+    identify: options.pki.identify,
+    routes: [
+      ...certificateRoutes({
+        caCertPem: options.pki.caCertPem,
+        tokens: options.tokens,
+        certificates: options.pki.certificates,
+        log,
+      }),
+      ...(options.routes ?? []),
+    ],
     onMalformedFrame: () => metrics.malformedFrames.inc(),
     onRefused: (address, reason) => {
       metrics.refusedAgents.inc();
-      logRefusal(`agent port: closed a socket from ${address} before Register: ${reason}`);
+      logRefusal(`agent port: refused a socket from ${address} before Register: ${reason}`);
     },
     onConnection: (socket) =>
       createAgentSession(socket, {
-        joinToken: options.joinToken,
         heartbeatIntervalMs: config.heartbeatIntervalMs,
         serverVersion: SERVER_VERSION,
         registry: options.registry,

@@ -1,10 +1,13 @@
-// The agent port: a WebSocket endpoint where node agents register and send heartbeats. Every
-// frame is one protobuf Envelope. Bad frames from a registered agent are answered and counted,
-// never fatal; before Register a socket gets one small frame and a small byte budget (see
-// agent-admission), and sockets that do not authenticate are closed with a reason.
+// The agent port: TLS only. A WebSocket endpoint where node agents holding a node certificate
+// register and send heartbeats, beside a few HTTPS routes (agent-http). Every frame is one
+// protobuf Envelope. Bad frames from a registered agent are answered and counted, never fatal;
+// before Register a socket gets one small frame and a small byte budget (see agent-admission),
+// and sockets that do not authenticate are refused with a reason.
 import { messageOf } from "@llmgw/domain";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { IncomingMessage } from "node:http";
+import { createServer, type Server } from "node:https";
+import type { AddressInfo } from "node:net";
+import type { TLSSocket } from "node:tls";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import {
   AGENT_WS_PATH,
@@ -21,11 +24,14 @@ import {
   REGISTER_FRAME_BYTES_MAX,
   type PendingSocket,
 } from "./agent-admission";
+import { handleAgentRequest, type AgentRoute, type PeerIdentity } from "./agent-http";
 import { CLOSE_UNAUTHENTICATED, type AgentSocket } from "./agent-socket";
 import type { AgentSessionHandler } from "./session";
 
 /** A session that sends this many malformed frames in a row is closed. */
 const MALFORMED_STREAK_MAX = 20;
+/** A TCP connection that has not finished its TLS handshake by then is cut. */
+const HANDSHAKE_TIMEOUT_MS = 10_000;
 
 export interface AgentServerOptions {
   host: string;
@@ -33,9 +39,16 @@ export interface AgentServerOptions {
   maxFrameBytes: number;
   /** Sockets from one address that may be connected and not yet registered at once. */
   unregisteredPerAddressMax: number;
+  /** The server's key and certificate, and the cluster CA client certificates must chain to. */
+  tls: { key: string; cert: string; ca: string };
+  /** The HTTPS routes beside the WebSocket. */
+  routes: readonly AgentRoute[];
+  /** Checks a client certificate: chained to the CA, unexpired, not revoked. */
+  identify(socket: TLSSocket): PeerIdentity;
   onConnection(socket: AgentSocket): AgentSessionHandler;
   onMalformedFrame(): void;
-  /** A socket closed before Register by the limits here (not by the session's token check). */
+  log(line: string): void;
+  /** A socket refused before Register: no valid certificate, or the limits for strangers. */
   onRefused(address: string, reason: string): void;
 }
 
@@ -45,27 +58,49 @@ export interface AgentServer {
 }
 
 export async function startAgentServer(options: AgentServerOptions): Promise<AgentServer> {
-  const http: Server = createServer((_req, res) => {
-    res.writeHead(426, { "content-type": "text/plain" }).end("agents connect with a WebSocket\n");
-  });
   const admission = new AgentAdmission(options.unregisteredPerAddressMax);
-  http.on("connection", (socket: Socket) => admission.accept(socket));
+  const overCap = (req: IncomingMessage) => {
+    const pending = admission.find(req.socket);
+    return pending?.isOverCap ? admission.refusal(pending.address) : null;
+  };
+  const http: Server = createServer(
+    {
+      ...options.tls,
+      // The certificate is asked for, not required: joining nodes have none yet. Each route
+      // and the WebSocket upgrade decide for themselves (options.identify).
+      requestCert: true,
+      rejectUnauthorized: false,
+      minVersion: "TLSv1.2",
+      handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
+    },
+    (req, res) => handleAgentRequest({ ...options, overCap, log: options.log }, req, res),
+  );
+  http.on("secureConnection", (socket: TLSSocket) => admission.accept(socket));
+  // A failed handshake (a plain ws:// client, a wrong CA) must never take the process down.
+  http.on("tlsClientError", () => undefined);
   const wss = new WebSocketServer({
     server: http,
     path: AGENT_WS_PATH,
     maxPayload: options.maxFrameBytes,
     perMessageDeflate: false,
     verifyClient: ({ req }: { req: IncomingMessage }, answer) => {
-      const pending = admission.find(req.socket);
-      if (!pending?.isOverCap) return answer(true);
-      const refusal = admission.refusal(pending.address);
-      options.onRefused(pending.address, refusal.message);
-      answer(false, refusal.status, refusal.message, refusal.headers);
+      const address = req.socket.remoteAddress ?? "";
+      const refusal = overCap(req);
+      if (refusal) {
+        options.onRefused(address, refusal.message);
+        return answer(false, refusal.status, refusal.message, refusal.headers);
+      }
+      const peer = options.identify(req.socket as TLSSocket);
+      if (peer.ok) return answer(true);
+      options.onRefused(address, peer.reason);
+      answer(false, 401, peer.reason);
     },
   });
   wss.on("connection", (ws, req) => {
     const pending = admission.find(req.socket);
-    if (pending) attach(ws, req.socket, pending, options);
+    const peer = options.identify(req.socket as TLSSocket);
+    if (pending && peer.ok)
+      attach(ws, req.socket as TLSSocket, { pending, nodeId: peer.nodeId }, options);
     else ws.terminate();
   });
   // A connection error must never take the process down.
@@ -82,10 +117,11 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
 
 function attach(
   ws: WebSocket,
-  tcp: Socket,
-  pending: PendingSocket,
+  tcp: TLSSocket,
+  peer: { pending: PendingSocket; nodeId: string },
   options: AgentServerOptions,
 ): void {
+  const { pending } = peer;
   let isClosing = false;
   const close = (code: number, reason: string) => {
     isClosing = true;
@@ -95,6 +131,7 @@ function attach(
   };
   const socket: AgentSocket = {
     remoteAddress: pending.address,
+    certificateNodeId: peer.nodeId,
     send: (init) => {
       if (ws.readyState === ws.OPEN) ws.send(encodeEnvelope(init));
     },

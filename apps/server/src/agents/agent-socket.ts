@@ -8,6 +8,8 @@ export const CLOSE_UNAUTHENTICATED = 4401;
 /** What a session may do with its socket. */
 export interface AgentSocket {
   readonly remoteAddress: string;
+  /** The node id (CN) of the client certificate the socket was opened with. */
+  readonly certificateNodeId: string;
   send(init: Parameters<typeof encodeEnvelope>[0]): void;
   close(code: number, reason: string): void;
 }

@@ -40,6 +40,13 @@ export class NodeLinks {
     }
   }
 
+  /** Closes the node's current session (the session's own close then detaches it). */
+  close(nodeId: string, code: number, reason: string): boolean {
+    const link = this.links.get(nodeId);
+    link?.socket.close(code, reason);
+    return link !== undefined;
+  }
+
   isConnected(nodeId: string): boolean {
     return this.links.has(nodeId);
   }

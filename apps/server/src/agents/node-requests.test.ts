@@ -23,6 +23,7 @@ function fleetWith(features: string[]) {
   registry.connect(register, 1, 0);
   links.attach("id-old", 1, {
     remoteAddress: "10.0.0.9",
+    certificateNodeId: "id-old",
     send: (init) => sent.push(init),
     close: () => undefined,
   });

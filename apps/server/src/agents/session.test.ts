@@ -12,13 +12,12 @@ import { FleetRegistry } from "../fleet/registry";
 import type { AgentSocket } from "./agent-socket";
 import { createAgentSession } from "./session";
 
-const TOKEN = "the-join-token-0123456789";
-
-function harness() {
+function harness(certificateNodeId = "node-1") {
   const sent: EnvelopeInit[] = [];
   const closed: Array<{ code: number; reason: string }> = [];
   const socket: AgentSocket = {
     remoteAddress: "127.0.0.1",
+    certificateNodeId,
     send: (f) => sent.push(f),
     close: (code, reason) => closed.push({ code, reason }),
   };
@@ -26,7 +25,6 @@ function harness() {
   let now = 1_000;
   const registered: string[] = [];
   const session = createAgentSession(socket, {
-    joinToken: TOKEN,
     heartbeatIntervalMs: 2_000,
     serverVersion: "test",
     registry,
@@ -39,19 +37,19 @@ function harness() {
 }
 
 const envelope = (init: EnvelopeInit): Envelope => create(EnvelopeSchema, init);
-const register = (token: string, nodeId = "node-1") =>
+const register = (nodeId = "node-1", joinToken = "") =>
   envelope({
     requestId: "r1",
     msg: {
       case: "register",
-      value: create(RegisterSchema, { nodeId, nodeName: "n1", joinToken: token }),
+      value: create(RegisterSchema, { nodeId, nodeName: "n1", joinToken }),
     },
   });
 
 describe("agent session", () => {
-  it("acknowledges a Register with the right token and the heartbeat interval", () => {
+  it("acknowledges a Register for the certificate's node with the heartbeat interval", () => {
     const h = harness();
-    h.session.onEnvelope(register(TOKEN));
+    h.session.onEnvelope(register());
     expect(h.closed).toEqual([]);
     expect(h.sent[0]).toMatchObject({
       requestId: "r1",
@@ -61,26 +59,32 @@ describe("agent session", () => {
     expect(h.registry.get("node-1")?.isConnected).toBe(true);
   });
 
-  it("refuses a wrong token and closes with 4401", () => {
-    const h = harness();
-    h.session.onEnvelope(register("nope"));
+  it("refuses node A's certificate registering as node B, join token or not, with 4401", () => {
+    const h = harness("node-a");
+    h.session.onEnvelope(register("node-b", "a-join-token-that-is-no-longer-read"));
     expect(h.sent[0]).toMatchObject({
       msg: { case: "error", value: { code: ErrorCode.UNAUTHENTICATED } },
     });
-    expect(h.closed).toEqual([{ code: 4401, reason: "join token refused" }]);
-    expect(h.registry.get("node-1")).toBeUndefined();
+    expect(h.closed).toEqual([
+      {
+        code: 4401,
+        reason: "the certificate belongs to node node-a; it cannot register as node-b",
+      },
+    ]);
+    expect(h.registry.get("node-b")).toBeUndefined();
+    expect(h.session.isRegistered()).toBe(false);
   });
 
   it("refuses a node id that could not be stored safely", () => {
-    const h = harness();
-    h.session.onEnvelope(register(TOKEN, "../../etc/passwd"));
+    const h = harness("../../etc/passwd");
+    h.session.onEnvelope(register("../../etc/passwd"));
     expect(h.closed[0]?.code).toBe(1008);
     expect(h.closed[0]?.reason).toMatch(/node_id/);
   });
 
   it("records heartbeats, answers pings, and marks the node disconnected on close", () => {
     const h = harness();
-    h.session.onEnvelope(register(TOKEN));
+    h.session.onEnvelope(register());
     h.advance(500);
     h.session.onEnvelope(
       envelope({
@@ -102,7 +106,7 @@ describe("agent session", () => {
 
   it("does not let an old session's close mark a newer session disconnected", () => {
     const first = harness();
-    first.session.onEnvelope(register(TOKEN));
+    first.session.onEnvelope(register());
     const registry = first.registry;
     registry.connect(create(RegisterSchema, { nodeId: "node-1", nodeName: "n1" }), 999_999, 2_000);
     first.session.onClose();

@@ -1,8 +1,8 @@
-// One agent connection: refuses everything until a Register with the right join token arrives,
-// then records heartbeats and answers pings. Persistence happens off the socket handler.
+// One agent connection: refuses everything until a Register arrives for the node its client
+// certificate names, then records heartbeats and answers pings. Persistence happens off the
+// socket handler.
 import { ErrorCode, type Envelope, type Register, type ReplicaStatus } from "@llmgw/proto";
 import type { FleetRegistry } from "../fleet/registry";
-import { constantTimeEqual } from "@llmgw/secrets";
 import { CLOSE_UNAUTHENTICATED, type AgentSocket } from "./agent-socket";
 import type { NodeLinks } from "./node-links";
 
@@ -13,7 +13,6 @@ export interface AgentSessionHandler {
 }
 
 export interface SessionDeps {
-  joinToken: string;
   heartbeatIntervalMs: number;
   serverVersion: string;
   registry: FleetRegistry;
@@ -41,10 +40,12 @@ export function createAgentSession(socket: AgentSocket, deps: SessionDeps): Agen
     socket.send({ msg: { case: "error", value: { code, message } } });
 
   const register = (envelope: Envelope, msg: Register) => {
-    if (!constantTimeEqual(msg.joinToken, deps.joinToken)) {
-      deps.log(`agent from ${socket.remoteAddress} refused: wrong join token`);
-      refuse(ErrorCode.UNAUTHENTICATED, "join token refused");
-      socket.close(CLOSE_UNAUTHENTICATED, "join token refused");
+    // The certificate is the node's identity: Register.join_token is no longer read.
+    if (msg.nodeId !== socket.certificateNodeId) {
+      const why = `the certificate belongs to node ${socket.certificateNodeId}; it cannot register as ${msg.nodeId}`;
+      deps.log(`agent from ${socket.remoteAddress} refused: ${why}`);
+      refuse(ErrorCode.UNAUTHENTICATED, why);
+      socket.close(CLOSE_UNAUTHENTICATED, why);
       return;
     }
     const invalid = validateRegister(msg);

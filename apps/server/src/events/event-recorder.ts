@@ -18,6 +18,7 @@ const EVENT_KIND_META: Record<
   "node.unreachable": { severity: "warning", subjectType: "node" },
   "node.lost": { severity: "error", subjectType: "node" },
   "node.back": { severity: "info", subjectType: "node" },
+  "node.removed": { severity: "warning", subjectType: "node" },
   "replica.placed": { severity: "info", subjectType: "replica" },
   "replica.started": { severity: "info", subjectType: "replica" },
   "replica.failed": { severity: "error", subjectType: "replica" },

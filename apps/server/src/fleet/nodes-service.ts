@@ -16,7 +16,7 @@ export function createNodesService(
   registry: FleetRegistry,
   policy: LivenessPolicy,
   nowMs: () => number,
-): NodesService {
+): Omit<NodesService, "remove"> {
   const load = async (): Promise<NodeView[]> => {
     const [nodeRows, gpuRows] = await Promise.all([
       db.select().from(nodes).orderBy(asc(nodes.name)),

@@ -18,6 +18,9 @@ import { createSignInSetupService } from "../identity/sign-in-service";
 import { SignInStore } from "../identity/sign-in-settings";
 import { createKeysService, type GatewayKeys } from "../keys/keys-service";
 import { startMcp, type McpParts } from "../mcp/start-mcp";
+import type { ClusterPki } from "../pki/cluster-pki";
+import type { JoinTokens } from "../pki/join-tokens";
+import { nodeRemover } from "../pki/remove-node";
 import type { ControlPlane, ControlPlaneOptions } from "../reconcile/control-plane";
 import { createReplicasService } from "../reconcile/replicas-service";
 
@@ -27,6 +30,8 @@ export interface ApiServicesOptions extends ControlPlaneOptions {
     ControlPlane,
     "fleet" | "catalog" | "health" | "reconciler" | "apiKeyPepper" | "masterKey"
   >;
+  /** The node certificates (nodes.remove revokes them) and the join tokens. */
+  cluster: { pki: Pick<ClusterPki, "certificates">; joinTokens: JoinTokens };
 }
 
 export interface ApiWiring {
@@ -56,8 +61,10 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
   });
   const { catalog, health, reconciler } = plane;
   const timeoutMs = config.agentRequestTimeoutMs;
+  const nodes = createNodesService(db, registry, options.liveness, nowMs);
+  const certificates = options.cluster.pki.certificates;
   const services: ApiServices = {
-    nodes: createNodesService(db, registry, options.liveness, nowMs),
+    nodes: { ...nodes, remove: nodeRemover({ db, nodes, certificates, links, events, log }) },
     auth: createAuthService(db, config.sessionTtlMs, nowMs, ldap, config.signInFreeFailures),
     models: createModelsService({ db, fleet, catalog, health, reconciler, events, log }),
     replicas: createReplicasService(fleet),
@@ -65,6 +72,7 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
     logs: createLogsService({ registry, links }, timeoutMs),
     reclaim: createReclaimService(db, { registry, links, catalog: fleet.catalog }, timeoutMs),
     keys,
+    joinTokens: options.cluster.joinTokens,
     usage: createUsageService(db, nowMs),
     events: createEventsService(db),
     people: createPeopleService(db),

@@ -10,7 +10,7 @@ import { openStore } from "@llmgw/db";
 import { ensureServerPki } from "@llmgw/pki";
 import { ConfigError, parseServerConfig, type ServerConfig } from "../config";
 import { ensureFirstAdmin } from "../identity/auth-service";
-import { createBootstrapJoinToken } from "../agents/join-tokens";
+import { createJoinTokens } from "../pki/join-tokens";
 import { formatSettingsFile, settingsPath } from "./settings-file";
 import { systemdUnits } from "./systemd-units";
 
@@ -30,7 +30,7 @@ export const INIT_USAGE = `usage: llmgw server init [--home DIR] [--name NAME]â€
 `;
 
 /** How long the join token init prints stays valid, and how many nodes it may join. */
-const INIT_TOKEN_TTL_MS = 24 * 3_600_000;
+const INIT_TOKEN_TTL_S = 24 * 3_600;
 const INIT_TOKEN_USES = 100;
 
 interface InitOptions {
@@ -118,12 +118,13 @@ async function init(options: InitOptions, env: NodeJS.ProcessEnv, say: (line: st
         ? `  admin     user ${admin.username}, password ${env.LLMGW_ADMIN_PASSWORD ? "from LLMGW_ADMIN_PASSWORD" : `${admin.password}   (shown once)`}`
         : "  admin     kept: the store already has people (sign in as before)",
     );
-    token = await createBootstrapJoinToken(store.db, {
-      ttlMs: INIT_TOKEN_TTL_MS,
-      uses: INIT_TOKEN_USES,
-      description: "made by llmgw server init",
-      nowMs: Date.now(),
-    });
+    const tokens = createJoinTokens(store.db, Date.now, () => ({ agentUrls: [], caSha256: pki.caFingerprint }));
+    token = (
+      await tokens.create(
+        { ttlSeconds: INIT_TOKEN_TTL_S, uses: INIT_TOKEN_USES, description: "made by llmgw server init" },
+        { username: "llmgw server init" },
+      )
+    ).token;
   } finally {
     await store.close();
   }

@@ -7,6 +7,7 @@ export const EVENT_KINDS = [
   "node.unreachable",
   "node.lost",
   "node.back",
+  "node.removed",
   "replica.placed",
   "replica.started",
   "replica.failed",

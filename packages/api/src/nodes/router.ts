@@ -1,6 +1,6 @@
 // The fleet's nodes: inventory with live state, and a node's recent card samples.
-import { gpuHistorySchema, nodeIdInputSchema, nodeViewSchema } from "./schemas";
-import { authedProcedure, listQuery, router } from "../trpc";
+import { gpuHistorySchema, nodeIdInputSchema, nodeViewSchema, removedNodeSchema } from "./schemas";
+import { adminProcedure, authedProcedure, listQuery, router } from "../trpc";
 
 export const nodesRouter = router({
   list: listQuery(nodeViewSchema, (services) => services.nodes.list()),
@@ -14,4 +14,10 @@ export const nodesRouter = router({
     .input(nodeIdInputSchema)
     .output(gpuHistorySchema)
     .query(({ ctx, input }) => ctx.services.nodes.history(input.id)),
+
+  /** Revokes the node's certificates: its next connection is refused until it joins again. */
+  remove: adminProcedure
+    .input(nodeIdInputSchema)
+    .output(removedNodeSchema)
+    .mutation(({ ctx, input }) => ctx.services.nodes.remove(input.id, ctx.actor)),
 });

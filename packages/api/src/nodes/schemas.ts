@@ -87,3 +87,8 @@ export type GpuHistoryView = z.infer<typeof gpuHistorySchema>;
 export const nodeIdInputSchema = z.object({
   id: oneLine("node id").min(1, "node id is required").max(200),
 });
+
+export const removedNodeSchema = z.object({
+  id: z.string(),
+  certificatesRevoked: z.number().int(),
+});

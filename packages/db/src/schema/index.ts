@@ -17,3 +17,5 @@ export * from "./groups";
 export * from "./org-units";
 export * from "./role-bindings";
 export * from "./sign-in-states";
+export * from "./join-tokens";
+export * from "./node-certificates";
