@@ -3,8 +3,7 @@
 // each time is a join token (they expire) and the unit files (they only describe the install).
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { join } from "node:path";
 import { messageOf } from "@llmgw/domain";
 import { openStore } from "@llmgw/db";
 import { ensureServerPki } from "@llmgw/pki";
@@ -12,51 +11,23 @@ import { ConfigError, parseServerConfig, type ServerConfig } from "../config";
 import { ensureFirstAdmin } from "../identity/auth-service";
 import { createJoinTokens } from "../pki/join-tokens";
 import { formatSettingsFile, settingsPath } from "./settings-file";
+import { INIT_USAGE, parseInitArgs, type InitOptions } from "./config";
 import { systemdUnits } from "./systemd-units";
-
-export const INIT_USAGE = `usage: llmgw server init [--home DIR] [--name NAME]… [--address IP]…
-                         [--port N] [--agent-port N] [--install-root DIR]
-                         [--agent-data-dir DIR] [--user NAME]
-
-  --home DIR            the control plane's home (default: LLMGW_HOME, else ./.llmgw)
-  --name NAME           a DNS name agents reach this machine by (repeat for more)
-  --address IP          an address agents reach this machine at (repeat for more)
-  --port N              the API and console proxy port (default 8080)
-  --agent-port N        the agent port, TLS (default 8081)
-  --install-root DIR    where releases are unpacked beside a \`current\` link (default /opt/llmgw,
-                        or the root of the release this runs from)
-  --agent-data-dir DIR  the agents' data directory in the unit file (default /var/lib/llmgw-agent)
-  --user NAME           the account the services run as (default llmgw)
-`;
 
 /** How long the join token init prints stays valid, and how many nodes it may join. */
 const INIT_TOKEN_TTL_S = 24 * 3_600;
 const INIT_TOKEN_USES = 100;
 
-interface InitOptions {
-  homeDir: string;
-  names: string[];
-  addresses: string[];
-  port: string;
-  agentPort: string;
-  installRoot: string;
-  agentDataDir: string;
-  user: string;
-}
-
-export async function runInit(
-  argv: string[],
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<number> {
+export async function runInit(argv: string[]): Promise<number> {
   let options: InitOptions;
   try {
-    options = parseInitArgs(argv, env);
+    options = parseInitArgs(argv);
   } catch (error) {
     process.stderr.write(`llmgw server init: ${messageOf(error)}\n\n${INIT_USAGE}`);
     return 2;
   }
   try {
-    await init(options, env, (line) => process.stdout.write(`${line}\n`));
+    await init(options, (line) => process.stdout.write(`${line}\n`));
     return 0;
   } catch (error) {
     process.stderr.write(`llmgw server init: ${messageOf(error)}\n`);
@@ -64,37 +35,8 @@ export async function runInit(
   }
 }
 
-function parseInitArgs(argv: string[], env: NodeJS.ProcessEnv): InitOptions {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      home: { type: "string" },
-      name: { type: "string", multiple: true },
-      address: { type: "string", multiple: true },
-      port: { type: "string" },
-      "agent-port": { type: "string" },
-      "install-root": { type: "string" },
-      "agent-data-dir": { type: "string" },
-      user: { type: "string" },
-    },
-  });
-  const releaseDir = env.LLMGW_RELEASE_DIR;
-  return {
-    homeDir: resolve(values.home ?? env.LLMGW_HOME ?? ".llmgw"),
-    names: values.name ?? [],
-    addresses: values.address ?? [],
-    port: values.port ?? env.LLMGW_PORT ?? "8080",
-    agentPort: values["agent-port"] ?? env.LLMGW_AGENT_PORT ?? "8081",
-    installRoot: resolve(
-      values["install-root"] ?? (releaseDir ? dirname(releaseDir) : "/opt/llmgw"),
-    ),
-    agentDataDir: resolve(values["agent-data-dir"] ?? "/var/lib/llmgw-agent"),
-    user: values.user ?? "llmgw",
-  };
-}
-
-async function init(options: InitOptions, env: NodeJS.ProcessEnv, say: (line: string) => void) {
+async function init(options: InitOptions, say: (line: string) => void) {
+  const { env } = options;
   mkdirSync(options.homeDir, { recursive: true, mode: 0o700 });
   say(`llmgw server init: ${options.homeDir}`);
   say(`  settings  ${writeSettings(options, env)}`);
@@ -118,10 +60,17 @@ async function init(options: InitOptions, env: NodeJS.ProcessEnv, say: (line: st
         ? `  admin     user ${admin.username}, password ${env.LLMGW_ADMIN_PASSWORD ? "from LLMGW_ADMIN_PASSWORD" : `${admin.password}   (shown once)`}`
         : "  admin     kept: the store already has people (sign in as before)",
     );
-    const tokens = createJoinTokens(store.db, Date.now, () => ({ agentUrls: [], caSha256: pki.caFingerprint }));
+    const tokens = createJoinTokens(store.db, Date.now, () => ({
+      agentUrls: [],
+      caSha256: pki.caFingerprint,
+    }));
     token = (
       await tokens.create(
-        { ttlSeconds: INIT_TOKEN_TTL_S, uses: INIT_TOKEN_USES, description: "made by llmgw server init" },
+        {
+          ttlSeconds: INIT_TOKEN_TTL_S,
+          uses: INIT_TOKEN_USES,
+          description: "made by llmgw server init",
+        },
         { username: "llmgw server init" },
       )
     ).token;
