@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseServerConfig } from "./config";
 
@@ -17,6 +20,32 @@ describe("parseServerConfig", () => {
     });
     expect(config.store).toEqual({ kind: "postgres", url: "postgres://u@db/llmgw" });
     expect(config.httpPort).toBe(9090);
+  });
+
+  it("reads the home's server.env, with the environment and then flags winning over it", () => {
+    const home = mkdtempSync(join(tmpdir(), "server-home-"));
+    writeFileSync(
+      join(home, "server.env"),
+      "LLMGW_PORT=7001\nLLMGW_AGENT_PORT=7002\nLLMGW_BIND=0.0.0.0\n",
+    );
+    const fromFile = parseServerConfig(["--home", home], {});
+    expect([fromFile.httpPort, fromFile.agentPort, fromFile.httpHost]).toEqual([
+      7001,
+      7002,
+      "0.0.0.0",
+    ]);
+    const overridden = parseServerConfig(["--home", home, "--agent-port", "7004"], {
+      LLMGW_PORT: "7003",
+    });
+    expect([overridden.httpPort, overridden.agentPort]).toEqual([7003, 7004]);
+    expect(parseServerConfig([], { LLMGW_HOME: home }).httpPort).toBe(7001);
+  });
+
+  it("refuses a settings file that sets something other than a setting", () => {
+    const home = mkdtempSync(join(tmpdir(), "server-home-"));
+    writeFileSync(join(home, "server.env"), "LD_PRELOAD=/tmp/x.so\n");
+    expect(() => parseServerConfig(["--home", home], {})).toThrow(ConfigError);
+    expect(() => parseServerConfig(["--home", home], {})).toThrow(/LD_PRELOAD is not a setting/);
   });
 
   it("splits the agent TLS names into host names and addresses, and takes the node certificate lifetime", () => {

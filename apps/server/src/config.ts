@@ -4,6 +4,9 @@ import { resolve } from "node:path";
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { readSettingsFile, SettingsFileError } from "./install/settings-file";
+
+const DEFAULT_HOME = ".llmgw";
 
 const port = (name: string, fallback: number) =>
   z.coerce
@@ -14,7 +17,7 @@ const port = (name: string, fallback: number) =>
     .default(fallback);
 
 const envSchema = z.object({
-  LLMGW_HOME: z.string().default(".llmgw"),
+  LLMGW_HOME: z.string().default(DEFAULT_HOME),
   LLMGW_DATA_DIR: z.string().optional(),
   DATABASE_URL: z
     .string()
@@ -225,6 +228,15 @@ export class ConfigError extends Error {
   override readonly name = "ConfigError";
 }
 
+function readHomeSettings(home: string): Record<string, string> {
+  try {
+    return readSettingsFile(resolve(home));
+  } catch (error) {
+    if (error instanceof SettingsFileError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
 export function parseServerConfig(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
@@ -238,7 +250,10 @@ export function parseServerConfig(
     },
     strict: true,
   });
+  // The home's settings file first; the environment, then flags, win over it.
+  const home = values.home ?? env.LLMGW_HOME ?? DEFAULT_HOME;
   const merged = {
+    ...readHomeSettings(home),
     ...env,
     ...(values.port !== undefined && { LLMGW_PORT: values.port }),
     ...(values["agent-port"] !== undefined && { LLMGW_AGENT_PORT: values["agent-port"] }),

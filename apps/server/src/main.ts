@@ -128,8 +128,13 @@ export async function startServer(
   };
 }
 
-/** `llmgw server`: runs until SIGINT or SIGTERM, or until an upgrade asks for a restart. */
+/** `llmgw server`: runs until SIGINT or SIGTERM, or until an upgrade asks for a restart; `llmgw
+ * server init` makes a home instead. */
 export async function runServer(argv: string[]): Promise<void> {
+  if (argv[0] === "init") {
+    process.exitCode = await (await import("./install/init")).runInit(argv.slice(1));
+    return;
+  }
   let config: ServerConfig;
   try {
     config = parseServerConfig(argv);
