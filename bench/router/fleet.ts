@@ -7,10 +7,12 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import type { AppRouter } from "@llmgw/api";
+import { caFingerprint } from "@llmgw/pki";
 import {
   ADMIN_PASSWORD,
   freePort,
-  JOIN_TOKEN,
+  createJoinToken,
+  joinAs,
   serverSetup,
   spawnProcess,
   spawnLlmgw,
@@ -84,17 +86,21 @@ async function startServer(checksOff: boolean): Promise<ServerHandle> {
       LLMGW_PORT: String(setup.httpPort),
       LLMGW_AGENT_PORT: String(setup.agentPort),
       LLMGW_AGENT_BIND: "127.0.0.1",
-      LLMGW_JOIN_TOKEN: JOIN_TOKEN,
       LLMGW_ADMIN_PASSWORD: ADMIN_PASSWORD,
       LLMGW_RESYNC_INTERVAL_MS: "500",
       ...(checksOff ? { LLMGW_GATEWAY_CHECKS: "off" } : {}),
     },
   });
   await process.waitForOutput(/server listening: /, SERVER_START_MS);
+  const apiUrl = `http://127.0.0.1:${setup.httpPort}`;
+  const caPem = readFileSync(join(setup.homeDir, "pki", "ca.crt"), "utf8");
   return {
     process,
-    apiUrl: `http://127.0.0.1:${setup.httpPort}`,
-    agentUrl: `ws://127.0.0.1:${setup.agentPort}`,
+    apiUrl,
+    agentUrl: `wss://127.0.0.1:${setup.agentPort}`,
+    joinToken: await createJoinToken(apiUrl),
+    caPem,
+    caSha256: caFingerprint(caPem),
     httpPort: setup.httpPort,
     agentPort: setup.agentPort,
   };
@@ -105,10 +111,12 @@ async function startLlmgw(
   checksOff: boolean,
 ): Promise<{ server: ServerHandle; agent: StandInAgent; key: string }> {
   const server = await startServer(checksOff);
+  const nodeName = checksOff ? "bench-node-off" : "bench-node";
+  const identity = await joinAs(server, `bench-${nodeName}`);
   const agent = await startStandInAgent({
     agentUrl: server.agentUrl,
-    joinToken: JOIN_TOKEN,
-    nodeName: checksOff ? "bench-node-off" : "bench-node",
+    tls: { ca: server.caPem, cert: identity.cert, key: identity.key },
+    nodeName,
     engines: enginePorts,
   });
   const anonymous = createTRPCClient<AppRouter>({

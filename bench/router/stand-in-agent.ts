@@ -1,5 +1,5 @@
 // A node agent that starts no engine: it registers one simulated card per benchmark model over the
-// real agent protocol (WebSocket, protobuf frames, join token), and when the control plane places a
+// real agent protocol (mutual TLS with a node certificate, protobuf frames), and when the control plane places a
 // replica it reports it ready at the address of an engine the benchmark already runs. The server,
 // its placement, replica book, keys, limits and /v1 gateway are all the real ones; only the engine
 // process is the benchmark's, so the gateway and the direct column hit the very same engine.
@@ -16,7 +16,8 @@ import WebSocket from "ws";
 
 export interface StandInAgentOptions {
   agentUrl: string;
-  joinToken: string;
+  /** The cluster CA and the certificate issued to `bench-<nodeName>` (joined by the caller). */
+  tls: { ca: string; cert: string; key: string };
   nodeName: string;
   /** Catalog model name → the engine's port on 127.0.0.1. */
   engines: ReadonlyMap<string, number>;
@@ -30,7 +31,10 @@ export interface StandInAgent {
 }
 
 export async function startStandInAgent(options: StandInAgentOptions): Promise<StandInAgent> {
-  const ws = new WebSocket(`${options.agentUrl}${AGENT_WS_PATH}`, { perMessageDeflate: false });
+  const ws = new WebSocket(`${options.agentUrl}${AGENT_WS_PATH}`, {
+    ...options.tls,
+    perMessageDeflate: false,
+  });
   const replicas = new Map<string, StatusInit>();
   const send = (init: EnvelopeInit) => {
     if (ws.readyState === ws.OPEN) ws.send(encodeEnvelope(init));
@@ -105,7 +109,6 @@ export async function startStandInAgent(options: StandInAgentOptions): Promise<S
         engines: ["sim"],
         simulated: true,
         simulationProfile: "bench",
-        joinToken: options.joinToken,
         hardware: {
           gpus: cards,
           cpu: { model: "bench", cores: 2 },

@@ -1,4 +1,5 @@
-// The whole agent (runAgent, --simulate) against a WebSocket server stub speaking the real frames:
+// The whole agent (runAgent, --simulate) against a WebSocket server stub speaking the real frames
+// over mutual TLS (a test CA, the node enrolled in its data dir as a join leaves it):
 // DesiredReplicas → ReplicaStatus frames up to READY (with fetch progress for an http source),
 // heartbeats carrying every replica, logs and reclaim answered by request id, StopReplica.
 import { must } from "@llmgw/domain";
@@ -10,7 +11,6 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
-  AGENT_WS_PATH,
   decodeEnvelope,
   encodeEnvelope,
   ReplicaPhase,
@@ -19,7 +19,8 @@ import {
 } from "@llmgw/proto";
 import { waitFor } from "@llmgw/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { WebSocketServer, type WebSocket } from "ws";
+import type { WebSocket } from "ws";
+import { startTlsAgentServer } from "../test/tls-server";
 import { cacheName } from "./cache/layout";
 import { parseConfig } from "./config";
 import { LogRing } from "./log-ring";
@@ -56,12 +57,11 @@ function frames(list: Envelope[], kind: Envelope["msg"]["case"]) {
 describe("agent replicas over the WebSocket", () => {
   it("runs DesiredReplicas to READY, reports them in heartbeats, answers logs and reclaim, stops on request", async () => {
     const source = await weightsServer();
-    const server = new WebSocketServer({ host: "127.0.0.1", port: 0, path: AGENT_WS_PATH });
-    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
-    await once(server, "listening");
+    const server = await startTlsAgentServer();
+    cleanups.push(() => server.close());
     const received: Envelope[] = [];
     let socket: WebSocket | undefined;
-    server.on("connection", (ws) => {
+    server.wss.on("connection", (ws) => {
       socket = ws;
       ws.on("message", (data) => received.push(decodeEnvelope(new Uint8Array(data as Buffer))));
     });
@@ -69,9 +69,10 @@ describe("agent replicas over the WebSocket", () => {
       must(socket, "the agent's connection").send(encodeEnvelope(init));
 
     const dataDir = mkdtempSync(path.join(tmpdir(), "llmgw-agent-e2e-"));
+    await server.enrol(dataDir, "sim-1-node");
     const argv = [
       "--server",
-      `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      server.url,
       "--simulate",
       "h100x8",
       "--name",

@@ -72,7 +72,6 @@ function startAgent(serverUrls: string[]) {
   const logger = createLogger({ ring, write: () => {}, nowMs: Date.now });
   const config = {
     serverUrls,
-    joinToken: "join-secret",
     nodeName: "sim-node-1",
     labels: { rack: "r1" },
     dataDir: "/unused",
@@ -114,7 +113,6 @@ describe("AgentConnection against a real WebSocket server", () => {
     if (registerFrame.msg.case !== "register") throw new Error("unreachable");
     const register = registerFrame.msg.value;
     expect(register).toMatchObject({
-      joinToken: "join-secret",
       simulated: true,
       simulationProfile: "h100x8",
       nodeName: "sim-node-1",

@@ -40,7 +40,7 @@ export function normaliseFingerprint(value: string): string | null {
 }
 
 /** Fetches the CA and checks its fingerprint; throws before anything secret is sent. */
-export async function fetchPinnedCa(serverUrl: string, caSha256: string): Promise<string> {
+async function fetchPinnedCa(serverUrl: string, caSha256: string): Promise<string> {
   const pinned = normaliseFingerprint(caSha256);
   if (pinned === null)
     throw new JoinError("--ca-sha256 must be the CA's SHA-256 fingerprint: 64 hex digits");

@@ -25,7 +25,7 @@ export interface RenewalOptions {
 }
 
 /** Renews when due; answers whether it renewed. A failure is logged and tried again later. */
-export async function renewIfDue(options: RenewalOptions): Promise<boolean> {
+async function renewIfDue(options: RenewalOptions): Promise<boolean> {
   const tls = loadNodeTls(options.dataDir);
   if (!tls) return false;
   const facts = await readCertificate(tls.cert);

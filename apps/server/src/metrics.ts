@@ -21,7 +21,7 @@ export function createMetrics(nodes: NodesService, fleet?: FleetView): ServerMet
   });
   const refusedAgents = new Counter({
     name: "llmgw_agent_connections_refused_total",
-    help: "Agent connections closed before Register: a wrong or missing join token, or the agent port's limits for strangers (per-address cap, byte budget, first frame, timeout).",
+    help: "Agent connections refused before Register: no valid node certificate (missing, another CA, expired, revoked), a Register for another node, or the agent port's limits for strangers (per-address cap, byte budget, first frame, timeout).",
     registers: [registry],
   });
   new Gauge({

@@ -23,7 +23,6 @@ import {
 // What the files that start a bare server (the agent-port fuzz) or send passwords need.
 export {
   ADMIN_PASSWORD,
-  createJoinToken,
   serverSetup,
   startServer,
   type ServerHandle,

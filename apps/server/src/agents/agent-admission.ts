@@ -1,8 +1,9 @@
 // What a socket on the agent port may cost before it has registered. Anyone who can reach the
-// port can open sockets, so until a Register with the join token is accepted a socket gets one
-// small frame (which must be that Register), a small byte budget, ten seconds, and a place among a
-// few unregistered sockets from its address; past any of them it is closed. Registered agents are
-// not counted, so many nodes behind one NAT address only meet the cap while they reconnect at once.
+// port can open sockets (and any node may misbehave), so until a Register is accepted a socket
+// gets one small frame (which must be that Register), a small byte budget, ten seconds, and a
+// place among a few unregistered sockets from its address; past any of them it is closed.
+// Registered agents are not counted, so many nodes behind one NAT address only meet the cap while
+// they reconnect at once.
 import type { Socket } from "node:net";
 
 /** The first frame must be a Register; a real one is a few KiB (8 GPUs ≈ 1.3 KiB, 256 ≈ 34 KiB). */

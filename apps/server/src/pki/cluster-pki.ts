@@ -50,7 +50,7 @@ const NO_CERTIFICATE =
   "a node certificate of this cluster is required: join first (llmgw agent join wss://HOST:PORT --token T --ca-sha256 H)";
 
 /** Node's TLS checked the chain and the dates; revocation is checked here, from memory. */
-export function identifyPeer(
+function identifyPeer(
   socket: TLSSocket,
   certificates: Pick<NodeCertificates, "isRevoked">,
   nowMs: number,

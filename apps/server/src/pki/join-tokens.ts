@@ -15,9 +15,9 @@ import { constantTimeEqual, randomToken, sha256Hex } from "@llmgw/secrets";
 import { recordAudit } from "../identity/audit";
 
 /** Why a token was refused: told to the server log, never to the one presenting it. */
-export type TokenRefusal = "malformed" | "unknown" | "expired" | "revoked" | "used-up";
+type TokenRefusal = "malformed" | "unknown" | "expired" | "revoked" | "used-up";
 
-export type TokenCheck = { ok: true; id: string } | { ok: false; why: TokenRefusal };
+type TokenCheck = { ok: true; id: string } | { ok: false; why: TokenRefusal };
 
 export interface JoinTokens extends JoinTokensService {
   /** Checks a presented token without spending it. */
