@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "dotenv";
 
-export const SETTINGS_FILE = "server.env";
+const SETTINGS_FILE = "server.env";
 
 /** Names the file may set: settings, never anything else that would reach child processes. */
 const SETTING_NAME = /^(LLMGW_[A-Z0-9_]+|DATABASE_URL)$/;
