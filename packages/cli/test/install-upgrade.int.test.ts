@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  cleanUpEnginesOf,
   cleanupAll,
   freePort,
   repoRoot,
@@ -200,6 +201,7 @@ describe("from a release file to an upgraded fleet", () => {
       const bin = install(root, V1);
       nodeRoots.set(name, root);
       const dataDir = join(work, `${name}-data`);
+      cleanUpEnginesOf(dataDir, name);
       const joined = await run(bin, [
         "agent",
         "join",

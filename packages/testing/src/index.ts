@@ -17,6 +17,7 @@ export {
 export { freePort } from "./free-port.ts";
 export {
   ADMIN_PASSWORD,
+  cleanUpEnginesOf,
   createJoinToken,
   serverSetup,
   startAgent,

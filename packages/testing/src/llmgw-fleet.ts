@@ -126,12 +126,7 @@ export async function startAgent(
   dataDir?: string,
 ): Promise<SpawnedProcess> {
   const dir = dataDir ?? (await tempDir(`it-agent-${name}`)).path;
-  // Engines outlive a killed agent on purpose (adoption); a test must not leave them behind.
-  registerCleanup({
-    name: `engines of agent ${name}`,
-    stop: async () => killEngineGroups(dir),
-    killNow: () => killEngineGroups(dir),
-  });
+  cleanUpEnginesOf(dir, name);
   // The token and pin are used only on the first start (no certificate yet in the data dir).
   return spawnLlmgw(["agent", "--server", server.agentUrl, "--name", name, "--simulate", profile], {
     name: `agent ${name}`,
@@ -140,6 +135,18 @@ export async function startAgent(
       LLMGW_CA_SHA256: server.caSha256,
       LLMGW_AGENT_DATA_DIR: dir,
     },
+  });
+}
+
+/**
+ * Engines outlive a killed agent on purpose (adoption); a test must not leave them behind. At the
+ * test's cleanup, kills every engine the agent with this data dir recorded.
+ */
+export function cleanUpEnginesOf(agentDataDir: string, name: string): void {
+  registerCleanup({
+    name: `engines of agent ${name}`,
+    stop: async () => killEngineGroups(agentDataDir),
+    killNow: () => killEngineGroups(agentDataDir),
   });
 }
 
