@@ -82,17 +82,3 @@ ${resultsTable(scenarios)}
 Run ${info.date} in Debian's Chromium (headless, software rendering) through Playwright on ${info.machine}.
 Command: \`${info.command}\` (\`--smoke --no-write\` is the quick check \`npm test\` runs).`;
 }
-
-const START = "<!-- bench:heatmap:start -->";
-const END = "<!-- bench:heatmap:end -->";
-
-/** Replaces the marked section, or appends it; everything else in the file stays as it was. */
-export function withHeatmapSection(existing: string | undefined, section: string): string {
-  const block = `${START}\n${section}\n${END}`;
-  if (!existing) return `# Benchmarks\n\n${block}\n`;
-  const start = existing.indexOf(START);
-  const end = existing.indexOf(END);
-  if (start !== -1 && end > start)
-    return existing.slice(0, start) + block + existing.slice(end + END.length);
-  return `${existing.trimEnd()}\n\n${block}\n`;
-}

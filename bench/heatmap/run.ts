@@ -3,6 +3,7 @@
 // raw-canvas baseline on the same page. Prints a markdown table and writes it to docs/benchmarks.md.
 // `--smoke` runs a few updates: it fails on errors (wrong cell count, a grid with too many DOM
 // nodes, no paint), never on timings.
+import { withBenchSection } from "../section";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
@@ -11,7 +12,7 @@ import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
 import { chromium, type Page } from "playwright-core";
 import { freePort, waitFor } from "@llmgw/testing";
-import { heatmapSection, P8, resultsTable, withHeatmapSection, type Scenario } from "./report";
+import { heatmapSection, P8, resultsTable, type Scenario } from "./report";
 
 /** What apps/web/src/components/bench/heatmap-bench.tsx puts on window (read inside the page). */
 interface BenchGlobal {
@@ -161,7 +162,7 @@ async function main(): Promise<number> {
         domNodes,
       };
       const existing = existsSync(DOCS) ? readFileSync(DOCS, "utf8") : undefined;
-      writeFileSync(DOCS, withHeatmapSection(existing, heatmapSection(scenarios, info)));
+      writeFileSync(DOCS, withBenchSection("heatmap", existing, heatmapSection(scenarios, info)));
       console.error(`heatmap bench: wrote ${DOCS}`);
     }
     return 0;

@@ -178,18 +178,3 @@ export function placementSection(
     "",
   ].join("\n");
 }
-
-const START = "<!-- bench:placement:start -->";
-const END = "<!-- bench:placement:end -->";
-
-/** Replaces the placement section of docs/benchmarks.md, keeping whatever other benchmarks wrote. */
-export function withPlacementSection(existing: string | undefined, section: string): string {
-  const block = `${START}\n${section}${END}\n`;
-  const header =
-    "# Benchmarks\n\nMeasured against the goals in [goals.md](goals.md). Each section is written by its benchmark; rerun the command to refresh it.\n\n";
-  if (existing === undefined || existing.trim() === "") return header + block;
-  const start = existing.indexOf(START);
-  const end = existing.indexOf(END);
-  if (start < 0 || end < start) return `${existing.trimEnd()}\n\n${block}`;
-  return existing.slice(0, start) + block + existing.slice(end + END.length).replace(/^\n/, "");
-}

@@ -2,6 +2,7 @@
 // side by side, then the largest with its placements written to PGlite and PostgreSQL, prints
 // markdown tables and writes them to docs/benchmarks.md. `--smoke` runs the smallest size a few
 // times (and writes it to PGlite once) for CI: it fails on a wrong answer, never on a slow one.
+import { withBenchSection } from "../section";
 import { messageOf } from "@llmgw/domain";
 import { openStore, type Store } from "@llmgw/db";
 import { cleanupAll, startPostgres, tempDir } from "@llmgw/testing";
@@ -12,14 +13,7 @@ import { parseArgs } from "node:util";
 import { buildScenario } from "./fleet";
 import { prepare, sample, summarise, type Sample } from "./measure";
 import { measurePersisted, type PersistMeasurement, type WriteMode } from "./persist";
-import {
-  barsTable,
-  persistTable,
-  placementSection,
-  resultsTable,
-  withPlacementSection,
-  type RunInfo,
-} from "./report";
+import { barsTable, persistTable, placementSection, resultsTable, type RunInfo } from "./report";
 
 const COMMAND = "node scripts/pnpm.mjs --filter @llmgw/bench exec tsx placement/run.ts";
 const DOCS = join(import.meta.dirname, "..", "..", "docs", "benchmarks.md");
@@ -118,7 +112,7 @@ async function main(): Promise<number> {
   if (!values.smoke && !values["no-write"]) {
     const existing = existsSync(DOCS) ? readFileSync(DOCS, "utf8") : undefined;
     const section = placementSection(measurements, persisted, info);
-    writeFileSync(DOCS, withPlacementSection(existing, section));
+    writeFileSync(DOCS, withBenchSection("placement", existing, section));
     console.error(`placement bench: wrote ${DOCS}`);
   }
   return 0;

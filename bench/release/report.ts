@@ -70,17 +70,3 @@ Release ${info.version}: the tarball is ${mebibytes(info.tarballBytes)} MiB, its
 ${mebibytes(info.bundleBytes)} MiB. Run ${info.date} on ${info.machine}.
 Command: \`${info.command}\` (\`--smoke --no-write\` is the quick check \`npm test\` runs).`;
 }
-
-const START = "<!-- bench:release:start -->";
-const END = "<!-- bench:release:end -->";
-
-/** Replaces the marked section, or appends it; everything else in the file stays as it was. */
-export function withReleaseSection(existing: string | undefined, section: string): string {
-  const block = `${START}\n${section}\n${END}`;
-  if (!existing) return `# Benchmarks\n\n${block}\n`;
-  const start = existing.indexOf(START);
-  const end = existing.indexOf(END);
-  if (start !== -1 && end > start)
-    return existing.slice(0, start) + block + existing.slice(end + END.length);
-  return `${existing.trimEnd()}\n\n${block}\n`;
-}

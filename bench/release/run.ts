@@ -3,6 +3,7 @@
 // (default 5): spawn to the first 200 from /healthz, and the node process's RSS then. Prints a
 // markdown table and writes it to docs/benchmarks.md. `--smoke` starts each once: it fails when
 // either does not start or reports no memory, never on timings.
+import { withBenchSection } from "../section";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
@@ -16,7 +17,7 @@ import {
   tempDir,
   waitFor,
 } from "@llmgw/testing";
-import { releaseSection, resultsTable, withReleaseSection, type StartSample } from "./report";
+import { releaseSection, resultsTable, type StartSample } from "./report";
 
 const COMMAND = "npm run bench:release";
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -145,7 +146,7 @@ async function main(): Promise<number> {
     const existing = existsSync(DOCS) ? readFileSync(DOCS, "utf8") : undefined;
     writeFileSync(
       DOCS,
-      withReleaseSection(existing, releaseSection(measured, { ...info, ...built })),
+      withBenchSection("release", existing, releaseSection(measured, { ...info, ...built })),
     );
     console.error(`release bench: wrote ${DOCS}`);
   }

@@ -266,15 +266,3 @@ export function routerSection(results: RouterResults, info: RunInfo): string {
     "",
   ].join("\n");
 }
-
-const START = "<!-- bench:router:start -->";
-const END = "<!-- bench:router:end -->";
-
-/** Replaces the router section of docs/benchmarks.md, keeping whatever other benchmarks wrote. */
-export function withRouterSection(existing: string, section: string): string {
-  const block = `${START}\n${section}${END}\n`;
-  const start = existing.indexOf(START);
-  const end = existing.indexOf(END);
-  if (start < 0 || end < start) return `${existing.trimEnd()}\n\n${block}`;
-  return existing.slice(0, start) + block + existing.slice(end + END.length).replace(/^\n/, "");
-}

@@ -2,6 +2,7 @@
 // Portkey's gateway side by side, measures them in one run, prints markdown tables and writes them
 // to docs/benchmarks.md. `--smoke` runs every part once and briefly for CI: it fails on an error or
 // a wrong answer, never on a slow one.
+import { withBenchSection } from "../section";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { cpus, loadavg, totalmem } from "node:os";
@@ -15,7 +16,6 @@ import {
   oneAtATimeTable,
   routerSection,
   underLoadTable,
-  withRouterSection,
   type LoadSummary,
   type RouterResults,
   type RunInfo,
@@ -261,7 +261,7 @@ async function main(): Promise<number> {
   if (!values.smoke && !values["no-write"]) {
     writeFileSync(
       DOCS,
-      withRouterSection(readFileSync(DOCS, "utf8"), routerSection(results, info)),
+      withBenchSection("router", readFileSync(DOCS, "utf8"), routerSection(results, info)),
     );
     console.error(`router bench: wrote ${DOCS}`);
   }
