@@ -3,13 +3,29 @@
 // agent's stream (a checkout refuses to upgrade itself, and says so through the server).
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { tempDir, waitFor } from "@llmgw/testing";
+import { request } from "node:https";
+import { joinAs, nodeTlsOptions, tempDir, waitFor, type NodeIdentity } from "@llmgw/testing";
 import { writeTestRelease } from "@llmgw/release/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_PASSWORD, sessionToken, startFleet, type Fleet } from "./harness";
 
+/** A GET on the agent port over TLS, as `node` when given; the body as bytes (a tarball). */
+function fetchFromAgentPort(path: string, node: NodeIdentity | undefined) {
+  const url = `${fleet.server.agentUrl.replace(/^wss:/, "https:")}${path}`;
+  return new Promise<{ status: number; body: Buffer }>((resolve, reject) => {
+    const req = request(url, nodeTlsOptions(fleet.server, node), (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+let fleet: Fleet;
+
 describe("rolling upgrade plumbing", () => {
-  let fleet: Fleet;
   let release: { file: string; sha256: string };
   beforeAll(async () => {
     fleet = await startFleet({ agents: [{ name: "it-upgrade", profile: "cpu" }] });
@@ -28,10 +44,15 @@ describe("rolling upgrade plumbing", () => {
     });
     expect(res.status).toBe(200);
     expect((await fleet.api.releases.list.query()).map((r) => r.version)).toEqual(["1.1.0"]);
-    const agentBase = `http://127.0.0.1:${fleet.server.agentPort}`;
-    const fetched = await fetch(`${agentBase}/agent/v1/releases/${name}`);
-    expect(Buffer.from(await fetched.arrayBuffer()).equals(body)).toBe(true);
-    expect((await fetch(`${agentBase}/agent/v1/releases/..%2F..%2Fjoin-token`)).status).toBe(404);
+    // Only a node of this cluster may fetch it: a stranger on the agent port is refused.
+    const stranger = await fetchFromAgentPort(`/agent/v1/releases/${name}`, undefined);
+    expect(stranger.status).toBe(401);
+    const node = await joinAs(fleet.server, "it-release-fetcher");
+    const fetched = await fetchFromAgentPort(`/agent/v1/releases/${name}`, node);
+    expect(fetched.status).toBe(200);
+    expect(fetched.body.equals(body)).toBe(true);
+    const traversal = await fetchFromAgentPort("/agent/v1/releases/..%2F..%2Fpki%2Fca.key", node);
+    expect(traversal.status).toBe(404);
     const health = (await (await fetch(`${fleet.server.apiUrl}/healthz`)).json()) as {
       version: string;
     };
