@@ -19,3 +19,4 @@ export * from "./role-bindings";
 export * from "./sign-in-states";
 export * from "./join-tokens";
 export * from "./node-certificates";
+export * from "./leader-lease";
