@@ -87,6 +87,14 @@ describe("parseServerConfig", () => {
     );
   });
 
+  it("holds the leader lease for ten seconds unless set, never under one second", () => {
+    expect(parseServerConfig([], {}).leaderLeaseMs).toBe(10_000);
+    expect(parseServerConfig([], { LLMGW_LEADER_LEASE_MS: "3000" }).leaderLeaseMs).toBe(3_000);
+    expect(() => parseServerConfig([], { LLMGW_LEADER_LEASE_MS: "999" })).toThrow(
+      /LLMGW_LEADER_LEASE_MS must be at least 1000/,
+    );
+  });
+
   it("lets ten wrong passwords through before sign-in waits, unless raised, never none", () => {
     expect(parseServerConfig([], {}).signInFreeFailures).toBe(10);
     const raised = parseServerConfig([], { LLMGW_SIGNIN_FREE_FAILURES: "50" });

@@ -62,6 +62,12 @@ const envSchema = z.object({
     .optional(),
   LLMGW_LOST_AFTER_MS: z.coerce.number().int().min(500).max(3_600_000).default(10_000),
   LLMGW_RESTART_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  LLMGW_LEADER_LEASE_MS: z.coerce
+    .number({ message: "LLMGW_LEADER_LEASE_MS must be a number" })
+    .int("LLMGW_LEADER_LEASE_MS must be a whole number")
+    .min(1_000, "LLMGW_LEADER_LEASE_MS must be at least 1000: shorter leases flap on a slow store")
+    .max(600_000, "LLMGW_LEADER_LEASE_MS must be at most 600000")
+    .default(10_000),
   LLMGW_RESYNC_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
   LLMGW_START_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
   LLMGW_AGENT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
@@ -180,6 +186,8 @@ export interface ServerConfig {
   restartGraceMs: number;
   /** Every model is reconciled at least this often, even without an event. */
   resyncIntervalMs: number;
+  /** The control-plane leader lease's term; the holder renews every third of it. */
+  leaderLeaseMs: number;
   /** How long an engine may take to get ready, counted from its last download progress. */
   startTimeoutMs: number;
   /** How long a request to an agent (logs, reclaim) may wait for its answer. */
@@ -293,6 +301,7 @@ export function parseServerConfig(
     masterKeyBase64: e.LLMGW_MASTER_KEY ?? null,
     lostAfterMs: e.LLMGW_LOST_AFTER_MS,
     resyncIntervalMs: e.LLMGW_RESYNC_INTERVAL_MS,
+    leaderLeaseMs: e.LLMGW_LEADER_LEASE_MS,
     restartGraceMs: e.LLMGW_RESTART_GRACE_MS,
     startTimeoutMs: e.LLMGW_START_TIMEOUT_MS,
     agentRequestTimeoutMs: e.LLMGW_AGENT_REQUEST_TIMEOUT_MS,

@@ -51,6 +51,10 @@ export class LeaderElector {
     this.timer.unref();
   }
 
+  get ownerName(): string {
+    return this.options.ownerName;
+  }
+
   isLeader(): boolean {
     return this.leading;
   }
