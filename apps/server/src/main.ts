@@ -20,6 +20,10 @@ import { createJoinTokens } from "./pki/join-tokens";
 import { ensureFirstAdmin } from "./identity/auth-service";
 import { createEventRecorder } from "./events/event-recorder";
 import { formatLogLine } from "./log-line";
+import { LeaderElector } from "./leader/elector";
+import { leaseStoreOf } from "./leader/lease";
+import { registerLeaderMetrics } from "./leader/leader-metrics";
+import { hostname } from "node:os";
 
 export interface RunningServer {
   httpPort: number;
@@ -63,6 +67,12 @@ export async function startServer(
 ): Promise<RunningServer> {
   const store = await openStore(config.store);
   const { db } = store;
+  // Reports only for now: nothing is gated on it yet, so one control plane per store still.
+  const elector = new LeaderElector({
+    ...{ store: leaseStoreOf(db), leaseMs: config.leaderLeaseMs, log },
+    ownerName: `${hostname()}:${config.httpPort}`,
+  });
+  elector.start();
   await announceFirstAdmin(db, config.initialAdminPassword);
   const nowMs = () => Date.now();
   const pki = await openClusterPki({ ...config, db, nowMs });
@@ -85,6 +95,7 @@ export async function startServer(
   });
   const metrics = createMetrics(api.services.nodes, plane.fleet);
   registerCertificateMetrics(metrics.registry, pki);
+  registerLeaderMetrics(metrics.registry, elector);
   const gateway = startGateway({
     ...{ db, fleet: plane.fleet, demand: plane.demand, replicaSecret: plane.replicaSecret },
     ...{ reconciler: plane.reconciler, keys: api.keys, breakerOpenMs: config.breakerOpenMs },
@@ -122,6 +133,7 @@ export async function startServer(
       await Promise.all([http.close(), agents.close()]);
       await gateway.stop();
       await plane.stop();
+      await elector.stop();
       await events.flush();
       await store.close();
     },

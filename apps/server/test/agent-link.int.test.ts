@@ -273,4 +273,21 @@ describe("renewal and expiry", () => {
     expect(node).toBeGreaterThan(nowS + 29 * 86_400);
     expect(node).toBeLessThan(nowS + 31 * 86_400);
   });
+
+  it("reports on /metrics that it holds its store's control-plane lease, alone on it", async () => {
+    const metrics = await waitFor(
+      async () => {
+        const text = await (await fetch(`${server.apiUrl}/metrics`)).text();
+        return /^llmgw_leader\{owner_name="[^"]+:\d+"\} 1$/m.test(text) && text;
+      },
+      { what: "llmgw_leader 1 on /metrics" },
+    );
+    const expiryS = Number(
+      /^llmgw_leader_lease_expiry_timestamp_seconds (\d+)$/m.exec(metrics)?.[1],
+    );
+    const nowS = Date.now() / 1000;
+    // The default lease is 10 s, renewed every third of it.
+    expect(expiryS).toBeGreaterThan(nowS - 1);
+    expect(expiryS).toBeLessThan(nowS + 11);
+  });
 });

@@ -18,8 +18,7 @@ export interface LeaderElectorOptions {
   owner?: string;
 }
 
-export const CONTROL_PLANE_LEASE = "control-plane";
-export const DEFAULT_LEASE_MS = 10_000;
+const CONTROL_PLANE_LEASE = "control-plane";
 
 type Listener = (leading: boolean) => void;
 
