@@ -211,6 +211,26 @@ describe("LeaderElector", () => {
     expect(store.claims).toEqual(["a", "b"]);
   });
 
+  it("releases a lease won by a round still in flight when stop() was called", async () => {
+    const { elector: a, changes } = elector("a");
+    a.start(); // the first claim is in flight
+    await a.stop();
+    expect(store.released).toEqual(["a"]);
+    expect(must(store.holder).expiresAtMs).toBeLessThan(Date.now());
+    expect(changes).toEqual([]);
+  });
+
+  it("stops within a renew interval per step even when the store hangs", async () => {
+    const hung = new FakeLeaseStore();
+    hung.claim = () => new Promise<LeaseState>(() => {});
+    const a = new LeaderElector({ store: hung, ownerName: "a", leaseMs: LEASE_MS, log: () => {} });
+    a.start();
+    let stopped = false;
+    void a.stop().then(() => (stopped = true));
+    await advance(RENEW_MS);
+    expect(stopped).toBe(true);
+  });
+
   it("never runs two rounds at once when the store hangs", async () => {
     const hung = new FakeLeaseStore();
     let calls = 0;

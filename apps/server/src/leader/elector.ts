@@ -76,18 +76,30 @@ export class LeaderElector {
     return this.inFlight;
   }
 
-  /** Stops renewing and, if leading, releases the lease so a standby takes over at once. */
+  /**
+   * Stops renewing and, if the lease is ours, releases it so a standby takes over at once. Waits
+   * for a hung store at most one renew interval per step: the lease then simply expires.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await this.inFlight;
-    if (!this.leading) return;
-    try {
-      await this.options.store.release(this.name, this.owner);
-    } catch (error) {
-      this.options.log(`leader lease: could not release (${messageOf(error)}); it will expire`);
+    await this.bounded(this.inFlight);
+    // A round that won while we were stopping left `leading` unset but the row ours.
+    if (this.leading || this.last?.owner === this.owner) {
+      const released = this.options.store.release(this.name, this.owner);
+      await this.bounded(released).catch((error: unknown) => {
+        this.options.log(`leader lease: could not release (${messageOf(error)}); it will expire`);
+      });
     }
     this.setLeading(false);
+  }
+
+  private async bounded(work: Promise<unknown> | undefined): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<void>(
+      (resolve) => (timer = setTimeout(resolve, this.renewIntervalMs)),
+    );
+    await Promise.race([work, gaveUp]).finally(() => clearTimeout(timer));
   }
 
   private async claimOnce(): Promise<void> {
@@ -101,8 +113,8 @@ export class LeaderElector {
       }
       const state = await store.claim({ name: this.name, owner: this.owner, ownerName, leaseMs });
       this.storeReachable();
-      if (this.stopped) return;
       this.last = state;
+      if (this.stopped) return;
       this.setLeading(state.isLeader);
     } catch (error) {
       this.storeOutOfReach(error);
