@@ -135,6 +135,8 @@ export class AgentConnection {
   }
 
   private onMessage(session: Session, data: WebSocket.RawData, isBinary: boolean): void {
+    // Any frame, even one ignored below, proves the server is running.
+    session.liveness?.heard();
     if (!isBinary) {
       this.options.logger.warn("frame ignored", {
         server: session.serverUrl,
@@ -152,7 +154,6 @@ export class AgentConnection {
       });
       return;
     }
-    session.liveness?.heard();
     this.handleEnvelope(session, envelope);
   }
 
@@ -201,6 +202,9 @@ export class AgentConnection {
         this.scheduleHeartbeat(session, intervalMs, 0);
         return;
       }
+      case "pong":
+        // The answer to our idle ping: its arrival (already noted) is all that matters.
+        return;
       case "ping":
         this.send(session, {
           requestId: envelope.requestId,
