@@ -26,7 +26,7 @@ import {
   type Timers,
 } from "./connection-options";
 import { DEFAULT_IDLE_MS, DEFAULT_PING_TIMEOUT_MS, watchLiveness, type Liveness } from "./liveness";
-import { mergeServerUrls } from "./server-list";
+import { ServerRotation } from "./server-list";
 
 const STOP_GRACE_MS = 2000;
 
@@ -44,21 +44,14 @@ interface Session {
 export class AgentConnection {
   private readonly timers: Timers;
   private readonly backoff: Backoff;
-  private readonly firstUrl: string;
-  private serverUrls: readonly string[];
+  private readonly rotation: ServerRotation;
   private session: Session | undefined;
   private reconnectTimer: unknown;
-  private nextUrlIndex = 0;
-  private failuresInRound = 0;
   private requestCounter = 0;
   private currentState: ConnectionState = "idle";
 
   constructor(private readonly options: ConnectionOptions) {
-    const [firstUrl] = options.serverUrls;
-    if (firstUrl === undefined)
-      throw new Error("AgentConnection needs at least one server address");
-    this.firstUrl = firstUrl;
-    this.serverUrls = [...options.serverUrls];
+    this.rotation = new ServerRotation(options.serverUrls);
     this.timers = options.timers ?? realTimers;
     this.backoff = createBackoff({
       ...(options.backoff ?? DEFAULT_BACKOFF),
@@ -68,7 +61,7 @@ export class AgentConnection {
 
   /** The control planes known now: the configured ones and those RegisterAcks named. */
   get knownServerUrls(): readonly string[] {
-    return this.serverUrls;
+    return this.rotation.known;
   }
 
   get state(): ConnectionState {
@@ -101,8 +94,7 @@ export class AgentConnection {
   }
 
   private connect(): void {
-    const serverUrl = this.serverUrls[this.nextUrlIndex % this.serverUrls.length] ?? this.firstUrl;
-    this.nextUrlIndex = (this.nextUrlIndex + 1) % this.serverUrls.length;
+    const serverUrl = this.rotation.take();
     this.currentState = "connecting";
     const socket = new WebSocket(agentSocketUrl(serverUrl), {
       // Mutual TLS: the cluster CA is the only trust anchor, the node certificate its identity.
@@ -188,7 +180,7 @@ export class AgentConnection {
         session.registered = true;
         this.currentState = "registered";
         this.backoff.reset();
-        this.failuresInRound = 0;
+        this.rotation.worked();
         this.learnServerUrls(session, msg.value.agentUrls);
         const intervalMs = msg.value.heartbeatIntervalMs || DEFAULT_HEARTBEAT_INTERVAL_MS;
         this.options.logger.info("registered", {
@@ -346,13 +338,9 @@ export class AgentConnection {
     let delayMs = 0;
     if (session.registered) {
       this.backoff.reset();
-      this.failuresInRound = 0;
-      // A silent server is left for the next address (connect() already points there).
-      if (!session.silent)
-        this.nextUrlIndex = Math.max(0, this.serverUrls.indexOf(session.serverUrl));
+      this.rotation.ended(session.serverUrl, session.silent);
       delayMs = this.backoff.nextDelayMs();
-    } else if (++this.failuresInRound >= this.serverUrls.length) {
-      this.failuresInRound = 0;
+    } else if (this.rotation.failed()) {
       delayMs = this.backoff.nextDelayMs();
     }
     this.currentState = "waiting";
@@ -364,11 +352,8 @@ export class AgentConnection {
 
   /** Merges the control planes a RegisterAck names into the list, the current one first. */
   private learnServerUrls(session: Session, announced: readonly string[]): void {
-    const merged = mergeServerUrls(session.serverUrl, this.serverUrls, announced);
+    const merged = this.rotation.learn(session.serverUrl, announced);
     if (merged === null) return;
-    this.serverUrls = merged;
-    // The current address is first now: the next one to try after it is the second.
-    this.nextUrlIndex = 1 % merged.length;
     this.options.logger.info("control planes", { servers: merged.join(",") });
     this.options.onServerUrls?.(merged);
   }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadServerUrls, nodeTlsPaths, saveServerUrls } from "./node-tls";
-import { mergeServerUrls } from "./server-list";
+import { mergeServerUrls, ServerRotation } from "./server-list";
 
 const A = "wss://cp-a:8081";
 const B = "wss://cp-b:8081";
@@ -49,5 +49,42 @@ describe("the saved list of control planes", () => {
     saveServerUrls(dataDir, merged ?? []);
     expect(loadServerUrls(dataDir)).toEqual([A, B, C]);
     expect(statSync(nodeTlsPaths(dataDir).servers).mode & 0o777).toBe(0o644);
+  });
+});
+
+describe("ServerRotation", () => {
+  it("tries the addresses in turn and backs off only once every one has failed", () => {
+    const rotation = new ServerRotation([A, B, C]);
+    expect([rotation.take(), rotation.failed()]).toEqual([A, false]);
+    expect([rotation.take(), rotation.failed()]).toEqual([B, false]);
+    expect([rotation.take(), rotation.failed()]).toEqual([C, true]);
+    expect(rotation.take()).toBe(A);
+  });
+
+  it("goes back to an address whose session closed, but on to the next after a silent one", () => {
+    const rotation = new ServerRotation([A, B, C]);
+    rotation.take();
+    rotation.failed();
+    expect(rotation.take()).toBe(B);
+    rotation.worked();
+    rotation.ended(B, false);
+    expect(rotation.take()).toBe(B);
+    rotation.ended(B, true);
+    expect(rotation.take()).toBe(C);
+    // The failure before the sessions that worked no longer counts toward a round.
+    expect([rotation.failed(), rotation.failed(), rotation.failed()]).toEqual([false, false, true]);
+  });
+
+  it("after learning, tries the address after the current one next", () => {
+    const rotation = new ServerRotation([A]);
+    expect(rotation.take()).toBe(A);
+    expect(rotation.learn(A, [A, B, C])).toEqual([A, B, C]);
+    expect(rotation.known).toEqual([A, B, C]);
+    expect(rotation.take()).toBe(B);
+    expect(rotation.learn(B, [])).toBeNull();
+  });
+
+  it("refuses an empty list", () => {
+    expect(() => new ServerRotation([])).toThrow(/at least one server address/);
   });
 });
