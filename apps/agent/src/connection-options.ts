@@ -43,6 +43,12 @@ export interface ConnectionOptions {
   timers?: Timers;
   backoff?: { baseMs: number; capMs: number };
   handshakeTimeoutMs?: number;
+  /** Silence before the agent pings the server (default 5 s). */
+  idleMs?: number;
+  /** How long the ping may go unanswered before the server counts as dead (default 3 s). */
+  pingTimeoutMs?: number;
+  /** The list of control planes changed (a RegisterAck named new ones): saved for the next start. */
+  onServerUrls?: (urls: readonly string[]) => void;
   /**
    * The node's certificate, key and the cluster CA, read at each connection so a renewed
    * certificate is used from the next one on.

@@ -1,7 +1,9 @@
 // The agent's session with the control plane: one WebSocket at a time to one of several
 // addresses, Register first, heartbeats at the interval the server asks for, Pong for Ping.
 // Start-up order never matters: a lost or refused connection is retried with backoff forever,
-// and the backoff starts again after a session that worked.
+// and the backoff starts again after a session that worked. A control plane that goes silent
+// (frozen, or its machine gone behind a live route) is left after idle + ping timeout for the next
+// address; the list grows with the control planes a RegisterAck names.
 import { messageOf } from "@llmgw/domain";
 import {
   decodeEnvelope,
@@ -23,6 +25,8 @@ import {
   type ConnectionState,
   type Timers,
 } from "./connection-options";
+import { DEFAULT_IDLE_MS, DEFAULT_PING_TIMEOUT_MS, watchLiveness, type Liveness } from "./liveness";
+import { ServerRotation } from "./server-list";
 
 const STOP_GRACE_MS = 2000;
 
@@ -32,29 +36,32 @@ interface Session {
   serverUrl: string;
   registered: boolean;
   heartbeatTimer: unknown;
+  liveness?: Liveness;
+  /** Left for silence: the next connection goes to the next address, not back to this one. */
+  silent: boolean;
 }
 
 export class AgentConnection {
   private readonly timers: Timers;
   private readonly backoff: Backoff;
-  private readonly firstUrl: string;
+  private readonly rotation: ServerRotation;
   private session: Session | undefined;
   private reconnectTimer: unknown;
-  private nextUrlIndex = 0;
-  private failuresInRound = 0;
   private requestCounter = 0;
   private currentState: ConnectionState = "idle";
 
   constructor(private readonly options: ConnectionOptions) {
-    const [firstUrl] = options.serverUrls;
-    if (firstUrl === undefined)
-      throw new Error("AgentConnection needs at least one server address");
-    this.firstUrl = firstUrl;
+    this.rotation = new ServerRotation(options.serverUrls);
     this.timers = options.timers ?? realTimers;
     this.backoff = createBackoff({
       ...(options.backoff ?? DEFAULT_BACKOFF),
       random: options.random,
     });
+  }
+
+  /** The control planes known now: the configured ones and those RegisterAcks named. */
+  get knownServerUrls(): readonly string[] {
+    return this.rotation.known;
   }
 
   get state(): ConnectionState {
@@ -73,6 +80,7 @@ export class AgentConnection {
     const session = this.session;
     if (session === undefined) return;
     this.timers.clearTimeout(session.heartbeatTimer);
+    session.liveness?.stop();
     const socket = session.socket;
     if (socket.readyState === WebSocket.CLOSED) return;
     await new Promise<void>((resolve) => {
@@ -86,9 +94,7 @@ export class AgentConnection {
   }
 
   private connect(): void {
-    const serverUrl =
-      this.options.serverUrls[this.nextUrlIndex % this.options.serverUrls.length] ?? this.firstUrl;
-    this.nextUrlIndex = (this.nextUrlIndex + 1) % this.options.serverUrls.length;
+    const serverUrl = this.rotation.take();
     this.currentState = "connecting";
     const socket = new WebSocket(agentSocketUrl(serverUrl), {
       // Mutual TLS: the cluster CA is the only trust anchor, the node certificate its identity.
@@ -97,7 +103,13 @@ export class AgentConnection {
       handshakeTimeout: this.options.handshakeTimeoutMs ?? 10_000,
       perMessageDeflate: false,
     });
-    const session: Session = { socket, serverUrl, registered: false, heartbeatTimer: undefined };
+    const session: Session = {
+      socket,
+      serverUrl,
+      registered: false,
+      heartbeatTimer: undefined,
+      silent: false,
+    };
     this.session = session;
     socket.on("open", () => this.onOpen(session));
     socket.on("message", (data, isBinary) => this.onMessage(session, data, isBinary));
@@ -107,6 +119,7 @@ export class AgentConnection {
 
   private onOpen(session: Session): void {
     this.options.logger.info("connected", { server: session.serverUrl });
+    session.liveness = this.watch(session);
     this.send(session, {
       requestId: this.nextRequestId("register"),
       msg: { case: "register", value: this.options.register() },
@@ -114,6 +127,8 @@ export class AgentConnection {
   }
 
   private onMessage(session: Session, data: WebSocket.RawData, isBinary: boolean): void {
+    // Any frame, even one ignored below, proves the server is running.
+    session.liveness?.heard();
     if (!isBinary) {
       this.options.logger.warn("frame ignored", {
         server: session.serverUrl,
@@ -134,6 +149,30 @@ export class AgentConnection {
     this.handleEnvelope(session, envelope);
   }
 
+  /** Pings after idleMs of silence and terminates the socket when the ping goes unanswered. */
+  private watch(session: Session): Liveness {
+    return watchLiveness({
+      timers: this.timers,
+      idleMs: this.options.idleMs ?? DEFAULT_IDLE_MS,
+      pingTimeoutMs: this.options.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS,
+      ping: () =>
+        this.send(session, {
+          requestId: this.nextRequestId("ping"),
+          msg: { case: "ping", value: { sentAtMs: BigInt(this.options.nowMs()) } },
+        }),
+      dead: (silentMs) => {
+        if (this.session !== session || this.currentState === "stopped") return;
+        this.options.logger.warn("server silent", {
+          server: session.serverUrl,
+          why: `no frame from ${session.serverUrl} for ${silentMs / 1000} s`,
+        });
+        session.silent = true;
+        // A frozen peer never answers a close handshake: drop the socket at once.
+        session.socket.terminate();
+      },
+    });
+  }
+
   private handleEnvelope(session: Session, envelope: Envelope): void {
     const { msg } = envelope;
     switch (msg.case) {
@@ -141,7 +180,8 @@ export class AgentConnection {
         session.registered = true;
         this.currentState = "registered";
         this.backoff.reset();
-        this.failuresInRound = 0;
+        this.rotation.worked();
+        this.learnServerUrls(session, msg.value.agentUrls);
         const intervalMs = msg.value.heartbeatIntervalMs || DEFAULT_HEARTBEAT_INTERVAL_MS;
         this.options.logger.info("registered", {
           server: session.serverUrl,
@@ -154,6 +194,9 @@ export class AgentConnection {
         this.scheduleHeartbeat(session, intervalMs, 0);
         return;
       }
+      case "pong":
+        // The answer to our idle ping: its arrival (already noted) is all that matters.
+        return;
       case "ping":
         this.send(session, {
           requestId: envelope.requestId,
@@ -267,6 +310,7 @@ export class AgentConnection {
 
   private onClose(session: Session, code: number, reason: string): void {
     this.timers.clearTimeout(session.heartbeatTimer);
+    session.liveness?.stop();
     if (this.session !== session || this.currentState === "stopped") return;
     if (AUTH_CLOSE_CODES.includes(code)) {
       this.options.logger.error("refused by server", {
@@ -294,11 +338,9 @@ export class AgentConnection {
     let delayMs = 0;
     if (session.registered) {
       this.backoff.reset();
-      this.failuresInRound = 0;
-      this.nextUrlIndex = this.options.serverUrls.indexOf(session.serverUrl);
+      this.rotation.ended(session.serverUrl, session.silent);
       delayMs = this.backoff.nextDelayMs();
-    } else if (++this.failuresInRound >= this.options.serverUrls.length) {
-      this.failuresInRound = 0;
+    } else if (this.rotation.failed()) {
       delayMs = this.backoff.nextDelayMs();
     }
     this.currentState = "waiting";
@@ -306,6 +348,14 @@ export class AgentConnection {
     this.reconnectTimer = this.timers.setTimeout(() => {
       if (this.currentState !== "stopped") this.connect();
     }, delayMs);
+  }
+
+  /** Merges the control planes a RegisterAck names into the list, the current one first. */
+  private learnServerUrls(session: Session, announced: readonly string[]): void {
+    const merged = this.rotation.learn(session.serverUrl, announced);
+    if (merged === null) return;
+    this.options.logger.info("control planes", { servers: merged.join(",") });
+    this.options.onServerUrls?.(merged);
   }
 
   private send(session: Session, init: EnvelopeInit): void {

@@ -2,13 +2,14 @@ import { ENGINE_NAMES } from "@llmgw/engines";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { decodeEnvelope, type Envelope } from "@llmgw/proto";
+import { decodeEnvelope, encodeEnvelope, type Envelope } from "@llmgw/proto";
 import { afterEach, describe, expect, it } from "vitest";
 import { startTlsAgentServer } from "../test/tls-server";
 import { parseConfig } from "./config";
 import { LogRing } from "./log-ring";
 import { runAgent } from "./main";
 
+const SECOND_PLANE = "wss://cp-b.example:8081";
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -21,7 +22,21 @@ describe("runAgent", () => {
     const frames: Envelope[] = [];
     let closed = false;
     server.wss.on("connection", (socket) => {
-      socket.on("message", (data) => frames.push(decodeEnvelope(new Uint8Array(data as Buffer))));
+      socket.on("message", (data) => {
+        const frame = decodeEnvelope(new Uint8Array(data as Buffer));
+        frames.push(frame);
+        // The ack names a second control plane: the agent must remember it in its data dir.
+        if (frame.msg.case === "register")
+          socket.send(
+            encodeEnvelope({
+              requestId: frame.requestId,
+              msg: {
+                case: "registerAck",
+                value: { nodeId: frame.msg.value.nodeId, agentUrls: [server.url, SECOND_PLANE] },
+              },
+            }),
+          );
+      });
       socket.on("close", () => (closed = true));
     });
     const dataDir = await mkdtemp(join(tmpdir(), "llmgw-agent-main-"));
@@ -67,6 +82,13 @@ describe("runAgent", () => {
     expect(register.value.hardware?.gpus.map((gpu) => gpu.name)).toEqual(
       Array(4).fill("NVIDIA L40S"),
     );
+
+    const servers = join(dataDir, "servers");
+    const saved = async () => (await readFile(servers, "utf8").catch(() => "")).trim();
+    const savedBy = Date.now() + 5000;
+    while ((await saved()) === "" && Date.now() < savedBy)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect((await saved()).split("\n")).toEqual([server.url, SECOND_PLANE]);
 
     abort.abort();
     await running;

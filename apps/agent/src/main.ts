@@ -1,5 +1,6 @@
 // Wires the agent: config → node identity → inventory (discovered or simulated) → connection,
 // and back down again on SIGINT/SIGTERM (or an abort signal, for tests and for `llmgw dev`).
+import { messageOf } from "@llmgw/domain";
 import { loadConfig, loadEngineBaseEnv, type AgentConfig } from "./config";
 import { createEngineRuntime } from "./engine-runtime";
 import { createRequestHandler, type RequestContext } from "./requests";
@@ -19,7 +20,7 @@ import {
 import { createLogger, LogRing, type Logger } from "./log-ring";
 import { ensureJoined, runJoinCommand } from "./join-command";
 import { loadOrCreateNodeId } from "./node-identity";
-import { loadNodeTls } from "./node-tls";
+import { loadNodeTls, saveServerUrls } from "./node-tls";
 import { startRenewal } from "./renewal";
 import { seedFromName, type RandomFn } from "./random";
 import { EXIT_RESTART, selfUpgrade } from "./upgrade/self-upgrade";
@@ -105,6 +106,8 @@ export async function runAgent(
       random: deps.random,
       nowMs: deps.nowMs,
       tls: () => loadNodeTls(config.dataDir),
+      // Every control plane a RegisterAck names is remembered where join saved the first ones.
+      onServerUrls: (urls) => rememberServerUrls(config.dataDir, urls, logger),
       onRequest: createRequestHandler({
         supervisor: runtime.supervisor,
         agentRing: deps.ring,
@@ -127,6 +130,14 @@ export async function runAgent(
   } finally {
     stopRenewal();
     stopped.dispose();
+  }
+}
+
+function rememberServerUrls(dataDir: string, urls: readonly string[], logger: Logger): void {
+  try {
+    saveServerUrls(dataDir, urls);
+  } catch (error) {
+    logger.warn("control planes not saved", { dir: dataDir, why: messageOf(error) });
   }
 }
 

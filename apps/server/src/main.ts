@@ -105,6 +105,8 @@ export async function startServer(
   const agents = await startAgentPort({
     ...{ ...shared, pki, tokens: joinTokens, plane, inventory, metrics },
     releases: api.releaseStore,
+    // i15: the addresses this control plane's certificate holds; every agent learns them.
+    agentUrls: () => joinInfo().agentUrls,
   });
   agentPort = agents.port;
   const sweep = startLivenessSweep({

@@ -185,6 +185,14 @@ describe("the WebSocket", () => {
     await waitFor(() => peer.frames.some((f) => f.msg.case === "registerAck"), {
       what: "registerAck",
     });
+    // i15: the ack names the control planes' agent-port addresses, so the agent can fail over.
+    const ack = peer.frames.find((f) => f.msg.case === "registerAck");
+    const agentUrls = ack?.msg.case === "registerAck" ? ack.msg.value.agentUrls : [];
+    const port = new URL(server.agentUrl).port;
+    expect(agentUrls.length).toBeGreaterThan(0);
+    expect(agentUrls.every((url) => url.startsWith("wss://") && url.endsWith(`:${port}`))).toBe(
+      true,
+    );
     await waitFor(async () => (await api.nodes.list.query()).some((n) => n.id === "removed-node"), {
       what: "the node in the inventory",
     });

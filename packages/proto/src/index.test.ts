@@ -96,7 +96,12 @@ const FRAMES: Record<string, EnvelopeInit> = {
     requestId: "reg-1",
     msg: {
       case: "registerAck",
-      value: { nodeId: "node-1", heartbeatIntervalMs: 2000, serverVersion: "0.1.0" },
+      value: {
+        nodeId: "node-1",
+        heartbeatIntervalMs: 2000,
+        serverVersion: "0.1.0",
+        agentUrls: ["wss://cp-a:8081", "wss://[fd00::2]:8081"],
+      },
     },
   },
   heartbeat: {

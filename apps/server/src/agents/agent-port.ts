@@ -41,6 +41,8 @@ export interface AgentPortOptions {
   metrics: Pick<ServerMetrics, "malformedFrames" | "refusedAgents">;
   /** Stored releases, which agents fetch over this port to upgrade themselves. */
   releases: ReleaseStore;
+  /** The control planes' agent-port addresses, told to every agent in its RegisterAck. */
+  agentUrls?(): readonly string[];
   nowMs(): number;
   log(line: string): void;
 }
@@ -81,6 +83,7 @@ export function startAgentPort(options: AgentPortOptions): Promise<AgentServer> 
       createAgentSession(socket, {
         heartbeatIntervalMs: config.heartbeatIntervalMs,
         serverVersion: SERVER_VERSION,
+        agentUrls: options.agentUrls,
         registry: options.registry,
         links: options.links,
         nowMs: options.nowMs,

@@ -12,7 +12,7 @@ import { FleetRegistry } from "../fleet/registry";
 import type { AgentSocket } from "./agent-socket";
 import { createAgentSession } from "./session";
 
-function harness(certificateNodeId = "node-1") {
+function harness(certificateNodeId = "node-1", agentUrls?: () => readonly string[]) {
   const sent: EnvelopeInit[] = [];
   const closed: Array<{ code: number; reason: string }> = [];
   const socket: AgentSocket = {
@@ -32,6 +32,7 @@ function harness(certificateNodeId = "node-1") {
     onRegistered: (r) => registered.push(r.nodeId),
     onDisconnected: () => undefined,
     log: () => undefined,
+    ...(agentUrls ? { agentUrls } : {}),
   });
   return { session, sent, closed, registry, registered, advance: (ms: number) => (now += ms) };
 }
@@ -57,6 +58,17 @@ describe("agent session", () => {
     });
     expect(h.registered).toEqual(["node-1"]);
     expect(h.registry.get("node-1")?.isConnected).toBe(true);
+  });
+
+  it("names the control planes' agent addresses in the ack (none when it has none to tell)", () => {
+    const h = harness("node-1", () => ["wss://cp-a:8081", "wss://cp-b:8081"]);
+    h.session.onEnvelope(register());
+    expect(h.sent[0]).toMatchObject({
+      msg: { case: "registerAck", value: { agentUrls: ["wss://cp-a:8081", "wss://cp-b:8081"] } },
+    });
+    const bare = harness();
+    bare.session.onEnvelope(register());
+    expect(bare.sent[0]).toMatchObject({ msg: { case: "registerAck", value: { agentUrls: [] } } });
   });
 
   it("refuses node A's certificate registering as node B, join token or not, with 4401", () => {

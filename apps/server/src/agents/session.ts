@@ -20,6 +20,8 @@ export interface SessionDeps {
   onRegistered(register: Register): void;
   onDisconnected(nodeId: string): void;
   log(line: string): void;
+  /** The control planes' agent-port addresses, named in RegisterAck so agents can fail over. */
+  agentUrls?(): readonly string[];
   /** Where the server's own requests to this node go out and their replies come back. */
   links?: NodeLinks;
   /** Replica phases, from ReplicaStatus frames and inside every Heartbeat. */
@@ -65,6 +67,7 @@ export function createAgentSession(socket: AgentSocket, deps: SessionDeps): Agen
           nodeId,
           heartbeatIntervalMs: deps.heartbeatIntervalMs,
           serverVersion: deps.serverVersion,
+          agentUrls: [...(deps.agentUrls?.() ?? [])],
         },
       },
     });
