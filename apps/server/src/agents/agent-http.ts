@@ -3,6 +3,7 @@
 // certificate (renewal, and whatever else a node fetches). One more route is one more row.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
+import { sendJson } from "../http/send-json";
 
 /** Who a request's client certificate says it is, or why it says nothing we accept. */
 export type PeerIdentity = { ok: true; nodeId: string } | { ok: false; reason: string };
@@ -72,17 +73,6 @@ function matches(route: AgentRoute, pathname: string): boolean {
   return route.path.endsWith("/")
     ? pathname.startsWith(route.path) && pathname.length > route.path.length
     : pathname === route.path;
-}
-
-export function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  res
-    .writeHead(status, { "content-type": "application/json", ...headers })
-    .end(JSON.stringify(body));
 }
 
 /** Reads a JSON body of at most `bytesMax`; answers a sentence on failure instead of throwing. */

@@ -18,6 +18,7 @@ import { RELEASE_UPLOAD_PREFIX } from "../releases/release-routes";
 import { SERVER_VERSION } from "../version";
 import { crossSiteRefusal } from "./context";
 import { trpcLimitRefusal } from "./trpc-limits";
+import { sendJson } from "./send-json";
 
 export interface HttpServerOptions {
   host: string;
@@ -163,8 +164,4 @@ function setSecurityHeaders(res: ServerResponse): void {
   res.setHeader("x-frame-options", "DENY");
   res.setHeader("x-content-type-options", "nosniff");
   res.setHeader("referrer-policy", "no-referrer");
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
 }

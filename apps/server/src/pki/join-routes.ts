@@ -5,7 +5,8 @@
 import { z } from "zod";
 import { csrCommonName } from "@llmgw/pki";
 import { messageOf } from "@llmgw/domain";
-import { readJsonBody, sendJson, type AgentRequest, type AgentRoute } from "../agents/agent-http";
+import { readJsonBody, type AgentRequest, type AgentRoute } from "../agents/agent-http";
+import { sendJson } from "../http/send-json";
 import type { JoinTokens } from "./join-tokens";
 import type { NodeCertificates } from "./node-certificates";
 

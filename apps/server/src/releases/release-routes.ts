@@ -9,13 +9,10 @@ import { ReleaseError } from "@llmgw/release";
 import { crossSiteRefusal, sessionTokenFrom } from "../http/context";
 import type { EventRecorder } from "../events/event-recorder";
 import type { ReleaseStore } from "./release-store";
+import { sendJson } from "../http/send-json";
 
 export const RELEASE_UPLOAD_PREFIX = "/api/releases/";
 export const RELEASE_FETCH_PREFIX = "/agent/v1/releases/";
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-}
 
 /** The signed-in admin uploading, or why the caller may not (status and body). */
 async function uploaderOrRefusal(
