@@ -41,6 +41,8 @@ export interface AgentPortOptions {
   metrics: Pick<ServerMetrics, "malformedFrames" | "refusedAgents">;
   /** Stored releases, which agents fetch over this port to upgrade themselves. */
   releases: ReleaseStore;
+  /** Why agents go elsewhere now (this control plane stands by), or null: see AgentServerOptions. */
+  refusesAgents?(): string | null;
   /** The control planes' agent-port addresses, told to every agent in its RegisterAck. */
   agentUrls?(): readonly string[];
   nowMs(): number;
@@ -58,6 +60,7 @@ export function startAgentPort(options: AgentPortOptions): Promise<AgentServer> 
     tls: options.pki.tls,
     log,
     identify: options.pki.identify,
+    refusesAgents: options.refusesAgents,
     routes: [
       ...certificateRoutes({
         caCertPem: options.pki.caCertPem,

@@ -48,14 +48,24 @@ export interface AgentServerOptions {
   onConnection(socket: AgentSocket): AgentSessionHandler;
   onMalformedFrame(): void;
   log(line: string): void;
+  /**
+   * Why this control plane takes no agents now (a standby: agents belong to the leader), or null.
+   * Checked at every WebSocket upgrade; the agent moves on to its next address.
+   */
+  refusesAgents?(): string | null;
   /** A socket refused before Register: no valid certificate, or the limits for strangers. */
   onRefused(address: string, reason: string): void;
 }
 
 export interface AgentServer {
   port: number;
+  /** Closes every agent session (this control plane stopped leading); the port stays open. */
+  dropAgents(reason: string): void;
   close(): Promise<void>;
 }
+
+/** "Try again later": the agent reconnects, and a standby's refusal sends it on to the next. */
+const CLOSE_NOT_LEADER = 1013;
 
 export async function startAgentServer(options: AgentServerOptions): Promise<AgentServer> {
   const admission = new AgentAdmission(options.unregisteredPerAddressMax);
@@ -90,6 +100,8 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
         options.onRefused(address, refusal.message);
         return answer(false, refusal.status, refusal.message, refusal.headers);
       }
+      const elsewhere = options.refusesAgents?.() ?? null;
+      if (elsewhere !== null) return answer(false, 503, elsewhere, { "Retry-After": "1" });
       const peer = options.identify(req.socket as TLSSocket);
       if (peer.ok) return answer(true);
       options.onRefused(address, peer.reason);
@@ -111,6 +123,9 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
   });
   return {
     port: (http.address() as AddressInfo).port,
+    dropAgents: (reason) => {
+      for (const ws of wss.clients) ws.close(CLOSE_NOT_LEADER, reason.slice(0, 120));
+    },
     close: () => closeAll(wss, http),
   };
 }
