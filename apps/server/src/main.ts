@@ -24,6 +24,7 @@ import { LeaderElector } from "./leader/elector";
 import { leaseStoreOf } from "./leader/lease";
 import { registerLeaderMetrics } from "./leader/leader-metrics";
 import { hostname } from "node:os";
+import { controlPlaneApiRoute, type RequestHandler } from "./standby/control-plane-api";
 
 export interface RunningServer {
   httpPort: number;
@@ -48,6 +49,11 @@ async function announceFirstAdmin(db: Database, password: string | null): Promis
 /** What the process around the server provides; `llmgw server` restarts on requestRestart. */
 export interface ServerHooks {
   requestRestart(): void;
+  /**
+   * The leader's agent port (`https://HOST:PORT`) for a standby's /api. Until the control-plane
+   * directory names the leader, only tests give it; without it a standby answers /api with 503.
+   */
+  leaderPeerUrl?(): string | null;
 }
 
 /** Started without a supervisor to restart it (tests), an upgrade leaves the server running. */
@@ -73,6 +79,9 @@ export async function startServer(
     ownerName: `${hostname()}:${config.httpPort}`,
   });
   elector.start();
+  // The first claim decides before anything is served: a lone control plane must not start as
+  // a standby with no leader to pass /api to.
+  await elector.round();
   await announceFirstAdmin(db, config.initialAdminPassword);
   const nowMs = () => Date.now();
   const pki = await openClusterPki({ ...config, db, nowMs });
@@ -102,8 +111,12 @@ export async function startServer(
     ...{ config: config.gateway, registry: metrics.registry, checks: config.gatewayChecks, log },
   });
   const inventory = createInventoryWriter(db, registry, nowMs, log);
+  const isLeader = () => elector.isLeader();
+  // Standbys pass /api here; it is answered by the API port's own handler once that has started.
+  let apiHandler: RequestHandler | null = null;
   const agents = await startAgentPort({
     ...{ ...shared, pki, tokens: joinTokens, plane, inventory, metrics },
+    routes: [controlPlaneApiRoute({ isLeader, api: () => apiHandler })],
     releases: api.releaseStore,
     // i15: the addresses this control plane's certificate holds; every agent learns them.
     agentUrls: () => joinInfo().agentUrls,
@@ -119,7 +132,10 @@ export async function startServer(
   });
   const http = await startApiPort({
     ...{ db, config, api, metrics, events, v1: gateway.handle, nowMs, log },
+    // i15: the control-plane directory's leader().peerUrl replaces this placeholder.
+    standby: { isLeader, leaderPeerUrl: hooks.leaderPeerUrl ?? (() => null), tls: pki.tls },
   });
+  apiHandler = http.handle;
   log(
     `listening: http://${config.httpHost}:${http.port} (API), wss://${config.agentHost}:${agents.port}/agent/v1 (agents, TLS), store ${store.kind}`,
   );

@@ -58,6 +58,7 @@ export function startAgentPort(options: AgentPortOptions): Promise<AgentServer> 
     tls: options.pki.tls,
     log,
     identify: options.pki.identify,
+    identifyControlPlane: options.pki.identifyControlPlane,
     routes: [
       ...certificateRoutes({
         caCertPem: options.pki.caCertPem,
