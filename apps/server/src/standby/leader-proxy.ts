@@ -3,7 +3,12 @@
 // lead, every `/api/` request is passed to the leader's agent port (`/cp/v1/api/...`) over mutual
 // TLS: this control plane's own certificate, the leader checked against the cluster CA. Bodies
 // stream both ways. Without a leader that answers, the client gets a 503 it can retry, never a 500.
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type {
+  ClientRequest,
+  IncomingMessage,
+  OutgoingHttpHeaders,
+  ServerResponse,
+} from "node:http";
 import { Agent, request } from "node:https";
 import type { TLSSocket } from "node:tls";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
@@ -15,6 +20,11 @@ import { CONTROL_PLANE_API_PREFIX, NOT_LEADER_HEADER } from "./control-plane-api
 
 /** A leader that has not finished the TLS handshake by then is taken for gone. */
 const CONNECT_TIMEOUT_MS = 3_000;
+/**
+ * How long the leader may take to begin its answer once the request is sent: longer than any API
+ * call waits on an agent (LLMGW_AGENT_REQUEST_TIMEOUT_MS, 15 s by default).
+ */
+const ANSWER_TIMEOUT_MS = 60_000;
 /** Headers that belong to one connection, never passed on (RFC 9110 §7.6.1), and the host. */
 const HOP_BY_HOP = new Set([
   "connection",
@@ -106,17 +116,9 @@ function pass(
     agent,
     ...options.tls,
   });
-  const connectTimer = setTimeout(
-    () => upstream.destroy(new Error("the TLS handshake timed out")),
-    options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
-  );
-  upstream.on("socket", (socket) => {
-    const tls = socket as TLSSocket;
-    if (!tls.connecting) clearTimeout(connectTimer);
-    else tls.once("secureConnect", () => clearTimeout(connectTimer));
-  });
+  const stopTimers = watchLeader(upstream, options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
   upstream.on("response", (answer) => {
-    clearTimeout(connectTimer);
+    stopTimers();
     if (answer.headers[NOT_LEADER_HEADER] !== undefined) {
       answer.resume();
       return refuse(res, `${target.host} no longer leads`);
@@ -128,7 +130,7 @@ function pass(
     answer.on("aborted", () => res.destroy());
   });
   upstream.on("error", (error) => {
-    clearTimeout(connectTimer);
+    stopTimers();
     options.log(
       `standby: ${req.method} ${target.pathname} to the leader failed: ${messageOf(error)}`,
     );
@@ -140,6 +142,31 @@ function pass(
     if (!res.writableFinished) upstream.destroy();
   });
   req.pipe(upstream);
+}
+
+/**
+ * Takes the leader for gone when its TLS handshake does not finish in `connectTimeoutMs`, or when
+ * no answer starts within ANSWER_TIMEOUT_MS of the request's last byte (a kept-alive connection to
+ * a host that lost power never fails by itself). Returns what stops both clocks.
+ */
+function watchLeader(upstream: ClientRequest, connectTimeoutMs: number): () => void {
+  const giveUp = (why: string) => () => upstream.destroy(new Error(why));
+  const connectTimer = setTimeout(giveUp("the TLS handshake timed out"), connectTimeoutMs);
+  let answerTimer: NodeJS.Timeout | undefined;
+  let isAnswered = false;
+  upstream.on("socket", (socket) => {
+    const tls = socket as TLSSocket;
+    if (!tls.connecting) clearTimeout(connectTimer);
+    else tls.once("secureConnect", () => clearTimeout(connectTimer));
+  });
+  upstream.on("finish", () => {
+    if (!isAnswered) answerTimer = setTimeout(giveUp("no answer began in time"), ANSWER_TIMEOUT_MS);
+  });
+  return () => {
+    isAnswered = true;
+    clearTimeout(connectTimer);
+    clearTimeout(answerTimer);
+  };
 }
 
 function answerHeaders(answer: IncomingMessage): OutgoingHttpHeaders {

@@ -2,7 +2,11 @@
 // certificates from one cluster CA: what passes, what streams, and who is refused.
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { createServer as createTlsServer, request, type Server as TlsServer } from "node:https";
-import type { AddressInfo } from "node:net";
+import {
+  createServer as createNetServer,
+  type AddressInfo,
+  type Server as NetServer,
+} from "node:net";
 import type { TLSSocket } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCa, createKeyAndCsr, issueServerCertificate, signNodeCsr } from "@llmgw/pki";
@@ -40,7 +44,7 @@ let peerUrl: string | null;
 let node: { cert: string; key: string };
 let standbyTls: { key: string; cert: string; ca: string };
 
-const listen = async <S extends Server | TlsServer>(server: S) => {
+const listen = async <S extends Server | TlsServer | NetServer>(server: S) => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return (server.address() as AddressInfo).port;
 };
@@ -84,6 +88,7 @@ beforeAll(async () => {
     isLeader: () => false,
     leaderPeerUrl: () => peerUrl,
     tls: standbyTls,
+    connectTimeoutMs: 500,
     log: () => undefined,
   });
   standbyPort = createServer((req, res) => {
@@ -190,6 +195,18 @@ describe("a standby's /api through the leader's control-plane route", () => {
     peerUrl = saved;
     expect(answer.status).toBe(503);
     expect(await answer.text()).not.toMatch(/ECONNREFUSED/);
+  });
+
+  it("answers 503 when the leader's port takes the connection and never answers", async () => {
+    const blackHole = createNetServer(() => undefined);
+    const saved = peerUrl;
+    peerUrl = `https://127.0.0.1:${await listen(blackHole)}`;
+    const startedMs = Date.now();
+    const answer = await fetch(`${standbyUrl}/api/trpc/nodes.list`);
+    peerUrl = saved;
+    blackHole.close();
+    expect(answer.status).toBe(503);
+    expect(Date.now() - startedMs).toBeLessThan(5_000);
   });
 });
 
