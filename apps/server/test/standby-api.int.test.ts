@@ -105,7 +105,7 @@ describe("a standby's /api", () => {
     expect(statuses.slice(2)).toEqual([429, 429]);
   });
 
-  it("is the leader's control-plane route, which a joined node's certificate cannot use", async () => {
+  it("goes through a leader route that a joined node's certificate cannot use", async () => {
     const intruder = await joinAs(leader, "it-intruder");
     const answer = await agentPortRequest(leader, "GET", "/cp/v1/api/trpc/nodes.list", {
       as: intruder,
