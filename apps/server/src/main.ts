@@ -27,6 +27,7 @@ import { hostname } from "node:os";
 import { ControlPlaneDirectory } from "./leader/control-planes";
 import { createControlPlanesService } from "./leader/control-planes-service";
 import { SERVER_VERSION } from "./version";
+import { controlPlaneApiRoute, type RequestHandler } from "./standby/control-plane-api";
 
 export interface RunningServer {
   httpPort: number;
@@ -76,6 +77,9 @@ export async function startServer(
     ownerName: `${hostname()}:${config.httpPort}`,
   });
   elector.start();
+  // The first claim decides before anything is served: a lone control plane must not start as
+  // a standby with no leader to pass /api to.
+  await elector.round();
   await announceFirstAdmin(db, config.initialAdminPassword);
   const nowMs = () => Date.now();
   const pki = await openClusterPki({ ...config, db, nowMs });
@@ -116,8 +120,12 @@ export async function startServer(
     controlPlanes: () => directory.liveCount(),
   });
   const inventory = createInventoryWriter(db, registry, nowMs, log);
+  const isLeader = () => elector.isLeader();
+  // Standbys pass /api here; it is answered by the API port's own handler once that has started.
+  let apiHandler: RequestHandler | null = null;
   const agents = await startAgentPort({
     ...{ ...shared, pki, tokens: joinTokens, plane, inventory, metrics },
+    routes: [controlPlaneApiRoute({ isLeader, api: () => apiHandler })],
     releases: api.releaseStore,
     // Every live control plane's agent addresses, ours first: agents fail over among them.
     agentUrls: () => directory.agentUrls(),
@@ -137,9 +145,15 @@ export async function startServer(
   });
   const http = await startApiPort({
     ...{ db, config, api, metrics, events, v1: gateway.handle, nowMs, log },
+    // A standby passes /api to the leader's agent port, found in the control-plane directory.
+    standby: {
+      ...{ isLeader, tls: pki.tls },
+      leaderPeerUrl: () => directory.leader()?.peerUrl ?? null,
+    },
   });
   httpPort = http.port;
   await directory.start();
+  apiHandler = http.handle;
   log(
     `listening: http://${config.httpHost}:${http.port} (API), wss://${config.agentHost}:${agents.port}/agent/v1 (agents, TLS), store ${store.kind}`,
   );

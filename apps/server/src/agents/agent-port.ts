@@ -61,6 +61,7 @@ export function startAgentPort(options: AgentPortOptions): Promise<AgentServer> 
     log,
     identify: options.pki.identify,
     refusesAgents: options.refusesAgents,
+    identifyControlPlane: options.pki.identifyControlPlane,
     routes: [
       ...certificateRoutes({
         caCertPem: options.pki.caCertPem,

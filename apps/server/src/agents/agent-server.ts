@@ -24,7 +24,12 @@ import {
   REGISTER_FRAME_BYTES_MAX,
   type PendingSocket,
 } from "./agent-admission";
-import { handleAgentRequest, type AgentRoute, type PeerIdentity } from "./agent-http";
+import {
+  handleAgentRequest,
+  type AgentRoute,
+  type ControlPlanePeer,
+  type PeerIdentity,
+} from "./agent-http";
 import { CLOSE_UNAUTHENTICATED, type AgentSocket } from "./agent-socket";
 import type { AgentSessionHandler } from "./session";
 
@@ -45,6 +50,8 @@ export interface AgentServerOptions {
   routes: readonly AgentRoute[];
   /** Checks a client certificate: chained to the CA, unexpired, not revoked. */
   identify(socket: TLSSocket): PeerIdentity;
+  /** Checks a client certificate is another control plane's (for "control-plane" routes). */
+  identifyControlPlane(socket: TLSSocket): ControlPlanePeer;
   onConnection(socket: AgentSocket): AgentSessionHandler;
   onMalformedFrame(): void;
   log(line: string): void;
@@ -83,7 +90,10 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
       minVersion: "TLSv1.2",
       handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
     },
-    (req, res) => handleAgentRequest({ ...options, overCap, log: options.log }, req, res),
+    (req, res) => {
+      const admit = (r: IncomingMessage) => admission.find(r.socket)?.admit();
+      handleAgentRequest({ ...options, overCap, admit, log: options.log }, req, res);
+    },
   );
   http.on("secureConnection", (socket: TLSSocket) => admission.accept(socket));
   // A failed handshake (a plain ws:// client, a wrong CA) must never take the process down.
