@@ -6,8 +6,10 @@ import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKeyAndCsr } from "@llmgw/pki";
 import {
   ADMIN_PASSWORD,
+  agentPortRequest,
   joinAs,
   nodeTlsOptions,
   serverSetup,
@@ -96,6 +98,18 @@ describe("two control planes on one store", () => {
     // The standby placed nothing of its own: still exactly one replica.
     const replicas = await fleet.api.replicas.list.query({ model: "qwen-ha" });
     expect(replicas.filter((r) => r.phase !== "stopped")).toHaveLength(1);
+  });
+
+  it("tells a joining node every control plane's agent address", async () => {
+    const { csrPem } = await createKeyAndCsr("cp-joiner");
+    const answer = await agentPortRequest(fleet.server, "POST", "/agent/v1/join", {
+      body: { token: fleet.server.joinToken, csr: csrPem, nodeName: "cp-joiner" },
+    });
+    expect(answer.status).toBe(200);
+    const { agentUrls } = JSON.parse(answer.body) as { agentUrls: string[] };
+    const ports = agentUrls.map((url) => new URL(url).port);
+    expect(ports).toContain(String(fleet.server.agentPort));
+    expect(ports).toContain(String(standby.agentPort));
   });
 
   it("refuses an agent's WebSocket on the standby, naming the leader", async () => {

@@ -67,6 +67,7 @@ export function startAgentPort(options: AgentPortOptions): Promise<AgentServer> 
         caCertPem: options.pki.caCertPem,
         tokens: options.tokens,
         certificates: options.pki.certificates,
+        agentUrls: options.agentUrls,
         log,
       }),
       // A node fetches a stored release to upgrade itself, with its own certificate only.
