@@ -143,6 +143,8 @@ export async function startServer(
       else if (previous === "unreachable") events.record("node.back", live.nodeId, params);
     },
   });
+  // A standby must know where the leader is before its API port answers anything.
+  await directory.start();
   const http = await startApiPort({
     ...{ db, config, api, metrics, events, v1: gateway.handle, nowMs, log },
     // A standby passes /api to the leader's agent port, found in the control-plane directory.
@@ -152,7 +154,8 @@ export async function startServer(
     },
   });
   httpPort = http.port;
-  await directory.start();
+  // The row's API address was the configured port until now (0: chosen at listen).
+  void directory.beat();
   apiHandler = http.handle;
   log(
     `listening: http://${config.httpHost}:${http.port} (API), wss://${config.agentHost}:${agents.port}/agent/v1 (agents, TLS), store ${store.kind}`,

@@ -32,7 +32,11 @@ import {
 } from "./harness";
 
 const LEASE_MS = 3_000;
+// Short grace: a standby up longer than it must still give agents the grace from its takeover.
+const RESTART_GRACE_MS = 4_000;
 const TIMINGS = {
+  LLMGW_RESTART_GRACE_MS: String(RESTART_GRACE_MS),
+  LLMGW_LOST_AFTER_MS: "2000",
   LLMGW_LEADER_LEASE_MS: String(LEASE_MS),
   LLMGW_STANDBY_REFRESH_MS: "500",
   LLMGW_RESYNC_INTERVAL_MS: "300",
@@ -50,6 +54,7 @@ describe("two control planes on one store", () => {
   let fleet: Fleet;
   let standby: ServerHandle;
   let standbyApi: Api;
+  let standbyStartedAt = 0;
   let key: string;
   let postgres: PostgresServer | undefined;
 
@@ -58,6 +63,7 @@ describe("two control planes on one store", () => {
     fleet = await startFleet({ databaseUrl: postgres.url, env: TIMINGS });
     const setup = { ...(await serverSetup(postgres.url)), env: TIMINGS };
     secondHome(fleet.setup, setup);
+    standbyStartedAt = Date.now();
     standby = await startServer(setup);
     standbyApi = apiClient(
       standby.apiUrl,
@@ -130,9 +136,15 @@ describe("two control planes on one store", () => {
   });
 
   it("hands over when the leader stops: the agent follows, and the replica is adopted, not placed again", async () => {
-    const before = (await fleet.api.replicas.list.query({ model: "qwen-ha" })).find(
+    const readyBefore = (await fleet.api.replicas.list.query({ model: "qwen-ha" })).find(
       (r) => r.phase === "ready",
     );
+    // Long past the standby's own start-up grace: only a grace counted from the takeover saves
+    // the agent's replica from being taken for lost before the agent has reconnected.
+    const graceOverIn = standbyStartedAt + 2 * RESTART_GRACE_MS - Date.now();
+    if (graceOverIn > 0) await new Promise((resolve) => setTimeout(resolve, graceOverIn));
+    const { events: before } = await fleet.api.events.list.query({});
+    const lastEventId = Math.max(0, ...before.map((e) => e.id));
     const stoppedAt = Date.now();
     await fleet.server.process.stop();
     await waitFor(
@@ -153,7 +165,11 @@ describe("two control planes on one store", () => {
     const after = (await standbyApi.replicas.list.query({ model: "qwen-ha" })).filter(
       (r) => r.phase !== "stopped",
     );
-    expect(after.map((r) => r.id)).toEqual([before?.id]);
+    expect(after.map((r) => r.id)).toEqual([readyBefore?.id]);
     expect(after[0]?.phase).toBe("ready");
+    const { events } = await standbyApi.events.list.query({});
+    const since = events.filter((e) => e.id > lastEventId).map((e) => e.kind);
+    expect(since).not.toContain("node.lost");
+    expect(since).not.toContain("replica.rebuilt");
   });
 });

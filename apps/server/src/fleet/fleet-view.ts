@@ -17,7 +17,7 @@ export interface FleetView {
   /** Models placement last refused, with why. */
   readonly unplaceable: ReadonlyMap<string, Unplaceable>;
   readonly liveness: LivenessPolicy;
-  /** When the control plane started: nodes get a grace period to reconnect after it. */
+  /** When the control plane started leading: nodes get a grace period to reconnect after it. */
   readonly startedAtMs: number;
   /** How long an on-demand model keeps its replica after its last request (absent: the default). */
   readonly onDemandIdleMs?: number;

@@ -91,7 +91,12 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     reload: async () => {
       await Promise.all([book.reload(), health.reload(), catalog.reload()]);
     },
-    tookOver: () => started.loop?.markAll(),
+    tookOver: () => {
+      // The grace agents get to come back counts from the takeover: they were connected to the
+      // old leader until a moment ago, and a standby's own start may be hours old.
+      deps.startedAtMs = nowMs();
+      started.loop?.markAll();
+    },
     refreshMs: config.standbyRefreshMs,
     log,
   });
@@ -170,7 +175,9 @@ function fleetViewOf(deps: ReconcileDeps): FleetView {
     registry: deps.registry,
     unplaceable: deps.unplaceable,
     liveness: deps.liveness,
-    startedAtMs: deps.startedAtMs,
+    get startedAtMs() {
+      return deps.startedAtMs;
+    },
     onDemandIdleMs: deps.policy.onDemandIdleMs,
     demandedAtMs: (model) => deps.demand.lastAt(model),
     nowMs: deps.nowMs,

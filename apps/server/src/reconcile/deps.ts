@@ -34,6 +34,7 @@ export interface ReconcileDeps {
   liveness: LivenessPolicy;
   policy: ReconcilePolicy;
   startTimeoutMs: number;
+  /** When this process started leading (its start, or its latest takeover). */
   startedAtMs: number;
   /** After a start, how long unseen nodes have to reconnect before their replicas are rebuilt. */
   restartGraceMs: number;
