@@ -24,6 +24,8 @@ import { LeaderElector } from "./leader/elector";
 import { leaseStoreOf } from "./leader/lease";
 import { registerLeaderMetrics } from "./leader/leader-metrics";
 import { hostname } from "node:os";
+import { isFlagError, runServerSubcommand, SERVER_USAGE } from "./install/subcommands";
+import { messageOf } from "@llmgw/domain";
 
 export interface RunningServer {
   httpPort: number;
@@ -143,10 +145,11 @@ export async function startServer(
 }
 
 /** `llmgw server`: runs until SIGINT or SIGTERM, or until an upgrade asks for a restart; `llmgw
- * server init` makes a home instead. */
+ * server init|add|migrate-store` make or change a home instead. */
 export async function runServer(argv: string[]): Promise<void> {
-  if (argv[0] === "init") {
-    process.exitCode = await (await import("./install/init")).runInit(argv.slice(1));
+  const subcommandExit = await runServerSubcommand(argv);
+  if (subcommandExit !== null) {
+    process.exitCode = subcommandExit;
     return;
   }
   let config: ServerConfig;
@@ -155,6 +158,11 @@ export async function runServer(argv: string[]): Promise<void> {
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`llmgw server: ${error.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    if (isFlagError(error)) {
+      process.stderr.write(`llmgw server: ${messageOf(error)}\n\n${SERVER_USAGE}`);
       process.exitCode = 2;
       return;
     }

@@ -30,21 +30,26 @@ export interface InitOptions {
   user: string;
 }
 
+/** The flags init takes; `server add` takes the same ones and `--from`. */
+const INIT_FLAGS = {
+  home: { type: "string" },
+  name: { type: "string", multiple: true },
+  address: { type: "string", multiple: true },
+  port: { type: "string" },
+  "agent-port": { type: "string" },
+  "install-root": { type: "string" },
+  "agent-data-dir": { type: "string" },
+  user: { type: "string" },
+} as const;
+
 export function parseInitArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): InitOptions {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      home: { type: "string" },
-      name: { type: "string", multiple: true },
-      address: { type: "string", multiple: true },
-      port: { type: "string" },
-      "agent-port": { type: "string" },
-      "install-root": { type: "string" },
-      "agent-data-dir": { type: "string" },
-      user: { type: "string" },
-    },
-  });
+  const { values } = parseArgs({ args: argv, strict: true, options: INIT_FLAGS });
+  return initOptionsOf(values, env);
+}
+
+type InitFlagValues = ReturnType<typeof parseArgs<{ options: typeof INIT_FLAGS }>>["values"];
+
+function initOptionsOf(values: InitFlagValues, env: NodeJS.ProcessEnv): InitOptions {
   const releaseDir = env.LLMGW_RELEASE_DIR;
   return {
     env,
@@ -59,4 +64,31 @@ export function parseInitArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
     agentDataDir: resolve(values["agent-data-dir"] ?? "/var/lib/llmgw-agent"),
     user: values.user ?? "llmgw",
   };
+}
+
+export const ADD_USAGE = `usage: llmgw server add --home DIR --from FIRST_HOME [--name NAME]… [--address IP]…
+                        [--port N] [--agent-port N] [--install-root DIR]
+                        [--agent-data-dir DIR] [--user NAME]
+
+  --home DIR            the new control plane's home (must not hold a home yet)
+  --from FIRST_HOME     the first control plane's home (made by \`llmgw server init\`): its cluster
+                        CA, master key and PostgreSQL store are shared with the new one
+  (the other flags as for \`llmgw server init\`: this machine's names, addresses, ports, units)
+`;
+
+export interface AddOptions extends InitOptions {
+  /** The first control plane's home, or an address (refused: remote add is not built). */
+  from: string;
+}
+
+export function parseAddArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): AddOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: { ...INIT_FLAGS, from: { type: "string" } },
+  });
+  if (values.from === undefined) throw new Error("--from FIRST_HOME is missing");
+  if (values.home === undefined) throw new Error("--home DIR is missing (the new home)");
+  const { from, ...initFlags } = values;
+  return { ...initOptionsOf(initFlags, env), from };
 }
