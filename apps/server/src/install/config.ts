@@ -92,3 +92,36 @@ export function parseAddArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
   const { from, ...initFlags } = values;
   return { ...initOptionsOf(initFlags, env), from };
 }
+
+export const MIGRATE_STORE_USAGE = `usage: llmgw server migrate-store --home DIR [--to postgres://…]
+
+  --home DIR   the control plane's home whose PGlite store moves (default: LLMGW_HOME)
+  --to URL     the PostgreSQL database to move it into, empty; without --to, DATABASE_URL from
+               the environment (which keeps a password out of the process list)
+
+  Stop the server first. Afterwards server.env names the database and the PGlite directory is
+  renamed to <dir>.moved-to-postgres (kept; remove it once the server runs on PostgreSQL).
+`;
+
+export interface MigrateOptions {
+  homeDir: string;
+  targetUrl: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export function parseMigrateArgs(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): MigrateOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: { home: { type: "string" }, to: { type: "string" } },
+  });
+  const targetUrl = values.to ?? env.DATABASE_URL;
+  if (targetUrl === undefined)
+    throw new Error("--to postgres://… is missing (or set DATABASE_URL in the environment)");
+  if (!/^postgres(ql)?:\/\//.test(targetUrl))
+    throw new Error("--to must be a postgres:// or postgresql:// URL");
+  return { homeDir: resolve(values.home ?? env.LLMGW_HOME ?? ".llmgw"), targetUrl, env };
+}

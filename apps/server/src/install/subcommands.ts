@@ -15,6 +15,7 @@ export const SERVER_USAGE = `usage: llmgw server [--home DIR] [--port N] [--agen
 const SUBCOMMANDS: Record<string, () => Promise<(argv: string[]) => Promise<number>>> = {
   init: async () => (await import("./init")).runInit,
   add: async () => (await import("./add")).runAdd,
+  "migrate-store": async () => (await import("./migrate-store")).runMigrateStore,
 };
 
 /** Runs the subcommand argv names and returns its exit status, or null when it names none. */
