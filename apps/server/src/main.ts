@@ -1,6 +1,6 @@
 // Wires the control plane together: config → store → control plane → API services, gateway,
 // agent port and HTTP port. Each piece is built in its feature folder; this file only connects them.
-import { openStore, type Database } from "@llmgw/db";
+import { openStore, StoreInUseError, type Database } from "@llmgw/db";
 import { ConfigError, parseServerConfig, type ServerConfig } from "./config";
 import { startAgentPort } from "./agents/agent-port";
 import { NodeLinks } from "./agents/node-links";
@@ -185,8 +185,9 @@ export async function runServer(argv: string[]): Promise<void> {
   try {
     server = await startServer(config, { requestRestart });
   } catch (error) {
-    // A sealed secret that does not open must stop the server with the reason, not a stack trace.
-    if (error instanceof SealError) {
+    // A sealed secret that does not open, or a PGlite store another process holds, must stop the
+    // server with the reason, not a stack trace.
+    if (error instanceof SealError || error instanceof StoreInUseError) {
       process.stderr.write(`llmgw server: ${error.message}\n`);
       process.exitCode = 2;
       return;
