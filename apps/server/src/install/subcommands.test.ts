@@ -17,6 +17,18 @@ describe("llmgw server's subcommands", () => {
     expect(SERVER_USAGE).toContain("llmgw server migrate-store");
   });
 
+  it("prints a subcommand's own usage for its --help, running nothing", async () => {
+    const written: string[] = [];
+    vi.spyOn(process.stdout, "write").mockImplementation((text) => {
+      written.push(String(text));
+      return true;
+    });
+    expect(await runServerSubcommand(["add", "--home", "/tmp/x", "--help"])).toBe(0);
+    expect(await runServerSubcommand(["migrate-store", "-h"])).toBe(0);
+    expect(written[0]).toContain("usage: llmgw server add --home DIR --from FIRST_HOME");
+    expect(written[1]).toContain("usage: llmgw server migrate-store --home DIR");
+  });
+
   it("leaves a plain start (flags, or nothing) to the server", async () => {
     expect(await runServerSubcommand([])).toBeNull();
     expect(await runServerSubcommand(["--home", "/tmp/x"])).toBeNull();

@@ -1,5 +1,7 @@
 // `llmgw server <subcommand>`: the commands that make or change a home rather than run a server.
-// Each is loaded only when asked for, so a plain `llmgw server` start reads none of them.
+// Each one's code is loaded only when asked for; a plain `llmgw server` start reads none of it.
+import { ADD_USAGE, INIT_USAGE, MIGRATE_STORE_USAGE } from "./config";
+
 export const SERVER_USAGE = `usage: llmgw server [--home DIR] [--port N] [--agent-port N]
        llmgw server init [--home DIR] …            make a control plane's home (--help)
        llmgw server add --home DIR --from FIRST_HOME …
@@ -12,22 +14,36 @@ export const SERVER_USAGE = `usage: llmgw server [--home DIR] [--port N] [--agen
   settings of <home>/server.env; every setting: docs/install.md.
 `;
 
-const SUBCOMMANDS: Record<string, () => Promise<(argv: string[]) => Promise<number>>> = {
-  init: async () => (await import("./init")).runInit,
-  add: async () => (await import("./add")).runAdd,
-  "migrate-store": async () => (await import("./migrate-store")).runMigrateStore,
+interface Subcommand {
+  usage: string;
+  load(): Promise<(argv: string[]) => Promise<number>>;
+}
+
+const SUBCOMMANDS: Record<string, Subcommand> = {
+  init: { usage: INIT_USAGE, load: async () => (await import("./init")).runInit },
+  add: { usage: ADD_USAGE, load: async () => (await import("./add")).runAdd },
+  "migrate-store": {
+    usage: MIGRATE_STORE_USAGE,
+    load: async () => (await import("./migrate-store")).runMigrateStore,
+  },
 };
+
+const isHelp = (arg: string | undefined) => arg === "--help" || arg === "-h" || arg === "help";
 
 /** Runs the subcommand argv names and returns its exit status, or null when it names none. */
 export async function runServerSubcommand(argv: string[]): Promise<number | null> {
   const [first, ...rest] = argv;
-  if (first === "--help" || first === "-h" || first === "help") {
+  if (isHelp(first)) {
     process.stdout.write(SERVER_USAGE);
     return 0;
   }
-  const load = first === undefined ? undefined : SUBCOMMANDS[first];
-  if (!load) return null;
-  const run = await load();
+  const subcommand = first === undefined ? undefined : SUBCOMMANDS[first];
+  if (!subcommand) return null;
+  if (rest.some(isHelp)) {
+    process.stdout.write(subcommand.usage);
+    return 0;
+  }
+  const run = await subcommand.load();
   return run(rest);
 }
 
