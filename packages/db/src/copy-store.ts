@@ -3,7 +3,7 @@
 // to the schema is copied without anyone listing it; they are copied parents first (by their
 // foreign keys), in one transaction on the target, and serial sequences are moved past the copied
 // ids so the next insert does not collide.
-import { getTableName, is, sql, type SQL } from "drizzle-orm";
+import { getTableColumns, getTableName, gt, is, sql, type SQL } from "drizzle-orm";
 import { getTableConfig, PgTable, type PgColumn } from "drizzle-orm/pg-core";
 import type { Database } from "./client";
 import * as schema from "./schema/index";
@@ -81,27 +81,31 @@ type Writer = Pick<Database, "insert" | "execute">;
 
 async function copyTable(source: Database, target: Writer, table: PgTable): Promise<number> {
   const order = orderColumns(table);
-  const chunkRows = Math.max(1, Math.floor(PARAMETERS_MAX / Object.keys(columnsOf(table)).length));
+  const columnCount = getTableConfig(table).columns.length;
+  const chunkRows = Math.max(1, Math.floor(PARAMETERS_MAX / columnCount));
+  // A single-column key pages by "after the last key" (every page costs the same); a composite
+  // key (the small link tables) pages by offset.
+  const key = order.length === 1 ? keyOf(table, order[0]) : null;
   let total = 0;
+  let after: unknown = undefined;
   for (;;) {
-    const page = await source
-      .select()
-      .from(table)
+    const query = source.select().from(table);
+    const page = await (key && after !== undefined ? query.where(gt(key.column, after)) : query)
       .orderBy(...order)
       .limit(PAGE_ROWS)
-      .offset(total);
+      .offset(key ? 0 : total);
     for (let start = 0; start < page.length; start += chunkRows)
       await target.insert(table).values(page.slice(start, start + chunkRows));
     total += page.length;
     if (page.length < PAGE_ROWS) return total;
+    if (key) after = (page[page.length - 1] as Record<string, unknown>)[key.property];
   }
 }
 
-function columnsOf(table: PgTable): Record<string, PgColumn> {
-  return getTableConfig(table).columns.reduce<Record<string, PgColumn>>((all, column) => {
-    all[column.name] = column;
-    return all;
-  }, {});
+/** The row property (the schema's name for it) that carries a column. */
+function keyOf(table: PgTable, column: PgColumn | undefined) {
+  const entry = Object.entries(getTableColumns(table)).find(([, each]) => each === column);
+  return entry && column ? { property: entry[0], column } : null;
 }
 
 /** A stable order for paging: the primary key, else every column. */
