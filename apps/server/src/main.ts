@@ -1,6 +1,6 @@
 // Wires the control plane together: config → store → control plane → API services, gateway,
 // agent port and HTTP port. Each piece is built in its feature folder; this file only connects them.
-import { openStore, type Database } from "@llmgw/db";
+import { openStore, StoreInUseError, type Database } from "@llmgw/db";
 import { ConfigError, parseServerConfig, type ServerConfig } from "./config";
 import { startAgentPort } from "./agents/agent-port";
 import { NodeLinks } from "./agents/node-links";
@@ -28,6 +28,8 @@ import { ControlPlaneDirectory } from "./leader/control-planes";
 import { createControlPlanesService } from "./leader/control-planes-service";
 import { SERVER_VERSION } from "./version";
 import { controlPlaneApiRoute, type RequestHandler } from "./standby/control-plane-api";
+import { isFlagError, runServerSubcommand, SERVER_USAGE } from "./install/subcommands";
+import { messageOf } from "@llmgw/domain";
 
 export interface RunningServer {
   httpPort: number;
@@ -204,10 +206,11 @@ function standbyRefusal(directory: ControlPlaneDirectory): string {
 }
 
 /** `llmgw server`: runs until SIGINT or SIGTERM, or until an upgrade asks for a restart; `llmgw
- * server init` makes a home instead. */
+ * server init|add|migrate-store` make or change a home instead. */
 export async function runServer(argv: string[]): Promise<void> {
-  if (argv[0] === "init") {
-    process.exitCode = await (await import("./install/init")).runInit(argv.slice(1));
+  const subcommandExit = await runServerSubcommand(argv);
+  if (subcommandExit !== null) {
+    process.exitCode = subcommandExit;
     return;
   }
   let config: ServerConfig;
@@ -216,6 +219,11 @@ export async function runServer(argv: string[]): Promise<void> {
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`llmgw server: ${error.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    if (isFlagError(error)) {
+      process.stderr.write(`llmgw server: ${messageOf(error)}\n\n${SERVER_USAGE}`);
       process.exitCode = 2;
       return;
     }
@@ -238,8 +246,9 @@ export async function runServer(argv: string[]): Promise<void> {
   try {
     server = await startServer(config, { requestRestart });
   } catch (error) {
-    // A sealed secret that does not open must stop the server with the reason, not a stack trace.
-    if (error instanceof SealError) {
+    // A sealed secret that does not open, or a PGlite store another process holds, must stop the
+    // server with the reason, not a stack trace.
+    if (error instanceof SealError || error instanceof StoreInUseError) {
       process.stderr.write(`llmgw server: ${error.message}\n`);
       process.exitCode = 2;
       return;

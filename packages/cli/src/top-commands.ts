@@ -1,7 +1,7 @@
 // The commands of `llmgw` itself, named once for its help and for shell completion.
 export const TOP_COMMANDS = {
   server:
-    "run the control plane (--home DIR; API on LLMGW_PORT, agents on LLMGW_AGENT_PORT); `server init` makes a home",
+    "run the control plane (--home DIR; API on LLMGW_PORT, agents on LLMGW_AGENT_PORT); `server init|add|migrate-store` make or move a home (server --help)",
   agent:
     "run a node agent (join once: agent join wss://HOST:8081 --token-file F --ca-sha256 H; --simulate PROFILE)",
   web: "run the console (LLMGW_WEB_PORT, LLMGW_API_URL)",

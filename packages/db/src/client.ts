@@ -4,6 +4,7 @@
 import { INSTALL } from "@llmgw/domain/install";
 import { mkdirSync } from "node:fs";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { lockPgliteDir } from "./pglite-lock";
 import * as schema from "./schema/index";
 
 export type Schema = typeof schema;
@@ -29,10 +30,21 @@ async function openPglite(dataDir: string): Promise<Store> {
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir);
-  const db = drizzle(client, { schema });
-  await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-  return { db: db as unknown as Database, kind: "pglite", close: () => client.close() };
+  // Before PGlite reads a byte: a second process on the directory must not open it at all.
+  const lock = lockPgliteDir(dataDir);
+  try {
+    const client = await PGlite.create(dataDir);
+    const db = drizzle(client, { schema });
+    await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+    const close = async () => {
+      await client.close();
+      lock.release();
+    };
+    return { db: db as unknown as Database, kind: "pglite", close };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
 }
 
 async function openPostgres(options: { url: string; maxConnections?: number }): Promise<Store> {

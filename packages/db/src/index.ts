@@ -1,4 +1,6 @@
 // The store: Drizzle schema (one table per file), the client factory and its migrator.
 export * from "./client";
+export * from "./copy-store";
+export { StoreInUseError } from "./pglite-lock";
 export * from "./schema/index";
 export { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";

@@ -1,18 +1,16 @@
 // `llmgw server init`: makes a control plane's home, ready for systemd. Each step keeps what is
 // already there — a settings file, a CA, an admin — so running it again is safe; what it makes new
 // each time is a join token (they expire) and the unit files (they only describe the install).
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { hostname } from "node:os";
-import { join } from "node:path";
 import { messageOf } from "@llmgw/domain";
 import { openStore } from "@llmgw/db";
 import { ensureServerPki } from "@llmgw/pki";
-import { ConfigError, parseServerConfig, type ServerConfig } from "../config";
+import { parseServerConfig } from "../config";
 import { ensureFirstAdmin } from "../identity/auth-service";
 import { createJoinTokens } from "../pki/join-tokens";
-import { formatSettingsFile, settingsPath } from "./settings-file";
 import { INIT_USAGE, parseInitArgs, type InitOptions } from "./config";
-import { systemdUnits } from "./systemd-units";
+import { homeSettings, refuseWhileRunning, writeSettings, writeUnits } from "./home-files";
 
 /** How long the join token init prints stays valid, and how many nodes it may join. */
 const INIT_TOKEN_TTL_S = 24 * 3_600;
@@ -39,9 +37,15 @@ async function init(options: InitOptions, say: (line: string) => void) {
   const { env } = options;
   mkdirSync(options.homeDir, { recursive: true, mode: 0o700 });
   say(`llmgw server init: ${options.homeDir}`);
-  say(`  settings  ${writeSettings(options, env)}`);
+  const storeUrl: Array<[string, string]> = env.DATABASE_URL
+    ? [["DATABASE_URL", env.DATABASE_URL]]
+    : [];
+  say(`  settings  ${writeSettings(options.homeDir, homeSettings(options, storeUrl))}`);
   const config = parseServerConfig(["--home", options.homeDir], { ...env, LLMGW_HOME: undefined });
-  await refuseWhileRunning(config);
+  await refuseWhileRunning(
+    config,
+    "stop it before running init again (a new join token without stopping: llmgw ctl join-tokens create)",
+  );
   const pki = await ensureServerPki(options.homeDir, {
     names: options.names,
     addresses: options.addresses,
@@ -79,52 +83,6 @@ async function init(options: InitOptions, say: (line: string) => void) {
   }
   say(`  units     ${writeUnits(options)}`);
   printNext(options, pki.caFingerprint, token, say);
-}
-
-/** Writes `<home>/server.env` the first time; afterwards the operator's edits are kept. */
-function writeSettings(options: InitOptions, env: NodeJS.ProcessEnv): string {
-  const path = settingsPath(options.homeDir);
-  if (existsSync(path)) return `${path} (kept: it already exists)`;
-  const tlsNames = [...options.names, ...options.addresses];
-  const settings: Array<[string, string]> = [
-    ["LLMGW_PORT", options.port],
-    ["LLMGW_AGENT_PORT", options.agentPort],
-    // An installed control plane serves ctl and the console proxy from other machines too.
-    ["LLMGW_BIND", "0.0.0.0"],
-    ...(tlsNames.length > 0
-      ? [["LLMGW_AGENT_TLS_NAMES", tlsNames.join(",")] as [string, string]]
-      : []),
-    ...(env.DATABASE_URL ? [["DATABASE_URL", env.DATABASE_URL] as [string, string]] : []),
-  ];
-  writeFileSync(path, formatSettingsFile(settings), { mode: 0o600 });
-  return `${path} (written)`;
-}
-
-/** PGlite is one process's: opening it under a running server would corrupt it. */
-async function refuseWhileRunning(config: ServerConfig): Promise<void> {
-  const url = `http://127.0.0.1:${config.httpPort}/healthz`;
-  const isUp = await fetch(url, { signal: AbortSignal.timeout(1_000) }).then(
-    (res) => res.ok,
-    () => false,
-  );
-  if (isUp)
-    throw new ConfigError(
-      `a server answers at ${url}: stop it before running init again (a new join token without stopping: llmgw ctl join-tokens create)`,
-    );
-}
-
-function writeUnits(options: InitOptions): string {
-  const dir = join(options.homeDir, "systemd");
-  mkdirSync(dir, { recursive: true, mode: 0o755 });
-  const units = systemdUnits({
-    installRoot: options.installRoot,
-    homeDir: options.homeDir,
-    agentDataDir: options.agentDataDir,
-    user: options.user,
-    apiUrl: `http://127.0.0.1:${options.port}`,
-  });
-  for (const unit of units) writeFileSync(join(dir, unit.name), unit.text, { mode: 0o644 });
-  return `${dir}/{${units.map((unit) => unit.name).join(",")}}`;
 }
 
 function printNext(
