@@ -8,3 +8,8 @@ CREATE TABLE "control_planes" (
 	"started_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"last_seen_at" timestamp with time zone DEFAULT now() NOT NULL
 );
+--> statement-breakpoint
+CREATE TABLE "model_demand" (
+	"model" text PRIMARY KEY NOT NULL,
+	"demanded_at" timestamp with time zone NOT NULL
+);

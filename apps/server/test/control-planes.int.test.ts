@@ -39,6 +39,7 @@ const TIMINGS = {
   LLMGW_LOST_AFTER_MS: "2000",
   LLMGW_LEADER_LEASE_MS: String(LEASE_MS),
   LLMGW_STANDBY_REFRESH_MS: "500",
+  LLMGW_ON_DEMAND_WAIT_MS: "30000",
   LLMGW_RESYNC_INTERVAL_MS: "300",
 };
 
@@ -72,6 +73,9 @@ describe("two control planes on one store", () => {
     await fleet.startAgent("cp-gpu", "h100x8");
     const source = await simWeightsSource("it-cp-weights");
     await fleet.api.models.add.mutate({ definition: simGpuModel("qwen-ha", source) });
+    await fleet.api.models.add.mutate({
+      definition: { ...simGpuModel("ondemand-ha", source, { min: 0, max: 1 }), on_demand: true },
+    });
     await fleet.readyReplicas("qwen-ha", 1);
     key = (await fleet.api.keys.create.mutate({ owner: "team:ha", models: ["*"] })).key;
   });
@@ -104,6 +108,18 @@ describe("two control planes on one store", () => {
     // The standby placed nothing of its own: still exactly one replica.
     const replicas = await fleet.api.replicas.list.query({ model: "qwen-ha" });
     expect(replicas.filter((r) => r.phase !== "stopped")).toHaveLength(1);
+  });
+
+  it("starts an on-demand model asked for only through the standby", async () => {
+    const client = new OpenAI({ apiKey: key, baseURL: `${standby.apiUrl}/v1`, maxRetries: 0 });
+    // The standby holds the request while the leader, told through the store, starts a replica.
+    const answer = await client.chat.completions.create({
+      model: "ondemand-ha",
+      messages: [{ role: "user", content: "wake up" }],
+    });
+    expect(answer.choices[0]?.message.content).toBeTruthy();
+    const replicas = await fleet.api.replicas.list.query({ model: "ondemand-ha" });
+    expect(replicas.filter((r) => r.phase === "ready")).toHaveLength(1);
   });
 
   it("tells a joining node every control plane's agent address", async () => {

@@ -21,6 +21,8 @@ import { startReconciler, type Reconciler } from "./reconciler";
 import { ReplicaBook } from "./replica-book";
 import { applyReports, onNodeRegistered } from "./reports";
 import { followLeadership, type LeadershipSource } from "../leader/standby";
+import { startSharedUse } from "../leader/shared-use";
+import { eq, modelDemand } from "@llmgw/db";
 
 export interface ControlPlane {
   /** What the gateway and the API services read of the fleet; they never get `ReconcileDeps`. */
@@ -125,6 +127,12 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   };
   const loop = startReconciler(deps, config.resyncIntervalMs);
   started.loop = loop;
+  const stopSharedUse = startSharedUse({
+    ...{ db, book, demand: deps.demand, isLeader: leadership.isLeader, log },
+    demanded: (model) => loop.markDirty(model),
+    refreshMs: config.standbyRefreshMs,
+  });
+  const failed = (what: string) => (error: unknown) => log(`${what} failed: ${messageOf(error)}`);
   const unsubscribe = catalog.subscribe((next, previous) => {
     for (const model of next.models)
       if (previous.get(model.name) !== model) loop.markDirty(model.name);
@@ -133,10 +141,14 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       // A removed model's requests are over: added again, it must not start a replica that
       // nobody asked for since.
       deps.demand.forget(model.name);
+      if (leadership.isLeader())
+        void db
+          .delete(modelDemand)
+          .where(eq(modelDemand.model, model.name))
+          .catch(failed("forgetting demand"));
       loop.markDirty(model.name);
     }
   });
-  const failed = (what: string) => (error: unknown) => log(`${what} failed: ${messageOf(error)}`);
   return {
     fleet: fleetViewOf(deps),
     demand: deps.demand,
@@ -160,6 +172,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     onDisconnected: () => loop.markAll(),
     async stop() {
       unsubscribe();
+      stopSharedUse();
       leadership.stop();
       await loop.stop();
     },

@@ -19,6 +19,11 @@ export class DemandBook implements DemandSink {
     return this.lastAtMs.get(model) ?? null;
   }
 
+  /** Every model asked for, with when it last was. */
+  entries(): [string, number][] {
+    return [...this.lastAtMs];
+  }
+
   /** A removed model's requests are over: added again, it starts with no demand. */
   forget(model: string): void {
     this.lastAtMs.delete(model);

@@ -21,3 +21,4 @@ export * from "./join-tokens";
 export * from "./node-certificates";
 export * from "./leader-lease";
 export * from "./control-planes";
+export * from "./model-demand";
