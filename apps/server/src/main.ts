@@ -140,6 +140,8 @@ export async function startServer(
   const sweep = startLivenessSweep({
     ...{ registry, policy: liveness, nowMs, log, saveLastSeen: inventory.lastSeen },
     onTransition: (live, state, previous) => {
+      // A process that lost the lease dropped its agents on purpose: they went to the leader.
+      if (!elector.isLeader()) return;
       const params = { node: live.register.nodeName };
       if (state === "unreachable") events.record("node.unreachable", live.nodeId, params);
       else if (previous === "unreachable") events.record("node.back", live.nodeId, params);
