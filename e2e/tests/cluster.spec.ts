@@ -124,6 +124,10 @@ test("the heatmap draws one cell per card of the fleet", async ({ page }) => {
   await expect(
     page.getByTestId("cluster-capacity").getByTestId("capacity-row").first(),
   ).toBeVisible();
+  // The one control plane of this fleet leads, and the admin sees it.
+  const planes = page.getByTestId("control-planes").getByTestId("control-plane");
+  await expect(planes).toHaveCount(1);
+  await expect(planes.first()).toHaveAttribute("data-role", "leader");
   await page.screenshot({ path: `${ARTIFACTS}/cluster-en.png` });
 });
 

@@ -5,6 +5,7 @@ import type { ClusterStatus, IdleReplicasView } from "@llmgw/api";
 import Link from "next/link";
 import { useTranslation } from "react-i18next";
 import { formatNumber, formatPercent } from "../../lib/format";
+import { ControlPlanesSection } from "./control-planes-list";
 
 function CapacityBars({ status }: { status: ClusterStatus }) {
   const { t, i18n } = useTranslation("cluster");
@@ -116,6 +117,7 @@ export function ClusterSide({
         <h2>{t("idle.title")}</h2>
         {idle ? <IdleList idle={idle} /> : <p className="muted">{tc("loading")}</p>}
       </section>
+      <ControlPlanesSection />
     </div>
   );
 }
