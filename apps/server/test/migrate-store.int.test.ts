@@ -114,7 +114,7 @@ describe("llmgw server migrate-store", () => {
     expect(existsSync(join(other, "data"))).toBe(true);
     expect(readFileSync(join(other, "server.env"), "utf8")).not.toContain("DATABASE_URL");
     await pg.stop();
-  });
+  }, 240_000); // three server starts and a copy: about a minute on a quiet 2-core machine
 
   it("says what is missing or wrong in its flags", async () => {
     const missing = await llmgw(["server", "migrate-store", "--home", "/tmp/none"]);
