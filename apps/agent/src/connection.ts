@@ -39,7 +39,15 @@ interface Session {
   liveness?: Liveness;
   /** Left for silence: the next connection goes to the next address, not back to this one. */
   silent: boolean;
+  /** A standby answered (503): a leader exists or is about to, so retries stay quick. */
+  standby?: boolean;
 }
+
+/**
+ * The longest wait after a round refused by standbys: one of them leads within a lease once the
+ * old leader is gone, and an agent waiting out a long backoff then would come back late.
+ */
+const STANDBY_RETRY_MAX_MS = 2_000;
 
 export class AgentConnection {
   private readonly timers: Timers;
@@ -294,7 +302,12 @@ export class AgentConnection {
   private onError(session: Session, error: Error): void {
     if (this.currentState === "stopped") return;
     const refused = /Unexpected server response: (401|403)/.test(error.message);
-    if (refused) {
+    if (/Unexpected server response: 503/.test(error.message)) {
+      session.standby = true;
+      this.options.logger.info("a standby answered; trying the next control plane", {
+        server: session.serverUrl,
+      });
+    } else if (refused) {
       this.options.logger.error("refused by server", {
         server: session.serverUrl,
         why: error.message,
@@ -342,6 +355,7 @@ export class AgentConnection {
       delayMs = this.backoff.nextDelayMs();
     } else if (this.rotation.failed()) {
       delayMs = this.backoff.nextDelayMs();
+      if (session.standby) delayMs = Math.min(delayMs, STANDBY_RETRY_MAX_MS);
     }
     this.currentState = "waiting";
     this.options.logger.info("reconnecting", { in_ms: delayMs, attempt: this.backoff.attempt });

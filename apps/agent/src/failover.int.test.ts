@@ -73,7 +73,11 @@ async function startControlPlane(agentUrls: () => string[] = () => []): Promise<
   return plane;
 }
 
-function startAgent(serverUrls: string[], saved: (readonly string[])[] = []) {
+function startAgent(
+  serverUrls: string[],
+  saved: (readonly string[])[] = [],
+  random: () => number = () => 0,
+) {
   const ring = new LogRing();
   const logger = createLogger({ ring, write: () => {}, nowMs: Date.now });
   const config = { serverUrls, nodeName: "sim-node-1", labels: {}, dataDir: "/unused" };
@@ -83,7 +87,7 @@ function startAgent(serverUrls: string[], saved: (readonly string[])[] = []) {
     register: () => buildRegister(config, "node-id-1", inventory),
     heartbeat: () => buildHeartbeat(inventory),
     logger,
-    random: () => 0,
+    random,
     nowMs: Date.now,
     idleMs: IDLE_MS,
     pingTimeoutMs: PING_TIMEOUT_MS,
@@ -166,5 +170,29 @@ describe("AgentConnection failover", () => {
     // The second names nothing: the list stays as it was, nothing saved again.
     expect(connection.knownServerUrls).toEqual([first.url, second.url]);
     expect(saved).toHaveLength(1);
+  });
+
+  it("keeps retrying quickly while standbys answer 503, so it is back soon after one leads", async () => {
+    // Both control planes refuse agents as standbys do, until the second takes the lease.
+    let leaderUrl = "";
+    const standbys = await Promise.all([startControlPlane(), startControlPlane()]);
+    for (const plane of standbys)
+      plane.server.options.verifyClient = (_info, answer) =>
+        plane.url === leaderUrl ? answer(true) : answer(false, 503, "this control plane stands by");
+    const [first, second] = standbys;
+    if (!first || !second) throw new Error("two control planes");
+    // The longest jitter: without the standby rule the waits double to 4 s and beyond.
+    const { connection, ring } = startAgent([first.url, second.url], [], () => 0.999);
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    expect(connection.state).not.toBe("registered");
+    leaderUrl = second.url;
+    const ledAtMs = Date.now();
+    await waitFor(
+      "registered on the new leader",
+      () => connection.serverUrl === second.url,
+      10_000,
+    );
+    expect(Date.now() - ledAtMs).toBeLessThan(2_500);
+    expect(ring.snapshot().some((line) => line.includes("a standby answered"))).toBe(true);
   });
 });
