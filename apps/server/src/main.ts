@@ -19,6 +19,8 @@ import { joinInfoOf } from "./pki/join-info";
 import { createJoinTokens } from "./pki/join-tokens";
 import { ensureFirstAdmin } from "./identity/auth-service";
 import { createEventRecorder } from "./events/event-recorder";
+import { keepAuditWhileStoreAway } from "./identity/audit-queue";
+import { registerStoreQueueMetrics } from "./store-queue-metrics";
 import { formatLogLine } from "./log-line";
 import { LeaderElector } from "./leader/elector";
 import { leaseStoreOf } from "./leader/lease";
@@ -81,6 +83,7 @@ export async function startServer(
     joinInfoOf({ ...config, caSha256: pki.paths.caFingerprint, agentPort: () => agentPort });
   const joinTokens = createJoinTokens(db, nowMs, joinInfo);
   const events = createEventRecorder(db, nowMs, log);
+  const audit = keepAuditWhileStoreAway(db, log);
   const registry = new FleetRegistry();
   const links = new NodeLinks();
   const liveness = {
@@ -101,6 +104,7 @@ export async function startServer(
     ...{ reconciler: plane.reconciler, keys: api.keys, breakerOpenMs: config.breakerOpenMs },
     ...{ config: config.gateway, registry: metrics.registry, checks: config.gatewayChecks, log },
   });
+  registerStoreQueueMetrics(metrics.registry, { usage: gateway.usage.queue, audit });
   const inventory = createInventoryWriter(db, registry, nowMs, log);
   const agents = await startAgentPort({
     ...{ ...shared, pki, tokens: joinTokens, plane, inventory, metrics },
@@ -137,6 +141,7 @@ export async function startServer(
       await plane.stop();
       await elector.stop();
       await events.flush();
+      await audit.stop();
       await store.close();
     },
   };

@@ -4,14 +4,16 @@
 import { messageOf } from "@llmgw/domain";
 
 /** How one streamed request ended. */
-export type StreamEnd =
+type StreamEnd =
   | { kind: "ok" }
   | { kind: "refused"; status: number; body: string }
   | { kind: "cut"; errorCode: string }
   | { kind: "broken"; why: string };
 
-export interface LoadTally {
+interface LoadTally {
   ok: number;
+  /** The longest any one request took, from sending to its last byte. */
+  slowestMs: number;
   /** Every request that did not end with [DONE] and no error event, with why. */
   failures: Array<Exclude<StreamEnd, { kind: "ok" }> & { client: number; atMs: number }>;
 }
@@ -50,7 +52,7 @@ async function readEvents(res: Response): Promise<StreamEnd> {
   return done ? { kind: "ok" } : { kind: "broken", why: "the stream ended without [DONE]" };
 }
 
-export async function streamOnce(
+async function streamOnce(
   base: string,
   key: string,
   body: { model: string; maxTokens: number; content: string },
@@ -75,18 +77,20 @@ export async function streamOnce(
 
 /** Starts `clients` loops, each streaming one request after another until stopped. */
 export function startLoad(options: LoadOptions): RunningLoad {
-  const tally: LoadTally = { ok: 0, failures: [] };
+  const tally: LoadTally = { ok: 0, slowestMs: 0, failures: [] };
   let running = true;
   let ended = 0;
   const loop = async (client: number) => {
     const base = options.bases[client % options.bases.length] ?? "";
     for (let i = 0; running; i++) {
+      const startedMs = Date.now();
       const end = await streamOnce(base, options.key, {
         model: options.model,
         maxTokens: options.maxTokens ?? 8,
         content: `client ${client} request ${i}`,
       });
       ended += 1;
+      tally.slowestMs = Math.max(tally.slowestMs, Date.now() - startedMs);
       if (end.kind === "ok") tally.ok += 1;
       else tally.failures.push({ ...end, client, atMs: Date.now() });
     }
