@@ -104,7 +104,11 @@ export async function startServer(
     ...{ reconciler: plane.reconciler, keys: api.keys, breakerOpenMs: config.breakerOpenMs },
     ...{ config: config.gateway, registry: metrics.registry, checks: config.gatewayChecks, log },
   });
-  registerStoreQueueMetrics(metrics.registry, { usage: gateway.usage.queue, audit });
+  registerStoreQueueMetrics(metrics.registry, {
+    usage: gateway.usage.queue,
+    audit,
+    events: events.waiting,
+  });
   const inventory = createInventoryWriter(db, registry, nowMs, log);
   const agents = await startAgentPort({
     ...{ ...shared, pki, tokens: joinTokens, plane, inventory, metrics },

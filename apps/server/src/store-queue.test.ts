@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { Registry } from "prom-client";
 import { isStoreAway, StoreQueue } from "./store-queue";
+import { registerStoreQueueMetrics } from "./store-queue-metrics";
 
 const away = () =>
   Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
@@ -107,5 +109,24 @@ describe("isStoreAway", () => {
     expect(isStoreAway(wrapped(Object.assign(new Error("dup"), { code: "23505" })))).toBe(false);
     expect(isStoreAway(new Error("plain"))).toBe(false);
     expect(isStoreAway(undefined)).toBe(false);
+  });
+});
+
+describe("registerStoreQueueMetrics", () => {
+  it("shows rows waiting and rows dropped per queue on /metrics", async () => {
+    const registry = new Registry();
+    const store = flakyStore(10);
+    const { queue } = queueOver(store, { pendingMax: 2 });
+    queue.add(1);
+    queue.add(2);
+    queue.add(3);
+    registerStoreQueueMetrics(registry, {
+      usage: queue,
+      audit: { size: () => 0, dropped: () => 0 },
+    });
+    const text = await registry.metrics();
+    expect(text).toMatch(/^llmgw_store_queue_pending\{queue="usage"\} 2$/m);
+    expect(text).toMatch(/^llmgw_store_queue_pending\{queue="audit"\} 0$/m);
+    expect(text).toMatch(/^llmgw_store_queue_dropped_total\{queue="usage"\} 1$/m);
   });
 });
