@@ -123,4 +123,35 @@ describe("R3: PostgreSQL restarts under load", () => {
     // The rows really waited out the store (the test exercised the queue, not a lucky gap).
     expect(fleet.server.process.output()).toMatch(/could not save \d+ usage records \(kept/);
   });
+
+  it("answers a key it cannot check while the store is away with a 503 to retry, not a 401 or 500", async () => {
+    const fresh = (await fleet.api.keys.create.mutate({ owner: "team:ml", models: [MODEL] })).key;
+    const ask = (bearer: string) =>
+      fetch(`${fleet.v1}/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          model: MODEL,
+          max_tokens: 2,
+          messages: [{ role: "user", content: "hi" }],
+        }),
+      });
+    expect((await ask(key)).status).toBe(200);
+    // Away longer than a lookup waits (5 s): the key never seen cannot be checked in time.
+    const restarting = pg.restart(9_000);
+    await sleep(1_500);
+    const [unseen, known] = await Promise.all([ask(fresh), ask(key)]);
+    await restarting;
+    expect(unseen.status).toBe(503);
+    expect(unseen.headers.get("retry-after")).toBe("2");
+    const body = (await unseen.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("store_unavailable");
+    expect(body.error.message).not.toMatch(/ECONNREFUSED|select|postgres/i);
+    expect(known.status).toBe(200);
+    // Once the store answers, the new key is checked and works.
+    await waitFor(async () => ((await ask(fresh)).status === 200 ? true : undefined), {
+      what: "the new key accepted once the store is back",
+      timeoutMs: 20_000,
+    });
+  });
 });

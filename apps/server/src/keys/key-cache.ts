@@ -23,7 +23,7 @@ export const KEY_CACHE_DEFAULTS: KeyCacheOptions = {
   freshMs: 5_000,
   staleMaxMs: 10 * 60_000,
   waitMs: 250,
-  lookupMaxMs: 10_000,
+  lookupMaxMs: 5_000,
   entriesMax: 10_000,
 };
 
