@@ -7,6 +7,7 @@ import { messageOf } from "@llmgw/domain";
 import { httpsCall, refusalText } from "./https-json";
 import { loadOrCreateNodeId } from "./node-identity";
 import { saveNodeTls, saveServerUrls } from "./node-tls";
+import { mergeServerUrls } from "./server-list";
 
 export class JoinError extends Error {
   override readonly name = "JoinError";
@@ -85,10 +86,15 @@ export async function joinCluster(request: JoinRequest): Promise<Joined> {
   });
   if (answer.status !== 200)
     throw new JoinError(`${request.serverUrl} refused to join this node: ${refusalText(answer)}`);
-  const joined = JSON.parse(answer.text) as { certificate?: unknown };
+  const joined = JSON.parse(answer.text) as { certificate?: unknown; agentUrls?: unknown };
   if (typeof joined.certificate !== "string")
     throw new JoinError(`${request.serverUrl} answered the join without a certificate`);
   saveNodeTls(request.dataDir, { ca, key: keyPem, cert: joined.certificate });
-  saveServerUrls(request.dataDir, request.serverUrls ?? [request.serverUrl]);
+  // Every control plane the cluster names joins the list, so the first start can fail over.
+  const given = request.serverUrls ?? [request.serverUrl];
+  const announced = Array.isArray(joined.agentUrls)
+    ? joined.agentUrls.filter((url): url is string => typeof url === "string")
+    : [];
+  saveServerUrls(request.dataDir, mergeServerUrls(request.serverUrl, given, announced) ?? given);
   return { nodeId, caSha256: caFingerprint(ca) };
 }

@@ -68,6 +68,12 @@ const envSchema = z.object({
     .min(1_000, "LLMGW_LEADER_LEASE_MS must be at least 1000: shorter leases flap on a slow store")
     .max(600_000, "LLMGW_LEADER_LEASE_MS must be at most 600000")
     .default(10_000),
+  LLMGW_STANDBY_REFRESH_MS: z.coerce
+    .number({ message: "LLMGW_STANDBY_REFRESH_MS must be a number" })
+    .int("LLMGW_STANDBY_REFRESH_MS must be a whole number")
+    .min(100, "LLMGW_STANDBY_REFRESH_MS must be at least 100")
+    .max(60_000, "LLMGW_STANDBY_REFRESH_MS must be at most 60000")
+    .default(2_000),
   LLMGW_RESYNC_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
   LLMGW_START_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
   LLMGW_AGENT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
@@ -188,6 +194,8 @@ export interface ServerConfig {
   resyncIntervalMs: number;
   /** The control-plane leader lease's term; the holder renews every third of it. */
   leaderLeaseMs: number;
+  /** How often a standby reads the leader's placements, the catalog and model health. */
+  standbyRefreshMs: number;
   /** How long an engine may take to get ready, counted from its last download progress. */
   startTimeoutMs: number;
   /** How long a request to an agent (logs, reclaim) may wait for its answer. */
@@ -302,6 +310,7 @@ export function parseServerConfig(
     lostAfterMs: e.LLMGW_LOST_AFTER_MS,
     resyncIntervalMs: e.LLMGW_RESYNC_INTERVAL_MS,
     leaderLeaseMs: e.LLMGW_LEADER_LEASE_MS,
+    standbyRefreshMs: e.LLMGW_STANDBY_REFRESH_MS,
     restartGraceMs: e.LLMGW_RESTART_GRACE_MS,
     startTimeoutMs: e.LLMGW_START_TIMEOUT_MS,
     agentRequestTimeoutMs: e.LLMGW_AGENT_REQUEST_TIMEOUT_MS,

@@ -26,6 +26,10 @@ import { LeaderElector } from "./leader/elector";
 import { leaseStoreOf } from "./leader/lease";
 import { registerLeaderMetrics } from "./leader/leader-metrics";
 import { hostname } from "node:os";
+import { ControlPlaneDirectory } from "./leader/control-planes";
+import { createControlPlanesService } from "./leader/control-planes-service";
+import { SERVER_VERSION } from "./version";
+import { controlPlaneApiRoute, type RequestHandler } from "./standby/control-plane-api";
 
 export interface RunningServer {
   httpPort: number;
@@ -69,12 +73,15 @@ export async function startServer(
 ): Promise<RunningServer> {
   const store = await openStore(config.store);
   const { db } = store;
-  // Reports only for now: nothing is gated on it yet, so one control plane per store still.
+  // Only the lease holder reconciles and takes agents; the others serve /v1 from the store.
   const elector = new LeaderElector({
     ...{ store: leaseStoreOf(db), leaseMs: config.leaderLeaseMs, log },
     ownerName: `${hostname()}:${config.httpPort}`,
   });
   elector.start();
+  // The first claim decides before anything is served: a lone control plane must not start as
+  // a standby with no leader to pass /api to.
+  await elector.round();
   await announceFirstAdmin(db, config.initialAdminPassword);
   const nowMs = () => Date.now();
   const pki = await openClusterPki({ ...config, db, nowMs });
@@ -91,10 +98,20 @@ export async function startServer(
     missedHeartbeatsMax: config.missedHeartbeatsMax,
   };
   const shared = { db, config, registry, links, liveness, events, nowMs, log };
-  const plane = await startControlPlane(shared);
+  let httpPort = config.httpPort;
+  const directory = new ControlPlaneDirectory(
+    ...[db, elector.owner, () => describeSelf(config, joinInfo().agentUrls, httpPort)],
+    { leaseHolder: () => (elector.isLeader() ? elector.owner : (elector.lease()?.owner ?? null)) },
+    { leaseMs: config.leaderLeaseMs, log },
+  );
+  const plane = await startControlPlane({ ...shared, leadership: elector });
   const api = createApiServices({
     ...{ ...shared, plane, cluster: { pki, joinTokens } },
     requestRestart: hooks.requestRestart,
+    controlPlanes: createControlPlanesService({
+      ...{ directory, self: elector.owner, nowMs },
+      lease: () => elector.lease(),
+    }),
   });
   const metrics = createMetrics(api.services.nodes, plane.fleet);
   registerCertificateMetrics(metrics.registry, pki);
@@ -103,6 +120,7 @@ export async function startServer(
     ...{ db, fleet: plane.fleet, demand: plane.demand, replicaSecret: plane.replicaSecret },
     ...{ reconciler: plane.reconciler, keys: api.keys, breakerOpenMs: config.breakerOpenMs },
     ...{ config: config.gateway, registry: metrics.registry, checks: config.gatewayChecks, log },
+    controlPlanes: () => directory.liveCount(),
   });
   registerStoreQueueMetrics(metrics.registry, {
     usage: gateway.usage.queue,
@@ -110,13 +128,21 @@ export async function startServer(
     events: events.waiting,
   });
   const inventory = createInventoryWriter(db, registry, nowMs, log);
+  const isLeader = () => elector.isLeader();
+  // Standbys pass /api here; it is answered by the API port's own handler once that has started.
+  let apiHandler: RequestHandler | null = null;
   const agents = await startAgentPort({
     ...{ ...shared, pki, tokens: joinTokens, plane, inventory, metrics },
+    routes: [controlPlaneApiRoute({ isLeader, api: () => apiHandler })],
     releases: api.releaseStore,
-    // i15: the addresses this control plane's certificate holds; every agent learns them.
-    agentUrls: () => joinInfo().agentUrls,
+    // Every live control plane's agent addresses, ours first: agents fail over among them.
+    agentUrls: () => directory.agentUrls(),
+    refusesAgents: () => (elector.isLeader() ? null : standbyRefusal(directory)),
   });
   agentPort = agents.port;
+  elector.onChange((leading) => {
+    if (!leading) agents.dropAgents("this control plane no longer leads; connect to the leader");
+  });
   const sweep = startLivenessSweep({
     ...{ registry, policy: liveness, nowMs, log, saveLastSeen: inventory.lastSeen },
     onTransition: (live, state, previous) => {
@@ -127,7 +153,15 @@ export async function startServer(
   });
   const http = await startApiPort({
     ...{ db, config, api, metrics, events, v1: gateway.handle, nowMs, log },
+    // A standby passes /api to the leader's agent port, found in the control-plane directory.
+    standby: {
+      ...{ isLeader, tls: pki.tls },
+      leaderPeerUrl: () => directory.leader()?.peerUrl ?? null,
+    },
   });
+  httpPort = http.port;
+  await directory.start();
+  apiHandler = http.handle;
   log(
     `listening: http://${config.httpHost}:${http.port} (API), wss://${config.agentHost}:${agents.port}/agent/v1 (agents, TLS), store ${store.kind}`,
   );
@@ -143,12 +177,36 @@ export async function startServer(
       await Promise.all([http.close(), agents.close()]);
       await gateway.stop();
       await plane.stop();
+      await directory.stop();
       await elector.stop();
       await events.flush();
       await audit.stop();
       await store.close();
     },
   };
+}
+
+/** This control plane's row in `control_planes`: where people, agents and peers reach it. */
+function describeSelf(config: ServerConfig, agentUrls: readonly string[], httpPort: number) {
+  const host = WILDCARD_HOSTS.has(config.httpHost) ? hostname() : config.httpHost;
+  const first = agentUrls[0] ?? `wss://${hostname()}:${config.agentPort}`;
+  return {
+    name: `${hostname()}:${httpPort}`,
+    apiUrl: `http://${host.includes(":") ? `[${host}]` : host}:${httpPort}`,
+    // The agent port speaks HTTPS beside its WebSocket; peers call it with their certificate.
+    peerUrl: first.replace(/^wss:/, "https:"),
+    agentUrls,
+    version: SERVER_VERSION,
+  };
+}
+
+const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", ""]);
+
+/** What a standby tells an agent that reached it: where the leader takes agents. */
+function standbyRefusal(directory: ControlPlaneDirectory): string {
+  const leader = directory.leader();
+  const where = leader?.agentUrls[0] ? ` at ${leader.agentUrls[0]}` : "";
+  return `this control plane stands by; agents connect to the leader${where}`;
 }
 
 /** `llmgw server`: runs until SIGINT or SIGTERM, or until an upgrade asks for a restart; `llmgw

@@ -43,6 +43,7 @@ const RULES: Record<string, Rule> = {
   "reclaim.run": "operator",
   "releases.list": "admin",
   "releases.remove": "admin",
+  "controlPlanes.list": "admin",
   "upgrade.plan": "admin",
   "upgrade.controlPlane": "admin",
   "upgrade.node": "admin",

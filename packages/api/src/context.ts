@@ -37,6 +37,7 @@ import type {
 } from "./people/schemas";
 import type { ReclaimView } from "./reclaim/schemas";
 import type { ReleaseView } from "./releases/schemas";
+import type { ControlPlaneView } from "./control-planes/schemas";
 import type { UpgradeControlPlaneResult, UpgradeNodeResult, UpgradePlan } from "./upgrade/schemas";
 import type { Refusal, RefusalInit } from "./refusals";
 import type { IdleReplicasView, ReplicaView } from "./replicas/schemas";
@@ -115,6 +116,10 @@ export interface ReclaimService {
 export interface ReleasesService {
   list(): Promise<ReleaseView[]>;
   remove(version: string, actor: Actor): Promise<{ version: string }>;
+}
+
+export interface ControlPlanesService {
+  list(): Promise<ControlPlaneView[]>;
 }
 
 /** Rolling upgrades: the control plane first, then one node at a time (driven by the CLI). */
@@ -251,6 +256,7 @@ export interface ApiServices {
   logs: LogsService;
   reclaim: ReclaimService;
   releases: ReleasesService;
+  controlPlanes: ControlPlanesService;
   upgrade: UpgradeService;
   keys: KeysService;
   joinTokens: JoinTokensService;

@@ -21,6 +21,7 @@ export type {
   NodesService,
   ReclaimService,
   ReleasesService,
+  ControlPlanesService,
   UpgradeService,
   ReplicasService,
   StatusService,

@@ -74,6 +74,7 @@ export const REFUSALS = {
   "mcp.admin_keeps_no_token": ["server"],
   "mcp.header_twice": ["header"],
   "mcp.no_own_list": ["subject", "server"],
+  "standby.no_leader": [],
 } as const satisfies Record<string, readonly string[]>;
 
 export type RefusalCode = keyof typeof REFUSALS;

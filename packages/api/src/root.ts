@@ -11,6 +11,7 @@ import { nodesRouter } from "./nodes/router";
 import { groupsRouter, orgRouter, peopleRouter, rolesRouter } from "./people/router";
 import { reclaimRouter } from "./reclaim/router";
 import { releasesRouter } from "./releases/router";
+import { controlPlanesRouter } from "./control-planes/router";
 import { replicasRouter } from "./replicas/router";
 import { signInRouter } from "./sign-in/router";
 import { statusRouter } from "./status/router";
@@ -27,6 +28,7 @@ export const appRouter = router({
   logs: logsRouter,
   reclaim: reclaimRouter,
   releases: releasesRouter,
+  controlPlanes: controlPlanesRouter,
   upgrade: upgradeRouter,
   keys: keysRouter,
   joinTokens: joinTokensRouter,

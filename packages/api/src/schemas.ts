@@ -17,6 +17,7 @@ export * from "./nodes/schemas";
 export * from "./people/schemas";
 export * from "./reclaim/schemas";
 export * from "./releases/schemas";
+export * from "./control-planes/schemas";
 export * from "./upgrade/schemas";
 export * from "./replicas/schemas";
 export * from "./sign-in/schemas";

@@ -188,6 +188,7 @@ export function fakeServices() {
         isRestarting: true,
       })),
     },
+    controlPlanes: { list: vi.fn(async () => []) },
     releases: {
       list: vi.fn(async () => []),
       remove: vi.fn(async (version: string) => ({ version })),

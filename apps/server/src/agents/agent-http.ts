@@ -1,12 +1,20 @@
 // The plain HTTPS routes of the agent port, beside its WebSocket: a small table of routes, each
-// either open (a node that has no certificate yet: the CA, joining) or for nodes holding a valid
-// certificate (renewal, and whatever else a node fetches). One more route is one more row.
+// either open (a node that has no certificate yet: the CA, joining), for nodes holding a valid
+// certificate (renewal, and whatever else a node fetches), or for the other control planes of the
+// cluster (a standby passing the console's /api on). One more route is one more row.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { sendJson } from "../http/send-json";
 
 /** Who a request's client certificate says it is, or why it says nothing we accept. */
 export type PeerIdentity = { ok: true; nodeId: string } | { ok: false; reason: string };
+
+/**
+ * Whether a client certificate is another control plane's: 401 without a usable certificate of
+ * the cluster, 403 for a valid certificate that is not a control plane's (a node's).
+ */
+export type ControlPlanePeer =
+  { ok: true; name: string } | { ok: false; status: 401 | 403; reason: string };
 
 export interface AgentRequest {
   req: IncomingMessage;
@@ -17,17 +25,24 @@ export interface AgentRequest {
 }
 
 export interface AgentRoute {
-  method: "GET" | "POST";
+  /** "*" takes every method: the handler behind the route answers for each. */
+  method: "GET" | "POST" | "*";
   /** An exact path, or a prefix ending in `/` that matches everything below it. */
   path: string;
-  /** "open": anyone who reaches the port; "node": a valid, unrevoked node certificate. */
-  access: "open" | "node";
+  /**
+   * "open": anyone who reaches the port; "node": a valid, unrevoked node certificate;
+   * "control-plane": a certificate the cluster CA issued to a control plane (never a node's).
+   */
+  access: "open" | "node" | "control-plane";
   handle(request: AgentRequest, nodeId: string | null): Promise<void> | void;
 }
 
 export interface AgentHttpOptions {
   routes: readonly AgentRoute[];
   identify(socket: TLSSocket): PeerIdentity;
+  identifyControlPlane(socket: TLSSocket): ControlPlanePeer;
+  /** A control plane's connection is no stranger's: it leaves the unregistered count and timer. */
+  admit(req: IncomingMessage): void;
   /** Answers a refusal when the address has too many unregistered sockets open. */
   overCap(
     req: IncomingMessage,
@@ -46,17 +61,10 @@ export function handleAgentRequest(
     const message = "agents connect with a WebSocket to /agent/v1 or use the /agent/v1 routes";
     return sendJson(res, 426, { code: "not_found", message });
   }
-  if (route.method !== req.method)
+  if (route.method !== "*" && route.method !== req.method)
     return sendJson(res, 405, { code: "method", message: `${url.pathname} takes ${route.method}` });
-  const limit = options.overCap(req);
-  if (limit)
-    return sendJson(res, limit.status, { code: "too_many", message: limit.message }, limit.headers);
-  let nodeId: string | null = null;
-  if (route.access === "node") {
-    const peer = options.identify(req.socket as TLSSocket);
-    if (!peer.ok) return sendJson(res, 401, { code: "unauthenticated", message: peer.reason });
-    nodeId = peer.nodeId;
-  }
+  const nodeId = admitted(options, route, req, res);
+  if (nodeId === false) return;
   const rest = route.path.endsWith("/") ? url.pathname.slice(route.path.length) : "";
   const address = req.socket.remoteAddress ?? "";
   Promise.resolve(route.handle({ req, res, address, rest }, nodeId)).catch((error: unknown) => {
@@ -67,6 +75,39 @@ export function handleAgentRequest(
       sendJson(res, 500, { code: "internal", message: "the server failed; see its log" });
     else res.destroy();
   });
+}
+
+/**
+ * Checks the route's access and answers the refusal itself: false when refused, else the node id
+ * (null for routes that are not a node's). A control plane is identified before the cap on
+ * strangers, so a standby's many requests never count against its address.
+ */
+function admitted(
+  options: AgentHttpOptions,
+  route: AgentRoute,
+  req: IncomingMessage,
+  res: ServerResponse,
+): string | null | false {
+  if (route.access === "control-plane") {
+    const peer = options.identifyControlPlane(req.socket as TLSSocket);
+    if (!peer.ok) {
+      const code = peer.status === 401 ? "unauthenticated" : "forbidden";
+      sendJson(res, peer.status, { code, message: peer.reason });
+      return false;
+    }
+    options.admit(req);
+    return null;
+  }
+  const limit = options.overCap(req);
+  if (limit) {
+    sendJson(res, limit.status, { code: "too_many", message: limit.message }, limit.headers);
+    return false;
+  }
+  if (route.access !== "node") return null;
+  const peer = options.identify(req.socket as TLSSocket);
+  if (peer.ok) return peer.nodeId;
+  sendJson(res, 401, { code: "unauthenticated", message: peer.reason });
+  return false;
 }
 
 function matches(route: AgentRoute, pathname: string): boolean {

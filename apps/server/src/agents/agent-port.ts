@@ -41,6 +41,8 @@ export interface AgentPortOptions {
   metrics: Pick<ServerMetrics, "malformedFrames" | "refusedAgents">;
   /** Stored releases, which agents fetch over this port to upgrade themselves. */
   releases: ReleaseStore;
+  /** Why agents go elsewhere now (this control plane stands by), or null: see AgentServerOptions. */
+  refusesAgents?(): string | null;
   /** The control planes' agent-port addresses, told to every agent in its RegisterAck. */
   agentUrls?(): readonly string[];
   nowMs(): number;
@@ -58,11 +60,14 @@ export function startAgentPort(options: AgentPortOptions): Promise<AgentServer> 
     tls: options.pki.tls,
     log,
     identify: options.pki.identify,
+    refusesAgents: options.refusesAgents,
+    identifyControlPlane: options.pki.identifyControlPlane,
     routes: [
       ...certificateRoutes({
         caCertPem: options.pki.caCertPem,
         tokens: options.tokens,
         certificates: options.pki.certificates,
+        agentUrls: options.agentUrls,
         log,
       }),
       // A node fetches a stored release to upgrade itself, with its own certificate only.

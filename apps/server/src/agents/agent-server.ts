@@ -24,7 +24,12 @@ import {
   REGISTER_FRAME_BYTES_MAX,
   type PendingSocket,
 } from "./agent-admission";
-import { handleAgentRequest, type AgentRoute, type PeerIdentity } from "./agent-http";
+import {
+  handleAgentRequest,
+  type AgentRoute,
+  type ControlPlanePeer,
+  type PeerIdentity,
+} from "./agent-http";
 import { CLOSE_UNAUTHENTICATED, type AgentSocket } from "./agent-socket";
 import type { AgentSessionHandler } from "./session";
 
@@ -45,17 +50,29 @@ export interface AgentServerOptions {
   routes: readonly AgentRoute[];
   /** Checks a client certificate: chained to the CA, unexpired, not revoked. */
   identify(socket: TLSSocket): PeerIdentity;
+  /** Checks a client certificate is another control plane's (for "control-plane" routes). */
+  identifyControlPlane(socket: TLSSocket): ControlPlanePeer;
   onConnection(socket: AgentSocket): AgentSessionHandler;
   onMalformedFrame(): void;
   log(line: string): void;
+  /**
+   * Why this control plane takes no agents now (a standby: agents belong to the leader), or null.
+   * Checked at every WebSocket upgrade; the agent moves on to its next address.
+   */
+  refusesAgents?(): string | null;
   /** A socket refused before Register: no valid certificate, or the limits for strangers. */
   onRefused(address: string, reason: string): void;
 }
 
 export interface AgentServer {
   port: number;
+  /** Closes every agent session (this control plane stopped leading); the port stays open. */
+  dropAgents(reason: string): void;
   close(): Promise<void>;
 }
+
+/** "Try again later": the agent reconnects, and a standby's refusal sends it on to the next. */
+const CLOSE_NOT_LEADER = 1013;
 
 export async function startAgentServer(options: AgentServerOptions): Promise<AgentServer> {
   const admission = new AgentAdmission(options.unregisteredPerAddressMax);
@@ -73,7 +90,10 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
       minVersion: "TLSv1.2",
       handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
     },
-    (req, res) => handleAgentRequest({ ...options, overCap, log: options.log }, req, res),
+    (req, res) => {
+      const admit = (r: IncomingMessage) => admission.find(r.socket)?.admit();
+      handleAgentRequest({ ...options, overCap, admit, log: options.log }, req, res);
+    },
   );
   http.on("secureConnection", (socket: TLSSocket) => admission.accept(socket));
   // A failed handshake (a plain ws:// client, a wrong CA) must never take the process down.
@@ -90,6 +110,8 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
         options.onRefused(address, refusal.message);
         return answer(false, refusal.status, refusal.message, refusal.headers);
       }
+      const elsewhere = options.refusesAgents?.() ?? null;
+      if (elsewhere !== null) return answer(false, 503, elsewhere, { "Retry-After": "1" });
       const peer = options.identify(req.socket as TLSSocket);
       if (peer.ok) return answer(true);
       options.onRefused(address, peer.reason);
@@ -111,6 +133,9 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
   });
   return {
     port: (http.address() as AddressInfo).port,
+    dropAgents: (reason) => {
+      for (const ws of wss.clients) ws.close(CLOSE_NOT_LEADER, reason.slice(0, 120));
+    },
     close: () => closeAll(wss, http),
   };
 }

@@ -29,6 +29,11 @@ export interface CatalogStore {
    * Throws ServiceError("not_found") for an unknown model, ("invalid") for one that is not external.
    */
   setExternalKey(name: string, key: string | null, actor: Actor): Promise<void>;
+  /**
+   * Reads the store again and swaps in what changed there (another control plane's edits); a
+   * catalog that did not change is not swapped, so subscribers hear only of real changes.
+   */
+  reload(): Promise<void>;
   /** The external model's sealed key, opened now; null when none is set or it does not open. */
   externalKey(name: string): string | null;
 }

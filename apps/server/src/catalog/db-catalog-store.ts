@@ -74,7 +74,30 @@ export async function openCatalogStore(
       serialised(() => setModelFallbacks(ops, name, fallbacks, actor)),
     setExternalKey: (name, key, actor) => serialised(() => setExternalKey(ops, name, key, actor)),
     externalKey: (name) => openExternalKey(ops, name),
+    reload: () =>
+      serialised(async () => {
+        // Models that no longer validate were reported when the store was opened.
+        const next = await loadCatalogState(db, () => undefined);
+        if (fingerprintOf(next) === fingerprintOf(state)) return;
+        swap({
+          ...next,
+          catalog: Object.freeze({ ...next.catalog, revision: state.catalog.revision + 1 }),
+        });
+      }),
   };
+}
+
+/** What a stored catalog is, in one comparable string: each model's row revision and extras. */
+function fingerprintOf(state: CatalogState): string {
+  return JSON.stringify(
+    [...state.meta].map(([name, meta]) => [
+      name,
+      meta.revision,
+      meta.fallbacks,
+      meta.externalKeySealed,
+      meta.updatedAt.getTime(),
+    ]),
+  );
 }
 
 function nameOf(definition: unknown): string | null {

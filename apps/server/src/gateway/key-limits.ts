@@ -1,5 +1,8 @@
 // Per-key admission: requests and tokens per minute and concurrent requests, counted in this
-// process. Over a limit is a 429 with Retry-After, never a 5xx.
+// process. Over a limit is a 429 with Retry-After, never a 5xx. With several control planes each
+// admits its share of a limit (the limit over the live control planes, rounded up), so together
+// they never admit much more than the limit, and a key whose clients use one control plane gets
+// that control plane's share: split, not shared, so no request waits on the store to be counted.
 import type { ApiKeyRow } from "@llmgw/db";
 import { MinuteWindow } from "@llmgw/domain";
 import { GatewayError } from "./errors";
@@ -13,28 +16,37 @@ interface KeyCounters {
 export class KeyLimits {
   private readonly counters = new Map<string, KeyCounters>();
 
+  /** `controlPlanes`: how many control planes share each limit now (at least 1). */
+  constructor(private readonly controlPlanes: () => number = () => 1) {}
+
   /** Admits one request or throws a 429; the caller must call `release` when it ends. */
   admit(key: ApiKeyRow, nowMs: number): void {
     const c = this.of(key.id);
-    if (key.concurrentMax !== null && c.inFlight >= key.concurrentMax) {
+    const planes = Math.max(1, Math.floor(this.controlPlanes()));
+    const share = (limit: number | null) => (limit === null ? null : Math.ceil(limit / planes));
+    const of = (limit: number) => (planes === 1 ? "" : ` (this control plane's share of ${limit})`);
+    const concurrentMax = share(key.concurrentMax);
+    if (concurrentMax !== null && c.inFlight >= concurrentMax) {
       throw limited(
-        `key ${key.prefix} already has ${c.inFlight} requests in flight (limit ${key.concurrentMax})`,
+        `key ${key.prefix} already has ${c.inFlight} requests in flight (limit ${concurrentMax}${of(key.concurrentMax ?? 0)})`,
         "concurrency_limit_exceeded",
         1,
       );
     }
-    if (key.requestsPerMinute !== null && c.requests.total(nowMs) >= key.requestsPerMinute) {
-      const wait = c.requests.retryAfterSeconds(nowMs, key.requestsPerMinute);
+    const requestsMax = share(key.requestsPerMinute);
+    if (requestsMax !== null && c.requests.total(nowMs) >= requestsMax) {
+      const wait = c.requests.retryAfterSeconds(nowMs, requestsMax);
       throw limited(
-        `key ${key.prefix} is over its limit of ${key.requestsPerMinute} requests per minute`,
+        `key ${key.prefix} is over its limit of ${requestsMax} requests per minute${of(key.requestsPerMinute ?? 0)}`,
         "rate_limit_exceeded",
         wait,
       );
     }
-    if (key.tokensPerMinute !== null && c.tokens.total(nowMs) >= key.tokensPerMinute) {
-      const wait = c.tokens.retryAfterSeconds(nowMs, key.tokensPerMinute);
+    const tokensMax = share(key.tokensPerMinute);
+    if (tokensMax !== null && c.tokens.total(nowMs) >= tokensMax) {
+      const wait = c.tokens.retryAfterSeconds(nowMs, tokensMax);
       throw limited(
-        `key ${key.prefix} is over its limit of ${key.tokensPerMinute} tokens per minute`,
+        `key ${key.prefix} is over its limit of ${tokensMax} tokens per minute${of(key.tokensPerMinute ?? 0)}`,
         "token_limit_exceeded",
         wait,
       );

@@ -54,6 +54,8 @@ export interface GatewayOptions {
   registry: Registry;
   /** False only for the P5 benchmark (LLMGW_GATEWAY_CHECKS=off): no key check, limits or usage. */
   checks: boolean;
+  /** How many control planes share each key's limits now (each admits its share). */
+  controlPlanes?(): number;
   log(line: string): void;
 }
 
@@ -85,7 +87,7 @@ export function startGateway(options: GatewayOptions): RunningGateway {
     keys: options.checks
       ? options.keys
       : { ...options.keys, check: () => Promise.resolve({ ok: true, key: OPEN_KEY }) },
-    limits: new (options.checks ? KeyLimits : NoLimits)(),
+    limits: new (options.checks ? KeyLimits : NoLimits)(options.controlPlanes),
     queues,
     onDemand: {
       fleet,

@@ -1,5 +1,6 @@
 // The public HTTP port as main.ts starts it: tRPC over the API services, the /v1 gateway, SCIM,
-// the /auth routes, /mcp and /metrics, each handed the pieces it answers from.
+// the /auth routes, /mcp and /metrics, each handed the pieces it answers from. On a standby, /api
+// goes to the leader instead (standby/leader-proxy).
 import type { Database } from "@llmgw/db";
 import type { ServerConfig } from "../config";
 import { handleAuthRoute, publicOrigin } from "../identity/auth-routes";
@@ -10,6 +11,7 @@ import { handleReleaseUpload } from "../releases/release-routes";
 import type { ApiWiring } from "./api-services";
 import { createContext } from "./context";
 import { startHttpServer, type HttpServer, type HttpServerOptions } from "./http-server";
+import { createLeaderProxy, type LeaderProxyOptions } from "../standby/leader-proxy";
 
 export interface ApiPortOptions {
   db: Database;
@@ -18,13 +20,16 @@ export interface ApiPortOptions {
   metrics: Pick<ServerMetrics, "registry">;
   v1: HttpServerOptions["v1"];
   events: Pick<EventRecorder, "record">;
+  /** Whether this process leads, where the leader is, and this control plane's TLS identity. */
+  standby: Omit<LeaderProxyOptions, "log" | "connectTimeoutMs">;
   nowMs(): number;
   log(line: string): void;
 }
 
-export function startApiPort(options: ApiPortOptions): Promise<HttpServer> {
+export async function startApiPort(options: ApiPortOptions): Promise<HttpServer> {
   const { db, config, api, metrics, nowMs, log } = options;
-  return startHttpServer({
+  const leader = createLeaderProxy({ ...options.standby, log });
+  const server = await startHttpServer({
     host: config.httpHost,
     port: config.httpPort,
     isReady: () => true,
@@ -54,5 +59,13 @@ export function startApiPort(options: ApiPortOptions): Promise<HttpServer> {
         events: options.events,
         log,
       }),
+    forwardApi: leader.forward,
   });
+  return {
+    ...server,
+    close: async () => {
+      leader.close();
+      await server.close();
+    },
+  };
 }

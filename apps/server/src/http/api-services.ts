@@ -33,13 +33,15 @@ import { SERVER_VERSION } from "../version";
 const NODE_UPGRADE_REPLY_TIMEOUT_MS = 5 * 60_000;
 
 /** What the control plane was started with, and the parts of it the API services use. */
-export interface ApiServicesOptions extends ControlPlaneOptions {
+export interface ApiServicesOptions extends Omit<ControlPlaneOptions, "leadership"> {
   /** Stops the server with status 75 (its supervisor starts the new release) after an upgrade. */
   requestRestart(): void;
   plane: Pick<
     ControlPlane,
     "fleet" | "catalog" | "health" | "reconciler" | "apiKeyPepper" | "masterKey"
   >;
+  /** The control planes on this store (the leader's directory). */
+  controlPlanes: ApiServices["controlPlanes"];
   /** The node certificates (nodes.remove revokes them) and the join tokens. */
   cluster: { pki: Pick<ClusterPki, "certificates">; joinTokens: JoinTokens };
 }
@@ -86,6 +88,7 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
     logs: createLogsService({ registry, links }, timeoutMs),
     reclaim: createReclaimService(db, { registry, links, catalog: fleet.catalog }, timeoutMs),
     releases: createReleasesService(releaseStore, events),
+    controlPlanes: options.controlPlanes,
     upgrade: createUpgradeService({
       ...{ serverVersion: SERVER_VERSION, store: releaseStore, nodes, replicas },
       ...{ registry, links, events, nodeReplyTimeoutMs: NODE_UPGRADE_REPLY_TIMEOUT_MS, log },

@@ -2,6 +2,7 @@
 // set or clear the console's session cookie.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { SESSION_COOKIE, type ApiContext, type ApiServices, type UserView } from "@llmgw/api";
+import { clientAddressOf } from "./client-address";
 
 export function sessionTokenFrom(req: IncomingMessage): string | null {
   const auth = req.headers.authorization;
@@ -45,8 +46,9 @@ export async function createContext(
     services,
     sessionToken,
     user,
-    // The TCP peer, not X-Forwarded-For: that header is whatever the caller wrote.
-    clientAddress: req.socket.remoteAddress ?? "unknown",
+    // The TCP peer, not X-Forwarded-For: that header is whatever the caller wrote. Behind a
+    // standby, the peer that standby saw (only a control plane's certificate can say so).
+    clientAddress: clientAddressOf(req),
     isBrowser: isBrowserRequest(req),
     setSessionCookie(token, expiresAt) {
       res.appendHeader(

@@ -38,11 +38,15 @@ export interface HttpServerOptions {
   mcp(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Handles every path under /api/releases/ (release uploads). */
   releases(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
+  /** On a standby, passes `/api/` requests to the leader; true when it took the request. */
+  forwardApi?(req: IncomingMessage, res: ServerResponse): boolean;
   log(line: string): void;
 }
 
 export interface HttpServer {
   port: number;
+  /** The port's request handler, for requests that arrive another way (a standby's, relayed). */
+  handle(req: IncomingMessage, res: ServerResponse): void;
   close(): Promise<void>;
 }
 
@@ -67,7 +71,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       return retryAfterS > 0 ? { headers: { "retry-after": String(retryAfterS) } } : {};
     },
   });
-  const server: Server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     setSecurityHeaders(res);
     route(req, res, trpc, options).catch((error: unknown) => {
       const requestId = randomUUID();
@@ -77,7 +81,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       if (!res.headersSent)
         sendJson(res, 500, { error: { message: internalErrorMessage(requestId), requestId } });
     });
-  });
+  };
+  const server: Server = createServer(handle);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -85,6 +90,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   });
   return {
     port: (server.address() as AddressInfo).port,
+    handle,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -104,6 +110,8 @@ async function route(
   if (path.startsWith("/auth/")) return options.auth(req, res, path);
   if (path === "/scim/v2" || path.startsWith("/scim/v2/")) return options.scim(req, res);
   if (path === "/mcp") return options.mcp(req, res);
+  // The console's and the CLI's API answer from the leader's live view; a standby passes them on.
+  if (path.startsWith("/api/") && options.forwardApi?.(req, res)) return;
   if (path.startsWith(RELEASE_UPLOAD_PREFIX)) return options.releases(req, res, path);
   if (path.startsWith(`${TRPC_PATH}/`)) {
     const early = trpcLimitRefusal(req, path);

@@ -243,4 +243,33 @@ describe("LeaderElector", () => {
     await advance(10 * RENEW_MS);
     expect(calls).toBe(1);
   });
+
+  it("asks the store before acting after a freeze longer than the lease, and stands down", async () => {
+    let frozenForMs = 0;
+    const a = new LeaderElector({
+      ...{ store, owner: "a", ownerName: "a:8080", leaseMs: LEASE_MS, log: () => {} },
+      monotonicMs: () => performance.now() + frozenForMs,
+    });
+    electors.push(a);
+    a.start();
+    await advance(0);
+    expect(await a.confirm()).toBe(true);
+    const claimsBefore = store.claims.length;
+    // While a slept, its lease lapsed and b took it; no timer of a's ran meanwhile.
+    frozenForMs = 4 * LEASE_MS;
+    store.holder = { owner: "b", ownerName: "b:8080", expiresAtMs: Date.now() + LEASE_MS };
+    expect(a.isLeader()).toBe(true);
+    expect(await a.confirm()).toBe(false);
+    expect(store.claims.length).toBe(claimsBefore + 1);
+    expect(a.isLeader()).toBe(false);
+  });
+
+  it("confirms without a round trip while its last renewal is recent", async () => {
+    const { elector: a } = elector("a");
+    a.start();
+    await advance(0);
+    const claimsBefore = store.claims.length;
+    expect(await a.confirm()).toBe(true);
+    expect(store.claims.length).toBe(claimsBefore);
+  });
 });

@@ -16,6 +16,8 @@ export interface LeaderElectorOptions {
   name?: string;
   /** Tests only: a fixed owner id instead of a random one. */
   owner?: string;
+  /** Tests only: the monotonic clock (default performance.now), to play a frozen process. */
+  monotonicMs?: () => number;
 }
 
 const CONTROL_PLANE_LEASE = "control-plane";
@@ -31,12 +33,17 @@ export class LeaderElector {
   /** A standby that saw the store out of reach probes it before claiming again. */
   private standbySawOutage = false;
   private storeUnreachable = false;
+  /** When a claim last came back ours (monotonic ms); a gap longer than a round means we slept. */
+  private lastWonAtMs = Number.NEGATIVE_INFINITY;
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> | undefined;
   private stopped = false;
   private readonly listeners = new Set<Listener>();
 
+  private readonly monotonicMs: () => number;
+
   constructor(private readonly options: LeaderElectorOptions) {
+    this.monotonicMs = options.monotonicMs ?? (() => performance.now());
     this.owner = options.owner ?? randomUUID();
     this.name = options.name ?? CONTROL_PLANE_LEASE;
     this.renewIntervalMs = Math.max(1, Math.floor(options.leaseMs / 3));
@@ -56,6 +63,19 @@ export class LeaderElector {
 
   isLeader(): boolean {
     return this.leading;
+  }
+
+  /**
+   * Whether this process may act as leader now. A leader whose last won claim is older than two
+   * renew rounds (its process was frozen, or its timers starved) asks the store again first, so
+   * it never acts on a lease that lapsed while it was not looking. A store out of reach keeps the
+   * claim (a database blip must not stop healing).
+   */
+  async confirm(): Promise<boolean> {
+    if (!this.leading || this.stopped) return false;
+    if (this.monotonicMs() - this.lastWonAtMs <= 2 * this.renewIntervalMs) return true;
+    await this.round();
+    return this.leading && !this.stopped;
   }
 
   /** The lease as last read from the store (ours or another's); undefined before the first. */
@@ -114,6 +134,7 @@ export class LeaderElector {
       const state = await store.claim({ name: this.name, owner: this.owner, ownerName, leaseMs });
       this.storeReachable();
       this.last = state;
+      if (state.isLeader) this.lastWonAtMs = this.monotonicMs();
       if (this.stopped) return;
       this.setLeading(state.isLeader);
     } catch (error) {

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import type { TLSSocket } from "node:tls";
 import type { Database } from "@llmgw/db";
 import { ensureServerPki, normalizeSerialHex, readServerCa, type ServerPkiPaths } from "@llmgw/pki";
-import type { PeerIdentity } from "../agents/agent-http";
+import type { ControlPlanePeer, PeerIdentity } from "../agents/agent-http";
 import { NodeCertificates } from "./node-certificates";
 
 export interface ClusterPki {
@@ -14,6 +14,7 @@ export interface ClusterPki {
   tls: { key: string; cert: string; ca: string };
   certificates: NodeCertificates;
   identify(socket: TLSSocket): PeerIdentity;
+  identifyControlPlane(socket: TLSSocket): ControlPlanePeer;
 }
 
 export interface ClusterPkiOptions {
@@ -43,6 +44,7 @@ export async function openClusterPki(options: ClusterPkiOptions): Promise<Cluste
     },
     certificates,
     identify: (socket) => identifyPeer(socket, certificates, options.nowMs()),
+    identifyControlPlane: (socket) => identifyControlPlane(socket, options.nowMs()),
   };
 }
 
@@ -74,4 +76,33 @@ function identifyPeer(
   const nodeId = Array.isArray(cn) ? "" : (cn ?? "");
   if (nodeId === "") return { ok: false, reason: "the client certificate names no node" };
   return { ok: true, nodeId };
+}
+
+/** The serverAuth extended key usage: only control planes' certificates carry it. */
+const SERVER_AUTH_OID = "1.3.6.1.5.5.7.3.1";
+
+/**
+ * Another control plane of this cluster: a current certificate from the cluster CA that may serve
+ * TLS. Node certificates are signed for clientAuth alone (whatever their CSR asks), so a joined
+ * node, however valid its certificate, is refused here.
+ */
+export function identifyControlPlane(socket: TLSSocket, nowMs: number): ControlPlanePeer {
+  const peer = socket.getPeerCertificate();
+  const hasCertificate = typeof peer.serialNumber === "string" && peer.serialNumber !== "";
+  if (!hasCertificate)
+    return { ok: false, status: 401, reason: "a control plane's certificate is required" };
+  if (!socket.authorized || Date.parse(peer.valid_to) <= nowMs)
+    return {
+      ok: false,
+      status: 401,
+      reason: `the client certificate was refused (${String(socket.authorizationError ?? "expired")}): it must come from this cluster's CA and be current`,
+    };
+  if (!(peer.ext_key_usage ?? []).includes(SERVER_AUTH_OID))
+    return {
+      ok: false,
+      status: 403,
+      reason: "this route is for the cluster's control planes; a node certificate may not use it",
+    };
+  const cn = peer.subject.CN;
+  return { ok: true, name: Array.isArray(cn) ? cn.join(",") : (cn ?? "") };
 }

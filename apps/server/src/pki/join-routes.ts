@@ -26,6 +26,8 @@ export interface CertificateRoutesOptions {
   caCertPem: string;
   tokens: Pick<JoinTokens, "check" | "spend">;
   certificates: NodeCertificates;
+  /** Every live control plane's agent addresses, told to a joining node so it knows them all. */
+  agentUrls?(): readonly string[];
   log(line: string): void;
 }
 
@@ -122,7 +124,13 @@ async function join(options: CertificateRoutesOptions, request: AgentRequest): P
   options.log(
     `agent port: node ${nodeName} (${nodeId}) joined from ${request.address} with token ${checked.id}`,
   );
-  sendJson(request.res, 200, { nodeId, certificate: issued.certPem, ca: options.caCertPem });
+  const agentUrls = options.agentUrls?.() ?? [];
+  sendJson(request.res, 200, {
+    nodeId,
+    certificate: issued.certPem,
+    ca: options.caCertPem,
+    agentUrls,
+  });
 }
 
 async function renew(

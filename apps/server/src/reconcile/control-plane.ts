@@ -20,6 +20,7 @@ import { ModelHealthBook } from "./model-health";
 import { startReconciler, type Reconciler } from "./reconciler";
 import { ReplicaBook } from "./replica-book";
 import { applyReports, onNodeRegistered } from "./reports";
+import { followLeadership, type LeadershipSource } from "../leader/standby";
 
 export interface ControlPlane {
   /** What the gateway and the API services read of the fleet; they never get `ReconcileDeps`. */
@@ -54,6 +55,8 @@ export interface ControlPlaneOptions {
   links: NodeLinks;
   liveness: LivenessPolicy;
   events: EventRecorder;
+  /** The leader lease: only its holder reconciles; the others follow the store. */
+  leadership: LeadershipSource;
   nowMs(): number;
   log(line: string): void;
 }
@@ -81,7 +84,19 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     loadOrCreateSecret(db, masterKey.key, REPLICA_KEY_SECRET),
     loadOrCreateSecret(db, masterKey.key, API_KEY_PEPPER_SECRET),
   ]);
+  // The loop starts after its deps exist; a takeover before that needs no pass of its own.
+  const started: { loop?: Reconciler } = {};
+  const leadership = followLeadership({
+    source: options.leadership,
+    reload: async () => {
+      await Promise.all([book.reload(), health.reload(), catalog.reload()]);
+    },
+    tookOver: () => started.loop?.markAll(),
+    refreshMs: config.standbyRefreshMs,
+    log,
+  });
   const deps: ReconcileDeps = {
+    leadership,
     catalog,
     book,
     health,
@@ -103,16 +118,17 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     nowMs,
     log,
   };
-  const reconciler = startReconciler(deps, config.resyncIntervalMs);
+  const loop = startReconciler(deps, config.resyncIntervalMs);
+  started.loop = loop;
   const unsubscribe = catalog.subscribe((next, previous) => {
     for (const model of next.models)
-      if (previous.get(model.name) !== model) reconciler.markDirty(model.name);
+      if (previous.get(model.name) !== model) loop.markDirty(model.name);
     for (const model of previous.models) {
       if (next.get(model.name)) continue;
       // A removed model's requests are over: added again, it must not start a replica that
       // nobody asked for since.
       deps.demand.forget(model.name);
-      reconciler.markDirty(model.name);
+      loop.markDirty(model.name);
     }
   });
   const failed = (what: string) => (error: unknown) => log(`${what} failed: ${messageOf(error)}`);
@@ -121,25 +137,26 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     demand: deps.demand,
     catalog,
     health,
-    reconciler,
+    reconciler: loop,
     replicaSecret,
     apiKeyPepper,
     masterKey: masterKey.key,
     onRegistered: (nodeId, replicas) => {
-      void onNodeRegistered(deps, reconciler, nodeId, replicas).catch(
+      void onNodeRegistered(deps, loop, nodeId, replicas).catch(
         failed(`adopting replicas on ${nodeId}`),
       );
       // A new node is new room: models that could not be placed may fit now.
-      reconciler.markAll();
+      loop.markAll();
     },
     onReplicaReport: (nodeId, replicas, origin) =>
-      void applyReports(deps, reconciler, nodeId, replicas, origin).catch(
+      void applyReports(deps, loop, nodeId, replicas, origin).catch(
         failed(`replica report from ${nodeId}`),
       ),
-    onDisconnected: () => reconciler.markAll(),
+    onDisconnected: () => loop.markAll(),
     async stop() {
       unsubscribe();
-      await reconciler.stop();
+      leadership.stop();
+      await loop.stop();
     },
   };
 }

@@ -15,7 +15,15 @@ export interface Unplaceable {
   reasons: string[];
 }
 
+/** Whether this control plane leads: only the leader reconciles, places, evicts and parks. */
+export interface Leadership {
+  isLeader(): boolean;
+  /** Asks the store again when the last word is stale (a frozen process); false: act on nothing. */
+  confirm(): Promise<boolean>;
+}
+
 export interface ReconcileDeps {
+  leadership: Leadership;
   catalog: CatalogStore;
   book: ReplicaBook;
   health: ModelHealthBook;

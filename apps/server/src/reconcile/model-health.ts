@@ -15,11 +15,17 @@ export class ModelHealthBook {
 
   static async open(db: Database, log: (line: string) => void): Promise<ModelHealthBook> {
     const book = new ModelHealthBook(db, log);
-    for (const row of await db.select().from(modelStatus)) {
-      const { name, consecutiveFailures, isParked, lastError, revision } = row;
-      book.byName.set(name, { name, consecutiveFailures, isParked, lastError, revision });
-    }
+    await book.reload();
     return book;
+  }
+
+  /** Replaces what is in memory with the store's rows (a standby following the leader). */
+  async reload(): Promise<void> {
+    await this.queue;
+    const rows = await this.db.select().from(modelStatus);
+    this.byName.clear();
+    for (const { name, consecutiveFailures, isParked, lastError, revision } of rows)
+      this.byName.set(name, { name, consecutiveFailures, isParked, lastError, revision });
   }
 
   get(name: string): ModelHealth | undefined {

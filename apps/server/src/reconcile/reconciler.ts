@@ -96,11 +96,17 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
       // The episode ends; a removed model simply has nothing more to say.
       if (catalog.get(name)) deps.events.record("model.placeable", name, { model: name });
     }
+    // The plan was made from memory; a leader that slept past its lease must not carry it out.
+    if (!(await deps.leadership.confirm())) {
+      for (const name of names) dirty.add(name);
+      return;
+    }
     await executeActions(deps, warnings, actions);
   };
 
   const drain = async (): Promise<void> => {
-    while (dirty.size > 0 && !isStopped) {
+    // A standby keeps its dirty set: on taking over it reloads and marks everything anyway.
+    while (dirty.size > 0 && !isStopped && deps.leadership.isLeader()) {
       const batch = [...dirty];
       dirty.clear();
       try {
@@ -128,7 +134,7 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
     if (running || isStopped) return;
     running = drain().finally(() => {
       running = null;
-      if (dirty.size > 0) kick();
+      if (dirty.size > 0 && deps.leadership.isLeader()) kick();
     });
   };
 
@@ -139,6 +145,7 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
   };
 
   const timer = setInterval(() => {
+    if (!deps.leadership.isLeader()) return;
     markAll();
     void deps.book.prune(deps.nowMs() - STOPPED_KEPT_MS);
   }, resyncIntervalMs);

@@ -138,6 +138,29 @@ export class ReplicaBook {
     return book;
   }
 
+  /**
+   * Replaces what is in memory with what the store holds now: a standby follows the leader's
+   * writes this way, and a new leader starts from the store, not from its view as a standby. A
+   * record kept keeps its object (the gateway holds them) and the later of the two last uses.
+   */
+  async reload(): Promise<void> {
+    await this.flush();
+    const rows = await this.db.select().from(replicasTable);
+    const seen = new Set<string>();
+    for (const row of rows) {
+      seen.add(row.id);
+      const next = fromRow(row);
+      const kept = this.records.get(row.id);
+      if (!kept) {
+        this.records.set(row.id, next);
+        continue;
+      }
+      const lastUsedAtMs = Math.max(kept.lastUsedAtMs ?? 0, next.lastUsedAtMs ?? 0) || null;
+      Object.assign(kept, { ...next, lastUsedAtMs, lastSentMs: kept.lastSentMs });
+    }
+    for (const id of this.records.keys()) if (!seen.has(id)) this.records.delete(id);
+  }
+
   get(id: string): ReplicaRecord | undefined {
     return this.records.get(id);
   }

@@ -20,3 +20,4 @@ export * from "./sign-in-states";
 export * from "./join-tokens";
 export * from "./node-certificates";
 export * from "./leader-lease";
+export * from "./control-planes";

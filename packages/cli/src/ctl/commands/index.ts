@@ -8,6 +8,7 @@ import { keyCommands } from "./keys";
 import { mcpCommands } from "./mcp";
 import { modelCommands } from "./models";
 import { releaseCommands } from "./releases";
+import { controlPlaneCommands } from "./control-planes";
 import { upgradeCommands } from "./upgrade";
 import { sessionCommands } from "./session";
 import { usageCommands } from "./usage";
@@ -24,6 +25,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...mcpCommands,
   ...releaseCommands,
   ...upgradeCommands,
+  ...controlPlaneCommands,
 };
 
 /**
