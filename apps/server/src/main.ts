@@ -19,6 +19,8 @@ import { joinInfoOf } from "./pki/join-info";
 import { createJoinTokens } from "./pki/join-tokens";
 import { ensureFirstAdmin } from "./identity/auth-service";
 import { createEventRecorder } from "./events/event-recorder";
+import { keepAuditWhileStoreAway } from "./identity/audit-queue";
+import { registerStoreQueueMetrics } from "./store-queue-metrics";
 import { formatLogLine } from "./log-line";
 import { LeaderElector } from "./leader/elector";
 import { leaseStoreOf } from "./leader/lease";
@@ -90,6 +92,7 @@ export async function startServer(
     joinInfoOf({ ...config, caSha256: pki.paths.caFingerprint, agentPort: () => agentPort });
   const joinTokens = createJoinTokens(db, nowMs, joinInfo);
   const events = createEventRecorder(db, nowMs, log);
+  const audit = keepAuditWhileStoreAway(db, log);
   const registry = new FleetRegistry();
   const links = new NodeLinks();
   const liveness = {
@@ -120,6 +123,11 @@ export async function startServer(
     ...{ reconciler: plane.reconciler, keys: api.keys, breakerOpenMs: config.breakerOpenMs },
     ...{ config: config.gateway, registry: metrics.registry, checks: config.gatewayChecks, log },
     controlPlanes: () => directory.liveCount(),
+  });
+  registerStoreQueueMetrics(metrics.registry, {
+    usage: gateway.usage.queue,
+    audit,
+    events: events.waiting,
   });
   const inventory = createInventoryWriter(db, registry, nowMs, log);
   const isLeader = () => elector.isLeader();
@@ -179,6 +187,7 @@ export async function startServer(
       await directory.stop();
       await elector.stop();
       await events.flush();
+      await audit.stop();
       await store.close();
     },
   };

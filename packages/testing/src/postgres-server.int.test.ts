@@ -24,6 +24,23 @@ describe("startPostgres", () => {
     await expect(postgres(server.url, { max: 1, connect_timeout: 2 })`select 1`).rejects.toThrow();
   });
 
+  it("restarts on the same port and data directory, keeping what was written", async () => {
+    const server = await startPostgres();
+    const sql = postgres(server.url, { max: 1, onnotice: () => {} });
+    try {
+      await sql`create table kept (n int)`;
+      await sql`insert into kept values (7)`;
+      const { downAtMs, upAtMs } = await server.restart(500);
+      expect(upAtMs - downAtMs).toBeGreaterThanOrEqual(500);
+      // The same client reconnects by itself: same port, same data.
+      const [row] = await sql<{ n: number }[]>`select n from kept`;
+      expect(row).toEqual({ n: 7 });
+    } finally {
+      await sql.end();
+      await server.stop();
+    }
+  });
+
   it("names the package to install when the binaries are missing", async () => {
     await expect(startPostgres({ binDir: "/nonexistent/bin" })).rejects.toThrow(
       /initdb, pg_ctl, postgres not found in \/nonexistent\/bin; install the Debian package postgresql-15/,

@@ -33,6 +33,11 @@ export interface PostgresServer {
   port: number;
   /** The cluster's data directory (PGDATA); removed by stop(). */
   dataDir: string;
+  /**
+   * Stops the server (`pg_ctl stop -m fast`: sessions are ended, as in a real restart), waits
+   * `downMs`, and starts it again on the same port and data directory. Says when it was away.
+   */
+  restart(downMs: number): Promise<{ downAtMs: number; upAtMs: number }>;
   /** Stops the server (`pg_ctl stop -m fast`) and removes its directory; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -139,23 +144,42 @@ async function readLogTail(cluster: Cluster): Promise<string> {
   return log.split("\n").slice(-20).join("\n");
 }
 
+async function pgCtlStart(cluster: Cluster, timeoutMs: number): Promise<void> {
+  const timeoutSeconds = String(Math.ceil(timeoutMs / 1000));
+  await runPgBinary(cluster, "pg_ctl", [
+    "start",
+    "-D",
+    cluster.dataDir,
+    "-l",
+    cluster.logFile,
+    "-w",
+    "-t",
+    timeoutSeconds,
+  ]);
+}
+
+/** The same cluster stopped and started again on its port; its settings file already names it. */
+async function restartCluster(cluster: Cluster, downMs: number, timeoutMs: number) {
+  await runPgBinary(cluster, "pg_ctl", ["stop", "-D", cluster.dataDir, "-m", "fast", "-w"]);
+  const downAtMs = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, downMs));
+  try {
+    await pgCtlStart(cluster, timeoutMs);
+  } catch (error) {
+    throw new Error(
+      `restarting PostgreSQL: ${messageOf(error)}\nserver log:\n${await readLogTail(cluster)}`,
+    );
+  }
+  return { downAtMs, upAtMs: Date.now() };
+}
+
 /** Starts the server on a free port, retrying with another port if one was taken meanwhile. */
 async function startOnFreePort(cluster: Cluster, timeoutMs: number): Promise<number> {
   for (let attempt = 1; ; attempt += 1) {
     const port = await freePort();
     await writeSettings(cluster, port);
     try {
-      const timeoutSeconds = String(Math.ceil(timeoutMs / 1000));
-      await runPgBinary(cluster, "pg_ctl", [
-        "start",
-        "-D",
-        cluster.dataDir,
-        "-l",
-        cluster.logFile,
-        "-w",
-        "-t",
-        timeoutSeconds,
-      ]);
+      await pgCtlStart(cluster, timeoutMs);
       return port;
     } catch (error) {
       const log = await readLogTail(cluster);
@@ -224,6 +248,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
       url: `postgres://postgres@127.0.0.1:${port}/${encodeURIComponent(database)}`,
       port,
       dataDir: cluster.dataDir,
+      restart: (downMs) => restartCluster(cluster, downMs, startTimeoutMs),
       stop,
     };
   } catch (error) {

@@ -1,14 +1,19 @@
 // Records fleet events off the path of whatever noticed them: a call queues the row and returns at
-// once; writes go out one after another, and a failed write is logged, never thrown at the caller.
+// once; rows are written in order, and while the store is away they wait in a bounded queue
+// (store-queue.ts) and go in when it returns. A failure is logged, never thrown at the caller.
 // Retention is bounded here too, by age and by count, so the table cannot grow without limit.
 import { messageOf } from "@llmgw/domain";
 import { events, lt, or, sql, type Database } from "@llmgw/db";
+import { StoreQueue } from "../store-queue";
 import type { EventKind, EventParams, EventSeverity, EventSubjectType } from "@llmgw/api";
 
 export const EVENTS_KEPT_MAX = 10_000;
 export const EVENTS_KEPT_MS = 30 * 86_400_000;
 /** Pruning after every insert would double the writes; every so many is enough for a bound. */
 const PRUNE_EVERY_INSERTS = 200;
+const RETRY_EVERY_MS = 1_000;
+/** Events waiting for the store at most; a fleet in trouble makes tens a minute, not thousands. */
+const EVENTS_PENDING_MAX = 10_000;
 
 /** How bad each kind is and what it is about; fixed per kind so filters mean the same everywhere. */
 const EVENT_KIND_META: Record<
@@ -42,6 +47,8 @@ const EVENT_KIND_META: Record<
 
 export interface EventRecorder {
   record(kind: EventKind, subjectId: string, params: EventParams): void;
+  /** Event rows waiting for the store (for /metrics). */
+  readonly waiting: Pick<StoreQueue<unknown>, "size" | "dropped">;
   /** Resolves when every queued write has been tried (tests and shutdown). */
   flush(): Promise<void>;
 }
@@ -52,6 +59,16 @@ export function createEventRecorder(
   log: (line: string) => void,
 ): EventRecorder {
   let queue: Promise<void> = Promise.resolve();
+  const rows = new StoreQueue<typeof events.$inferInsert>({
+    what: "events",
+    write: async (batch) => {
+      await db.insert(events).values(batch);
+    },
+    retryEveryMs: RETRY_EVERY_MS,
+    batchMax: 200,
+    pendingMax: EVENTS_PENDING_MAX,
+    log,
+  });
   let insertsSincePrune = PRUNE_EVERY_INSERTS;
   // A node's state is announced once per change: several models noticing one lost node, or a
   // sweep and a reconcile pass both seeing it, still make one event.
@@ -79,14 +96,17 @@ export function createEventRecorder(
         params,
         isAcknowledged: severity === "info",
       };
-      enqueue(`record the event ${kind} for ${subjectId}`, () => db.insert(events).values(row));
+      rows.add(row);
+      enqueue(`record the event ${kind} for ${subjectId}`, () => rows.flush());
       if (++insertsSincePrune >= PRUNE_EVERY_INSERTS) {
         insertsSincePrune = 0;
         enqueue("prune old events", () => pruneEvents(db, nowMs()));
       }
     },
+    waiting: rows,
     flush: async () => {
       await queue;
+      await rows.flush();
     },
   };
 }

@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApiKeyRow } from "@llmgw/db";
 import { modelAllowed } from "@llmgw/domain";
 import type { GatewayKeys } from "../keys/keys-service";
+import { isStoreAway } from "../store-queue";
 import type { FleetView } from "../fleet/fleet-view";
 import type { AdmissionQueues } from "./admission";
 import { GatewayError, sendGatewayError } from "./errors";
@@ -73,7 +74,17 @@ export function createGateway(
 async function authenticate(keys: GatewayKeys, req: IncomingMessage): Promise<ApiKeyRow> {
   const bearer = bearerKeyOf(req.headers.authorization);
   if (!bearer.ok) throw new GatewayError(401, bearer.why, "authentication_error", bearer.code);
-  const check = await keys.check(bearer.key);
+  const check = await keys.check(bearer.key).catch((error: unknown) => {
+    // A key never seen before (or not seen for long) while the store is away: a clear retry.
+    if (!isStoreAway(error)) throw error;
+    throw new GatewayError(
+      503,
+      "the key store is out of reach for a moment and this key was not seen recently; retry shortly",
+      "service_unavailable",
+      "store_unavailable",
+      { "retry-after": "2" },
+    );
+  });
   if (!check.ok)
     throw new GatewayError(
       401,

@@ -21,6 +21,8 @@ import { UsageRecorder } from "./usage-recorder";
 export interface RunningGateway {
   handle: ReturnType<typeof createGateway>;
   scraper: LoadScraper;
+  /** Usage rows waiting for the store (for /metrics). */
+  usage: UsageRecorder;
   stop(): Promise<void>;
 }
 
@@ -117,6 +119,7 @@ export function startGateway(options: GatewayOptions): RunningGateway {
   return {
     handle,
     scraper,
+    usage,
     async stop() {
       scraper.stop();
       clearInterval(waker);

@@ -1,53 +1,52 @@
-// Usage rows collected in memory and written in batches off the request path; a failed write is
-// logged and the rows are kept for the next try, up to a bound.
+// Usage rows collected in memory and written in batches off the request path. While the store is
+// away they wait in a bounded queue (store-queue.ts) and are written, in order and once each, when
+// it returns; only past the bound are new rows dropped, logged and counted.
 import { messageOf } from "@llmgw/domain";
 import { apiKeys, eq, usageRecords, type Database, type NewUsageRecord } from "@llmgw/db";
+import { StoreQueue } from "../store-queue";
 
 const FLUSH_EVERY_MS = 1_000;
 const BATCH_MAX = 500;
-const PENDING_MAX = 100_000;
+/** About 30 MB of rows: minutes of heavy traffic with the store away. */
+const USAGE_PENDING_MAX = 100_000;
 
 export class UsageRecorder {
-  private pending: NewUsageRecord[] = [];
-  private flushing: Promise<void> = Promise.resolve();
-  private readonly timer: NodeJS.Timeout;
+  readonly queue: StoreQueue<NewUsageRecord>;
 
   constructor(
     private readonly db: Database,
     private readonly log: (line: string) => void,
   ) {
-    this.timer = setInterval(() => void this.flush(), FLUSH_EVERY_MS);
-    this.timer.unref();
+    this.queue = new StoreQueue({
+      what: "usage records",
+      write: (batch) => this.write(batch),
+      retryEveryMs: FLUSH_EVERY_MS,
+      batchMax: BATCH_MAX,
+      pendingMax: USAGE_PENDING_MAX,
+      log,
+    });
   }
 
   record(row: NewUsageRecord): void {
-    if (this.pending.length >= PENDING_MAX) this.pending.shift();
-    this.pending.push(row);
+    this.queue.add(row);
   }
 
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.writeAll());
-    return this.flushing;
+    return this.queue.flush();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
+    await this.queue.stop();
   }
 
-  private async writeAll(): Promise<void> {
-    while (this.pending.length > 0) {
-      const batch = this.pending.slice(0, BATCH_MAX);
-      try {
-        await this.db.insert(usageRecords).values(batch);
-        await this.touchKeys(batch);
-        this.pending = this.pending.slice(batch.length);
-      } catch (error) {
-        this.log(
-          `could not save ${batch.length} usage records (kept for the next try): ${messageOf(error)}`,
-        );
-        return;
-      }
+  private async write(batch: NewUsageRecord[]): Promise<void> {
+    await this.db.insert(usageRecords).values(batch);
+    // The rows are in: a failure from here on must not write them a second time. A key's last use
+    // is advisory, so it is only logged; the next batch of that key sets it again.
+    try {
+      await this.touchKeys(batch);
+    } catch (error) {
+      this.log(`could not note the keys' last use: ${messageOf(error)}`);
     }
   }
 

@@ -17,6 +17,8 @@ import {
   type Database,
 } from "@llmgw/db";
 import type { AuditEntry, AuditQueryInput, AuditService } from "@llmgw/api";
+import { isStoreAway } from "../store-queue";
+import { auditQueueOf } from "./audit-queue";
 
 const SECRET_FIELD = /(secret|password|token|credential|private|bindpw|^key$|apikey)/i;
 export const REDACTED = "[redacted]";
@@ -41,12 +43,25 @@ export async function recordAudit(
   db: Writer,
   entry: { actor: string; action: string; target?: string; details?: Record<string, unknown> },
 ): Promise<void> {
-  await db.insert(auditLog).values({
+  const row = {
     actor: entry.actor,
     action: entry.action,
     target: entry.target ?? "",
     details: redact(entry.details ?? {}) as Record<string, unknown>,
-  });
+  };
+  const queue = auditQueueOf(db);
+  // Rows already waiting for the store go first: a new one joins them, keeping the order.
+  if (queue && queue.size() > 0) {
+    queue.add({ ...row, at: new Date() });
+    return;
+  }
+  try {
+    await db.insert(auditLog).values(row);
+  } catch (error) {
+    if (!queue || !isStoreAway(error)) throw error;
+    // The change it records is made; the row is kept with the moment it happened.
+    queue.add({ ...row, at: new Date() });
+  }
 }
 
 /** `%text%` for ILIKE, with the pattern's own wildcards taken literally. */

@@ -1,6 +1,8 @@
 // API keys: the tRPC service (create, list, revoke) and the lookup /v1 does on every request.
-// Rows are cached by prefix for a few seconds so a request costs no query; a revoke here drops the
-// cached row at once (another control plane sharing the store sees it within the cache time).
+// Rows are cached by prefix (key-cache.ts) so a request costs no query; a revoke here drops the
+// cached row at once, and another control plane sharing the store sees it within 5 s. While the
+// store is out of reach or slow, a key's last answer keeps serving (up to 10 minutes), so a
+// PostgreSQL restart fails and holds up no request of a key seen before it.
 import { randomUUID } from "node:crypto";
 import { apiKeys, desc, eq, type ApiKeyRow, type Database } from "@llmgw/db";
 import {
@@ -14,8 +16,7 @@ import { parseApiKey } from "@llmgw/domain";
 import type { EventRecorder } from "../events/event-recorder";
 import { hashApiKey, hashesEqual, newApiKey } from "./key-hash";
 import { recordAudit } from "../identity/audit";
-
-const CACHE_MS = 5_000;
+import { KeyCache } from "./key-cache";
 
 type KeyCheck = { ok: true; key: ApiKeyRow } | { ok: false; why: string };
 
@@ -54,14 +55,12 @@ export function createKeysService(
   nowMs: () => number,
   events?: EventRecorder,
 ): GatewayKeys {
-  const cache = new Map<string, { row: ApiKeyRow | undefined; loadedAtMs: number }>();
-  const byPrefix = async (prefix: string) => {
-    const hit = cache.get(prefix);
-    if (hit && nowMs() - hit.loadedAtMs < CACHE_MS) return hit.row;
-    const [row] = await db.select().from(apiKeys).where(eq(apiKeys.prefix, prefix));
-    cache.set(prefix, { row, loadedAtMs: nowMs() });
-    return row;
-  };
+  const cache = new KeyCache(
+    async (prefix: string) =>
+      (await db.select().from(apiKeys).where(eq(apiKeys.prefix, prefix)))[0],
+    nowMs,
+  );
+  const byPrefix = (prefix: string) => cache.get(prefix);
   return {
     async create(input, actor) {
       const created = await createKey(db, pepper, input, actor, nowMs());
@@ -94,7 +93,7 @@ export function createKeysService(
           `no API key with id "${id}"; see \`llmgw ctl keys list\``,
           { code: "key.not_found", params: { id } },
         );
-      cache.delete(row.prefix);
+      cache.drop(row.prefix);
       events?.record("key.revoked", row.id, {
         owner: row.owner,
         prefix: row.prefix,

@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import { Registry } from "prom-client";
+import { isStoreAway, StoreQueue } from "./store-queue";
+import { registerStoreQueueMetrics } from "./store-queue-metrics";
+
+const away = () =>
+  Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+
+/** A store that fails its first `failures` writes with `error`, then keeps every batch it takes. */
+function flakyStore(failures: number, error: () => Error = away) {
+  const written: number[][] = [];
+  let calls = 0;
+  return {
+    written,
+    calls: () => calls,
+    write: async (batch: number[]) => {
+      calls += 1;
+      if (calls <= failures) throw error();
+      await Promise.resolve();
+      written.push([...batch]);
+    },
+  };
+}
+
+function queueOver(store: ReturnType<typeof flakyStore>, options: { pendingMax?: number } = {}) {
+  const lines: string[] = [];
+  const queue = new StoreQueue<number>({
+    what: "test rows",
+    write: store.write,
+    retryEveryMs: 0,
+    batchMax: 3,
+    pendingMax: options.pendingMax ?? 100,
+    log: (line) => lines.push(line),
+  });
+  return { queue, lines };
+}
+
+describe("StoreQueue", () => {
+  it("writes every row once and in order after the store failed N times", async () => {
+    const store = flakyStore(4);
+    const { queue, lines } = queueOver(store);
+    for (let row = 1; row <= 5; row++) queue.add(row);
+    for (let round = 0; round < 4; round++) {
+      await queue.flush();
+      expect(queue.size()).toBe(5 + round * 2);
+      queue.add(6 + round * 2);
+      queue.add(7 + round * 2);
+    }
+    await queue.flush();
+    expect(queue.size()).toBe(0);
+    expect(store.written.flat()).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
+    expect(store.written.every((batch) => batch.length <= 3)).toBe(true);
+    expect(queue.dropped()).toBe(0);
+    // One line when it starts failing, one when the store takes the rows again: not one per try.
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/could not save 5 test rows \(kept/);
+    expect(lines[1]).toMatch(/test rows: the store takes them again/);
+  });
+
+  it("drops new rows past the bound, keeps the older ones in order, and says so once", async () => {
+    const store = flakyStore(1);
+    const { queue, lines } = queueOver(store, { pendingMax: 4 });
+    const added = [1, 2, 3, 4, 5, 6].map((row) => queue.add(row));
+    expect(added).toEqual([true, true, true, true, false, false]);
+    expect(queue.dropped()).toBe(2);
+    await queue.flush();
+    await queue.flush();
+    expect(store.written.flat()).toEqual([1, 2, 3, 4]);
+    expect(lines.filter((line) => line.includes("dropping new ones"))).toHaveLength(1);
+  });
+
+  it("drops a batch the store refuses five times running (not an outage), and writes the rest", async () => {
+    const store = flakyStore(
+      5,
+      () => new Error('insert failed: invalid input syntax for type uuid: "x"'),
+    );
+    const { queue, lines } = queueOver(store);
+    for (let row = 1; row <= 5; row++) queue.add(row);
+    for (let round = 0; round < 5; round++) await queue.flush();
+    expect(store.written.flat()).toEqual([4, 5]);
+    expect(queue.dropped()).toBe(3);
+    expect(lines.some((line) => /dropped 3 test rows the store refused 5 times/.test(line))).toBe(
+      true,
+    );
+  });
+
+  it("never drops rows while the store is out of reach, however long", async () => {
+    const store = flakyStore(50);
+    const { queue } = queueOver(store);
+    queue.add(1);
+    for (let round = 0; round < 50; round++) await queue.flush();
+    expect(queue.size()).toBe(1);
+    await queue.flush();
+    expect(store.written).toEqual([[1]]);
+  });
+});
+
+describe("isStoreAway", () => {
+  it("tells an unreachable store from a refused statement, through Drizzle's wrapping", () => {
+    const wrapped = (cause: unknown) =>
+      Object.assign(new Error("Failed query: insert …"), { cause });
+    expect(isStoreAway(away())).toBe(true);
+    expect(isStoreAway(wrapped(Object.assign(new Error("x"), { code: "CONNECTION_CLOSED" })))).toBe(
+      true,
+    );
+    expect(isStoreAway(wrapped(Object.assign(new Error("terminating"), { code: "57P01" })))).toBe(
+      true,
+    );
+    expect(isStoreAway(wrapped(Object.assign(new Error("dup"), { code: "23505" })))).toBe(false);
+    expect(isStoreAway(new Error("plain"))).toBe(false);
+    expect(isStoreAway(undefined)).toBe(false);
+  });
+});
+
+describe("registerStoreQueueMetrics", () => {
+  it("shows rows waiting and rows dropped per queue on /metrics", async () => {
+    const registry = new Registry();
+    const store = flakyStore(10);
+    const { queue } = queueOver(store, { pendingMax: 2 });
+    queue.add(1);
+    queue.add(2);
+    queue.add(3);
+    registerStoreQueueMetrics(registry, {
+      usage: queue,
+      audit: { size: () => 0, dropped: () => 0 },
+    });
+    const text = await registry.metrics();
+    expect(text).toMatch(/^llmgw_store_queue_pending\{queue="usage"\} 2$/m);
+    expect(text).toMatch(/^llmgw_store_queue_pending\{queue="audit"\} 0$/m);
+    expect(text).toMatch(/^llmgw_store_queue_dropped_total\{queue="usage"\} 1$/m);
+  });
+});
