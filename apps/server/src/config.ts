@@ -68,6 +68,18 @@ const envSchema = z.object({
     .min(1_000, "LLMGW_LEADER_LEASE_MS must be at least 1000: shorter leases flap on a slow store")
     .max(600_000, "LLMGW_LEADER_LEASE_MS must be at most 600000")
     .default(10_000),
+  LLMGW_FAILURE_BACKOFF_MS: z.coerce
+    .number({ message: "LLMGW_FAILURE_BACKOFF_MS must be a number" })
+    .int("LLMGW_FAILURE_BACKOFF_MS must be a whole number")
+    .min(0, "LLMGW_FAILURE_BACKOFF_MS must be 0 (off) or more")
+    .max(3_600_000, "LLMGW_FAILURE_BACKOFF_MS must be at most 3600000")
+    .default(5_000),
+  LLMGW_FAILURE_BACKOFF_MAX_MS: z.coerce
+    .number({ message: "LLMGW_FAILURE_BACKOFF_MAX_MS must be a number" })
+    .int("LLMGW_FAILURE_BACKOFF_MAX_MS must be a whole number")
+    .min(0, "LLMGW_FAILURE_BACKOFF_MAX_MS must be 0 or more")
+    .max(86_400_000, "LLMGW_FAILURE_BACKOFF_MAX_MS must be at most 86400000")
+    .default(300_000),
   LLMGW_STANDBY_REFRESH_MS: z.coerce
     .number({ message: "LLMGW_STANDBY_REFRESH_MS must be a number" })
     .int("LLMGW_STANDBY_REFRESH_MS must be a whole number")
@@ -196,6 +208,8 @@ export interface ServerConfig {
   leaderLeaseMs: number;
   /** How often a standby reads the leader's placements, the catalog and model health. */
   standbyRefreshMs: number;
+  /** The wait before replacing a failed replica: base, doubled per failure in a row, capped. */
+  failureBackoff: { baseMs: number; capMs: number };
   /** How long an engine may take to get ready, counted from its last download progress. */
   startTimeoutMs: number;
   /** How long a request to an agent (logs, reclaim) may wait for its answer. */
@@ -311,6 +325,7 @@ export function parseServerConfig(
     resyncIntervalMs: e.LLMGW_RESYNC_INTERVAL_MS,
     leaderLeaseMs: e.LLMGW_LEADER_LEASE_MS,
     standbyRefreshMs: e.LLMGW_STANDBY_REFRESH_MS,
+    failureBackoff: { baseMs: e.LLMGW_FAILURE_BACKOFF_MS, capMs: e.LLMGW_FAILURE_BACKOFF_MAX_MS },
     restartGraceMs: e.LLMGW_RESTART_GRACE_MS,
     startTimeoutMs: e.LLMGW_START_TIMEOUT_MS,
     agentRequestTimeoutMs: e.LLMGW_AGENT_REQUEST_TIMEOUT_MS,

@@ -20,6 +20,9 @@ const SHORT_TIMINGS = {
   LLMGW_RESYNC_INTERVAL_MS: "300",
   LLMGW_START_TIMEOUT_MS: "3000",
   LLMGW_RESTART_GRACE_MS: "20000",
+  // Failed starts wait 0.5 s, doubling to 8 s, before the next: parking takes 7.5 s longer.
+  LLMGW_FAILURE_BACKOFF_MS: "500",
+  LLMGW_FAILURE_BACKOFF_MAX_MS: "8000",
 };
 // R1 in docs/goals.md, scaled to the short timings: rebuilt and routable well within the lost window plus an engine start.
 const REBUILT_WITHIN_MS = LOST_AFTER_MS + 15_000;
@@ -191,6 +194,15 @@ describe("reconciliation", () => {
     );
     expect(parked).toMatchObject({ state: "parked", consecutiveFailures: 5 });
     expect(parked.lastError).toBeTruthy();
+    // Each start waits out a longer backoff after the failure before it (0.5, 1, 2, 4 s ± 20 %),
+    // on top of the same 3 s start timeout: the last gap is at least 2.6 s longer than the first.
+    const placed = (await api.events.list.query({ kinds: ["replica.placed"], limit: 100 })).events
+      .filter((e) => e.params.model === "sim-never")
+      .map((e) => Date.parse(e.at))
+      .sort((a, b) => a - b);
+    expect(placed).toHaveLength(5);
+    const gaps = placed.slice(1).map((at, i) => at - (placed[i] ?? at));
+    expect((gaps[3] ?? 0) - (gaps[0] ?? 0)).toBeGreaterThanOrEqual(2_000);
     expect((await api.status.get.query()).parked.map((p) => p.model)).toContain("sim-never");
     const parkedEvents = (
       await api.events.list.query({ kinds: ["model.parked"], subjectId: "sim-never" })

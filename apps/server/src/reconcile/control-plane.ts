@@ -115,6 +115,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       ...DEFAULT_RECONCILE_POLICY,
       lostAfterMs: config.lostAfterMs,
       onDemandIdleMs: config.gateway.onDemandIdleMs,
+      failureBackoff: config.failureBackoff,
     },
     startTimeoutMs: config.startTimeoutMs,
     startedAtMs: nowMs(),

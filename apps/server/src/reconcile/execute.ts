@@ -92,6 +92,7 @@ async function countFailure(deps: ReconcileDeps, action: Action<"count-failure">
     isParked: health?.isParked ?? false,
     lastError: action.error,
     revision: action.revision,
+    lastFailureAtMs: deps.nowMs(),
   });
 }
 

@@ -24,8 +24,14 @@ export class ModelHealthBook {
     await this.queue;
     const rows = await this.db.select().from(modelStatus);
     this.byName.clear();
-    for (const { name, consecutiveFailures, isParked, lastError, revision } of rows)
-      this.byName.set(name, { name, consecutiveFailures, isParked, lastError, revision });
+    for (const { name, consecutiveFailures, isParked, lastError, revision, updatedAt } of rows) {
+      // The row is written when a failure is counted: its time starts the failure backoff.
+      const lastFailureAtMs = consecutiveFailures > 0 ? updatedAt.getTime() : null;
+      this.byName.set(name, {
+        ...{ name, consecutiveFailures, isParked, lastError, revision },
+        lastFailureAtMs,
+      });
+    }
   }
 
   get(name: string): ModelHealth | undefined {
@@ -38,7 +44,9 @@ export class ModelHealthBook {
 
   set(health: ModelHealth): Promise<void> {
     this.byName.set(health.name, health);
-    const row = { ...health, updatedAt: new Date() };
+    const { name, consecutiveFailures, isParked, lastError, revision } = health;
+    const updatedAt = new Date(health.lastFailureAtMs ?? Date.now());
+    const row = { name, consecutiveFailures, isParked, lastError, revision, updatedAt };
     const run = this.queue
       .then(async () => {
         await this.db

@@ -3,3 +3,4 @@ export * from "./types";
 export { planReconcile, type ReconcilePlan } from "./plan";
 export { desiredReplicas } from "./plan-model";
 export { isNodeLost } from "./nodes";
+export { DEFAULT_FAILURE_BACKOFF, failureBackoffMs } from "./failure-backoff";

@@ -1,5 +1,6 @@
 // Planning one model: failures and parking first, then which replicas count, then what to stop
 // and what to place so the count is exact. Every decision carries a sentence for the operator.
+import { replaceNotBeforeMs } from "./failure-backoff";
 import { buildFleet } from "../placement/fleet";
 import type { Fleet } from "../placement/fleet-types";
 import { placeModelReplicas } from "../placement/place-model";
@@ -80,6 +81,7 @@ function planFailures(
         ...current,
         consecutiveFailures: current.consecutiveFailures + 1,
         lastError: error,
+        lastFailureAtMs: state.input.nowMs,
       };
     }
     actions.push({
@@ -311,6 +313,9 @@ export function planModel(
     }
     return actions;
   }
+  // A model whose replicas keep failing waits out its backoff before the next start.
+  const notBeforeMs = replaceNotBeforeMs(current, state.input.policy.failureBackoff);
+  if (notBeforeMs !== null && state.input.nowMs < notBeforeMs) return actions;
   planPlacements(model, missing, state, actions);
   return actions;
 }

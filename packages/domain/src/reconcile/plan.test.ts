@@ -1,3 +1,4 @@
+import { failureBackoffMs } from "./failure-backoff";
 import { describe, expect, it } from "vitest";
 import { planReconcile } from "./plan";
 import { input, liveNode, model, replica } from "./test-fixtures";
@@ -71,15 +72,46 @@ describe("planReconcile", () => {
     expect(stops(actions)).toHaveLength(2);
   });
 
-  it("counts a failed start, retires the replica and places another", () => {
+  it("counts a failed start and retires the replica, and places another only after the backoff", () => {
+    const failedAt = 100_000;
     const { actions } = planReconcile(
       input({
         models: [model()],
         nodes: [liveNode("n1")],
+        nowMs: failedAt,
         replicas: [replica("a", { phase: "failed", message: "exit 1" })],
       }),
     );
-    expect(kinds(actions)).toEqual(["count-failure", "stop", "place"]);
+    expect(kinds(actions)).toEqual(["count-failure", "stop"]);
+    const waitMs = failureBackoffMs("qwen-7b", 1);
+    const health = [
+      {
+        name: "qwen-7b",
+        consecutiveFailures: 1,
+        isParked: false,
+        lastError: "exit 1",
+        revision: 1,
+      },
+    ];
+    const at = (nowMs: number) =>
+      kinds(
+        planReconcile(input({ models: [model()], nodes: [liveNode("n1")], health, nowMs })).actions,
+      );
+    const withFailure = (nowMs: number) =>
+      kinds(
+        planReconcile(
+          input({
+            models: [model()],
+            nodes: [liveNode("n1")],
+            health: [{ ...health[0], lastFailureAtMs: failedAt } as (typeof health)[0]],
+            nowMs,
+          }),
+        ).actions,
+      );
+    expect(withFailure(failedAt + waitMs - 1)).toEqual([]);
+    expect(withFailure(failedAt + waitMs)).toEqual(["place"]);
+    // A failure whose moment is unknown (a store from before the backoff) holds nothing back.
+    expect(at(failedAt)).toEqual(["place"]);
   });
 
   it("parks after five failures in a row and places nothing more", () => {

@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { parseModelDefinition } from "../catalog/model-definition";
 import type { PlacementCard } from "../placement/types";
+import { replaceNotBeforeMs } from "./failure-backoff";
 import { isNodeLost } from "./nodes";
 import { planReconcile } from "./plan";
 import {
@@ -31,7 +32,12 @@ function prng(seed: number): () => number {
 type Random = () => number;
 const TICK_MS = 1_000;
 const CLASSES = ["H100-80G", "L40S"];
-const policy = { ...DEFAULT_RECONCILE_POLICY, lostAfterMs: 3_000 };
+// Failed starts wait 2 s, doubling to 8 s (ticks are 1 s) before the next start.
+const policy = {
+  ...DEFAULT_RECONCILE_POLICY,
+  lostAfterMs: 3_000,
+  failureBackoff: { baseMs: 2_000, capMs: 8_000 },
+};
 
 interface World {
   random: Random;
@@ -177,6 +183,7 @@ function execute(world: World, actions: ReconcileAction[]): void {
         ...health,
         consecutiveFailures: health.consecutiveFailures + 1,
         lastError: action.error,
+        lastFailureAtMs: world.nowMs,
       });
     } else if (action.kind === "park")
       world.health.set(action.model, { ...health, isParked: true });
@@ -235,8 +242,12 @@ function checkInvariants(
       model.definition.replicas.max,
     );
     const refused = actions.some((a) => a.kind === "unplaceable" && a.model === name);
-    const isParked = world.health.get(name)?.isParked ?? false;
-    if (!refused && !isParked)
+    const health = world.health.get(name);
+    const isParked = health?.isParked ?? false;
+    // A model whose starts keep failing waits out its backoff, and only that long.
+    const notBefore = health ? replaceNotBeforeMs(health, policy.failureBackoff) : null;
+    const isBackingOff = notBefore !== null && world.nowMs < notBefore;
+    if (!refused && !isParked && !isBackingOff)
       expect(counting.length, `${where}: ${name} below min with room`).toBeGreaterThanOrEqual(
         model.definition.replicas.min,
       );
@@ -293,7 +304,8 @@ describe("reconcile simulation", () => {
   it("parks a model whose engine never gets ready after exactly five starts", () => {
     const world = simulate(5, 1);
     world.alwaysFails.add("m0");
-    for (let tick = 0; tick < 40; tick++) {
+    // Five failed starts with the backoff between them (2 + 4 + 8 + 8 s) fit in 60 ticks.
+    for (let tick = 0; tick < 60; tick++) {
       world.nowMs += TICK_MS;
       advanceEngines(world);
       let seq = 0;

@@ -30,6 +30,8 @@ export interface ModelHealth {
   lastError: string | null;
   /** The definition revision the failures were counted against. */
   revision: number;
+  /** When the last of those failures was counted; a replacement waits out the backoff from it. */
+  lastFailureAtMs?: number | null;
 }
 
 export interface ObservedReplica {
@@ -51,6 +53,12 @@ export interface ReconcileNode {
   unreachableSinceMs: number | null;
 }
 
+export interface FailureBackoffPolicy {
+  /** The wait after the first failure; 0 turns the backoff off. */
+  baseMs: number;
+  capMs: number;
+}
+
 export interface ReconcilePolicy {
   /** How long a node may stay unreachable before its replicas are rebuilt elsewhere. */
   lostAfterMs: number;
@@ -59,6 +67,8 @@ export interface ReconcilePolicy {
   placement?: PlacementPolicy;
   /** How long an on-demand model keeps its replica after the last request (default 10 min). */
   onDemandIdleMs?: number;
+  /** The wait before replacing a failed replica (default 5 s doubling to 5 min). */
+  failureBackoff?: FailureBackoffPolicy;
 }
 
 export const DEFAULT_RECONCILE_POLICY: ReconcilePolicy = { lostAfterMs: 10_000, failuresToPark: 5 };
