@@ -65,6 +65,8 @@ describe("gateway admission and routing", () => {
         LLMGW_QUEUE_SIZE: "1",
         LLMGW_QUEUE_WAIT_MS: "1500",
         LLMGW_ON_DEMAND_WAIT_MS: "90000",
+        // "crashy" must reach parking quickly: its restarts wait 0.2 s, doubling.
+        LLMGW_FAILURE_BACKOFF_MS: "200",
       },
       agents: [{ name: "it-gwr-gpu", profile: "h100x8" }],
     });
