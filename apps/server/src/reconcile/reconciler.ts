@@ -5,6 +5,7 @@ import { planReconcile, type ObservedReplica, messageOf } from "@llmgw/domain";
 import { randomBytes } from "node:crypto";
 import { reconcileNodes } from "../fleet/placement-nodes";
 import type { ReconcileDeps } from "./deps";
+import { Autoscaler } from "./autoscaler";
 import { executeActions } from "./execute";
 import { carryOutReport } from "./frames";
 import { PlacementWarnings } from "./placement-warnings";
@@ -49,6 +50,7 @@ function lastDemand(
 export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): Reconciler {
   const dirty = new Set<string>();
   const warnings = new PlacementWarnings();
+  const autoscaler = new Autoscaler(deps, deps.load);
   let running: Promise<void> | null = null;
   let isStopped = false;
 
@@ -72,10 +74,17 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
         lostAfterMs: deps.policy.lostAfterMs,
       },
     );
-    const models = catalog.models.map((definition) => ({
+    const demanded = catalog.models.map((definition) => ({
       definition,
       revision: deps.catalog.meta(definition.name)?.revision ?? 1,
       demandedAtMs: lastDemand(deps, definition.name, replicas),
+    }));
+    const scaling = autoscaler.decide(demanded, names, replicas, nowMs);
+    const models = demanded.map((model) => ({
+      ...model,
+      autoscaleAdded:
+        scaling.decisions.get(model.definition.name)?.state.added ??
+        autoscaler.added(model.definition.name),
     }));
     const { actions } = planReconcile({
       models,
@@ -101,6 +110,7 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
       for (const name of names) dirty.add(name);
       return;
     }
+    autoscaler.commit(scaling, new Set(catalog.models.map((m) => m.name)));
     await executeActions(deps, warnings, actions);
   };
 
@@ -148,6 +158,7 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
     if (!deps.leadership.isLeader()) return;
     markAll();
     void deps.book.prune(deps.nowMs() - STOPPED_KEPT_MS);
+    deps.load.keepOnly(new Set(deps.book.active().map((r) => r.id)));
   }, resyncIntervalMs);
   timer.unref();
   markAll();
