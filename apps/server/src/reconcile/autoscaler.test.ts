@@ -101,6 +101,17 @@ describe("Autoscaler", () => {
     expect(scaler.added("chat")).toBe(0);
   });
 
+  it("after a takeover takes the replicas it finds above the base as added, so none stops at once", () => {
+    const { deps, scaler } = setup();
+    deps.startedAtMs = 5_000;
+    const found = [replica("a", "ready"), replica("b", "ready"), replica("c", "starting")];
+    found.push(replica("d", "stopped"));
+    const pass = scaler.decide([desired(3)], ["chat"], found, 5_000);
+    expect(pass.decisions.get("chat")).toMatchObject({ step: "hold", from: 3, to: 3 });
+    scaler.commit(pass, new Set(["chat"]));
+    expect(scaler.added("chat")).toBe(2);
+  });
+
   it("leaves a model alone whose max is its min, and forgets a removed model", () => {
     const { load, scaler } = setup();
     load.record("a", { waiting: 9, running: 8 }, 0);

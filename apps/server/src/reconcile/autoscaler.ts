@@ -1,6 +1,6 @@
 // Keeps, per model, how many replicas load added above its base, and asks `decideAutoscale` on
-// every pass whether to add or remove one. The count lives in memory only: a restart or a takeover
-// starts again from the base, and the queue has to last again before anything is added.
+// every pass whether to add or remove one. The count lives in memory only: after a restart or a
+// takeover the timers start again, and the replicas found above the base count as added.
 import {
   autoscaleSettingsOf,
   baseReplicas,
@@ -20,6 +20,16 @@ const PENDING_PHASES: ReadonlySet<ObservedReplica["phase"]> = new Set([
   "fetching",
   "starting",
 ]);
+
+/**
+ * Where counting starts for a model the autoscaler has not been counting (after a restart or a
+ * takeover): the replicas it finds above the base are taken as added ones, so a new leader under
+ * load does not stop them at once; with nothing waiting they go after `down_after` as usual.
+ */
+function adopted(own: readonly ObservedReplica[], base: number): AutoscaleState {
+  const serving = own.filter((r) => r.phase === "ready" || PENDING_PHASES.has(r.phase)).length;
+  return { ...INITIAL_AUTOSCALE_STATE, added: Math.max(0, serving - base) };
+}
 
 /** This pass's decisions, kept only once the pass is carried out (`commit`). */
 export interface AutoscalePass {
@@ -69,16 +79,17 @@ export class Autoscaler {
       }
       const own = replicas.filter((r) => r.model === definition.name);
       const readyIds = own.filter((r) => r.phase === "ready").map((r) => r.id);
+      const base = baseReplicas(model, nowMs, this.deps.policy.onDemandIdleMs);
       decisions.set(
         definition.name,
         decideAutoscale({
-          base: baseReplicas(model, nowMs, this.deps.policy.onDemandIdleMs),
+          base,
           max: definition.replicas.max,
           load: this.load.loadOf(readyIds, nowMs),
           pending: own.filter((r) => PENDING_PHASES.has(r.phase)).length,
           nowMs,
           settings,
-          state: this.states.get(definition.name) ?? INITIAL_AUTOSCALE_STATE,
+          state: this.states.get(definition.name) ?? adopted(own, base),
         }),
       );
     }
