@@ -91,6 +91,12 @@ describe("autoscaling on queue depth", () => {
       // At max with a queue still there: it holds, never a fourth.
       await new Promise((resolve) => setTimeout(resolve, UP_AFTER_MS * 2));
       mostLive = Math.max(mostLive, (await live()).length);
+      // The model's view and its metric say what it wants now, not only its minimum.
+      expect((await fleet.api.models.get.query({ name: MODEL })).replicasDesired).toBe(3);
+      const metrics = await (await fetch(`${fleet.server.apiUrl}/metrics`)).text();
+      expect(metrics).toMatch(
+        new RegExp(`^llmgw_model_replicas_desired\\{model="${MODEL}"\\} 3$`, "m"),
+      );
     } finally {
       await load.stop();
     }
@@ -127,6 +133,7 @@ describe("autoscaling on queue depth", () => {
     // The base is never removed.
     await new Promise((resolve) => setTimeout(resolve, DOWN_AFTER_MS + 1_000));
     expect((await live()).filter((r) => r.phase === "ready")).toHaveLength(1);
+    expect((await fleet.api.models.get.query({ name: MODEL })).replicasDesired).toBe(1);
     expect(await scaleEvents()).toHaveLength(4);
   });
 });

@@ -154,7 +154,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     }
   });
   return {
-    fleet: fleetViewOf(deps),
+    fleet: fleetViewOf(deps, loop),
     demand: deps.demand,
     load: deps.load,
     catalog,
@@ -185,7 +185,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
 }
 
 /** The read-only face of the reconciler's state, over the same live objects. */
-function fleetViewOf(deps: ReconcileDeps): FleetView {
+function fleetViewOf(deps: ReconcileDeps, loop: Pick<Reconciler, "autoscaleAdded">): FleetView {
   return {
     catalog: deps.catalog,
     book: deps.book,
@@ -198,6 +198,7 @@ function fleetViewOf(deps: ReconcileDeps): FleetView {
     },
     onDemandIdleMs: deps.policy.onDemandIdleMs,
     demandedAtMs: (model) => deps.demand.lastAt(model),
+    autoscaleAdded: (model) => (deps.leadership.isLeader() ? loop.autoscaleAdded(model) : 0),
     nowMs: deps.nowMs,
   };
 }

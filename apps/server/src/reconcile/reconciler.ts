@@ -20,6 +20,8 @@ export interface Reconciler extends ReportSink {
   /** Sends the frame an agent's report calls for, at once, the way the plan's own are sent. */
   carryOut(decision: ReportDecision): void;
   markAll(): void;
+  /** Replicas autoscaling added above the model's base so far. */
+  autoscaleAdded(model: string): number;
   /** Resolves when the dirty set is empty and no pass is running (for tests and shutdown). */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -169,6 +171,7 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
       kick();
     },
     markAll,
+    autoscaleAdded: (model) => autoscaler.added(model),
     carryOut: (decision) => carryOutReport(deps, decision),
     async idle() {
       while (running) await running;
