@@ -120,6 +120,7 @@ export async function startServer(
   registerLeaderMetrics(metrics.registry, elector);
   const gateway = startGateway({
     ...{ db, fleet: plane.fleet, demand: plane.demand, replicaSecret: plane.replicaSecret },
+    load: plane.load,
     ...{ reconciler: plane.reconciler, keys: api.keys, breakerOpenMs: config.breakerOpenMs },
     ...{ config: config.gateway, registry: metrics.registry, checks: config.gatewayChecks, log },
     controlPlanes: () => directory.liveCount(),

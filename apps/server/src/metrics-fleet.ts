@@ -143,7 +143,8 @@ function modelGauges(registry: Registry, fleet: FleetView): void {
     ["model"],
     perModel((name, revision) => {
       const definition = fleet.catalog.current().get(name);
-      return definition && !health(name)?.isParked ? desiredReplicas({ definition, revision }) : 0;
+      if (!definition || health(name)?.isParked) return 0;
+      return desiredReplicas({ definition, revision, autoscaleAdded: fleet.autoscaleAdded(name) });
     }),
   );
   gauge(

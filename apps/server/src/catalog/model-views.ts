@@ -41,7 +41,10 @@ export function modelView(fleet: FleetView, model: ModelDefinition): ModelView {
   const isParked = health?.isParked ?? false;
   // An on-demand model asked for recently wants its replica, so one that fits nowhere shows it.
   const desired = desiredReplicas(
-    { definition: model, revision, demandedAtMs: fleet.demandedAtMs(model.name) },
+    {
+      ...{ definition: model, revision, demandedAtMs: fleet.demandedAtMs(model.name) },
+      autoscaleAdded: fleet.autoscaleAdded(model.name),
+    },
     fleet.nowMs(),
     fleet.onDemandIdleMs,
   );

@@ -32,6 +32,8 @@ const EVENT_KIND_META: Record<
   "model.retried": { severity: "info", subjectType: "model" },
   "model.unplaceable": { severity: "warning", subjectType: "model" },
   "model.placeable": { severity: "info", subjectType: "model" },
+  "model.scaled-up": { severity: "info", subjectType: "model" },
+  "model.scaled-down": { severity: "info", subjectType: "model" },
   "catalog.model-added": { severity: "info", subjectType: "model" },
   "catalog.model-removed": { severity: "info", subjectType: "model" },
   "catalog.fallbacks-changed": { severity: "info", subjectType: "model" },

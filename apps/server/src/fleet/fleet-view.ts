@@ -23,6 +23,8 @@ export interface FleetView {
   readonly onDemandIdleMs?: number;
   /** When a request last asked for the model; null when never. */
   demandedAtMs(model: string): number | null;
+  /** Replicas autoscaling added above the model's base (0 on a standby, which decides nothing). */
+  autoscaleAdded(model: string): number;
   nowMs(): number;
 }
 

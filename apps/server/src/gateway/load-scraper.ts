@@ -1,7 +1,8 @@
 // Reads each ready replica's /metrics every few seconds, off the request path, for the number of
 // requests waiting in the engine's own queue. A scrape that fails, times out or finds no such
 // series leaves the endpoint's queue unknown (null), never zero: an engine that cannot be measured
-// must not look idle. External endpoints are never scraped.
+// must not look idle. External endpoints are never scraped. Each reading (waiting and running) also
+// goes to the control plane's `LoadSink`, which the autoscaler sums per model.
 import { messageOf } from "@llmgw/domain";
 import {
   deriveReplicaKey,
@@ -10,10 +11,14 @@ import {
   parseEngineMetrics,
 } from "@llmgw/engines";
 import { request, type Dispatcher } from "undici";
+import type { LoadSink } from "../reconcile/replica-load";
 import type { Endpoint, EndpointPool } from "./endpoints";
 
 const SCRAPE_TIMEOUT_MS = 1_500;
 const BODY_MAX_BYTES = 4 * 1024 * 1024;
+
+const finiteOrNull = (value: number | undefined): number | null =>
+  value === undefined || !Number.isFinite(value) ? null : value;
 
 export interface LoadScraper {
   /** One round over every ready replica now (the timer calls it; tests may too). */
@@ -21,13 +26,20 @@ export interface LoadScraper {
   stop(): void;
 }
 
-export function startLoadScraper(
-  pool: EndpointPool,
-  agent: Dispatcher,
-  replicaSecret: Uint8Array,
-  intervalMs: number,
-  log: (line: string) => void,
-): LoadScraper {
+export interface LoadScraperOptions {
+  pool: EndpointPool;
+  agent: Dispatcher;
+  /** The secret replica keys are derived from; never logged. */
+  replicaSecret: Uint8Array;
+  intervalMs: number;
+  /** Where each replica's reading goes for the autoscaler. */
+  sink: LoadSink;
+  nowMs(): number;
+  log(line: string): void;
+}
+
+export function startLoadScraper(options: LoadScraperOptions): LoadScraper {
+  const { pool, agent, replicaSecret, intervalMs, sink, nowMs, log } = options;
   let round: Promise<void> | null = null;
   const failing = new Set<string>();
 
@@ -37,6 +49,7 @@ export function startLoadScraper(
       : undefined;
     if (!names) {
       endpoint.waiting = null;
+      sink.record(endpoint.id, null, nowMs());
       return;
     }
     try {
@@ -53,11 +66,14 @@ export function startLoadScraper(
       }
       const text = await answer.body.text();
       if (text.length > BODY_MAX_BYTES) throw new Error("the answer is too large");
-      const waiting = parseEngineMetrics(text, names).waitingRequests;
-      endpoint.waiting = waiting === undefined || !Number.isFinite(waiting) ? null : waiting;
+      const load = parseEngineMetrics(text, names);
+      const waiting = finiteOrNull(load.waitingRequests);
+      endpoint.waiting = waiting;
+      sink.record(endpoint.id, { waiting, running: finiteOrNull(load.runningRequests) }, nowMs());
       failing.delete(endpoint.id);
     } catch (error) {
       endpoint.waiting = null;
+      sink.record(endpoint.id, null, nowMs());
       // Said once per failing spell, not every few seconds.
       if (!failing.has(endpoint.id))
         log(

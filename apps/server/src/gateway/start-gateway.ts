@@ -7,6 +7,7 @@ import type { GatewayConfig } from "../config";
 import type { GatewayKeys } from "../keys/keys-service";
 import type { FleetView } from "../fleet/fleet-view";
 import type { DemandSink } from "../reconcile/demand";
+import type { LoadSink } from "../reconcile/replica-load";
 import type { Reconciler } from "../reconcile/reconciler";
 import { AdmissionQueues } from "./admission";
 import { EndpointPool } from "./endpoints";
@@ -45,6 +46,8 @@ export interface GatewayOptions {
   db: Database;
   fleet: FleetView;
   demand: DemandSink;
+  /** Where the engines' scraped load goes, for the autoscaler. */
+  load: LoadSink;
   /** The secret replica keys are derived from; never logged. */
   replicaSecret: Uint8Array;
   reconciler: Pick<Reconciler, "markDirty" | "idle">;
@@ -79,7 +82,10 @@ export function startGateway(options: GatewayOptions): RunningGateway {
   );
   const budgets = new Map<string, RetryBudget>();
   const metrics = registerGatewayMetrics(options.registry, pool, queues, nowMs);
-  const scraper = startLoadScraper(pool, agent, replicaSecret, config.scrapeIntervalMs, log);
+  const scraper = startLoadScraper({
+    ...{ pool, agent, replicaSecret, intervalMs: config.scrapeIntervalMs },
+    ...{ sink: options.load, nowMs, log },
+  });
   // Replicas that got ready since the last request let queued requests in.
   const waker = setInterval(() => queues.wake(), 1_000);
   waker.unref();

@@ -19,6 +19,7 @@ import type { ReconcileDeps } from "./deps";
 import { ModelHealthBook } from "./model-health";
 import { startReconciler, type Reconciler } from "./reconciler";
 import { ReplicaBook } from "./replica-book";
+import { ReplicaLoadBook, type LoadSink } from "./replica-load";
 import { applyReports, onNodeRegistered } from "./reports";
 import { followLeadership, type LeadershipSource } from "../leader/standby";
 import { startSharedUse } from "../leader/shared-use";
@@ -29,6 +30,8 @@ export interface ControlPlane {
   fleet: FleetView;
   /** Where the gateway records requests for on-demand models. */
   demand: DemandSink;
+  /** Where the gateway's scraper records the engines' queues, for the autoscaler. */
+  load: LoadSink;
   /** The catalog, for the models service, which writes it. */
   catalog: CatalogStore;
   /** Model health, for the models service's retry, which clears a model's failures. */
@@ -123,6 +126,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     unplaceable: new Map(),
     events: options.events,
     demand: new DemandBook(),
+    load: new ReplicaLoadBook(),
     nowMs,
     log,
   };
@@ -151,8 +155,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     }
   });
   return {
-    fleet: fleetViewOf(deps),
+    fleet: fleetViewOf(deps, loop),
     demand: deps.demand,
+    load: deps.load,
     catalog,
     health,
     reconciler: loop,
@@ -181,7 +186,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
 }
 
 /** The read-only face of the reconciler's state, over the same live objects. */
-function fleetViewOf(deps: ReconcileDeps): FleetView {
+function fleetViewOf(deps: ReconcileDeps, loop: Pick<Reconciler, "autoscaleAdded">): FleetView {
   return {
     catalog: deps.catalog,
     book: deps.book,
@@ -194,6 +199,7 @@ function fleetViewOf(deps: ReconcileDeps): FleetView {
     },
     onDemandIdleMs: deps.policy.onDemandIdleMs,
     demandedAtMs: (model) => deps.demand.lastAt(model),
+    autoscaleAdded: (model) => (deps.leadership.isLeader() ? loop.autoscaleAdded(model) : 0),
     nowMs: deps.nowMs,
   };
 }

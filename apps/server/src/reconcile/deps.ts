@@ -9,6 +9,7 @@ import type { FleetRegistry } from "../fleet/registry";
 import type { DemandBook } from "./demand";
 import type { ModelHealthBook } from "./model-health";
 import type { ReplicaBook } from "./replica-book";
+import type { ReplicaLoadBook } from "./replica-load";
 
 export interface Unplaceable {
   summary: string;
@@ -44,6 +45,8 @@ export interface ReconcileDeps {
   events: EventRecorder;
   /** When a request last asked for each model (the gateway records it; on-demand models use it). */
   demand: DemandBook;
+  /** What each replica's engine last said about its queue (the gateway's scraper records it). */
+  load: ReplicaLoadBook;
   nowMs(): number;
   log(line: string): void;
 }

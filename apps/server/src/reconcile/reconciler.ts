@@ -5,6 +5,7 @@ import { planReconcile, type ObservedReplica, messageOf } from "@llmgw/domain";
 import { randomBytes } from "node:crypto";
 import { reconcileNodes } from "../fleet/placement-nodes";
 import type { ReconcileDeps } from "./deps";
+import { Autoscaler } from "./autoscaler";
 import { executeActions } from "./execute";
 import { carryOutReport } from "./frames";
 import { PlacementWarnings } from "./placement-warnings";
@@ -19,6 +20,8 @@ export interface Reconciler extends ReportSink {
   /** Sends the frame an agent's report calls for, at once, the way the plan's own are sent. */
   carryOut(decision: ReportDecision): void;
   markAll(): void;
+  /** Replicas autoscaling added above the model's base so far. */
+  autoscaleAdded(model: string): number;
   /** Resolves when the dirty set is empty and no pass is running (for tests and shutdown). */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -49,6 +52,7 @@ function lastDemand(
 export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): Reconciler {
   const dirty = new Set<string>();
   const warnings = new PlacementWarnings();
+  const autoscaler = new Autoscaler(deps, deps.load);
   let running: Promise<void> | null = null;
   let isStopped = false;
 
@@ -72,10 +76,17 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
         lostAfterMs: deps.policy.lostAfterMs,
       },
     );
-    const models = catalog.models.map((definition) => ({
+    const demanded = catalog.models.map((definition) => ({
       definition,
       revision: deps.catalog.meta(definition.name)?.revision ?? 1,
       demandedAtMs: lastDemand(deps, definition.name, replicas),
+    }));
+    const scaling = autoscaler.decide(demanded, names, replicas, nowMs);
+    const models = demanded.map((model) => ({
+      ...model,
+      autoscaleAdded:
+        scaling.decisions.get(model.definition.name)?.state.added ??
+        autoscaler.added(model.definition.name),
     }));
     const { actions } = planReconcile({
       models,
@@ -101,6 +112,7 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
       for (const name of names) dirty.add(name);
       return;
     }
+    autoscaler.commit(scaling, new Set(catalog.models.map((m) => m.name)));
     await executeActions(deps, warnings, actions);
   };
 
@@ -148,6 +160,7 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
     if (!deps.leadership.isLeader()) return;
     markAll();
     void deps.book.prune(deps.nowMs() - STOPPED_KEPT_MS);
+    deps.load.keepOnly(new Set(deps.book.active().map((r) => r.id)));
   }, resyncIntervalMs);
   timer.unref();
   markAll();
@@ -158,6 +171,7 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
       kick();
     },
     markAll,
+    autoscaleAdded: (model) => autoscaler.added(model),
     carryOut: (decision) => carryOutReport(deps, decision),
     async idle() {
       while (running) await running;

@@ -16,6 +16,8 @@ export const EVENT_KINDS = [
   "model.retried",
   "model.unplaceable",
   "model.placeable",
+  "model.scaled-up",
+  "model.scaled-down",
   "catalog.model-added",
   "catalog.model-removed",
   "catalog.fallbacks-changed",

@@ -81,6 +81,24 @@ export const profileSchema = z.strictObject({
   node_selector: z.strictObject({ labels: labelsSchema.default({}) }).default({ labels: {} }),
 });
 
+const duration = (what: string, minMs: number) =>
+  z
+    .int({ error: `${what} is a whole number of milliseconds` })
+    .min(minMs, { error: `${what} must be at least ${minMs} ms` })
+    .max(86_400_000, { error: `${what} must be at most a day (86400000 ms)` });
+
+/** Queue-depth autoscaling between replicas.min and replicas.max (docs/models.md). */
+const autoscaleSchema = z.strictObject({
+  /** Requests waiting per ready replica that count as a queue. */
+  waiting_per_replica: z
+    .number()
+    .positive({ error: "autoscale.waiting_per_replica must be above 0" })
+    .max(100_000)
+    .default(1),
+  up_after_ms: duration("autoscale.up_after_ms", 1_000).default(60_000),
+  down_after_ms: duration("autoscale.down_after_ms", 1_000).default(600_000),
+});
+
 const ownerSchema = z
   .strictObject({
     org: z.string().min(1).optional(),
@@ -102,6 +120,7 @@ const baseSchema = z.strictObject({
   replicas: z
     .strictObject({ min: count(0, 10_000), max: count(1, 10_000) })
     .default({ min: 1, max: 1 }),
+  autoscale: autoscaleSchema.optional(),
   on_demand: z.boolean().default(false),
   priority_class: z
     .enum(PRIORITY_CLASSES, { error: `priority_class is one of ${PRIORITY_CLASSES.join(", ")}` })

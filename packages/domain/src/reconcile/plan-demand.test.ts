@@ -76,3 +76,25 @@ describe("on-demand models in reconciliation", () => {
     ).toBe(0);
   });
 });
+
+describe("replicas autoscaling added", () => {
+  const grown = (added: number, min = 1) => ({
+    ...model({ replicas: { min, max: 3 } }),
+    autoscaleAdded: added,
+  });
+
+  it("are wanted on top of the base, never above max, and not at all with a base of 0", () => {
+    expect(desiredReplicas(grown(1), 0)).toBe(2);
+    expect(desiredReplicas(grown(5), 0)).toBe(3);
+    expect(desiredReplicas(grown(2, 0), 0)).toBe(0);
+  });
+
+  it("are placed, and one fewer wanted stops the newest surplus replica", () => {
+    const nodes = [liveNode("n1")];
+    const placed = planReconcile(input({ models: [grown(1)], nodes, replicas: [replica("a")] }));
+    expect(placed.actions.map((a) => a.kind)).toEqual(["place"]);
+    const replicas = [replica("a"), replica("b", { createdAtMs: 5 })];
+    const shrunk = planReconcile(input({ models: [grown(0)], nodes, replicas }));
+    expect(shrunk.actions).toMatchObject([{ kind: "stop", replicaId: "b" }]);
+  });
+});

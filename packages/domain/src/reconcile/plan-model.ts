@@ -221,11 +221,22 @@ function planPlacements(
 const ON_DEMAND_IDLE_MS = 10 * 60_000;
 
 /**
- * Replicas wanted now: the minimum (load-driven growth above it comes later, never above max).
- * An external model wants none: its provider serves it. An on-demand model wants one while a
- * request asked for it within the idle window, even with a minimum of 0.
+ * Replicas wanted now: the base (the minimum, or one for an on-demand model a request asked for
+ * within the idle window, even with a minimum of 0) plus what autoscaling added, never above max.
+ * An external model wants none: its provider serves it. With a base of 0 nothing is added.
  */
 export function desiredReplicas(
+  model: DesiredModel,
+  nowMs?: number,
+  idleMs = ON_DEMAND_IDLE_MS,
+): number {
+  const base = baseReplicas(model, nowMs, idleMs);
+  if (base === 0) return 0;
+  return Math.min(model.definition.replicas.max, base + (model.autoscaleAdded ?? 0));
+}
+
+/** Replicas wanted without autoscaling: what `desiredReplicas` adds to. */
+export function baseReplicas(
   model: DesiredModel,
   nowMs?: number,
   idleMs = ON_DEMAND_IDLE_MS,

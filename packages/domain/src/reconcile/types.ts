@@ -20,6 +20,8 @@ export interface DesiredModel {
   revision: number;
   /** When a request last asked for the model (the gateway tells); null or absent: not asked. */
   demandedAtMs?: number | null;
+  /** Replicas autoscaling added above the base (the reconciler keeps it); absent: none. */
+  autoscaleAdded?: number;
 }
 
 /** What must survive a restart about a model's starts. */
