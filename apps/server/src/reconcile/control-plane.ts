@@ -89,6 +89,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     loadOrCreateSecret(db, masterKey.key, REPLICA_KEY_SECRET),
     loadOrCreateSecret(db, masterKey.key, API_KEY_PEPPER_SECRET),
   ]);
+  // Writes queued while this process led wait for a confirmed lease: a leader frozen mid-write
+  // must not put its stale records over the new leader's when it wakes.
+  const confirmLeading = () => options.leadership.confirm();
+  book.guardWrites(confirmLeading);
+  health.guardWrites(confirmLeading);
   // The loop starts after its deps exist; a takeover before that needs no pass of its own.
   const started: { loop?: Reconciler } = {};
   const leadership = followLeadership({
@@ -165,16 +170,20 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     apiKeyPepper,
     masterKey: masterKey.key,
     onRegistered: (nodeId, replicas) => {
+      // Agents belong to the leader; a process that lost the lease is closing their sockets.
+      if (!options.leadership.isLeader()) return;
       void onNodeRegistered(deps, loop, nodeId, replicas).catch(
         failed(`adopting replicas on ${nodeId}`),
       );
       // A new node is new room: models that could not be placed may fit now.
       loop.markAll();
     },
-    onReplicaReport: (nodeId, replicas, origin) =>
+    onReplicaReport: (nodeId, replicas, origin) => {
+      if (!options.leadership.isLeader()) return;
       void applyReports(deps, loop, nodeId, replicas, origin).catch(
         failed(`replica report from ${nodeId}`),
-      ),
+      );
+    },
     onDisconnected: () => loop.markAll(),
     async stop() {
       unsubscribe();

@@ -7,6 +7,7 @@ import type { ModelHealth } from "@llmgw/domain";
 export class ModelHealthBook {
   private readonly byName = new Map<string, ModelHealth>();
   private queue: Promise<void> = Promise.resolve();
+  private mayWrite: () => Promise<boolean> = () => Promise.resolve(true);
 
   private constructor(
     private readonly db: Database,
@@ -49,6 +50,12 @@ export class ModelHealthBook {
     const row = { name, consecutiveFailures, isParked, lastError, revision, updatedAt };
     const run = this.queue
       .then(async () => {
+        if (!(await this.mayWrite())) {
+          this.log(
+            `not saving the status of model ${health.name}: this control plane no longer leads`,
+          );
+          return;
+        }
         await this.db
           .insert(modelStatus)
           .values(row)
@@ -59,6 +66,11 @@ export class ModelHealthBook {
       );
     this.queue = run;
     return run;
+  }
+
+  /** Asked before each write: a control plane that lost the lease writes nothing. */
+  guardWrites(mayWrite: () => Promise<boolean>): void {
+    this.mayWrite = mayWrite;
   }
 
   /** A clean slate for a model: no failures, not parked, counted against `revision`. */

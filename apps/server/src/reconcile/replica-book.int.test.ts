@@ -113,4 +113,21 @@ describe("replica book", () => {
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatch(/^could not save 601 placed replicas: /);
   });
+
+  it("writes nothing a lost lease queued: a resumed old leader cannot overwrite the new one's rows", async () => {
+    const book = await ReplicaBook.open(store.db, (line) => logged.push(line));
+    await book.insert(record("kept", { phase: "ready" }));
+    // The new leader stops the replica; the old one, frozen, still holds it as ready.
+    await store.db.update(replicas).set({ phase: "stopped" });
+    let leads = false;
+    book.guardWrites(() => Promise.resolve(leads));
+    await book.update("kept", { phase: "ready", message: "stale" }, nowMs + 1);
+    await book.insert(record("stale-placement"));
+    const rows = await store.db.select().from(replicas).orderBy(asc(replicas.id));
+    expect(rows.map((r) => [r.id, r.phase])).toEqual([["kept", "stopped"]]);
+    expect(logged.filter((line) => line.includes("no longer leads"))).toHaveLength(2);
+    leads = true;
+    await book.update("kept", { phase: "draining" }, nowMs + 2);
+    expect((await store.db.select().from(replicas))[0]?.phase).toBe("draining");
+  });
 });

@@ -126,6 +126,7 @@ const ROWS_PER_STATEMENT = 500;
 export class ReplicaBook {
   private readonly records = new Map<string, ReplicaRecord>();
   private queue: Promise<void> = Promise.resolve();
+  private mayWrite: () => Promise<boolean> = () => Promise.resolve(true);
 
   private constructor(
     private readonly db: Database,
@@ -231,9 +232,20 @@ export class ReplicaBook {
     return this.queue;
   }
 
+  /**
+   * Asked before each write: a control plane that lost the lease (its process was frozen with
+   * writes queued) must not write its stale records over the new leader's.
+   */
+  guardWrites(mayWrite: () => Promise<boolean>): void {
+    this.mayWrite = mayWrite;
+  }
+
   private write(what: string, work: () => Promise<void>): Promise<void> {
     const run = this.queue
-      .then(work)
+      .then(async () => {
+        if (await this.mayWrite()) return work();
+        this.log(`not saving ${what}: this control plane no longer leads`);
+      })
       .catch((error: unknown) => this.log(`could not save ${what}: ${messageOf(error)}`));
     this.queue = run;
     return run;
