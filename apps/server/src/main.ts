@@ -1,6 +1,6 @@
 // Wires the control plane together: config → store → control plane → API services, gateway,
 // agent port and HTTP port. Each piece is built in its feature folder; this file only connects them.
-import { openStore, StoreInUseError, type Database } from "@llmgw/db";
+import { leaderLease, openStore, StoreInUseError, type Database, type Store } from "@llmgw/db";
 import { ConfigError, parseServerConfig, type ServerConfig } from "./config";
 import { startAgentPort } from "./agents/agent-port";
 import { NodeLinks } from "./agents/node-links";
@@ -74,13 +74,33 @@ export async function startServer(
   hooks: ServerHooks = NO_RESTART,
 ): Promise<RunningServer> {
   const store = await openStore(config.store);
-  const { db } = store;
+  // PGlite holds one process (its lock file says so): a lease found there is a dead process's,
+  // and a restart after a crash must not wait it out.
+  if (store.kind === "pglite") await store.db.delete(leaderLease);
   // Only the lease holder reconciles and takes agents; the others serve /v1 from the store.
   const elector = new LeaderElector({
-    ...{ store: leaseStoreOf(db), leaseMs: config.leaderLeaseMs, log },
+    ...{ store: leaseStoreOf(store.db), leaseMs: config.leaderLeaseMs, log },
     ownerName: `${hostname()}:${config.httpPort}`,
   });
   elector.start();
+  try {
+    return await startLeading(config, hooks, store, elector);
+  } catch (error) {
+    // A start that fails (a sealed secret that does not open) must not keep the lease it took:
+    // the next start, or another control plane, would wait a whole lease for nothing.
+    await elector.stop();
+    await store.close();
+    throw error;
+  }
+}
+
+async function startLeading(
+  config: ServerConfig,
+  hooks: ServerHooks,
+  store: Store,
+  elector: LeaderElector,
+): Promise<RunningServer> {
+  const { db } = store;
   // The first claim decides before anything is served: a lone control plane must not start as
   // a standby with no leader to pass /api to.
   await elector.round();
