@@ -13,3 +13,4 @@ export * from "./pcie-link";
 export { messageOf } from "./message-of";
 export { must } from "./must";
 export { LLMGW_VERSION, RELEASE_VERSION_PATTERN, isReleaseVersion } from "./version";
+export * from "./quota/types";

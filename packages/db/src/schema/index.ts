@@ -22,3 +22,4 @@ export * from "./node-certificates";
 export * from "./leader-lease";
 export * from "./control-planes";
 export * from "./model-demand";
+export * from "./quotas";

@@ -1,7 +1,7 @@
 // Observed state: every replica the control plane created, where it was placed and its last known
 // phase. Kept so a restarted server adopts running engines instead of starting them again.
 import { REPLICA_PHASE_NAMES } from "@llmgw/domain";
-import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 
 export const replicas = pgTable(
@@ -31,3 +31,29 @@ export const replicas = pgTable(
 );
 
 export type ReplicaRow = typeof replicas.$inferSelect;
+
+/**
+ * The shards of a replica that spans nodes (a profile with `nodes > 1`), one row per rank with its
+ * own node, cards and phase. Rank 0 is the leader shard: the replica row's node, cards, host and
+ * port are its. A replica on one node has no rows here.
+ */
+export const replicaShards = pgTable(
+  "replica_shards",
+  {
+    replicaId: text("replica_id")
+      .notNull()
+      .references(() => replicas.id, { onDelete: "cascade" }),
+    rank: integer("rank").notNull(),
+    nodeId: text("node_id").notNull(),
+    gpuIndexes: jsonb("gpu_indexes").$type<number[]>().notNull().default([]),
+    phase: text("phase", { enum: REPLICA_PHASE_NAMES }).notNull(),
+    message: text("message").notNull().default(""),
+    phaseChangedAt: timestamp("phase_changed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.replicaId, table.rank] }),
+    index("replica_shards_node_idx").on(table.nodeId),
+  ],
+);
+
+export type ReplicaShardRow = typeof replicaShards.$inferSelect;
