@@ -1,9 +1,9 @@
-// The replica book on a real PGlite store: a pass's placements are written together (more rows
-// than one statement takes, so the transaction's chunks are exercised), an upsert of a known id
-// takes every new value, and a failed batch saves none of its rows.
+// The replica book on a real PGlite store and a real PostgreSQL: a pass's placements are written
+// together (more rows than one statement takes, so the transaction's chunks are exercised), an
+// upsert of a known id takes every new value, and a failed batch saves none of its rows.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { asc, openStore, replicas, type Store } from "@llmgw/db";
-import { tempDir } from "@llmgw/testing";
+import { startPostgres, tempDir } from "@llmgw/testing";
 import { ReplicaBook, type ReplicaRecord } from "./replica-book";
 
 let store: Store;
@@ -33,34 +33,42 @@ function record(id: string, change: Partial<ReplicaRecord> = {}): ReplicaRecord 
   };
 }
 
-beforeAll(async () => {
-  store = await openStore({ kind: "pglite", dataDir: (await tempDir("replica-book")).path });
-});
-afterAll(async () => store?.close());
-beforeEach(async () => {
-  await store.db.delete(replicas);
-  logged.length = 0;
-});
+const STORES: [string, () => Promise<Store>][] = [
+  [
+    "PGlite",
+    async () => openStore({ kind: "pglite", dataDir: (await tempDir("replica-book")).path }),
+  ],
+  ["PostgreSQL", async () => openStore({ kind: "postgres", url: (await startPostgres()).url })],
+];
 
-describe("replica book", () => {
+describe.each(STORES)("replica book on %s", (_name, open) => {
+  beforeAll(async () => {
+    store = await open();
+  });
+  afterAll(async () => store?.close());
+  beforeEach(async () => {
+    await store.db.delete(replicas);
+    logged.length = 0;
+  });
+
   it("writes a pass's placements together, every row as given", async () => {
     const book = await ReplicaBook.open(store.db, (line) => logged.push(line));
-    const placed = Array.from({ length: 1_201 }, (_, i) =>
-      record(`r${String(i).padStart(4, "0")}`, { nodeId: `gpu-${i % 7}`, gpuIndexes: [i % 8] }),
+    const placed = Array.from({ length: 12_001 }, (_, i) =>
+      record(`r${String(i).padStart(5, "0")}`, { nodeId: `gpu-${i % 7}`, gpuIndexes: [i % 8] }),
     );
     await book.insertMany(placed);
     await book.flush();
     const rows = await store.db.select().from(replicas).orderBy(asc(replicas.id));
-    expect(rows).toHaveLength(1_201);
-    expect(rows[1_200]).toMatchObject({
-      id: "r1200",
-      nodeId: "gpu-3",
+    expect(rows).toHaveLength(12_001);
+    expect(rows[12_000]).toMatchObject({
+      id: "r12000",
+      nodeId: "gpu-2",
       gpuIndexes: [0],
       phase: "placing",
       engine: "vllm",
       modelRevision: 1,
     });
-    expect(book.get("r0007")?.nodeId).toBe("gpu-0");
+    expect(book.get("r00007")?.nodeId).toBe("gpu-0");
     expect(logged).toEqual([]);
   });
 
@@ -105,13 +113,13 @@ describe("replica book", () => {
   it("saves none of a batch that fails, and says which write failed", async () => {
     const book = await ReplicaBook.open(store.db, (line) => logged.push(line));
     // The same id twice in one statement is refused by PostgreSQL; it is in the second of the two
-    // statements, so the first one's 500 rows must be rolled back with it.
-    const placed = Array.from({ length: 600 }, (_, i) => record(`r${i}`));
-    placed.push(record("r550"));
+    // statements, so the first one's 5,000 rows must be rolled back with it.
+    const placed = Array.from({ length: 6_000 }, (_, i) => record(`r${i}`));
+    placed.push(record("r5500"));
     await book.insertMany(placed);
     expect(await store.db.select().from(replicas)).toEqual([]);
     expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatch(/^could not save 601 placed replicas: /);
+    expect(logged[0]).toMatch(/^could not save 6001 placed replicas: /);
   });
 
   it("writes nothing a lost lease queued: a resumed old leader cannot overwrite the new one's rows", async () => {
