@@ -22,6 +22,12 @@ export interface DesiredModel {
   demandedAtMs?: number | null;
   /** Replicas autoscaling added above the base (the reconciler keeps it); absent: none. */
   autoscaleAdded?: number;
+  /**
+   * The scopes the model's owner sits under, top of the tree first and ending in the owner
+   * (`["org:acme", "team:ml", "project:search"]`); absent or empty: the model has no owner and
+   * counts against no quota.
+   */
+  ownerChain?: readonly string[];
 }
 
 /** What must survive a restart about a model's starts. */
