@@ -8,7 +8,7 @@ import type { DesiredModel, ReconcileNode, ReplicaPhaseName } from "../reconcile
 import type { QuotaAmounts, QuotaResource, ScopeQuota, ScopeUsage, ScopeUsageLine } from "./types";
 
 /** The resources something holds or asks for; cards per class. */
-interface HeldAmounts {
+export interface HeldAmounts {
   gpus: Map<string, number>;
   cores: number;
   memoryGb: number;
@@ -32,13 +32,14 @@ export interface QuotaUsageInput {
   nodes: readonly ReconcileNode[];
 }
 
-const emptyHeld = (): HeldAmounts => ({ gpus: new Map(), cores: 0, memoryGb: 0 });
+export const emptyHeld = (): HeldAmounts => ({ gpus: new Map(), cores: 0, memoryGb: 0 });
 
 /**
  * Stopped replicas hold nothing, and failed ones are being given up in the same pass that sees
  * them: counting them would refuse their own replacement at a limit for one pass.
  */
-const holdsQuota = (phase: ReplicaPhaseName): boolean => phase !== "stopped" && phase !== "failed";
+export const holdsQuota = (phase: ReplicaPhaseName): boolean =>
+  phase !== "stopped" && phase !== "failed";
 
 /** A card's class on its node; the profile's named class when the node no longer reports it. */
 function cardClass(node: PlacementNode | undefined, index: number, profile?: ModelProfile): string {
@@ -47,7 +48,7 @@ function cardClass(node: PlacementNode | undefined, index: number, profile?: Mod
   return typeof profile?.gpu === "string" ? profile.gpu : "unknown";
 }
 
-function replicaHeld(
+export function replicaHeld(
   replica: QuotaReplica,
   profile: ModelProfile | undefined,
   nodesById: ReadonlyMap<string, PlacementNode>,
@@ -75,7 +76,7 @@ function addHeld(into: HeldAmounts, amounts: HeldAmounts, sign: 1 | -1 = 1): voi
 }
 
 /** Adds what a replica holds to every scope of its owner chain. */
-function addToChain(
+export function addToChain(
   heldByScope: Map<string, HeldAmounts>,
   chain: readonly string[],
   amounts: HeldAmounts,
@@ -88,12 +89,12 @@ function addToChain(
   }
 }
 
-function nodesByIdOf(nodes: readonly ReconcileNode[]): Map<string, PlacementNode> {
+export function nodesByIdOf(nodes: readonly ReconcileNode[]): Map<string, PlacementNode> {
   return new Map(nodes.map((entry) => [entry.node.id, entry.node]));
 }
 
 /** What every scope holds: its own models' replicas and those of the scopes beneath it. */
-function heldByScope(input: Omit<QuotaUsageInput, "quotas">): Map<string, HeldAmounts> {
+export function heldByScope(input: Omit<QuotaUsageInput, "quotas">): Map<string, HeldAmounts> {
   const byName = new Map(input.models.map((model) => [model.definition.name, model]));
   const nodesById = nodesByIdOf(input.nodes);
   const held = new Map<string, HeldAmounts>();
@@ -109,13 +110,13 @@ function heldByScope(input: Omit<QuotaUsageInput, "quotas">): Map<string, HeldAm
 }
 
 /** An amount of one resource line; undefined when the amounts do not name it. */
-function amountOf(amounts: QuotaAmounts, resource: QuotaResource): number | undefined {
+export function amountOf(amounts: QuotaAmounts, resource: QuotaResource): number | undefined {
   if (resource === "cores") return amounts.cores;
   if (resource === "memory") return amounts.memoryGb;
   return amounts.gpus[resource.slice("gpus:".length)];
 }
 
-function heldOf(held: HeldAmounts, resource: QuotaResource): number {
+export function heldOf(held: HeldAmounts, resource: QuotaResource): number {
   if (resource === "cores") return held.cores;
   if (resource === "memory") return held.memoryGb;
   return held.gpus.get(resource.slice("gpus:".length)) ?? 0;

@@ -2,6 +2,7 @@
 // live fleet and store, and a simulation from a generator, and both get the same decisions.
 import type { ModelDefinition } from "../catalog/model-definition";
 import type { PlacementNode, PlacementPolicy, ReplicaShard } from "../placement/types";
+import type { ScopeQuota } from "../quota/types";
 
 export const REPLICA_PHASE_NAMES = [
   "placing",
@@ -88,6 +89,8 @@ export interface ReconcileInput {
   nodes: readonly ReconcileNode[];
   nowMs: number;
   policy: ReconcilePolicy;
+  /** Quotas per scope; absent or empty: none, and planning skips quota accounting entirely. */
+  quotas?: readonly ScopeQuota[];
   /** Plan only these models (a dirty set); every model in the catalog or holding replicas when absent. */
   only?: readonly string[];
   /** Names a new replica; injected so planning stays a pure function. */
