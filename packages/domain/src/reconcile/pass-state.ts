@@ -3,11 +3,12 @@
 import type { Fleet } from "../placement/fleet-types";
 import type { ExistingReplica, PlacementNode } from "../placement/types";
 import type { QuotaPass } from "./quota-pass";
-import type { ObservedReplica, ReconcileInput, ReconcileNode } from "./types";
+import type { DesiredModel, ObservedReplica, ReconcileInput, ReconcileNode } from "./types";
 
 /** State shared by every model of one pass, so later models see what earlier ones placed. */
 export interface PassState {
   input: ReconcileInput;
+  byName: ReadonlyMap<string, DesiredModel>;
   nodesById: Map<string, ReconcileNode>;
   placementNodes: PlacementNode[];
   /** Every replica holding resources, as placement reads it; grows as the pass places. */

@@ -7,6 +7,7 @@ import { isNodeLost } from "./nodes";
 import type { PassState } from "./pass-state";
 import { limitRefusal, notePlaced, noteStopped, type QuotaPass } from "./quota-pass";
 import { takeBackFor } from "./take-back";
+import { evictIdleFor } from "./idle-eviction";
 import type { DesiredModel, ModelHealth, ObservedReplica, ReconcileAction } from "./types";
 
 const PHASE_RANK: Record<string, number> = {
@@ -170,8 +171,8 @@ function planPlacements(
   const results = placeModelReplicas(input, asks, state.fleet, admit);
   for (const result of results) {
     if (!result.ok) {
-      // Room taken back from borrowers: the model is placed once the node has freed it.
-      if (takeBackFor(model, state, actions)) return;
+      // Room taken back from borrowers or from idle replicas: placed once the node has freed it.
+      if (takeBackFor(model, state, actions) || evictIdleFor(model, state, actions)) return;
       const reasons = result.profiles.flatMap((p) =>
         p.rejections.map((r) => `${r.nodeName} (profile ${p.profile}): ${r.reasons.join("; ")}`),
       );

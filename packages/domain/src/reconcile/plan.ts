@@ -49,6 +49,7 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
   const healthByName = new Map(input.health.map((health) => [health.name, health]));
   const state: PassState = {
     input,
+    byName,
     nodesById: new Map(input.nodes.map((node) => [node.node.id, node])),
     placementNodes: input.nodes.map((node) => node.node),
     existing: existingFrom(input, byName),
