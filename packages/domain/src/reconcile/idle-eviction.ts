@@ -7,7 +7,7 @@
 // model asking is of a higher priority class, or both are on demand and of the same class. Never
 // a replica within its owner's guarantee. The least important go first, then the longest idle.
 import { PRIORITY_CLASSES } from "../catalog/model-definition";
-import { makeRoom } from "./make-room";
+import { candidatesByNode, makeRoom, roomOf } from "./make-room";
 import type { PassState } from "./pass-state";
 import { limitRefusal, releaseStopped } from "./quota-pass";
 import { guaranteedReplicas } from "./guarantees";
@@ -35,6 +35,17 @@ function isIdle(replica: ObservedReplica, model: DesiredModel, state: PassState)
   return nowMs - lastUsedAtMs >= (policy.evictAfterIdleMs ?? DEFAULT_EVICT_AFTER_IDLE_MS);
 }
 
+function isEvictable(
+  replica: ObservedReplica,
+  state: PassState,
+  guaranteed: ReadonlySet<string>,
+): boolean {
+  const theirs = state.byName.get(replica.model);
+  if (!theirs || guaranteed.has(replica.id)) return false;
+  const isBorrowed = (theirs.ownerChain ?? []).length > 0;
+  return (theirs.definition.on_demand || isBorrowed) && isIdle(replica, theirs, state);
+}
+
 /** Stops idle replicas to make room for one replica of `model`; true when it stopped some. */
 export function evictIdleFor(
   model: DesiredModel,
@@ -42,19 +53,22 @@ export function evictIdleFor(
   actions: ReconcileAction[],
 ): boolean {
   const { byName } = state;
+  const room = roomOf(state);
+  if (!room.idle) {
+    const guaranteed = covered(state);
+    room.idle = candidatesByNode(state, (replica) => isEvictable(replica, state, guaranteed));
+  }
+  if (room.idle.size === 0) return false;
   const name = model.definition.name;
   const rank = rankOf(model);
-  const guaranteed = covered(state);
   const mayTake = (replica: ObservedReplica): boolean => {
     const theirs = byName.get(replica.model);
-    if (!theirs || replica.model === name || guaranteed.has(replica.id)) return false;
-    const isBorrowed = (theirs.ownerChain ?? []).length > 0;
-    if (!theirs.definition.on_demand && !isBorrowed) return false;
+    if (!theirs || replica.model === name) return false;
     const theirRank = rankOf(theirs);
-    const outranks =
+    return (
       rank < theirRank ||
-      (rank === theirRank && model.definition.on_demand && theirs.definition.on_demand);
-    return outranks && isIdle(replica, theirs, state);
+      (rank === theirRank && model.definition.on_demand && theirs.definition.on_demand)
+    );
   };
   const pass = state.quota;
   const { nowMs } = state.input;
@@ -62,6 +76,7 @@ export function evictIdleFor(
     state,
     {
       model,
+      candidates: room.idle,
       mayTake,
       order: (a, b) =>
         rankOf(byName.get(b.model)) - rankOf(byName.get(a.model)) ||

@@ -15,7 +15,9 @@ import type { DesiredModel, ObservedReplica, ReconcileAction } from "./types";
 
 export interface RoomAsk {
   model: DesiredModel;
-  /** Whether a replica may be stopped for this ask. */
+  /** The replicas that may be taken for anyone, by node (see candidatesByNode); few, usually. */
+  candidates: ReadonlyMap<string, readonly ObservedReplica[]>;
+  /** Whether one of the candidates may be stopped for this ask. */
   mayTake(replica: ObservedReplica): boolean;
   /** Which to give up first: negative when `a` goes before `b`. */
   order(a: ObservedReplica, b: ObservedReplica): number;
@@ -27,22 +29,32 @@ export interface RoomAsk {
   reasonFor(profile: ModelProfile, shard: ReplicaShard): string;
 }
 
-function roomState(state: PassState): RoomState {
-  if (state.room) return state.room;
-  const observedByNode = new Map<string, ObservedReplica[]>();
-  for (const replica of state.input.replicas) {
-    if (replica.phase === "stopped" || replica.phase === "failed") continue;
-    const list = observedByNode.get(replica.nodeId);
-    if (list) list.push(replica);
-    else observedByNode.set(replica.nodeId, [replica]);
-  }
-  state.room = {
+export function roomOf(state: PassState): RoomState {
+  state.room ??= {
     existingById: new Map(state.existing.map((replica) => [replica.id, replica])),
-    observedByNode,
     taken: new Set(),
     usedNodes: new Set(),
   };
   return state.room;
+}
+
+/**
+ * The live replicas passing `isCandidate`, by node: one walk over the pass's replicas, so each
+ * ask afterwards looks only at nodes holding something it could take.
+ */
+export function candidatesByNode(
+  state: PassState,
+  isCandidate: (replica: ObservedReplica) => boolean,
+): Map<string, ObservedReplica[]> {
+  const byNode = new Map<string, ObservedReplica[]>();
+  for (const replica of state.input.replicas) {
+    if (replica.phase === "stopped" || replica.phase === "failed" || !isCandidate(replica))
+      continue;
+    const list = byNode.get(replica.nodeId);
+    if (list) list.push(replica);
+    else byNode.set(replica.nodeId, [replica]);
+  }
+  return byNode;
 }
 
 interface Choice {
@@ -61,7 +73,7 @@ function bestRoom(state: PassState, room: RoomState, ask: RoomAsk, profile: Mode
   const request = placementRequestFor(ask.model.definition, profile, "room");
   const classes = request.gpu === undefined ? [] : classesFor(request, fleet);
   let best: Choice | undefined;
-  for (const [nodeId, replicas] of room.observedByNode) {
+  for (const [nodeId, replicas] of ask.candidates) {
     if (room.usedNodes.has(nodeId)) continue;
     // Most nodes lack the class asked for; they are passed over before anything is sorted.
     const usage = fleet.byId.get(nodeId);
@@ -92,7 +104,7 @@ export function makeRoom(
   ask: RoomAsk,
   actions: ReconcileAction[],
 ): ObservedReplica[] {
-  const room = roomState(state);
+  const room = roomOf(state);
   for (const profile of ask.model.definition.profiles) {
     const best = bestRoom(state, room, ask, profile);
     if (!best) continue;

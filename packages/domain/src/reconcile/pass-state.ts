@@ -31,8 +31,10 @@ export interface PassState {
 /** What making room (taking borrowed capacity back, evicting the idle) keeps within a pass. */
 export interface RoomState {
   existingById: Map<string, ExistingReplica>;
-  /** Live replicas by each node they hold something on. */
-  observedByNode: Map<string, ObservedReplica[]>;
+  /** Replicas that may be taken back for a scope within its guarantee, by node; on first use. */
+  borrowed?: Map<string, ObservedReplica[]>;
+  /** Replicas that may be evicted as idle, by node; on first use. */
+  idle?: Map<string, ObservedReplica[]>;
   /** Replicas this pass stopped to make room: never chosen twice, nor counted by their model. */
   taken: Set<string>;
   /** Nodes where this pass made room: the freed room is spoken for until the next pass. */
