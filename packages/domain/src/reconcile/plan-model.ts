@@ -2,34 +2,13 @@
 // and what to place so the count is exact. Every decision carries a sentence for the operator.
 import { replaceNotBeforeMs } from "./failure-backoff";
 import { buildFleet } from "../placement/fleet";
-import type { Fleet } from "../placement/fleet-types";
-import { placeModelReplicas } from "../placement/place-model";
-import type { ExistingReplica, PlacementNode } from "../placement/types";
+import { placeModelReplicas, type PlacementAdmission } from "../placement/place-model";
 import { isNodeLost } from "./nodes";
-import type {
-  DesiredModel,
-  ModelHealth,
-  ObservedReplica,
-  ReconcileAction,
-  ReconcileInput,
-  ReconcileNode,
-} from "./types";
-
-/** State shared by every model of one pass, so later models see what earlier ones placed. */
-export interface PassState {
-  input: ReconcileInput;
-  nodesById: Map<string, ReconcileNode>;
-  placementNodes: PlacementNode[];
-  /** Every replica holding resources, as placement reads it; grows as the pass places. */
-  existing: ExistingReplica[];
-  /**
-   * The placement index over `placementNodes` and `existing`, built at the pass's first placement
-   * and kept up to date by it (placement adds what it places; `existing` only grows in a pass), so
-   * a pass over many models indexes the fleet once rather than once per model.
-   */
-  fleet?: Fleet;
-  lostAnnounced: Set<string>;
-}
+import type { PassState } from "./pass-state";
+import { limitRefusal, notePlaced, noteStopped, type QuotaPass } from "./quota-pass";
+import { takeBackFor } from "./take-back";
+import { evictIdleFor } from "./idle-eviction";
+import type { DesiredModel, ModelHealth, ObservedReplica, ReconcileAction } from "./types";
 
 const PHASE_RANK: Record<string, number> = {
   placing: 0,
@@ -187,9 +166,13 @@ function planPlacements(
     policy: state.input.policy.placement,
   };
   state.fleet ??= buildFleet(input.nodes, input.replicas);
-  const results = placeModelReplicas(input, asks, state.fleet);
+  const quota = state.quota;
+  const admit = quota && limitAdmission(quota);
+  const results = placeModelReplicas(input, asks, state.fleet, admit);
   for (const result of results) {
     if (!result.ok) {
+      // Room taken back from borrowers or from idle replicas: placed once the node has freed it.
+      if (takeBackFor(model, state, actions) || evictIdleFor(model, state, actions)) return;
       const reasons = result.profiles.flatMap((p) =>
         p.rejections.map((r) => `${r.nodeName} (profile ${p.profile}): ${r.reasons.join("; ")}`),
       );
@@ -215,6 +198,15 @@ function planPlacements(
       cpuCores: profile?.cpu_cores ?? 0,
     });
   }
+}
+
+/** Refuses what would pass a limit; a placement it lets through is counted at once for the next ask. */
+function limitAdmission(quota: QuotaPass): PlacementAdmission {
+  return (model, profile, shards) => {
+    const refusal = limitRefusal(quota, model, profile, shards);
+    if (refusal === null) notePlaced(quota, model.name, profile, shards);
+    return refusal;
+  };
 }
 
 /** How long an on-demand model keeps a replica after the last request asked for it. */
@@ -327,6 +319,8 @@ export function planModel(
   // A model whose replicas keep failing waits out its backoff before the next start.
   const notBeforeMs = replaceNotBeforeMs(current, state.input.policy.failureBackoff);
   if (notBeforeMs !== null && state.input.nowMs < notBeforeMs) return actions;
+  // What this pass stops no longer counts, so a rebuild at a limit is not refused by its predecessor.
+  if (state.quota) noteStopped(state.quota, replicas, actions);
   planPlacements(model, missing, state, actions);
   return actions;
 }

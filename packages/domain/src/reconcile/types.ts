@@ -2,6 +2,7 @@
 // live fleet and store, and a simulation from a generator, and both get the same decisions.
 import type { ModelDefinition } from "../catalog/model-definition";
 import type { PlacementNode, PlacementPolicy, ReplicaShard } from "../placement/types";
+import type { ScopeQuota } from "../quota/types";
 
 export const REPLICA_PHASE_NAMES = [
   "placing",
@@ -22,6 +23,12 @@ export interface DesiredModel {
   demandedAtMs?: number | null;
   /** Replicas autoscaling added above the base (the reconciler keeps it); absent: none. */
   autoscaleAdded?: number;
+  /**
+   * The scopes the model's owner sits under, top of the tree first and ending in the owner
+   * (`["org:acme", "team:ml", "project:search"]`); absent or empty: the model has no owner and
+   * counts against no quota.
+   */
+  ownerChain?: readonly string[];
 }
 
 /** What must survive a restart about a model's starts. */
@@ -46,6 +53,13 @@ export interface ObservedReplica {
   phase: ReplicaPhaseName;
   message: string;
   createdAtMs: number;
+  /** Requests the replica is serving now; null or absent: not known. */
+  inFlight?: number | null;
+  /**
+   * When a request last reached the replica; null or absent: not known (a router that just
+   * restarted knows nothing), which is never taken for idle.
+   */
+  lastUsedAtMs?: number | null;
 }
 
 export interface ReconcileNode {
@@ -71,6 +85,11 @@ export interface ReconcilePolicy {
   onDemandIdleMs?: number;
   /** The wait before replacing a failed replica (default 5 s doubling to 5 min). */
   failureBackoff?: FailureBackoffPolicy;
+  /**
+   * How long a replica must have served nothing before it may be evicted for a more important
+   * model that cannot otherwise be placed (default 2 min).
+   */
+  evictAfterIdleMs?: number;
 }
 
 export const DEFAULT_RECONCILE_POLICY: ReconcilePolicy = { lostAfterMs: 10_000, failuresToPark: 5 };
@@ -82,6 +101,8 @@ export interface ReconcileInput {
   nodes: readonly ReconcileNode[];
   nowMs: number;
   policy: ReconcilePolicy;
+  /** Quotas per scope; absent or empty: none, and planning skips quota accounting entirely. */
+  quotas?: readonly ScopeQuota[];
   /** Plan only these models (a dirty set); every model in the catalog or holding replicas when absent. */
   only?: readonly string[];
   /** Names a new replica; injected so planning stays a pure function. */
