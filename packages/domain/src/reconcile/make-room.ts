@@ -10,7 +10,7 @@ import { roomOnNode, type NodeRoom } from "../placement/room";
 import { placementRequestFor } from "../placement/request";
 import { DEFAULT_PLACEMENT_POLICY, type ReplicaShard } from "../placement/types";
 import { isNodeLost } from "./nodes";
-import type { PassState, RoomState } from "./pass-state";
+import { existingOf, type PassState, type RoomState } from "./pass-state";
 import type { DesiredModel, ObservedReplica, ReconcileAction } from "./types";
 
 export interface RoomAsk {
@@ -31,7 +31,7 @@ export interface RoomAsk {
 
 export function roomOf(state: PassState): RoomState {
   state.room ??= {
-    existingById: new Map(state.existing.map((replica) => [replica.id, replica])),
+    existingById: new Map(existingOf(state).map((replica) => [replica.id, replica])),
     taken: new Set(),
     usedNodes: new Set(),
   };

@@ -2,7 +2,7 @@
 // what earlier ones placed, stopped and took back.
 import type { Fleet } from "../placement/fleet-types";
 import type { ExistingReplica, PlacementNode } from "../placement/types";
-import type { QuotaPass } from "./quota-pass";
+import { createQuotaPass, releaseStopped, type QuotaPass } from "./quota-pass";
 import type { DesiredModel, ObservedReplica, ReconcileInput, ReconcileNode } from "./types";
 
 /** State shared by every model of one pass, so later models see what earlier ones placed. */
@@ -11,8 +11,11 @@ export interface PassState {
   byName: ReadonlyMap<string, DesiredModel>;
   nodesById: Map<string, ReconcileNode>;
   placementNodes: PlacementNode[];
-  /** Every replica holding resources, as placement reads it; grows as the pass places. */
-  existing: ExistingReplica[];
+  /**
+   * Every replica holding resources, as placement reads it; grows as the pass places. Built at
+   * the pass's first placement (`existingOf`): a pass that places nothing never reads it.
+   */
+  existing?: ExistingReplica[];
   /**
    * The placement index over `placementNodes` and `existing`, built at the pass's first placement
    * and kept up to date by it (placement adds what it places; `existing` only grows in a pass), so
@@ -22,8 +25,13 @@ export interface PassState {
   lostAnnounced: Set<string>;
   /** Replicas the models planned so far stopped; making room never picks them again. */
   stopped: Set<string>;
-  /** What each scope holds against its quota; absent when no scope has one. */
+  /**
+   * What each scope holds against its quota; absent when no scope has one, or before the pass's
+   * first placement (`quotaOf` builds it then), so a pass that places nothing sums no scope.
+   */
   quota?: QuotaPass;
+  /** Whether `quota` has been worked out (it stays absent when no scope has a quota). */
+  isQuotaBuilt?: boolean;
   /** Built on the first attempt in the pass to make room by stopping other replicas. */
   room?: RoomState;
 }
@@ -39,4 +47,40 @@ export interface RoomState {
   taken: Set<string>;
   /** Nodes where this pass made room: the freed room is spoken for until the next pass. */
   usedNodes: Set<string>;
+}
+
+/** The pass's placement view of every live replica, built on first use. */
+export function existingOf(state: PassState): ExistingReplica[] {
+  if (state.existing) return state.existing;
+  const existing: ExistingReplica[] = [];
+  for (const replica of state.input.replicas) {
+    if (replica.phase === "stopped") continue;
+    const profile = state.byName
+      .get(replica.model)
+      ?.definition.profiles.find((p) => p.name === replica.profile);
+    existing.push({
+      id: replica.id,
+      model: replica.model,
+      shards: [{ nodeId: replica.nodeId, cardIndexes: replica.gpuIndexes }],
+      memoryGb: profile?.memory_gb ?? 0,
+      cpuCores: profile?.cpu_cores ?? 0,
+    });
+  }
+  state.existing = existing;
+  return existing;
+}
+
+/**
+ * The pass's quota accounting, built on first use; what models planned earlier in the pass
+ * stopped is given back at once, as it would have been had the accounting existed then.
+ */
+export function quotaOf(state: PassState): QuotaPass | undefined {
+  if (state.isQuotaBuilt) return state.quota;
+  state.isQuotaBuilt = true;
+  const quota = createQuotaPass(state.input, new Map(state.byName));
+  if (!quota) return undefined;
+  for (const replica of state.input.replicas)
+    if (state.stopped.has(replica.id)) releaseStopped(quota, replica);
+  state.quota = quota;
+  return quota;
 }

@@ -4,7 +4,7 @@ import { replaceNotBeforeMs } from "./failure-backoff";
 import { buildFleet } from "../placement/fleet";
 import { placeModelReplicas, type PlacementAdmission } from "../placement/place-model";
 import { isNodeLost } from "./nodes";
-import type { PassState } from "./pass-state";
+import { existingOf, quotaOf, type PassState } from "./pass-state";
 import { limitRefusal, notePlaced, noteStopped, type QuotaPass } from "./quota-pass";
 import { takeBackFor } from "./take-back";
 import { evictIdleFor } from "./idle-eviction";
@@ -162,11 +162,11 @@ function planPlacements(
   }));
   const input = {
     nodes: state.placementNodes,
-    replicas: state.existing,
+    replicas: existingOf(state),
     policy: state.input.policy.placement,
   };
   state.fleet ??= buildFleet(input.nodes, input.replicas);
-  const quota = state.quota;
+  const quota = quotaOf(state);
   const admit = quota && limitAdmission(quota);
   const results = placeModelReplicas(input, asks, state.fleet, admit);
   for (const result of results) {
@@ -190,7 +190,7 @@ function planPlacements(
     };
     actions.push(place);
     const profile = model.definition.profiles.find((p) => p.name === result.profile);
-    state.existing.push({
+    existingOf(state).push({
       id: result.replicaId,
       model: name,
       shards: result.shards,
@@ -320,7 +320,8 @@ export function planModel(
   const notBeforeMs = replaceNotBeforeMs(current, state.input.policy.failureBackoff);
   if (notBeforeMs !== null && state.input.nowMs < notBeforeMs) return actions;
   // What this pass stops no longer counts, so a rebuild at a limit is not refused by its predecessor.
-  if (state.quota) noteStopped(state.quota, replicas, actions);
+  const quota = quotaOf(state);
+  if (quota) noteStopped(quota, replicas, actions);
   planPlacements(model, missing, state, actions);
   return actions;
 }

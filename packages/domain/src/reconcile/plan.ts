@@ -2,40 +2,28 @@
 // nodes, now) that returns the actions bringing each model to its count. The server executes the
 // actions; a simulation executes them in memory. Neither can make the planner do I/O.
 import { PRIORITY_CLASSES } from "../catalog/model-definition";
-import type { ExistingReplica } from "../placement/types";
 import type { PassState } from "./pass-state";
 import { planModel } from "./plan-model";
-import { createQuotaPass, noteStopped } from "./quota-pass";
+import { noteStopped } from "./quota-pass";
 import type { DesiredModel, ObservedReplica, ReconcileAction, ReconcileInput } from "./types";
 
 export interface ReconcilePlan {
   actions: ReconcileAction[];
 }
 
-function existingFrom(input: ReconcileInput, byName: Map<string, DesiredModel>): ExistingReplica[] {
-  return input.replicas
-    .filter((replica) => replica.phase !== "stopped")
-    .map((replica) => {
-      const profile = byName
-        .get(replica.model)
-        ?.definition.profiles.find((p) => p.name === replica.profile);
-      return {
-        id: replica.id,
-        model: replica.model,
-        shards: [{ nodeId: replica.nodeId, cardIndexes: replica.gpuIndexes }],
-        memoryGb: profile?.memory_gb ?? 0,
-        cpuCores: profile?.cpu_cores ?? 0,
-      };
-    });
-}
-
-/** Higher priority classes place first, so they take cards before lower ones in the same pass. */
+/**
+ * Higher priority classes place first, so they take cards before lower ones in the same pass; by
+ * name within a class. Names are lowercase ASCII, so code-unit order is the alphabetical one, and
+ * it costs nothing next to `localeCompare`, which spent longer sorting 2,000 models than planning
+ * them.
+ */
 function planOrder(names: Iterable<string>, byName: Map<string, DesiredModel>): string[] {
-  const rank = (name: string) => {
+  const ranked = [...names].map((name) => {
     const priority = byName.get(name)?.definition.priority_class ?? "normal";
-    return PRIORITY_CLASSES.indexOf(priority);
-  };
-  return [...names].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b, "en"));
+    return { name, rank: PRIORITY_CLASSES.indexOf(priority) };
+  });
+  ranked.sort((a, b) => a.rank - b.rank || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return ranked.map((each) => each.name);
 }
 
 export function planReconcile(input: ReconcileInput): ReconcilePlan {
@@ -52,10 +40,8 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
     byName,
     nodesById: new Map(input.nodes.map((node) => [node.node.id, node])),
     placementNodes: input.nodes.map((node) => node.node),
-    existing: existingFrom(input, byName),
     lostAnnounced: new Set(),
     stopped: new Set(),
-    quota: createQuotaPass(input, byName),
   };
   const names = input.only ?? new Set([...byName.keys(), ...replicasByModel.keys()]);
   const actions: ReconcileAction[] = [];
