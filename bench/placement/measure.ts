@@ -11,6 +11,13 @@ import {
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { Scenario } from "./fleet";
+import {
+  fullPass,
+  noChangePass,
+  type ReconcileMeasurement,
+  type ReconcilePrepared,
+  type ReconcileSample,
+} from "./reconcile-pass";
 
 type Collect = (options?: { type: "minor" | "major" }) => void;
 
@@ -151,5 +158,27 @@ export function summarise(
     noChangePassMs: median(samples.map((s) => s.noChangePassMs)),
     oneChangePassMs: median(samples.map((s) => s.oneChangePassMs)),
     placementsPerSecond: settled.length / (fullPassMs / 1_000),
+  };
+}
+
+export function sampleReconcile({ scenario, settled }: ReconcilePrepared): ReconcileSample {
+  return {
+    fullPassMs: timeMs(() => fullPass(scenario)),
+    noChangePassMs: timeMs(() => noChangePass(scenario, settled)),
+  };
+}
+
+export function summariseReconcile(
+  { scenario }: ReconcilePrepared,
+  samples: readonly ReconcileSample[],
+): ReconcileMeasurement {
+  return {
+    gpuNodes: scenario.gpuNodes,
+    replicas: scenario.replicas,
+    quotas: scenario.quotas,
+    runs: samples.length,
+    fullPassMs: median(samples.map((s) => s.fullPassMs)),
+    fullPassMsBest: Math.min(...samples.map((s) => s.fullPassMs)),
+    noChangePassMs: median(samples.map((s) => s.noChangePassMs)),
   };
 }

@@ -11,9 +11,24 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { buildScenario } from "./fleet";
-import { prepare, sample, summarise, type Sample } from "./measure";
+import {
+  prepare,
+  sample,
+  sampleReconcile,
+  summarise,
+  summariseReconcile,
+  type Sample,
+} from "./measure";
+import { prepareReconcile, type ReconcileSample } from "./reconcile-pass";
 import { measurePersisted, type PersistMeasurement, type WriteMode } from "./persist";
-import { barsTable, persistTable, placementSection, resultsTable, type RunInfo } from "./report";
+import {
+  barsTable,
+  persistTable,
+  placementSection,
+  reconcileTable,
+  resultsTable,
+  type RunInfo,
+} from "./report";
 
 const COMMAND = "node scripts/pnpm.mjs --filter @llmgw/bench exec tsx placement/run.ts";
 const DOCS = join(import.meta.dirname, "..", "..", "docs", "benchmarks.md");
@@ -22,7 +37,14 @@ const SIZES = [100, 500, 2_000, 10_000];
 /** The size the scaling bar compares the largest with (P6: the 10,000-node pass ≤ 6 × this one). */
 const RATIO_BASE_NODES = 2_000;
 const RUNS = 21;
-const SMOKE = { sizes: [100], runs: 3, writeModes: ["model"] as WriteMode[] };
+/** Sizes the whole planner runs at, quotas on: the two the P6 bars compare. */
+const RECONCILE_SIZES = [RATIO_BASE_NODES, 10_000];
+const SMOKE = {
+  sizes: [100],
+  reconcileSizes: [100],
+  runs: 3,
+  writeModes: ["model"] as WriteMode[],
+};
 /**
  * Runs of each store and write mode: each writes thousands of rows, so the spread is small; the
  * old way, a write per replica, is slow enough on a loaded machine that one run says enough.
@@ -87,12 +109,22 @@ async function main(): Promise<number> {
   const machine = values.machine ? `${values.machine}; ${describeMachine()}` : describeMachine();
   const info: RunInfo = { command: COMMAND, date: new Date().toISOString().slice(0, 10), machine };
   const prepared = sizes.map((gpuNodes) => prepare(buildScenario(gpuNodes)));
+  const reconcileSizes = values.smoke ? SMOKE.reconcileSizes : RECONCILE_SIZES;
+  const reconciles = prepared
+    .filter((each) => reconcileSizes.includes(each.scenario.gpuNodes))
+    .map((each) => prepareReconcile(each.scenario));
   const samples: Sample[][] = prepared.map(() => []);
+  const reconcileSamples: ReconcileSample[][] = reconciles.map(() => []);
   // Round after round over every size, so load from other work on the machine hits them alike.
-  for (let round = 0; round < runs; round += 1)
+  for (let round = 0; round < runs; round += 1) {
     prepared.forEach((each, at) => samples[at]?.push(sample(each)));
+    reconciles.forEach((each, at) => reconcileSamples[at]?.push(sampleReconcile(each)));
+  }
   const measurements = prepared.map((each, at) => summarise(each, samples[at] ?? []));
-  const problems = prepared.flatMap((each) =>
+  const reconciled = reconciles.map((each, at) =>
+    summariseReconcile(each, reconcileSamples[at] ?? []),
+  );
+  const problems = [...prepared, ...reconciles].flatMap((each) =>
     each.problems.map((problem) => `${each.scenario.gpuNodes} nodes: ${problem}`),
   );
   const largest = prepared[prepared.length - 1]?.scenario;
@@ -111,7 +143,12 @@ async function main(): Promise<number> {
       problems.push(...result.problems);
     }
   console.log(
-    [resultsTable(measurements), barsTable(measurements, persisted), persistTable(persisted)]
+    [
+      resultsTable(measurements),
+      reconcileTable(reconciled),
+      barsTable(reconciled, persisted),
+      persistTable(persisted),
+    ]
       .filter((table) => table !== "")
       .join("\n\n"),
   );
@@ -121,7 +158,7 @@ async function main(): Promise<number> {
   }
   if (!values.smoke && !values["no-write"]) {
     const existing = existsSync(DOCS) ? readFileSync(DOCS, "utf8") : undefined;
-    const section = placementSection(measurements, persisted, info);
+    const section = placementSection({ measurements, reconciled, persisted }, info);
     writeFileSync(DOCS, withBenchSection("placement", existing, section));
     console.error(`placement bench: wrote ${DOCS}`);
   }
