@@ -1,0 +1,12 @@
+// Sizing: what a model needs from cards, computed from its own description (a config.json or a
+// GGUF header). Pure; reading a GGUF file's bytes is the caller's (`@llmgw/domain/gguf`).
+export type {
+  ExpertShape,
+  FloatDtype,
+  ModelDescription,
+  ParameterCount,
+  Quantization,
+  QuantizedFormat,
+  SizingNote,
+} from "./types";
+export { describeConfig, type DescribeResult } from "./describe";
