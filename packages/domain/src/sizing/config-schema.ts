@@ -75,8 +75,6 @@ export const visionConfigSchema = z.looseObject({
   out_hidden_size: z.number().nullish(),
 });
 
-export type VisionConfig = z.output<typeof visionConfigSchema>;
-
 export const quantizationConfigSchema = z.looseObject({
   quant_method: z.string({ error: "quantization_config has no quant_method; name the method" }),
   bits: z.number().nullish(),

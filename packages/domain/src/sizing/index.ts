@@ -10,3 +10,4 @@ export type {
   SizingNote,
 } from "./types";
 export { describeConfig, type DescribeResult } from "./describe";
+export { describeGguf, type GgufHeader } from "./gguf";
