@@ -11,3 +11,12 @@ export type {
 } from "./types";
 export { describeConfig, type DescribeResult } from "./describe";
 export { describeGguf, type GgufHeader } from "./gguf";
+export {
+  planModel,
+  planOptionsSchema,
+  MIN_CONTEXT_TOKENS,
+  type ModelPlan,
+  type PlanOptions,
+} from "./plan";
+export { isValidSplit, validCardCounts, MAX_CARDS_SEARCHED, type SplitKind } from "./fit";
+export { GPU_MEMORY_UTILIZATION, ENGINE_OVERHEAD_BYTES, PROFILED_BATCH_TOKENS } from "./memory";

@@ -21,3 +21,12 @@ export function gbOf(bytes: number): number {
 export function billionsOf(parameters: number): number {
   return Math.round((parameters / 1e9) * 10) / 10;
 }
+
+/** A token count with thousands separators, for the English sentences: 131,072. */
+export function tokens(count: number): string {
+  return count.toLocaleString("en-US");
+}
+
+export function cardsWord(count: number): string {
+  return count === 1 ? "1 card" : `${count} cards`;
+}
