@@ -35,10 +35,10 @@ function elementsOf(shape: readonly (bigint | number)[]): number {
   return shape.reduce<number>((product, dimension) => product * Number(dimension), 1);
 }
 
+type Totals = { parameters: number; bytes: number; expertParameters: number };
+
 /** Every weight and the bytes they take, and the weights held by routed experts. */
-function tensorTotals(
-  tensors: GgufHeader["tensorInfos"],
-): { parameters: number; bytes: number; expertParameters: number } | { error: string } {
+function tensorTotals(tensors: GgufHeader["tensorInfos"]): Totals | { error: string } {
   let parameters = 0;
   let bytes = 0;
   let expertParameters = 0;
@@ -83,6 +83,45 @@ function vocabOf(header: GgufHeader, arch: string): number {
   );
 }
 
+/** What a header's keys say beyond the three every model has. */
+function shapeFrom(header: GgufHeader, arch: string, hiddenSize: number, heads: number) {
+  const experts = expertsOf(header.metadata, arch);
+  const context = numberAt(header.metadata, `${arch}.context_length`);
+  return {
+    kvHeads: numberAt(header.metadata, `${arch}.attention.head_count_kv`) ?? heads,
+    headDim:
+      numberAt(header.metadata, `${arch}.attention.key_length`) ?? Math.floor(hiddenSize / heads),
+    vocabSize: vocabOf(header, arch),
+    intermediateSize: numberAt(header.metadata, `${arch}.feed_forward_length`) ?? 0,
+    ...(experts ? { experts } : {}),
+    ...(context ? { contextTokensTrained: context } : {}),
+    tiedEmbeddings: !header.tensorInfos.some((tensor) => tensor.name === "output.weight"),
+  };
+}
+
+/** The weights from the tensor list; one token reads its chosen share of the routed experts. */
+function weightsFrom(totals: Totals, experts: ExpertShape | undefined, fileType?: string) {
+  const activeShare = experts ? experts.perToken / experts.count : 1;
+  return {
+    dtype: "float16" as const,
+    ...(fileType ? { ggufFileType: fileType } : {}),
+    parameters: {
+      total: totals.parameters,
+      active: Math.round(totals.parameters - totals.expertParameters * (1 - activeShare)),
+      vision: 0,
+      isApproximate: false,
+    },
+    weightBytesExact: totals.bytes,
+    notes: [
+      note(
+        "sizing.gguf_weights",
+        { fileType: fileType ?? "unknown" },
+        `weights counted from the GGUF's tensors (${fileType ?? "unknown file type"})`,
+      ),
+    ],
+  };
+}
+
 /** Reads a parsed GGUF header into a description; errors name the key that is missing. */
 export function describeGguf(header: GgufHeader): DescribeResult {
   const arch = header.metadata["general.architecture"];
@@ -97,43 +136,20 @@ export function describeGguf(header: GgufHeader): DescribeResult {
   if (!reads.layers.ok || !reads.hiddenSize.ok || !reads.heads.ok) return { ok: false, errors };
   const totals = tensorTotals(header.tensorInfos);
   if ("error" in totals) return { ok: false, errors: [totals.error] };
-  const hiddenSize = reads.hiddenSize.value;
-  const heads = reads.heads.value;
-  const experts = expertsOf(header.metadata, arch);
+  const shape = shapeFrom(header, arch, reads.hiddenSize.value, reads.heads.value);
   const fileType = numberAt(header.metadata, "general.file_type");
-  const ggufFileType = fileType === undefined ? undefined : ggufFileTypeName(fileType);
-  const context = numberAt(header.metadata, `${arch}.context_length`);
-  const activeShare = experts ? experts.perToken / experts.count : 1;
   const description: ModelDescription = {
     source: "gguf",
     architecture: arch,
     layers: reads.layers.value,
-    hiddenSize,
-    attentionHeads: heads,
-    kvHeads: numberAt(header.metadata, `${arch}.attention.head_count_kv`) ?? heads,
-    headDim:
-      numberAt(header.metadata, `${arch}.attention.key_length`) ?? Math.floor(hiddenSize / heads),
-    vocabSize: vocabOf(header, arch),
-    intermediateSize: numberAt(header.metadata, `${arch}.feed_forward_length`) ?? 0,
-    ...(experts ? { experts } : {}),
-    ...(context ? { contextTokensTrained: context } : {}),
-    tiedEmbeddings: !header.tensorInfos.some((tensor) => tensor.name === "output.weight"),
-    dtype: "float16",
-    ...(ggufFileType ? { ggufFileType } : {}),
-    parameters: {
-      total: totals.parameters,
-      active: Math.round(totals.parameters - totals.expertParameters * (1 - activeShare)),
-      vision: 0,
-      isApproximate: false,
-    },
-    weightBytesExact: totals.bytes,
-    notes: [
-      note(
-        "sizing.gguf_weights",
-        { fileType: ggufFileType ?? "unknown" },
-        `weights counted from the GGUF's tensors (${ggufFileType ?? "unknown file type"})`,
-      ),
-    ],
+    hiddenSize: reads.hiddenSize.value,
+    attentionHeads: reads.heads.value,
+    ...shape,
+    ...weightsFrom(
+      totals,
+      shape.experts,
+      fileType === undefined ? undefined : ggufFileTypeName(fileType),
+    ),
   };
   return { ok: true, description };
 }

@@ -227,3 +227,17 @@ describe("planModel: other descriptions", () => {
     expect(codes(plan)).toContain("sizing.layer_split");
   });
 });
+
+describe("planModel: a context too short to be of use", () => {
+  it("refuses 16 slots of 70B on two cards, naming the largest context and the cards that would do", () => {
+    const model = described(llama70b);
+    const two = planModel(model, onH100(2));
+    const plan = planModel(model, onH100(2, { slots: 16 }));
+    expect(plan.fits).toBe(false);
+    expect(plan.refusal).toMatchObject({
+      code: "sizing.no_room_for_context",
+      params: { largestTokens: Math.floor(two.kvTokensFit / 16), slots: 16, cardsNeeded: 4 },
+    });
+    expect(plan.refusal?.text).toContain("4 cards would hold it");
+  });
+});
