@@ -73,7 +73,13 @@ describe("describeConfig on what a file may hold", () => {
   });
 
   it("refuses something that is not a map", () => {
-    expect(errorsOf([1, 2])[0]).toContain("a config.json is a map of fields");
+    expect(errorsOf([1, 2])).toEqual(["a config.json is a map of fields ({…})"]);
+  });
+
+  it("names a field zod describes generically", () => {
+    expect(errorsOf({ ...llama8b, tie_word_embeddings: "yes" })).toEqual([
+      'tie_word_embeddings: "yes" is not true or false; write true or false',
+    ]);
   });
 
   it("takes head_dim as hidden size over heads and KV heads as heads when the file omits them", () => {

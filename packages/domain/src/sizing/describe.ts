@@ -1,7 +1,8 @@
 // A model description read from a Hugging Face config.json. A vision-language model keeps its text
 // model's numbers in `text_config` (read over the top level, which some families use instead) and
 // its vision tower's in `vision_config`, counted as an estimate.
-import { formatIssues } from "../catalog/issues";
+import { catalogErrorMap, formatIssues } from "../catalog/issues";
+import type { z } from "zod";
 import {
   modelConfigSchema,
   textConfigSchema,
@@ -108,13 +109,21 @@ function dtypeOf(named: string | null | undefined): { dtype?: FloatDtype; note?:
   return { dtype: parseDtype(named) };
 }
 
+/** A field's own message names it already; zod's generic ones get the field put in front. */
+function issueText(issue: z.core.$ZodIssue): string[] {
+  const field = issue.path[0];
+  if (field === undefined) return [issue.message];
+  if (typeof field === "string" && issue.message.includes(field)) return [issue.message];
+  return formatIssues(issue);
+}
+
 /** Reads a config.json (parsed JSON) into a description; errors name the field that is wrong. */
 export function describeConfig(config: unknown): DescribeResult {
-  const top = modelConfigSchema.safeParse(config);
-  if (!top.success) return { ok: false, errors: top.error.issues.flatMap(formatIssues) };
-  const parsed = textConfigSchema.safeParse({ ...top.data, ...(top.data.text_config ?? {}) });
-  if (!parsed.success)
-    return { ok: false, errors: parsed.error.issues.map((issue) => issue.message) };
+  const top = modelConfigSchema.safeParse(config, { error: catalogErrorMap });
+  if (!top.success) return { ok: false, errors: top.error.issues.flatMap(issueText) };
+  const merged = { ...top.data, ...(top.data.text_config ?? {}) };
+  const parsed = textConfigSchema.safeParse(merged, { error: catalogErrorMap });
+  if (!parsed.success) return { ok: false, errors: parsed.error.issues.flatMap(issueText) };
   const text = parsed.data;
   const shape = shapeOf(text);
   const missing = missingMlpWidth(shape);

@@ -110,6 +110,8 @@ describe("planModel: Llama-3.1-8B", () => {
     expect(plan.fits).toBe(false);
     expect(plan.refusal?.code).toBe("sizing.bad_input");
     expect(plan.refusal?.text).toContain("cards.count");
+    const missing = planModel(model, { cards: { count: 1 } } as unknown as PlanOptions);
+    expect(missing.refusal?.text).toBe("cards.memoryGb: this field is required; write a number");
   });
 });
 

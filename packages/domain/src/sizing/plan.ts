@@ -3,7 +3,7 @@
 // and the smallest card counts that would hold it. A context longer than what fits is shrunk, with
 // a sentence saying so; weights that do not fit are refused, naming what would.
 import { z } from "zod";
-import { formatIssues } from "../catalog/issues";
+import { catalogErrorMap, formatIssues } from "../catalog/issues";
 import {
   fitOn,
   isValidSplit,
@@ -108,7 +108,7 @@ function askedContext(model: ModelDescription, asked: number | undefined): numbe
 
 /** The plan for `model` on `options.cards`; every answer carries its sentences in `notes`. */
 export function planModel(model: ModelDescription, options: PlanOptions): ModelPlan {
-  const parsed = planOptionsSchema.safeParse(options);
+  const parsed = planOptionsSchema.safeParse(options, { error: catalogErrorMap });
   if (!parsed.success) {
     const problem = parsed.error.issues.flatMap(formatIssues).join("; ");
     return refused(emptyPlan(model, options), badInputRefusal(problem));

@@ -1,7 +1,7 @@
 // What one weight costs in memory. The published dtype (`torch_dtype`) sets the unquantised
 // weights; `quantization_config` sets the layers' weights. Quantised formats carry scales beside
 // the weights, counted here from each method's usual group size.
-import { formatIssues } from "../catalog/issues";
+import { catalogErrorMap, formatIssues } from "../catalog/issues";
 import { quantizationConfigSchema, type QuantizationConfig } from "./config-schema";
 import type { FloatDtype, Quantization, QuantizedFormat } from "./types";
 
@@ -74,7 +74,7 @@ const KNOWN_METHODS = "fp8, fbgemm_fp8, awq, gptq, bitsandbytes, compressed-tens
 
 /** Reads `quantization_config`; an unknown method is refused by name rather than guessed. */
 export function parseQuantization(input: unknown): QuantizationResult {
-  const parsed = quantizationConfigSchema.safeParse(input);
+  const parsed = quantizationConfigSchema.safeParse(input, { error: catalogErrorMap });
   if (!parsed.success) return refused(parsed.error.issues.flatMap(formatIssues).join("; "));
   const config = parsed.data;
   const method = config.quant_method.toLowerCase();
