@@ -65,7 +65,8 @@ export function fitOn(
   const reserved = {
     unusedBytes: cardMemoryBytes * (1 - GPU_MEMORY_UTILIZATION),
     overheadBytes: ENGINE_OVERHEAD_BYTES,
-    activationBytes: activationBytesPerCard(model, cards),
+    // Split by layers, each card still runs a layer's whole width.
+    activationBytes: activationBytesPerCard(model, split === "tensor" ? cards : 1),
   };
   const kvRoomBytesPerCard =
     cardMemoryBytes -

@@ -57,6 +57,15 @@ describe("describeGguf", () => {
     });
   });
 
+  it("reads a per-layer list as its largest entry, however long the list", () => {
+    const perLayer = Array.from({ length: 500_000 }, (_, i) => (i === 7 ? 8 : 2));
+    const result = describeGguf({
+      ...moeHeader(),
+      metadata: { ...MOE_METADATA, "qwen3moe.attention.head_count_kv": perLayer },
+    });
+    expect(result.ok && result.description.kvHeads).toBe(8);
+  });
+
   it("refuses a header without an architecture", () => {
     expect(describeGguf({ metadata: {}, tensorInfos: [] })).toEqual({
       ok: false,

@@ -19,8 +19,9 @@ type Read = { ok: true; value: number } | { ok: false; error: string };
 function numberAt(metadata: GgufHeader["metadata"], key: string): number | undefined {
   const value = metadata[key];
   if (typeof value === "number" || typeof value === "bigint") return Number(value);
+  // Folded rather than spread: a hostile file's list may be longer than the call stack allows.
   if (Array.isArray(value) && value.length > 0)
-    return Math.max(...value.map((entry) => Number(entry)));
+    return value.reduce<number>((largest, entry) => Math.max(largest, Number(entry)), -Infinity);
   return undefined;
 }
 
