@@ -16,3 +16,4 @@ export { LLMGW_VERSION, RELEASE_VERSION_PATTERN, isReleaseVersion } from "./vers
 export * from "./quota/types";
 export * from "./quota/spec";
 export { quotaUsage, type QuotaReplica, type QuotaUsageInput } from "./quota/accounting";
+export * from "./sizing";
