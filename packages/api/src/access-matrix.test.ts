@@ -34,6 +34,7 @@ const RULES: Record<string, Rule> = {
   "models.retry": "operator",
   "models.setFallbacks": "operator",
   "models.setKey": "operator",
+  "models.setOwner": "operator",
   "models.explainPlacement": "viewer",
   "models.presets": "viewer",
   "replicas.list": "viewer",

@@ -87,6 +87,11 @@ export interface ModelsService {
   /** Clears a parked model's failures so the reconciler tries again. */
   retry(name: string, actor: Actor): Promise<ModelView>;
   setFallbacks(name: string, fallbacks: string[], actor: Actor): Promise<ModelView>;
+  /**
+   * Sets the model's owner (`team:ml`; null clears it) without a new revision, so its replicas
+   * keep running; refuses a person or an owner that is not in the org tree.
+   */
+  setOwner(name: string, owner: string | null, actor: Actor): Promise<ModelView>;
   /** Seals an external model's provider key (null clears it); the key is never answered back. */
   setKey(name: string, key: string | null, actor: Actor): Promise<ModelView>;
   explainPlacement(name: string): Promise<PlacementExplanation>;

@@ -46,6 +46,7 @@ export const REFUSALS = {
   "model.upstream_barred": ["reason"],
   "model.fallbacks_refused": ["name"],
   "model.preset_not_found": ["preset", "presets"],
+  "model.owner_refused": ["owner"],
   "node.not_found": ["node"],
   "node.not_connected": ["node"],
   "node.request_failed": ["node", "reason"],

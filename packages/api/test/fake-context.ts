@@ -137,6 +137,7 @@ export function fakeServices() {
       remove: vi.fn(async () => undefined),
       retry: vi.fn(async () => modelView()),
       setFallbacks: vi.fn(async () => modelView()),
+      setOwner: vi.fn(async () => modelView()),
       setKey: vi.fn(async () => modelView()),
       explainPlacement: vi.fn(async () => ({ model: "chat", lines: [], summary: "placed" })),
       presets: vi.fn(async () => []),
