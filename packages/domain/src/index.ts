@@ -14,3 +14,5 @@ export { messageOf } from "./message-of";
 export { must } from "./must";
 export { LLMGW_VERSION, RELEASE_VERSION_PATTERN, isReleaseVersion } from "./version";
 export * from "./quota/types";
+export * from "./quota/spec";
+export { quotaUsage, type QuotaReplica, type QuotaUsageInput } from "./quota/accounting";

@@ -1,7 +1,7 @@
 // Placing a replica of a catalog model: its profiles are tried in the order the definition lists
 // them (the first is the preferred way to serve it, later ones are fallbacks such as CPU), and a
 // refusal keeps every profile's reasons so explain-placement can show why none was used.
-import type { ModelDefinition } from "../catalog/model-definition";
+import type { ModelDefinition, ModelProfile } from "../catalog/model-definition";
 import { addReplica, buildFleet } from "./fleet";
 import type { Fleet } from "./fleet-types";
 import { placeOne } from "./place";
@@ -28,6 +28,17 @@ export type ModelPlacementResult =
     };
 
 /**
+ * Says why a replica placement found room for may still not start (a quota limit of its owner),
+ * or null to take the placement (which is then made). It sees the shards, so it knows which
+ * class of card was chosen.
+ */
+export type PlacementAdmission = (
+  model: ModelDefinition,
+  profile: ModelProfile,
+  shards: readonly ReplicaShard[],
+) => string | null;
+
+/**
  * Places each ask in order over one index, so later asks see the cards earlier ones took. A caller
  * placing several models in one pass passes `fleet` (from `buildFleet` over the same nodes and
  * replicas) so the index is built once for the pass, not once per model; placements are added to
@@ -37,6 +48,7 @@ export function placeModelReplicas(
   input: PlacementInput,
   asks: readonly ModelReplicaAsk[],
   fleet?: Fleet,
+  admit?: PlacementAdmission,
 ): ModelPlacementResult[] {
   if (asks.length === 0) return [];
   const policy = input.policy ?? DEFAULT_PLACEMENT_POLICY;
@@ -52,6 +64,12 @@ export function placeModelReplicas(
           summary: result.summary,
           rejections: result.rejections,
         });
+        continue;
+      }
+      const refusal = admit?.(model, profile, result.shards) ?? null;
+      if (refusal !== null) {
+        const summary = `model "${model.name}" profile "${profile.name}": ${refusal}`;
+        refusals.push({ profile: profile.name, summary, rejections: [] });
         continue;
       }
       const { memoryGb, cpuCores } = request;

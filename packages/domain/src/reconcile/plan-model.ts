@@ -3,9 +3,10 @@
 import { replaceNotBeforeMs } from "./failure-backoff";
 import { buildFleet } from "../placement/fleet";
 import type { Fleet } from "../placement/fleet-types";
-import { placeModelReplicas } from "../placement/place-model";
+import { placeModelReplicas, type PlacementAdmission } from "../placement/place-model";
 import type { ExistingReplica, PlacementNode } from "../placement/types";
 import { isNodeLost } from "./nodes";
+import { limitRefusal, notePlaced, noteStopped, type QuotaPass } from "./quota-pass";
 import type {
   DesiredModel,
   ModelHealth,
@@ -29,6 +30,8 @@ export interface PassState {
    */
   fleet?: Fleet;
   lostAnnounced: Set<string>;
+  /** What each scope holds against its quota; absent when no scope has one. */
+  quota?: QuotaPass;
 }
 
 const PHASE_RANK: Record<string, number> = {
@@ -187,7 +190,9 @@ function planPlacements(
     policy: state.input.policy.placement,
   };
   state.fleet ??= buildFleet(input.nodes, input.replicas);
-  const results = placeModelReplicas(input, asks, state.fleet);
+  const quota = state.quota;
+  const admit = quota && limitAdmission(quota);
+  const results = placeModelReplicas(input, asks, state.fleet, admit);
   for (const result of results) {
     if (!result.ok) {
       const reasons = result.profiles.flatMap((p) =>
@@ -215,6 +220,15 @@ function planPlacements(
       cpuCores: profile?.cpu_cores ?? 0,
     });
   }
+}
+
+/** Refuses what would pass a limit; a placement it lets through is counted at once for the next ask. */
+function limitAdmission(quota: QuotaPass): PlacementAdmission {
+  return (model, profile, shards) => {
+    const refusal = limitRefusal(quota, model, profile, shards);
+    if (refusal === null) notePlaced(quota, model.name, profile, shards);
+    return refusal;
+  };
 }
 
 /** How long an on-demand model keeps a replica after the last request asked for it. */
@@ -327,6 +341,8 @@ export function planModel(
   // A model whose replicas keep failing waits out its backoff before the next start.
   const notBeforeMs = replaceNotBeforeMs(current, state.input.policy.failureBackoff);
   if (notBeforeMs !== null && state.input.nowMs < notBeforeMs) return actions;
+  // What this pass stops no longer counts, so a rebuild at a limit is not refused by its predecessor.
+  if (state.quota) noteStopped(state.quota, replicas, actions);
   planPlacements(model, missing, state, actions);
   return actions;
 }

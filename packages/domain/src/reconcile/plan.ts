@@ -4,6 +4,7 @@
 import { PRIORITY_CLASSES } from "../catalog/model-definition";
 import type { ExistingReplica } from "../placement/types";
 import { planModel, type PassState } from "./plan-model";
+import { createQuotaPass, noteStopped } from "./quota-pass";
 import type { DesiredModel, ObservedReplica, ReconcileAction, ReconcileInput } from "./types";
 
 export interface ReconcilePlan {
@@ -51,12 +52,15 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
     placementNodes: input.nodes.map((node) => node.node),
     existing: existingFrom(input, byName),
     lostAnnounced: new Set(),
+    quota: createQuotaPass(input, byName),
   };
   const names = input.only ?? new Set([...byName.keys(), ...replicasByModel.keys()]);
   const actions: ReconcileAction[] = [];
   for (const name of planOrder(new Set(names), byName)) {
     const replicas = replicasByModel.get(name) ?? [];
-    actions.push(...planModel(name, byName.get(name), replicas, healthByName.get(name), state));
+    const planned = planModel(name, byName.get(name), replicas, healthByName.get(name), state);
+    if (state.quota) noteStopped(state.quota, replicas, planned);
+    actions.push(...planned);
   }
   return { actions };
 }

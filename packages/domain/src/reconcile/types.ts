@@ -2,6 +2,7 @@
 // live fleet and store, and a simulation from a generator, and both get the same decisions.
 import type { ModelDefinition } from "../catalog/model-definition";
 import type { PlacementNode, PlacementPolicy, ReplicaShard } from "../placement/types";
+import type { ScopeQuota } from "../quota/types";
 
 export const REPLICA_PHASE_NAMES = [
   "placing",
@@ -22,6 +23,12 @@ export interface DesiredModel {
   demandedAtMs?: number | null;
   /** Replicas autoscaling added above the base (the reconciler keeps it); absent: none. */
   autoscaleAdded?: number;
+  /**
+   * The scopes the model's owner sits under, top of the tree first and ending in the owner
+   * (`["org:acme", "team:ml", "project:search"]`); absent or empty: the model has no owner and
+   * counts against no quota.
+   */
+  ownerChain?: readonly string[];
 }
 
 /** What must survive a restart about a model's starts. */
@@ -82,6 +89,8 @@ export interface ReconcileInput {
   nodes: readonly ReconcileNode[];
   nowMs: number;
   policy: ReconcilePolicy;
+  /** Quotas per scope; absent or empty: none, and planning skips quota accounting entirely. */
+  quotas?: readonly ScopeQuota[];
   /** Plan only these models (a dirty set); every model in the catalog or holding replicas when absent. */
   only?: readonly string[];
   /** Names a new replica; injected so planning stays a pure function. */

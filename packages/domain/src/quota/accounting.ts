@@ -1,0 +1,173 @@
+// What each scope of the ownership tree holds against its quota. A replica holds every card of
+// every shard, each counted under the class of that card on its node, and its profile's cores and
+// memory on each of its nodes; it counts for its model's owner and every scope above the owner.
+// One walk over the replicas per call: planning and the Quotas page both read it every pass.
+import type { ModelProfile } from "../catalog/model-definition";
+import type { PlacementNode } from "../placement/types";
+import type { DesiredModel, ReconcileNode, ReplicaPhaseName } from "../reconcile/types";
+import type { QuotaAmounts, QuotaResource, ScopeQuota, ScopeUsage, ScopeUsageLine } from "./types";
+
+/** The resources something holds or asks for; cards per class. */
+export interface HeldAmounts {
+  gpus: Map<string, number>;
+  cores: number;
+  memoryGb: number;
+}
+
+/** The part of a replica accounting reads; a replica spanning nodes lists every shard. */
+export interface QuotaReplica {
+  model: string;
+  profile: string;
+  nodeId: string;
+  gpuIndexes: readonly number[];
+  phase: ReplicaPhaseName;
+  shards?: readonly { nodeId: string; cardIndexes: readonly number[] }[];
+}
+
+/** The same fields as the planner's input, so a pass and the Quotas page count alike. */
+export interface QuotaUsageInput {
+  quotas: readonly ScopeQuota[];
+  models: readonly DesiredModel[];
+  replicas: readonly QuotaReplica[];
+  nodes: readonly ReconcileNode[];
+}
+
+export const emptyHeld = (): HeldAmounts => ({ gpus: new Map(), cores: 0, memoryGb: 0 });
+
+/**
+ * Stopped replicas hold nothing, and failed ones are being given up in the same pass that sees
+ * them: counting them would refuse their own replacement at a limit for one pass.
+ */
+export const holdsQuota = (phase: ReplicaPhaseName): boolean =>
+  phase !== "stopped" && phase !== "failed";
+
+/** A card's class on its node; the profile's named class when the node no longer reports it. */
+function cardClass(node: PlacementNode | undefined, index: number, profile?: ModelProfile): string {
+  const card = node?.cards.find((c) => c.index === index);
+  if (card) return card.gpuClass;
+  return typeof profile?.gpu === "string" ? profile.gpu : "unknown";
+}
+
+export function replicaHeld(
+  replica: QuotaReplica,
+  profile: ModelProfile | undefined,
+  nodesById: ReadonlyMap<string, PlacementNode>,
+): HeldAmounts {
+  const shards = replica.shards ?? [{ nodeId: replica.nodeId, cardIndexes: replica.gpuIndexes }];
+  const held = emptyHeld();
+  for (const shard of shards) {
+    const node = nodesById.get(shard.nodeId);
+    for (const index of shard.cardIndexes) {
+      const gpuClass = cardClass(node, index, profile);
+      held.gpus.set(gpuClass, (held.gpus.get(gpuClass) ?? 0) + 1);
+    }
+  }
+  held.cores = (profile?.cpu_cores ?? 0) * shards.length;
+  held.memoryGb = (profile?.memory_gb ?? 0) * shards.length;
+  return held;
+}
+
+/** Adds (sign 1) or takes away (sign -1) `amounts` from what `into` holds. */
+function addHeld(into: HeldAmounts, amounts: HeldAmounts, sign: 1 | -1 = 1): void {
+  for (const [gpuClass, cards] of amounts.gpus)
+    into.gpus.set(gpuClass, (into.gpus.get(gpuClass) ?? 0) + sign * cards);
+  into.cores += sign * amounts.cores;
+  into.memoryGb += sign * amounts.memoryGb;
+}
+
+/** Adds what a replica holds to every scope of its owner chain. */
+export function addToChain(
+  heldByScope: Map<string, HeldAmounts>,
+  chain: readonly string[],
+  amounts: HeldAmounts,
+  sign: 1 | -1 = 1,
+): void {
+  for (const scope of chain) {
+    let held = heldByScope.get(scope);
+    if (!held) heldByScope.set(scope, (held = emptyHeld()));
+    addHeld(held, amounts, sign);
+  }
+}
+
+export function nodesByIdOf(nodes: readonly ReconcileNode[]): Map<string, PlacementNode> {
+  return new Map(nodes.map((entry) => [entry.node.id, entry.node]));
+}
+
+/** What every scope holds: its own models' replicas and those of the scopes beneath it. */
+export function heldByScope(input: Omit<QuotaUsageInput, "quotas">): Map<string, HeldAmounts> {
+  const byName = new Map(input.models.map((model) => [model.definition.name, model]));
+  const nodesById = nodesByIdOf(input.nodes);
+  const held = new Map<string, HeldAmounts>();
+  for (const replica of input.replicas) {
+    if (!holdsQuota(replica.phase)) continue;
+    const model = byName.get(replica.model);
+    const chain = model?.ownerChain;
+    if (!model || !chain || chain.length === 0) continue;
+    const profile = model.definition.profiles.find((p) => p.name === replica.profile);
+    addToChain(held, chain, replicaHeld(replica, profile, nodesById));
+  }
+  return held;
+}
+
+/** An amount of one resource line; undefined when the amounts do not name it. */
+export function amountOf(amounts: QuotaAmounts, resource: QuotaResource): number | undefined {
+  if (resource === "cores") return amounts.cores;
+  if (resource === "memory") return amounts.memoryGb;
+  return amounts.gpus[resource.slice("gpus:".length)];
+}
+
+export function heldOf(held: HeldAmounts, resource: QuotaResource): number {
+  if (resource === "cores") return held.cores;
+  if (resource === "memory") return held.memoryGb;
+  return held.gpus.get(resource.slice("gpus:".length)) ?? 0;
+}
+
+function resourcesNamed(amounts: QuotaAmounts | null, into: Set<QuotaResource>): void {
+  if (!amounts) return;
+  for (const gpuClass of Object.keys(amounts.gpus)) into.add(`gpus:${gpuClass}`);
+  if (amounts.cores !== undefined) into.add("cores");
+  if (amounts.memoryGb !== undefined) into.add("memory");
+}
+
+/** Cards by class first (sorted), then cores, then memory: the order every surface shows. */
+function resourceOrder(a: QuotaResource, b: QuotaResource): number {
+  const rank = (r: QuotaResource) => (r === "cores" ? 1 : r === "memory" ? 2 : 0);
+  return rank(a) - rank(b) || a.localeCompare(b, "en");
+}
+
+function usageOf(scope: string, quota: ScopeQuota | undefined, held: HeldAmounts): ScopeUsage {
+  const resources = new Set<QuotaResource>();
+  resourcesNamed(quota?.guarantee ?? null, resources);
+  resourcesNamed(quota?.limit ?? null, resources);
+  for (const [gpuClass, cards] of held.gpus) if (cards > 0) resources.add(`gpus:${gpuClass}`);
+  if (held.cores > 0) resources.add("cores");
+  if (held.memoryGb > 0) resources.add("memory");
+  const lines = [...resources].sort(resourceOrder).map((resource): ScopeUsageLine => {
+    const amount = heldOf(held, resource);
+    const guaranteed = quota ? (amountOf(quota.guarantee, resource) ?? 0) : 0;
+    const limit = quota?.limit ? (amountOf(quota.limit, resource) ?? null) : null;
+    return {
+      resource,
+      held: amount,
+      guaranteed,
+      limit,
+      borrowed: Math.max(0, amount - guaranteed),
+    };
+  });
+  // A limit of 0 on something the scope holds none of is a rule, not a scope at its limit.
+  const atLimit = lines.some((l) => l.limit !== null && l.held > 0 && l.held >= l.limit);
+  return { scope, lines, atLimit };
+}
+
+/**
+ * Usage of every scope that has a quota or holds something, sorted by scope. A scope without a
+ * quota is guaranteed nothing, so all it holds is borrowed.
+ */
+export function quotaUsage(input: QuotaUsageInput): ScopeUsage[] {
+  const held = heldByScope(input);
+  const quotaByScope = new Map(input.quotas.map((quota) => [quota.scope, quota]));
+  const scopes = new Set([...quotaByScope.keys(), ...held.keys()]);
+  return [...scopes]
+    .sort((a, b) => a.localeCompare(b, "en"))
+    .map((scope) => usageOf(scope, quotaByScope.get(scope), held.get(scope) ?? emptyHeld()));
+}

@@ -1,0 +1,143 @@
+// Quotas inside one planning pass: what every scope holds, kept current as the pass stops and
+// places, so a model planned later sees what earlier ones took. Built once per pass from the
+// replicas (never per model), and not at all when no scope has a quota.
+import type { ModelDefinition, ModelProfile } from "../catalog/model-definition";
+import type { PlacementNode, ReplicaShard } from "../placement/types";
+import {
+  addToChain,
+  amountOf,
+  heldByScope,
+  heldOf,
+  holdsQuota,
+  nodesByIdOf,
+  replicaHeld,
+  type HeldAmounts,
+} from "../quota/accounting";
+import type { QuotaResource, ScopeQuota } from "../quota/types";
+import type { DesiredModel, ObservedReplica, ReconcileAction, ReconcileInput } from "./types";
+
+export interface QuotaPass {
+  quotaByScope: Map<string, ScopeQuota>;
+  held: Map<string, HeldAmounts>;
+  nodesById: Map<string, PlacementNode>;
+  byName: Map<string, DesiredModel>;
+  /** Replicas whose stop was already given back, so noting a stop twice counts it once. */
+  released: Set<string>;
+}
+
+export function createQuotaPass(
+  input: ReconcileInput,
+  byName: Map<string, DesiredModel>,
+): QuotaPass | undefined {
+  const quotas = input.quotas ?? [];
+  if (quotas.length === 0) return undefined;
+  return {
+    quotaByScope: new Map(quotas.map((quota) => [quota.scope, quota])),
+    held: heldByScope(input),
+    nodesById: nodesByIdOf(input.nodes),
+    byName,
+    released: new Set(),
+  };
+}
+
+const chainOf = (pass: QuotaPass, model: string): readonly string[] =>
+  pass.byName.get(model)?.ownerChain ?? [];
+
+function profileOf(pass: QuotaPass, replica: ObservedReplica): ModelProfile | undefined {
+  return pass.byName
+    .get(replica.model)
+    ?.definition.profiles.find((profile) => profile.name === replica.profile);
+}
+
+/** What a replica about to be placed on these shards would hold. */
+function askOf(pass: QuotaPass, profile: ModelProfile, shards: readonly ReplicaShard[]) {
+  const first = shards[0];
+  const replica = {
+    model: "",
+    profile: profile.name,
+    nodeId: first?.nodeId ?? "",
+    gpuIndexes: first?.cardIndexes ?? [],
+    phase: "placing" as const,
+    shards,
+  };
+  return replicaHeld(replica, profile, pass.nodesById);
+}
+
+function resourcesAsked(asked: HeldAmounts): QuotaResource[] {
+  const resources: QuotaResource[] = [];
+  for (const [gpuClass, cards] of asked.gpus) if (cards > 0) resources.push(`gpus:${gpuClass}`);
+  if (asked.cores > 0) resources.push("cores");
+  if (asked.memoryGb > 0) resources.push("memory");
+  return resources;
+}
+
+function describeAmount(resource: QuotaResource, held: number, limit: number): string {
+  if (resource === "cores") return `${held} of its limit of ${limit} cores`;
+  if (resource === "memory") return `${held} GiB of its limit of ${limit} GiB of memory`;
+  return `${held} of its limit of ${limit} ${resource.slice("gpus:".length)} cards`;
+}
+
+/**
+ * Why a new replica of `model` on these shards would take a scope of its owner chain past its
+ * limit (`team:ml would hold 20 of its limit of 16 H100-80G cards`), or null when none.
+ */
+export function limitRefusal(
+  pass: QuotaPass,
+  model: ModelDefinition,
+  profile: ModelProfile,
+  shards: readonly ReplicaShard[],
+): string | null {
+  const chain = chainOf(pass, model.name);
+  if (chain.length === 0) return null;
+  const asked = askOf(pass, profile, shards);
+  for (const scope of chain) {
+    const limit = pass.quotaByScope.get(scope)?.limit;
+    if (!limit) continue;
+    const held = pass.held.get(scope);
+    for (const resource of resourcesAsked(asked)) {
+      const most = amountOf(limit, resource);
+      if (most === undefined) continue;
+      const after = (held ? heldOf(held, resource) : 0) + heldOf(asked, resource);
+      if (after > most) return `${scope} would hold ${describeAmount(resource, after, most)}`;
+    }
+  }
+  return null;
+}
+
+/** Counts a placement against its owner chain. */
+export function notePlaced(
+  pass: QuotaPass,
+  model: string,
+  profile: ModelProfile,
+  shards: readonly ReplicaShard[],
+): void {
+  const chain = chainOf(pass, model);
+  if (chain.length > 0) addToChain(pass.held, chain, askOf(pass, profile, shards));
+}
+
+/**
+ * Gives back what the replicas stopped by `actions` held: a stopped replica's room is
+ * free for the rest of the pass as far as quotas go (its cards stay held for placement until the
+ * node frees them), so a rebuild or a replacement at a limit is not refused by its predecessor.
+ */
+export function noteStopped(
+  pass: QuotaPass,
+  replicas: readonly ObservedReplica[],
+  actions: readonly ReconcileAction[],
+): void {
+  const byId = new Map(replicas.map((replica) => [replica.id, replica]));
+  for (const action of actions) {
+    if (action.kind !== "stop" || pass.released.has(action.replicaId)) continue;
+    const replica = byId.get(action.replicaId);
+    if (!replica || !holdsQuota(replica.phase)) continue;
+    pass.released.add(replica.id);
+    const chain = chainOf(pass, replica.model);
+    if (chain.length === 0) continue;
+    addToChain(
+      pass.held,
+      chain,
+      replicaHeld(replica, profileOf(pass, replica), pass.nodesById),
+      -1,
+    );
+  }
+}
