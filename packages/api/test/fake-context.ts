@@ -15,6 +15,7 @@ import type {
   PersonView,
   Role,
   RoleBindingView,
+  SetQuotaInput,
   McpServerView,
   TokenView,
 } from "../src/schemas";
@@ -190,6 +191,16 @@ export function fakeServices() {
       })),
     },
     controlPlanes: { list: vi.fn(async () => []) },
+    quotas: {
+      list: vi.fn(async () => []),
+      set: vi.fn(async (input: SetQuotaInput) => ({
+        scope: input.scope,
+        quota: null,
+        lines: [],
+        atLimit: false,
+      })),
+      remove: vi.fn(async (scope: string) => ({ scope })),
+    },
     releases: {
       list: vi.fn(async () => []),
       remove: vi.fn(async (version: string) => ({ version })),

@@ -23,6 +23,7 @@ import type { ClusterPki } from "../pki/cluster-pki";
 import type { JoinTokens } from "../pki/join-tokens";
 import { nodeRemover } from "../pki/remove-node";
 import type { ControlPlane, ControlPlaneOptions } from "../reconcile/control-plane";
+import { createQuotasService } from "../quotas/quotas-service";
 import { createReplicasService } from "../reconcile/replicas-service";
 import { ReleaseStore } from "../releases/release-store";
 import { createReleasesService } from "../releases/releases-service";
@@ -89,6 +90,11 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
     reclaim: createReclaimService(db, { registry, links, catalog: fleet.catalog }, timeoutMs),
     releases: createReleasesService(releaseStore, events),
     controlPlanes: options.controlPlanes,
+    // A changed quota can let a waiting model start, or stop one: every model is planned again.
+    quotas: createQuotasService({
+      ...{ db, fleet, ownership, nowMs, log },
+      quotasChanged: () => reconciler.markAll(),
+    }),
     upgrade: createUpgradeService({
       ...{ serverVersion: SERVER_VERSION, store: releaseStore, nodes, replicas },
       ...{ registry, links, events, nodeReplyTimeoutMs: NODE_UPGRADE_REPLY_TIMEOUT_MS, log },
