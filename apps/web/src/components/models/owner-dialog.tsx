@@ -25,6 +25,7 @@ export function OwnerDialog({ model, onClose }: OwnerDialogProps) {
     trpc.models.setOwner.mutationOptions({
       onSuccess: async () => {
         await queryClient.invalidateQueries({ queryKey: trpc.models.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.quotas.pathKey() });
         onClose();
       },
     }),
