@@ -144,9 +144,11 @@ export function createModelsService(deps: ModelsServiceDeps): ModelsService {
         formatExplanation(explanation).map((line) => `[${model.profiles[i]?.name}] ${line}`),
       );
       const chosen = explanations.find((e) => e.nodes.some((n) => n.chosen));
+      // Placement alone may find room that a quota refuses: the last pass's refusal comes first.
+      const refused = fleet.unplaceable.get(name);
       return {
         model: name,
-        lines,
+        lines: refused ? [`last pass: ${refused.summary}`, ...lines] : lines,
         summary: (chosen ?? explanations[0])?.summary ?? `model "${name}" has no profiles`,
       };
     },

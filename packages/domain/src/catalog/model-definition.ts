@@ -122,6 +122,11 @@ const baseSchema = z.strictObject({
     .default({ min: 1, max: 1 }),
   autoscale: autoscaleSchema.optional(),
   on_demand: z.boolean().default(false),
+  /**
+   * How long a replica runs before it may be evicted as idle for a more important model: its
+   * weights took minutes to load, and a replica evicted the moment it is idle would thrash.
+   */
+  min_lifetime_ms: duration("min_lifetime_ms", 0).default(300_000),
   priority_class: z
     .enum(PRIORITY_CLASSES, { error: `priority_class is one of ${PRIORITY_CLASSES.join(", ")}` })
     .default("normal"),

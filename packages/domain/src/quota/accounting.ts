@@ -32,7 +32,7 @@ export interface QuotaUsageInput {
   nodes: readonly ReconcileNode[];
 }
 
-export const emptyHeld = (): HeldAmounts => ({ gpus: new Map(), cores: 0, memoryGb: 0 });
+const emptyHeld = (): HeldAmounts => ({ gpus: new Map(), cores: 0, memoryGb: 0 });
 
 /**
  * Stopped replicas hold nothing, and failed ones are being given up in the same pass that sees

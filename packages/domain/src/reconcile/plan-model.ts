@@ -2,37 +2,13 @@
 // and what to place so the count is exact. Every decision carries a sentence for the operator.
 import { replaceNotBeforeMs } from "./failure-backoff";
 import { buildFleet } from "../placement/fleet";
-import type { Fleet } from "../placement/fleet-types";
 import { placeModelReplicas, type PlacementAdmission } from "../placement/place-model";
-import type { ExistingReplica, PlacementNode } from "../placement/types";
 import { isNodeLost } from "./nodes";
+import type { PassState } from "./pass-state";
 import { limitRefusal, notePlaced, noteStopped, type QuotaPass } from "./quota-pass";
-import type {
-  DesiredModel,
-  ModelHealth,
-  ObservedReplica,
-  ReconcileAction,
-  ReconcileInput,
-  ReconcileNode,
-} from "./types";
-
-/** State shared by every model of one pass, so later models see what earlier ones placed. */
-export interface PassState {
-  input: ReconcileInput;
-  nodesById: Map<string, ReconcileNode>;
-  placementNodes: PlacementNode[];
-  /** Every replica holding resources, as placement reads it; grows as the pass places. */
-  existing: ExistingReplica[];
-  /**
-   * The placement index over `placementNodes` and `existing`, built at the pass's first placement
-   * and kept up to date by it (placement adds what it places; `existing` only grows in a pass), so
-   * a pass over many models indexes the fleet once rather than once per model.
-   */
-  fleet?: Fleet;
-  lostAnnounced: Set<string>;
-  /** What each scope holds against its quota; absent when no scope has one. */
-  quota?: QuotaPass;
-}
+import { takeBackFor } from "./take-back";
+import { evictIdleFor } from "./idle-eviction";
+import type { DesiredModel, ModelHealth, ObservedReplica, ReconcileAction } from "./types";
 
 const PHASE_RANK: Record<string, number> = {
   placing: 0,
@@ -195,6 +171,8 @@ function planPlacements(
   const results = placeModelReplicas(input, asks, state.fleet, admit);
   for (const result of results) {
     if (!result.ok) {
+      // Room taken back from borrowers or from idle replicas: placed once the node has freed it.
+      if (takeBackFor(model, state, actions) || evictIdleFor(model, state, actions)) return;
       const reasons = result.profiles.flatMap((p) =>
         p.rejections.map((r) => `${r.nodeName} (profile ${p.profile}): ${r.reasons.join("; ")}`),
       );

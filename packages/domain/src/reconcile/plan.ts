@@ -3,7 +3,8 @@
 // actions; a simulation executes them in memory. Neither can make the planner do I/O.
 import { PRIORITY_CLASSES } from "../catalog/model-definition";
 import type { ExistingReplica } from "../placement/types";
-import { planModel, type PassState } from "./plan-model";
+import type { PassState } from "./pass-state";
+import { planModel } from "./plan-model";
 import { createQuotaPass, noteStopped } from "./quota-pass";
 import type { DesiredModel, ObservedReplica, ReconcileAction, ReconcileInput } from "./types";
 
@@ -48,18 +49,24 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
   const healthByName = new Map(input.health.map((health) => [health.name, health]));
   const state: PassState = {
     input,
+    byName,
     nodesById: new Map(input.nodes.map((node) => [node.node.id, node])),
     placementNodes: input.nodes.map((node) => node.node),
     existing: existingFrom(input, byName),
     lostAnnounced: new Set(),
+    stopped: new Set(),
     quota: createQuotaPass(input, byName),
   };
   const names = input.only ?? new Set([...byName.keys(), ...replicasByModel.keys()]);
   const actions: ReconcileAction[] = [];
   for (const name of planOrder(new Set(names), byName)) {
-    const replicas = replicasByModel.get(name) ?? [];
+    // A replica stopped earlier in the pass to make room is gone as far as its model is concerned.
+    const taken = state.room?.taken;
+    const all = replicasByModel.get(name) ?? [];
+    const replicas = taken ? all.filter((replica) => !taken.has(replica.id)) : all;
     const planned = planModel(name, byName.get(name), replicas, healthByName.get(name), state);
     if (state.quota) noteStopped(state.quota, replicas, planned);
+    for (const action of planned) if (action.kind === "stop") state.stopped.add(action.replicaId);
     actions.push(...planned);
   }
   return { actions };

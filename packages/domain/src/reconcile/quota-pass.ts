@@ -23,6 +23,8 @@ export interface QuotaPass {
   byName: Map<string, DesiredModel>;
   /** Replicas whose stop was already given back, so noting a stop twice counts it once. */
   released: Set<string>;
+  /** Replicas within a guarantee of their owner chain; worked out when a pass first asks. */
+  guaranteed?: Set<string>;
 }
 
 export function createQuotaPass(
@@ -50,7 +52,7 @@ function profileOf(pass: QuotaPass, replica: ObservedReplica): ModelProfile | un
 }
 
 /** What a replica about to be placed on these shards would hold. */
-function askOf(pass: QuotaPass, profile: ModelProfile, shards: readonly ReplicaShard[]) {
+export function askOf(pass: QuotaPass, profile: ModelProfile, shards: readonly ReplicaShard[]) {
   const first = shards[0];
   const replica = {
     model: "",
@@ -127,17 +129,16 @@ export function noteStopped(
 ): void {
   const byId = new Map(replicas.map((replica) => [replica.id, replica]));
   for (const action of actions) {
-    if (action.kind !== "stop" || pass.released.has(action.replicaId)) continue;
-    const replica = byId.get(action.replicaId);
-    if (!replica || !holdsQuota(replica.phase)) continue;
-    pass.released.add(replica.id);
-    const chain = chainOf(pass, replica.model);
-    if (chain.length === 0) continue;
-    addToChain(
-      pass.held,
-      chain,
-      replicaHeld(replica, profileOf(pass, replica), pass.nodesById),
-      -1,
-    );
+    const replica = action.kind === "stop" ? byId.get(action.replicaId) : undefined;
+    if (replica) releaseStopped(pass, replica);
   }
+}
+
+/** Gives back what one stopped replica held, once. */
+export function releaseStopped(pass: QuotaPass, replica: ObservedReplica): void {
+  if (!holdsQuota(replica.phase) || pass.released.has(replica.id)) return;
+  pass.released.add(replica.id);
+  const chain = chainOf(pass, replica.model);
+  if (chain.length === 0) return;
+  addToChain(pass.held, chain, replicaHeld(replica, profileOf(pass, replica), pass.nodesById), -1);
 }

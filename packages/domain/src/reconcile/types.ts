@@ -53,6 +53,13 @@ export interface ObservedReplica {
   phase: ReplicaPhaseName;
   message: string;
   createdAtMs: number;
+  /** Requests the replica is serving now; null or absent: not known. */
+  inFlight?: number | null;
+  /**
+   * When a request last reached the replica; null or absent: not known (a router that just
+   * restarted knows nothing), which is never taken for idle.
+   */
+  lastUsedAtMs?: number | null;
 }
 
 export interface ReconcileNode {
@@ -78,6 +85,11 @@ export interface ReconcilePolicy {
   onDemandIdleMs?: number;
   /** The wait before replacing a failed replica (default 5 s doubling to 5 min). */
   failureBackoff?: FailureBackoffPolicy;
+  /**
+   * How long a replica must have served nothing before it may be evicted for a more important
+   * model that cannot otherwise be placed (default 2 min).
+   */
+  evictAfterIdleMs?: number;
 }
 
 export const DEFAULT_RECONCILE_POLICY: ReconcilePolicy = { lostAfterMs: 10_000, failuresToPark: 5 };

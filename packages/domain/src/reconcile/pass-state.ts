@@ -1,0 +1,42 @@
+// The state one planning pass shares between the models it plans, so a model planned later sees
+// what earlier ones placed, stopped and took back.
+import type { Fleet } from "../placement/fleet-types";
+import type { ExistingReplica, PlacementNode } from "../placement/types";
+import type { QuotaPass } from "./quota-pass";
+import type { DesiredModel, ObservedReplica, ReconcileInput, ReconcileNode } from "./types";
+
+/** State shared by every model of one pass, so later models see what earlier ones placed. */
+export interface PassState {
+  input: ReconcileInput;
+  byName: ReadonlyMap<string, DesiredModel>;
+  nodesById: Map<string, ReconcileNode>;
+  placementNodes: PlacementNode[];
+  /** Every replica holding resources, as placement reads it; grows as the pass places. */
+  existing: ExistingReplica[];
+  /**
+   * The placement index over `placementNodes` and `existing`, built at the pass's first placement
+   * and kept up to date by it (placement adds what it places; `existing` only grows in a pass), so
+   * a pass over many models indexes the fleet once rather than once per model.
+   */
+  fleet?: Fleet;
+  lostAnnounced: Set<string>;
+  /** Replicas the models planned so far stopped; making room never picks them again. */
+  stopped: Set<string>;
+  /** What each scope holds against its quota; absent when no scope has one. */
+  quota?: QuotaPass;
+  /** Built on the first attempt in the pass to make room by stopping other replicas. */
+  room?: RoomState;
+}
+
+/** What making room (taking borrowed capacity back, evicting the idle) keeps within a pass. */
+export interface RoomState {
+  existingById: Map<string, ExistingReplica>;
+  /** Replicas that may be taken back for a scope within its guarantee, by node; on first use. */
+  borrowed?: Map<string, ObservedReplica[]>;
+  /** Replicas that may be evicted as idle, by node; on first use. */
+  idle?: Map<string, ObservedReplica[]>;
+  /** Replicas this pass stopped to make room: never chosen twice, nor counted by their model. */
+  taken: Set<string>;
+  /** Nodes where this pass made room: the freed room is spoken for until the next pass. */
+  usedNodes: Set<string>;
+}
