@@ -32,7 +32,7 @@ export interface ModelsServiceDeps {
   fleet: FleetView;
   catalog: CatalogStore;
   health: Pick<ModelHealthBook, "get" | "reset">;
-  reconciler: Pick<Reconciler, "markDirty">;
+  reconciler: Pick<Reconciler, "markDirty" | "reloadQuotas">;
   events: EventRecorder;
   log(line: string): void;
 }
@@ -118,6 +118,8 @@ export function createModelsService(deps: ModelsServiceDeps): ModelsService {
       known(name);
       const ref = owner === null ? null : await checkedOwner(db, owner);
       await deps.catalog.setOwner(name, ref, actor);
+      // Planning keeps owner chains with the quotas: read them again so the new owner counts now.
+      await reconciler.reloadQuotas();
       deps.log(`model ${name}: owner ${owner ?? "cleared"} by ${actor.username}`);
       return modelView(fleet, known(name));
     },

@@ -2,6 +2,7 @@
 // API keys, sign-in settings, Entra, MCP). Each service comes from its feature folder; this file
 // only chooses what each one may touch: reads go through the fleet view, never the reconciler's bag.
 import { join } from "node:path";
+import { messageOf } from "@llmgw/domain";
 import type { ApiServices, UserView } from "@llmgw/api";
 import { createLogsService, createReclaimService } from "../agents/node-requests";
 import { createModelsService } from "../catalog/models-service";
@@ -90,10 +91,15 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
     reclaim: createReclaimService(db, { registry, links, catalog: fleet.catalog }, timeoutMs),
     releases: createReleasesService(releaseStore, events),
     controlPlanes: options.controlPlanes,
-    // A changed quota can let a waiting model start, or stop one: every model is planned again.
+    // A changed quota can let a waiting model start, or stop one: planning reads the quotas again
+    // and plans every model.
     quotas: createQuotasService({
       ...{ db, fleet, ownership, nowMs, log },
-      quotasChanged: () => reconciler.markAll(),
+      quotasChanged: () => {
+        reconciler
+          .reloadQuotas()
+          .catch((error: unknown) => log(`reading quotas again failed: ${messageOf(error)}`));
+      },
     }),
     upgrade: createUpgradeService({
       ...{ serverVersion: SERVER_VERSION, store: releaseStore, nodes, replicas },
