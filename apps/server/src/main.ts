@@ -135,7 +135,7 @@ async function startLeading(
       lease: () => elector.lease(),
     }),
   });
-  const metrics = createMetrics(api.services.nodes, plane.fleet);
+  const metrics = createMetrics(api.services.nodes, plane.fleet, api.services.quotas);
   registerCertificateMetrics(metrics.registry, pki);
   registerLeaderMetrics(metrics.registry, elector);
   const gateway = startGateway({

@@ -1,8 +1,9 @@
 // Prometheus metrics for the server. Fleet gauges are computed when scraped, from live state,
 // so nothing ticks between scrapes and nothing can drift.
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
-import type { NodesService } from "@llmgw/api";
+import type { NodesService, QuotasService } from "@llmgw/api";
 import { registerFleetMetrics } from "./metrics-fleet";
+import { registerQuotaMetrics } from "./metrics-quotas";
 import type { FleetView } from "./fleet/fleet-view";
 
 export interface ServerMetrics {
@@ -11,7 +12,11 @@ export interface ServerMetrics {
   refusedAgents: Counter;
 }
 
-export function createMetrics(nodes: NodesService, fleet?: FleetView): ServerMetrics {
+export function createMetrics(
+  nodes: Pick<NodesService, "list">,
+  fleet?: FleetView,
+  quotas?: Pick<QuotasService, "list">,
+): ServerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "llmgw_process_" });
   const malformedFrames = new Counter({
@@ -38,5 +43,6 @@ export function createMetrics(nodes: NodesService, fleet?: FleetView): ServerMet
     },
   });
   if (fleet) registerFleetMetrics(registry, fleet);
+  if (quotas) registerQuotaMetrics(registry, quotas);
   return { registry, malformedFrames, refusedAgents };
 }

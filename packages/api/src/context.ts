@@ -35,6 +35,7 @@ import type {
   RoleBindingView,
   UpdatePersonInput,
 } from "./people/schemas";
+import type { ScopeQuotaView, SetQuotaInput } from "./quotas/schemas";
 import type { ReclaimView } from "./reclaim/schemas";
 import type { ReleaseView } from "./releases/schemas";
 import type { ControlPlaneView } from "./control-planes/schemas";
@@ -87,6 +88,11 @@ export interface ModelsService {
   /** Clears a parked model's failures so the reconciler tries again. */
   retry(name: string, actor: Actor): Promise<ModelView>;
   setFallbacks(name: string, fallbacks: string[], actor: Actor): Promise<ModelView>;
+  /**
+   * Sets the model's owner (`team:ml`; null clears it) without a new revision, so its replicas
+   * keep running; refuses a person or an owner that is not in the org tree.
+   */
+  setOwner(name: string, owner: string | null, actor: Actor): Promise<ModelView>;
   /** Seals an external model's provider key (null clears it); the key is never answered back. */
   setKey(name: string, key: string | null, actor: Actor): Promise<ModelView>;
   explainPlacement(name: string): Promise<PlacementExplanation>;
@@ -120,6 +126,19 @@ export interface ReleasesService {
 
 export interface ControlPlanesService {
   list(): Promise<ControlPlaneView[]>;
+}
+
+/** Quotas per scope of the ownership tree; every change is audited and re-plans the fleet. */
+export interface QuotasService {
+  /** Every scope with a quota or holding something, with what it holds per resource. */
+  list(): Promise<ScopeQuotaView[]>;
+  /**
+   * Stores the scope's quota (replacing any); refuses a scope not in the tree, amounts that do
+   * not parse (naming the part), a guarantee above the limit or above a parent's limit.
+   */
+  set(input: SetQuotaInput, actor: Actor): Promise<ScopeQuotaView>;
+  /** Throws ServiceError("not_found") for a scope without a quota. */
+  remove(scope: string, actor: Actor): Promise<{ scope: string }>;
 }
 
 /** Rolling upgrades: the control plane first, then one node at a time (driven by the CLI). */
@@ -257,6 +276,7 @@ export interface ApiServices {
   reclaim: ReclaimService;
   releases: ReleasesService;
   controlPlanes: ControlPlanesService;
+  quotas: QuotasService;
   upgrade: UpgradeService;
   keys: KeysService;
   joinTokens: JoinTokensService;

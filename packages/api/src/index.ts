@@ -22,6 +22,7 @@ export type {
   ReclaimService,
   ReleasesService,
   ControlPlanesService,
+  QuotasService,
   UpgradeService,
   ReplicasService,
   StatusService,

@@ -46,6 +46,7 @@ export const REFUSALS = {
   "model.upstream_barred": ["reason"],
   "model.fallbacks_refused": ["name"],
   "model.preset_not_found": ["preset", "presets"],
+  "model.owner_refused": ["owner"],
   "node.not_found": ["node"],
   "node.not_connected": ["node"],
   "node.request_failed": ["node", "reason"],
@@ -74,6 +75,11 @@ export const REFUSALS = {
   "mcp.admin_keeps_no_token": ["server"],
   "mcp.header_twice": ["header"],
   "mcp.no_own_list": ["subject", "server"],
+  "quota.scope_refused": ["scope"],
+  "quota.amounts_refused": ["field", "part", "why"],
+  "quota.guarantee_above_limit": ["scope", "resource", "guaranteed", "limit"],
+  "quota.above_parent_limit": ["scope", "resource", "guaranteed", "parent", "limit"],
+  "quota.not_found": ["scope"],
   "standby.no_leader": [],
 } as const satisfies Record<string, readonly string[]>;
 

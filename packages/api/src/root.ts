@@ -9,6 +9,7 @@ import { mcpRouter } from "./mcp/router";
 import { modelsRouter } from "./models/router";
 import { nodesRouter } from "./nodes/router";
 import { groupsRouter, orgRouter, peopleRouter, rolesRouter } from "./people/router";
+import { quotasRouter } from "./quotas/router";
 import { reclaimRouter } from "./reclaim/router";
 import { releasesRouter } from "./releases/router";
 import { controlPlanesRouter } from "./control-planes/router";
@@ -29,6 +30,7 @@ export const appRouter = router({
   reclaim: reclaimRouter,
   releases: releasesRouter,
   controlPlanes: controlPlanesRouter,
+  quotas: quotasRouter,
   upgrade: upgradeRouter,
   keys: keysRouter,
   joinTokens: joinTokensRouter,

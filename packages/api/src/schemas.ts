@@ -15,6 +15,7 @@ export * from "./mcp/schemas";
 export * from "./models/schemas";
 export * from "./nodes/schemas";
 export * from "./people/schemas";
+export * from "./quotas/schemas";
 export * from "./reclaim/schemas";
 export * from "./releases/schemas";
 export * from "./control-planes/schemas";

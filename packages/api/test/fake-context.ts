@@ -15,6 +15,7 @@ import type {
   PersonView,
   Role,
   RoleBindingView,
+  SetQuotaInput,
   McpServerView,
   TokenView,
 } from "../src/schemas";
@@ -137,6 +138,7 @@ export function fakeServices() {
       remove: vi.fn(async () => undefined),
       retry: vi.fn(async () => modelView()),
       setFallbacks: vi.fn(async () => modelView()),
+      setOwner: vi.fn(async () => modelView()),
       setKey: vi.fn(async () => modelView()),
       explainPlacement: vi.fn(async () => ({ model: "chat", lines: [], summary: "placed" })),
       presets: vi.fn(async () => []),
@@ -189,6 +191,16 @@ export function fakeServices() {
       })),
     },
     controlPlanes: { list: vi.fn(async () => []) },
+    quotas: {
+      list: vi.fn(async () => []),
+      set: vi.fn(async (input: SetQuotaInput) => ({
+        scope: input.scope,
+        quota: null,
+        lines: [],
+        atLimit: false,
+      })),
+      remove: vi.fn(async (scope: string) => ({ scope })),
+    },
     releases: {
       list: vi.fn(async () => []),
       remove: vi.fn(async (version: string) => ({ version })),

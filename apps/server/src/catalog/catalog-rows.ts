@@ -16,7 +16,8 @@ export interface CatalogState {
 
 export interface AuditEntry {
   actor: string;
-  action: "model.add" | "model.change" | "model.remove" | "model.fallbacks" | "model.key";
+  action:
+    "model.add" | "model.change" | "model.remove" | "model.fallbacks" | "model.key" | "model.owner";
   target: string;
   details: Record<string, unknown>;
 }
@@ -116,7 +117,10 @@ export async function deleteModelRow(
 async function updateModelRow(
   db: Database,
   name: string,
-  change: { fallbacks: string[] } | { externalKeySealed: string | null },
+  change:
+    | { fallbacks: string[] }
+    | { externalKeySealed: string | null }
+    | { definition: Record<string, unknown> },
   audit: AuditEntry,
   at: Date,
 ): Promise<void> {
@@ -148,6 +152,17 @@ export async function updateExternalKeyRow(
   at: Date,
 ): Promise<void> {
   await updateModelRow(db, name, { externalKeySealed: sealed }, audit, at);
+}
+
+/** Rewrites the definition (its owner) without touching the revision, with its audit row. */
+export async function updateOwnerRow(
+  db: Database,
+  name: string,
+  definition: Record<string, unknown>,
+  audit: AuditEntry,
+  at: Date,
+): Promise<void> {
+  await updateModelRow(db, name, { definition }, audit, at);
 }
 
 /** Key-order-independent JSON, so two definitions that say the same thing compare equal. */

@@ -1,7 +1,7 @@
 // The contract between the catalog (desired state, kept in the store) and everything that reads
 // it (reconciler, router, services). The implementation lives beside this file.
 import type { Actor } from "@llmgw/api";
-import type { Catalog, ModelDefinition } from "@llmgw/domain";
+import type { Catalog, ModelDefinition, OwnerRef } from "@llmgw/domain";
 
 export interface CatalogEntryMeta {
   /** Bumped on every change of the model's definition. */
@@ -29,6 +29,11 @@ export interface CatalogStore {
    * Throws ServiceError("not_found") for an unknown model, ("invalid") for one that is not external.
    */
   setExternalKey(name: string, key: string | null, actor: Actor): Promise<void>;
+  /**
+   * Sets (null clears) the model's owner without a new revision, so its replicas keep running;
+   * audited. Throws ServiceError("not_found") for an unknown model. The caller checks the owner.
+   */
+  setOwner(name: string, owner: OwnerRef | null, actor: Actor): Promise<void>;
   /**
    * Reads the store again and swaps in what changed there (another control plane's edits); a
    * catalog that did not change is not swapped, so subscribers hear only of real changes.

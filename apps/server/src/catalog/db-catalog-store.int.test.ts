@@ -206,6 +206,36 @@ describe("catalog store", () => {
     expect(error.message).toMatch(/model "spare" is not in the catalog/);
   });
 
+  it("sets and clears a model's owner without a new revision, audited, and tells subscribers", async () => {
+    const seen: Array<string | undefined> = [];
+    const unsubscribe = catalog.subscribe((next) => seen.push(next.get("chat")?.owner?.team));
+    await catalog.setOwner("chat", { kind: "project", name: "search" }, bob);
+    expect(catalog.current().get("chat")?.owner).toEqual({ project: "search" });
+    await catalog.setOwner("chat", null, bob);
+    expect(catalog.current().get("chat")?.owner).toBeUndefined();
+    await catalog.setOwner("chat", { kind: "team", name: "ml" }, alice);
+    unsubscribe();
+
+    expect(seen).toEqual([undefined, undefined, "ml"]);
+    expect(catalog.current().get("chat")?.owner).toEqual({ team: "ml" });
+    // Ownership says who pays, not how the model runs: the replicas keep their revision.
+    expect(catalog.meta("chat")).toMatchObject({ revision: 2, updatedBy: "alice" });
+    const [row] = await store.db.select().from(models).where(eq(models.name, "chat"));
+    expect(row).toMatchObject({ revision: 2, definition: { owner: { team: "ml" } } });
+    const audit = await store.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "model.owner"))
+      .orderBy(asc(auditLog.id));
+    expect(audit.map((entry) => [entry.actor, entry.details])).toEqual([
+      ["bob", { owner: "project:search", previous: null }],
+      ["bob", { owner: null, previous: { project: "search" } }],
+      ["alice", { owner: "team:ml", previous: null }],
+    ]);
+    const missing = await refusal(catalog.setOwner("ghost", { kind: "team", name: "ml" }, alice));
+    expect(missing.kind).toBe("not_found");
+  });
+
   it("leaves the catalog unchanged when the write fails", async () => {
     const before = catalog.current();
     const broken = await openCatalogStore(store.db, deps);
@@ -231,7 +261,8 @@ describe("catalog store", () => {
     const reopened = await openCatalogStore(store.db, deps);
     expect(reopened.current().models.map((m) => m.name)).toEqual(["chat"]);
     expect(reopened.current().get("chat")?.replicas.max).toBe(3);
-    // Alice was the last to touch it: removing "spare" took it out of chat's fallbacks.
+    expect(reopened.current().get("chat")?.owner).toEqual({ team: "ml" });
+    // Alice was the last to touch it: she gave it its owner.
     expect(reopened.meta("chat")).toMatchObject({ revision: 2, fallbacks: [], updatedBy: "alice" });
     expect(logLines.join("\n")).toMatch(
       /model "stale" in the store no longer validates and is left out: profiles: give at least one profile/,

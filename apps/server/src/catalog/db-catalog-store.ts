@@ -25,7 +25,8 @@ import {
 import type { CatalogEntryMeta, CatalogStore } from "./catalog-store";
 import { keyFileRefusal } from "../external-keys/key-files";
 import { openExternalKey, setExternalKey } from "./external-key";
-import { unknownModel, type CatalogStoreDeps, type Ops } from "./store-ops";
+import { setModelOwner } from "./model-owner";
+import { built, unknownModel, type CatalogStoreDeps, type Ops } from "./store-ops";
 
 export type { CatalogStoreDeps } from "./store-ops";
 
@@ -73,6 +74,7 @@ export async function openCatalogStore(
     setFallbacks: (name, fallbacks, actor) =>
       serialised(() => setModelFallbacks(ops, name, fallbacks, actor)),
     setExternalKey: (name, key, actor) => serialised(() => setExternalKey(ops, name, key, actor)),
+    setOwner: (name, owner, actor) => serialised(() => setModelOwner(ops, name, owner, actor)),
     externalKey: (name) => openExternalKey(ops, name),
     reload: () =>
       serialised(async () => {
@@ -113,17 +115,6 @@ function refusedName(definition: unknown): string {
 function definitionRefusal(definition: unknown): RefusalInit {
   const name = nameOf(definition);
   return name ? { code: "model.refused", params: { name } } : { code: "model.definition_refused" };
-}
-
-function built(result: ReturnType<typeof createCatalog>, what: string): Catalog {
-  // The definition was validated alone already; a set-level refusal here is a bug, not bad input.
-  if (!result.ok)
-    throw new ServiceError("invalid", `${what} was refused: ${result.errors.join("; ")}`, {
-      code: "model.catalog_refused",
-      params: { reason: result.errors.join("; ") },
-      details: result.errors,
-    });
-  return result.catalog;
 }
 
 /**

@@ -12,7 +12,8 @@ import {
 } from "@llmgw/domain";
 import { heldReplicas, livePlacementNodes, type FleetView } from "../fleet/fleet-view";
 
-function ownerOf(model: ModelDefinition): string | null {
+/** The owner string of a model (`team:ml`), or null when it has none. */
+export function modelOwner(model: ModelDefinition): string | null {
   const owner = model.owner;
   if (!owner) return null;
   if (owner.org) return `org:${owner.org}`;
@@ -70,7 +71,7 @@ export function modelView(fleet: FleetView, model: ModelDefinition): ModelView {
     unplaceableReasons:
       unplaceable && state === "unplaceable" ? [unplaceable.summary, ...unplaceable.reasons] : [],
     fallbacks: meta?.fallbacks ?? [],
-    owner: ownerOf(model),
+    owner: modelOwner(model),
     updatedAt: (meta?.updatedAt ?? new Date(0)).toISOString(),
     updatedBy: meta?.updatedBy ?? "system",
     externalKey: externalKeySource(model, meta?.externalKeySealed ?? null),

@@ -14,9 +14,12 @@ import {
   formatExplanation,
   placementRequestFor,
   presetNames,
+  parseOwner,
+  type OwnerRef,
 } from "@llmgw/domain";
 import type { Database } from "@llmgw/db";
 import type { EventRecorder } from "../events/event-recorder";
+import { requireUnit } from "../identity/org-tree";
 import { heldReplicas, livePlacementNodes, type FleetView } from "../fleet/fleet-view";
 import type { ModelHealthBook } from "../reconcile/model-health";
 import type { Reconciler } from "../reconcile/reconciler";
@@ -29,7 +32,7 @@ export interface ModelsServiceDeps {
   fleet: FleetView;
   catalog: CatalogStore;
   health: Pick<ModelHealthBook, "get" | "reset">;
-  reconciler: Pick<Reconciler, "markDirty">;
+  reconciler: Pick<Reconciler, "markDirty" | "reloadQuotas">;
   events: EventRecorder;
   log(line: string): void;
 }
@@ -111,6 +114,15 @@ export function createModelsService(deps: ModelsServiceDeps): ModelsService {
       });
       return modelView(fleet, known(name));
     },
+    async setOwner(name, owner, actor) {
+      known(name);
+      const ref = owner === null ? null : await checkedOwner(db, owner);
+      await deps.catalog.setOwner(name, ref, actor);
+      // Planning keeps owner chains with the quotas: read them again so the new owner counts now.
+      await reconciler.reloadQuotas();
+      deps.log(`model ${name}: owner ${owner ?? "cleared"} by ${actor.username}`);
+      return modelView(fleet, known(name));
+    },
     async setKey(name, key, actor) {
       await deps.catalog.setExternalKey(name, key, actor);
       deps.log(
@@ -134,12 +146,27 @@ export function createModelsService(deps: ModelsServiceDeps): ModelsService {
         formatExplanation(explanation).map((line) => `[${model.profiles[i]?.name}] ${line}`),
       );
       const chosen = explanations.find((e) => e.nodes.some((n) => n.chosen));
+      // Placement alone may find room that a quota refuses: the last pass's refusal comes first.
+      const refused = fleet.unplaceable.get(name);
       return {
         model: name,
-        lines,
+        lines: refused ? [`last pass: ${refused.summary}`, ...lines] : lines,
         summary: (chosen ?? explanations[0])?.summary ?? `model "${name}" has no profiles`,
       };
     },
     presets: async () => PRESETS.flatMap((preset) => presetView(fleet, preset) ?? []),
   };
+}
+
+/** An owner a model may have: an org, team or project of the tree (a person owns no model). */
+async function checkedOwner(db: Database, owner: string): Promise<OwnerRef> {
+  const ref = parseOwner(owner);
+  if (!ref || ref.kind === "user")
+    throw new ServiceError(
+      "invalid",
+      `"${owner}" is not an owner a model can have; give org:NAME, team:NAME or project:NAME`,
+      { code: "model.owner_refused", params: { owner } },
+    );
+  await requireUnit(db, owner);
+  return ref;
 }

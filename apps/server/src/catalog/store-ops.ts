@@ -1,6 +1,7 @@
 // What the catalog store's operations share: its settings, its state and the one refusal for a
 // model that is not there. Kept apart so each operation's file imports it without a cycle.
 import { ServiceError } from "@llmgw/api";
+import type { Catalog, CatalogResult } from "@llmgw/domain";
 import type { Database } from "@llmgw/db";
 import type { CatalogState } from "./catalog-rows";
 
@@ -28,4 +29,15 @@ export function unknownModel(name: string): ServiceError {
     `model "${name}" is not in the catalog; see \`llmgw ctl models\``,
     { code: "model.not_found", params: { name } },
   );
+}
+
+export function built(result: CatalogResult, what: string): Catalog {
+  // The definition was validated alone already; a set-level refusal here is a bug, not bad input.
+  if (!result.ok)
+    throw new ServiceError("invalid", `${what} was refused: ${result.errors.join("; ")}`, {
+      code: "model.catalog_refused",
+      params: { reason: result.errors.join("; ") },
+      details: result.errors,
+    });
+  return result.catalog;
 }

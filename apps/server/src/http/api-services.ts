@@ -2,6 +2,7 @@
 // API keys, sign-in settings, Entra, MCP). Each service comes from its feature folder; this file
 // only chooses what each one may touch: reads go through the fleet view, never the reconciler's bag.
 import { join } from "node:path";
+import { messageOf } from "@llmgw/domain";
 import type { ApiServices, UserView } from "@llmgw/api";
 import { createLogsService, createReclaimService } from "../agents/node-requests";
 import { createModelsService } from "../catalog/models-service";
@@ -23,6 +24,7 @@ import type { ClusterPki } from "../pki/cluster-pki";
 import type { JoinTokens } from "../pki/join-tokens";
 import { nodeRemover } from "../pki/remove-node";
 import type { ControlPlane, ControlPlaneOptions } from "../reconcile/control-plane";
+import { createQuotasService } from "../quotas/quotas-service";
 import { createReplicasService } from "../reconcile/replicas-service";
 import { ReleaseStore } from "../releases/release-store";
 import { createReleasesService } from "../releases/releases-service";
@@ -89,6 +91,16 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
     reclaim: createReclaimService(db, { registry, links, catalog: fleet.catalog }, timeoutMs),
     releases: createReleasesService(releaseStore, events),
     controlPlanes: options.controlPlanes,
+    // A changed quota can let a waiting model start, or stop one: planning reads the quotas again
+    // and plans every model.
+    quotas: createQuotasService({
+      ...{ db, fleet, ownership, nowMs, log },
+      quotasChanged: () => {
+        reconciler
+          .reloadQuotas()
+          .catch((error: unknown) => log(`reading quotas again failed: ${messageOf(error)}`));
+      },
+    }),
     upgrade: createUpgradeService({
       ...{ serverVersion: SERVER_VERSION, store: releaseStore, nodes, replicas },
       ...{ registry, links, events, nodeReplyTimeoutMs: NODE_UPGRADE_REPLY_TIMEOUT_MS, log },

@@ -20,10 +20,15 @@ import { ModelHealthBook } from "./model-health";
 import { startReconciler, type Reconciler } from "./reconciler";
 import { ReplicaBook } from "./replica-book";
 import { ReplicaLoadBook, type LoadSink } from "./replica-load";
+import { QuotaBook, readQuotaRows } from "./quota-book";
+import { createOwnershipResolver } from "../identity/ownership";
 import { applyReports, onNodeRegistered } from "./reports";
 import { followLeadership, type LeadershipSource } from "../leader/standby";
 import { startSharedUse } from "../leader/shared-use";
 import { eq, modelDemand } from "@llmgw/db";
+
+/** How often quotas and owner chains are read again (another control plane may change them). */
+const QUOTA_RELOAD_MS = 30_000;
 
 export interface ControlPlane {
   /** What the gateway and the API services read of the fleet; they never get `ReconcileDeps`. */
@@ -36,6 +41,8 @@ export interface ControlPlane {
   catalog: CatalogStore;
   /** Model health, for the models service's retry, which clears a model's failures. */
   health: Pick<ModelHealthBook, "get" | "reset">;
+  /** Quotas, and models' owner chains, as planning last read them (`reconciler.reloadQuotas`). */
+  quotas: Pick<QuotaBook, "quotas" | "chainOf">;
   reconciler: Reconciler;
   /** The secret replica keys are derived from, for the gateway; never logged. */
   replicaSecret: Uint8Array;
@@ -72,6 +79,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     ? { kind: "env" as const, base64: config.masterKeyBase64 }
     : { kind: "file" as const, path: join(config.homeDir, "master.key") };
   const masterKey = loadMasterKey(masterKeySource);
+  const failed = (what: string) => (error: unknown) => log(`${what} failed: ${messageOf(error)}`);
   if (masterKey.created)
     log(
       `created the master key ${join(config.homeDir, "master.key")} (mode 0600); back it up: sealed secrets cannot be read without it`,
@@ -94,12 +102,15 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const confirmLeading = () => options.leadership.confirm();
   book.guardWrites(confirmLeading);
   health.guardWrites(confirmLeading);
+  const quotas = new QuotaBook(() => readQuotaRows(db), createOwnershipResolver(db), log);
+  await quotas.reload(catalog.current().models).catch(failed("reading quotas"));
   // The loop starts after its deps exist; a takeover before that needs no pass of its own.
   const started: { loop?: Reconciler } = {};
   const leadership = followLeadership({
     source: options.leadership,
     reload: async () => {
       await Promise.all([book.reload(), health.reload(), catalog.reload()]);
+      await quotas.reload(catalog.current().models);
     },
     tookOver: () => {
       // The grace agents get to come back counts from the takeover: they were connected to the
@@ -132,6 +143,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     events: options.events,
     demand: new DemandBook(),
     load: new ReplicaLoadBook(),
+    quotas,
     nowMs,
     log,
   };
@@ -142,7 +154,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     demanded: (model) => loop.markDirty(model),
     refreshMs: config.standbyRefreshMs,
   });
-  const failed = (what: string) => (error: unknown) => log(`${what} failed: ${messageOf(error)}`);
+  const quotaTimer = setInterval(() => {
+    if (leadership.isLeader())
+      void quotas.reload(catalog.current().models).catch(failed("reading quotas"));
+  }, QUOTA_RELOAD_MS);
+  quotaTimer.unref();
   const unsubscribe = catalog.subscribe((next, previous) => {
     for (const model of next.models)
       if (previous.get(model.name) !== model) loop.markDirty(model.name);
@@ -165,6 +181,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     load: deps.load,
     catalog,
     health,
+    quotas,
     reconciler: loop,
     replicaSecret,
     apiKeyPepper,
@@ -186,6 +203,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     },
     onDisconnected: () => loop.markAll(),
     async stop() {
+      clearInterval(quotaTimer);
       unsubscribe();
       stopSharedUse();
       leadership.stop();

@@ -8,6 +8,7 @@ import type { EventRecorder } from "../events/event-recorder";
 import type { FleetRegistry } from "../fleet/registry";
 import type { DemandBook } from "./demand";
 import type { ModelHealthBook } from "./model-health";
+import type { QuotaBook } from "./quota-book";
 import type { ReplicaBook } from "./replica-book";
 import type { ReplicaLoadBook } from "./replica-load";
 
@@ -47,6 +48,8 @@ export interface ReconcileDeps {
   demand: DemandBook;
   /** What each replica's engine last said about its queue (the gateway's scraper records it). */
   load: ReplicaLoadBook;
+  /** Quotas per scope and the models' owner chains, read from the store. */
+  quotas: QuotaBook;
   nowMs(): number;
   log(line: string): void;
 }

@@ -20,6 +20,11 @@ export interface Reconciler extends ReportSink {
   /** Sends the frame an agent's report calls for, at once, the way the plan's own are sent. */
   carryOut(decision: ReportDecision): void;
   markAll(): void;
+  /**
+   * Reads quotas and owner chains from the store again and plans every model: call it after a
+   * quota or a model's owner changes.
+   */
+  reloadQuotas(): Promise<void>;
   /** Replicas autoscaling added above the model's base so far. */
   autoscaleAdded(model: string): number;
   /** Resolves when the dirty set is empty and no pass is running (for tests and shutdown). */
@@ -49,6 +54,19 @@ function lastDemand(
   return latest;
 }
 
+/**
+ * The replicas with what idle eviction reads. This process has seen every request since it began
+ * leading, and nothing before: a replica's last use counts from then at the earliest, so what a
+ * restarted router does not know is never taken for idle.
+ */
+function withUse(deps: ReconcileDeps, nowMs: number): ObservedReplica[] {
+  return deps.book.all().map((record) => ({
+    ...record,
+    lastUsedAtMs: Math.max(record.lastUsedAtMs ?? record.createdAtMs, deps.startedAtMs),
+    inFlight: deps.load.inFlightOf(record.id, nowMs),
+  }));
+}
+
 export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): Reconciler {
   const dirty = new Set<string>();
   const warnings = new PlacementWarnings();
@@ -62,9 +80,11 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
    * instead of one per model.
    */
   const reconcileModels = async (names: readonly string[]): Promise<void> => {
+    // Owners named since the last pass are looked up first; the rest is read after, in one go.
+    await deps.quotas.resolve(deps.catalog.current().models);
     const nowMs = deps.nowMs();
     const catalog = deps.catalog.current();
-    const replicas: ObservedReplica[] = deps.book.all();
+    const replicas = withUse(deps, nowMs);
     const nodes = reconcileNodes(
       deps.registry,
       new Set(deps.book.active().map((r) => r.nodeId)),
@@ -84,6 +104,7 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
     const scaling = autoscaler.decide(demanded, names, replicas, nowMs);
     const models = demanded.map((model) => ({
       ...model,
+      ownerChain: deps.quotas.chainOf(model.definition),
       autoscaleAdded:
         scaling.decisions.get(model.definition.name)?.state.added ??
         autoscaler.added(model.definition.name),
@@ -95,6 +116,7 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
       nodes,
       nowMs,
       policy: deps.policy,
+      quotas: deps.quotas.quotas(),
       only: names,
       newReplicaId,
     });
@@ -171,6 +193,10 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
       kick();
     },
     markAll,
+    async reloadQuotas() {
+      await deps.quotas.reload(deps.catalog.current().models);
+      markAll();
+    },
     autoscaleAdded: (model) => autoscaler.added(model),
     carryOut: (decision) => carryOutReport(deps, decision),
     async idle() {

@@ -40,6 +40,14 @@ export class ReplicaLoadBook implements LoadSink {
     return { waiting, running, ready: readyIds.length };
   }
 
+  /** Requests the replica's engine is running or holding; null when no fresh reading says. */
+  inFlightOf(replicaId: string, nowMs: number): number | null {
+    const reading = this.readings.get(replicaId);
+    if (!reading || nowMs - reading.atMs > LOAD_READING_STALE_MS) return null;
+    if (reading.running === null && reading.waiting === null) return null;
+    return (reading.running ?? 0) + (reading.waiting ?? 0);
+  }
+
   /** Drops the readings of replicas that are gone, so the map holds only live ones. */
   keepOnly(liveIds: ReadonlySet<string>): void {
     for (const id of this.readings.keys()) if (!liveIds.has(id)) this.readings.delete(id);

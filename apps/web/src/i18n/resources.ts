@@ -13,6 +13,7 @@ import modelsEn from "../locales/en/models.json";
 import nodesEn from "../locales/en/nodes.json";
 import peopleEn from "../locales/en/people.json";
 import refusalsEn from "../locales/en/refusals.json";
+import quotasEn from "../locales/en/quotas.json";
 import replicasEn from "../locales/en/replicas.json";
 import usageEn from "../locales/en/usage.json";
 import signinSetupEn from "../locales/en/signin-setup.json";
@@ -29,6 +30,7 @@ import modelsTr from "../locales/tr/models.json";
 import nodesTr from "../locales/tr/nodes.json";
 import peopleTr from "../locales/tr/people.json";
 import refusalsTr from "../locales/tr/refusals.json";
+import quotasTr from "../locales/tr/quotas.json";
 import replicasTr from "../locales/tr/replicas.json";
 import usageTr from "../locales/tr/usage.json";
 import signinSetupTr from "../locales/tr/signin-setup.json";
@@ -39,6 +41,7 @@ export const NAMESPACES = [
   "nodes",
   "models",
   "replicas",
+  "quotas",
   "logs",
   "keys",
   "usage",
@@ -59,6 +62,7 @@ export const resources = {
     nodes: nodesEn,
     models: modelsEn,
     replicas: replicasEn,
+    quotas: quotasEn,
     logs: logsEn,
     keys: keysEn,
     usage: usageEn,
@@ -77,6 +81,7 @@ export const resources = {
     nodes: nodesTr,
     models: modelsTr,
     replicas: replicasTr,
+    quotas: quotasTr,
     logs: logsTr,
     keys: keysTr,
     usage: usageTr,

@@ -30,6 +30,7 @@ describe("models router", () => {
       caller.models.remove({ name: "chat" }),
       caller.models.retry({ name: "chat" }),
       caller.models.setFallbacks({ name: "chat", fallbacks: [] }),
+      caller.models.setOwner({ model: "chat", owner: "team:ml" }),
     ]) {
       const error = await caught(write);
       expect(error.code).toBe("FORBIDDEN");
@@ -39,6 +40,22 @@ describe("models router", () => {
     }
     expect(ctx.services.models.add).not.toHaveBeenCalled();
     expect(ctx.services.models.remove).not.toHaveBeenCalled();
+    expect(ctx.services.models.setOwner).not.toHaveBeenCalled();
+  });
+
+  it("sets or clears a model's owner for an operator, and refuses an empty owner before the service", async () => {
+    const ctx = fakeContext("operator");
+    const caller = appRouter.createCaller(ctx);
+    await caller.models.setOwner({ model: "chat", owner: "team:ml" });
+    await caller.models.setOwner({ model: "chat", owner: null });
+    expect(ctx.services.models.setOwner.mock.calls).toEqual([
+      ["chat", "team:ml", { username: "operator-user" }],
+      ["chat", null, { username: "operator-user" }],
+    ]);
+    const empty = await caught(caller.models.setOwner({ model: "chat", owner: "" }));
+    expect(empty.code).toBe("BAD_REQUEST");
+    expect(empty.message).toMatch(/owner is required; give org:NAME/);
+    expect(ctx.services.models.setOwner).toHaveBeenCalledTimes(2);
   });
 
   it("passes the operator as the actor to one service call", async () => {

@@ -7,6 +7,7 @@ import {
   presetViewSchema,
   setFallbacksInputSchema,
   setModelKeyInputSchema,
+  setModelOwnerInputSchema,
 } from "./schemas";
 import { answerOk, authedProcedure, listQuery, operatorProcedure, router } from "../trpc";
 
@@ -37,6 +38,14 @@ export const modelsRouter = router({
     .output(modelViewSchema)
     .mutation(({ ctx, input }) =>
       ctx.services.models.setFallbacks(input.name, input.fallbacks, ctx.actor),
+    ),
+
+  /** Who the model's replicas count against; changing it restarts nothing. */
+  setOwner: operatorProcedure
+    .input(setModelOwnerInputSchema)
+    .output(modelViewSchema)
+    .mutation(({ ctx, input }) =>
+      ctx.services.models.setOwner(input.model, input.owner, ctx.actor),
     ),
 
   /** The key goes in and is sealed; the answer says only whether one is set. */

@@ -85,3 +85,13 @@ export const setFallbacksInputSchema = z.object({
   name: modelNameSchema,
   fallbacks: z.array(modelNameSchema).max(32, "at most 32 fallbacks"),
 });
+
+/** Sets a model's owner (`team:ml`); null clears it. The server checks it names a unit of the tree. */
+export const setModelOwnerInputSchema = z.object({
+  model: oneLine("model").min(1, "model name is required").max(200),
+  owner: oneLine("owner")
+    .min(1, "owner is required; give org:NAME, team:NAME or project:NAME")
+    .max(200)
+    .nullable(),
+});
+export type SetModelOwnerInput = z.infer<typeof setModelOwnerInputSchema>;

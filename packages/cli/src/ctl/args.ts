@@ -38,7 +38,15 @@ export const FLAGS = {
   kind: { value: "LIST", help: "event kinds, comma-separated" },
   severity: { value: "LIST", help: "info, warning, error, comma-separated" },
   subject: { value: "TYPE[:ID]", help: "node, model, replica, key or release, with an id or not" },
-  limit: { value: "N", help: "how many at most (default 50)" },
+  limit: {
+    value: "N|AMOUNTS",
+    help: "how many at most (default 50); for quota set, the most the scope may hold (gpus=H100-80G:32,cores=128,memory=1TiB)",
+  },
+  guarantee: {
+    value: "AMOUNTS",
+    help: "what the scope is guaranteed, such as gpus=H100-80G:16,cores=64,memory=512GiB",
+  },
+  clear: { help: "take the value away (model owner: the model has no owner)" },
   role: { value: "R", help: "admin, operator or viewer" },
   scope: { value: "OWNER", help: "where a grant holds (default the whole cluster)" },
   group: { value: "NAME", help: "a group's name" },

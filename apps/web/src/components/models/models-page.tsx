@@ -13,6 +13,7 @@ import { ErrorPanel } from "../error-panel";
 import { AddModelDialog } from "./add-model-dialog";
 import { FallbacksDialog } from "./fallbacks-dialog";
 import { ModelsTable, type ModelActions } from "./models-table";
+import { OwnerDialog } from "./owner-dialog";
 
 const MODELS_REFETCH_INTERVAL_MS = 2000;
 
@@ -54,6 +55,7 @@ export function ModelsPage() {
   const [isAddOpen, setAddOpen] = useState(false);
   const [removing, setRemoving] = useState<string | null>(null);
   const [editingFallbacks, setEditingFallbacks] = useState<string | null>(null);
+  const [editingOwner, setEditingOwner] = useState<string | null>(null);
   const { retry, remove } = useModelWrites();
   const modelsQuery = useQuery(
     trpc.models.list.queryOptions(undefined, {
@@ -78,8 +80,10 @@ export function ModelsPage() {
     onRetry: (name) => retry.mutate({ name }),
     onRemove: setRemoving,
     onFallbacks: setEditingFallbacks,
+    onOwner: setEditingOwner,
   };
   const fallbacksModel = models?.find((model) => model.name === editingFallbacks);
+  const ownerModel = models?.find((model) => model.name === editingOwner);
 
   return (
     <section className="page">
@@ -151,6 +155,7 @@ export function ModelsPage() {
           onClose={() => setEditingFallbacks(null)}
         />
       ) : null}
+      {ownerModel ? <OwnerDialog model={ownerModel} onClose={() => setEditingOwner(null)} /> : null}
       {removing ? (
         <ConfirmDialog
           title={t("confirmRemove.title", { name: removing })}

@@ -19,6 +19,7 @@ export interface ModelActions {
   onRetry(name: string): void;
   onRemove(name: string): void;
   onFallbacks(name: string): void;
+  onOwner(name: string): void;
 }
 
 function StateCell({
@@ -94,6 +95,20 @@ function ActionsCell({ model, actions }: { model: ModelView; actions: ModelActio
         data-fallbacks={model.fallbacks.join(",")}
       >
         {t("fallbacks.button", { count: model.fallbacks.length })}
+      </button>
+      <button
+        type="button"
+        className="control control-small"
+        disabled={!actions.canWrite || isBusy}
+        title={
+          disabledTitle ??
+          (model.owner ? t("owner.buttonTitle", { owner: model.owner }) : undefined)
+        }
+        onClick={() => actions.onOwner(model.name)}
+        data-testid="model-owner"
+        data-owner={model.owner ?? ""}
+      >
+        {t("owner.button")}
       </button>
       <button
         type="button"

@@ -12,6 +12,7 @@ const SECTIONS = [
   "nodes",
   "models",
   "replicas",
+  "quotas",
   "keys",
   "usage",
   "events",

@@ -7,6 +7,7 @@ import { joinTokenCommands } from "./join-tokens";
 import { keyCommands } from "./keys";
 import { mcpCommands } from "./mcp";
 import { modelCommands } from "./models";
+import { quotaCommands } from "./quotas";
 import { releaseCommands } from "./releases";
 import { controlPlaneCommands } from "./control-planes";
 import { upgradeCommands } from "./upgrade";
@@ -26,6 +27,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...releaseCommands,
   ...upgradeCommands,
   ...controlPlaneCommands,
+  ...quotaCommands,
 };
 
 /**

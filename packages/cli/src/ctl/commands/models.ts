@@ -1,5 +1,5 @@
-// The catalog: list, show, add from a file or preset, remove, retry, fallbacks, placement.
-import { parseFallbacks, required, UsageError } from "../args";
+// The catalog: list, show, add from a file or preset, remove, retry, fallbacks, owner, placement.
+import { parseFallbacks, required, UsageError, type CtlValues } from "../args";
 import { explain } from "../client";
 import { classifyAddArgument, readDefinitions } from "../model-file";
 import { readSecretFile } from "../secret-file";
@@ -40,7 +40,7 @@ async function addModels(ctx: CommandContext, argument: string): Promise<number>
 }
 
 const MODEL_USAGE =
-  "model get NAME [--json] | add FILE|PRESET | remove NAME | fallbacks MODEL A,B | key set MODEL --key-file F | key clear MODEL | presets";
+  "model get NAME [--json] | add FILE|PRESET | remove NAME | fallbacks MODEL A,B | owner MODEL (OWNER | --clear) | key set MODEL --key-file F | key clear MODEL | presets";
 
 async function modelSubcommand(ctx: CommandContext): Promise<number> {
   const [verb, ...rest] = ctx.args;
@@ -66,6 +66,8 @@ async function modelSubcommand(ctx: CommandContext): Promise<number> {
     }
     case "fallbacks":
       return setFallbacks(sub);
+    case "owner":
+      return setOwner(sub);
     case "key":
       return modelKey(sub);
     case "retry":
@@ -88,6 +90,37 @@ async function setFallbacks(ctx: CommandContext): Promise<number> {
     model.fallbacks.length > 0
       ? `model "${name}" falls back to ${model.fallbacks.join(", ")} when the cluster has no room\n`
       : `model "${name}" has no fallbacks\n`,
+  );
+  return 0;
+}
+
+const OWNER_USAGE = "model owner MODEL (OWNER | --clear)";
+
+/** What `model owner` asks for: the model and its new owner, or null to clear it. */
+export function ownerInput(
+  args: string[],
+  values: CtlValues,
+): { model: string; owner: string | null } {
+  const model = required(args, 0, "MODEL", OWNER_USAGE);
+  const owner = args[1];
+  if (values.clear === true && owner !== undefined)
+    throw new UsageError(`give an owner or --clear, not both; usage: ${OWNER_USAGE}`);
+  if (values.clear === true) return { model, owner: null };
+  if (owner === undefined)
+    throw new UsageError(
+      `give the owner (org:NAME, team:NAME or project:NAME) or --clear; usage: ${OWNER_USAGE}`,
+    );
+  return { model, owner };
+}
+
+/** Whose quota the model's replicas count against; changing it restarts none of them. */
+async function setOwner(ctx: CommandContext): Promise<number> {
+  const input = ownerInput(ctx.args, ctx.values);
+  const model = await ctx.api.models.setOwner.mutate(input);
+  ctx.write(
+    model.owner === null
+      ? `model "${model.name}" has no owner now; its replicas count against no scope\n`
+      : `model "${model.name}" is owned by ${model.owner}; its replicas keep running and count against it\n`,
   );
   return 0;
 }
@@ -136,8 +169,8 @@ export const modelCommands = {
   },
   model: {
     usage: MODEL_USAGE,
-    summary: "show, add, remove a model, set its fallbacks or an external model's key",
-    flags: ["json", "key-file"],
+    summary: "show, add, remove a model, set its fallbacks, its owner or an external model's key",
+    flags: ["json", "key-file", "clear"],
     takesArguments: true,
     run: modelSubcommand,
   },
