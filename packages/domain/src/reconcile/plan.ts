@@ -4,14 +4,19 @@
 import { PRIORITY_CLASSES } from "../catalog/model-definition";
 import type { ExistingReplica } from "../placement/types";
 import { planModel, type PassState } from "./plan-model";
+import { asWhole, shardsOf } from "./shards";
 import type { DesiredModel, ObservedReplica, ReconcileAction, ReconcileInput } from "./types";
 
 export interface ReconcilePlan {
   actions: ReconcileAction[];
 }
 
-function existingFrom(input: ReconcileInput, byName: Map<string, DesiredModel>): ExistingReplica[] {
-  return input.replicas
+/** Every shard's cards count: a replica spanning nodes holds cards on each of them. */
+function existingFrom(
+  replicas: readonly ObservedReplica[],
+  byName: Map<string, DesiredModel>,
+): ExistingReplica[] {
+  return replicas
     .filter((replica) => replica.phase !== "stopped")
     .map((replica) => {
       const profile = byName
@@ -20,7 +25,10 @@ function existingFrom(input: ReconcileInput, byName: Map<string, DesiredModel>):
       return {
         id: replica.id,
         model: replica.model,
-        shards: [{ nodeId: replica.nodeId, cardIndexes: replica.gpuIndexes }],
+        shards: shardsOf(replica).map((shard) => ({
+          nodeId: shard.nodeId,
+          cardIndexes: shard.gpuIndexes,
+        })),
         memoryGb: profile?.memory_gb ?? 0,
         cpuCores: profile?.cpu_cores ?? 0,
       };
@@ -38,8 +46,10 @@ function planOrder(names: Iterable<string>, byName: Map<string, DesiredModel>): 
 
 export function planReconcile(input: ReconcileInput): ReconcilePlan {
   const byName = new Map(input.models.map((model) => [model.definition.name, model]));
+  // A replica spanning nodes is planned as a whole: ready when every shard is, failed when one is.
+  const replicas = input.replicas.map(asWhole);
   const replicasByModel = new Map<string, ObservedReplica[]>();
-  for (const replica of input.replicas) {
+  for (const replica of replicas) {
     const list = replicasByModel.get(replica.model);
     if (list) list.push(replica);
     else replicasByModel.set(replica.model, [replica]);
@@ -49,7 +59,7 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
     input,
     nodesById: new Map(input.nodes.map((node) => [node.node.id, node])),
     placementNodes: input.nodes.map((node) => node.node),
-    existing: existingFrom(input, byName),
+    existing: existingFrom(replicas, byName),
     lostAnnounced: new Set(),
   };
   const names = input.only ?? new Set([...byName.keys(), ...replicasByModel.keys()]);
