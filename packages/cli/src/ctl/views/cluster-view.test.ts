@@ -20,6 +20,7 @@ function replica(overrides: Partial<ReplicaView>): ReplicaView {
     phaseChangedAt: "2030-01-01T00:00:00Z",
     lastUsedAt: "2030-01-01T00:08:00Z",
     fetchProgress: null,
+    shards: [],
     ...overrides,
   };
 }
