@@ -98,6 +98,17 @@ describe("a replica spanning nodes", () => {
     expect(workerFlags?.slice(1)).toEqual(leaderFlags?.slice(1));
     expect(leaderLog).not.toMatch(/--node-rank 0 [^"]*--headless/);
     expect(worker?.message).toMatch(/worker shard rank 1 of 2 .*serves no API/);
+
+    const metrics = await (await fetch(`${fleet.server.apiUrl}/metrics`)).text();
+    for (const shard of first.shards) {
+      expect(metrics).toContain(
+        `llmgw_replica_shard_phase{replica="${first.id}",model="${MODEL}",rank="${shard.rank}",node="${shard.nodeName}",phase="ready"} 1`,
+      );
+      // Each shard's cards are assigned on its own node.
+      expect(metrics).toContain(
+        `llmgw_gpu_assigned{node="${shard.nodeName}",gpu="${shard.gpuIndexes[0]}",replica="${first.id}"`,
+      );
+    }
   });
 
   it("is served through its leader shard only", async () => {

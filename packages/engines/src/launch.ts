@@ -14,7 +14,7 @@ export interface EngineLimits {
 }
 
 /** Cards the whole replica holds: this node's times the number of nodes it spans. */
-export function replicaCards(launch: ReplicaLaunch): number {
+function replicaCards(launch: ReplicaLaunch): number {
   return Math.max(1, launch.gpus.length) * (launch.multiNode?.nodeCount ?? 1);
 }
 

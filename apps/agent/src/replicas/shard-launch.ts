@@ -13,7 +13,7 @@ export interface ShardLaunch {
   rendezvousPort: number;
 }
 
-export function isSpanning(spec: StartReplica): boolean {
+function isSpanning(spec: StartReplica): boolean {
   return spec.nodeCount > 1;
 }
 
