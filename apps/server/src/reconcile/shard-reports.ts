@@ -2,21 +2,22 @@
 // replica's id; the shard's row takes the phase, and the replica's phase is derived from all of
 // them (ready when every shard is, failed when one fails). The leader shard alone gives the
 // replica its address (so routing reaches only the leader) and where its workers join it.
-import { combinedPhase, type ReplicaPhaseName } from "@llmgw/domain";
+import { combinedPhase, workerFailureMessage, type ReplicaPhaseName } from "@llmgw/domain";
 import type { ReplicaStatus } from "@llmgw/proto";
 import type { ReplicaRecord } from "./replica-book";
 import { fields, recordPhaseEvent } from "./phase-events";
 import type { ReportDeps, ReportSink } from "./report-types";
 
-/** The replica's message: the leader's, or on a failure which shard failed and why. */
+/** The replica's message: the leader's, or when a worker failed (and the leader did not) why. */
 function wholeMessage(
   record: ReplicaRecord,
   phase: ReplicaPhaseName,
   leaderMessage: string,
 ): string {
-  const failed = record.shards?.find((shard) => shard.phase === "failed");
-  if (phase !== "failed" || !failed || failed.rank === 0) return leaderMessage;
-  return `shard rank ${failed.rank} on node ${failed.nodeId} failed: ${failed.message || "the engine failed"}`;
+  const shards = record.shards ?? [];
+  const isLeaderFailed = shards.some((shard) => shard.rank === 0 && shard.phase === "failed");
+  if (phase !== "failed" || isLeaderFailed) return leaderMessage;
+  return workerFailureMessage(shards) ?? leaderMessage;
 }
 
 /** A leader that reports where to join it has its workers started (or told again). */

@@ -57,6 +57,15 @@ describe("a replica spanning nodes in planning", () => {
     expect(whole.message).toBe("shard rank 1 on node n2 failed: NCCL timeout");
   });
 
+  it("says the leader's own reason when the leader shard failed", () => {
+    const leaderFailed = replica("big", {
+      profile: "h100x2",
+      phase: "failed",
+      shards: [shard(0, "n1", "failed", "engine exited with code 1"), shard(1, "n2", "ready")],
+    });
+    expect(asWhole(leaderFailed).message).toBe("engine exited with code 1");
+  });
+
   it("places one shard per node for a profile with nodes: 2", () => {
     const { actions } = planReconcile(
       input({ models: [twoNodes()], nodes: [liveNode("n1"), liveNode("n2")] }),

@@ -34,13 +34,26 @@ export function combinedPhase(shards: readonly Pick<ObservedShard, "phase">[]): 
   return START_ORDER[slowest] ?? "placing";
 }
 
-/** Why a replica failed: the first failed shard's message, naming its rank when it has workers. */
+/**
+ * Why a replica spanning nodes failed, when a worker did: the first failed worker's rank, node and
+ * message. Undefined when no worker failed (the leader's own message then says why).
+ */
+export function workerFailureMessage(
+  shards: readonly Pick<ObservedShard, "rank" | "nodeId" | "phase" | "message">[],
+): string | undefined {
+  const failed = shards.find((shard) => shard.phase === "failed" && shard.rank > 0);
+  if (!failed) return undefined;
+  return `shard rank ${failed.rank} on node ${failed.nodeId} failed: ${failed.message || "the engine failed"}`;
+}
+
+/** Why a replica failed: a failed worker named, else the leader's message. */
 function failureMessage(replica: ObservedReplica, shards: readonly ObservedShard[]): string {
-  const failed = shards.find((shard) => shard.phase === "failed");
-  if (!failed) return replica.message;
-  if (shards.length === 1) return failed.message || replica.message;
-  const why = failed.message || "the engine failed";
-  return `shard rank ${failed.rank} on node ${failed.nodeId} failed: ${why}`;
+  const leader = shards.find((shard) => shard.rank === 0);
+  const leaderMessage =
+    leader?.phase === "failed" && leader.message ? leader.message : replica.message;
+  return leader?.phase === "failed"
+    ? leaderMessage
+    : (workerFailureMessage(shards) ?? leaderMessage);
 }
 
 /**
