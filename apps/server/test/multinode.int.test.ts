@@ -99,6 +99,11 @@ describe("a replica spanning nodes", () => {
     expect(leaderLog).not.toMatch(/--node-rank 0 [^"]*--headless/);
     expect(worker?.message).toMatch(/worker shard rank 1 of 2 .*serves no API/);
 
+    // Both nodes' cards count as used, and neither node is free.
+    const status = await api.status.get.query();
+    expect(status.capacity.find((c) => c.gpuClass === "H100-80G")?.cardsUsed).toBe(4);
+    expect(status.freeWholeNodes).toEqual([]);
+
     const metrics = await (await fetch(`${fleet.server.apiUrl}/metrics`)).text();
     for (const shard of first.shards) {
       expect(metrics).toContain(
