@@ -20,7 +20,7 @@ import {
   type ReplicaDeps,
   type ReplicaStatusInit,
 } from "./replica-deps";
-import { isWorkerShard, readyMessage, shardLaunch } from "./shard-launch";
+import { isWorkerShard, readyMessage, shardLaunch, type ShardLaunch } from "./shard-launch";
 import { hashKey, type ReplicaRecord } from "./state-file";
 
 const HEALTH_TIMEOUT_MS = 2000;
@@ -35,6 +35,7 @@ export class Replica {
   /** For the leader shard of a replica spanning nodes: where its workers join it. */
   rendezvousPort = 0;
   leaderAddress = "";
+  private shard: ShardLaunch | undefined;
   isAdopted = false;
   keySha256 = "";
   standIn = "";
@@ -72,6 +73,13 @@ export class Replica {
     try {
       const plan = chooseAdapter(this.spec, this.deps.node);
       this.standIn = plan.standIn;
+      // Before the fetch, so a leader reports where to join it at once and its workers fetch
+      // their weights while it fetches its own.
+      this.shard = await shardLaunch(this.spec, this.deps.advertiseHost, () =>
+        this.deps.processes.pickPort(this.deps.node.bindHost, this.deps.takenPorts()),
+      );
+      this.rendezvousPort = this.shard?.rendezvousPort ?? 0;
+      this.leaderAddress = this.shard?.leaderAddress ?? "";
       this.lastProgressAtMs = this.deps.nowMs();
       this.setPhase(ReplicaPhase.FETCHING, this.withStandIn("fetching weights"));
       // A stand-in simulator reads no weights, so a simulated node does not download them.
@@ -127,20 +135,14 @@ export class Replica {
   }
 
   private async spawnEngine(plan: LaunchPlan, weights: ResolvedWeights): Promise<void> {
-    const { bindHost } = this.deps.node;
-    this.port = await this.deps.processes.pickPort(bindHost, this.deps.takenPorts());
-    const shard = await shardLaunch(this.spec, this.deps.advertiseHost, () =>
-      this.deps.processes.pickPort(bindHost, new Set([...this.deps.takenPorts(), this.port])),
-    );
-    this.rendezvousPort = shard?.rendezvousPort ?? 0;
-    this.leaderAddress = shard?.leaderAddress ?? "";
+    this.port = await this.deps.processes.pickPort(this.deps.node.bindHost, this.deps.takenPorts());
     const command = buildEngineCommand(
       plan,
       this.spec,
       weights.modelPath,
       this.port,
       this.deps.node,
-      shard?.multiNode,
+      this.shard?.multiNode,
     );
     const logDir = path.join(this.deps.dataDir, "replicas", safeDirName(this.id));
     await mkdir(logDir, { recursive: true, mode: 0o700 });
@@ -352,9 +354,8 @@ export class Replica {
       gpuIndexes: [...this.spec.gpuIndexes],
       logPath: this.logTail.logPath,
       standIn: this.standIn,
-      ...(this.leaderAddress === ""
-        ? {}
-        : { leaderAddress: this.leaderAddress, rendezvousPort: this.rendezvousPort }),
+      leaderAddress: this.leaderAddress,
+      rendezvousPort: this.rendezvousPort,
     };
   }
 
