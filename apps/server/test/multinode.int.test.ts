@@ -99,6 +99,10 @@ describe("a replica spanning nodes", () => {
     expect(leaderLog).not.toMatch(/--node-rank 0 [^"]*--headless/);
     expect(worker?.message).toMatch(/worker shard rank 1 of 2 .*serves no API/);
 
+    // Listed on the worker's node too, as the node page and `ctl replicas --node` ask.
+    const onWorker = await api.replicas.list.query({ node: worker?.nodeName ?? "" });
+    expect(onWorker.map((r) => r.id)).toEqual([first.id]);
+
     // Both nodes' cards count as used, and neither node is free.
     const status = await api.status.get.query();
     expect(status.capacity.find((c) => c.gpuClass === "H100-80G")?.cardsUsed).toBe(4);
