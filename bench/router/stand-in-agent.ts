@@ -48,6 +48,7 @@ export async function startStandInAgent(options: StandInAgentOptions): Promise<S
       message: port === undefined ? `the benchmark runs no engine for ${spec.model}` : "",
       host: "127.0.0.1",
       port: port ?? 0,
+      leaderAddress: "",
       changedAtMs: BigInt(Date.now()),
       engine: spec.engine,
       gpuIndexes: [...spec.gpuIndexes],

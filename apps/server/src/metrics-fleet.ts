@@ -1,7 +1,7 @@
 // Gauges computed from live state when /metrics is scraped: per card load and who holds it, and
 // model health. A measurement the agent did not report is left out, never written as zero.
 import { Gauge, type Registry } from "prom-client";
-import { desiredReplicas, nodeLiveness } from "@llmgw/domain";
+import { desiredReplicas, nodeLiveness, shardsOf } from "@llmgw/domain";
 import type { FleetView } from "./fleet/fleet-view";
 
 type Labels = Record<string, string>;
@@ -117,14 +117,45 @@ function cardGauges(registry: Registry, fleet: FleetView): void {
               .map(([kind, value]) => `${kind}:${String(value)}`)
               .join(",")
           : "";
-        const node = fleet.registry.get(r.nodeId)?.register.nodeName ?? r.nodeId;
-        return r.gpuIndexes.map((index): Sample => [
-          { node, gpu: String(index), replica: r.id, model: r.model, owner: ownerName },
-          1,
-        ]);
+        // A replica spanning nodes holds cards on every shard's node.
+        return shardsOf(r).flatMap((shard) =>
+          shard.gpuIndexes.map((index): Sample => [
+            {
+              node: nodeName(fleet, shard.nodeId),
+              gpu: String(index),
+              replica: r.id,
+              model: r.model,
+              owner: ownerName,
+            },
+            1,
+          ]),
+        );
       });
     },
   );
+  gauge(
+    registry,
+    "llmgw_replica_shard_phase",
+    "1 for each shard of a replica spanning nodes, with its rank, node and phase (rank 0 leads).",
+    ["replica", "model", "rank", "node", "phase"],
+    () =>
+      fleet.book.active().flatMap((r) =>
+        (r.shards ?? []).map((shard): Sample => [
+          {
+            replica: r.id,
+            model: r.model,
+            rank: String(shard.rank),
+            node: nodeName(fleet, shard.nodeId),
+            phase: shard.phase,
+          },
+          1,
+        ]),
+      ),
+  );
+}
+
+function nodeName(fleet: FleetView, nodeId: string): string {
+  return fleet.registry.get(nodeId)?.register.nodeName ?? nodeId;
 }
 
 function modelGauges(registry: Registry, fleet: FleetView): void {

@@ -34,5 +34,6 @@ export {
   type EngineMetricNames,
   type EngineName,
   type KeyDelivery,
+  type MultiNodeLaunch,
   type ReplicaLaunch,
 } from "./types";

@@ -10,6 +10,30 @@ export interface EngineLimits {
   displayName: string;
   canServeOnCpu: boolean;
   supportsTensorParallel: boolean;
+  supportsMultiNode: boolean;
+}
+
+/** Cards the whole replica holds: this node's times the number of nodes it spans. */
+function replicaCards(launch: ReplicaLaunch): number {
+  return Math.max(1, launch.gpus.length) * (launch.multiNode?.nodeCount ?? 1);
+}
+
+function checkMultiNode(
+  launch: ReplicaLaunch,
+  limits: EngineLimits,
+  fail: (why: string) => never,
+): void {
+  const multi = launch.multiNode;
+  if (multi === undefined) return;
+  if (!limits.supportsMultiNode) fail("it serves from one node; give the profile nodes: 1");
+  if (!Number.isInteger(multi.nodeCount) || multi.nodeCount < 2)
+    fail(`node count ${multi.nodeCount} is not a whole number ≥ 2`);
+  if (!Number.isInteger(multi.nodeRank) || multi.nodeRank < 0 || multi.nodeRank >= multi.nodeCount)
+    fail(`node rank ${multi.nodeRank} is not 0-${multi.nodeCount - 1}`);
+  if (multi.leaderHost.trim() === "" || !/^[A-Za-z0-9.:_-]+$/.test(multi.leaderHost))
+    fail(`leader host "${multi.leaderHost}" is not a host name or address`);
+  if (!Number.isInteger(multi.leaderPort) || multi.leaderPort < 1 || multi.leaderPort > 65535)
+    fail(`leader port ${multi.leaderPort} is not 1-65535`);
 }
 
 /** Returns the tensor-parallel size after refusing launches the engine cannot run. */
@@ -25,6 +49,7 @@ export function checkLaunch(launch: ReplicaLaunch, limits: EngineLimits): number
   if (launch.gpus.length === 0 && !limits.canServeOnCpu) {
     fail(`${limits.displayName} cannot serve on CPU; give the profile a GPU class`);
   }
+  checkMultiNode(launch, limits, fail);
   const tensorParallel = launch.tensorParallel ?? 1;
   if (!Number.isInteger(tensorParallel) || tensorParallel < 1)
     fail(`tensor parallel ${tensorParallel} is not a whole number ≥ 1`);
@@ -33,9 +58,9 @@ export function checkLaunch(launch: ReplicaLaunch, limits: EngineLimits): number
       `tensor parallel ${tensorParallel} is not supported; use 1 (cards split by layers instead)`,
     );
   }
-  if (tensorParallel > Math.max(1, launch.gpus.length)) {
+  if (tensorParallel > replicaCards(launch)) {
     fail(
-      `tensor parallel ${tensorParallel} needs ${tensorParallel} cards but the replica has ${launch.gpus.length}`,
+      `tensor parallel ${tensorParallel} needs ${tensorParallel} cards but the replica has ${replicaCards(launch)}`,
     );
   }
   if (
@@ -68,6 +93,14 @@ function launchEnv(launch: ReplicaLaunch, keyDelivery: KeyDelivery): Record<stri
     else delete env[keyDelivery.variable];
   }
   return env;
+}
+
+/**
+ * Pipeline stages across a replica spanning nodes: the cards left over after tensor parallelism
+ * (vLLM's documented layout is tensor parallel within a node, pipeline parallel across nodes).
+ */
+export function pipelineParallel(launch: ReplicaLaunch, tensorParallel: number): number {
+  return Math.max(1, Math.floor(replicaCards(launch) / tensorParallel));
 }
 
 export function contextArgs(flag: string, launch: ReplicaLaunch): string[] {

@@ -29,6 +29,19 @@ export interface ReplicaLaunch {
   extraEnv?: Readonly<Record<string, string>>;
   /** The replica key (see deriveReplicaKey). Absent: the engine starts without one. */
   apiKey?: string;
+  /** Absent for a replica on one node; set for each shard of a replica spanning nodes. */
+  multiNode?: MultiNodeLaunch;
+}
+
+/**
+ * One shard of a replica spanning nodes: rank 0 (the leader) serves the API and listens for its
+ * workers at leaderHost:leaderPort; every other rank joins it there and serves no API.
+ */
+export interface MultiNodeLaunch {
+  nodeRank: number;
+  nodeCount: number;
+  leaderHost: string;
+  leaderPort: number;
 }
 
 /** How an engine is told its API key. */
@@ -66,9 +79,16 @@ export interface EngineAdapter {
   readonly displayName: string;
   readonly canServeOnCpu: boolean;
   readonly supportsTensorParallel: boolean;
+  /** Whether one replica may span nodes (the engine's own multi-node flags). */
+  readonly supportsMultiNode: boolean;
   readonly keyDelivery: KeyDelivery;
   /** Answers 200 once the engine can serve; the agent polls it with the key. */
   readonly healthPath: string;
+  /**
+   * What a worker shard (rank > 0) answers 200 on once it runs; undefined where the engine's
+   * worker serves no HTTP at all, so the agent takes a worker still running after a poll as up.
+   */
+  readonly workerHealthPath: string | undefined;
   /** Prometheus text; absent where the engine publishes none we can read. */
   readonly metricsPath: string | undefined;
   readonly metricNames: EngineMetricNames | undefined;

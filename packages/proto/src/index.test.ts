@@ -27,6 +27,7 @@ const REPLICA_STATUS = {
   engine: "vllm",
   gpuIndexes: [2, 3],
   pid: 4242,
+  leaderAddress: "10.0.0.5:29500",
 };
 
 const START_REPLICA = {
@@ -44,6 +45,9 @@ const START_REPLICA = {
   embeddings: true,
   startTimeoutMs: 600_000,
   servedModelName: "qwen",
+  nodeRank: 1,
+  nodeCount: 2,
+  leaderAddress: "10.0.0.4:29500",
 };
 
 // One frame of every message type, with every field set to something other than its default.

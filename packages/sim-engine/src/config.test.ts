@@ -68,4 +68,34 @@ describe("parseFaults", () => {
   ])("refuses %s", (spec, message) => {
     expect(() => parseFaults([spec])).toThrow(message);
   });
+
+  it("reads a shard of a replica spanning nodes and refuses one a real cluster would refuse", () => {
+    const shard = ["--nnodes", "2", "--master-addr", "10.0.0.1", "--master-port", "29500"];
+    const mp = ["--distributed-executor-backend", "mp"];
+    expect(
+      parseSimEngineArgs([...shard, ...mp, "--node-rank", "1", "--headless"], {}).multiNode,
+    ).toEqual({
+      nodeCount: 2,
+      nodeRank: 1,
+      masterAddr: "10.0.0.1",
+      masterPort: 29500,
+      pipelineParallel: 1,
+    });
+    expect(parseSimEngineArgs([], {}).multiNode).toBeUndefined();
+    expect(() => parseSimEngineArgs([...shard, ...mp, "--node-rank", "1"], {})).toThrow(
+      "--node-rank 1 needs --headless",
+    );
+    expect(() =>
+      parseSimEngineArgs([...shard, ...mp, "--node-rank", "2", "--headless"], {}),
+    ).toThrow("--node-rank 2 must be below --nnodes 2");
+    expect(() => parseSimEngineArgs([...shard, "--node-rank", "0"], {})).toThrow(
+      "needs --distributed-executor-backend mp",
+    );
+    expect(() =>
+      parseSimEngineArgs(
+        [...shard, "--node-rank", "0", "--distributed-executor-backend", "ray"],
+        {},
+      ),
+    ).toThrow("Ray is not simulated");
+  });
 });

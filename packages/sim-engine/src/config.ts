@@ -4,6 +4,12 @@ import { messageOf } from "@llmgw/domain";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { parseFaults, type Faults } from "./faults";
+import {
+  MULTI_NODE_STRING_FLAGS,
+  MULTI_NODE_USAGE,
+  parseMultiNode,
+  type MultiNodeConfig,
+} from "./multi-node";
 
 export interface SimEngineConfig {
   host: string;
@@ -23,6 +29,8 @@ export interface SimEngineConfig {
   isControlOpen: boolean;
   /** Undefined: the engine is open to anyone, as vLLM is without a key (with a warning). */
   apiKey: string | undefined;
+  /** Set when this process is one shard of a replica spanning nodes. */
+  multiNode?: MultiNodeConfig;
 }
 
 export class SimEngineConfigError extends Error {
@@ -49,7 +57,7 @@ The replica key comes from SIM_ENGINE_API_KEY or VLLM_API_KEY; without one the e
                             status-429:RATE | drop-stream:AFTER_N_CHUNKS   (RATE is 0..1)
   --control                 open PUT /sim/control, which replaces the faults and adds to the
                             reported waiting queue while the engine runs (for tests; no key)
-`;
+${MULTI_NODE_USAGE}`;
 
 const count = (flag: string, min: number) =>
   z.coerce
@@ -88,6 +96,7 @@ const stringFlags = [
   "max-model-len",
   "embedding-dim",
   "seed",
+  ...MULTI_NODE_STRING_FLAGS,
 ] as const;
 
 export function parseSimEngineArgs(
@@ -105,6 +114,7 @@ export function parseSimEngineArgs(
         ...options,
         fault: { type: "string", multiple: true },
         control: { type: "boolean" },
+        headless: { type: "boolean" },
       },
       strict: true,
       allowPositionals: false,
@@ -112,11 +122,12 @@ export function parseSimEngineArgs(
   } catch (error) {
     throw new SimEngineConfigError(messageOf(error));
   }
-  const { control: _control, ...flagValues } = values;
+  const { control: _control, headless, ...flagValues } = values;
   const parsed = flagsSchema.safeParse(flagValues);
   if (!parsed.success)
     throw new SimEngineConfigError(parsed.error.issues.map((issue) => issue.message).join("; "));
   const flags = parsed.data;
+  const multiNode = parseMultiNodeOrThrow(flagValues, headless === true);
   return {
     host: flags.host,
     port: flags.port,
@@ -132,7 +143,19 @@ export function parseSimEngineArgs(
     embeddingDim: flags["embedding-dim"],
     isControlOpen: values.control === true,
     apiKey: nonEmpty(env.SIM_ENGINE_API_KEY) ?? nonEmpty(env.VLLM_API_KEY),
+    ...(multiNode === undefined ? {} : { multiNode }),
   };
+}
+
+function parseMultiNodeOrThrow(
+  values: Record<string, unknown>,
+  isHeadless: boolean,
+): MultiNodeConfig | undefined {
+  try {
+    return parseMultiNode(values, isHeadless);
+  } catch (error) {
+    throw new SimEngineConfigError(messageOf(error));
+  }
 }
 
 function parseFaultsOrThrow(specs: readonly string[]): Faults {

@@ -9,6 +9,7 @@ import {
   type SimEngineConfig,
 } from "./config";
 import { createSimEngine, type SimEngine } from "./server";
+import { createShardGroup, type ShardGroup } from "./shard-group";
 
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
@@ -25,7 +26,12 @@ export async function runSimEngine(argv: readonly string[]): Promise<number> {
     process.stderr.write(`llmgw sim-engine: ${error.message}\n\n${SIM_ENGINE_USAGE}`);
     return 2;
   }
-  const engine = createSimEngine(config, { log });
+  // A peer lost before the stop handler is in place is kept and acted on as soon as it is.
+  let onLost: (why: string) => void = (why) => (lostEarly = why);
+  let lostEarly: string | undefined;
+  const group =
+    config.multiNode && createShardGroup(config.multiNode, config.host, (why) => onLost(why), log);
+  const engine = createSimEngine(config, { log, ...(group ? { group } : {}) });
   let port: number;
   try {
     port = await engine.listen();
@@ -33,14 +39,31 @@ export async function runSimEngine(argv: readonly string[]): Promise<number> {
     log(`llmgw sim-engine: cannot listen on ${config.host}:${config.port}: ${messageOf(error)}`);
     return 1;
   }
+  try {
+    await group?.start();
+  } catch (error) {
+    log(
+      `llmgw sim-engine: cannot listen for workers on ${config.host}:${config.multiNode?.masterPort}: ${messageOf(error)}`,
+    );
+    await engine.close();
+    return 1;
+  }
   // Signal handlers go in before the announcement: a supervisor that reads "listening" may signal
   // at once, and a SIGTERM before the handler would kill the process instead of stopping it.
-  const stopped = serveUntilStopped(engine, config);
+  const stopped = serveUntilStopped(engine, config, group, (lost) => {
+    onLost = lost;
+    if (lostEarly !== undefined) lost(lostEarly);
+  });
   announce(config, port);
   return stopped;
 }
 
 function announce(config: SimEngineConfig, port: number): void {
+  const multi = config.multiNode;
+  if (multi)
+    log(
+      `sim-engine: simulated shard rank ${multi.nodeRank} of ${multi.nodeCount} nodes (leader ${multi.masterAddr}:${multi.masterPort}, ${multi.pipelineParallel} pipeline stages)${multi.nodeRank > 0 ? "; a worker serves no API, only /health" : ""}`,
+    );
   const faults = Object.entries(config.faults).filter(
     ([, value]) => value !== undefined && value !== false && value !== 0,
   );
@@ -53,16 +76,26 @@ function announce(config: SimEngineConfig, port: number): void {
     );
 }
 
-function serveUntilStopped(engine: SimEngine, config: SimEngineConfig): Promise<number> {
+function serveUntilStopped(
+  engine: SimEngine,
+  config: SimEngineConfig,
+  group: ShardGroup | undefined,
+  onGroupLost: (lost: (why: string) => void) => void,
+): Promise<number> {
   return new Promise((resolve) => {
     const timers: NodeJS.Timeout[] = [];
+    let isStopping = false;
     const stop = (code: number, why: string): void => {
+      if (isStopping) return;
+      isStopping = true;
       process.off("SIGTERM", onTerm);
       process.off("SIGINT", onInt);
       timers.forEach(clearTimeout);
       log(`sim-engine: ${why}`);
+      group?.close();
       void engine.close().then(() => resolve(code));
     };
+    onGroupLost((why) => stop(1, why));
     const onTerm = (): void => stop(0, "stopping on SIGTERM");
     const onInt = (): void => stop(0, "stopping on SIGINT");
     process.once("SIGTERM", onTerm);

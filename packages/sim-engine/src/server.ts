@@ -14,6 +14,7 @@ import { EngineLoad } from "./load";
 import { renderMetrics } from "./metrics";
 import { parseFaults } from "./faults";
 import { seededRandom } from "./random";
+import type { ShardGroup } from "./shard-group";
 import { StreamDroppedError } from "./stream";
 
 type Handler = (ctx: RequestContext) => Promise<void>;
@@ -36,12 +37,16 @@ export interface SimEngine {
 export interface SimEngineDeps {
   log: (line: string) => void;
   nowMs?: () => number;
+  /** This process's place in a replica spanning nodes; absent for a replica on one node. */
+  group?: ShardGroup;
 }
 
 export function createSimEngine(config: SimEngineConfig, deps: SimEngineDeps): SimEngine {
   const nowMs = deps.nowMs ?? Date.now;
   const readyAtMs = nowMs() + config.readyAfterMs;
-  const isReady = (): boolean => !config.faults.isNeverReady && nowMs() >= readyAtMs;
+  // A leader is not ready before its workers joined, a worker not before its leader welcomed it.
+  const isReady = (): boolean =>
+    !config.faults.isNeverReady && nowMs() >= readyAtMs && (deps.group?.isJoined() ?? true);
   const load = new EngineLoad(config.maxNumSeqs, config.kvCacheTokens);
   const shutdown = new AbortController();
   const dice = seededRandom(config.seed);
@@ -53,6 +58,7 @@ export function createSimEngine(config: SimEngineConfig, deps: SimEngineDeps): S
     shutdown: shutdown.signal,
     log: deps.log,
     control: { extraWaiting: 0, metricsStatus: null },
+    workerRank: deps.group?.isWorker ? deps.group.rank : undefined,
   };
   const server = createServer((req, res) => void handleRequest(state, req, res));
   return {
@@ -76,6 +82,8 @@ interface ServerState {
   shutdown: AbortSignal;
   log: (line: string) => void;
   control: { extraWaiting: number; metricsStatus: number | null };
+  /** Set on a worker shard, which answers /health only, as a real headless worker serves nothing. */
+  workerRank: number | undefined;
 }
 
 function listen(server: Server, config: SimEngineConfig): Promise<number> {
@@ -136,6 +144,13 @@ async function handleRequest(
 async function route(state: ServerState, ctx: RequestContext, path: string): Promise<void> {
   const method = ctx.req.method ?? "GET";
   if (path === "/health") return expectMethod(method, "GET", () => healthAnswer(state, ctx));
+  if (state.workerRank !== undefined)
+    throw new HttpError(
+      404,
+      `this is worker shard rank ${state.workerRank} of a simulated replica spanning nodes; it serves no API (send requests to the leader shard)`,
+      "invalid_request_error",
+      "not_found",
+    );
   if (path === "/metrics") return expectMethod(method, "GET", () => metricsAnswer(state, ctx));
   if (path === "/sim/control" && state.config.isControlOpen)
     return expectMethod(method, "PUT", () => controlAnswer(state, ctx));

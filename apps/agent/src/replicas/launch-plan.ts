@@ -7,6 +7,7 @@ import {
   isEngineName,
   type EngineAdapter,
   type EngineCommand,
+  type MultiNodeLaunch,
   type ReplicaLaunch,
 } from "@llmgw/engines";
 import type { StartReplica } from "@llmgw/proto";
@@ -63,6 +64,7 @@ export function buildEngineCommand(
   modelPath: string,
   port: number,
   node: EngineHost,
+  multiNode?: MultiNodeLaunch,
 ): EngineCommand {
   const launch: ReplicaLaunch = {
     replicaId: spec.replicaId,
@@ -78,6 +80,7 @@ export function buildEngineCommand(
     extraArgs: plan.standIn === "" ? spec.args : [],
     extraEnv: spec.env,
     ...(spec.apiKey !== "" ? { apiKey: spec.apiKey } : {}),
+    ...(multiNode ? { multiNode } : {}),
   };
   return plan.adapter.buildCommand(launch);
 }

@@ -20,6 +20,7 @@ import {
   type ReplicaDeps,
   type ReplicaStatusInit,
 } from "./replica-deps";
+import { isWorkerShard, readyMessage, shardLaunch, type ShardLaunch } from "./shard-launch";
 import { hashKey, type ReplicaRecord } from "./state-file";
 
 const HEALTH_TIMEOUT_MS = 2000;
@@ -31,6 +32,10 @@ export class Replica {
   message = "";
   pid = 0;
   port = 0;
+  /** For the leader shard of a replica spanning nodes: where its workers join it. */
+  rendezvousPort = 0;
+  leaderAddress = "";
+  private shard: ShardLaunch | undefined;
   isAdopted = false;
   keySha256 = "";
   standIn = "";
@@ -68,6 +73,13 @@ export class Replica {
     try {
       const plan = chooseAdapter(this.spec, this.deps.node);
       this.standIn = plan.standIn;
+      // Before the fetch, so a leader reports where to join it at once and its workers fetch
+      // their weights while it fetches its own.
+      this.shard = await shardLaunch(this.spec, this.deps.advertiseHost, () =>
+        this.deps.processes.pickPort(this.deps.node.bindHost, this.deps.takenPorts()),
+      );
+      this.rendezvousPort = this.shard?.rendezvousPort ?? 0;
+      this.leaderAddress = this.shard?.leaderAddress ?? "";
       this.lastProgressAtMs = this.deps.nowMs();
       this.setPhase(ReplicaPhase.FETCHING, this.withStandIn("fetching weights"));
       // A stand-in simulator reads no weights, so a simulated node does not download them.
@@ -130,11 +142,15 @@ export class Replica {
       weights.modelPath,
       this.port,
       this.deps.node,
+      this.shard?.multiNode,
     );
     const logDir = path.join(this.deps.dataDir, "replicas", safeDirName(this.id));
     await mkdir(logDir, { recursive: true, mode: 0o700 });
     this.logTail = new EngineLogTail(path.join(logDir, "engine.log"));
-    this.healthPath = plan.adapter.healthPath;
+    // A worker shard of a real engine serves no HTTP: "" means it is up while its process runs.
+    this.healthPath = isWorkerShard(this.spec)
+      ? (plan.adapter.workerHealthPath ?? "")
+      : plan.adapter.healthPath;
     this.keySha256 = hashKey(this.spec.apiKey);
     this.deps.logger.info("engine starting", {
       replica: this.id,
@@ -191,11 +207,7 @@ export class Replica {
   private async waitReady(): Promise<void> {
     const url = healthUrl(this.deps.node.bindHost, this.port, this.healthPath);
     while (this.phase === ReplicaPhase.STARTING && !this.isStopping) {
-      const status = await this.deps.probeHealth(
-        url,
-        this.spec.apiKey || undefined,
-        HEALTH_TIMEOUT_MS,
-      );
+      const status = await this.probe(url);
       if (this.phase !== ReplicaPhase.STARTING || this.isStopping) return;
       if (status === 200) {
         this.setPhase(
@@ -203,7 +215,7 @@ export class Replica {
           this.withStandIn(
             this.isAdopted
               ? `adopted: engine pid ${this.pid} kept running across an agent restart`
-              : "ready",
+              : readyMessage(this.spec),
           ),
         );
         return;
@@ -216,6 +228,14 @@ export class Replica {
       }
       await this.deps.sleep(this.deps.healthPollMs);
     }
+  }
+
+  /** The engine's health answer; a worker with nothing to ask is up once it ran a poll. */
+  private async probe(url: string): Promise<number | undefined> {
+    if (this.healthPath !== "")
+      return this.deps.probeHealth(url, this.spec.apiKey || undefined, HEALTH_TIMEOUT_MS);
+    await this.deps.sleep(this.deps.healthPollMs);
+    return this.deps.processes.isAlive(this.pid) ? 200 : undefined;
   }
 
   private async onExit(code: number | undefined, signal: string): Promise<void> {
@@ -311,6 +331,7 @@ export class Replica {
       engine: this.spec.engine,
       gpuIndexes: [...this.spec.gpuIndexes],
       pid: this.pid,
+      leaderAddress: this.leaderAddress,
     };
   }
 
@@ -333,6 +354,8 @@ export class Replica {
       gpuIndexes: [...this.spec.gpuIndexes],
       logPath: this.logTail.logPath,
       standIn: this.standIn,
+      leaderAddress: this.leaderAddress,
+      rendezvousPort: this.rendezvousPort,
     };
   }
 
@@ -346,6 +369,8 @@ export class Replica {
     this.keySha256 = record.keySha256;
     this.standIn = record.standIn;
     this.startedAtMs = record.startedAtMs;
+    this.leaderAddress = record.leaderAddress ?? "";
+    this.rendezvousPort = record.rendezvousPort ?? 0;
     this.logTail = new EngineLogTail(record.logPath);
     await this.logTail.skipToTail();
     await this.logTail.poll();

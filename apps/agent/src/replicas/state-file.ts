@@ -27,6 +27,9 @@ export interface ReplicaRecord {
   logPath: string;
   /** Why the simulator runs in place of the asked engine, or "". */
   standIn: string;
+  /** A leader shard's address for its workers, reported again after adoption. */
+  leaderAddress?: string;
+  rendezvousPort?: number;
 }
 
 export function hashKey(key: string): string {

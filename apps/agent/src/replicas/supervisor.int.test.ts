@@ -104,4 +104,38 @@ describe("ReplicaSupervisor with the real sim-engine", () => {
     expect(failed.message).toMatch(/^engine exited with code 1 after it was ready; last lines:\n/);
     expect(failed.message).toContain("crash-after");
   });
+
+  it("starts the shards of a replica spanning nodes: the leader says where to join, the worker joins", async () => {
+    const leaderNode = makeSupervisor();
+    const workerNode = makeSupervisor();
+    const shard = { nodeCount: 2, args: ["--ready-after-ms", "0"] };
+    const leader = leaderNode.supervisor.start(startSpec({ ...shard, nodeRank: 0 }));
+    const reported = await waitFor(
+      () => leaderNode.statuses.find((status) => (status.leaderAddress ?? "") !== ""),
+      { timeoutMs: 30_000, what: "the leader's address" },
+    );
+    const leaderAddress = reported.leaderAddress ?? "";
+    expect(leaderAddress).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(leaderAddress).not.toBe(`127.0.0.1:${leader.port}`);
+    // Listed before the leader's address reached the control plane: kept out, not started.
+    await workerNode.supervisor.applyDesired([startSpec({ ...shard, nodeRank: 1 })]);
+    expect(workerNode.supervisor.get("r-1")).toBeUndefined();
+    const worker = workerNode.supervisor.start(startSpec({ ...shard, nodeRank: 1, leaderAddress }));
+    await waitFor(
+      () => worker.phase === ReplicaPhase.READY && leader.phase === ReplicaPhase.READY,
+      { timeoutMs: 30_000, what: "both shards READY" },
+    );
+    expect(worker.message).toMatch(/worker shard rank 1 of 2 running, joined to 127\.0\.0\.1:/);
+    const cmdline = readFileSync(`/proc/${worker.pid}/cmdline`, "utf8").split("\0").join(" ");
+    expect(cmdline).toContain(
+      `--node-rank 1 --master-addr 127.0.0.1 --master-port ${leaderAddress.split(":")[1]} --headless`,
+    );
+    // The worker serves no API: only the leader answers /v1.
+    const models = (port: number) =>
+      fetch(`http://127.0.0.1:${port}/v1/models`, {
+        headers: { authorization: `Bearer ${TEST_KEY}` },
+      });
+    expect((await models(leader.port)).status).toBe(200);
+    expect((await models(worker.port)).status).toBe(404);
+  });
 });

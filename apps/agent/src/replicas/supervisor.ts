@@ -7,6 +7,7 @@ import { create } from "@bufbuild/protobuf";
 import { StartReplicaSchema, type StartReplica } from "@llmgw/proto";
 import { cacheName } from "../cache/layout";
 import { Replica } from "./replica";
+import { isWorkerShard } from "./shard-launch";
 import { isTerminal, type ReplicaDeps, type ReplicaStatusInit } from "./replica-deps";
 import { readReplicaRecords, writeReplicaRecords, type ReplicaRecord } from "./state-file";
 
@@ -27,7 +28,11 @@ export class ReplicaSupervisor {
     this.replicaDeps = {
       ...deps,
       takenPorts: () =>
-        new Set([...this.replicas.values()].filter((r) => !isTerminal(r.phase)).map((r) => r.port)),
+        new Set(
+          [...this.replicas.values()]
+            .filter((r) => !isTerminal(r.phase))
+            .flatMap((r) => [r.port, r.rendezvousPort]),
+        ),
       onChange: (replica) => {
         if (this.replicas.get(replica.id) === replica) deps.onStatus(replica.status());
       },
@@ -96,8 +101,10 @@ export class ReplicaSupervisor {
     for (const spec of desired) {
       const existing = this.replicas.get(spec.replicaId);
       // A failed replica stays failed: the control plane decides on a new start, under a new id.
-      if (existing === undefined) this.start(spec);
-      else if (!isTerminal(existing.phase)) existing.takeSpec(spec);
+      // A worker shard listed before its leader reported where to join is kept, not started.
+      if (existing === undefined) {
+        if (!isWorkerShard(spec) || spec.leaderAddress !== "") this.start(spec);
+      } else if (!isTerminal(existing.phase)) existing.takeSpec(spec);
     }
     const unwanted = [...this.replicas.values()].filter((replica) => !wanted.has(replica.id));
     await Promise.all(

@@ -1,7 +1,12 @@
 // The fleet as the gateway and the API services may see it: what they read of the catalog, the
 // replica book, model health, the live registry and placement's verdicts, and nothing that
 // writes. The reconciler owns that state; it builds this view once and hands it out.
-import type { ExistingReplica, LivenessPolicy, PlacementNode } from "@llmgw/domain";
+import {
+  shardsOf,
+  type ExistingReplica,
+  type LivenessPolicy,
+  type PlacementNode,
+} from "@llmgw/domain";
 import type { CatalogStore } from "../catalog/catalog-store";
 import type { Unplaceable } from "../reconcile/deps";
 import type { ModelHealthBook } from "../reconcile/model-health";
@@ -42,7 +47,7 @@ export function heldReplicas(fleet: FleetView): ExistingReplica[] {
     return {
       id: record.id,
       model: record.model,
-      shards: [{ nodeId: record.nodeId, cardIndexes: record.gpuIndexes }],
+      shards: shardsOf(record).map((s) => ({ nodeId: s.nodeId, cardIndexes: s.gpuIndexes })),
       memoryGb: profile?.memory_gb ?? 0,
       cpuCores: profile?.cpu_cores ?? 0,
     };

@@ -1,7 +1,7 @@
 // The cluster in one screen: capacity per GPU class, free whole nodes, replicas and models counted
 // against what they should have now, and which models are parked or unplaceable with why.
 import type { ClusterStatus, StatusService } from "@llmgw/api";
-import type { PlacementNode } from "@llmgw/domain";
+import { shardsOf, type PlacementNode } from "@llmgw/domain";
 import { livePlacementNodes, type FleetView } from "./fleet-view";
 import { modelView } from "../catalog/model-views";
 
@@ -35,10 +35,12 @@ export function createStatusService(fleet: FleetView): StatusService {
       const all = livePlacementNodes(fleet);
       const ready = all.filter((node) => node.isReachable);
       const active = fleet.book.active();
+      // A replica spanning nodes holds cards, and keeps busy, every node of its shards.
+      const shards = active.flatMap((r) => shardsOf(r));
       const held = new Set(
-        active.flatMap((r) => r.gpuIndexes.map((index) => `${r.nodeId}/${index}`)),
+        shards.flatMap((s) => s.gpuIndexes.map((index) => `${s.nodeId}/${index}`)),
       );
-      const busyNodes = new Set(active.map((r) => r.nodeId));
+      const busyNodes = new Set(shards.map((s) => s.nodeId));
       const models = fleet.catalog.current().models.map((model) => modelView(fleet, model));
       return {
         nodesReady: ready.length,

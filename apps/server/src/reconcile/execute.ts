@@ -26,15 +26,28 @@ function passContext(actions: readonly ReconcileAction[]): PassContext {
   return { replacing };
 }
 
+/** Where a replica was placed, in words: its node, or every shard's rank, node and cards. */
+function placedOn(deps: ReconcileDeps, record: ReplicaRecord): string {
+  const nameOf = (id: string) => deps.registry.get(id)?.register.nodeName ?? id;
+  const cardsOf = (indexes: readonly number[]) =>
+    indexes.length > 0 ? `cards ${indexes.join(",")}` : "CPU";
+  if (!record.shards)
+    return `(${record.engine}, ${cardsOf(record.gpuIndexes)}) on ${nameOf(record.nodeId)}`;
+  const shards = record.shards.map(
+    (s) => `rank ${s.rank} on ${nameOf(s.nodeId)} (${cardsOf(s.gpuIndexes)})`,
+  );
+  return `(${record.engine}, ${record.shards.length} nodes) as ${shards.join(", ")}`;
+}
+
 function announce(deps: ReconcileDeps, record: ReplicaRecord, context: PassContext): void {
   const node = deps.registry.get(record.nodeId)?.register.nodeName ?? record.nodeId;
-  const cards = record.gpuIndexes.length > 0 ? `cards ${record.gpuIndexes.join(",")}` : "CPU";
-  deps.log(`placing ${record.model} replica ${record.id} (${record.engine}, ${cards}) on ${node}`);
+  deps.log(`placing ${record.model} replica ${record.id} ${placedOn(deps, record)}`);
   const params = {
     model: record.model,
     node,
     nodeId: record.nodeId,
     cards: record.gpuIndexes.join(","),
+    ...(record.shards ? { nodes: record.shards.map((s) => s.nodeId).join(",") } : {}),
   };
   const replaced = context.replacing.shift();
   if (replaced)
@@ -71,11 +84,16 @@ async function placeAll(
 
 async function stop(deps: ReconcileDeps, action: Action<"stop">): Promise<void> {
   const isConnected = deps.links.isConnected(action.nodeId);
+  const nowMs = deps.nowMs();
   await deps.book.update(
     action.replicaId,
     { phase: "stopped", message: action.reason, isLostStopped: !isConnected },
-    deps.nowMs(),
+    nowMs,
   );
+  // Every shard of a replica spanning nodes stops with it (sendStop tells each of their nodes).
+  for (const shard of deps.book.get(action.replicaId)?.shards ?? [])
+    if (shard.phase !== "stopped")
+      await deps.book.updateShard(action.replicaId, shard.rank, { phase: "stopped" }, nowMs);
   deps.log(`stopping ${action.model} replica ${action.replicaId}: ${action.reason}`);
   sendStop(deps, action.nodeId, action.replicaId, action.reason);
 }

@@ -5,16 +5,38 @@ import type { ReconcileDeps } from "./deps";
 import { isRunning, type ReportDecision } from "./reports";
 import { startRequestFor, type StartReplicaInit } from "./start-request";
 
-export function sendStart(deps: ReconcileDeps, replicaId: string): boolean {
+/**
+ * Sends StartReplica to each shard of the replica (only the one on `nodeId` when given). A worker
+ * shard is started only once its leader has said where to join it: until then it is left out.
+ */
+export function sendStart(deps: ReconcileDeps, replicaId: string, nodeId?: string): boolean {
   const record = deps.book.get(replicaId);
   const model = record && deps.catalog.current().get(record.model);
   if (!record || !model) return false;
-  const start = startRequestFor(record, model, deps.replicaSecret, deps.startTimeoutMs);
-  if (!start) return false;
-  record.lastSentMs = deps.nowMs();
-  return deps.links.send(record.nodeId, { msg: { case: "startReplica", value: start } });
+  const targets = (record.shards ?? [{ rank: 0, nodeId: record.nodeId }]).filter(
+    (shard) => nodeId === undefined || shard.nodeId === nodeId,
+  );
+  let isSent = false;
+  for (const target of targets) {
+    const start = startRequestFor(
+      record,
+      model,
+      deps.replicaSecret,
+      deps.startTimeoutMs,
+      target.rank,
+    );
+    if (!start || (target.rank > 0 && start.leaderAddress === "")) continue;
+    const nowMs = deps.nowMs();
+    record.lastSentMs = nowMs;
+    const shard = record.shards?.find((s) => s.rank === target.rank);
+    if (shard) shard.lastSentMs = nowMs;
+    isSent =
+      deps.links.send(target.nodeId, { msg: { case: "startReplica", value: start } }) || isSent;
+  }
+  return isSent;
 }
 
+/** Stops the replica on the node, and on every other node one of its shards runs on. */
 export function sendStop(
   deps: ReconcileDeps,
   nodeId: string,
@@ -23,7 +45,13 @@ export function sendStop(
 ): boolean {
   const record = deps.book.get(replicaId);
   if (record) record.lastSentMs = deps.nowMs();
-  return deps.links.send(nodeId, { msg: { case: "stopReplica", value: { replicaId, reason } } });
+  const nodeIds = new Set([nodeId, ...(record?.shards ?? []).map((shard) => shard.nodeId)]);
+  let isSent = false;
+  for (const target of nodeIds)
+    isSent =
+      deps.links.send(target, { msg: { case: "stopReplica", value: { replicaId, reason } } }) ||
+      isSent;
+  return isSent;
 }
 
 /** The full list a node should run, sent after every Register: the agent adopts, starts and stops to match. */
@@ -33,8 +61,13 @@ function desiredFor(deps: ReconcileDeps, nodeId: string): StartReplicaInit[] {
   for (const record of deps.book.onNode(nodeId)) {
     const model = catalog.get(record.model);
     if (!isRunning(record.phase)) continue;
-    const start = model && startRequestFor(record, model, deps.replicaSecret, deps.startTimeoutMs);
-    if (start) list.push(start);
+    // Each shard of a replica spanning nodes on this node (one per node), at its own rank.
+    const ranks = record.shards?.filter((s) => s.nodeId === nodeId).map((s) => s.rank) ?? [0];
+    for (const rank of ranks) {
+      const start =
+        model && startRequestFor(record, model, deps.replicaSecret, deps.startTimeoutMs, rank);
+      if (start) list.push(start);
+    }
   }
   return list;
 }
@@ -46,7 +79,7 @@ export function carryOutReport(deps: ReconcileDeps, decision: ReportDecision): v
       sendStop(deps, decision.nodeId, decision.replicaId, decision.reason);
       return;
     case "resend-start":
-      sendStart(deps, decision.replicaId);
+      sendStart(deps, decision.replicaId, decision.nodeId);
       return;
     case "send-desired": {
       const replicas = desiredFor(deps, decision.nodeId);

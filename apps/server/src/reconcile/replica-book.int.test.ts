@@ -2,7 +2,7 @@
 // together (more rows than one statement takes, so the transaction's chunks are exercised), an
 // upsert of a known id takes every new value, and a failed batch saves none of its rows.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { asc, openStore, replicas, type Store } from "@llmgw/db";
+import { asc, openStore, replicaShards, replicas, type Store } from "@llmgw/db";
 import { startPostgres, tempDir } from "@llmgw/testing";
 import { ReplicaBook, type ReplicaRecord } from "./replica-book";
 
@@ -137,5 +137,32 @@ describe.each(STORES)("replica book on %s", (_name, open) => {
     leads = true;
     await book.update("kept", { phase: "draining" }, nowMs + 2);
     expect((await store.db.select().from(replicas))[0]?.phase).toBe("draining");
+  });
+
+  it("keeps every shard of a replica spanning nodes, each with its own phase, and forgets them with it", async () => {
+    const book = await ReplicaBook.open(store.db, (line) => logged.push(line));
+    const shard = (rank: number, nodeId: string) => ({
+      rank,
+      nodeId,
+      gpuIndexes: [0, 1],
+      phase: "placing" as const,
+      message: "",
+      phaseChangedAtMs: nowMs,
+      lastSentMs: 0,
+    });
+    await book.insert(record("big", { shards: [shard(0, "gpu-1"), shard(1, "gpu-2")] }));
+    await book.updateShard("big", 1, { phase: "failed", message: "worker exited" }, nowMs + 5);
+    await book.flush();
+    const reopened = await ReplicaBook.open(store.db, () => {});
+    expect(reopened.get("big")?.shards).toMatchObject([
+      { rank: 0, nodeId: "gpu-1", phase: "placing" },
+      { rank: 1, nodeId: "gpu-2", phase: "failed", message: "worker exited" },
+    ]);
+    expect(reopened.onNode("gpu-2").map((r) => r.id)).toEqual(["big"]);
+    await reopened.update("big", { phase: "stopped" }, nowMs + 10);
+    await reopened.prune(nowMs + 20);
+    await reopened.flush();
+    expect(await store.db.select().from(replicaShards)).toEqual([]);
+    expect(logged).toEqual([]);
   });
 });

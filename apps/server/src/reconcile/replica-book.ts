@@ -4,6 +4,13 @@
 import { messageOf } from "@llmgw/domain";
 import { eq, replicas as replicasTable, sql, type Database, type ReplicaRow } from "@llmgw/db";
 import type { ObservedReplica, ReconcileAction, ReplicaPhaseName } from "@llmgw/domain";
+import {
+  insertShardRows,
+  loadShards,
+  placedShards,
+  updateShardRow,
+  type ShardRecord,
+} from "./replica-shards";
 
 export interface ReplicaRecord extends ObservedReplica {
   engine: string;
@@ -16,6 +23,13 @@ export interface ReplicaRecord extends ObservedReplica {
   isLostStopped: boolean;
   /** When a frame about it last went to its node, so level-triggered resends are paced. */
   lastSentMs: number;
+  /** Every shard by rank, for a replica spanning nodes; absent for one on a single node. */
+  shards?: ShardRecord[];
+  /**
+   * Where a spanning replica's workers join its leader shard (host:port), as the leader's agent
+   * reported it; kept in memory only, since the leader repeats it in every heartbeat.
+   */
+  leaderAddress?: string | null;
 }
 
 const LOST_MESSAGE_PREFIX = "node ";
@@ -46,6 +60,8 @@ export function placedRecord(
     lastUsedAtMs: null,
     isLostStopped: false,
     lastSentMs: 0,
+    shards: placedShards(action.shards, nowMs),
+    leaderAddress: null,
   };
 }
 
@@ -138,7 +154,9 @@ export class ReplicaBook {
 
   static async open(db: Database, log: (line: string) => void): Promise<ReplicaBook> {
     const book = new ReplicaBook(db, log);
-    for (const row of await db.select().from(replicasTable)) book.records.set(row.id, fromRow(row));
+    const shards = await loadShards(db);
+    for (const row of await db.select().from(replicasTable))
+      book.records.set(row.id, withShards(fromRow(row), shards));
     return book;
   }
 
@@ -150,17 +168,20 @@ export class ReplicaBook {
   async reload(): Promise<void> {
     await this.flush();
     const rows = await this.db.select().from(replicasTable);
+    const shards = await loadShards(this.db);
     const seen = new Set<string>();
     for (const row of rows) {
       seen.add(row.id);
-      const next = fromRow(row);
+      const next = withShards(fromRow(row), shards);
       const kept = this.records.get(row.id);
       if (!kept) {
         this.records.set(row.id, next);
         continue;
       }
       const lastUsedAtMs = Math.max(kept.lastUsedAtMs ?? 0, next.lastUsedAtMs ?? 0) || null;
+      const leaderAddress = kept.leaderAddress ?? null;
       Object.assign(kept, { ...next, lastUsedAtMs, lastSentMs: kept.lastSentMs });
+      if (kept.shards) kept.leaderAddress = leaderAddress;
     }
     for (const id of this.records.keys()) if (!seen.has(id)) this.records.delete(id);
   }
@@ -178,8 +199,12 @@ export class ReplicaBook {
     return this.all().filter((record) => record.phase !== "stopped");
   }
 
+  /** Replicas with a shard on the node: its leader shard, or a worker shard of one spanning nodes. */
   onNode(nodeId: string): ReplicaRecord[] {
-    return this.all().filter((record) => record.nodeId === nodeId);
+    return this.all().filter(
+      (record) =>
+        record.nodeId === nodeId || (record.shards ?? []).some((shard) => shard.nodeId === nodeId),
+    );
   }
 
   insert(record: ReplicaRecord): Promise<void> {
@@ -197,11 +222,14 @@ export class ReplicaBook {
     const rows = records.map(toRow);
     const what =
       records.length === 1 ? `replica ${records[0]?.id}` : `${records.length} placed replicas`;
-    if (rows.length <= ROWS_PER_STATEMENT) return this.write(what, () => upsertRows(this.db, rows));
+    const spanning = records.filter((record) => record.shards !== undefined);
+    if (rows.length <= ROWS_PER_STATEMENT && spanning.length === 0)
+      return this.write(what, () => upsertRows(this.db, rows));
     return this.write(what, () =>
       this.db.transaction(async (tx) => {
         for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT)
           await upsertRows(tx, rows.slice(at, at + ROWS_PER_STATEMENT));
+        await insertShardRows(tx, spanning);
       }),
     );
   }
@@ -217,6 +245,21 @@ export class ReplicaBook {
     return this.write(`replica ${id}`, async () => {
       await this.db.update(replicasTable).set(row).where(eq(replicasTable.id, id));
     });
+  }
+
+  /** Applies a change to one shard of a replica spanning nodes and writes its row. */
+  updateShard(
+    id: string,
+    rank: number,
+    change: Partial<Pick<ShardRecord, "phase" | "message">>,
+    nowMs: number,
+  ): Promise<void> {
+    const shard = this.records.get(id)?.shards?.find((s) => s.rank === rank);
+    if (!shard) return Promise.resolve();
+    if (change.phase !== undefined && change.phase !== shard.phase) shard.phaseChangedAtMs = nowMs;
+    Object.assign(shard, change);
+    const saved = { ...shard };
+    return this.write(`replica ${id} shard ${rank}`, () => updateShardRow(this.db, id, saved));
   }
 
   /** Forgets stopped replicas older than `beforeMs`, so the table does not grow without end. */
@@ -253,6 +296,11 @@ export class ReplicaBook {
     this.queue = run;
     return run;
   }
+}
+
+function withShards(record: ReplicaRecord, shards: Map<string, ShardRecord[]>): ReplicaRecord {
+  const own = shards.get(record.id);
+  return own ? { ...record, shards: own, leaderAddress: null } : record;
 }
 
 /**

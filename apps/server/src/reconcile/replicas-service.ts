@@ -3,13 +3,17 @@ import type { IdleReplicasView, ReplicaView, ReplicasService } from "@llmgw/api"
 import type { FleetView } from "../fleet/fleet-view";
 import type { ReplicaRecord } from "./replica-book";
 
+function nodeName(fleet: FleetView, nodeId: string): string {
+  return fleet.registry.get(nodeId)?.register.nodeName ?? nodeId;
+}
+
 function view(fleet: FleetView, record: ReplicaRecord): ReplicaView {
   return {
     id: record.id,
     model: record.model,
     profile: record.profile,
     nodeId: record.nodeId,
-    nodeName: fleet.registry.get(record.nodeId)?.register.nodeName ?? record.nodeId,
+    nodeName: nodeName(fleet, record.nodeId),
     gpuIndexes: [...record.gpuIndexes],
     engine: record.engine,
     phase: record.phase,
@@ -18,6 +22,14 @@ function view(fleet: FleetView, record: ReplicaRecord): ReplicaView {
     phaseChangedAt: new Date(record.phaseChangedAtMs).toISOString(),
     lastUsedAt: record.lastUsedAtMs === null ? null : new Date(record.lastUsedAtMs).toISOString(),
     fetchProgress: record.fetchProgress,
+    shards: (record.shards ?? []).map((shard) => ({
+      rank: shard.rank,
+      nodeId: shard.nodeId,
+      nodeName: nodeName(fleet, shard.nodeId),
+      gpuIndexes: [...shard.gpuIndexes],
+      phase: shard.phase,
+      message: shard.message,
+    })),
   };
 }
 
@@ -54,6 +66,13 @@ function idleReplicas(fleet: FleetView): IdleReplicasView {
   return { thresholdPercent: IDLE_UTILIZATION_PERCENT, windowMs: IDLE_WINDOW_MS, replicas };
 }
 
+/** Whether the replica, or one of its shards when it spans nodes, runs on the node (id or name). */
+function runsOn(view: ReplicaView, node: string): boolean {
+  const at = (where: { nodeId: string; nodeName: string }) =>
+    where.nodeId === node || where.nodeName === node;
+  return at(view) || view.shards.some(at);
+}
+
 export function createReplicasService(fleet: FleetView): ReplicasService {
   return {
     idle: async () => idleReplicas(fleet),
@@ -61,10 +80,7 @@ export function createReplicasService(fleet: FleetView): ReplicasService {
       const views = fleet.book.all().map((record) => view(fleet, record));
       return views
         .filter((v) => filter.model === undefined || v.model === filter.model)
-        .filter(
-          (v) =>
-            filter.node === undefined || v.nodeId === filter.node || v.nodeName === filter.node,
-        )
+        .filter((v) => filter.node === undefined || runsOn(v, filter.node))
         .sort(
           (a, b) =>
             a.model.localeCompare(b.model, "en") ||

@@ -5,7 +5,11 @@
 // the reconcile loop as a decision; this file never talks to a node itself.
 import { ReplicaPhase, type ReplicaStatus } from "@llmgw/proto";
 import type { ReplicaPhaseName } from "@llmgw/domain";
-import type { ReconcileDeps } from "./deps";
+import { fields, recordPhaseEvent } from "./phase-events";
+import type { ReportDeps, ReportSink } from "./report-types";
+import { applyShardReport } from "./shard-reports";
+
+export type { ReportDecision, ReportDeps, ReportSink } from "./report-types";
 
 const PHASE_NAMES: Partial<Record<ReplicaPhase, ReplicaPhaseName>> = {
   [ReplicaPhase.FETCHING]: "fetching",
@@ -18,25 +22,6 @@ const PHASE_NAMES: Partial<Record<ReplicaPhase, ReplicaPhaseName>> = {
 
 /** Frames repeated because a level disagrees (a stopped replica still running) go out at most this often. */
 const RESEND_AFTER_MS = 5_000;
-
-/** A frame a report calls for; the reconcile loop sends it. */
-export type ReportDecision =
-  | { kind: "stop"; nodeId: string; replicaId: string; reason: string }
-  | { kind: "resend-start"; replicaId: string }
-  | { kind: "send-desired"; nodeId: string };
-
-export interface ReportSink {
-  markDirty(model: string): void;
-  /** Sends what the decision calls for, at once. */
-  carryOut(decision: ReportDecision): void;
-}
-
-/** What reports read and write: the book (phases), and the registry and events to tell of them. */
-export interface ReportDeps extends Pick<ReconcileDeps, "nowMs" | "log"> {
-  book: Pick<ReconcileDeps["book"], "get" | "update" | "onNode">;
-  registry: Pick<ReconcileDeps["registry"], "get">;
-  events: Pick<ReconcileDeps["events"], "record">;
-}
 
 export function isRunning(phase: ReplicaPhaseName | undefined): boolean {
   return phase !== undefined && phase !== "stopped" && phase !== "failed";
@@ -65,7 +50,8 @@ async function applyOne(
   }
   if (record.phase === "stopped") {
     if (!isRunning(phase)) return;
-    if (record.isLostStopped && record.nodeId === nodeId) {
+    // Half of a replica spanning nodes is no replica: its returning shard is stopped, not adopted.
+    if (record.isLostStopped && record.nodeId === nodeId && !record.shards) {
       // Its node came back still running it: count it again; the planner stops a surplus.
       deps.log(`adopting ${record.model} replica ${record.id} again on its returning node`);
       await deps.book.update(
@@ -80,7 +66,12 @@ async function applyOne(
     }
     return;
   }
-  if (record.nodeId !== nodeId || phase === undefined) return;
+  if (phase === undefined) return;
+  if (record.shards) {
+    await applyShardReport(deps, sink, record, nodeId, status, phase);
+    return;
+  }
+  if (record.nodeId !== nodeId) return;
   const changed =
     phase !== record.phase ||
     status.message !== record.message ||
@@ -92,35 +83,6 @@ async function applyOne(
   if (phase !== previousPhase)
     recordPhaseEvent(deps, record.id, record.model, nodeId, phase, status);
   sink.markDirty(record.model);
-}
-
-function recordPhaseEvent(
-  deps: ReportDeps,
-  replicaId: string,
-  model: string,
-  nodeId: string,
-  phase: ReplicaPhaseName,
-  status: ReplicaStatus,
-): void {
-  const node = deps.registry.get(nodeId)?.register.nodeName ?? nodeId;
-  if (phase === "ready")
-    deps.events.record("replica.started", replicaId, {
-      model,
-      node,
-      nodeId,
-      endpoint: status.host && status.port ? `${status.host}:${status.port}` : null,
-    });
-  else if (phase === "failed")
-    deps.events.record("replica.failed", replicaId, { model, node, nodeId, error: status.message });
-}
-
-function fields(status: ReplicaStatus) {
-  return {
-    message: status.message,
-    host: status.host || null,
-    port: status.port || null,
-    fetchProgress: status.fetchProgress ?? null,
-  };
 }
 
 export async function applyReports(
@@ -138,12 +100,14 @@ export async function applyReports(
   // A replica placed here that the agent does not list never got its StartReplica: send it again.
   const listed = new Set(statuses.map((s) => s.replicaId));
   for (const record of deps.book.onNode(nodeId)) {
-    if (
-      record.phase === "placing" &&
-      !listed.has(record.id) &&
-      deps.nowMs() - record.lastSentMs >= RESEND_AFTER_MS
-    )
-      sink.carryOut({ kind: "resend-start", replicaId: record.id });
+    if (listed.has(record.id)) continue;
+    // Of a replica spanning nodes, only this node's shard, and a worker only once it can start.
+    const shard = record.shards?.find((s) => s.nodeId === nodeId);
+    const phase = shard?.phase ?? record.phase;
+    const lastSentMs = shard?.lastSentMs ?? record.lastSentMs;
+    const canStart = !shard || shard.rank === 0 || Boolean(record.leaderAddress);
+    if (phase === "placing" && canStart && deps.nowMs() - lastSentMs >= RESEND_AFTER_MS)
+      sink.carryOut({ kind: "resend-start", replicaId: record.id, nodeId });
   }
 }
 

@@ -47,4 +47,27 @@ describe("startRequestFor", () => {
     expect(start?.embeddings).toBe(false);
     expect(start).toMatchObject({ engine: "vllm", servedModelName: "bge-m3", gpuIndexes: [0] });
   });
+
+  it("gives each shard of a replica spanning nodes its own cards, its rank and the leader's address", () => {
+    const shard = (rank: number, nodeId: string, gpuIndexes: number[]) => ({
+      ...{ rank, nodeId, gpuIndexes, phase: "placing" as const, message: "" },
+      ...{ phaseChangedAtMs: 0, lastSentMs: 0 },
+    });
+    const spanning: ReplicaRecord = {
+      ...record,
+      shards: [shard(0, "node-a", [0]), shard(1, "node-b", [3])],
+      leaderAddress: null,
+    };
+    const model = definition();
+    expect(startRequestFor(spanning, model, SECRET, 60_000, 0)).toMatchObject({
+      ...{ nodeRank: 0, nodeCount: 2, leaderAddress: "", gpuIndexes: [0] },
+    });
+    // Until the leader said where to join it, the worker's frame has no address to join.
+    expect(startRequestFor(spanning, model, SECRET, 60_000, 1)?.leaderAddress).toBe("");
+    spanning.leaderAddress = "10.0.0.1:29500";
+    expect(startRequestFor(spanning, model, SECRET, 60_000, 1)).toMatchObject({
+      ...{ nodeRank: 1, nodeCount: 2, leaderAddress: "10.0.0.1:29500", gpuIndexes: [3] },
+    });
+    expect(startRequestFor(spanning, model, SECRET, 60_000, 2)).toBeNull();
+  });
 });

@@ -46,6 +46,7 @@ function replica(overrides: Partial<ReplicaView>): ReplicaView {
     phaseChangedAt: "2025-01-01T00:00:00.000Z",
     lastUsedAt: null,
     fetchProgress: null,
+    shards: [],
     ...overrides,
   };
 }

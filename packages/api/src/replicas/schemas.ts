@@ -6,6 +6,17 @@ import { oneLine } from "../text";
 export const replicaPhaseSchema = z.enum(REPLICA_PHASE_NAMES);
 export type ReplicaPhase = z.infer<typeof replicaPhaseSchema>;
 
+/** One rank of a replica spanning nodes (rank 0 is the leader shard, which serves the API). */
+export const replicaShardViewSchema = z.object({
+  rank: z.number().int(),
+  nodeId: z.string(),
+  nodeName: z.string(),
+  gpuIndexes: z.array(z.number().int()),
+  phase: replicaPhaseSchema,
+  message: z.string(),
+});
+export type ReplicaShardView = z.infer<typeof replicaShardViewSchema>;
+
 export const replicaViewSchema = z.object({
   id: z.string(),
   model: z.string(),
@@ -20,6 +31,8 @@ export const replicaViewSchema = z.object({
   phaseChangedAt: z.string(),
   lastUsedAt: z.string().nullable(),
   fetchProgress: z.number().nullable(),
+  /** Every shard by rank for a replica spanning nodes; empty for a replica on one node. */
+  shards: z.array(replicaShardViewSchema),
 });
 export type ReplicaView = z.infer<typeof replicaViewSchema>;
 

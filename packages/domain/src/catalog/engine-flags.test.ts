@@ -30,6 +30,23 @@ describe("checkEngineArgs for argparse engines (vLLM, SGLang)", () => {
     expect(refusedIndexes("sglang", ["--base-gpu-id", "3", "--tp-size", "2"])).toEqual([0, 2]);
   });
 
+  it("refuses the multi-node flags the agent sets for each shard of a replica spanning nodes", () => {
+    expect(
+      refusedIndexes("vllm", [
+        "--nnodes=4",
+        "--node_rank",
+        "1",
+        "--master-addr",
+        "evil.example",
+        "--headless",
+        "--distributed-executor-backend=ray",
+      ]),
+    ).toEqual([0, 1, 3, 5, 6]);
+    expect(refusedIndexes("sglang", ["--dist-init-addr", "evil:1", "--pp-size", "2"])).toEqual([
+      0, 2,
+    ]);
+  });
+
   it("lets ordinary flags and values through", () => {
     expect(
       refusedIndexes("vllm", [

@@ -50,6 +50,13 @@ const RULES: Record<Engine, EngineFlagRules> = {
       "-tp": "profile",
       "--pipeline-parallel-size": "profile",
       "-pp": "profile",
+      // A replica spanning nodes: the agent sets these from the shard's rank and its leader.
+      "--nnodes": "profile",
+      "--node-rank": "profile",
+      "--master-addr": "agent",
+      "--master-port": "agent",
+      "--headless": "agent",
+      "--distributed-executor-backend": "agent",
     },
   },
   sglang: {
@@ -69,7 +76,9 @@ const RULES: Record<Engine, EngineFlagRules> = {
       "--tensor-parallel-size": "profile",
       "--nnodes": "profile",
       "--node-rank": "profile",
-      "--dist-init-addr": "profile",
+      "--dist-init-addr": "agent",
+      "--pp-size": "profile",
+      "--pipeline-parallel-size": "profile",
     },
   },
   llamacpp: {

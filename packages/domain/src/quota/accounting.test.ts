@@ -68,8 +68,8 @@ describe("quotaUsage", () => {
       {
         ...replica("a", { nodeId: "n1", gpuIndexes: [1, 2] }),
         shards: [
-          { nodeId: "n1", cardIndexes: [1, 2] },
-          { nodeId: "n2", cardIndexes: [0, 1] },
+          { rank: 0, nodeId: "n1", gpuIndexes: [1, 2], phase: "ready" as const, message: "" },
+          { rank: 1, nodeId: "n2", gpuIndexes: [0, 1], phase: "ready" as const, message: "" },
         ],
       },
     ];

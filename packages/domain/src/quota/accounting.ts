@@ -21,7 +21,8 @@ export interface QuotaReplica {
   nodeId: string;
   gpuIndexes: readonly number[];
   phase: ReplicaPhaseName;
-  shards?: readonly { nodeId: string; cardIndexes: readonly number[] }[];
+  /** Every shard of a replica spanning nodes, as observed replicas carry them; absent: one node. */
+  shards?: readonly { nodeId: string; gpuIndexes: readonly number[] }[];
 }
 
 /** The same fields as the planner's input, so a pass and the Quotas page count alike. */
@@ -53,11 +54,14 @@ export function replicaHeld(
   profile: ModelProfile | undefined,
   nodesById: ReadonlyMap<string, PlacementNode>,
 ): HeldAmounts {
-  const shards = replica.shards ?? [{ nodeId: replica.nodeId, cardIndexes: replica.gpuIndexes }];
+  const shards =
+    replica.shards && replica.shards.length > 0
+      ? replica.shards
+      : [{ nodeId: replica.nodeId, gpuIndexes: replica.gpuIndexes }];
   const held = emptyHeld();
   for (const shard of shards) {
     const node = nodesById.get(shard.nodeId);
-    for (const index of shard.cardIndexes) {
+    for (const index of shard.gpuIndexes) {
       const gpuClass = cardClass(node, index, profile);
       held.gpus.set(gpuClass, (held.gpus.get(gpuClass) ?? 0) + 1);
     }

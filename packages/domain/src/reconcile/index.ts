@@ -5,3 +5,4 @@ export { baseReplicas, desiredReplicas } from "./plan-model";
 export * from "./autoscale";
 export { isNodeLost } from "./nodes";
 export { DEFAULT_FAILURE_BACKOFF, failureBackoffMs } from "./failure-backoff";
+export { asWhole, combinedPhase, shardNodeIds, shardsOf, workerFailureMessage } from "./shards";

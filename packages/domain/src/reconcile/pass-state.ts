@@ -3,6 +3,7 @@
 import type { Fleet } from "../placement/fleet-types";
 import type { ExistingReplica, PlacementNode } from "../placement/types";
 import { createQuotaPass, releaseStopped, type QuotaPass } from "./quota-pass";
+import { shardsOf } from "./shards";
 import type { DesiredModel, ObservedReplica, ReconcileInput, ReconcileNode } from "./types";
 
 /** State shared by every model of one pass, so later models see what earlier ones placed. */
@@ -61,7 +62,11 @@ export function existingOf(state: PassState): ExistingReplica[] {
     existing.push({
       id: replica.id,
       model: replica.model,
-      shards: [{ nodeId: replica.nodeId, cardIndexes: replica.gpuIndexes }],
+      // Every shard's cards count: a replica spanning nodes holds cards on each of them.
+      shards: shardsOf(replica).map((shard) => ({
+        nodeId: shard.nodeId,
+        cardIndexes: shard.gpuIndexes,
+      })),
       memoryGb: profile?.memory_gb ?? 0,
       cpuCores: profile?.cpu_cores ?? 0,
     });

@@ -9,6 +9,7 @@ import { limitRefusal, notePlaced, noteStopped, type QuotaPass } from "./quota-p
 import { takeBackFor } from "./take-back";
 import { evictIdleFor } from "./idle-eviction";
 import type { DesiredModel, ModelHealth, ObservedReplica, ReconcileAction } from "./types";
+import { shardNodeIds } from "./shards";
 
 const PHASE_RANK: Record<string, number> = {
   placing: 0,
@@ -93,22 +94,25 @@ function dropLost(
   const { nowMs, policy } = state.input;
   const kept: ObservedReplica[] = [];
   for (const replica of replicas) {
-    const node = state.nodesById.get(replica.nodeId);
-    if (!isNodeLost(node, nowMs, policy)) {
+    // A replica spanning nodes is lost with any of its nodes: half an engine cannot serve.
+    const lostNodeId = shardNodeIds(replica).find((id) =>
+      isNodeLost(state.nodesById.get(id), nowMs, policy),
+    );
+    if (lostNodeId === undefined) {
       kept.push(replica);
       continue;
     }
-    const nodeName = node?.node.name ?? replica.nodeId;
-    if (!state.lostAnnounced.has(replica.nodeId)) {
-      state.lostAnnounced.add(replica.nodeId);
-      actions.push({ kind: "node-lost", nodeId: replica.nodeId, nodeName });
+    const nodeName = state.nodesById.get(lostNodeId)?.node.name ?? lostNodeId;
+    if (!state.lostAnnounced.has(lostNodeId)) {
+      state.lostAnnounced.add(lostNodeId);
+      actions.push({ kind: "node-lost", nodeId: lostNodeId, nodeName });
     }
     const reason = `node ${nodeName} was lost; rebuilding elsewhere`;
     actions.push({
       kind: "stop",
       model: replica.model,
       replicaId: replica.id,
-      nodeId: replica.nodeId,
+      nodeId: lostNodeId,
       reason,
     });
   }

@@ -5,6 +5,7 @@ import { PRIORITY_CLASSES } from "../catalog/model-definition";
 import type { PassState } from "./pass-state";
 import { planModel } from "./plan-model";
 import { noteStopped } from "./quota-pass";
+import { asWhole } from "./shards";
 import type { DesiredModel, ObservedReplica, ReconcileAction, ReconcileInput } from "./types";
 
 export interface ReconcilePlan {
@@ -28,15 +29,17 @@ function planOrder(names: Iterable<string>, byName: Map<string, DesiredModel>): 
 
 export function planReconcile(input: ReconcileInput): ReconcilePlan {
   const byName = new Map(input.models.map((model) => [model.definition.name, model]));
+  // A replica spanning nodes is planned as a whole: ready when every shard is, failed when one is.
+  const replicas = input.replicas.map(asWhole);
   const replicasByModel = new Map<string, ObservedReplica[]>();
-  for (const replica of input.replicas) {
+  for (const replica of replicas) {
     const list = replicasByModel.get(replica.model);
     if (list) list.push(replica);
     else replicasByModel.set(replica.model, [replica]);
   }
   const healthByName = new Map(input.health.map((health) => [health.name, health]));
   const state: PassState = {
-    input,
+    input: { ...input, replicas },
     byName,
     nodesById: new Map(input.nodes.map((node) => [node.node.id, node])),
     placementNodes: input.nodes.map((node) => node.node),

@@ -60,7 +60,7 @@ export function askOf(pass: QuotaPass, profile: ModelProfile, shards: readonly R
     nodeId: first?.nodeId ?? "",
     gpuIndexes: first?.cardIndexes ?? [],
     phase: "placing" as const,
-    shards,
+    shards: shards.map((shard) => ({ nodeId: shard.nodeId, gpuIndexes: shard.cardIndexes })),
   };
   return replicaHeld(replica, profile, pass.nodesById);
 }

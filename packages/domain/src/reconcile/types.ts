@@ -43,6 +43,15 @@ export interface ModelHealth {
   lastFailureAtMs?: number | null;
 }
 
+/** One rank of a replica that spans nodes; rank 0 is the leader shard, which serves the API. */
+export interface ObservedShard {
+  rank: number;
+  nodeId: string;
+  gpuIndexes: readonly number[];
+  phase: ReplicaPhaseName;
+  message: string;
+}
+
 export interface ObservedReplica {
   id: string;
   model: string;
@@ -60,6 +69,11 @@ export interface ObservedReplica {
    * restarted knows nothing), which is never taken for idle.
    */
   lastUsedAtMs?: number | null;
+  /**
+   * Every shard, by rank, of a replica whose profile spans nodes (`nodes > 1`); `nodeId` and
+   * `gpuIndexes` above are rank 0's. Absent or empty for a replica on one node.
+   */
+  shards?: readonly ObservedShard[];
 }
 
 export interface ReconcileNode {

@@ -16,12 +16,18 @@ export function createLlamaCppAdapter(options: { executable?: string } = {}): En
   const keyDelivery: KeyDelivery = { kind: "env", variable: "LLAMA_API_KEY" };
   // Several cards split by layers; tensor parallel is a different mechanism this adapter does not
   // drive, and accepting it would start a replica that quietly uses one card.
-  const limits = { displayName: "llama.cpp", canServeOnCpu: true, supportsTensorParallel: false };
+  const limits = {
+    displayName: "llama.cpp",
+    canServeOnCpu: true,
+    supportsTensorParallel: false,
+    supportsMultiNode: false,
+  };
   return {
     name: "llamacpp",
     ...limits,
     keyDelivery,
     healthPath: "/health",
+    workerHealthPath: undefined,
     metricsPath: "/metrics",
     metricNames: LLAMACPP_METRIC_NAMES,
     buildCommand(launch) {

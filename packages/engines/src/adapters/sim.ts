@@ -2,7 +2,7 @@
 // vLLM's metric names and, like vLLM, takes its key from the environment.
 import { checkLaunch, contextArgs, finishCommand } from "../launch";
 import type { EngineAdapter, KeyDelivery } from "../types";
-import { VLLM_METRIC_NAMES } from "./vllm";
+import { VLLM_METRIC_NAMES, vllmMultiNodeArgs } from "./vllm";
 
 export const SIM_ENGINE_KEY_VARIABLE = "SIM_ENGINE_API_KEY";
 
@@ -16,16 +16,23 @@ export interface SimAdapterOptions {
 export function createSimAdapter(options: SimAdapterOptions = {}): EngineAdapter {
   const keyDelivery: KeyDelivery = { kind: "env", variable: SIM_ENGINE_KEY_VARIABLE };
   // It stands in for every engine, so it accepts whatever a simulated profile asks for.
-  const limits = { displayName: "sim-engine", canServeOnCpu: true, supportsTensorParallel: true };
+  const limits = {
+    displayName: "sim-engine",
+    canServeOnCpu: true,
+    supportsTensorParallel: true,
+    supportsMultiNode: true,
+  };
   return {
     name: "sim",
     ...limits,
     keyDelivery,
     healthPath: "/health",
+    // Its worker answers only /health (a real worker serves nothing), so the agent can see it run.
+    workerHealthPath: "/health",
     metricsPath: "/metrics",
     metricNames: VLLM_METRIC_NAMES,
     buildCommand(launch) {
-      checkLaunch(launch, limits);
+      const tensorParallel = checkLaunch(launch, limits);
       const args = [
         ...(options.prefixArgs ?? ["sim-engine"]),
         "--host",
@@ -35,6 +42,8 @@ export function createSimAdapter(options: SimAdapterOptions = {}): EngineAdapter
         "--model",
         launch.servedModelName,
         ...contextArgs("--max-model-len", launch),
+        // vLLM's multi-node flags, which it checks and plays out (a worker joins its leader).
+        ...vllmMultiNodeArgs(launch, tensorParallel),
       ];
       return finishCommand(launch, keyDelivery, { command: options.command ?? "llmgw", args });
     },

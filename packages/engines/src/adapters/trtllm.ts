@@ -10,12 +10,15 @@ export function createTrtllmAdapter(options: { executable?: string } = {}): Engi
     displayName: "TensorRT-LLM",
     canServeOnCpu: false,
     supportsTensorParallel: true,
+    // Across nodes it runs under mpirun, which the agent does not drive.
+    supportsMultiNode: false,
   };
   return {
     name: "trtllm",
     ...limits,
     keyDelivery,
     healthPath: "/health",
+    workerHealthPath: undefined,
     metricsPath: undefined,
     metricNames: undefined,
     buildCommand(launch) {

@@ -1,7 +1,7 @@
 // vLLM: `vllm serve MODEL`. The key goes in VLLM_API_KEY, which vLLM reads like --api-key, so it
 // never appears in `ps`. /health and /metrics are not behind the key; /v1/* is.
-import { checkLaunch, contextArgs, finishCommand, isGguf } from "../launch";
-import type { EngineAdapter, EngineMetricNames, KeyDelivery } from "../types";
+import { checkLaunch, contextArgs, finishCommand, isGguf, pipelineParallel } from "../launch";
+import type { EngineAdapter, EngineMetricNames, KeyDelivery, ReplicaLaunch } from "../types";
 
 export const VLLM_METRIC_NAMES: EngineMetricNames = {
   runningRequests: ["vllm:num_requests_running"],
@@ -9,6 +9,31 @@ export const VLLM_METRIC_NAMES: EngineMetricNames = {
   // vLLM renamed the gauge (V1 engine); both are fractions 0..1.
   kvCacheUsageRatio: ["vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc"],
 };
+
+/**
+ * vLLM across nodes without Ray, as its docs describe: every node runs `vllm serve` with the
+ * multiprocessing backend, the node count, its rank and the leader's address and port; ranks
+ * above 0 add `--headless` and serve no API. Pipeline stages take the cards beyond tensor parallel.
+ */
+export function vllmMultiNodeArgs(launch: ReplicaLaunch, tensorParallel: number): string[] {
+  const multi = launch.multiNode;
+  if (multi === undefined) return [];
+  return [
+    "--pipeline-parallel-size",
+    String(pipelineParallel(launch, tensorParallel)),
+    "--distributed-executor-backend",
+    "mp",
+    "--nnodes",
+    String(multi.nodeCount),
+    "--node-rank",
+    String(multi.nodeRank),
+    "--master-addr",
+    multi.leaderHost,
+    "--master-port",
+    String(multi.leaderPort),
+    ...(multi.nodeRank > 0 ? ["--headless"] : []),
+  ];
+}
 
 export interface VllmAdapterOptions {
   executable?: string;
@@ -18,7 +43,12 @@ export interface VllmAdapterOptions {
 
 export function createVllmAdapter(options: VllmAdapterOptions = {}): EngineAdapter {
   const keyDelivery: KeyDelivery = { kind: "env", variable: "VLLM_API_KEY" };
-  const limits = { displayName: "vLLM", canServeOnCpu: false, supportsTensorParallel: true };
+  const limits = {
+    displayName: "vLLM",
+    canServeOnCpu: false,
+    supportsTensorParallel: true,
+    supportsMultiNode: true,
+  };
   const embeddingArgs =
     options.embeddingStyle === "task" ? ["--task", "embed"] : ["--runner", "pooling"];
   return {
@@ -26,6 +56,8 @@ export function createVllmAdapter(options: VllmAdapterOptions = {}): EngineAdapt
     ...limits,
     keyDelivery,
     healthPath: "/health",
+    // A headless worker (`--headless`) starts no API server: nothing answers on its port.
+    workerHealthPath: undefined,
     metricsPath: "/metrics",
     metricNames: VLLM_METRIC_NAMES,
     buildCommand(launch) {
@@ -45,6 +77,7 @@ export function createVllmAdapter(options: VllmAdapterOptions = {}): EngineAdapt
         // A hub id is downloaded by vLLM itself, past the agent's pickle check; this keeps it honest.
         ...(isGguf(launch.model) ? [] : ["--load-format", "safetensors"]),
         ...(launch.isEmbedding ? embeddingArgs : []),
+        ...vllmMultiNodeArgs(launch, tensorParallel),
       ];
       // Nodes often cannot reach the internet, and usage reports would leak model names.
       const extraEnv = { VLLM_NO_USAGE_STATS: "1", DO_NOT_TRACK: "1" };

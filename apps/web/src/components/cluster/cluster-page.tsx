@@ -100,11 +100,14 @@ export function ClusterPage() {
     const byCard = new Map<string, CellOwnership>();
     for (const replica of data.replicas.data ?? []) {
       if (replica.phase === "stopped" || replica.phase === "failed") continue;
-      for (const index of replica.gpuIndexes)
-        byCard.set(`${replica.nodeId}/${index}`, {
-          replica,
-          owner: owners.get(replica.model) ?? null,
-        });
+      // A replica spanning nodes holds cards on each of its shards' nodes.
+      const places = replica.shards.length > 0 ? replica.shards : [replica];
+      for (const place of places)
+        for (const index of place.gpuIndexes)
+          byCard.set(`${place.nodeId}/${index}`, {
+            replica,
+            owner: owners.get(replica.model) ?? null,
+          });
     }
     return byCard;
   }, [data.replicas.data, data.models.data]);

@@ -1,6 +1,7 @@
 "use client";
 // One row per replica. Times are relative (they age on their own clock) with the exact moment in
-// the title; a replica fetching weights shows how far the download got.
+// the title; a replica fetching weights shows how far the download got. A replica spanning nodes
+// names its node count and lists its shards beneath it: rank, node, cards and phase.
 import type { ReplicaPhase, ReplicaView } from "@llmgw/api";
 import Link from "next/link";
 import { useTranslation } from "react-i18next";
@@ -8,7 +9,7 @@ import type { TFunction } from "i18next";
 import { parseReplicaMessage, parseWeightsNote } from "../../lib/replica-message";
 import { useNow } from "../../hooks/use-now";
 import { ABSENT, formatNumber, formatPercent, upperForDisplay } from "../../lib/format";
-import { DataGrid, type GridColumn, type RowAttributes } from "../ui/data-grid";
+import { DataGrid, DetailRow, type GridColumn, type RowAttributes } from "../ui/data-grid";
 import { momentColumn } from "../ui/moment-column";
 
 function PhaseBadge({ phase }: { phase: ReplicaPhase }) {
@@ -86,16 +87,27 @@ function useReplicaColumns(): GridColumn<ReplicaView>[] {
     {
       id: "node",
       header: t("columns.node"),
-      render: (replica) => (
-        <Link href={`/nodes/${encodeURIComponent(replica.nodeId)}`} data-testid="replica-node-link">
-          {replica.nodeName}
-        </Link>
-      ),
+      render: (replica) =>
+        replica.shards.length > 0 ? (
+          <span>{t("shards.nodes", { count: replica.shards.length })}</span>
+        ) : (
+          <Link
+            href={`/nodes/${encodeURIComponent(replica.nodeId)}`}
+            data-testid="replica-node-link"
+          >
+            {replica.nodeName}
+          </Link>
+        ),
     },
     {
       id: "cards",
       header: t("columns.cards"),
-      render: (replica) => <Cards gpuIndexes={replica.gpuIndexes} lang={lang} />,
+      render: (replica) =>
+        replica.shards.length > 0 ? (
+          <span className="muted">{t("shards.perShard")}</span>
+        ) : (
+          <Cards gpuIndexes={replica.gpuIndexes} lang={lang} />
+        ),
     },
     {
       id: "engine",
@@ -141,6 +153,35 @@ function replicaRowProps(replica: ReplicaView): RowAttributes {
   };
 }
 
+/** The shards of a replica spanning nodes, by rank: only rank 0, the leader, serves the API. */
+function ShardsRow({ replica, columnCount }: { replica: ReplicaView; columnCount: number }) {
+  const { t, i18n } = useTranslation("replicas");
+  return (
+    <DetailRow
+      columnCount={columnCount}
+      rowProps={{ "data-testid": "replica-shards", "data-replica-id": replica.id }}
+    >
+      <div className="reasons">
+        <div className="muted">{t("shards.title", { count: replica.shards.length })}</div>
+        <ul>
+          {replica.shards.map((shard) => (
+            <li key={shard.rank} data-testid="replica-shard" data-rank={shard.rank}>
+              <span className="state-cell">
+                <span>
+                  {t(shard.rank === 0 ? "shards.leader" : "shards.worker", { rank: shard.rank })}
+                </span>
+                <Link href={`/nodes/${encodeURIComponent(shard.nodeId)}`}>{shard.nodeName}</Link>
+                <Cards gpuIndexes={shard.gpuIndexes} lang={i18n.language} />
+                <PhaseBadge phase={shard.phase} />
+              </span>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </DetailRow>
+  );
+}
+
 export function ReplicasTable({ replicas }: { replicas: ReplicaView[] }) {
   return (
     <DataGrid
@@ -148,6 +189,9 @@ export function ReplicasTable({ replicas }: { replicas: ReplicaView[] }) {
       rows={replicas}
       rowKey={(replica) => replica.id}
       rowProps={replicaRowProps}
+      renderAfterRow={(replica, columnCount) =>
+        replica.shards.length > 0 ? <ShardsRow replica={replica} columnCount={columnCount} /> : null
+      }
       testId="replicas-table"
     />
   );

@@ -20,6 +20,7 @@ function replica(overrides: Partial<ReplicaView>): ReplicaView {
     phaseChangedAt: "2030-01-01T00:00:00Z",
     lastUsedAt: "2030-01-01T00:08:00Z",
     fetchProgress: null,
+    shards: [],
     ...overrides,
   };
 }
@@ -48,6 +49,31 @@ describe("replicas table", () => {
       /^sim-chat-1\s+sim-chat\s+sim-cpu-a\s+CPU\s+ready\s+http:\/\/127\.0\.0\.1:40001\s+2m ago$/,
     );
     expect(lines[2]).toMatch(/^gpu-1\s+sim-gpu-chat\s+sim-h100-a\s+0,1\s+fetching 43%\s+-\s+-$/);
+  });
+});
+
+describe("replicas table for a replica spanning nodes", () => {
+  it("lists its shards under it by rank, with each shard's node, cards and phase", () => {
+    const shard = (rank: number, nodeName: string, phase: ReplicaView["phase"]) => ({
+      ...{ rank, nodeId: nodeName, nodeName, gpuIndexes: [0, 1], phase, message: "" },
+    });
+    const text = replicasTable(
+      [
+        replica({
+          id: "big-1",
+          model: "big",
+          phase: "starting",
+          endpoint: null,
+          lastUsedAt: null,
+          shards: [shard(0, "gpu-a", "ready"), shard(1, "gpu-b", "starting")],
+        }),
+      ],
+      NOW,
+    );
+    const lines = text.trimEnd().split("\n");
+    expect(lines[1]).toMatch(/^big-1\s+big\s+2 nodes\s+-\s+starting\s+-\s+-$/);
+    expect(lines[2]).toMatch(/^ {2}rank 0\s+leader\s+gpu-a\s+0,1\s+ready$/);
+    expect(lines[3]).toMatch(/^ {2}rank 1\s+worker\s+gpu-b\s+0,1\s+starting$/);
   });
 });
 

@@ -13,16 +13,33 @@ function phaseOf(replica: ReplicaView): string {
   return replica.phase;
 }
 
+/**
+ * One row per replica; a replica spanning nodes names its node count and lists its shards under
+ * it, by rank, each with its node, cards and phase (only rank 0, the leader, serves the API).
+ */
 export function replicasTable(replicas: ReplicaView[], nowMs: number): string {
-  const rows = replicas.map((replica) => [
-    replica.id,
-    replica.model,
-    replica.nodeName,
-    cardsOf(replica),
-    phaseOf(replica),
-    replica.endpoint ?? "-",
-    replica.lastUsedAt ? formatAge(replica.lastUsedAt, nowMs) : "-",
-  ]);
+  const rows = replicas.flatMap((replica) => {
+    const isSpanning = replica.shards.length > 0;
+    const row = [
+      replica.id,
+      replica.model,
+      isSpanning ? `${replica.shards.length} nodes` : replica.nodeName,
+      isSpanning ? "-" : cardsOf(replica),
+      phaseOf(replica),
+      replica.endpoint ?? "-",
+      replica.lastUsedAt ? formatAge(replica.lastUsedAt, nowMs) : "-",
+    ];
+    const shardRows = replica.shards.map((shard) => [
+      `  rank ${shard.rank}`,
+      shard.rank === 0 ? "leader" : "worker",
+      shard.nodeName,
+      shard.gpuIndexes.length > 0 ? shard.gpuIndexes.join(",") : "CPU",
+      shard.phase,
+      "",
+      "",
+    ]);
+    return [row, ...shardRows];
+  });
   return renderTable(["NAME", "MODEL", "NODE", "CARDS", "PHASE", "ENDPOINT", "LAST USED"], rows);
 }
 
