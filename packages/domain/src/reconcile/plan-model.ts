@@ -6,8 +6,7 @@ import { placeModelReplicas, type PlacementAdmission } from "../placement/place-
 import { isNodeLost } from "./nodes";
 import type { PassState } from "./pass-state";
 import { limitRefusal, notePlaced, noteStopped, type QuotaPass } from "./quota-pass";
-import { takeBackFor } from "./take-back";
-import { evictIdleFor } from "./idle-eviction";
+import { onRefused } from "./refused";
 import type { DesiredModel, ModelHealth, ObservedReplica, ReconcileAction } from "./types";
 
 const PHASE_RANK: Record<string, number> = {
@@ -154,6 +153,7 @@ function planPlacements(
   count: number,
   state: PassState,
   actions: ReconcileAction[],
+  outdated: readonly ObservedReplica[],
 ): void {
   const name = model.definition.name;
   const asks = Array.from({ length: count }, () => ({
@@ -167,16 +167,12 @@ function planPlacements(
   };
   state.fleet ??= buildFleet(input.nodes, input.replicas);
   const quota = state.quota;
-  const admit = quota && limitAdmission(quota);
+  const limited = { atLimit: false };
+  const admit = quota && limitAdmission(quota, limited);
   const results = placeModelReplicas(input, asks, state.fleet, admit);
   for (const result of results) {
     if (!result.ok) {
-      // Room taken back from borrowers or from idle replicas: placed once the node has freed it.
-      if (takeBackFor(model, state, actions) || evictIdleFor(model, state, actions)) return;
-      const reasons = result.profiles.flatMap((p) =>
-        p.rejections.map((r) => `${r.nodeName} (profile ${p.profile}): ${r.reasons.join("; ")}`),
-      );
-      actions.push({ kind: "unplaceable", model: name, summary: result.summary, reasons });
+      onRefused(model, result, state, actions, { outdated, atLimit: limited.atLimit });
       return;
     }
     const place: ReconcileAction = {
@@ -200,11 +196,15 @@ function planPlacements(
   }
 }
 
-/** Refuses what would pass a limit; a placement it lets through is counted at once for the next ask. */
-function limitAdmission(quota: QuotaPass): PlacementAdmission {
+/**
+ * Refuses what would pass a limit (and notes that it did); a placement it lets through is counted
+ * at once for the next ask.
+ */
+function limitAdmission(quota: QuotaPass, limited: { atLimit: boolean }): PlacementAdmission {
   return (model, profile, shards) => {
     const refusal = limitRefusal(quota, model, profile, shards);
     if (refusal === null) notePlaced(quota, model.name, profile, shards);
+    else limited.atLimit = true;
     return refusal;
   };
 }
@@ -321,6 +321,9 @@ export function planModel(
   if (notBeforeMs !== null && state.input.nowMs < notBeforeMs) return actions;
   // What this pass stops no longer counts, so a rebuild at a limit is not refused by its predecessor.
   if (state.quota) noteStopped(state.quota, replicas, actions);
-  planPlacements(model, missing, state, actions);
+  const outdated = remaining
+    .filter((r) => r.modelRevision !== model.revision)
+    .sort(surplusOrder(model.revision));
+  planPlacements(model, missing, state, actions, outdated);
   return actions;
 }
