@@ -107,7 +107,7 @@ export function limitRefusal(
   shards: readonly ReplicaShard[],
 ): string | null {
   const chain = chainOf(pass, model.name);
-  if (chain.length === 0) return null;
+  if (!chain.some((scope) => pass.quotaByScope.get(scope)?.limit)) return null;
   const asked = askOf(pass, profile, shards);
   for (const scope of chain) {
     const limit = pass.quotaByScope.get(scope)?.limit;
