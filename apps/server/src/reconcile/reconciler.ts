@@ -67,6 +67,18 @@ function withUse(deps: ReconcileDeps, nowMs: number): ObservedReplica[] {
   }));
 }
 
+/** The live nodes as planning reads them, with those the book still places replicas on. */
+function nodesNow(deps: ReconcileDeps, nowMs: number) {
+  return reconcileNodes(
+    deps.registry,
+    new Set(deps.book.active().map((r) => r.nodeId)),
+    nowMs,
+    deps.liveness,
+    deps.startedAtMs,
+    { restartGraceMs: deps.restartGraceMs, lostAfterMs: deps.policy.lostAfterMs },
+  );
+}
+
 export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): Reconciler {
   const dirty = new Set<string>();
   const warnings = new PlacementWarnings();
@@ -85,17 +97,7 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
     const nowMs = deps.nowMs();
     const catalog = deps.catalog.current();
     const replicas = withUse(deps, nowMs);
-    const nodes = reconcileNodes(
-      deps.registry,
-      new Set(deps.book.active().map((r) => r.nodeId)),
-      nowMs,
-      deps.liveness,
-      deps.startedAtMs,
-      {
-        restartGraceMs: deps.restartGraceMs,
-        lostAfterMs: deps.policy.lostAfterMs,
-      },
-    );
+    const nodes = nodesNow(deps, nowMs);
     const demanded = catalog.models.map((definition) => ({
       definition,
       revision: deps.catalog.meta(definition.name)?.revision ?? 1,

@@ -16,6 +16,7 @@ export interface HeldAmounts {
 
 /** The part of a replica accounting reads; a replica spanning nodes lists every shard. */
 export interface QuotaReplica {
+  id: string;
   model: string;
   profile: string;
   nodeId: string;
@@ -54,21 +55,51 @@ export function replicaHeld(
   profile: ModelProfile | undefined,
   nodesById: ReadonlyMap<string, PlacementNode>,
 ): HeldAmounts {
+  const held = emptyHeld();
+  addReplicaTo([held], replica, profile, nodesById, 1);
+  return held;
+}
+
+/**
+ * Adds (sign 1) or takes away (sign -1) what a replica holds to each of `into` directly, with no
+ * amounts of its own in between: a pass at fleet scale does this for every replica.
+ */
+export function addReplicaTo(
+  into: readonly HeldAmounts[],
+  replica: QuotaReplica,
+  profile: ModelProfile | undefined,
+  nodesById: ReadonlyMap<string, PlacementNode>,
+  sign: 1 | -1,
+): void {
   const shards =
     replica.shards && replica.shards.length > 0
       ? replica.shards
       : [{ nodeId: replica.nodeId, gpuIndexes: replica.gpuIndexes }];
-  const held = emptyHeld();
   for (const shard of shards) {
     const node = nodesById.get(shard.nodeId);
     for (const index of shard.gpuIndexes) {
       const gpuClass = cardClass(node, index, profile);
-      held.gpus.set(gpuClass, (held.gpus.get(gpuClass) ?? 0) + 1);
+      for (const held of into) held.gpus.set(gpuClass, (held.gpus.get(gpuClass) ?? 0) + sign);
     }
   }
-  held.cores = (profile?.cpu_cores ?? 0) * shards.length;
-  held.memoryGb = (profile?.memory_gb ?? 0) * shards.length;
-  return held;
+  const cores = (profile?.cpu_cores ?? 0) * shards.length * sign;
+  const memoryGb = (profile?.memory_gb ?? 0) * shards.length * sign;
+  for (const held of into) {
+    held.cores += cores;
+    held.memoryGb += memoryGb;
+  }
+}
+
+/** The holdings of every scope of a chain, made on first use. */
+export function chainHeld(
+  heldByScope: Map<string, HeldAmounts>,
+  chain: readonly string[],
+): HeldAmounts[] {
+  return chain.map((scope) => {
+    let held = heldByScope.get(scope);
+    if (!held) heldByScope.set(scope, (held = emptyHeld()));
+    return held;
+  });
 }
 
 /** Adds (sign 1) or takes away (sign -1) `amounts` from what `into` holds. */
@@ -97,18 +128,28 @@ export function nodesByIdOf(nodes: readonly ReconcileNode[]): Map<string, Placem
   return new Map(nodes.map((entry) => [entry.node.id, entry.node]));
 }
 
-/** What every scope holds: its own models' replicas and those of the scopes beneath it. */
-export function heldByScope(input: Omit<QuotaUsageInput, "quotas">): Map<string, HeldAmounts> {
+/**
+ * What every scope holds: its own models' replicas and those of the scopes beneath it. Replicas
+ * in `leaving` (stopped by the pass that asks) are left out.
+ */
+export function heldByScope(
+  input: Omit<QuotaUsageInput, "quotas">,
+  leaving: ReadonlySet<string> = new Set(),
+): Map<string, HeldAmounts> {
   const byName = new Map(input.models.map((model) => [model.definition.name, model]));
   const nodesById = nodesByIdOf(input.nodes);
   const held = new Map<string, HeldAmounts>();
+  // Models are few and replicas many: each model's scopes are looked up once.
+  const scopesOf = new Map<string, HeldAmounts[]>();
   for (const replica of input.replicas) {
-    if (!holdsQuota(replica.phase)) continue;
+    if (!holdsQuota(replica.phase) || leaving.has(replica.id)) continue;
     const model = byName.get(replica.model);
     const chain = model?.ownerChain;
     if (!model || !chain || chain.length === 0) continue;
+    let into = scopesOf.get(replica.model);
+    if (!into) scopesOf.set(replica.model, (into = chainHeld(held, chain)));
     const profile = model.definition.profiles.find((p) => p.name === replica.profile);
-    addToChain(held, chain, replicaHeld(replica, profile, nodesById));
+    addReplicaTo(into, replica, profile, nodesById, 1);
   }
   return held;
 }

@@ -12,7 +12,7 @@
 import { PRIORITY_CLASSES } from "../catalog/model-definition";
 import { amountOf, heldOf, holdsQuota, replicaHeld, type HeldAmounts } from "../quota/accounting";
 import type { QuotaAmounts, QuotaResource } from "../quota/types";
-import type { QuotaPass } from "./quota-pass";
+import { heldMap, nodesOf, type QuotaPass } from "./quota-pass";
 import type { ObservedReplica } from "./types";
 
 function namedResources(guarantee: QuotaAmounts): QuotaResource[] {
@@ -65,7 +65,7 @@ function replicasUnderGuarantees(pass: QuotaPass, replicas: readonly ObservedRep
       list.push(replica);
       if (held.has(replica.id)) continue;
       const profile = model?.definition.profiles.find((p) => p.name === replica.profile);
-      held.set(replica.id, replicaHeld(replica, profile, pass.nodesById));
+      held.set(replica.id, replicaHeld(replica, profile, nodesOf(pass)));
     }
   }
   return { under, held };
@@ -106,7 +106,7 @@ export function guaranteeScopeFor(
 ): string | null {
   for (const scope of [...chain].reverse()) {
     const guarantee = pass.quotaByScope.get(scope)?.guarantee;
-    if (guarantee && fitsGuarantee(guarantee, pass.held.get(scope), asked)) return scope;
+    if (guarantee && fitsGuarantee(guarantee, heldMap(pass).get(scope), asked)) return scope;
   }
   return null;
 }

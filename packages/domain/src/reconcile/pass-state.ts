@@ -2,7 +2,7 @@
 // what earlier ones placed, stopped and took back.
 import type { Fleet } from "../placement/fleet-types";
 import type { ExistingReplica, PlacementNode } from "../placement/types";
-import { createQuotaPass, releaseStopped, type QuotaPass } from "./quota-pass";
+import type { QuotaPass } from "./quota-pass";
 import { shardsOf } from "./shards";
 import type { DesiredModel, ObservedReplica, ReconcileInput, ReconcileNode } from "./types";
 
@@ -26,13 +26,8 @@ export interface PassState {
   lostAnnounced: Set<string>;
   /** Replicas the models planned so far stopped; making room never picks them again. */
   stopped: Set<string>;
-  /**
-   * What each scope holds against its quota; absent when no scope has one, or before the pass's
-   * first placement (`quotaOf` builds it then), so a pass that places nothing sums no scope.
-   */
+  /** What each scope holds against its quota (summed on first use); absent when no scope has one. */
   quota?: QuotaPass;
-  /** Whether `quota` has been worked out (it stays absent when no scope has a quota). */
-  isQuotaBuilt?: boolean;
   /** Built on the first attempt in the pass to make room by stopping other replicas. */
   room?: RoomState;
 }
@@ -73,19 +68,4 @@ export function existingOf(state: PassState): ExistingReplica[] {
   }
   state.existing = existing;
   return existing;
-}
-
-/**
- * The pass's quota accounting, built on first use; what models planned earlier in the pass
- * stopped is given back at once, as it would have been had the accounting existed then.
- */
-export function quotaOf(state: PassState): QuotaPass | undefined {
-  if (state.isQuotaBuilt) return state.quota;
-  state.isQuotaBuilt = true;
-  const quota = createQuotaPass(state.input, new Map(state.byName));
-  if (!quota) return undefined;
-  for (const replica of state.input.replicas)
-    if (state.stopped.has(replica.id)) releaseStopped(quota, replica);
-  state.quota = quota;
-  return quota;
 }

@@ -4,10 +4,9 @@ import { replaceNotBeforeMs } from "./failure-backoff";
 import { buildFleet } from "../placement/fleet";
 import { placeModelReplicas, type PlacementAdmission } from "../placement/place-model";
 import { isNodeLost } from "./nodes";
-import { existingOf, quotaOf, type PassState } from "./pass-state";
+import { existingOf, type PassState } from "./pass-state";
 import { limitRefusal, notePlaced, noteStopped, type QuotaPass } from "./quota-pass";
-import { takeBackFor } from "./take-back";
-import { evictIdleFor } from "./idle-eviction";
+import { onRefused } from "./refused";
 import type { DesiredModel, ModelHealth, ObservedReplica, ReconcileAction } from "./types";
 import { shardNodeIds } from "./shards";
 
@@ -158,6 +157,7 @@ function planPlacements(
   count: number,
   state: PassState,
   actions: ReconcileAction[],
+  outdated: readonly ObservedReplica[],
 ): void {
   const name = model.definition.name;
   const asks = Array.from({ length: count }, () => ({
@@ -170,17 +170,13 @@ function planPlacements(
     policy: state.input.policy.placement,
   };
   state.fleet ??= buildFleet(input.nodes, input.replicas);
-  const quota = quotaOf(state);
-  const admit = quota && limitAdmission(quota);
+  const quota = state.quota;
+  const limited = { atLimit: false };
+  const admit = quota && limitAdmission(quota, limited);
   const results = placeModelReplicas(input, asks, state.fleet, admit);
   for (const result of results) {
     if (!result.ok) {
-      // Room taken back from borrowers or from idle replicas: placed once the node has freed it.
-      if (takeBackFor(model, state, actions) || evictIdleFor(model, state, actions)) return;
-      const reasons = result.profiles.flatMap((p) =>
-        p.rejections.map((r) => `${r.nodeName} (profile ${p.profile}): ${r.reasons.join("; ")}`),
-      );
-      actions.push({ kind: "unplaceable", model: name, summary: result.summary, reasons });
+      onRefused(model, result, state, actions, { outdated, atLimit: limited.atLimit });
       return;
     }
     const place: ReconcileAction = {
@@ -204,11 +200,15 @@ function planPlacements(
   }
 }
 
-/** Refuses what would pass a limit; a placement it lets through is counted at once for the next ask. */
-function limitAdmission(quota: QuotaPass): PlacementAdmission {
+/**
+ * Refuses what would pass a limit (and notes that it did); a placement it lets through is counted
+ * at once for the next ask.
+ */
+function limitAdmission(quota: QuotaPass, limited: { atLimit: boolean }): PlacementAdmission {
   return (model, profile, shards) => {
     const refusal = limitRefusal(quota, model, profile, shards);
     if (refusal === null) notePlaced(quota, model.name, profile, shards);
+    else limited.atLimit = true;
     return refusal;
   };
 }
@@ -324,8 +324,10 @@ export function planModel(
   const notBeforeMs = replaceNotBeforeMs(current, state.input.policy.failureBackoff);
   if (notBeforeMs !== null && state.input.nowMs < notBeforeMs) return actions;
   // What this pass stops no longer counts, so a rebuild at a limit is not refused by its predecessor.
-  const quota = quotaOf(state);
-  if (quota) noteStopped(quota, replicas, actions);
-  planPlacements(model, missing, state, actions);
+  if (state.quota) noteStopped(state.quota, replicas, actions);
+  const outdated = remaining
+    .filter((r) => r.modelRevision !== model.revision)
+    .sort(surplusOrder(model.revision));
+  planPlacements(model, missing, state, actions, outdated);
   return actions;
 }

@@ -4,7 +4,7 @@
 import { PRIORITY_CLASSES } from "../catalog/model-definition";
 import type { PassState } from "./pass-state";
 import { planModel } from "./plan-model";
-import { noteStopped } from "./quota-pass";
+import { createQuotaPass, noteStopped } from "./quota-pass";
 import { asWhole } from "./shards";
 import type { DesiredModel, ObservedReplica, ReconcileAction, ReconcileInput } from "./types";
 
@@ -45,6 +45,7 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
     placementNodes: input.nodes.map((node) => node.node),
     lostAnnounced: new Set(),
     stopped: new Set(),
+    quota: createQuotaPass({ ...input, replicas }, byName),
   };
   const names = input.only ?? new Set([...byName.keys(), ...replicasByModel.keys()]);
   const actions: ReconcileAction[] = [];

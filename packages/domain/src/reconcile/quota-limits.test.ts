@@ -105,6 +105,27 @@ describe("quota limits in planning", () => {
     expect(actions.map((a) => a.kind)).toEqual(["node-lost", "stop", "place"]);
   });
 
+  it("retires an outdated replica when the limit leaves no room for the new definition", () => {
+    const quotas = [limited("team:ml", { gpus: { "H100-80G": 1 } })];
+    const models = [{ ...owned(["team:ml"], { replicas: { min: 1, max: 2 } }), revision: 2 }];
+    const nodes = [liveNode("n1")];
+    const first = planReconcile(
+      input({ models, nodes, quotas, replicas: [replica("old", { modelRevision: 1 })] }),
+    );
+    expect(first.actions).toEqual([
+      {
+        kind: "stop",
+        model: "qwen-7b",
+        replicaId: "old",
+        nodeId: "n1",
+        reason: "making room within the owner's quota limit for the model's new definition",
+      },
+    ]);
+    const stopped = [replica("old", { modelRevision: 1, phase: "stopped" })];
+    const next = planReconcile(input({ models, nodes, quotas, replicas: stopped }));
+    expect(placed(next.actions)).toEqual(["qwen-7b"]);
+  });
+
   it("lets a model without an owner ignore every quota", () => {
     const { actions } = planReconcile(
       input({

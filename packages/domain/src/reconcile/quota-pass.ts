@@ -1,11 +1,14 @@
 // Quotas inside one planning pass: what every scope holds, kept current as the pass stops and
-// places, so a model planned later sees what earlier ones took. Built once per pass from the
-// replicas (never per model), and not at all when no scope has a quota.
+// places, so a model planned later sees what earlier ones took. Worked out once per pass from the
+// replicas (never per model), and only when the pass first asks: a settled fleet that places
+// nothing never pays for it, and with no quota at all there is no pass state.
 import type { ModelDefinition, ModelProfile } from "../catalog/model-definition";
 import type { PlacementNode, ReplicaShard } from "../placement/types";
 import {
+  addReplicaTo,
   addToChain,
   amountOf,
+  chainHeld,
   heldByScope,
   heldOf,
   holdsQuota,
@@ -17,9 +20,12 @@ import type { QuotaResource, ScopeQuota } from "../quota/types";
 import type { DesiredModel, ObservedReplica, ReconcileAction, ReconcileInput } from "./types";
 
 export interface QuotaPass {
+  input: ReconcileInput;
   quotaByScope: Map<string, ScopeQuota>;
-  held: Map<string, HeldAmounts>;
-  nodesById: Map<string, PlacementNode>;
+  /** What each scope holds; read it with heldMap, which works it out on first use. */
+  heldCache?: Map<string, HeldAmounts>;
+  /** The nodes by id; read it with nodesOf. */
+  nodesCache?: Map<string, PlacementNode>;
   byName: Map<string, DesiredModel>;
   /** Replicas whose stop was already given back, so noting a stop twice counts it once. */
   released: Set<string>;
@@ -34,12 +40,22 @@ export function createQuotaPass(
   const quotas = input.quotas ?? [];
   if (quotas.length === 0) return undefined;
   return {
+    input,
     quotaByScope: new Map(quotas.map((quota) => [quota.scope, quota])),
-    held: heldByScope(input),
-    nodesById: nodesByIdOf(input.nodes),
     byName,
     released: new Set(),
   };
+}
+
+/** What each scope holds now: the pass's replicas less those it stopped, plus what it placed. */
+export function heldMap(pass: QuotaPass): Map<string, HeldAmounts> {
+  pass.heldCache ??= heldByScope(pass.input, pass.released);
+  return pass.heldCache;
+}
+
+export function nodesOf(pass: QuotaPass): Map<string, PlacementNode> {
+  pass.nodesCache ??= nodesByIdOf(pass.input.nodes);
+  return pass.nodesCache;
 }
 
 const chainOf = (pass: QuotaPass, model: string): readonly string[] =>
@@ -55,6 +71,7 @@ function profileOf(pass: QuotaPass, replica: ObservedReplica): ModelProfile | un
 export function askOf(pass: QuotaPass, profile: ModelProfile, shards: readonly ReplicaShard[]) {
   const first = shards[0];
   const replica = {
+    id: "",
     model: "",
     profile: profile.name,
     nodeId: first?.nodeId ?? "",
@@ -62,7 +79,7 @@ export function askOf(pass: QuotaPass, profile: ModelProfile, shards: readonly R
     phase: "placing" as const,
     shards: shards.map((shard) => ({ nodeId: shard.nodeId, gpuIndexes: shard.cardIndexes })),
   };
-  return replicaHeld(replica, profile, pass.nodesById);
+  return replicaHeld(replica, profile, nodesOf(pass));
 }
 
 function resourcesAsked(asked: HeldAmounts): QuotaResource[] {
@@ -90,12 +107,12 @@ export function limitRefusal(
   shards: readonly ReplicaShard[],
 ): string | null {
   const chain = chainOf(pass, model.name);
-  if (chain.length === 0) return null;
+  if (!chain.some((scope) => pass.quotaByScope.get(scope)?.limit)) return null;
   const asked = askOf(pass, profile, shards);
   for (const scope of chain) {
     const limit = pass.quotaByScope.get(scope)?.limit;
     if (!limit) continue;
-    const held = pass.held.get(scope);
+    const held = heldMap(pass).get(scope);
     for (const resource of resourcesAsked(asked)) {
       const most = amountOf(limit, resource);
       if (most === undefined) continue;
@@ -114,7 +131,7 @@ export function notePlaced(
   shards: readonly ReplicaShard[],
 ): void {
   const chain = chainOf(pass, model);
-  if (chain.length > 0) addToChain(pass.held, chain, askOf(pass, profile, shards));
+  if (chain.length > 0) addToChain(heldMap(pass), chain, askOf(pass, profile, shards));
 }
 
 /**
@@ -139,6 +156,8 @@ export function releaseStopped(pass: QuotaPass, replica: ObservedReplica): void 
   if (!holdsQuota(replica.phase) || pass.released.has(replica.id)) return;
   pass.released.add(replica.id);
   const chain = chainOf(pass, replica.model);
-  if (chain.length === 0) return;
-  addToChain(pass.held, chain, replicaHeld(replica, profileOf(pass, replica), pass.nodesById), -1);
+  // Not worked out yet: the release is in `released`, which the working out leaves out.
+  if (chain.length === 0 || !pass.heldCache) return;
+  const into = chainHeld(pass.heldCache, chain);
+  addReplicaTo(into, replica, profileOf(pass, replica), nodesOf(pass), -1);
 }
