@@ -88,7 +88,7 @@ function teamQuotas(scenario: Scenario): ScopeQuota[] {
   return [{ scope: ORG, guarantee: share(0.9), limit: share(1) }, ...teams];
 }
 
-export function reconcileScenario(scenario: Scenario): ReconcileScenario {
+function reconcileScenario(scenario: Scenario): ReconcileScenario {
   const quotas = teamQuotas(scenario);
   const nodes = scenario.nodes.map((node) => ({ node, unreachableSinceMs: null }));
   return {
@@ -116,7 +116,7 @@ export function fullPass(scenario: ReconcileScenario): ReconcileAction[] {
 }
 
 /** The fleet a full pass leaves, every replica ready where it was placed. */
-export function settledReplicas(actions: readonly ReconcileAction[]): ObservedReplica[] {
+function settledReplicas(actions: readonly ReconcileAction[]): ObservedReplica[] {
   return actions.flatMap((action) => {
     if (action.kind !== "place") return [];
     const [shard] = action.shards;
@@ -149,7 +149,7 @@ export function noChangePass(
 }
 
 /** A full pass must place every replica and refuse none; a settled fleet must ask for nothing. */
-export function checkReconcile(
+function checkReconcile(
   scenario: ReconcileScenario,
   full: readonly ReconcileAction[],
   noChange: readonly ReconcileAction[],
