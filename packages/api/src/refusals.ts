@@ -75,6 +75,7 @@ export const REFUSALS = {
   "mcp.header_twice": ["header"],
   "mcp.no_own_list": ["subject", "server"],
   "standby.no_leader": [],
+  "explore.config_refused": ["name", "reason"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type RefusalCode = keyof typeof REFUSALS;
