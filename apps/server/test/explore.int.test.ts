@@ -53,6 +53,21 @@ describe("explore.run on a simulated fleet", () => {
     expect(given?.cpu.map((option) => option.node)).toEqual(["it-ex-cpu"]);
   });
 
+  it("gives the CPU node an expected speed once its agent has measured its memory read rate", async () => {
+    // The agent measures a few seconds after it starts and reports the rate in its heartbeats.
+    const option = await waitFor(
+      async () => {
+        const { models } = await fleet.api.explore.run.mutate({});
+        const cpu = models.find((m) => m.name === "llama-3.1-8b-instruct")?.cpu[0];
+        return cpu?.tokensPerSecond === undefined ? undefined : cpu;
+      },
+      { what: "a measured CPU node", timeoutMs: 30_000 },
+    );
+    expect(option.node).toBe("it-ex-cpu");
+    expect(option.memoryReadGbPerSecond).toBeGreaterThan(0);
+    expect(option.tokensPerSecond).toBeGreaterThan(0);
+  });
+
   it("refuses a config that is not JSON, naming it, with no internal detail", async () => {
     const message = await rejectionOf(
       fleet.api.explore.run.mutate({ configs: [{ name: "broken", json: "{ nope" }] }),

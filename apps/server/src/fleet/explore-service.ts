@@ -14,10 +14,12 @@ import {
 } from "@llmgw/domain";
 import { livePlacementNodes, type FleetView } from "./fleet-view";
 
-/** The agent's measured memory read rate for a node; undefined until it has reported one. */
-export type ReadRateOf = (nodeId: string) => number | undefined;
+/** The memory read rate the node's agent measured, from its last heartbeat; undefined until then. */
+function readRateOf(fleet: FleetView, nodeId: string): number | undefined {
+  return fleet.registry.get(nodeId)?.heartbeat?.memoryReadBytesPerSecond;
+}
 
-function exploreNodes(fleet: FleetView, readRateOf: ReadRateOf): ExploreNode[] {
+function exploreNodes(fleet: FleetView): ExploreNode[] {
   const held = new Set(
     fleet.book.active().flatMap((r) => r.gpuIndexes.map((index) => `${r.nodeId}/${index}`)),
   );
@@ -30,7 +32,7 @@ function exploreNodes(fleet: FleetView, readRateOf: ReadRateOf): ExploreNode[] {
         .map((card) => ({ gpuClass: card.gpuClass, memoryGb: card.memoryGb })),
       cardsTotal: node.cards.length,
       memoryGbTotal: node.memoryGbTotal,
-      memoryReadBytesPerSecond: readRateOf(node.id),
+      memoryReadBytesPerSecond: readRateOf(fleet, node.id),
     }));
 }
 
@@ -41,9 +43,9 @@ export interface ExploreFleet {
   catalogModels(): readonly { name: string; source?: string }[];
 }
 
-export function fleetForExplorer(fleet: FleetView, readRateOf: ReadRateOf): ExploreFleet {
+export function fleetForExplorer(fleet: FleetView): ExploreFleet {
   return {
-    nodes: () => exploreNodes(fleet, readRateOf),
+    nodes: () => exploreNodes(fleet),
     catalogModels: () => fleet.catalog.current().models,
   };
 }

@@ -104,7 +104,7 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
     ownership,
     signIn: createSignInSetupService(signInStore),
     mcp: mcp.service,
-    explore: createExploreService(fleetForExplorer(fleet, () => undefined)),
+    explore: createExploreService(fleetForExplorer(fleet)),
   };
   return { services, keys, signInStore, entra, mcp, releaseStore, sessionUser };
 }
