@@ -19,6 +19,7 @@ const SECTIONS = [
     entries: [
       { href: "/models", label: "nav.models", testId: "nav-models", shortcut: "g m" },
       { href: "/replicas", label: "nav.replicas", testId: "nav-replicas", shortcut: "g r" },
+      { href: "/explore", label: "nav.explore", testId: "nav-explore", shortcut: "g x" },
     ],
   },
   {
