@@ -5,11 +5,11 @@
 // and the KV cache read more besides).
 
 /**
- * The share of the measured read rate llama.cpp's decoding reaches. Published llama.cpp CPU
- * benchmarks (llama-bench `tg128` on DDR4/DDR5 desktops and servers) land between 0.5 and 0.8 of
- * the memory bandwidth a plain read loop measures; 0.6 is the middle, erring low. Calibrate it on
- * a node with `llama-bench -m MODEL.gguf -p 0 -n 128` against the rate the agent reports: the
- * constant is tokens/s × active weight bytes ÷ read rate (docs/sizing.md, "The explorer").
+ * The share of the measured read rate llama.cpp's decoding reaches. Uncalibrated: no llama.cpp
+ * was installed where this was written, so 0.6 assumes a good share but not all (llama.cpp also
+ * reads the KV cache, and streams less evenly than a plain read loop). Calibrate it on a node with
+ * `llama-bench -m MODEL.gguf -p 0 -n 128` against the rate the agent logs: the constant is
+ * tokens/s × active weight bytes ÷ read rate (docs/sizing.md, "The explorer").
  */
 export const CPU_DECODE_EFFICIENCY = 0.6;
 
