@@ -104,4 +104,14 @@ describe("explore service", () => {
     const error = await refusalOf(service.run([{ name: "list", json: "[1, 2]" }]));
     expect(error.refusal.params.name).toBe("list");
   });
+
+  it("answers a config nested a hundred thousand levels deep with a refusal, not a crash", async () => {
+    const service = createExploreService(fakeFleet([h100Node]));
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    const asArray = await refusalOf(service.run([{ name: "deep", json: deep }]));
+    expect(asArray.refusal.code).toBe("explore.config_refused");
+    const inField = JSON.stringify({ ...tinyConfig, text_config: "@" }).replace('"@"', deep);
+    const asField = await refusalOf(service.run([{ name: "deep-field", json: inField }]));
+    expect(asField.refusal.params.name).toBe("deep-field");
+  });
 });

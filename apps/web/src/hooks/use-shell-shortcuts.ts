@@ -20,6 +20,7 @@ const GO_TO_TARGETS: Record<string, string> = {
   n: "/nodes",
   m: "/models",
   r: "/replicas",
+  x: "/explore",
   k: "/keys",
   u: "/usage",
   e: "/events",

@@ -9,6 +9,7 @@ const SHORTCUTS = [
   { keys: ["g", "n"], action: "goNodes" },
   { keys: ["g", "m"], action: "goModels" },
   { keys: ["g", "r"], action: "goReplicas" },
+  { keys: ["g", "x"], action: "goExplore" },
   { keys: ["g", "e"], action: "goEvents" },
   { keys: ["g", "k"], action: "goKeys" },
   { keys: ["g", "u"], action: "goUsage" },
