@@ -15,6 +15,8 @@ export interface HeartbeatContent extends HostLoad {
   gpus: GpuSampleValues[];
   /** Every supervised replica: a level, so a lost ReplicaStatus frame costs nothing. */
   replicas?: ReplicaStatusInit[];
+  /** The node's measured memory read rate; absent until measured (memory-read-rate.ts). */
+  memoryReadBytesPerSecond?: number;
 }
 
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 2000;

@@ -126,9 +126,10 @@ export function buildRegister(
 export async function buildHeartbeat(
   inventory: Inventory,
   replicas: ReplicaStatusInit[] = [],
+  memoryReadBytesPerSecond?: number,
 ): Promise<HeartbeatContent> {
   const { gpus, host } = await inventory.sample();
-  return { gpus, ...host, replicas };
+  return { gpus, ...host, replicas, memoryReadBytesPerSecond };
 }
 
 function dropUndefined<T extends object>(value: T): T {

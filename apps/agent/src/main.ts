@@ -18,6 +18,7 @@ import {
   type Inventory,
 } from "./inventory";
 import { createLogger, LogRing, type Logger } from "./log-ring";
+import { startMemoryReadProbe } from "./memory-read-rate";
 import { ensureJoined, runJoinCommand } from "./join-command";
 import { loadOrCreateNodeId } from "./node-identity";
 import { loadNodeTls, saveServerUrls } from "./node-tls";
@@ -98,10 +99,12 @@ export async function runAgent(
     logStart(logger, config, nodeId, inventory);
     // Engines left running by a previous agent are adopted before Register reports them.
     await runtime.supervisor.recover();
+    const memoryRead = startMemoryReadProbe(logger);
     const connection = new AgentConnection({
       serverUrls: config.serverUrls,
       register: () => buildRegister(config, nodeId, inventory, runtime.supervisor.statuses()),
-      heartbeat: () => buildHeartbeat(inventory, runtime.supervisor.statuses()),
+      heartbeat: () =>
+        buildHeartbeat(inventory, runtime.supervisor.statuses(), memoryRead.current()),
       logger,
       random: deps.random,
       nowMs: deps.nowMs,

@@ -50,6 +50,7 @@ import type {
   SignInSettings,
 } from "./sign-in/schemas";
 import type { ClusterStatus } from "./status/schemas";
+import type { ExploreAnswer, ExploreInput } from "./explore/schemas";
 import type { UsageQueryInput, UsageReport, UsageSeries, UsageSeriesInput } from "./usage/schemas";
 
 /**
@@ -266,6 +267,14 @@ export interface McpService {
   open(subject: string, server: string, actor: Actor): Promise<McpGrantView[]>;
 }
 
+export interface ExploreService {
+  /**
+   * What fits this fleet now for the presets, the catalog and each config given; throws
+   * ServiceError("invalid", code explore.config_refused) naming the config and field it cannot read.
+   */
+  run(configs: NonNullable<ExploreInput["configs"]>): Promise<ExploreAnswer>;
+}
+
 export interface ApiServices {
   nodes: NodesService;
   auth: AuthService;
@@ -288,6 +297,7 @@ export interface ApiServices {
   /** The org → team → project tree, for checks on owned things (keys, grants). */
   ownership: OwnershipResolver;
   mcp: McpService;
+  explore: ExploreService;
 }
 
 export interface ApiContext {

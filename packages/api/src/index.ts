@@ -11,6 +11,7 @@ export type {
   AuditService,
   AuthService,
   EventsService,
+  ExploreService,
   PeopleService,
   SignInSetupService,
   KeysService,

@@ -81,6 +81,7 @@ export const REFUSALS = {
   "quota.above_parent_limit": ["scope", "resource", "guaranteed", "parent", "limit"],
   "quota.not_found": ["scope"],
   "standby.no_leader": [],
+  "explore.config_refused": ["name", "reason"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type RefusalCode = keyof typeof REFUSALS;

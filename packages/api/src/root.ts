@@ -2,6 +2,7 @@
 import { auditRouter } from "./audit/router";
 import { authRouter } from "./auth/router";
 import { eventsRouter } from "./events/router";
+import { exploreRouter } from "./explore/router";
 import { joinTokensRouter } from "./join-tokens/router";
 import { keysRouter } from "./keys/router";
 import { logsRouter } from "./logs/router";
@@ -43,6 +44,7 @@ export const appRouter = router({
   audit: auditRouter,
   signIn: signInRouter,
   mcp: mcpRouter,
+  explore: exploreRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -8,6 +8,7 @@ export { isControlCode, multiLine, oneLine } from "./text";
 export * from "./audit/schemas";
 export * from "./auth/schemas";
 export * from "./events/schemas";
+export * from "./explore/schemas";
 export * from "./join-tokens/schemas";
 export * from "./keys/schemas";
 export * from "./logs/schemas";

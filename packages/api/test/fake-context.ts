@@ -260,6 +260,7 @@ export function fakeServices() {
       revoke: vi.fn(async () => []),
       open: vi.fn(async () => []),
     },
+    explore: { run: vi.fn(async () => ({ models: [] })) },
   } satisfies ApiServices;
 }
 

@@ -84,6 +84,27 @@ describe("llmgw ctl", () => {
     expect(nodes.find((n) => n.name === "ctl-l40s")?.gpus).toHaveLength(4);
   });
 
+  it("explores what fits, with a config file, as a table and as JSON, and names a broken file", async () => {
+    const dir = (await tempDir("ctl-explore")).path;
+    const tiny = {
+      ...{ model_type: "llama", hidden_size: 512, intermediate_size: 2048, vocab_size: 32_000 },
+      ...{ num_attention_heads: 8, num_key_value_heads: 4, num_hidden_layers: 4 },
+      ...{ max_position_embeddings: 4096, torch_dtype: "bfloat16" },
+    };
+    writeFileSync(join(dir, "tiny.json"), JSON.stringify(tiny));
+    writeFileSync(join(dir, "broken.json"), "{ nope");
+    const table = await ctl(["explore", "--config", join(dir, "tiny.json")]);
+    expect(table.code).toBe(0);
+    expect(table.output).toMatch(/^MODEL\s+CLASS\s+CARDS\s+TP\s+EP\s+CONTEXT\s+VERDICT/);
+    expect(table.output).toMatch(/\ntiny\s+\S*L40S\S* on ctl-l40s\s+1\s+1\s+-\s+4096\s+fits\n/);
+    const json = await ctl(["explore", "--config", join(dir, "tiny.json"), "--json"]);
+    const answer = JSON.parse(json.output) as { models: Array<{ name: string; fitsNow: boolean }> };
+    expect(answer.models.find((m) => m.name === "tiny")?.fitsNow).toBe(true);
+    const broken = await ctl(["explore", "--config", join(dir, "broken.json")]);
+    expect(broken.code).toBe(1);
+    expect(broken.output).toMatch(/config "broken" cannot be sized: it is not JSON/);
+  });
+
   it("creates an API key that opens /v1, lists it and revokes it", async () => {
     const created = await ctl([
       "keys",

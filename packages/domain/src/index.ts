@@ -17,3 +17,4 @@ export * from "./quota/types";
 export * from "./quota/spec";
 export { quotaUsage, type QuotaReplica, type QuotaUsageInput } from "./quota/accounting";
 export * from "./sizing";
+export * from "./explore";

@@ -7,6 +7,7 @@ import type { ApiServices, UserView } from "@llmgw/api";
 import { createLogsService, createReclaimService } from "../agents/node-requests";
 import { createModelsService } from "../catalog/models-service";
 import { createEventsService } from "../events/events-service";
+import { createExploreService, fleetForExplorer } from "../fleet/explore-service";
 import { createNodesService } from "../fleet/nodes-service";
 import { createStatusService } from "../fleet/status-service";
 import { createUsageService } from "../gateway/usage-service";
@@ -115,6 +116,7 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
     ownership,
     signIn: createSignInSetupService(signInStore),
     mcp: mcp.service,
+    explore: createExploreService(fleetForExplorer(fleet)),
   };
   return { services, keys, signInStore, entra, mcp, releaseStore, sessionUser };
 }

@@ -21,6 +21,7 @@ const GO_TO_TARGETS: Record<string, string> = {
   m: "/models",
   r: "/replicas",
   q: "/quotas",
+  x: "/explore",
   k: "/keys",
   u: "/usage",
   e: "/events",

@@ -6,6 +6,7 @@ import authEn from "../locales/en/auth.json";
 import clusterEn from "../locales/en/cluster.json";
 import commonEn from "../locales/en/common.json";
 import eventsEn from "../locales/en/events.json";
+import exploreEn from "../locales/en/explore.json";
 import keysEn from "../locales/en/keys.json";
 import logsEn from "../locales/en/logs.json";
 import mcpEn from "../locales/en/mcp.json";
@@ -23,6 +24,7 @@ import authTr from "../locales/tr/auth.json";
 import clusterTr from "../locales/tr/cluster.json";
 import commonTr from "../locales/tr/common.json";
 import eventsTr from "../locales/tr/events.json";
+import exploreTr from "../locales/tr/explore.json";
 import keysTr from "../locales/tr/keys.json";
 import logsTr from "../locales/tr/logs.json";
 import mcpTr from "../locales/tr/mcp.json";
@@ -53,6 +55,7 @@ export const NAMESPACES = [
   "mcp",
   "account",
   "refusals",
+  "explore",
 ] as const;
 
 export const resources = {
@@ -67,6 +70,7 @@ export const resources = {
     keys: keysEn,
     usage: usageEn,
     events: eventsEn,
+    explore: exploreEn,
     people: peopleEn,
     audit: auditEn,
     "signin-setup": signinSetupEn,
@@ -86,6 +90,7 @@ export const resources = {
     keys: keysTr,
     usage: usageTr,
     events: eventsTr,
+    explore: exploreTr,
     people: peopleTr,
     audit: auditTr,
     "signin-setup": signinSetupTr,

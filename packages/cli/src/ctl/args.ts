@@ -73,6 +73,11 @@ export const FLAGS = {
   "secret-header": { value: "NAME", help: "the header that carries --secret-file (X-Api-Key)" },
   to: { value: "SUBJECT", help: "org:, team:, project:, user: or key:ID" },
   tools: { value: "LIST", help: "tool names or patterns, comma-separated ('*' for all)" },
+  config: {
+    value: "FILE",
+    isRepeatable: true,
+    help: "a model's config.json to size as well (give it again for more)",
+  },
 } as const satisfies Record<string, FlagDefinition>;
 
 export type FlagName = keyof typeof FLAGS;

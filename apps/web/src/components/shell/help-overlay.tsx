@@ -10,6 +10,7 @@ const SHORTCUTS = [
   { keys: ["g", "m"], action: "goModels" },
   { keys: ["g", "r"], action: "goReplicas" },
   { keys: ["g", "q"], action: "goQuotas" },
+  { keys: ["g", "x"], action: "goExplore" },
   { keys: ["g", "e"], action: "goEvents" },
   { keys: ["g", "k"], action: "goKeys" },
   { keys: ["g", "u"], action: "goUsage" },

@@ -20,6 +20,7 @@ const SECTIONS = [
       { href: "/models", label: "nav.models", testId: "nav-models", shortcut: "g m" },
       { href: "/replicas", label: "nav.replicas", testId: "nav-replicas", shortcut: "g r" },
       { href: "/quotas", label: "nav.quotas", testId: "nav-quotas", shortcut: "g q" },
+      { href: "/explore", label: "nav.explore", testId: "nav-explore", shortcut: "g x" },
     ],
   },
   {

@@ -2,6 +2,7 @@
 import { clusterCommands } from "./cluster";
 import type { Command } from "./command";
 import { eventCommands } from "./events";
+import { exploreCommands } from "./explore";
 import { identityCommands } from "./identity";
 import { joinTokenCommands } from "./join-tokens";
 import { keyCommands } from "./keys";
@@ -28,6 +29,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...upgradeCommands,
   ...controlPlaneCommands,
   ...quotaCommands,
+  ...exploreCommands,
 };
 
 /**
