@@ -80,6 +80,12 @@ const envSchema = z.object({
     .min(0, "LLMGW_FAILURE_BACKOFF_MAX_MS must be 0 or more")
     .max(86_400_000, "LLMGW_FAILURE_BACKOFF_MAX_MS must be at most 86400000")
     .default(300_000),
+  LLMGW_EVICT_AFTER_IDLE_MS: z.coerce
+    .number({ message: "LLMGW_EVICT_AFTER_IDLE_MS must be a number" })
+    .int("LLMGW_EVICT_AFTER_IDLE_MS must be a whole number")
+    .min(1_000, "LLMGW_EVICT_AFTER_IDLE_MS must be at least 1000")
+    .max(86_400_000, "LLMGW_EVICT_AFTER_IDLE_MS must be at most 86400000")
+    .default(120_000),
   LLMGW_STANDBY_REFRESH_MS: z.coerce
     .number({ message: "LLMGW_STANDBY_REFRESH_MS must be a number" })
     .int("LLMGW_STANDBY_REFRESH_MS must be a whole number")
@@ -210,6 +216,8 @@ export interface ServerConfig {
   standbyRefreshMs: number;
   /** The wait before replacing a failed replica: base, doubled per failure in a row, capped. */
   failureBackoff: { baseMs: number; capMs: number };
+  /** How long a replica must go unasked before it may be evicted for a more important model. */
+  evictAfterIdleMs: number;
   /** How long an engine may take to get ready, counted from its last download progress. */
   startTimeoutMs: number;
   /** How long a request to an agent (logs, reclaim) may wait for its answer. */
@@ -326,6 +334,7 @@ export function parseServerConfig(
     leaderLeaseMs: e.LLMGW_LEADER_LEASE_MS,
     standbyRefreshMs: e.LLMGW_STANDBY_REFRESH_MS,
     failureBackoff: { baseMs: e.LLMGW_FAILURE_BACKOFF_MS, capMs: e.LLMGW_FAILURE_BACKOFF_MAX_MS },
+    evictAfterIdleMs: e.LLMGW_EVICT_AFTER_IDLE_MS,
     restartGraceMs: e.LLMGW_RESTART_GRACE_MS,
     startTimeoutMs: e.LLMGW_START_TIMEOUT_MS,
     agentRequestTimeoutMs: e.LLMGW_AGENT_REQUEST_TIMEOUT_MS,

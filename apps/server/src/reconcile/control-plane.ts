@@ -135,6 +135,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       lostAfterMs: config.lostAfterMs,
       onDemandIdleMs: config.gateway.onDemandIdleMs,
       failureBackoff: config.failureBackoff,
+      evictAfterIdleMs: config.evictAfterIdleMs,
     },
     startTimeoutMs: config.startTimeoutMs,
     startedAtMs: nowMs(),
