@@ -115,7 +115,12 @@ describe("ExploreResults", () => {
 
   it("falls back to the English sentence for a code the console does not know yet", () => {
     const answer: ExploreAnswer = {
-      models: [{ ...must(ANSWER.models[1], "the second model"), needs: note("sizing.new_code", {}, "the sentence") }],
+      models: [
+        {
+          ...must(ANSWER.models[1], "the second model"),
+          needs: note("sizing.new_code", {}, "the sentence"),
+        },
+      ],
     };
     expect(texts(render(answer), "[data-testid=explore-needs]")).toEqual(["the sentence"]);
   });
