@@ -3,6 +3,7 @@
 // that take a minute per phase and sometimes fail. After every step the named invariants must
 // hold; a failing seed replays exactly.
 import { describe, expect, it } from "vitest";
+import { placedReplica } from "./test-fixtures";
 import { quotaUsage } from "../quota/accounting";
 import { seededRandom } from "../seeded-random";
 import { decideAutoscale } from "./autoscale";
@@ -93,19 +94,7 @@ const decisionlessState = () => ({
 function execute(world: SimWorld, actions: readonly ReconcileAction[]): void {
   for (const action of actions) {
     if (action.kind === "place") {
-      const shard = action.shards[0];
-      if (!shard) throw new Error("a placement without a shard");
-      world.replicas.set(action.replicaId, {
-        id: action.replicaId,
-        model: action.model,
-        profile: action.profile,
-        modelRevision: action.revision,
-        nodeId: shard.nodeId,
-        gpuIndexes: shard.cardIndexes,
-        phase: "placing",
-        message: "",
-        createdAtMs: world.nowMs,
-      });
+      world.replicas.set(action.replicaId, placedReplica(action, world.nowMs));
     } else if (action.kind === "stop") {
       const replica = world.replicas.get(action.replicaId);
       if (replica) replica.phase = "stopped";

@@ -2,6 +2,7 @@
 // engines start, fail or never get ready. After every tick the named invariants must hold; a
 // failing seed replays exactly.
 import { describe, expect, it } from "vitest";
+import { placedReplica } from "./test-fixtures";
 import { parseModelDefinition } from "../catalog/model-definition";
 import type { PlacementCard } from "../placement/types";
 import { replaceNotBeforeMs } from "./failure-backoff";
@@ -160,19 +161,7 @@ function execute(world: World, actions: ReconcileAction[]): void {
       revision: 1,
     };
     if (action.kind === "place") {
-      const shard = action.shards[0];
-      if (!shard) throw new Error("a placement without a shard");
-      world.replicas.set(action.replicaId, {
-        id: action.replicaId,
-        model: action.model,
-        profile: action.profile,
-        modelRevision: action.revision,
-        nodeId: shard.nodeId,
-        gpuIndexes: shard.cardIndexes,
-        phase: "placing",
-        message: "",
-        createdAtMs: world.nowMs,
-      });
+      world.replicas.set(action.replicaId, placedReplica(action, world.nowMs));
     } else if (action.kind === "stop") {
       const replica = world.replicas.get(action.replicaId);
       const node = world.nodes.find((n) => n.node.id === action.nodeId);

@@ -6,6 +6,7 @@ import {
   DEFAULT_RECONCILE_POLICY,
   type DesiredModel,
   type ObservedReplica,
+  type ReconcileAction,
   type ReconcileInput,
   type ReconcileNode,
 } from "./types";
@@ -59,5 +60,25 @@ export function input(overrides: Partial<ReconcileInput>): ReconcileInput {
     policy: DEFAULT_RECONCILE_POLICY,
     newReplicaId: (name) => `${name}-r${next++}`,
     ...overrides,
+  };
+}
+
+/** The replica a simulated world records for a placement: placing, on its first shard's node. */
+export function placedReplica(
+  action: Extract<ReconcileAction, { kind: "place" }>,
+  nowMs: number,
+): ObservedReplica {
+  const shard = action.shards[0];
+  if (!shard) throw new Error("a placement without a shard");
+  return {
+    id: action.replicaId,
+    model: action.model,
+    profile: action.profile,
+    modelRevision: action.revision,
+    nodeId: shard.nodeId,
+    gpuIndexes: shard.cardIndexes,
+    phase: "placing",
+    message: "",
+    createdAtMs: nowMs,
   };
 }
