@@ -44,8 +44,19 @@ function placementNodeOf(live: LiveNode, isReachable: boolean): PlacementNode {
 }
 
 /** Since when a node has not answered, or null while it answers. */
-function unreachableSince(live: LiveNode, nowMs: number, policy: LivenessPolicy): number | null {
-  if (!live.isConnected) return live.disconnectedAtMs ?? live.lastSeenMs;
+function unreachableSince(
+  live: LiveNode,
+  nowMs: number,
+  policy: LivenessPolicy,
+  term: { startedAtMs: number; unseenSinceMs: number },
+): number | null {
+  if (!live.isConnected) {
+    const since = live.disconnectedAtMs ?? live.lastSeenMs;
+    // Gone before this term began (it left this control plane while another one led, or before a
+    // restart): the same grace as a node never seen, or a new leader would rebuild the replicas
+    // of agents still on their way over from the old one.
+    return since < term.startedAtMs ? Math.max(since, term.unseenSinceMs) : since;
+  }
   if (nodeLiveness(live, nowMs, policy) === "ready") return null;
   return unreachableAfterMs(live.lastSeenMs, policy);
 }
@@ -70,7 +81,7 @@ export function reconcileNodes(
   const unseenSinceMs =
     startedAtMs + Math.max(0, restartGrace.restartGraceMs - restartGrace.lostAfterMs);
   const nodes = registry.all().map((live): ReconcileNode => {
-    const since = unreachableSince(live, nowMs, policy);
+    const since = unreachableSince(live, nowMs, policy, { startedAtMs, unseenSinceMs });
     return { node: placementNodeOf(live, since === null), unreachableSinceMs: since };
   });
   const known = new Set(nodes.map((n) => n.node.id));
