@@ -78,15 +78,24 @@ export interface OrderedNodes {
   buckets: (SortedNodes | undefined)[];
 }
 
+/**
+ * Every list is kept per role (the value of the policy's role label, "" for none): a node with a
+ * role takes only requests asking for it, and a request asking for a role only nodes with it, so
+ * a search reads only its own role's nodes. Read together, a few hundred judge nodes sat at the
+ * front of the lists every other request read, refused each time, and a pass grew with the fleet's
+ * square.
+ */
 export interface CandidateIndexes {
-  /** GPU class → its single-class nodes, bucketed by free cards (fullest fitting node first). */
-  byClass: Map<string, OrderedNodes>;
+  /** The label the lists are split by; a request under another policy rebuilds them. */
+  roleLabel?: string;
+  /** GPU class → role → its single-class nodes, bucketed by free cards (fullest fitting first). */
+  byClass: Map<string, Map<string, OrderedNodes>>;
   /**
-   * Every reachable node, those without cards in the first list and those with cards in the
-   * second, each bucketed by replica count, then by memory share: CPU replicas keep off GPU nodes
-   * while they can, and spread.
+   * Role → every reachable node, those without cards in the first list and those with cards in
+   * the second, each bucketed by replica count, then by memory share: CPU replicas keep off GPU
+   * nodes while they can, and spread.
    */
-  cpu?: readonly [OrderedNodes, OrderedNodes];
+  cpu: Map<string, readonly [OrderedNodes, OrderedNodes]>;
 }
 
 export interface SortedNodes {

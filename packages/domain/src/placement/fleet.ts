@@ -97,7 +97,7 @@ export function buildFleet(
     multiClassNodes: [],
     nodesBySource: new Map(),
     nodesByModel: new Map(),
-    indexes: { byClass: new Map() },
+    indexes: { byClass: new Map(), cpu: new Map() },
     version: 0,
     refusals: { version: 0, byShape: new Map() },
   };

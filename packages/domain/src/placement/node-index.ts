@@ -1,7 +1,8 @@
 // Candidate lists kept in the order placement prefers them, so a search reads from the front and
 // stops at the first node that passes, instead of scoring every node of a class per request.
-// A list holds only reachable nodes (the others never pass) and, for a GPU class, only nodes whose
-// cards are all of that class; the few with several classes are weighed one by one in search.ts.
+// A list holds only reachable nodes of one role (the others never pass) and, for a GPU class,
+// only nodes whose cards are all of that class; the few with several classes are weighed one by
+// one in search.ts.
 import type { CandidateIndexes, Fleet, NodeUsage, OrderedNodes } from "./fleet-types";
 import { insertNode, removeNode, sortedNodes } from "./sorted-nodes";
 
@@ -47,21 +48,41 @@ function isInClassIndex(usage: NodeUsage): usage is NodeUsage & { soleClass: str
   return usage.node.isReachable && usage.soleClass !== undefined;
 }
 
+/** The node's role under the label the lists are split by; "" for none. */
+function roleOf(usage: NodeUsage, roleLabel: string | undefined): string {
+  return roleLabel === undefined ? "" : (usage.node.labels[roleLabel] ?? "");
+}
+
 /** Called before a node's usage changes, so each list finds it under its old keys. */
 export function unindexNode(indexes: CandidateIndexes, usage: NodeUsage): void {
-  if (!usage.node.isReachable) return;
-  if (indexes.cpu) remove(cpuListOf(indexes.cpu, usage), usage);
+  if (!usage.node.isReachable || indexes.roleLabel === undefined) return;
+  const role = roleOf(usage, indexes.roleLabel);
+  const cpu = indexes.cpu.get(role);
+  if (cpu) remove(cpuListOf(cpu, usage), usage);
   if (!isInClassIndex(usage)) return;
-  const index = indexes.byClass.get(usage.soleClass);
+  const index = indexes.byClass.get(usage.soleClass)?.get(role);
   if (index) remove(index, usage);
 }
 
 export function reindexNode(indexes: CandidateIndexes, usage: NodeUsage): void {
-  if (!usage.node.isReachable) return;
-  if (indexes.cpu) insert(cpuListOf(indexes.cpu, usage), usage);
+  if (!usage.node.isReachable || indexes.roleLabel === undefined) return;
+  const role = roleOf(usage, indexes.roleLabel);
+  const cpu = indexes.cpu.get(role);
+  if (cpu) insert(cpuListOf(cpu, usage), usage);
   if (!isInClassIndex(usage)) return;
-  const index = indexes.byClass.get(usage.soleClass);
+  const index = indexes.byClass.get(usage.soleClass)?.get(role);
   if (index) insert(index, usage);
+}
+
+/** The lists split by `roleLabel`: the ones split by another label are dropped, to be rebuilt. */
+function indexesFor(fleet: Fleet, roleLabel: string): CandidateIndexes {
+  const indexes = fleet.indexes;
+  if (indexes.roleLabel !== roleLabel) {
+    indexes.roleLabel = roleLabel;
+    indexes.byClass.clear();
+    indexes.cpu.clear();
+  }
+  return indexes;
 }
 
 /** Groups nodes (given in input order) into buckets, each then sorted by the index's order. */
@@ -77,11 +98,20 @@ function fill(index: OrderedNodes, nodes: readonly NodeUsage[], sortEach: boolea
 
 // Built on the first request that needs it: a pass that places nothing, or only GPU replicas,
 // never pays for the lists it does not read.
-export function classIndex(fleet: Fleet, gpuClass: string): OrderedNodes {
-  const known = fleet.indexes.byClass.get(gpuClass);
+export function classIndex(
+  fleet: Fleet,
+  gpuClass: string,
+  roleLabel: string,
+  role: string,
+): OrderedNodes {
+  const indexes = indexesFor(fleet, roleLabel);
+  const byRole = indexes.byClass.get(gpuClass) ?? new Map<string, OrderedNodes>();
+  indexes.byClass.set(gpuClass, byRole);
+  const known = byRole.get(role);
   if (known) return known;
   const members = (fleet.nodesByClass.get(gpuClass) ?? []).filter(
-    (usage) => isInClassIndex(usage) && usage.soleClass === gpuClass,
+    (usage) =>
+      isInClassIndex(usage) && usage.soleClass === gpuClass && roleOf(usage, roleLabel) === role,
   );
   // nodesByClass is in input order, which is already each bucket's order.
   const index = fill(
@@ -89,13 +119,21 @@ export function classIndex(fleet: Fleet, gpuClass: string): OrderedNodes {
     members,
     false,
   );
-  fleet.indexes.byClass.set(gpuClass, index);
+  byRole.set(role, index);
   return index;
 }
 
-export function cpuIndexes(fleet: Fleet): readonly [OrderedNodes, OrderedNodes] {
-  if (fleet.indexes.cpu) return fleet.indexes.cpu;
-  const reachable = fleet.nodes.filter((usage) => usage.node.isReachable);
+export function cpuIndexes(
+  fleet: Fleet,
+  roleLabel: string,
+  role: string,
+): readonly [OrderedNodes, OrderedNodes] {
+  const indexes = indexesFor(fleet, roleLabel);
+  const known = indexes.cpu.get(role);
+  if (known) return known;
+  const reachable = fleet.nodes.filter(
+    (usage) => usage.node.isReachable && roleOf(usage, roleLabel) === role,
+  );
   const list = (members: NodeUsage[]): OrderedNodes =>
     fill(
       { bucketOf: (usage) => usage.replicaCount, compare: byMemoryShare, buckets: [] },
@@ -106,6 +144,6 @@ export function cpuIndexes(fleet: Fleet): readonly [OrderedNodes, OrderedNodes] 
     list(reachable.filter((usage) => !hasCards(usage))),
     list(reachable.filter(hasCards)),
   ] as const;
-  fleet.indexes.cpu = lists;
+  indexes.cpu.set(role, lists);
   return lists;
 }

@@ -80,7 +80,15 @@ export function placeModelReplicas(
         memoryGb,
         cpuCores,
       });
-      return { ...result, profile: profile.name };
+      // Built field by field: a spread of the result was a slow copy per placement.
+      const placed: ModelPlacementResult = {
+        ok: true,
+        replicaId,
+        profile: profile.name,
+        shards: result.shards,
+      };
+      if (result.gpuClass !== undefined) placed.gpuClass = result.gpuClass;
+      return placed;
     }
     const summary = refusals.map((refusal) => refusal.summary).join("; ");
     return { ok: false, replicaId, summary, profiles: refusals };

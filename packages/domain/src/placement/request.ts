@@ -21,5 +21,7 @@ export function placementRequestFor(
     sizeGb: model.size_gb,
     nodeSelector: profile.node_selector.labels,
   };
-  return profile.gpu === undefined ? request : { ...request, gpu: profile.gpu };
+  // Set, not spread into a copy: a CPU request has no `gpu` at all, and a copy per placement cost.
+  if (profile.gpu !== undefined) request.gpu = profile.gpu;
+  return request;
 }

@@ -74,21 +74,25 @@ function takeFrom(
 /** The best `wanted` nodes among those the ordered lists rank correctly, best first. */
 function orderedFits(fleet: Fleet, check: NodeCheck, wanted: number): RankedFit[] {
   const found: RankedFit[] = [];
+  const { roleLabel } = check.policy;
+  const role = check.request.nodeSelector[roleLabel] ?? "";
   if (check.request.gpu === undefined) {
     // Nodes without cards first, each list by replica count: the order of the CPU score.
-    for (const index of cpuIndexes(fleet))
+    for (const index of cpuIndexes(fleet, roleLabel, role))
       for (const list of index.buckets)
         if (takeFrom(list, check, 0, found, fleet, wanted)) return found;
     return found;
   }
   // Fewest free cards first (packing), then the classes in the request's order, then position.
   if (check.classes.length === 1) {
-    const index = classIndex(fleet, check.classes[0] as string);
+    const index = classIndex(fleet, check.classes[0] as string, roleLabel, role);
     for (let free = check.request.gpus; free < index.buckets.length; free += 1)
       if (takeFrom(index.buckets[free], check, 0, found, fleet, wanted)) break;
     return found;
   }
-  const indexes: OrderedNodes[] = check.classes.map((gpuClass) => classIndex(fleet, gpuClass));
+  const indexes: OrderedNodes[] = check.classes.map((gpuClass) =>
+    classIndex(fleet, gpuClass, roleLabel, role),
+  );
   let mostFree = 0;
   for (const index of indexes) mostFree = Math.max(mostFree, index.buckets.length - 1);
   for (let free = check.request.gpus; free <= mostFree; free += 1)

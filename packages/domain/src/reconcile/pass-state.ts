@@ -11,7 +11,8 @@ export interface PassState {
   input: ReconcileInput;
   byName: ReadonlyMap<string, DesiredModel>;
   nodesById: Map<string, ReconcileNode>;
-  placementNodes: PlacementNode[];
+  /** The nodes as placement reads them; built at the pass's first placement (`placementNodesOf`). */
+  placementNodes?: PlacementNode[];
   /**
    * Every replica holding resources, as placement reads it; grows as the pass places. Built at
    * the pass's first placement (`existingOf`): a pass that places nothing never reads it.
@@ -43,6 +44,11 @@ export interface RoomState {
   taken: Set<string>;
   /** Nodes where this pass made room: the freed room is spoken for until the next pass. */
   usedNodes: Set<string>;
+}
+
+export function placementNodesOf(state: PassState): PlacementNode[] {
+  state.placementNodes ??= state.input.nodes.map((node) => node.node);
+  return state.placementNodes;
 }
 
 /** The pass's placement view of every live replica, built on first use. */

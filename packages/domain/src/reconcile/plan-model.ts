@@ -4,11 +4,16 @@ import { replaceNotBeforeMs } from "./failure-backoff";
 import { buildFleet } from "../placement/fleet";
 import { placeModelReplicas, type PlacementAdmission } from "../placement/place-model";
 import { isNodeLost } from "./nodes";
-import { existingOf, type PassState } from "./pass-state";
+import { existingOf, placementNodesOf, type PassState } from "./pass-state";
 import { limitRefusal, notePlaced, noteStopped, type QuotaPass } from "./quota-pass";
 import { onRefused } from "./refused";
-import type { DesiredModel, ModelHealth, ObservedReplica, ReconcileAction } from "./types";
-import { shardNodeIds } from "./shards";
+import type {
+  DesiredModel,
+  ModelHealth,
+  ObservedReplica,
+  ReconcileAction,
+  ReconcilePolicy,
+} from "./types";
 
 const PHASE_RANK: Record<string, number> = {
   placing: 0,
@@ -84,6 +89,24 @@ function planFailures(
   return current;
 }
 
+/**
+ * The first lost node a replica runs on, or undefined. A replica spanning nodes is lost with any of
+ * its nodes: half an engine cannot serve. Read without building the shard list, as every replica
+ * of the fleet is asked this in every pass.
+ */
+function lostNodeOf(
+  replica: ObservedReplica,
+  state: PassState,
+  nowMs: number,
+  policy: ReconcilePolicy,
+): string | undefined {
+  const isLost = (nodeId: string) => isNodeLost(state.nodesById.get(nodeId), nowMs, policy);
+  if (!replica.shards || replica.shards.length === 0)
+    return isLost(replica.nodeId) ? replica.nodeId : undefined;
+  for (const shard of replica.shards) if (isLost(shard.nodeId)) return shard.nodeId;
+  return undefined;
+}
+
 /** Replicas on lost nodes are given up (their cards come back only when the node does). */
 function dropLost(
   replicas: readonly ObservedReplica[],
@@ -93,10 +116,7 @@ function dropLost(
   const { nowMs, policy } = state.input;
   const kept: ObservedReplica[] = [];
   for (const replica of replicas) {
-    // A replica spanning nodes is lost with any of its nodes: half an engine cannot serve.
-    const lostNodeId = shardNodeIds(replica).find((id) =>
-      isNodeLost(state.nodesById.get(id), nowMs, policy),
-    );
+    const lostNodeId = lostNodeOf(replica, state, nowMs, policy);
     if (lostNodeId === undefined) {
       kept.push(replica);
       continue;
@@ -165,7 +185,7 @@ function planPlacements(
     replicaId: state.input.newReplicaId(name),
   }));
   const input = {
-    nodes: state.placementNodes,
+    nodes: placementNodesOf(state),
     replicas: existingOf(state),
     policy: state.input.policy.placement,
   };
@@ -250,6 +270,32 @@ export function baseReplicas(
   return isWanted ? Math.max(min, 1) : min;
 }
 
+/**
+ * The common case in a settled fleet: as many replicas as wanted, all ready on the current
+ * definition on nodes not lost, and no failure to count or forget. The full path would decide
+ * nothing; this answers so without its filters and sorts, which at thousands of models were most
+ * of a pass with nothing to change.
+ */
+function isSettled(
+  model: DesiredModel,
+  live: readonly ObservedReplica[],
+  health: ModelHealth | undefined,
+  state: PassState,
+): boolean {
+  if (health && (health.isParked || health.consecutiveFailures > 0)) return false;
+  const { nowMs, policy } = state.input;
+  const desired = desiredReplicas(model, nowMs, policy.onDemandIdleMs);
+  if (live.length !== desired || desired > model.definition.replicas.max) return false;
+  for (const replica of live)
+    if (
+      replica.phase !== "ready" ||
+      replica.modelRevision !== model.revision ||
+      lostNodeOf(replica, state, nowMs, policy) !== undefined
+    )
+      return false;
+  return true;
+}
+
 export function planModel(
   name: string,
   model: DesiredModel | undefined,
@@ -282,6 +328,7 @@ export function planModel(
       });
     return actions;
   }
+  if (isSettled(model, live, health, state)) return actions;
   const current = planFailures(
     model,
     health ?? freshHealth(name, model.revision),

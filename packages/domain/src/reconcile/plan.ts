@@ -4,9 +4,15 @@
 import { PRIORITY_CLASSES } from "../catalog/model-definition";
 import type { PassState } from "./pass-state";
 import { planModel } from "./plan-model";
+import { nodesByIdOf } from "../quota/accounting";
 import { createQuotaPass, noteStopped } from "./quota-pass";
 import { asWhole } from "./shards";
-import type { DesiredModel, ObservedReplica, ReconcileAction, ReconcileInput } from "./types";
+import type {
+  DesiredModel,
+  ObservedReplica,
+  ReconcileAction,
+  ReconcileInput,
+} from "./types";
 
 export interface ReconcilePlan {
   actions: ReconcileAction[];
@@ -27,25 +33,37 @@ function planOrder(names: Iterable<string>, byName: Map<string, DesiredModel>): 
   return ranked.map((each) => each.name);
 }
 
+/**
+ * A replica spanning nodes is planned as a whole: ready when every shard is, failed when one is.
+ * The input's own list when no replica changes, as in a fleet of single-node replicas.
+ */
+function wholeReplicas(replicas: readonly ObservedReplica[]): readonly ObservedReplica[] {
+  for (let at = 0; at < replicas.length; at += 1) {
+    const replica = replicas[at] as ObservedReplica;
+    if (asWhole(replica) !== replica) return replicas.map(asWhole);
+  }
+  return replicas;
+}
+
 export function planReconcile(input: ReconcileInput): ReconcilePlan {
-  const byName = new Map(input.models.map((model) => [model.definition.name, model]));
-  // A replica spanning nodes is planned as a whole: ready when every shard is, failed when one is.
-  const replicas = input.replicas.map(asWhole);
+  const byName = new Map<string, DesiredModel>();
+  for (const model of input.models) byName.set(model.definition.name, model);
+  const replicas = wholeReplicas(input.replicas);
   const replicasByModel = new Map<string, ObservedReplica[]>();
   for (const replica of replicas) {
     const list = replicasByModel.get(replica.model);
     if (list) list.push(replica);
     else replicasByModel.set(replica.model, [replica]);
   }
+  const nodesById = nodesByIdOf(input.nodes);
   const healthByName = new Map(input.health.map((health) => [health.name, health]));
   const state: PassState = {
     input: { ...input, replicas },
     byName,
-    nodesById: new Map(input.nodes.map((node) => [node.node.id, node])),
-    placementNodes: input.nodes.map((node) => node.node),
+    nodesById,
     lostAnnounced: new Set(),
     stopped: new Set(),
-    quota: createQuotaPass({ ...input, replicas }, byName),
+    quota: createQuotaPass({ ...input, replicas }, byName, nodesById),
   };
   const names = input.only ?? new Set([...byName.keys(), ...replicasByModel.keys()]);
   const actions: ReconcileAction[] = [];

@@ -3,7 +3,7 @@
 // replicas (never per model), and only when the pass first asks: a settled fleet that places
 // nothing never pays for it, and with no quota at all there is no pass state.
 import type { ModelDefinition, ModelProfile } from "../catalog/model-definition";
-import type { PlacementNode, ReplicaShard } from "../placement/types";
+import type { ReplicaShard } from "../placement/types";
 import {
   addReplicaTo,
   addToChain,
@@ -17,7 +17,13 @@ import {
   type HeldAmounts,
 } from "../quota/accounting";
 import type { QuotaResource, ScopeQuota } from "../quota/types";
-import type { DesiredModel, ObservedReplica, ReconcileAction, ReconcileInput } from "./types";
+import type {
+  DesiredModel,
+  ObservedReplica,
+  ReconcileAction,
+  ReconcileInput,
+  ReconcileNode,
+} from "./types";
 
 export interface QuotaPass {
   input: ReconcileInput;
@@ -25,7 +31,7 @@ export interface QuotaPass {
   /** What each scope holds; read it with heldMap, which works it out on first use. */
   heldCache?: Map<string, HeldAmounts>;
   /** The nodes by id; read it with nodesOf. */
-  nodesCache?: Map<string, PlacementNode>;
+  nodesCache?: ReadonlyMap<string, ReconcileNode>;
   byName: Map<string, DesiredModel>;
   /** Replicas whose stop was already given back, so noting a stop twice counts it once. */
   released: Set<string>;
@@ -36,24 +42,27 @@ export interface QuotaPass {
 export function createQuotaPass(
   input: ReconcileInput,
   byName: Map<string, DesiredModel>,
+  nodesById?: ReadonlyMap<string, ReconcileNode>,
 ): QuotaPass | undefined {
   const quotas = input.quotas ?? [];
   if (quotas.length === 0) return undefined;
-  return {
+  const pass: QuotaPass = {
     input,
     quotaByScope: new Map(quotas.map((quota) => [quota.scope, quota])),
     byName,
     released: new Set(),
   };
+  if (nodesById) pass.nodesCache = nodesById;
+  return pass;
 }
 
 /** What each scope holds now: the pass's replicas less those it stopped, plus what it placed. */
 export function heldMap(pass: QuotaPass): Map<string, HeldAmounts> {
-  pass.heldCache ??= heldByScope(pass.input, pass.released);
+  pass.heldCache ??= heldByScope(pass.input, pass.released, nodesOf(pass));
   return pass.heldCache;
 }
 
-export function nodesOf(pass: QuotaPass): Map<string, PlacementNode> {
+export function nodesOf(pass: QuotaPass): ReadonlyMap<string, ReconcileNode> {
   pass.nodesCache ??= nodesByIdOf(pass.input.nodes);
   return pass.nodesCache;
 }
@@ -144,6 +153,8 @@ export function noteStopped(
   replicas: readonly ObservedReplica[],
   actions: readonly ReconcileAction[],
 ): void {
+  // Most models stop nothing in a pass: they pay for no index of their replicas.
+  if (!actions.some((action) => action.kind === "stop")) return;
   const byId = new Map(replicas.map((replica) => [replica.id, replica]));
   for (const action of actions) {
     const replica = action.kind === "stop" ? byId.get(action.replicaId) : undefined;
