@@ -7,12 +7,7 @@ import { planModel } from "./plan-model";
 import { nodesByIdOf } from "../quota/accounting";
 import { createQuotaPass, noteStopped } from "./quota-pass";
 import { asWhole } from "./shards";
-import type {
-  DesiredModel,
-  ObservedReplica,
-  ReconcileAction,
-  ReconcileInput,
-} from "./types";
+import type { DesiredModel, ObservedReplica, ReconcileAction, ReconcileInput } from "./types";
 
 export interface ReconcilePlan {
   actions: ReconcileAction[];
