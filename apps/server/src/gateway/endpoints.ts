@@ -48,7 +48,7 @@ export class EndpointPool {
   private turn = 0;
 
   constructor(
-    private readonly book: Pick<FleetView["book"], "get" | "all">,
+    private readonly book: Pick<FleetView["book"], "get" | "all" | "ofModel">,
     private readonly catalog: Pick<FleetView["catalog"], "current" | "meta">,
     private readonly breakerPolicy: BreakerPolicy,
   ) {}
@@ -57,9 +57,10 @@ export class EndpointPool {
   endpointsOf(model: string): Endpoint[] {
     const external = this.catalog.current().get(model)?.external;
     if (external) return this.externalEndpoints(model, external);
+    // The model's own replicas only: a request's routing cost does not grow with the fleet.
     return this.book
-      .all()
-      .filter((r) => r.model === model && r.phase === "ready" && r.host !== null && r.port !== null)
+      .ofModel(model)
+      .filter((r) => r.phase === "ready" && r.host !== null && r.port !== null)
       .map((r) => this.replicaEndpoint(r));
   }
 

@@ -163,6 +163,34 @@ describe.each(STORES)("replica book on %s", (_name, open) => {
     await reopened.prune(nowMs + 20);
     await reopened.flush();
     expect(await store.db.select().from(replicaShards)).toEqual([]);
+    expect(reopened.onNode("gpu-2")).toEqual([]);
     expect(logged).toEqual([]);
+  });
+
+  it("answers a model's and a node's replicas from its indexes as records come, reload and go", async () => {
+    const book = await ReplicaBook.open(store.db, (line) => logged.push(line));
+    await book.insertMany([
+      record("a1", { model: "a", nodeId: "gpu-1" }),
+      record("a2", { model: "a", nodeId: "gpu-2" }),
+      record("b1", { model: "b", nodeId: "gpu-1" }),
+    ]);
+    await book.flush();
+    const ids = (records: ReplicaRecord[]) => records.map((r) => r.id).sort();
+    expect(ids(book.ofModel("a"))).toEqual(["a1", "a2"]);
+    expect(ids(book.onNode("gpu-1"))).toEqual(["a1", "b1"]);
+    // A standby's book follows another's writes by reloading: added and removed rows both show.
+    const standby = await ReplicaBook.open(store.db, () => {});
+    await book.insert(record("b2", { model: "b", nodeId: "gpu-3" }));
+    await book.update("a1", { phase: "stopped" }, nowMs);
+    await book.prune(nowMs + 1);
+    await book.flush();
+    await standby.reload();
+    for (const each of [book, standby]) {
+      expect(ids(each.ofModel("a"))).toEqual(["a2"]);
+      expect(ids(each.ofModel("b"))).toEqual(["b1", "b2"]);
+      expect(ids(each.onNode("gpu-1"))).toEqual(["b1"]);
+      expect(ids(each.onNode("gpu-3"))).toEqual(["b2"]);
+      expect(each.ofModel("nobody")).toEqual([]);
+    }
   });
 });

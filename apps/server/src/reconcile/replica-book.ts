@@ -11,6 +11,7 @@ import {
   updateShardRow,
   type ShardRecord,
 } from "./replica-shards";
+import { nodeIdsOf, RecordIndex } from "./replica-index";
 
 export interface ReplicaRecord extends ObservedReplica {
   engine: string;
@@ -144,6 +145,13 @@ const ROWS_PER_STATEMENT = 5_000;
 
 export class ReplicaBook {
   private readonly records = new Map<string, ReplicaRecord>();
+  /**
+   * The same records by model and by node (every node a shard is on), kept as records come and
+   * go, so a request routing to one model or a report from one node reads its own few replicas,
+   * never the whole fleet's. A record's model and nodes never change once placed.
+   */
+  private readonly byModel = new RecordIndex<ReplicaRecord>();
+  private readonly byNode = new RecordIndex<ReplicaRecord>();
   private queue: Promise<void> = Promise.resolve();
   private mayWrite: () => Promise<boolean> = () => Promise.resolve(true);
 
@@ -156,7 +164,7 @@ export class ReplicaBook {
     const book = new ReplicaBook(db, log);
     const shards = await loadShards(db);
     for (const row of await db.select().from(replicasTable))
-      book.records.set(row.id, withShards(fromRow(row), shards));
+      book.keep(withShards(fromRow(row), shards));
     return book;
   }
 
@@ -175,15 +183,19 @@ export class ReplicaBook {
       const next = withShards(fromRow(row), shards);
       const kept = this.records.get(row.id);
       if (!kept) {
-        this.records.set(row.id, next);
+        this.keep(next);
         continue;
       }
       const lastUsedAtMs = Math.max(kept.lastUsedAtMs ?? 0, next.lastUsedAtMs ?? 0) || null;
       const leaderAddress = kept.leaderAddress ?? null;
+      // Shards read after their replica's row (a standby reading mid-write) arrive on a later
+      // reload: the node index follows them.
+      for (const nodeId of nodeIdsOf(kept)) this.byNode.remove(nodeId, kept.id);
       Object.assign(kept, { ...next, lastUsedAtMs, lastSentMs: kept.lastSentMs });
       if (kept.shards) kept.leaderAddress = leaderAddress;
+      for (const nodeId of nodeIdsOf(kept)) this.byNode.add(nodeId, kept);
     }
-    for (const id of this.records.keys()) if (!seen.has(id)) this.records.delete(id);
+    for (const id of [...this.records.keys()]) if (!seen.has(id)) this.forget(id);
   }
 
   get(id: string): ReplicaRecord | undefined {
@@ -201,10 +213,28 @@ export class ReplicaBook {
 
   /** Replicas with a shard on the node: its leader shard, or a worker shard of one spanning nodes. */
   onNode(nodeId: string): ReplicaRecord[] {
-    return this.all().filter(
-      (record) =>
-        record.nodeId === nodeId || (record.shards ?? []).some((shard) => shard.nodeId === nodeId),
-    );
+    return this.byNode.of(nodeId);
+  }
+
+  /** The model's replicas, in every phase. */
+  ofModel(model: string): ReplicaRecord[] {
+    return this.byModel.of(model);
+  }
+
+  private keep(record: ReplicaRecord): void {
+    const before = this.records.get(record.id);
+    if (before && before !== record) this.forget(record.id);
+    this.records.set(record.id, record);
+    this.byModel.add(record.model, record);
+    for (const nodeId of nodeIdsOf(record)) this.byNode.add(nodeId, record);
+  }
+
+  private forget(id: string): void {
+    const record = this.records.get(id);
+    if (!record) return;
+    this.records.delete(id);
+    this.byModel.remove(record.model, id);
+    for (const nodeId of nodeIdsOf(record)) this.byNode.remove(nodeId, id);
   }
 
   insert(record: ReplicaRecord): Promise<void> {
@@ -218,7 +248,7 @@ export class ReplicaBook {
    */
   insertMany(records: readonly ReplicaRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
-    for (const record of records) this.records.set(record.id, record);
+    for (const record of records) this.keep(record);
     const rows = records.map(toRow);
     const what =
       records.length === 1 ? `replica ${records[0]?.id}` : `${records.length} placed replicas`;
@@ -265,7 +295,7 @@ export class ReplicaBook {
   /** Forgets stopped replicas older than `beforeMs`, so the table does not grow without end. */
   prune(beforeMs: number): Promise<void> {
     const old = this.all().filter((r) => r.phase === "stopped" && r.phaseChangedAtMs < beforeMs);
-    for (const record of old) this.records.delete(record.id);
+    for (const record of old) this.forget(record.id);
     if (old.length === 0) return Promise.resolve();
     return this.write("stopped replicas", async () => {
       for (const record of old)
