@@ -183,9 +183,7 @@ function modelGauges(registry: Registry, fleet: FleetView): void {
     "llmgw_model_replicas_ready",
     "Ready replicas of a model (0 is reported, so an alert can fire).",
     ["model"],
-    perModel(
-      (name) => fleet.book.active().filter((r) => r.model === name && r.phase === "ready").length,
-    ),
+    perModel((name) => fleet.book.ofModel(name).filter((r) => r.phase === "ready").length),
   );
   gauge(
     registry,

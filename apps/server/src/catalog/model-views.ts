@@ -34,7 +34,7 @@ function externalKeySource(
 export function modelView(fleet: FleetView, model: ModelDefinition): ModelView {
   const meta = fleet.catalog.meta(model.name);
   const revision = meta?.revision ?? 1;
-  const replicas = fleet.book.active().filter((r) => r.model === model.name);
+  const replicas = fleet.book.ofModel(model.name).filter((r) => r.phase !== "stopped");
   const ready = replicas.filter((r) => r.phase === "ready").length;
   const stale = fleet.health.get(model.name);
   // Failures counted against an older definition no longer apply; the next pass clears them.

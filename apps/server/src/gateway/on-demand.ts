@@ -38,7 +38,7 @@ export async function awaitOnDemand(
     // Served, parked or refused by placement: the caller serves or says why, at once.
     if (deps.pool.endpointsOf(model).length > 0) return;
     if (deps.fleet.health.get(model)?.isParked) return;
-    const live = deps.fleet.book.all().filter((r) => r.model === model && r.phase !== "stopped");
+    const live = deps.fleet.book.ofModel(model).filter((r) => r.phase !== "stopped");
     if (deps.fleet.unplaceable.has(model) && live.length === 0) return;
     const waitedMs = deps.nowMs() - startedMs;
     if (waitedMs >= deps.waitMs) {
