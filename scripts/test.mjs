@@ -33,6 +33,7 @@ const SYSTEM_PACKAGES = [
     why: "Active Directory sign-in tests (Samba AD DC)",
   },
   { path: "/usr/sbin/ip", pkg: "iproute2", why: "Active Directory sign-in tests (Samba AD DC)" },
+  { path: "/usr/bin/promtool", pkg: "prometheus", why: "checking and testing the alert rules" },
 ];
 
 function ensureSystemPackages() {
@@ -106,6 +107,25 @@ step("lint and format", () => {
   // Unused exports and types (knip.jsonc).
   pnpm(["exec", "knip", "--include", "exports,types", "--no-progress"]);
   pnpm(["exec", "prettier", "--check", "--log-level", "warn", "**/*.{ts,tsx,mjs,js,css}"]);
+});
+
+// The shipped Prometheus files: the rules and the example configuration parse, and the rules'
+// unit tests (deploy/prometheus/llmgw-alerts.test.yml) fire each alert where they should.
+step("alert rules (promtool check and test)", () => {
+  for (const args of [
+    ["check", "rules", "llmgw-alerts.yml"],
+    ["check", "config", "prometheus.yml"],
+    ["test", "rules", "llmgw-alerts.test.yml"],
+  ]) {
+    const result = spawnSync("promtool", args, {
+      cwd: join(ROOT, "deploy", "prometheus"),
+      stdio: "inherit",
+    });
+    if (result.status !== 0) {
+      console.error(`llmgw test: \`promtool ${args.join(" ")}\` failed`);
+      process.exit(result.status ?? 1);
+    }
+  }
 });
 
 const totals = { passed: 0, failed: 0, skipped: 0 };

@@ -30,6 +30,7 @@ describe("AdmissionQueues", () => {
     expect(Number(error.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     release();
     (await waiting)();
+    expect(queues.refusals()).toEqual([{ model: "qwen", reason: "model_queue_full", count: 1 }]);
   });
 
   it("refuses a request that waited past the limit, and forgets it", async () => {
@@ -41,6 +42,8 @@ describe("AdmissionQueues", () => {
     expect(queues.depth("m")).toBe(0);
     release();
     expect(queues.depths()).toEqual([]);
+    // The count outlives the queue: a model whose queue emptied still says it refused.
+    expect(queues.refusals()).toEqual([{ model: "m", reason: "model_queue_timeout", count: 1 }]);
   });
 
   it("takes a request that leaves out of the queue", async () => {

@@ -24,6 +24,8 @@ interface ModelQueue {
 
 export class AdmissionQueues {
   private readonly models = new Map<string, ModelQueue>();
+  /** Requests refused with 429 since start, by model and code, for /metrics. */
+  private readonly refused = new Map<string, Map<string, number>>();
 
   constructor(
     private readonly policy: AdmissionPolicy,
@@ -103,6 +105,13 @@ export class AdmissionQueues {
     }));
   }
 
+  /** Requests refused since start (queue full, waited too long), for /metrics. */
+  refusals(): Array<{ model: string; reason: string; count: number }> {
+    return [...this.refused].flatMap(([model, byCode]) =>
+      [...byCode].map(([reason, count]) => ({ model, reason, count })),
+    );
+  }
+
   /** Lets waiting requests in when endpoints were added (a replica got ready). */
   wake(): void {
     for (const [model, queue] of this.models) this.pump(model, queue);
@@ -134,6 +143,9 @@ export class AdmissionQueues {
   }
 
   private refusal(model: string, message: string, code: string): GatewayError {
+    const byCode = this.refused.get(model) ?? new Map<string, number>();
+    byCode.set(code, (byCode.get(code) ?? 0) + 1);
+    this.refused.set(model, byCode);
     const seconds = Math.max(1, Math.ceil(this.policy.maxWaitMs / 1_000 / 2));
     return new GatewayError(429, `${message}; retry in ${seconds} s`, "rate_limit_error", code, {
       "retry-after": String(seconds),

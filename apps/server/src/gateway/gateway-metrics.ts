@@ -100,6 +100,16 @@ export function registerGatewayMetrics(
       for (const q of queues.depths()) this.set({ model: q.model }, q.waiting);
     },
   });
+  new Counter({
+    name: "llmgw_gateway_queue_refusals_total",
+    help: "Requests refused with 429 by a model's admission queue, by reason: model_queue_full (the queue was full) or model_queue_timeout (no endpoint freed in time).",
+    labelNames: ["model", "reason"],
+    registers,
+    collect() {
+      this.reset();
+      for (const r of queues.refusals()) this.inc({ model: r.model, reason: r.reason }, r.count);
+    },
+  });
   return {
     attempt(model, replicaId) {
       attempts.inc({ model, replica: replicaId });
