@@ -18,7 +18,7 @@ function modelsReplacing(state: PassState): ReadonlySet<string> {
 }
 
 /** Other models whose restart under way would, once done, free room for one of `model`'s. */
-export function restartsMakingRoom(model: DesiredModel, state: PassState): string[] {
+function restartsMakingRoom(model: DesiredModel, state: PassState): string[] {
   const replacing = modelsReplacing(state);
   const isLeaving = (replica: ObservedReplica): boolean => {
     if (replica.model === model.definition.name) return false;

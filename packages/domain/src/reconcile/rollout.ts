@@ -25,7 +25,7 @@ export function surplusOrder(revision: number) {
   };
 }
 
-export function isInPlace(model: DesiredModel): boolean {
+function isInPlace(model: DesiredModel): boolean {
   return model.definition.restart === "in-place";
 }
 

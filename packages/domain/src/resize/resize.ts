@@ -57,7 +57,7 @@ export function resizeModel(
     { nodes: fleet.nodes, replicas: [] },
     placementRequestFor(definition, next, "resize"),
   );
-  if (!empty.ok) return refused(noNodeRefusal(model.name, next, fleet.nodes, empty.summary));
+  if (!empty.ok) return refused(noNodeRefusal(model.name, next, change, fleet.nodes, empty.summary));
   const notes: SizingNote[] = [];
   if (description && next.gpu !== undefined) {
     const plan = planOn(description, next, fleet.nodes, empty.shards);
@@ -103,10 +103,11 @@ function buildDefinition(
 function noNodeRefusal(
   model: string,
   profile: ModelProfile,
+  change: ResizeChange,
   nodes: readonly PlacementNode[],
   why: string,
 ): SizingNote {
-  if (profile.gpu === undefined)
+  if (profile.gpu === undefined || change.kind !== "gpus")
     return note(
       "sizing.no_node_holds",
       {
