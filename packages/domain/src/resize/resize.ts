@@ -57,7 +57,8 @@ export function resizeModel(
     { nodes: fleet.nodes, replicas: [] },
     placementRequestFor(definition, next, "resize"),
   );
-  if (!empty.ok) return refused(noNodeRefusal(model.name, next, change, fleet.nodes, empty.summary));
+  if (!empty.ok)
+    return refused(noNodeRefusal(model.name, next, change, fleet.nodes, empty.summary));
   const notes: SizingNote[] = [];
   if (description && next.gpu !== undefined) {
     const plan = planOn(description, next, fleet.nodes, empty.shards);
