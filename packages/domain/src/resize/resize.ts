@@ -13,7 +13,7 @@ import {
 import { placeReplica } from "../placement/place";
 import { placementRequestFor } from "../placement/request";
 import type { ExistingReplica, PlacementNode, ReplicaShard } from "../placement/types";
-import { note } from "../sizing/notes";
+import { cardsWord, note } from "../sizing/notes";
 import { planModel, type ModelPlan } from "../sizing/plan";
 import type { ModelDescription, SizingNote } from "../sizing/types";
 import { changedDefinition, changedProfile, profileFor, type ResizeChange } from "./change";
@@ -166,11 +166,11 @@ function planRefusal(
     cards: plan.cards,
     cardsForFullContext: plan.cardsForFullContext ?? 0,
   };
-  const what = change.kind === "gpus" ? `${plan.cards} cards` : `its ${plan.cards} cards`;
+  const what = change.kind === "gpus" ? cardsWord(plan.cards) : `its ${cardsWord(plan.cards)}`;
   return note(
     "sizing.context_too_long",
     params,
-    `model "${model}": ${what} hold ${plan.contextTokens} tokens of context beside the weights, not the ${asked} asked for; ask for ${plan.contextTokens} or less${params.cardsForFullContext ? `, or use ${params.cardsForFullContext} cards` : ""}`,
+    `model "${model}": ${what} ${plan.cards === 1 ? "holds" : "hold"} ${plan.contextTokens} tokens of context beside the weights, not the ${asked} asked for; ask for ${plan.contextTokens} or less${params.cardsForFullContext ? `, or use ${params.cardsForFullContext} cards` : ""}`,
   );
 }
 
