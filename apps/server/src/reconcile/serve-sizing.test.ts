@@ -43,12 +43,12 @@ function setup(cardMemoryBytes: bigint) {
     nowMs: () => 5_000,
     log: () => undefined,
   } as unknown as ReconcileDeps;
-  return { deps, record, sent, events, updates };
+  return { deps, sent, events, updates };
 }
 
 describe("sizing a replica as it starts", () => {
   it("shrinks the trained context to what a 24 GB card holds, with an event and a line", () => {
-    const { deps, record, sent, events } = setup(24_000_000_000n);
+    const { deps, sent, events, updates } = setup(24_000_000_000n);
     expect(sendStart(deps, "llama-1")).toBe(true);
     const start = sent[0]?.msg?.case === "startReplica" ? sent[0].msg.value : undefined;
     expect(start?.contextLength).toBeGreaterThan(2_048);
@@ -58,7 +58,7 @@ describe("sizing a replica as it starts", () => {
       askedTokens: 131_072,
       grantedTokens: start?.contextLength,
     });
-    expect(record.message).toMatch(/^context shrunk to fit the cards: /);
+    expect(updates[0]?.message).toMatch(/^context shrunk to fit the cards: /);
   });
 
   it("refuses weights that do not fit at all before starting, failing the replica with why", () => {

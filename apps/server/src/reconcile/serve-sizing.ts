@@ -48,7 +48,7 @@ export function announceServingSize(
   const nowMs = deps.nowMs();
   if (sizing.kind === "shrunk") {
     const message = `context shrunk to fit the cards: ${sizing.note.text}`;
-    record.message = message;
+    void deps.book.update(record.id, { message }, nowMs);
     deps.events.record("replica.context-shrunk", record.id, {
       model: record.model,
       replica: record.id,
