@@ -22,7 +22,16 @@ import type {
   McpTestResult,
   McpUpdateServerInput,
 } from "./mcp/schemas";
-import type { AddModelInput, ModelView, PlacementExplanation, PresetView } from "./models/schemas";
+import type {
+  AddModelInput,
+  ModelView,
+  PlacementExplanation,
+  PresetView,
+  ResizeResultView,
+  SetModelContextInput,
+  SetModelGpusInput,
+  SetModelResourcesInput,
+} from "./models/schemas";
 import type { GpuHistoryView, NodeView } from "./nodes/schemas";
 import type {
   CreateGroupInput,
@@ -98,6 +107,14 @@ export interface ModelsService {
   setKey(name: string, key: string | null, actor: Actor): Promise<ModelView>;
   explainPlacement(name: string): Promise<PlacementExplanation>;
   presets(): Promise<PresetView[]>;
+  /**
+   * The sizing actions: change a profile's cards (with tensor parallel), context (with slots) or
+   * host resources, refusing what no node or the cards cannot hold (ServiceError "invalid" with a
+   * `sizing.*` code); the replicas then restart one at a time (docs/sizing.md).
+   */
+  setGpus(input: SetModelGpusInput, actor: Actor): Promise<ResizeResultView>;
+  setContext(input: SetModelContextInput, actor: Actor): Promise<ResizeResultView>;
+  setResources(input: SetModelResourcesInput, actor: Actor): Promise<ResizeResultView>;
 }
 
 export interface ReplicasService {

@@ -142,6 +142,9 @@ export function fakeServices() {
       setKey: vi.fn(async () => modelView()),
       explainPlacement: vi.fn(async () => ({ model: "chat", lines: [], summary: "placed" })),
       presets: vi.fn(async () => []),
+      setGpus: vi.fn(async () => ({ model: modelView(), changed: true, notes: [] })),
+      setContext: vi.fn(async () => ({ model: modelView(), changed: true, notes: [] })),
+      setResources: vi.fn(async () => ({ model: modelView(), changed: true, notes: [] })),
     },
     replicas: {
       list: vi.fn(async () => []),

@@ -25,6 +25,7 @@ import type { ModelHealthBook } from "../reconcile/model-health";
 import type { Reconciler } from "../reconcile/reconciler";
 import type { CatalogStore } from "./catalog-store";
 import { modelView, presetView } from "./model-views";
+import { createResizeActions } from "./resize-service";
 
 /** Reads through the fleet view; writes only the catalog and a model's failures, then says so. */
 export interface ModelsServiceDeps {
@@ -155,6 +156,7 @@ export function createModelsService(deps: ModelsServiceDeps): ModelsService {
       };
     },
     presets: async () => PRESETS.flatMap((preset) => presetView(fleet, preset) ?? []),
+    ...createResizeActions(deps, known),
   };
 }
 

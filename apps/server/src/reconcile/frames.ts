@@ -3,6 +3,7 @@
 // here, so every frame sent is stamped on its record the same way (resends are paced by it).
 import type { ReconcileDeps } from "./deps";
 import { isRunning, type ReportDecision } from "./reports";
+import { announceServingSize, servingSizeOf } from "./serve-sizing";
 import { startRequestFor, type StartReplicaInit } from "./start-request";
 
 /**
@@ -16,6 +17,10 @@ export function sendStart(deps: ReconcileDeps, replicaId: string, nodeId?: strin
   const targets = (record.shards ?? [{ rank: 0, nodeId: record.nodeId }]).filter(
     (shard) => nodeId === undefined || shard.nodeId === nodeId,
   );
+  const sizing = servingSizeOf(deps, record, model);
+  announceServingSize(deps, record, sizing);
+  if (sizing.kind === "refused") return false;
+  const contextTokens = sizing.kind === "shrunk" ? sizing.contextTokens : undefined;
   let isSent = false;
   for (const target of targets) {
     const start = startRequestFor(
@@ -24,6 +29,7 @@ export function sendStart(deps: ReconcileDeps, replicaId: string, nodeId?: strin
       deps.replicaSecret,
       deps.startTimeoutMs,
       target.rank,
+      contextTokens,
     );
     if (!start || (target.rank > 0 && start.leaderAddress === "")) continue;
     const nowMs = deps.nowMs();
@@ -63,9 +69,19 @@ function desiredFor(deps: ReconcileDeps, nodeId: string): StartReplicaInit[] {
     if (!isRunning(record.phase)) continue;
     // Each shard of a replica spanning nodes on this node (one per node), at its own rank.
     const ranks = record.shards?.filter((s) => s.nodeId === nodeId).map((s) => s.rank) ?? [0];
+    if (!model) continue;
+    const sizing = servingSizeOf(deps, record, model);
+    if (sizing.kind === "refused") continue;
+    const contextTokens = sizing.kind === "shrunk" ? sizing.contextTokens : undefined;
     for (const rank of ranks) {
-      const start =
-        model && startRequestFor(record, model, deps.replicaSecret, deps.startTimeoutMs, rank);
+      const start = startRequestFor(
+        record,
+        model,
+        deps.replicaSecret,
+        deps.startTimeoutMs,
+        rank,
+        contextTokens,
+      );
       if (start) list.push(start);
     }
   }

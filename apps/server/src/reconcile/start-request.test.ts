@@ -70,4 +70,42 @@ describe("startRequestFor", () => {
     });
     expect(startRequestFor(spanning, model, SECRET, 60_000, 2)).toBeNull();
   });
+
+  it("passes the context and slots to the engine with the profile's own arguments after", () => {
+    const model = definition({
+      profiles: [
+        {
+          name: "l40s",
+          engine: "vllm",
+          gpu: { min_memory_gb: 16 },
+          context_length: 8_192,
+          slots: 4,
+          args: ["--enforce-eager"],
+        },
+      ],
+    });
+    const start = startRequestFor(record, model, SECRET, 60_000);
+    expect(start).toMatchObject({
+      contextLength: 8_192,
+      args: ["--max-num-seqs", "4", "--enforce-eager"],
+    });
+  });
+
+  it("gives llama.cpp the context of all its slots, which --ctx-size shares", () => {
+    const model = definition({
+      source: "/models/bge.gguf",
+      profiles: [{ name: "l40s", engine: "llamacpp", context_length: 4_096, slots: 2 }],
+    });
+    const start = startRequestFor(record, model, SECRET, 60_000);
+    expect(start).toMatchObject({ contextLength: 8_192, args: ["--parallel", "2"] });
+  });
+
+  it("starts with the context sizing shrank to, not the profile's", () => {
+    const model = definition({
+      profiles: [
+        { name: "l40s", engine: "vllm", gpu: { min_memory_gb: 16 }, context_length: 131_072 },
+      ],
+    });
+    expect(startRequestFor(record, model, SECRET, 60_000, 0, 40_960)?.contextLength).toBe(40_960);
+  });
 });

@@ -8,6 +8,27 @@ import type { ReplicaRecord } from "./replica-book";
 
 export type StartReplicaInit = MessageInitShape<typeof StartReplicaSchema>;
 
+type Profile = ModelDefinition["profiles"][number];
+
+/** How each engine is told how many sequences it serves at once. */
+const SLOT_FLAGS: Record<string, string> = {
+  vllm: "--max-num-seqs",
+  sglang: "--max-running-requests",
+  llamacpp: "--parallel",
+  trtllm: "--max_batch_size",
+};
+
+function slotArgs(profile: Profile): string[] {
+  const flag = SLOT_FLAGS[profile.engine];
+  return profile.slots === undefined || flag === undefined ? [] : [flag, String(profile.slots)];
+}
+
+/** llama.cpp's --ctx-size is shared by its slots; the others take the context of one sequence. */
+function engineContext(profile: Profile, contextTokens: number): number {
+  if (contextTokens === 0 || profile.engine !== "llamacpp") return contextTokens;
+  return contextTokens * (profile.slots ?? 1);
+}
+
 /**
  * The frame for one shard (rank 0 unless given). A worker shard of a replica spanning nodes gets
  * its own cards, its rank and the leader's address; before the leader has reported that address
@@ -19,6 +40,7 @@ export function startRequestFor(
   replicaSecret: Uint8Array,
   startTimeoutMs: number,
   rank = 0,
+  contextTokens?: number,
 ): StartReplicaInit | null {
   const profile = model.profiles.find((p) => p.name === record.profile);
   if (!profile) return null;
@@ -31,8 +53,9 @@ export function startRequestFor(
     source: model.source,
     gpuIndexes: [...(shard?.gpuIndexes ?? record.gpuIndexes)],
     tensorParallel: profile.tensor_parallel,
-    contextLength: profile.context_length ?? 0,
-    args: [...profile.args],
+    contextLength: engineContext(profile, contextTokens ?? profile.context_length ?? 0),
+    // The profile's own arguments come after, so an operator's explicit flag still wins.
+    args: [...slotArgs(profile), ...profile.args],
     env: { ...profile.env },
     apiKey: deriveReplicaKey(replicaSecret, record.id),
     allowPickle: model.allow_pickle,

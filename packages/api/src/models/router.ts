@@ -5,11 +5,22 @@ import {
   modelViewSchema,
   placementExplanationSchema,
   presetViewSchema,
+  resizeResultSchema,
+  setModelContextInputSchema,
+  setModelGpusInputSchema,
+  setModelResourcesInputSchema,
   setFallbacksInputSchema,
   setModelKeyInputSchema,
   setModelOwnerInputSchema,
 } from "./schemas";
-import { answerOk, authedProcedure, listQuery, operatorProcedure, router } from "../trpc";
+import {
+  adminProcedure,
+  answerOk,
+  authedProcedure,
+  listQuery,
+  operatorProcedure,
+  router,
+} from "../trpc";
 
 export const modelsRouter = router({
   list: listQuery(modelViewSchema, (services) => services.models.list()),
@@ -60,4 +71,20 @@ export const modelsRouter = router({
     .query(({ ctx, input }) => ctx.services.models.explainPlacement(input.name)),
 
   presets: listQuery(presetViewSchema, (services) => services.models.presets()),
+
+  /** Sizing restarts every replica of the model, so it is an admin's call. */
+  setGpus: adminProcedure
+    .input(setModelGpusInputSchema)
+    .output(resizeResultSchema)
+    .mutation(({ ctx, input }) => ctx.services.models.setGpus(input, ctx.actor)),
+
+  setContext: adminProcedure
+    .input(setModelContextInputSchema)
+    .output(resizeResultSchema)
+    .mutation(({ ctx, input }) => ctx.services.models.setContext(input, ctx.actor)),
+
+  setResources: adminProcedure
+    .input(setModelResourcesInputSchema)
+    .output(resizeResultSchema)
+    .mutation(({ ctx, input }) => ctx.services.models.setResources(input, ctx.actor)),
 });

@@ -95,3 +95,56 @@ export const setModelOwnerInputSchema = z.object({
     .nullable(),
 });
 export type SetModelOwnerInput = z.infer<typeof setModelOwnerInputSchema>;
+
+const profileField = oneLine("profile").min(1).max(63).optional();
+const inPlaceField = z
+  .boolean()
+  .default(false)
+  .describe("stop each replica before its replacement starts, for a fleet with no room beside");
+
+/** `ctl model gpus`: cards of one node each replica uses, with the engine's tensor parallel. */
+export const setModelGpusInputSchema = z.object({
+  name: oneLine("name").min(1, "model name is required").max(200),
+  gpus: z.int().min(1, "give at least 1 card").max(64, "at most 64 cards a node"),
+  profile: profileField,
+  inPlace: inPlaceField,
+});
+export type SetModelGpusInput = z.infer<typeof setModelGpusInputSchema>;
+
+/** `ctl model context`: the context each sequence gets, and how many sequences at once. */
+export const setModelContextInputSchema = z.object({
+  name: oneLine("name").min(1, "model name is required").max(200),
+  contextTokens: z
+    .int()
+    .min(128, "give a context of at least 128 tokens")
+    .max(10_000_000, "give a context of at most 10,000,000 tokens"),
+  slots: z.int().min(1, "give at least 1 slot").max(4_096, "at most 4096 slots").optional(),
+  profile: profileField,
+  inPlace: inPlaceField,
+});
+export type SetModelContextInput = z.infer<typeof setModelContextInputSchema>;
+
+/** `ctl model resources`: host cores and memory of a profile, on each node of a replica. */
+export const setModelResourcesInputSchema = z.object({
+  name: oneLine("name").min(1, "model name is required").max(200),
+  cpuCores: z.number().min(0, "cores cannot be below 0").max(4_096, "at most 4096 cores"),
+  memoryGb: z.number().min(0, "memory cannot be below 0").max(65_536, "at most 65536 GB"),
+  profile: profileField,
+  inPlace: inPlaceField,
+});
+export type SetModelResourcesInput = z.infer<typeof setModelResourcesInputSchema>;
+
+const resizeNoteSchema = z.object({
+  code: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
+  text: z.string(),
+});
+
+/** A sizing action's answer: the model after the change and what sizing said about it. */
+export const resizeResultSchema = z.object({
+  model: modelViewSchema,
+  /** False when the definition was already so: nothing restarts. */
+  changed: z.boolean(),
+  notes: z.array(resizeNoteSchema),
+});
+export type ResizeResultView = z.infer<typeof resizeResultSchema>;

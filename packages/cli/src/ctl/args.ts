@@ -73,6 +73,13 @@ export const FLAGS = {
   "secret-header": { value: "NAME", help: "the header that carries --secret-file (X-Api-Key)" },
   to: { value: "SUBJECT", help: "org:, team:, project:, user: or key:ID" },
   tools: { value: "LIST", help: "tool names or patterns, comma-separated ('*' for all)" },
+  profile: { value: "P", help: "the model's profile to size (default its first)" },
+  "in-place": {
+    help: "stop each replica before its replacement starts (for a fleet with no room beside)",
+  },
+  slots: { value: "N", help: "sequences served at once, each with the whole context" },
+  cores: { value: "N", help: "CPU cores each replica needs on its node" },
+  memory: { value: "SIZE", help: "host memory each replica needs on its node, such as 8GiB" },
   config: {
     value: "FILE",
     isRepeatable: true,

@@ -31,6 +31,8 @@ export const EMBEDDING_ENGINES: ReadonlySet<Engine> = new Set<Engine>([
 
 export const PRIORITY_CLASSES = ["critical", "high", "normal", "low"] as const;
 
+export const RESTART_MODES = ["surge", "in-place"] as const;
+
 const NAME_PATTERN = /^[a-z0-9](?:[a-z0-9.-]{0,61}[a-z0-9])?$/;
 const NAME_RULE =
   'use 1-63 lowercase letters, digits, "-" or ".", starting and ending with a letter or digit ' +
@@ -66,6 +68,11 @@ export const profileSchema = z.strictObject({
   nodes: count(1, 64).default(1),
   tensor_parallel: count(1, 512).optional(),
   context_length: count(128, 10_000_000).optional(),
+  /**
+   * Sequences the engine serves at once, each with the whole context (llama.cpp `--parallel`,
+   * vLLM `--max-num-seqs`); absent: the engine's own default. Sizing holds the cache to it.
+   */
+  slots: count(1, 4_096).optional(),
   /** Host memory and cores each replica needs on each node. */
   memory_gb: z.number().min(0).max(65_536).default(0),
   cpu_cores: z.number().min(0).max(4_096).default(0),
@@ -135,6 +142,12 @@ const baseSchema = z.strictObject({
   embeddings: z.boolean().default(false),
   owner: ownerSchema.optional(),
   external: externalSchema.optional(),
+  /**
+   * How the replicas of a new revision replace the old: "surge" (absent) starts each new one beside
+   * an old one and stops the old once the new is ready; "in-place" stops each old one first, for a
+   * fleet with no room beside. Kept in the definition so the planner reads it with no new column.
+   */
+  restart: z.enum(RESTART_MODES, { error: "restart is surge or in-place" }).optional(),
 });
 
 type BaseModel = z.output<typeof baseSchema>;

@@ -124,3 +124,14 @@ export function makeRoom(
   }
   return [];
 }
+
+/**
+ * Whether stopping the ask's candidates would free room on some node for one replica of its
+ * model; stops nothing (a what-if for a restart waiting on others).
+ */
+export function roomWouldBeFreed(state: PassState, ask: RoomAsk): boolean {
+  const room = roomOf(state);
+  return ask.model.definition.profiles.some(
+    (profile) => bestRoom(state, room, ask, profile) !== undefined,
+  );
+}

@@ -14,14 +14,7 @@ import type {
   ReconcileAction,
   ReconcilePolicy,
 } from "./types";
-
-const PHASE_RANK: Record<string, number> = {
-  placing: 0,
-  fetching: 1,
-  starting: 2,
-  draining: 3,
-  ready: 4,
-};
+import { chooseStops, rolloutStep, surplusOrder } from "./rollout";
 
 const isLive = (replica: ObservedReplica) => replica.phase !== "stopped";
 
@@ -136,40 +129,6 @@ function dropLost(
     });
   }
   return kept;
-}
-
-/** Which to give up first: outdated, then least far along, then the newest. */
-function surplusOrder(revision: number) {
-  return (a: ObservedReplica, b: ObservedReplica): number => {
-    const outdated = Number(b.modelRevision !== revision) - Number(a.modelRevision !== revision);
-    if (outdated !== 0) return outdated;
-    const rank = (PHASE_RANK[a.phase] ?? 0) - (PHASE_RANK[b.phase] ?? 0);
-    return rank !== 0 ? rank : b.createdAtMs - a.createdAtMs;
-  };
-}
-
-function chooseStops(
-  model: DesiredModel,
-  counting: ObservedReplica[],
-  desired: number,
-): Map<ObservedReplica, string> {
-  const { revision } = model;
-  const max = model.definition.replicas.max;
-  const stops = new Map<ObservedReplica, string>();
-  const current = counting.filter((r) => r.modelRevision === revision);
-  const outdated = counting.filter((r) => r.modelRevision !== revision);
-  const currentReady = current.filter((r) => r.phase === "ready").length;
-  // Old replicas keep serving until enough of the new definition are ready to take over.
-  if (currentReady >= desired)
-    for (const r of outdated) stops.set(r, "replaced by the model's new definition");
-  const surplus = [...current]
-    .sort(surplusOrder(revision))
-    .slice(0, Math.max(0, current.length - desired));
-  for (const r of surplus) stops.set(r, `surplus: the model wants ${desired}`);
-  const remaining = [...counting].filter((r) => !stops.has(r)).sort(surplusOrder(revision));
-  for (const r of remaining.slice(0, Math.max(0, remaining.length - max)))
-    stops.set(r, `above max ${max}`);
-  return stops;
 }
 
 function planPlacements(
@@ -296,6 +255,34 @@ function isSettled(
   return true;
 }
 
+/**
+ * How many replicas to place this pass: what is missing, or during a rollout one at a time (0
+ * when it waits, or when it stops an old replica first, which it adds to `actions`).
+ */
+function placementsWanted(
+  model: DesiredModel,
+  remaining: readonly ObservedReplica[],
+  desired: number,
+  actions: ReconcileAction[],
+): number {
+  if (!remaining.some((r) => r.modelRevision !== model.revision)) {
+    const room = model.definition.replicas.max - remaining.length;
+    return Math.min(desired - remaining.length, room);
+  }
+  const step = rolloutStep(model, remaining, desired);
+  if (step.kind === "stop") {
+    const { replica, reason } = step;
+    actions.push({
+      kind: "stop",
+      model: model.definition.name,
+      replicaId: replica.id,
+      nodeId: replica.nodeId,
+      reason,
+    });
+  }
+  return step.kind === "place" ? 1 : 0;
+}
+
 export function planModel(
   name: string,
   model: DesiredModel | undefined,
@@ -346,27 +333,9 @@ export function planModel(
   for (const [r, reason] of stops)
     actions.push({ kind: "stop", model: name, replicaId: r.id, nodeId: r.nodeId, reason });
   const remaining = counting.filter((r) => !stops.has(r));
-  const currentCount = remaining.filter((r) => r.modelRevision === model.revision).length;
-  const room = model.definition.replicas.max - remaining.length;
-  const missing = Math.min(desired - currentCount, room);
-  if (current.isParked || missing <= 0) {
-    if (!current.isParked && desired > currentCount) {
-      // No room under max while outdated replicas serve: retire the least useful one first.
-      const outdated = remaining
-        .filter((r) => r.modelRevision !== model.revision)
-        .sort(surplusOrder(model.revision));
-      const first = outdated[0];
-      if (first)
-        actions.push({
-          kind: "stop",
-          model: name,
-          replicaId: first.id,
-          nodeId: first.nodeId,
-          reason: "making room for the model's new definition",
-        });
-    }
-    return actions;
-  }
+  if (current.isParked) return actions;
+  const missing = placementsWanted(model, remaining, desired, actions);
+  if (missing <= 0) return actions;
   // A model whose replicas keep failing waits out its backoff before the next start.
   const notBeforeMs = replaceNotBeforeMs(current, state.input.policy.failureBackoff);
   if (notBeforeMs !== null && state.input.nowMs < notBeforeMs) return actions;

@@ -1,9 +1,11 @@
 // What a pass does when a model's next replica cannot be placed: make room by taking borrowed
 // capacity back or evicting idle replicas; at a quota limit during a rollout, retire an outdated
-// replica so its room goes to the new definition; otherwise say why, so status, events and
+// replica so its room goes to the new definition; wait for other restarts that would make room,
+// or restart in place when nothing else will; otherwise say why, so status, events and
 // explain carry it.
 import type { ModelPlacementResult } from "../placement/place-model";
 import { evictIdleFor } from "./idle-eviction";
+import { restartWithoutRoom } from "./restart-room";
 import type { PassState } from "./pass-state";
 import { takeBackFor } from "./take-back";
 import type { DesiredModel, ObservedReplica, ReconcileAction } from "./types";
@@ -30,6 +32,7 @@ export function onRefused(
     });
     return;
   }
+  if (restartWithoutRoom(model, state, actions, oldest)) return;
   const reasons = result.profiles.flatMap((p) =>
     p.rejections.map((r) => `${r.nodeName} (profile ${p.profile}): ${r.reasons.join("; ")}`),
   );

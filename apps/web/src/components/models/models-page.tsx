@@ -14,6 +14,8 @@ import { AddModelDialog } from "./add-model-dialog";
 import { FallbacksDialog } from "./fallbacks-dialog";
 import { ModelsTable, type ModelActions } from "./models-table";
 import { OwnerDialog } from "./owner-dialog";
+import { SizingDialog } from "./sizing-dialog";
+import type { SizingAction } from "./sizing-form";
 
 const MODELS_REFETCH_INTERVAL_MS = 2000;
 
@@ -56,6 +58,7 @@ export function ModelsPage() {
   const [removing, setRemoving] = useState<string | null>(null);
   const [editingFallbacks, setEditingFallbacks] = useState<string | null>(null);
   const [editingOwner, setEditingOwner] = useState<string | null>(null);
+  const [sizing, setSizing] = useState<{ name: string; action: SizingAction } | null>(null);
   const { retry, remove } = useModelWrites();
   const modelsQuery = useQuery(
     trpc.models.list.queryOptions(undefined, {
@@ -81,7 +84,9 @@ export function ModelsPage() {
     onRemove: setRemoving,
     onFallbacks: setEditingFallbacks,
     onOwner: setEditingOwner,
+    onSizing: (name, action) => setSizing({ name, action }),
   };
+  const sizingModel = models?.find((model) => model.name === sizing?.name);
   const fallbacksModel = models?.find((model) => model.name === editingFallbacks);
   const ownerModel = models?.find((model) => model.name === editingOwner);
 
@@ -156,6 +161,9 @@ export function ModelsPage() {
         />
       ) : null}
       {ownerModel ? <OwnerDialog model={ownerModel} onClose={() => setEditingOwner(null)} /> : null}
+      {sizing && sizingModel ? (
+        <SizingDialog action={sizing.action} model={sizingModel} onClose={() => setSizing(null)} />
+      ) : null}
       {removing ? (
         <ConfirmDialog
           title={t("confirmRemove.title", { name: removing })}

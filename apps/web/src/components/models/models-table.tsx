@@ -11,6 +11,7 @@ import { ABSENT, formatDateTime, formatNumber, formatRelativeTime } from "../../
 import { canRetry, definitionEngines } from "../../lib/models";
 import { DataGrid, DetailRow, type GridColumn } from "../ui/data-grid";
 import { ModelStateBadge } from "./model-state-badge";
+import { SIZING_ACTIONS, type SizingAction } from "./sizing-form";
 
 export interface ModelActions {
   canWrite: boolean;
@@ -20,6 +21,7 @@ export interface ModelActions {
   onRemove(name: string): void;
   onFallbacks(name: string): void;
   onOwner(name: string): void;
+  onSizing(name: string, action: SizingAction): void;
 }
 
 function StateCell({
@@ -110,6 +112,21 @@ function ActionsCell({ model, actions }: { model: ModelView; actions: ModelActio
       >
         {t("owner.button")}
       </button>
+      {model.definition.external === undefined
+        ? SIZING_ACTIONS.map((action) => (
+            <button
+              key={action}
+              type="button"
+              className="control control-small"
+              disabled={!actions.canWrite || isBusy}
+              title={disabledTitle ?? t(`sizing.buttonTitle.${action}`)}
+              onClick={() => actions.onSizing(model.name, action)}
+              data-testid={`model-sizing-${action}`}
+            >
+              {t(`sizing.button.${action}`)}
+            </button>
+          ))
+        : null}
       <button
         type="button"
         className="control control-small"

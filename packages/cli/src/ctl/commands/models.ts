@@ -5,6 +5,7 @@ import { classifyAddArgument, readDefinitions } from "../model-file";
 import { readSecretFile } from "../secret-file";
 import { explanationText, modelDetail, modelsTable, presetsTable } from "../views/models-view";
 import { printJson, type Command, type CommandContext } from "./command";
+import { SIZING_USAGE, sizingCommand } from "./model-sizing";
 
 const NO_MODELS =
   "the catalog is empty; add a model with `llmgw ctl model add FILE|PRESET` (see `llmgw ctl presets`)\n";
@@ -39,8 +40,7 @@ async function addModels(ctx: CommandContext, argument: string): Promise<number>
   return refused > 0 ? 1 : 0;
 }
 
-const MODEL_USAGE =
-  "model get NAME [--json] | add FILE|PRESET | remove NAME | fallbacks MODEL A,B | owner MODEL (OWNER | --clear) | key set MODEL --key-file F | key clear MODEL | presets";
+const MODEL_USAGE = `model get NAME [--json] | add FILE|PRESET | remove NAME | fallbacks MODEL A,B | owner MODEL (OWNER | --clear) | key set MODEL --key-file F | key clear MODEL | presets | ${SIZING_USAGE}`;
 
 async function modelSubcommand(ctx: CommandContext): Promise<number> {
   const [verb, ...rest] = ctx.args;
@@ -74,6 +74,10 @@ async function modelSubcommand(ctx: CommandContext): Promise<number> {
       return modelCommands.retry.run(sub);
     case "presets":
       return modelCommands.presets.run(sub);
+    case "gpus":
+    case "context":
+    case "resources":
+      return sizingCommand(verb, sub);
     default:
       throw new UsageError(
         verb ? `unknown model command "${verb}"; usage: ${MODEL_USAGE}` : `usage: ${MODEL_USAGE}`,
@@ -169,8 +173,9 @@ export const modelCommands = {
   },
   model: {
     usage: MODEL_USAGE,
-    summary: "show, add, remove a model, set its fallbacks, its owner or an external model's key",
-    flags: ["json", "key-file", "clear"],
+    summary:
+      "show, add, remove a model, set its fallbacks, its owner, an external model's key, its cards, context or resources",
+    flags: ["json", "key-file", "clear", "profile", "in-place", "slots", "cores", "memory"],
     takesArguments: true,
     run: modelSubcommand,
   },
