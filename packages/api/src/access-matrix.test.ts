@@ -27,6 +27,7 @@ const RULES: Record<string, Rule> = {
   "nodes.get": "viewer",
   "nodes.history": "viewer",
   "nodes.remove": "admin",
+  "nodes.label": "admin",
   "models.list": "viewer",
   "models.get": "viewer",
   "models.add": "operator",

@@ -23,7 +23,7 @@ import type {
   McpUpdateServerInput,
 } from "./mcp/schemas";
 import type { AddModelInput, ModelView, PlacementExplanation, PresetView } from "./models/schemas";
-import type { GpuHistoryView, NodeView } from "./nodes/schemas";
+import type { GpuHistoryView, NodeLabelInput, NodeView } from "./nodes/schemas";
 import type {
   CreateGroupInput,
   CreateOrgUnitInput,
@@ -162,6 +162,8 @@ export interface NodesService {
    * throws ServiceError("not_found") like `get`.
    */
   remove(id: string, actor: Actor): Promise<{ id: string; certificatesRevoked: number }>;
+  /** Edits the node's stored labels (they win over the agent's); throws like `get`. */
+  label(input: NodeLabelInput, actor: Actor): Promise<NodeView>;
 }
 
 export interface AuthService {

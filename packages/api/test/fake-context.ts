@@ -77,6 +77,9 @@ export function fakeServices() {
       remove: vi.fn(async (id: string): Promise<{ id: string; certificatesRevoked: number }> => {
         throw unknownNode(id);
       }),
+      label: vi.fn(async (input: { id: string }): Promise<NodeView> => {
+        throw unknownNode(input.id);
+      }),
     },
     auth: {
       login: vi.fn(async (): Promise<LoginOutput> => {

@@ -18,3 +18,4 @@ export * from "./quota/spec";
 export { quotaUsage, type QuotaReplica, type QuotaUsageInput } from "./quota/accounting";
 export * from "./sizing";
 export * from "./explore";
+export * from "./facility";

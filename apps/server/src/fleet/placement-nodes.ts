@@ -11,6 +11,7 @@ import {
   type Engine,
   type ReconcileNode,
 } from "@llmgw/domain";
+import type { FacilityOverlay } from "./facility-overlay";
 import type { FleetRegistry, LiveNode } from "./registry";
 
 const GB = 1e9;
@@ -18,7 +19,11 @@ const GB = 1e9;
 const isKnownEngine = (name: string): name is Engine =>
   (ENGINES as readonly string[]).includes(name);
 
-function placementNodeOf(live: LiveNode, isReachable: boolean): PlacementNode {
+function placementNodeOf(
+  live: LiveNode,
+  isReachable: boolean,
+  facility: FacilityOverlay,
+): PlacementNode {
   const hw = live.register.hardware;
   const engines = live.register.engines.filter(isKnownEngine);
   const diskBytesFree = live.heartbeat?.diskBytesFree ?? hw?.diskBytesFree ?? 0n;
@@ -26,7 +31,7 @@ function placementNodeOf(live: LiveNode, isReachable: boolean): PlacementNode {
     id: live.nodeId,
     name: live.register.nodeName,
     isReachable,
-    labels: { ...live.register.labels },
+    labels: facility.labelsOf(live.nodeId, live.register.labels),
     cards: (hw?.gpus ?? []).map((gpu) => ({
       index: gpu.index,
       gpuClass: normaliseGpuClass(gpu.name),
@@ -57,7 +62,7 @@ function unreachableSince(live: LiveNode, nowMs: number, policy: LivenessPolicy)
  * come back and have their engines adopted before anything is rebuilt.
  */
 export function reconcileNodes(
-  registry: Pick<FleetRegistry, "all">,
+  registry: Pick<FleetRegistry, "all" | "facility">,
   replicaNodeIds: Iterable<string>,
   nowMs: number,
   policy: LivenessPolicy,
@@ -71,7 +76,10 @@ export function reconcileNodes(
     startedAtMs + Math.max(0, restartGrace.restartGraceMs - restartGrace.lostAfterMs);
   const nodes = registry.all().map((live): ReconcileNode => {
     const since = unreachableSince(live, nowMs, policy);
-    return { node: placementNodeOf(live, since === null), unreachableSinceMs: since };
+    return {
+      node: placementNodeOf(live, since === null, registry.facility),
+      unreachableSinceMs: since,
+    };
   });
   const known = new Set(nodes.map((n) => n.node.id));
   for (const id of replicaNodeIds) {

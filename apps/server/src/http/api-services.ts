@@ -8,6 +8,7 @@ import { createLogsService, createReclaimService } from "../agents/node-requests
 import { createModelsService } from "../catalog/models-service";
 import { createEventsService } from "../events/events-service";
 import { createExploreService, fleetForExplorer } from "../fleet/explore-service";
+import { nodeLabeler } from "../fleet/node-labels";
 import { createNodesService } from "../fleet/nodes-service";
 import { createStatusService } from "../fleet/status-service";
 import { createUsageService } from "../gateway/usage-service";
@@ -83,7 +84,14 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
   const certificates = options.cluster.pki.certificates;
   const replicas = createReplicasService(fleet);
   const services: ApiServices = {
-    nodes: { ...nodes, remove: nodeRemover({ db, nodes, certificates, links, events, log }) },
+    nodes: {
+      ...nodes,
+      remove: nodeRemover({ db, nodes, certificates, links, events, log }),
+      label: nodeLabeler({
+        ...{ db, nodes, facility: registry.facility },
+        facilityChanged: () => reconciler.markAll(),
+      }),
+    },
     auth: createAuthService(db, config.sessionTtlMs, nowMs, ldap, config.signInFreeFailures),
     models: createModelsService({ db, fleet, catalog, health, reconciler, events, log }),
     replicas,

@@ -73,6 +73,8 @@ export const FLAGS = {
   "secret-header": { value: "NAME", help: "the header that carries --secret-file (X-Api-Key)" },
   to: { value: "SUBJECT", help: "org:, team:, project:, user: or key:ID" },
   tools: { value: "LIST", help: "tool names or patterns, comma-separated ('*' for all)" },
+  domain: { value: "KIND=VALUE", help: "only nodes in this facility domain, such as rack=r12" },
+  drain: { help: "also move the replicas off, each after its replacement is ready elsewhere" },
   config: {
     value: "FILE",
     isRepeatable: true,

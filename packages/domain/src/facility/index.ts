@@ -1,0 +1,3 @@
+// Facility domains: where nodes stand, the labels that say so, holds, cordons and power budgets.
+export * from "./domains";
+export * from "./labels";
