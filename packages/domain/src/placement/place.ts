@@ -4,6 +4,7 @@
 import { addReplica, buildFleet, freeCardIndexes } from "./fleet";
 import type { Fleet, Refusal } from "./fleet-types";
 import { allFailures, classesFor, type NodeCheck } from "./predicates";
+import { keptWithinFits, keptWithinShortfall } from "./keep-within";
 import { bestFits, type Fit } from "./search";
 import {
   DEFAULT_PLACEMENT_POLICY,
@@ -24,6 +25,7 @@ const FAILURE_WORDS: Record<string, string> = {
   memory: "without enough memory",
   cpu: "without enough CPU cores",
   disk: "without enough disk",
+  domain: "without the keep_within domain label",
 };
 
 function shardOn(fit: Fit, gpus: number): ReplicaShard {
@@ -77,6 +79,8 @@ function summarise(
 // most fitting class first.
 function chooseFits(fleet: Fleet, policy: PlacementPolicy, request: PlacementRequest): Fit[] {
   const classes = classesFor(request, fleet);
+  if (request.keepWithin !== undefined && request.nodes > 1)
+    return keptWithinFits(fleet, policy, request, classes, request.keepWithin);
   if (request.nodes === 1 || classes.length <= 1) return bestFits(fleet, policy, request, classes);
   let most: Fit[] = [];
   for (const gpuClass of classes) {
@@ -122,8 +126,17 @@ export function placeOne(
 ): PlacementResult {
   const fits = chooseFits(fleet, policy, request);
   if (fits.length < request.nodes) {
-    const { summary, rejections } = refusalFor(fleet, policy, request, fits.length);
-    return { ok: false, replicaId: request.replicaId, summary, rejections: [...rejections] };
+    const refusal = refusalFor(fleet, policy, request, fits.length);
+    const summary =
+      request.keepWithin !== undefined && request.nodes > 1
+        ? `model "${request.model}" profile "${request.profile}": ${keptWithinShortfall(fleet, policy, request, classesFor(request, fleet), request.keepWithin)}`
+        : refusal.summary;
+    return {
+      ok: false,
+      replicaId: request.replicaId,
+      summary,
+      rejections: [...refusal.rejections],
+    };
   }
   const shards = fits.map((fit) => shardOn(fit, request.gpus));
   const gpuClass = fits[0]?.gpuClass;

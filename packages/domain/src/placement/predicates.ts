@@ -3,6 +3,7 @@
 // it does not; explain-placement prints those sentences as they are.
 import { describeGpuNeed, meetsGpuNeed } from "../catalog/gpu-need";
 import type { GpuNeed } from "../catalog/gpu-need";
+import { domainLabel, domainOf } from "../facility/domains";
 import { freeOf } from "./fleet";
 import type { Fleet, NodeUsage } from "./fleet-types";
 import type { PlacementCard, PlacementPolicy, PlacementRequest } from "./types";
@@ -193,12 +194,26 @@ const disk = predicate(
     `needs ${formatGb(request.sizeGb)} of free disk for the weights (not cached here), has ${formatGb(usage.node.diskGbFree)}`,
 );
 
+// A replica kept within a rack, row or room can use only nodes that say which one they are in.
+const domain = predicate(
+  "domain",
+  ({ request, usage }) =>
+    request.keepWithin === undefined ||
+    request.nodes <= 1 ||
+    domainOf(usage.node.labels, request.keepWithin) !== undefined,
+  ({ request }) => {
+    const kind = request.keepWithin ?? "rack";
+    return `has no ${domainLabel(kind)} label; the profile keeps a replica's shards within one ${kind} (keep_within)`;
+  },
+);
+
 /** Cheap and absolute checks first, so the common refusals cost the least. */
 export const PREDICATES: readonly Predicate[] = [
   reachable,
   engine,
   role,
   selector,
+  domain,
   cards,
   memory,
   cpu,

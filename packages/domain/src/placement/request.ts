@@ -21,5 +21,6 @@ export function placementRequestFor(
     sizeGb: model.size_gb,
     nodeSelector: profile.node_selector.labels,
   };
+  if (profile.keep_within !== undefined) request.keepWithin = profile.keep_within;
   return profile.gpu === undefined ? request : { ...request, gpu: profile.gpu };
 }

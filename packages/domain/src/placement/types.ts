@@ -61,6 +61,8 @@ export interface PlacementRequest {
   /** Weights on disk; needed free on every node that does not hold them yet. */
   sizeGb: number;
   nodeSelector: Readonly<Record<string, string>>;
+  /** Every shard in one domain of this kind (a profile's keep_within); absent: anywhere. */
+  keepWithin?: "rack" | "row" | "room";
 }
 
 export interface PlacementPolicy {
