@@ -1,3 +1,4 @@
 // Facility domains: where nodes stand, the labels that say so, holds, cordons and power budgets.
 export * from "./domains";
 export * from "./labels";
+export * from "./holds";

@@ -18,6 +18,7 @@ import {
 
 const FAILURE_WORDS: Record<string, string> = {
   reachable: "unreachable",
+  held: "held or cordoned",
   engine: "without the engine",
   role: "kept for another role",
   selector: "not matching the node_selector",

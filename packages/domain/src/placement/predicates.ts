@@ -99,6 +99,13 @@ const reachable = predicate(
   () => "is unreachable; nothing is placed on it until it answers again",
 );
 
+// A cordoned node or one in a held domain takes nothing new; the sentence names the hold.
+const held = predicate(
+  "held",
+  ({ usage }) => usage.node.hold === undefined,
+  ({ usage }) => usage.node.hold ?? "",
+);
+
 const engine = predicate(
   "engine",
   ({ request, usage }) =>
@@ -210,6 +217,7 @@ const domain = predicate(
 /** Cheap and absolute checks first, so the common refusals cost the least. */
 export const PREDICATES: readonly Predicate[] = [
   reachable,
+  held,
   engine,
   role,
   selector,

@@ -27,6 +27,10 @@ export interface PlacementNode {
   engines?: readonly Engine[];
   /** Model sources whose weights the node already holds, so it needs no disk for them. */
   cachedSources?: readonly string[];
+  /** Why nothing new is placed here (a cordon, or a hold on its rack…); absent: it takes replicas. */
+  hold?: string;
+  /** Why its replicas move elsewhere, each stopped once its replacement is ready; absent: none. */
+  drain?: string;
 }
 
 /** The part of a replica on one node: a multi-node replica has one shard per node. */

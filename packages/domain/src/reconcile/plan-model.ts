@@ -128,25 +128,42 @@ function surplusOrder(revision: number) {
   };
 }
 
+/** Why the replica must move: a node under it drains (ctl node drain, a held domain with --drain). */
+function drainOf(replica: ObservedReplica, state: PassState): string | undefined {
+  for (const nodeId of shardNodeIds(replica)) {
+    const drain = state.nodesById.get(nodeId)?.node.drain;
+    if (drain !== undefined) return drain;
+  }
+  return undefined;
+}
+
+/**
+ * Replicas on draining nodes are replaced like outdated ones, with surge: they keep serving, and
+ * out of the max, until enough replicas elsewhere are ready, and are stopped then.
+ */
 function chooseStops(
   model: DesiredModel,
   counting: ObservedReplica[],
   desired: number,
+  drains: ReadonlyMap<ObservedReplica, string>,
 ): Map<ObservedReplica, string> {
   const { revision } = model;
   const max = model.definition.replicas.max;
   const stops = new Map<ObservedReplica, string>();
-  const current = counting.filter((r) => r.modelRevision === revision);
-  const outdated = counting.filter((r) => r.modelRevision !== revision);
+  const staying = counting.filter((r) => !drains.has(r));
+  const current = staying.filter((r) => r.modelRevision === revision);
+  const outdated = staying.filter((r) => r.modelRevision !== revision);
   const currentReady = current.filter((r) => r.phase === "ready").length;
   // Old replicas keep serving until enough of the new definition are ready to take over.
-  if (currentReady >= desired)
+  if (currentReady >= desired) {
     for (const r of outdated) stops.set(r, "replaced by the model's new definition");
+    for (const [r, drain] of drains) stops.set(r, `moved off: ${drain}; its replacement is ready`);
+  }
   const surplus = [...current]
     .sort(surplusOrder(revision))
     .slice(0, Math.max(0, current.length - desired));
   for (const r of surplus) stops.set(r, `surplus: the model wants ${desired}`);
-  const remaining = [...counting].filter((r) => !stops.has(r)).sort(surplusOrder(revision));
+  const remaining = staying.filter((r) => !stops.has(r)).sort(surplusOrder(revision));
   for (const r of remaining.slice(0, Math.max(0, remaining.length - max)))
     stops.set(r, `above max ${max}`);
   return stops;
@@ -295,10 +312,16 @@ export function planModel(
     actions,
   );
   const desired = desiredReplicas(model, state.input.nowMs, state.input.policy.onDemandIdleMs);
-  const stops = chooseStops(model, counting, desired);
+  const drains = new Map<ObservedReplica, string>();
+  for (const r of counting) {
+    const drain = drainOf(r, state);
+    if (drain !== undefined) drains.set(r, drain);
+  }
+  const stops = chooseStops(model, counting, desired, drains);
   for (const [r, reason] of stops)
     actions.push({ kind: "stop", model: name, replicaId: r.id, nodeId: r.nodeId, reason });
-  const remaining = counting.filter((r) => !stops.has(r));
+  // Draining replicas not yet stopped serve on, outside the count and the max, until replaced.
+  const remaining = counting.filter((r) => !stops.has(r) && !drains.has(r));
   const currentCount = remaining.filter((r) => r.modelRevision === model.revision).length;
   const room = model.definition.replicas.max - remaining.length;
   const missing = Math.min(desired - currentCount, room);
