@@ -51,6 +51,7 @@ import type {
 } from "./sign-in/schemas";
 import type { ClusterStatus } from "./status/schemas";
 import type { ExploreAnswer, ExploreInput } from "./explore/schemas";
+import type { FacilityHoldView, FacilityView, NodeCordonInput } from "./facility/schemas";
 import type { UsageQueryInput, UsageReport, UsageSeries, UsageSeriesInput } from "./usage/schemas";
 
 /**
@@ -164,6 +165,16 @@ export interface NodesService {
   remove(id: string, actor: Actor): Promise<{ id: string; certificatesRevoked: number }>;
   /** Edits the node's stored labels (they win over the agent's); throws like `get`. */
   label(input: NodeLabelInput, actor: Actor): Promise<NodeView>;
+  /** Cordons, drains or uncordons (state null) the node; throws like `get`. */
+  cordon(input: NodeCordonInput, actor: Actor): Promise<NodeView>;
+}
+
+export interface FacilityService {
+  list(): Promise<FacilityView>;
+  /** Holds a domain (`rack=r12`), or changes whether an existing hold drains. */
+  hold(domain: string, drain: boolean, actor: Actor): Promise<FacilityHoldView>;
+  /** Throws ServiceError("not_found", code facility.not_held) for a domain not held. */
+  release(domain: string, actor: Actor): Promise<FacilityHoldView>;
 }
 
 export interface AuthService {
@@ -300,6 +311,7 @@ export interface ApiServices {
   ownership: OwnershipResolver;
   mcp: McpService;
   explore: ExploreService;
+  facility: FacilityService;
 }
 
 export interface ApiContext {

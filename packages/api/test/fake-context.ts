@@ -80,6 +80,24 @@ export function fakeServices() {
       label: vi.fn(async (input: { id: string }): Promise<NodeView> => {
         throw unknownNode(input.id);
       }),
+      cordon: vi.fn(async (input: { id: string }): Promise<NodeView> => {
+        throw unknownNode(input.id);
+      }),
+    },
+    facility: {
+      list: vi.fn(async () => ({ domains: [], holds: [] })),
+      hold: vi.fn(async (domain: string, drain: boolean) => ({
+        domain,
+        isDraining: drain,
+        heldBy: "admin-user",
+        heldAt: "2026-12-02T10:00:00.000Z",
+      })),
+      release: vi.fn(async (domain: string) => ({
+        domain,
+        isDraining: false,
+        heldBy: "admin-user",
+        heldAt: "2026-12-02T10:00:00.000Z",
+      })),
     },
     auth: {
       login: vi.fn(async (): Promise<LoginOutput> => {

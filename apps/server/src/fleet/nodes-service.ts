@@ -17,7 +17,7 @@ export function createNodesService(
   registry: FleetRegistry,
   policy: LivenessPolicy,
   nowMs: () => number,
-): Omit<NodesService, "remove" | "label"> {
+): Omit<NodesService, "remove" | "label" | "cordon"> {
   const load = async (): Promise<NodeView[]> => {
     const [nodeRows, gpuRows] = await Promise.all([
       db.select().from(nodes).orderBy(asc(nodes.name)),

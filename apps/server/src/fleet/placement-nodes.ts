@@ -2,6 +2,7 @@
 // liveness, derived from its agent session when asked, never cached between passes.
 import {
   ENGINES,
+  nodeHoldState,
   nodeLiveness,
   normaliseGpuClass,
   parseComputeCapability,
@@ -27,11 +28,19 @@ function placementNodeOf(
   const hw = live.register.hardware;
   const engines = live.register.engines.filter(isKnownEngine);
   const diskBytesFree = live.heartbeat?.diskBytesFree ?? hw?.diskBytesFree ?? 0n;
+  const labels = facility.labelsOf(live.nodeId, live.register.labels);
+  const held = nodeHoldState(
+    live.register.nodeName,
+    labels,
+    facility.cordonOf(live.nodeId),
+    facility.holds(),
+  );
   const node: PlacementNode = {
+    ...held,
     id: live.nodeId,
     name: live.register.nodeName,
     isReachable,
-    labels: facility.labelsOf(live.nodeId, live.register.labels),
+    labels,
     cards: (hw?.gpus ?? []).map((gpu) => ({
       index: gpu.index,
       gpuClass: normaliseGpuClass(gpu.name),

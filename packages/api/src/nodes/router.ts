@@ -6,6 +6,7 @@ import {
   nodeViewSchema,
   removedNodeSchema,
 } from "./schemas";
+import { nodeCordonInputSchema } from "../facility/schemas";
 import { adminProcedure, authedProcedure, listQuery, router } from "../trpc";
 
 export const nodesRouter = router({
@@ -26,6 +27,12 @@ export const nodesRouter = router({
     .input(nodeLabelInputSchema)
     .output(nodeViewSchema)
     .mutation(({ ctx, input }) => ctx.services.nodes.label(input, ctx.actor)),
+
+  /** Cordons (nothing new placed), drains (replicas moved off with surge) or uncordons. */
+  cordon: adminProcedure
+    .input(nodeCordonInputSchema)
+    .output(nodeViewSchema)
+    .mutation(({ ctx, input }) => ctx.services.nodes.cordon(input, ctx.actor)),
 
   /** Revokes the node's certificates: its next connection is refused until it joins again. */
   remove: adminProcedure

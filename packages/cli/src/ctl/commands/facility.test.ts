@@ -2,7 +2,7 @@ import type { NodeView } from "@llmgw/api";
 import { describe, expect, it } from "vitest";
 import { parseCtlArgs } from "../program";
 import { nodesInDomain, nodesTable } from "../views/nodes-view";
-import { labelInput } from "./facility";
+import { facilityTable, labelInput } from "./facility";
 
 function node(
   name: string,
@@ -60,5 +60,49 @@ describe("ctl nodes LOCATION and --domain", () => {
     expect(nodesInDomain(nodes, "rack=r12").map((n) => n.name)).toEqual(["gpu-1"]);
     expect(nodesInDomain(nodes, "site=dc2")).toEqual([]);
     expect(() => nodesInDomain(nodes, "shelf=3")).toThrow(/names no domain kind/);
+  });
+});
+
+describe("ctl facility", () => {
+  it("lists each domain with its nodes, cards, power and hold, and holds on domains no node names", () => {
+    const hold = {
+      domain: "rack=r12",
+      isDraining: true,
+      heldBy: "ada",
+      heldAt: "2026-12-02T10:00:00.000Z",
+    };
+    const text = facilityTable({
+      domains: [
+        {
+          domain: "rack=r12",
+          kind: "rack",
+          value: "r12",
+          nodes: ["gpu-1", "gpu-2"],
+          cards: 16,
+          powerWatts: 5400.4,
+          hold,
+        },
+        {
+          domain: "site=dc1",
+          kind: "site",
+          value: "dc1",
+          nodes: ["gpu-1"],
+          cards: 8,
+          powerWatts: null,
+          hold: null,
+        },
+      ],
+      holds: [hold, { ...hold, domain: "pdu=p9", isDraining: false }],
+    });
+    const lines = text.trim().split("\n");
+    expect(lines[0]).toMatch(/^DOMAIN\s+NODES\s+CARDS\s+POWER\s+HOLD$/);
+    expect(lines[1]).toMatch(/^rack=r12\s+gpu-1,gpu-2\s+16\s+5400 W\s+held by ada, draining$/);
+    expect(lines[2]).toMatch(/^site=dc1\s+gpu-1\s+8\s+-\s+-$/);
+    expect(lines[3]).toMatch(/^pdu=p9\s+-\s+0\s+-\s+held by ada$/);
+  });
+
+  it("accepts --drain on hold", () => {
+    const parsed = parseCtlArgs(["facility", "hold", "rack=r12", "--drain"]);
+    expect(typeof parsed !== "number" && parsed.values.drain).toBe(true);
   });
 });
