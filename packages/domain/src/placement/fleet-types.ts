@@ -61,6 +61,8 @@ export interface Fleet {
   nodesBySource: Map<string, NodeUsage[]>;
   /** Nodes holding a replica of a model, which score worse for it than the index says. */
   nodesByModel: Map<string, NodeUsage[]>;
+  /** Budgeted domain (`rack=r12`) → the watts its held cards draw. */
+  drawWattsByDomain: Map<string, number>;
   /** Spread domain (`rack=r12`) → its nodes. */
   nodesByDomain: Map<string, NodeUsage[]>;
   /** Spread domain → replicas per model in it. */

@@ -4,6 +4,7 @@
 // functions built on it.
 import type { ClassInfo, Fleet, NodeUsage } from "./fleet-types";
 import { reindexNode, unindexNode } from "./node-index";
+import { noteDraw } from "./power";
 import { noteSpread, spreadDomainsOf } from "./spread";
 import type { ExistingReplica, PlacementCard, PlacementNode } from "./types";
 
@@ -101,6 +102,7 @@ export function buildFleet(
     nodesBySource: new Map(),
     nodesByModel: new Map(),
     nodesByDomain: new Map(),
+    drawWattsByDomain: new Map(),
     domainModelCounts: new Map(),
     nodesNearModel: new Map(),
     indexes: { byClass: new Map() },
@@ -143,6 +145,7 @@ export function addReplica(fleet: Fleet, replica: ExistingReplica): void {
     // Out of the ordered lists while its keys change, back in under the new ones.
     unindexNode(fleet.indexes, usage);
     for (const cardIndex of shard.cardIndexes) holdCard(usage, cardIndex, replica.id);
+    noteDraw(fleet, usage, shard.cardIndexes);
     usage.memoryGbUsed += replica.memoryGb;
     usage.memoryShare = shareOf(usage.memoryGbUsed, usage.node);
     usage.cpuCoresUsed += replica.cpuCores;

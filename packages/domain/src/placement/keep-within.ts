@@ -26,7 +26,7 @@ function groupsOf(
   const groups = new Map<string, DomainGroup>();
   for (const usage of candidatesFor(fleet, request, classes)) {
     const value = domainOf(usage.node.labels, kind);
-    if (value === undefined || !nodeFits({ request, usage, policy, classes })) continue;
+    if (value === undefined || !nodeFits({ request, usage, policy, classes, fleet })) continue;
     const gpuClass =
       request.gpu === undefined ? undefined : classOnNode(usage, classes, request.gpus);
     const key = `${value}\u0000${gpuClass ?? ""}`;

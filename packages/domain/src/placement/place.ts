@@ -27,6 +27,7 @@ const FAILURE_WORDS: Record<string, string> = {
   cpu: "without enough CPU cores",
   disk: "without enough disk",
   domain: "without the keep_within domain label",
+  power: "over a power budget",
 };
 
 function shardOn(fit: Fit, gpus: number): ReplicaShard {
@@ -49,6 +50,7 @@ export function rejectionsFor(
       usage,
       policy,
       classes,
+      fleet,
     } satisfies NodeCheck);
     if (failed.length > 0)
       rejections.push({ nodeId: usage.node.id, nodeName: usage.node.name, failed, reasons });

@@ -5,6 +5,7 @@ import { describeGpuNeed, meetsGpuNeed } from "../catalog/gpu-need";
 import type { GpuNeed } from "../catalog/gpu-need";
 import { domainLabel, domainOf } from "../facility/domains";
 import { freeOf } from "./fleet";
+import { brokenBudget } from "./power";
 import type { Fleet, NodeUsage } from "./fleet-types";
 import type { PlacementCard, PlacementPolicy, PlacementRequest } from "./types";
 
@@ -14,6 +15,8 @@ export interface NodeCheck {
   policy: PlacementPolicy;
   /** Classes the request may use, most fitting first; empty for a CPU replica. */
   classes: readonly string[];
+  /** The fleet being placed on, for checks across nodes (power budgets); absent: those pass. */
+  fleet?: Fleet;
 }
 
 export interface Predicate {
@@ -214,6 +217,19 @@ const domain = predicate(
   },
 );
 
+function powerProblem({ request, usage, classes, fleet }: NodeCheck): string | undefined {
+  if (fleet === undefined || usage.node.powerBudgets === undefined) return undefined;
+  const gpuClass = classes.find((name) => freeOf(usage, name) >= request.gpus);
+  return brokenBudget(fleet, usage, request, gpuClass);
+}
+
+// Last: it needs the cards the replica would take, which the checks before it make sure exist.
+const power = predicate(
+  "power",
+  (check) => powerProblem(check) === undefined,
+  (check) => powerProblem(check) ?? "",
+);
+
 /** Cheap and absolute checks first, so the common refusals cost the least. */
 export const PREDICATES: readonly Predicate[] = [
   reachable,
@@ -226,6 +242,7 @@ export const PREDICATES: readonly Predicate[] = [
   memory,
   cpu,
   disk,
+  power,
 ];
 
 /** Whether the node can take the replica; what the search asks, with no reasons built. */

@@ -178,7 +178,7 @@ export function bestFits(
     return exhaustiveFits(fleet, policy, request, classes);
   const wanted = request.nodes > 1 ? request.nodes : 1;
   // One check object reused for every node, so reading the lists allocates nothing per node.
-  const check: NodeCheck = { request, usage: first, policy, classes };
+  const check: NodeCheck = { request, usage: first, policy, classes, fleet };
   // The ordered lists give their best already in order; the nodes they cannot rank join after.
   const best = orderedFits(fleet, check, wanted);
   const scratch = new Array<number>(SCORE_TERMS).fill(0);
@@ -217,7 +217,7 @@ export function exhaustiveFits(
   const fits: Fit[] = [];
   let best: Fit | undefined;
   for (const usage of candidatesFor(fleet, request, classes)) {
-    if (!nodeFits({ request, usage, policy, classes })) continue;
+    if (!nodeFits({ request, usage, policy, classes, fleet })) continue;
     const gpuClass =
       request.gpu === undefined ? undefined : classOnNode(usage, classes, request.gpus);
     const fit = { usage, gpuClass, score: scoreNode(usage, request, gpuClass, fleet) };

@@ -11,6 +11,18 @@ export interface PlacementCard {
   computeCapability: number;
   /** An unhealthy card is neither used nor free: it is never chosen and never counted as room. */
   isHealthy: boolean;
+  /**
+   * What the card draws while serving, the highest of its declared (catalog or power limit),
+   * derived and measured draw; absent: not counted against power budgets.
+   */
+  drawWatts?: number;
+}
+
+/** A power cap on a facility domain the node is in (`facility.budgets`). */
+export interface PowerBudget {
+  /** `rack=r12`. */
+  domain: string;
+  watts: number;
 }
 
 export interface PlacementNode {
@@ -29,6 +41,8 @@ export interface PlacementNode {
   cachedSources?: readonly string[];
   /** Why nothing new is placed here (a cordon, or a hold on its rack…); absent: it takes replicas. */
   hold?: string;
+  /** The power caps of the domains the node is in; absent or empty: none. */
+  powerBudgets?: readonly PowerBudget[];
   /** Why its replicas move elsewhere, each stopped once its replacement is ready; absent: none. */
   drain?: string;
 }
