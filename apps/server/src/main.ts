@@ -115,6 +115,7 @@ async function startLeading(
   const events = createEventRecorder(db, nowMs, log);
   const audit = keepAuditWhileStoreAway(db, log);
   const registry = new FleetRegistry();
+  registry.facility.setBudgets(config.facilityBudgets);
   await loadFacility(db, registry.facility);
   const links = new NodeLinks();
   const liveness = {

@@ -16,6 +16,20 @@ export class FacilityOverlay {
   private readonly labelsByNode = new Map<string, Record<string, string>>();
   private readonly cordonByNode = new Map<string, CordonState>();
   private holdList: FacilityHold[] = [];
+  private budgetList: { domain: string; watts: number }[] = [];
+
+  /** facility.budgets from the server's settings: placement refuses what would pass them. */
+  setBudgets(budgets: readonly { domain: string; watts: number }[]): void {
+    this.budgetList = [...budgets];
+  }
+
+  /** The budgets of the domains a node with these labels is in. */
+  budgetsFor(labels: Readonly<Record<string, string>>): { domain: string; watts: number }[] {
+    return this.budgetList.filter((budget) => {
+      const [kind = "", value] = budget.domain.split("=");
+      return labels[`llmgw.io/${kind}`] === value;
+    });
+  }
 
   /** The store's labels for a node; empty when it has none. */
   storedLabels(nodeId: string): Record<string, string> {

@@ -2,6 +2,7 @@
 // liveness, derived from its agent session when asked, never cached between passes.
 import {
   ENGINES,
+  cardDrawWatts,
   nodeHoldState,
   nodeLiveness,
   normaliseGpuClass,
@@ -35,8 +36,10 @@ function placementNodeOf(
     facility.cordonOf(live.nodeId),
     facility.holds(),
   );
+  const budgets = facility.budgetsFor(labels);
   const node: PlacementNode = {
     ...held,
+    ...(budgets.length > 0 ? { powerBudgets: budgets } : {}),
     id: live.nodeId,
     name: live.register.nodeName,
     isReachable,
@@ -48,6 +51,7 @@ function placementNodeOf(
       computeCapability: parseComputeCapability(gpu.computeCapability) ?? 0,
       // No health signal on the wire yet; a card the agent lists is taken as usable.
       isHealthy: true,
+      ...drawOf(gpu.powerLimitWatts, live.samplesByUuid.get(gpu.uuid)?.powerWatts),
     })),
     memoryGbTotal: Number(hw?.memoryBytesTotal ?? 0n) / GB,
     cpuCoresTotal: hw?.cpu?.cores ?? 0,
@@ -55,6 +59,18 @@ function placementNodeOf(
   };
   // An agent that names no engines predates engine lists: placement then takes it as offering any.
   return engines.length > 0 ? { ...node, engines } : node;
+}
+
+/**
+ * A card's draw for power budgets: the highest of its power limit (declared) and what its last
+ * heartbeat measured. Nothing derives a draw from the model yet.
+ */
+function drawOf(
+  powerLimitWatts: number | undefined,
+  measuredWatts: number | undefined,
+): { drawWatts?: number } {
+  const drawWatts = cardDrawWatts(powerLimitWatts, measuredWatts);
+  return drawWatts === undefined ? {} : { drawWatts };
 }
 
 /** Since when a node has not answered, or null while it answers. */

@@ -2,3 +2,4 @@
 export * from "./domains";
 export * from "./labels";
 export * from "./holds";
+export * from "./budgets";
