@@ -60,6 +60,16 @@ describe("parseServerConfig", () => {
     );
   });
 
+  it("reads facility.budgets and names a bad entry", () => {
+    const home = { LLMGW_HOME: "/srv/llmgw" };
+    expect(parseServerConfig([], home).facilityBudgets).toEqual([]);
+    const config = parseServerConfig([], { ...home, LLMGW_FACILITY_BUDGETS: "rack=r12:5000" });
+    expect(config.facilityBudgets).toEqual([{ domain: "rack=r12", watts: 5000 }]);
+    expect(() =>
+      parseServerConfig([], { ...home, LLMGW_FACILITY_BUDGETS: "rack=r12:lots" }),
+    ).toThrow(/LLMGW_FACILITY_BUDGETS: budget "rack=r12:lots" has no watts/);
+  });
+
   it("names the variable that is wrong", () => {
     expect(() => parseServerConfig([], { LLMGW_PORT: "eighty" })).toThrow(/LLMGW_PORT/);
     expect(() => parseServerConfig([], { LLMGW_AGENT_PORT: "70000" })).toThrow(

@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { parsePowerBudgets } from "@llmgw/domain";
 import { readSettingsFile, SettingsFileError } from "./install/settings-file";
 
 const DEFAULT_HOME = ".llmgw";
@@ -93,6 +94,16 @@ const envSchema = z.object({
     .max(60_000, "LLMGW_STANDBY_REFRESH_MS must be at most 60000")
     .default(2_000),
   LLMGW_RESYNC_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
+  /** facility.budgets: KIND=VALUE:WATTS, comma-separated (docs/facility.md#power-budgets). */
+  LLMGW_FACILITY_BUDGETS: z
+    .string()
+    .default("")
+    .transform((text, ctx) => {
+      const parsed = parsePowerBudgets(text);
+      if (parsed.ok) return parsed.budgets;
+      for (const error of parsed.errors) ctx.addIssue({ code: "custom", message: error });
+      return z.NEVER;
+    }),
   LLMGW_START_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
   LLMGW_AGENT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   LLMGW_SIGNIN_FREE_FAILURES: z.coerce
@@ -218,6 +229,8 @@ export interface ServerConfig {
   failureBackoff: { baseMs: number; capMs: number };
   /** How long a replica must go unasked before it may be evicted for a more important model. */
   evictAfterIdleMs: number;
+  /** facility.budgets: the watts each facility domain may draw (`rack=r12`). */
+  facilityBudgets: { domain: string; watts: number }[];
   /** How long an engine may take to get ready, counted from its last download progress. */
   startTimeoutMs: number;
   /** How long a request to an agent (logs, reclaim) may wait for its answer. */
@@ -335,6 +348,7 @@ export function parseServerConfig(
     standbyRefreshMs: e.LLMGW_STANDBY_REFRESH_MS,
     failureBackoff: { baseMs: e.LLMGW_FAILURE_BACKOFF_MS, capMs: e.LLMGW_FAILURE_BACKOFF_MAX_MS },
     evictAfterIdleMs: e.LLMGW_EVICT_AFTER_IDLE_MS,
+    facilityBudgets: e.LLMGW_FACILITY_BUDGETS,
     restartGraceMs: e.LLMGW_RESTART_GRACE_MS,
     startTimeoutMs: e.LLMGW_START_TIMEOUT_MS,
     agentRequestTimeoutMs: e.LLMGW_AGENT_REQUEST_TIMEOUT_MS,

@@ -6,6 +6,7 @@ import { startAgentPort } from "./agents/agent-port";
 import { NodeLinks } from "./agents/node-links";
 import { startControlPlane } from "./reconcile/control-plane";
 import { SealError } from "./seal/seal";
+import { loadFacility } from "./fleet/facility-store";
 import { FleetRegistry } from "./fleet/registry";
 import { createInventoryWriter } from "./fleet/inventory";
 import { startLivenessSweep } from "./fleet/liveness-sweep";
@@ -114,6 +115,8 @@ async function startLeading(
   const events = createEventRecorder(db, nowMs, log);
   const audit = keepAuditWhileStoreAway(db, log);
   const registry = new FleetRegistry();
+  registry.facility.setBudgets(config.facilityBudgets);
+  await loadFacility(db, registry.facility);
   const links = new NodeLinks();
   const liveness = {
     heartbeatIntervalMs: config.heartbeatIntervalMs,

@@ -32,7 +32,7 @@ import type {
   SetModelGpusInput,
   SetModelResourcesInput,
 } from "./models/schemas";
-import type { GpuHistoryView, NodeView } from "./nodes/schemas";
+import type { GpuHistoryView, NodeLabelInput, NodeView } from "./nodes/schemas";
 import type {
   CreateGroupInput,
   CreateOrgUnitInput,
@@ -60,6 +60,7 @@ import type {
 } from "./sign-in/schemas";
 import type { ClusterStatus } from "./status/schemas";
 import type { ExploreAnswer, ExploreInput } from "./explore/schemas";
+import type { FacilityHoldView, FacilityView, NodeCordonInput } from "./facility/schemas";
 import type { UsageQueryInput, UsageReport, UsageSeries, UsageSeriesInput } from "./usage/schemas";
 
 /**
@@ -179,6 +180,18 @@ export interface NodesService {
    * throws ServiceError("not_found") like `get`.
    */
   remove(id: string, actor: Actor): Promise<{ id: string; certificatesRevoked: number }>;
+  /** Edits the node's stored labels (they win over the agent's); throws like `get`. */
+  label(input: NodeLabelInput, actor: Actor): Promise<NodeView>;
+  /** Cordons, drains or uncordons (state null) the node; throws like `get`. */
+  cordon(input: NodeCordonInput, actor: Actor): Promise<NodeView>;
+}
+
+export interface FacilityService {
+  list(): Promise<FacilityView>;
+  /** Holds a domain (`rack=r12`), or changes whether an existing hold drains. */
+  hold(domain: string, drain: boolean, actor: Actor): Promise<FacilityHoldView>;
+  /** Throws ServiceError("not_found", code facility.not_held) for a domain not held. */
+  release(domain: string, actor: Actor): Promise<FacilityHoldView>;
 }
 
 export interface AuthService {
@@ -315,6 +328,7 @@ export interface ApiServices {
   ownership: OwnershipResolver;
   mcp: McpService;
   explore: ExploreService;
+  facility: FacilityService;
 }
 
 export interface ApiContext {

@@ -12,6 +12,7 @@ export type {
   AuthService,
   EventsService,
   ExploreService,
+  FacilityService,
   PeopleService,
   SignInSetupService,
   KeysService,

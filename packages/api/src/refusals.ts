@@ -37,6 +37,8 @@ export const REFUSALS = {
   "signin.ldap_no_password": [],
   "signin.ldap_test_password_required": [],
   "model.not_found": ["name"],
+  "facility.not_held": ["domain"],
+  "facility.domain_invalid": ["reason"],
   "model.key_empty": ["name"],
   "model.key_too_long": ["name", "chars"],
   "model.key_not_external": ["name"],

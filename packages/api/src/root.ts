@@ -3,6 +3,7 @@ import { auditRouter } from "./audit/router";
 import { authRouter } from "./auth/router";
 import { eventsRouter } from "./events/router";
 import { exploreRouter } from "./explore/router";
+import { facilityRouter } from "./facility/router";
 import { joinTokensRouter } from "./join-tokens/router";
 import { keysRouter } from "./keys/router";
 import { logsRouter } from "./logs/router";
@@ -45,6 +46,7 @@ export const appRouter = router({
   signIn: signInRouter,
   mcp: mcpRouter,
   explore: exploreRouter,
+  facility: facilityRouter,
 });
 
 export type AppRouter = typeof appRouter;

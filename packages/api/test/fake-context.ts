@@ -77,6 +77,27 @@ export function fakeServices() {
       remove: vi.fn(async (id: string): Promise<{ id: string; certificatesRevoked: number }> => {
         throw unknownNode(id);
       }),
+      label: vi.fn(async (input: { id: string }): Promise<NodeView> => {
+        throw unknownNode(input.id);
+      }),
+      cordon: vi.fn(async (input: { id: string }): Promise<NodeView> => {
+        throw unknownNode(input.id);
+      }),
+    },
+    facility: {
+      list: vi.fn(async () => ({ domains: [], holds: [] })),
+      hold: vi.fn(async (domain: string, drain: boolean) => ({
+        domain,
+        isDraining: drain,
+        heldBy: "admin-user",
+        heldAt: "2026-12-02T10:00:00.000Z",
+      })),
+      release: vi.fn(async (domain: string) => ({
+        domain,
+        isDraining: false,
+        heldBy: "admin-user",
+        heldAt: "2026-12-02T10:00:00.000Z",
+      })),
     },
     auth: {
       login: vi.fn(async (): Promise<LoginOutput> => {

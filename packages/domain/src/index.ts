@@ -19,3 +19,4 @@ export { quotaUsage, type QuotaReplica, type QuotaUsageInput } from "./quota/acc
 export * from "./sizing";
 export * from "./explore";
 export * from "./resize";
+export * from "./facility";

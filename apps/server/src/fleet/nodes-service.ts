@@ -9,6 +9,7 @@ import {
 } from "@llmgw/api";
 import { assessPcieLink, nodeLiveness, type LivenessPolicy } from "@llmgw/domain";
 import { GPU_HISTORY_SAMPLES_MAX } from "./gpu-history";
+import type { FacilityOverlay } from "./facility-overlay";
 import type { FleetRegistry, LiveNode } from "./registry";
 
 export function createNodesService(
@@ -16,7 +17,7 @@ export function createNodesService(
   registry: FleetRegistry,
   policy: LivenessPolicy,
   nowMs: () => number,
-): Omit<NodesService, "remove"> {
+): Omit<NodesService, "remove" | "label" | "cordon"> {
   const load = async (): Promise<NodeView[]> => {
     const [nodeRows, gpuRows] = await Promise.all([
       db.select().from(nodes).orderBy(asc(nodes.name)),
@@ -27,7 +28,14 @@ export function createNodesService(
       cardsByNode.set(card.nodeId, [...(cardsByNode.get(card.nodeId) ?? []), card]);
     const now = nowMs();
     return nodeRows.map((row) =>
-      toView(row, cardsByNode.get(row.id) ?? [], registry.get(row.id), policy, now),
+      toView(
+        row,
+        registry.facility,
+        cardsByNode.get(row.id) ?? [],
+        registry.get(row.id),
+        policy,
+        now,
+      ),
     );
   };
   const get = async (id: string): Promise<NodeView> => {
@@ -70,6 +78,7 @@ function historyView(
 
 function toView(
   row: NodeRow,
+  facility: FacilityOverlay,
   cards: GpuRow[],
   live: LiveNode | undefined,
   policy: LivenessPolicy,
@@ -88,7 +97,9 @@ function toView(
     simulated: row.isSimulated,
     simulationProfile: row.simulationProfile,
     agentVersion: row.agentVersion,
-    labels: row.labels,
+    labels: facility.labelsOf(row.id, row.labels),
+    storedLabels: facility.storedLabels(row.id),
+    cordon: facility.cordonOf(row.id),
     engines: row.engines,
     features: row.features,
     firstSeenAt: row.firstSeenAt.toISOString(),

@@ -2,6 +2,8 @@
 // liveness, derived from its agent session when asked, never cached between passes.
 import {
   ENGINES,
+  cardDrawWatts,
+  nodeHoldState,
   nodeLiveness,
   normaliseGpuClass,
   parseComputeCapability,
@@ -11,6 +13,7 @@ import {
   type Engine,
   type ReconcileNode,
 } from "@llmgw/domain";
+import type { FacilityOverlay } from "./facility-overlay";
 import type { FleetRegistry, LiveNode } from "./registry";
 
 const GB = 1e9;
@@ -18,15 +21,29 @@ const GB = 1e9;
 const isKnownEngine = (name: string): name is Engine =>
   (ENGINES as readonly string[]).includes(name);
 
-function placementNodeOf(live: LiveNode, isReachable: boolean): PlacementNode {
+function placementNodeOf(
+  live: LiveNode,
+  isReachable: boolean,
+  facility: FacilityOverlay,
+): PlacementNode {
   const hw = live.register.hardware;
   const engines = live.register.engines.filter(isKnownEngine);
   const diskBytesFree = live.heartbeat?.diskBytesFree ?? hw?.diskBytesFree ?? 0n;
+  const labels = facility.labelsOf(live.nodeId, live.register.labels);
+  const held = nodeHoldState(
+    live.register.nodeName,
+    labels,
+    facility.cordonOf(live.nodeId),
+    facility.holds(),
+  );
+  const budgets = facility.budgetsFor(labels);
   const node: PlacementNode = {
+    ...held,
+    ...(budgets.length > 0 ? { powerBudgets: budgets } : {}),
     id: live.nodeId,
     name: live.register.nodeName,
     isReachable,
-    labels: { ...live.register.labels },
+    labels,
     cards: (hw?.gpus ?? []).map((gpu) => ({
       index: gpu.index,
       gpuClass: normaliseGpuClass(gpu.name),
@@ -34,6 +51,7 @@ function placementNodeOf(live: LiveNode, isReachable: boolean): PlacementNode {
       computeCapability: parseComputeCapability(gpu.computeCapability) ?? 0,
       // No health signal on the wire yet; a card the agent lists is taken as usable.
       isHealthy: true,
+      ...drawOf(gpu.powerLimitWatts, live.samplesByUuid.get(gpu.uuid)?.powerWatts),
     })),
     memoryGbTotal: Number(hw?.memoryBytesTotal ?? 0n) / GB,
     cpuCoresTotal: hw?.cpu?.cores ?? 0,
@@ -41,6 +59,18 @@ function placementNodeOf(live: LiveNode, isReachable: boolean): PlacementNode {
   };
   // An agent that names no engines predates engine lists: placement then takes it as offering any.
   return engines.length > 0 ? { ...node, engines } : node;
+}
+
+/**
+ * A card's draw for power budgets: the highest of its power limit (declared) and what its last
+ * heartbeat measured. Nothing derives a draw from the model yet.
+ */
+function drawOf(
+  powerLimitWatts: number | undefined,
+  measuredWatts: number | undefined,
+): { drawWatts?: number } {
+  const drawWatts = cardDrawWatts(powerLimitWatts, measuredWatts);
+  return drawWatts === undefined ? {} : { drawWatts };
 }
 
 /** Since when a node has not answered, or null while it answers. */
@@ -68,7 +98,7 @@ function unreachableSince(
  * come back and have their engines adopted before anything is rebuilt.
  */
 export function reconcileNodes(
-  registry: Pick<FleetRegistry, "all">,
+  registry: Pick<FleetRegistry, "all" | "facility">,
   replicaNodeIds: Iterable<string>,
   nowMs: number,
   policy: LivenessPolicy,
@@ -82,7 +112,10 @@ export function reconcileNodes(
     startedAtMs + Math.max(0, restartGrace.restartGraceMs - restartGrace.lostAfterMs);
   const nodes = registry.all().map((live): ReconcileNode => {
     const since = unreachableSince(live, nowMs, policy, { startedAtMs, unseenSinceMs });
-    return { node: placementNodeOf(live, since === null), unreachableSinceMs: since };
+    return {
+      node: placementNodeOf(live, since === null, registry.facility),
+      unreachableSinceMs: since,
+    };
   });
   const known = new Set(nodes.map((n) => n.node.id));
   for (const id of replicaNodeIds) {

@@ -2,6 +2,7 @@
 // memory on purpose: heartbeats arrive every 2 s per node and only the inventory needs to survive
 // a restart (that is in the store).
 import type { GpuSample, Heartbeat, Register } from "@llmgw/proto";
+import { FacilityOverlay } from "./facility-overlay";
 import { GpuHistory } from "./gpu-history";
 
 export interface LiveNode {
@@ -21,6 +22,8 @@ export class FleetRegistry {
   private readonly nodes = new Map<string, LiveNode>();
   /** The last few minutes of card samples per node, for charts and idle detection. */
   readonly history = new GpuHistory();
+  /** Labels, cordons and holds operators set; placement reads them with the live state. */
+  readonly facility = new FacilityOverlay();
 
   connect(register: Register, sessionId: number, nowMs: number): LiveNode {
     const live: LiveNode = {

@@ -8,6 +8,8 @@ import { createLogsService, createReclaimService } from "../agents/node-requests
 import { createModelsService } from "../catalog/models-service";
 import { createEventsService } from "../events/events-service";
 import { createExploreService, fleetForExplorer } from "../fleet/explore-service";
+import { createFacilityService, nodeCordoner } from "../fleet/facility-service";
+import { nodeLabeler } from "../fleet/node-labels";
 import { createNodesService } from "../fleet/nodes-service";
 import { createStatusService } from "../fleet/status-service";
 import { createUsageService } from "../gateway/usage-service";
@@ -82,8 +84,18 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
   const nodes = createNodesService(db, registry, options.liveness, nowMs);
   const certificates = options.cluster.pki.certificates;
   const replicas = createReplicasService(fleet);
+  const facilityDeps = {
+    ...{ db, nodes, facility: registry.facility, events },
+    facilityChanged: () => reconciler.markAll(),
+  };
   const services: ApiServices = {
-    nodes: { ...nodes, remove: nodeRemover({ db, nodes, certificates, links, events, log }) },
+    nodes: {
+      ...nodes,
+      remove: nodeRemover({ db, nodes, certificates, links, events, log }),
+      label: nodeLabeler(facilityDeps),
+      cordon: nodeCordoner(facilityDeps),
+    },
+    facility: createFacilityService(facilityDeps),
     auth: createAuthService(db, config.sessionTtlMs, nowMs, ldap, config.signInFreeFailures),
     models: createModelsService({ db, fleet, catalog, health, reconciler, events, log }),
     replicas,

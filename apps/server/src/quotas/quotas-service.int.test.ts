@@ -6,6 +6,7 @@ import { auditLog, asc, inArray, openStore, quotas, type Store } from "@llmgw/db
 import { createCatalog, DEFAULT_LIVENESS } from "@llmgw/domain";
 import { tempDir } from "@llmgw/testing";
 import type { FleetView } from "../fleet/fleet-view";
+import { FacilityOverlay } from "../fleet/facility-overlay";
 import { GpuHistory } from "../fleet/gpu-history";
 import { createOwnershipResolver } from "../identity/ownership";
 import { createUnit } from "../identity/org-tree";
@@ -34,7 +35,12 @@ function emptyFleet(): FleetView {
       ofModel: () => [],
     },
     health: { get: () => undefined, all: () => [] },
-    registry: { get: () => undefined, all: () => [], history: new GpuHistory() },
+    registry: {
+      get: () => undefined,
+      all: () => [],
+      history: new GpuHistory(),
+      facility: new FacilityOverlay(),
+    },
     unplaceable: new Map(),
     liveness: DEFAULT_LIVENESS,
     startedAtMs: 0,

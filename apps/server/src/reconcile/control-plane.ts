@@ -8,6 +8,7 @@ import type { NodeLinks } from "../agents/node-links";
 import { openCatalogStore } from "../catalog/db-catalog-store";
 import type { ServerConfig } from "../config";
 import type { EventRecorder } from "../events/event-recorder";
+import { loadFacility } from "../fleet/facility-store";
 import type { FleetRegistry } from "../fleet/registry";
 import { loadMasterKey } from "../seal/master-key";
 import { API_KEY_PEPPER_SECRET } from "../keys/key-hash";
@@ -109,7 +110,13 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const leadership = followLeadership({
     source: options.leadership,
     reload: async () => {
-      await Promise.all([book.reload(), health.reload(), catalog.reload()]);
+      // Labels, cordons and holds set through another control plane are read again too.
+      await Promise.all([
+        book.reload(),
+        health.reload(),
+        catalog.reload(),
+        loadFacility(db, options.registry.facility),
+      ]);
       await quotas.reload(catalog.current().models);
     },
     tookOver: () => {

@@ -54,5 +54,7 @@ export function eventHref(event: Pick<EventView, "subjectType" | "subjectId" | "
       return "/keys";
     case "release":
       return "/events?subjectType=release";
+    case "domain":
+      return "/nodes";
   }
 }

@@ -40,6 +40,8 @@ export function nodeFixture(overrides: Partial<NodeView> = {}): NodeView {
     simulationProfile: null,
     agentVersion: "0.1.0",
     labels: {},
+    storedLabels: {},
+    cordon: null,
     engines: ["vllm"],
     features: [],
     firstSeenAt: "2026-03-01T10:00:00Z",

@@ -8,6 +8,11 @@ export const EVENT_KINDS = [
   "node.lost",
   "node.back",
   "node.removed",
+  "node.cordoned",
+  "node.draining",
+  "node.uncordoned",
+  "facility.held",
+  "facility.released",
   "replica.placed",
   "replica.started",
   "replica.failed",
@@ -39,7 +44,14 @@ export const EVENT_SEVERITIES = ["info", "warning", "error"] as const;
 export const eventSeveritySchema = z.enum(EVENT_SEVERITIES);
 export type EventSeverity = z.infer<typeof eventSeveritySchema>;
 
-export const EVENT_SUBJECT_TYPES = ["node", "model", "replica", "key", "release"] as const;
+export const EVENT_SUBJECT_TYPES = [
+  "node",
+  "model",
+  "replica",
+  "key",
+  "release",
+  "domain",
+] as const;
 export const eventSubjectTypeSchema = z.enum(EVENT_SUBJECT_TYPES);
 export type EventSubjectType = z.infer<typeof eventSubjectTypeSchema>;
 

@@ -35,3 +35,27 @@ describe("nodes.history and replicas.idle", () => {
     expect((await appRouter.createCaller(ctx).replicas.idle()).thresholdPercent).toBe(5);
   });
 });
+
+describe("nodes.label", () => {
+  it("refuses a non-admin, and names a bad key or value before the service is called", async () => {
+    const operator = appRouter.createCaller(fakeContext("operator"));
+    const asOperator = await caught(
+      operator.nodes.label({ id: "n1", set: { "llmgw.io/rack": "r1" }, remove: [] }),
+    );
+    expect(asOperator.code).toBe("FORBIDDEN");
+    const ctx = fakeContext("admin");
+    const admin = appRouter.createCaller(ctx);
+    const badKey = await caught(
+      admin.nodes.label({ id: "n1", set: { "llmgw.io/shelf": "s1" }, remove: [] }),
+    );
+    expect(badKey.code).toBe("BAD_REQUEST");
+    expect(badKey.message).toContain("llmgw.io/shelf");
+    const badValue = await caught(
+      admin.nodes.label({ id: "n1", set: { "llmgw.io/rack": "r 12; drop" }, remove: [] }),
+    );
+    expect(badValue.message).toContain("r 12; drop");
+    const badRemove = await caught(admin.nodes.label({ id: "n1", set: {}, remove: ["-x"] }));
+    expect(badRemove.message).toContain("-x");
+    expect(ctx.services.nodes.label).not.toHaveBeenCalled();
+  });
+});

@@ -1,5 +1,12 @@
 // The fleet's nodes: inventory with live state, and a node's recent card samples.
-import { gpuHistorySchema, nodeIdInputSchema, nodeViewSchema, removedNodeSchema } from "./schemas";
+import {
+  gpuHistorySchema,
+  nodeIdInputSchema,
+  nodeLabelInputSchema,
+  nodeViewSchema,
+  removedNodeSchema,
+} from "./schemas";
+import { nodeCordonInputSchema } from "../facility/schemas";
 import { adminProcedure, authedProcedure, listQuery, router } from "../trpc";
 
 export const nodesRouter = router({
@@ -14,6 +21,18 @@ export const nodesRouter = router({
     .input(nodeIdInputSchema)
     .output(gpuHistorySchema)
     .query(({ ctx, input }) => ctx.services.nodes.history(input.id)),
+
+  /** Sets and removes labels kept in the store, which win over those the node's agent reports. */
+  label: adminProcedure
+    .input(nodeLabelInputSchema)
+    .output(nodeViewSchema)
+    .mutation(({ ctx, input }) => ctx.services.nodes.label(input, ctx.actor)),
+
+  /** Cordons (nothing new placed), drains (replicas moved off with surge) or uncordons. */
+  cordon: adminProcedure
+    .input(nodeCordonInputSchema)
+    .output(nodeViewSchema)
+    .mutation(({ ctx, input }) => ctx.services.nodes.cordon(input, ctx.actor)),
 
   /** Revokes the node's certificates: its next connection is refused until it joins again. */
   remove: adminProcedure

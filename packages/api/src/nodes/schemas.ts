@@ -1,5 +1,6 @@
 // Nodes as the API shows them: inventory, live measurements and the recent card samples.
 import { z } from "zod";
+import { labelKeyProblem, labelValueProblem } from "@llmgw/domain";
 import { oneLine } from "../text";
 
 export const nodeStateSchema = z.enum(["ready", "unreachable"]);
@@ -47,7 +48,12 @@ export const nodeViewSchema = z.object({
   simulated: z.boolean(),
   simulationProfile: z.string().nullable(),
   agentVersion: z.string(),
+  /** The agent's labels with those set in the store (`ctl label`) over them. */
   labels: z.record(z.string(), z.string()),
+  /** Only the labels set in the store, which win over the agent's. */
+  storedLabels: z.record(z.string(), z.string()),
+  /** Cordoned: nothing new is placed here; draining: its replicas are moved off with surge too. */
+  cordon: z.enum(["cordoned", "draining"]).nullable(),
   engines: z.array(z.string()),
   features: z.array(z.string()),
   /** ISO-8601 timestamps. */
@@ -92,3 +98,21 @@ export const removedNodeSchema = z.object({
   id: z.string(),
   certificatesRevoked: z.number().int(),
 });
+
+/** `ctl label NODE key=value… key-`: keys and values are checked here, each refusal naming it. */
+export const nodeLabelInputSchema = z.object({
+  id: nodeIdInputSchema.shape.id,
+  set: z.record(z.string(), z.string()).superRefine((labels, ctx) => {
+    for (const [key, value] of Object.entries(labels)) {
+      const problem = labelKeyProblem(key) ?? labelValueProblem(key, value);
+      if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+    }
+  }),
+  remove: z.array(z.string()).superRefine((keys, ctx) => {
+    for (const key of keys) {
+      const problem = labelKeyProblem(key);
+      if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+    }
+  }),
+});
+export type NodeLabelInput = z.infer<typeof nodeLabelInputSchema>;

@@ -80,6 +80,8 @@ export const FLAGS = {
   slots: { value: "N", help: "sequences served at once, each with the whole context" },
   cores: { value: "N", help: "CPU cores each replica needs on its node" },
   memory: { value: "SIZE", help: "host memory each replica needs on its node, such as 8GiB" },
+  domain: { value: "KIND=VALUE", help: "only nodes in this facility domain, such as rack=r12" },
+  drain: { help: "also move the replicas off, each after its replacement is ready elsewhere" },
   config: {
     value: "FILE",
     isRepeatable: true,

@@ -23,3 +23,5 @@ export * from "./leader-lease";
 export * from "./control-planes";
 export * from "./model-demand";
 export * from "./quotas";
+export * from "./node-facility";
+export * from "./facility-holds";

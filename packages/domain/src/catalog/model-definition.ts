@@ -86,6 +86,10 @@ export const profileSchema = z.strictObject({
     )
     .default({}),
   node_selector: z.strictObject({ labels: labelsSchema.default({}) }).default({ labels: {} }),
+  /** A multi-node replica's shards all go to one facility domain of this kind (docs/facility.md). */
+  keep_within: z
+    .enum(["rack", "row", "room"], { error: "keep_within must be one of rack, row, room" })
+    .optional(),
 });
 
 const duration = (what: string, minMs: number) =>
@@ -222,6 +226,13 @@ function checkParallelism(profile: Profile, path: (string | number)[], ctx: Issu
       ctx,
       [...path, "nodes"],
       "llama.cpp serves from one node; set nodes: 1, or use vllm or sglang to span nodes",
+    );
+  }
+  if (profile.keep_within !== undefined && profile.nodes === 1) {
+    report(
+      ctx,
+      [...path, "keep_within"],
+      `keep_within: ${profile.keep_within} keeps the shards of a replica spanning nodes together; this profile has nodes: 1, so remove keep_within or raise nodes`,
     );
   }
   if (profile.engine === "llamacpp" && tensorParallel > 1) {

@@ -47,7 +47,7 @@ export function explainPlacement(
       fits: !rejection,
       failed: rejection?.failed ?? [],
       reasons: rejection?.reasons ?? [],
-      ranking: !rejection && usage ? rankingReasons(usage, request) : [],
+      ranking: !rejection && usage ? rankingReasons(usage, request, fleet) : [],
     };
     return shard ? { ...base, chosen: shard } : base;
   });

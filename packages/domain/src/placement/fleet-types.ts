@@ -30,6 +30,8 @@ export interface NodeUsage {
   /** Replicas per model on this node; absent until the first, as most nodes hold few models. */
   modelCounts?: Map<string, number>;
   cachedSources: ReadonlySet<string>;
+  /** The node's rack and PDU as `rack=r12`, `pdu=p7`: the domains replicas spread across. */
+  spreadDomains: readonly string[];
 }
 
 export interface ClassInfo {
@@ -59,6 +61,14 @@ export interface Fleet {
   nodesBySource: Map<string, NodeUsage[]>;
   /** Nodes holding a replica of a model, which score worse for it than the index says. */
   nodesByModel: Map<string, NodeUsage[]>;
+  /** Budgeted domain (`rack=r12`) → the watts its held cards draw. */
+  drawWattsByDomain: Map<string, number>;
+  /** Spread domain (`rack=r12`) → its nodes. */
+  nodesByDomain: Map<string, NodeUsage[]>;
+  /** Spread domain → replicas per model in it. */
+  domainModelCounts: Map<string, Map<string, number>>;
+  /** Model → nodes in a rack or PDU holding a replica of it, which score worse than the index says. */
+  nodesNearModel: Map<string, Set<NodeUsage>>;
   /** Candidate lists ordered by score, built on first use and kept current by addReplica. */
   indexes: CandidateIndexes;
   /** Bumped by every change, so a cached refusal is reused only while nothing has moved. */

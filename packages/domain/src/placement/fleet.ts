@@ -4,6 +4,8 @@
 // functions built on it.
 import type { ClassInfo, Fleet, NodeUsage } from "./fleet-types";
 import { reindexNode, unindexNode } from "./node-index";
+import { noteDraw } from "./power";
+import { noteSpread, spreadDomainsOf } from "./spread";
 import type { ExistingReplica, PlacementCard, PlacementNode } from "./types";
 
 // Most nodes cache nothing the catalog names and a CPU node has no classes; they share one empty
@@ -52,6 +54,7 @@ function indexNode(node: PlacementNode, position: number): NodeUsage {
     replicaCount: 0,
     modelCounts: undefined,
     cachedSources: node.cachedSources?.length ? new Set(node.cachedSources) : NO_SOURCES,
+    spreadDomains: spreadDomainsOf(node),
   };
 }
 
@@ -81,6 +84,7 @@ function addNode(fleet: Fleet, usage: NodeUsage): void {
   for (const gpuClass of usage.gpuClasses) pushTo(fleet.nodesByClass, gpuClass, usage);
   if (usage.gpuClasses.length > 1) fleet.multiClassNodes.push(usage);
   for (const source of usage.cachedSources) pushTo(fleet.nodesBySource, source, usage);
+  for (const domain of usage.spreadDomains) pushTo(fleet.nodesByDomain, domain, usage);
 }
 
 export function buildFleet(
@@ -97,6 +101,10 @@ export function buildFleet(
     multiClassNodes: [],
     nodesBySource: new Map(),
     nodesByModel: new Map(),
+    nodesByDomain: new Map(),
+    drawWattsByDomain: new Map(),
+    domainModelCounts: new Map(),
+    nodesNearModel: new Map(),
     indexes: { byClass: new Map(), cpu: new Map() },
     version: 0,
     refusals: { version: 0, byShape: new Map() },
@@ -137,6 +145,7 @@ export function addReplica(fleet: Fleet, replica: ExistingReplica): void {
     // Out of the ordered lists while its keys change, back in under the new ones.
     unindexNode(fleet.indexes, usage);
     for (const cardIndex of shard.cardIndexes) holdCard(usage, cardIndex, replica.id);
+    noteDraw(fleet, usage, shard.cardIndexes);
     usage.memoryGbUsed += replica.memoryGb;
     usage.memoryShare = shareOf(usage.memoryGbUsed, usage.node);
     usage.cpuCoresUsed += replica.cpuCores;
@@ -144,6 +153,7 @@ export function addReplica(fleet: Fleet, replica: ExistingReplica): void {
     noteModel(fleet, usage, replica.model);
     reindexNode(fleet.indexes, usage);
   }
+  noteSpread(fleet, replica);
 }
 
 /** The first `count` free healthy cards of a class on a node, lowest index first. */

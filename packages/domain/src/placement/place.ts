@@ -4,6 +4,7 @@
 import { addReplica, buildFleet, freeCardIndexes } from "./fleet";
 import type { Fleet, Refusal } from "./fleet-types";
 import { allFailures, classesFor, type NodeCheck } from "./predicates";
+import { keptWithinFits, keptWithinShortfall } from "./keep-within";
 import { bestFits, type Fit } from "./search";
 import {
   DEFAULT_PLACEMENT_POLICY,
@@ -17,6 +18,7 @@ import {
 
 const FAILURE_WORDS: Record<string, string> = {
   reachable: "unreachable",
+  held: "held or cordoned",
   engine: "without the engine",
   role: "kept for another role",
   selector: "not matching the node_selector",
@@ -24,6 +26,8 @@ const FAILURE_WORDS: Record<string, string> = {
   memory: "without enough memory",
   cpu: "without enough CPU cores",
   disk: "without enough disk",
+  domain: "without the keep_within domain label",
+  power: "over a power budget",
 };
 
 function shardOn(fit: Fit, gpus: number): ReplicaShard {
@@ -46,6 +50,7 @@ export function rejectionsFor(
       usage,
       policy,
       classes,
+      fleet,
     } satisfies NodeCheck);
     if (failed.length > 0)
       rejections.push({ nodeId: usage.node.id, nodeName: usage.node.name, failed, reasons });
@@ -77,6 +82,8 @@ function summarise(
 // most fitting class first.
 function chooseFits(fleet: Fleet, policy: PlacementPolicy, request: PlacementRequest): Fit[] {
   const classes = classesFor(request, fleet);
+  if (request.keepWithin !== undefined && request.nodes > 1)
+    return keptWithinFits(fleet, policy, request, classes, request.keepWithin);
   if (request.nodes === 1 || classes.length <= 1) return bestFits(fleet, policy, request, classes);
   let most: Fit[] = [];
   for (const gpuClass of classes) {
@@ -122,8 +129,17 @@ export function placeOne(
 ): PlacementResult {
   const fits = chooseFits(fleet, policy, request);
   if (fits.length < request.nodes) {
-    const { summary, rejections } = refusalFor(fleet, policy, request, fits.length);
-    return { ok: false, replicaId: request.replicaId, summary, rejections: [...rejections] };
+    const refusal = refusalFor(fleet, policy, request, fits.length);
+    const summary =
+      request.keepWithin !== undefined && request.nodes > 1
+        ? `model "${request.model}" profile "${request.profile}": ${keptWithinShortfall(fleet, policy, request, classesFor(request, fleet), request.keepWithin)}`
+        : refusal.summary;
+    return {
+      ok: false,
+      replicaId: request.replicaId,
+      summary,
+      rejections: [...refusal.rejections],
+    };
   }
   const shards = fits.map((fit) => shardOn(fit, request.gpus));
   const gpuClass = fits[0]?.gpuClass;

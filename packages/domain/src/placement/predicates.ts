@@ -3,7 +3,9 @@
 // it does not; explain-placement prints those sentences as they are.
 import { describeGpuNeed, meetsGpuNeed } from "../catalog/gpu-need";
 import type { GpuNeed } from "../catalog/gpu-need";
+import { domainLabel, domainOf } from "../facility/domains";
 import { freeOf } from "./fleet";
+import { brokenBudget } from "./power";
 import type { Fleet, NodeUsage } from "./fleet-types";
 import type { PlacementCard, PlacementPolicy, PlacementRequest } from "./types";
 
@@ -13,6 +15,8 @@ export interface NodeCheck {
   policy: PlacementPolicy;
   /** Classes the request may use, most fitting first; empty for a CPU replica. */
   classes: readonly string[];
+  /** The fleet being placed on, for checks across nodes (power budgets); absent: those pass. */
+  fleet?: Fleet;
 }
 
 export interface Predicate {
@@ -96,6 +100,13 @@ const reachable = predicate(
   "reachable",
   ({ usage }) => usage.node.isReachable,
   () => "is unreachable; nothing is placed on it until it answers again",
+);
+
+// A cordoned node or one in a held domain takes nothing new; the sentence names the hold.
+const held = predicate(
+  "held",
+  ({ usage }) => usage.node.hold === undefined,
+  ({ usage }) => usage.node.hold ?? "",
 );
 
 const engine = predicate(
@@ -193,16 +204,45 @@ const disk = predicate(
     `needs ${formatGb(request.sizeGb)} of free disk for the weights (not cached here), has ${formatGb(usage.node.diskGbFree)}`,
 );
 
+// A replica kept within a rack, row or room can use only nodes that say which one they are in.
+const domain = predicate(
+  "domain",
+  ({ request, usage }) =>
+    request.keepWithin === undefined ||
+    request.nodes <= 1 ||
+    domainOf(usage.node.labels, request.keepWithin) !== undefined,
+  ({ request }) => {
+    const kind = request.keepWithin ?? "rack";
+    return `has no ${domainLabel(kind)} label; the profile keeps a replica's shards within one ${kind} (keep_within)`;
+  },
+);
+
+function powerProblem({ request, usage, classes, fleet }: NodeCheck): string | undefined {
+  if (fleet === undefined || usage.node.powerBudgets === undefined) return undefined;
+  const gpuClass = classes.find((name) => freeOf(usage, name) >= request.gpus);
+  return brokenBudget(fleet, usage, request, gpuClass);
+}
+
+// Last: it needs the cards the replica would take, which the checks before it make sure exist.
+const power = predicate(
+  "power",
+  (check) => powerProblem(check) === undefined,
+  (check) => powerProblem(check) ?? "",
+);
+
 /** Cheap and absolute checks first, so the common refusals cost the least. */
 export const PREDICATES: readonly Predicate[] = [
   reachable,
+  held,
   engine,
   role,
   selector,
+  domain,
   cards,
   memory,
   cpu,
   disk,
+  power,
 ];
 
 /** Whether the node can take the replica; what the search asks, with no reasons built. */

@@ -21,6 +21,7 @@ export function placementRequestFor(
     sizeGb: model.size_gb,
     nodeSelector: profile.node_selector.labels,
   };
+  if (profile.keep_within !== undefined) request.keepWithin = profile.keep_within;
   // Set, not spread into a copy: a CPU request has no `gpu` at all, and a copy per placement cost.
   if (profile.gpu !== undefined) request.gpu = profile.gpu;
   return request;

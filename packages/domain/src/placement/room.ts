@@ -43,7 +43,7 @@ function shardWithout(
 ): ReplicaShard | null {
   const after = usageWithout(usage, leaving);
   const classes = classesFor(request, fleet);
-  if (!nodeFits({ request, usage: after, policy, classes })) return null;
+  if (!nodeFits({ request, usage: after, policy, classes, fleet })) return null;
   if (request.gpu === undefined) return { nodeId: usage.node.id, cardIndexes: [] };
   const gpuClass = classes.find(
     (c) => freeCardIndexes(after, c, request.gpus).length >= request.gpus,

@@ -3,6 +3,8 @@
 import { freeOf } from "./fleet";
 import type { Fleet, NodeUsage } from "./fleet-types";
 import { freeCardsTotal, hasCards, memoryShareOf } from "./node-index";
+import { domainOf } from "../facility/domains";
+import { nearCount, spreadReasons } from "./spread";
 import type { PlacementRequest } from "./types";
 
 export type Score = readonly number[];
@@ -27,7 +29,8 @@ export function classOnNode(
 
 /**
  * Lower is better. First, a model's replicas go to nodes holding fewer of them, so losing one
- * node loses as few of its replicas as possible. Then GPU replicas pack onto the fullest node
+ * node loses as few of its replicas as possible, and then to racks and PDUs holding fewer (a rack
+ * or a PDU fails as a whole). Then GPU replicas pack onto the fullest node
  * that fits, leaving whole nodes free for replicas that need all their cards, while CPU replicas
  * go to nodes without cards first (a GPU node's cores and memory feed its cards' replicas) and
  * spread there, since nothing allocates cores to stop two of them contending on one machine. Cached
@@ -43,11 +46,13 @@ export function scoreNode(
   into?: number[],
 ): Score {
   const sameModel = usage.modelCounts?.get(request.model) ?? 0;
+  const near = usage.spreadDomains.length === 0 ? 0 : nearCount(fleet, usage, request.model);
   const notCached = usage.cachedSources.has(request.source) ? 0 : 1;
   if (gpuClass === undefined)
     return terms(
       into,
       sameModel,
+      near,
       hasCards(usage) ? 1 : 0,
       usage.replicaCount,
       memoryShareOf(usage),
@@ -55,19 +60,30 @@ export function scoreNode(
     );
   const cardsLeftOver = freeCardsTotal(usage) - request.gpus;
   const cardMemoryGb = fleet.classes.get(gpuClass)?.memoryGb ?? 0;
-  return terms(into, sameModel, cardsLeftOver, notCached, cardMemoryGb, 0);
+  return terms(into, sameModel, near, cardsLeftOver, notCached, cardMemoryGb, 0);
 }
 
 /**
  * The score terms that set a fitting node apart, in words, for explain-placement: why a node that
  * fits was or was not chosen. Terms every node shares the same way say nothing and are left out.
  */
-export function rankingReasons(usage: NodeUsage, request: PlacementRequest): string[] {
+export function rankingReasons(
+  usage: NodeUsage,
+  request: PlacementRequest,
+  fleet: Fleet,
+): string[] {
   const reasons: string[] = [];
   const sameModel = usage.modelCounts?.get(request.model) ?? 0;
   if (sameModel > 0)
     reasons.push(
       `holds ${sameModel} replica${sameModel === 1 ? "" : "s"} of ${request.model} already; replicas spread across nodes`,
+    );
+  reasons.push(...spreadReasons(fleet, usage, request.model));
+  const within =
+    request.keepWithin === undefined ? undefined : domainOf(usage.node.labels, request.keepWithin);
+  if (request.keepWithin !== undefined && request.nodes > 1 && within !== undefined)
+    reasons.push(
+      `in ${request.keepWithin} ${within}; every shard of a replica stays within one ${request.keepWithin}`,
     );
   if (request.gpu === undefined)
     reasons.push(
@@ -79,8 +95,10 @@ export function rankingReasons(usage: NodeUsage, request: PlacementRequest): str
 }
 
 /** How many terms a score has: the length of a caller's scratch array. */
-export const SCORE_TERMS = 5;
+export const SCORE_TERMS = 6;
 
+// Six plain parameters rather than a rest array: this runs for every node a search weighs, and a
+// caller passing `into` must allocate nothing.
 function terms(
   into: number[] | undefined,
   a: number,
@@ -88,12 +106,14 @@ function terms(
   c: number,
   d: number,
   e: number,
+  f: number,
 ): Score {
-  if (into === undefined) return [a, b, c, d, e];
+  if (into === undefined) return [a, b, c, d, e, f];
   into[0] = a;
   into[1] = b;
   into[2] = c;
   into[3] = d;
   into[4] = e;
+  into[5] = f;
   return into;
 }

@@ -9,6 +9,7 @@ import type { Fleet, NodeUsage, OrderedNodes, SortedNodes } from "./fleet-types"
 import { classIndex, cpuIndexes } from "./node-index";
 import { nodeFits, type NodeCheck } from "./predicates";
 import { classOnNode, compareScores, SCORE_TERMS, scoreNode, type Score } from "./score";
+import { isNearModel } from "./spread";
 import type { PlacementPolicy, PlacementRequest } from "./types";
 
 export interface Fit {
@@ -47,8 +48,12 @@ function byRank(a: RankedFit, b: RankedFit): number {
   return compareScores(a.score, b.score) || a.order - b.order;
 }
 
-function isSetApart(usage: NodeUsage, request: PlacementRequest): boolean {
-  return usage.modelCounts?.has(request.model) === true || usage.cachedSources.has(request.source);
+function isSetApart(usage: NodeUsage, request: PlacementRequest, fleet: Fleet): boolean {
+  return (
+    usage.modelCounts?.has(request.model) === true ||
+    usage.cachedSources.has(request.source) ||
+    isNearModel(fleet, usage, request.model)
+  );
 }
 
 /** Reads one bucket front to back, adding the nodes that pass until `wanted` are found. */
@@ -63,7 +68,7 @@ function takeFrom(
   if (list === undefined) return false;
   for (const block of list.blocks)
     for (const usage of block) {
-      if (isSetApart(usage, check.request)) continue;
+      if (isSetApart(usage, check.request, fleet)) continue;
       check.usage = usage;
       if (nodeFits(check)) found.push(fitOf(check, fleet, rank));
       if (found.length >= wanted) return true;
@@ -128,17 +133,17 @@ const NO_NODES: readonly NodeUsage[] = [];
  * nodes that lose to a tightly packed one cost no allocation and no predicate chain.
  */
 function weighEach(
-  nodes: readonly NodeUsage[] | undefined,
+  nodes: Iterable<NodeUsage> | undefined,
   check: NodeCheck,
   fleet: Fleet,
-  keep: (usage: NodeUsage, request: PlacementRequest) => boolean,
+  keep: (usage: NodeUsage, request: PlacementRequest, fleet: Fleet) => boolean,
   best: RankedFit[],
   scratch: number[],
 ): void {
   const { request, classes } = check;
   const wanted = request.nodes > 1 ? request.nodes : 1;
   for (const usage of nodes ?? NO_NODES) {
-    if (!keep(usage, request) || !isCandidate(usage, check)) continue;
+    if (!keep(usage, request, fleet) || !isCandidate(usage, check)) continue;
     const gpuClass =
       request.gpu === undefined ? undefined : classOnNode(usage, classes, request.gpus);
     // No class with enough free cards: the cards check would refuse this node.
@@ -152,10 +157,14 @@ function weighEach(
   }
 }
 
-const withoutModel = (usage: NodeUsage, request: PlacementRequest) =>
-  usage.modelCounts?.has(request.model) !== true;
-const withoutModelOrWeights = (usage: NodeUsage, request: PlacementRequest) =>
-  withoutModel(usage, request) && !usage.cachedSources.has(request.source);
+// Each node is weighed by one pass only: a node near the model (its rack or PDU holds a replica)
+// by the near pass, one holding the model but in no such domain by the model pass.
+const withoutModel = (usage: NodeUsage, request: PlacementRequest, fleet: Fleet) =>
+  usage.modelCounts?.has(request.model) !== true && !isNearModel(fleet, usage, request.model);
+const withoutModelOrWeights = (usage: NodeUsage, request: PlacementRequest, fleet: Fleet) =>
+  withoutModel(usage, request, fleet) && !usage.cachedSources.has(request.source);
+const notNear = (usage: NodeUsage, request: PlacementRequest, fleet: Fleet) =>
+  !isNearModel(fleet, usage, request.model);
 const anyNode = () => true;
 
 /** The best nodes for a request: one, or `request.nodes` for a multi-node replica, best first. */
@@ -173,20 +182,23 @@ export function bestFits(
     return exhaustiveFits(fleet, policy, request, classes);
   const wanted = request.nodes > 1 ? request.nodes : 1;
   // One check object reused for every node, so reading the lists allocates nothing per node.
-  const check: NodeCheck = { request, usage: first, policy, classes };
+  const check: NodeCheck = { request, usage: first, policy, classes, fleet };
   // The ordered lists give their best already in order; the nodes they cannot rank join after.
   const best = orderedFits(fleet, check, wanted);
   const scratch = new Array<number>(SCORE_TERMS).fill(0);
   if (request.gpu !== undefined)
     weighEach(fleet.multiClassNodes, check, fleet, withoutModelOrWeights, best, scratch);
   weighEach(fleet.nodesBySource.get(request.source), check, fleet, withoutModel, best, scratch);
-  // A node holding the model loses to any that does not, so it is weighed only when too few fit.
-  if (best.length < wanted)
-    weighEach(fleet.nodesByModel.get(request.model), check, fleet, anyNode, best, scratch);
+  // A node holding the model, or in a rack or PDU that does, loses to any that is neither, so those
+  // are weighed only when too few fit; then both kinds, as either may beat the other.
+  if (best.length < wanted) {
+    weighEach(fleet.nodesNearModel.get(request.model), check, fleet, anyNode, best, scratch);
+    weighEach(fleet.nodesByModel.get(request.model), check, fleet, notNear, best, scratch);
+  }
   return best;
 }
 
-function candidatesFor(
+export function candidatesFor(
   fleet: Fleet,
   request: PlacementRequest,
   classes: readonly string[],
@@ -209,7 +221,7 @@ export function exhaustiveFits(
   const fits: Fit[] = [];
   let best: Fit | undefined;
   for (const usage of candidatesFor(fleet, request, classes)) {
-    if (!nodeFits({ request, usage, policy, classes })) continue;
+    if (!nodeFits({ request, usage, policy, classes, fleet })) continue;
     const gpuClass =
       request.gpu === undefined ? undefined : classOnNode(usage, classes, request.gpus);
     const fit = { usage, gpuClass, score: scoreNode(usage, request, gpuClass, fleet) };

@@ -11,6 +11,18 @@ export interface PlacementCard {
   computeCapability: number;
   /** An unhealthy card is neither used nor free: it is never chosen and never counted as room. */
   isHealthy: boolean;
+  /**
+   * What the card draws while serving, the highest of its declared (catalog or power limit),
+   * derived and measured draw; absent: not counted against power budgets.
+   */
+  drawWatts?: number;
+}
+
+/** A power cap on a facility domain the node is in (`facility.budgets`). */
+export interface PowerBudget {
+  /** `rack=r12`. */
+  domain: string;
+  watts: number;
 }
 
 export interface PlacementNode {
@@ -27,6 +39,12 @@ export interface PlacementNode {
   engines?: readonly Engine[];
   /** Model sources whose weights the node already holds, so it needs no disk for them. */
   cachedSources?: readonly string[];
+  /** Why nothing new is placed here (a cordon, or a hold on its rack…); absent: it takes replicas. */
+  hold?: string;
+  /** The power caps of the domains the node is in; absent or empty: none. */
+  powerBudgets?: readonly PowerBudget[];
+  /** Why its replicas move elsewhere, each stopped once its replacement is ready; absent: none. */
+  drain?: string;
 }
 
 /** The part of a replica on one node: a multi-node replica has one shard per node. */
@@ -61,6 +79,8 @@ export interface PlacementRequest {
   /** Weights on disk; needed free on every node that does not hold them yet. */
   sizeGb: number;
   nodeSelector: Readonly<Record<string, string>>;
+  /** Every shard in one domain of this kind (a profile's keep_within); absent: anywhere. */
+  keepWithin?: "rack" | "row" | "room";
 }
 
 export interface PlacementPolicy {

@@ -131,6 +131,17 @@ function dropLost(
   return kept;
 }
 
+/** Why the replica must move: a node under it drains (ctl node drain, a held domain with --drain). */
+function drainOf(replica: ObservedReplica, state: PassState): string | undefined {
+  if (!replica.shards || replica.shards.length === 0)
+    return state.nodesById.get(replica.nodeId)?.node.drain;
+  for (const shard of replica.shards) {
+    const drain = state.nodesById.get(shard.nodeId)?.node.drain;
+    if (drain !== undefined) return drain;
+  }
+  return undefined;
+}
+
 function planPlacements(
   model: DesiredModel,
   count: number,
@@ -231,7 +242,7 @@ export function baseReplicas(
 
 /**
  * The common case in a settled fleet: as many replicas as wanted, all ready on the current
- * definition on nodes not lost, and no failure to count or forget. The full path would decide
+ * definition on nodes neither lost nor draining, and no failure to count or forget. The full path would decide
  * nothing; this answers so without its filters and sorts, which at thousands of models were most
  * of a pass with nothing to change.
  */
@@ -249,7 +260,8 @@ function isSettled(
     if (
       replica.phase !== "ready" ||
       replica.modelRevision !== model.revision ||
-      lostNodeOf(replica, state, nowMs, policy) !== undefined
+      lostNodeOf(replica, state, nowMs, policy) !== undefined ||
+      drainOf(replica, state) !== undefined
     )
       return false;
   return true;
@@ -329,10 +341,16 @@ export function planModel(
     actions,
   );
   const desired = desiredReplicas(model, state.input.nowMs, state.input.policy.onDemandIdleMs);
-  const stops = chooseStops(model, counting, desired);
+  const drains = new Map<ObservedReplica, string>();
+  for (const r of counting) {
+    const drain = drainOf(r, state);
+    if (drain !== undefined) drains.set(r, drain);
+  }
+  const stops = chooseStops(model, counting, desired, drains);
   for (const [r, reason] of stops)
     actions.push({ kind: "stop", model: name, replicaId: r.id, nodeId: r.nodeId, reason });
-  const remaining = counting.filter((r) => !stops.has(r));
+  // Draining replicas not yet stopped serve on, outside the count and the max, until replaced.
+  const remaining = counting.filter((r) => !stops.has(r) && !drains.has(r));
   if (current.isParked) return actions;
   const missing = placementsWanted(model, remaining, desired, actions);
   if (missing <= 0) return actions;

@@ -2,6 +2,7 @@
 // The dense fleet table. Columns are data: each names its sort key (if sortable) and how a node
 // renders in it, so adding a column is one entry here plus one translation.
 import type { NodeView } from "@llmgw/api";
+import { formatLocation } from "@llmgw/domain";
 import type { TFunction } from "i18next";
 import Link from "next/link";
 import type { ReactNode } from "react";
@@ -75,6 +76,21 @@ function WarningsCell({ node, context }: { node: NodeView; context: CellContext 
   );
 }
 
+/** A cordoned or draining node says so beside its state: nothing new is placed on it. */
+function CordonBadge({
+  cordon,
+  context,
+}: {
+  cordon: "cordoned" | "draining";
+  context: CellContext;
+}) {
+  return (
+    <span className="badge" data-testid="node-cordon" data-cordon={cordon}>
+      {context.t(`cordon.${cordon}`)}
+    </span>
+  );
+}
+
 const COLUMNS: Column[] = [
   {
     id: "name",
@@ -92,12 +108,18 @@ const COLUMNS: Column[] = [
     sortKey: "state",
     // A simulated node says so beside its state, rather than in a column of its own: the table
     // then fits 1440 px without scrolling sideways.
-    render: (node) => (
+    render: (node, context) => (
       <span className="badge-row">
         <StateBadge state={node.state} />
         {node.simulated ? <SimulatedBadge /> : null}
+        {node.cordon ? <CordonBadge cordon={node.cordon} context={context} /> : null}
       </span>
     ),
+  },
+  {
+    id: "location",
+    // Widest first, as `llmgw ctl nodes` prints it: the same words in both places.
+    render: (node) => <span className="mono">{formatLocation(node.labels)}</span>,
   },
   {
     id: "gpus",

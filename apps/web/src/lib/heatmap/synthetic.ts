@@ -44,6 +44,8 @@ export function syntheticFleet(nodeCount: number, cardsPerNode: number, seed: nu
     simulationProfile: "bench",
     agentVersion: "bench",
     labels: {},
+    storedLabels: {},
+    cordon: null,
     engines: [],
     features: [],
     firstSeenAt: "2026-01-01T00:00:00Z",

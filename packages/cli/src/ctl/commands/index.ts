@@ -3,6 +3,7 @@ import { clusterCommands } from "./cluster";
 import type { Command } from "./command";
 import { eventCommands } from "./events";
 import { exploreCommands } from "./explore";
+import { facilityCommands } from "./facility";
 import { identityCommands } from "./identity";
 import { joinTokenCommands } from "./join-tokens";
 import { keyCommands } from "./keys";
@@ -30,6 +31,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...controlPlaneCommands,
   ...quotaCommands,
   ...exploreCommands,
+  ...facilityCommands,
 };
 
 /**

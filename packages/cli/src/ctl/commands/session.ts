@@ -3,7 +3,7 @@ import { required, UsageError } from "../args";
 import { createApiClient, signInWithPassword } from "../client";
 import { readCredentials, removeCredentials, writeCredentials } from "../credentials";
 import { readPassword } from "../prompt";
-import { nodesTable } from "../views/nodes-view";
+import { nodesInDomain, nodesTable } from "../views/nodes-view";
 import { printJson, type Command } from "./command";
 
 const NO_NODES = `no node has registered yet; make a join token (llmgw ctl join-tokens create) and on each node run
@@ -77,9 +77,9 @@ export const sessionCommands: Record<string, Command> = {
     },
   },
   nodes: {
-    usage: "nodes [--json] | remove NODE",
+    usage: "nodes [--domain KIND=VALUE] [--json] | remove NODE",
     summary: "list nodes with their GPUs and state; remove a node (its certificate is revoked)",
-    flags: ["json"],
+    flags: ["json", "domain"],
     takesArguments: true,
     async run(ctx) {
       const [verb, ...rest] = ctx.args;
@@ -96,9 +96,11 @@ export const sessionCommands: Record<string, Command> = {
         throw new UsageError(
           `unknown nodes command "${verb}"; usage: nodes [--json] | remove NODE`,
         );
-      const nodes = await ctx.api.nodes.list.query();
+      const all = await ctx.api.nodes.list.query();
+      const nodes = ctx.values.domain === undefined ? all : nodesInDomain(all, ctx.values.domain);
       if (ctx.values.json) printJson(ctx, nodes);
-      else ctx.write(nodes.length === 0 ? NO_NODES : nodesTable(nodes, ctx.nowMs()));
+      else if (nodes.length > 0) ctx.write(nodesTable(nodes, ctx.nowMs()));
+      else ctx.write(all.length === 0 ? NO_NODES : `no node is in ${ctx.values.domain ?? "-"}\n`);
       return 0;
     },
   },

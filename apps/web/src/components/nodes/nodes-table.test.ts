@@ -1,0 +1,50 @@
+// The nodes table rendered to HTML: each node's location as the CLI prints it, and a cordoned or
+// draining node marked beside its state, in the page's language.
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
+import { describe, expect, it } from "vitest";
+import { createI18n } from "../../i18n/create-i18n";
+import { nodeFixture } from "../../lib/fixtures";
+import type { Language } from "../../lib/preferences";
+import { NodesTable } from "./nodes-table";
+
+const nodes = [
+  nodeFixture({
+    id: "a",
+    name: "gpu-a",
+    labels: { "llmgw.io/site": "dc1", "llmgw.io/rack": "r12", "llmgw.io/pdu": "p7" },
+    cordon: "draining",
+  }),
+  nodeFixture({ id: "b", name: "gpu-b" }),
+];
+
+function render(language: Language): string {
+  const i18n = createI18n(language);
+  const table = createElement(NodesTable, {
+    nodes,
+    sort: { key: "name", direction: "asc" },
+    selectedId: null,
+    onSort: () => undefined,
+    onSelect: () => undefined,
+    onOpen: () => undefined,
+    empty: null,
+  });
+  return renderToStaticMarkup(createElement(I18nextProvider, { i18n }, table));
+}
+
+describe("NodesTable location and cordon", () => {
+  it("shows the location widest first and marks the draining node only", () => {
+    const html = render("en");
+    expect(html).toContain(">Location<");
+    expect(html).toContain("dc1/-/-/r12/p7");
+    expect(html.match(/data-testid="node-cordon"/g)).toHaveLength(1);
+    expect(html).toContain('data-cordon="draining">draining<');
+  });
+
+  it("speaks Turkish", () => {
+    const html = render("tr");
+    expect(html).toContain(">Konum<");
+    expect(html).toContain('data-cordon="draining">boşaltılıyor<');
+  });
+});

@@ -1,0 +1,63 @@
+// Spreading a model's replicas across racks and PDUs: a rack's switch or a PDU's breaker takes every
+// replica in it down together, so placement counts each model's replicas per rack and per PDU and
+// prefers the node whose domains hold the fewest. The counts live in the fleet and change as
+// replicas are added, like the per-node counts.
+import { domainOf, type DomainKind } from "../facility/domains";
+import type { Fleet, NodeUsage } from "./fleet-types";
+import type { ExistingReplica, PlacementNode } from "./types";
+
+const SPREAD_KINDS: readonly DomainKind[] = ["rack", "pdu"];
+const NO_DOMAINS: readonly string[] = [];
+
+/** The node's rack and PDU as `rack=r12`, `pdu=p7`; most nodes name none and share one value. */
+export function spreadDomainsOf(node: PlacementNode): readonly string[] {
+  let domains: string[] | undefined;
+  for (const kind of SPREAD_KINDS) {
+    const value = domainOf(node.labels, kind);
+    if (value !== undefined) (domains ??= []).push(`${kind}=${value}`);
+  }
+  return domains ?? NO_DOMAINS;
+}
+
+/** Counts a replica once in each rack and PDU its shards are in, and marks those domains' nodes. */
+export function noteSpread(fleet: Fleet, replica: ExistingReplica): void {
+  const domains = new Set<string>();
+  for (const shard of replica.shards)
+    for (const domain of fleet.byId.get(shard.nodeId)?.spreadDomains ?? NO_DOMAINS)
+      domains.add(domain);
+  for (const domain of domains) {
+    let counts = fleet.domainModelCounts.get(domain);
+    if (!counts) fleet.domainModelCounts.set(domain, (counts = new Map()));
+    const count = counts.get(replica.model) ?? 0;
+    counts.set(replica.model, count + 1);
+    if (count > 0) continue;
+    let near = fleet.nodesNearModel.get(replica.model);
+    if (!near) fleet.nodesNearModel.set(replica.model, (near = new Set()));
+    for (const usage of fleet.nodesByDomain.get(domain) ?? []) near.add(usage);
+  }
+}
+
+/** Replicas of the model in the node's rack plus those in its PDU: the spread score term. */
+export function nearCount(fleet: Fleet, usage: NodeUsage, model: string): number {
+  let total = 0;
+  for (const domain of usage.spreadDomains)
+    total += fleet.domainModelCounts.get(domain)?.get(model) ?? 0;
+  return total;
+}
+
+export function isNearModel(fleet: Fleet, usage: NodeUsage, model: string): boolean {
+  return fleet.nodesNearModel.get(model)?.has(usage) === true;
+}
+
+/** "rack r12 already holds 1 replica of m" for each of the node's domains holding the model. */
+export function spreadReasons(fleet: Fleet, usage: NodeUsage, model: string): string[] {
+  return usage.spreadDomains.flatMap((domain) => {
+    const count = fleet.domainModelCounts.get(domain)?.get(model) ?? 0;
+    if (count === 0) return [];
+    const [kind, value] = domain.split("=");
+    const noun = kind === "pdu" ? "PDU" : (kind ?? "");
+    return [
+      `${noun} ${value ?? ""} already holds ${count} replica${count === 1 ? "" : "s"} of ${model}; replicas spread across racks and PDUs`,
+    ];
+  });
+}
