@@ -29,19 +29,25 @@ function isInPlace(model: DesiredModel): boolean {
   return model.definition.restart === "in-place";
 }
 
-/** What to stop this pass: old replicas a ready new one replaces, surplus, and above the limit. */
+/**
+ * What to stop this pass: old replicas a ready new one replaces, surplus, and above the limit.
+ * Replicas on draining nodes (`drains`, with why) are replaced like old ones, with surge: they
+ * serve on outside the count and the max until enough replicas elsewhere are ready, then stop.
+ */
 export function chooseStops(
   model: DesiredModel,
   counting: ObservedReplica[],
   desired: number,
+  drains: ReadonlyMap<ObservedReplica, string> = new Map(),
 ): Map<ObservedReplica, string> {
   const { revision } = model;
   const stops = new Map<ObservedReplica, string>();
-  const current = counting.filter((r) => r.modelRevision === revision);
-  const outdated = counting
-    .filter((r) => r.modelRevision !== revision)
-    .sort(surplusOrder(revision));
+  const staying = drains.size === 0 ? counting : counting.filter((r) => !drains.has(r));
+  const current = staying.filter((r) => r.modelRevision === revision);
+  const outdated = staying.filter((r) => r.modelRevision !== revision).sort(surplusOrder(revision));
   const currentReady = current.filter((r) => r.phase === "ready").length;
+  if (currentReady >= desired)
+    for (const [r, drain] of drains) stops.set(r, `moved off: ${drain}; its replacement is ready`);
   // Each ready new replica takes one old one's place; the rest keep serving meanwhile.
   const keptOutdated = Math.max(0, desired - currentReady);
   for (const r of outdated.slice(0, Math.max(0, outdated.length - keptOutdated)))
@@ -50,7 +56,7 @@ export function chooseStops(
     .sort(surplusOrder(revision))
     .slice(0, Math.max(0, current.length - desired));
   for (const r of surplus) stops.set(r, `surplus: the model wants ${desired}`);
-  const remaining = [...counting].filter((r) => !stops.has(r)).sort(surplusOrder(revision));
+  const remaining = staying.filter((r) => !stops.has(r)).sort(surplusOrder(revision));
   const max = model.definition.replicas.max;
   const rollingOut = remaining.some((r) => r.modelRevision !== revision);
   const limit = max + (rollingOut && !isInPlace(model) ? 1 : 0);
