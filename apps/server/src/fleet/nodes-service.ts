@@ -8,6 +8,7 @@ import {
   type NodesService,
 } from "@llmgw/api";
 import { assessPcieLink, nodeLiveness, type LivenessPolicy } from "@llmgw/domain";
+import { engineInstallViews, offeredEngines } from "./engine-installs";
 import { GPU_HISTORY_SAMPLES_MAX } from "./gpu-history";
 import type { FleetRegistry, LiveNode } from "./registry";
 
@@ -89,7 +90,8 @@ function toView(
     simulationProfile: row.simulationProfile,
     agentVersion: row.agentVersion,
     labels: row.labels,
-    engines: row.engines,
+    engines: live ? offeredEngines(live) : row.engines,
+    engineInstalls: live ? engineInstallViews(live) : [],
     features: row.features,
     firstSeenAt: row.firstSeenAt.toISOString(),
     lastSeenAt: new Date(lastSeenMs).toISOString(),

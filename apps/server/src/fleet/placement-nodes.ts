@@ -11,6 +11,7 @@ import {
   type Engine,
   type ReconcileNode,
 } from "@llmgw/domain";
+import { engineInstallsOf, offeredEngines } from "./engine-installs";
 import type { FleetRegistry, LiveNode } from "./registry";
 
 const GB = 1e9;
@@ -20,7 +21,7 @@ const isKnownEngine = (name: string): name is Engine =>
 
 function placementNodeOf(live: LiveNode, isReachable: boolean): PlacementNode {
   const hw = live.register.hardware;
-  const engines = live.register.engines.filter(isKnownEngine);
+  const engines = offeredEngines(live).filter(isKnownEngine);
   const diskBytesFree = live.heartbeat?.diskBytesFree ?? hw?.diskBytesFree ?? 0n;
   const node: PlacementNode = {
     id: live.nodeId,
@@ -40,7 +41,9 @@ function placementNodeOf(live: LiveNode, isReachable: boolean): PlacementNode {
     diskGbFree: Number(diskBytesFree) / GB,
   };
   // An agent that names no engines predates engine lists: placement then takes it as offering any.
-  return engines.length > 0 ? { ...node, engines } : node;
+  // One that reports installs is new enough, so its empty list means none (still compiling).
+  const isListAuthoritative = engines.length > 0 || engineInstallsOf(live).length > 0;
+  return isListAuthoritative ? { ...node, engines } : node;
 }
 
 /** Since when a node has not answered, or null while it answers. */

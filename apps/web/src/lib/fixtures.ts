@@ -41,6 +41,7 @@ export function nodeFixture(overrides: Partial<NodeView> = {}): NodeView {
     agentVersion: "0.1.0",
     labels: {},
     engines: ["vllm"],
+    engineInstalls: [],
     features: [],
     firstSeenAt: "2026-03-01T10:00:00Z",
     lastSeenAt: "2026-03-01T12:00:00Z",

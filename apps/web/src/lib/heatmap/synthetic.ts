@@ -45,6 +45,7 @@ export function syntheticFleet(nodeCount: number, cardsPerNode: number, seed: nu
     agentVersion: "bench",
     labels: {},
     engines: [],
+    engineInstalls: [],
     features: [],
     firstSeenAt: "2026-01-01T00:00:00Z",
     lastSeenAt: "2026-01-01T00:00:00Z",
