@@ -67,3 +67,4 @@ export {
   type DirectoryTestPerson,
 } from "./ldap-directory-data.ts";
 export { TINY_LLAMA, tinyLlamaGguf } from "./tiny-llama-gguf.ts";
+export { startCpuAgent } from "./cpu-agent.ts";
