@@ -34,7 +34,7 @@ export const AGENT_FLAGS = {
 } as const;
 
 /** Engines the agent can build itself; "none" turns installing off. */
-export const INSTALLABLE_ENGINES = ["llamacpp"] as const;
+const INSTALLABLE_ENGINES = ["llamacpp"] as const;
 
 /** Where each setting comes from, so an error names what the operator typed. */
 const SOURCES: Record<string, string> = {

@@ -143,7 +143,7 @@ async function hasNinja(): Promise<boolean> {
 }
 
 /** Runs the binary before it counts: a build that links but cannot start on this CPU is failed. */
-export async function checkLlamaServer(executable: string, onLine: LineSink): Promise<string> {
+async function checkLlamaServer(executable: string, onLine: LineSink): Promise<string> {
   const lines: string[] = [];
   await runLogged(executable, ["--version"], {
     cwd: path.dirname(executable),
