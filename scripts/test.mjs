@@ -135,6 +135,15 @@ const add = (counts) => {
 // Before the integration tests: the release tests package the built console, and two of them
 // starting `next build` at once in one folder would break each other.
 step("build the console", () => ensureWebBuilt());
+// The real-engine test (apps/server/test/llamacpp-real.int.test.ts) serves with llama.cpp built as
+// an agent builds it; cached outside the checkout, so only a machine's first run compiles (minutes).
+step("llama.cpp's llama-server (built once per machine, then cached)", () => {
+  const result = spawnSync(process.execPath, [join(ROOT, "scripts", "build-llamacpp.mjs")], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+});
 const vitestReport = join(RESULTS, "vitest.json");
 console.log("\n=== unit and integration tests (vitest)");
 const vitestOk = run(

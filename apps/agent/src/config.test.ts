@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { ConfigError, engineBaseEnv, parseConfig, type ConfigSources } from "./config";
 
 function sources(
@@ -27,6 +29,8 @@ describe("parseConfig", () => {
       dataDir: "./.llmgw/agent",
       engineHost: "127.0.0.1",
       stopEnginesOnExit: false,
+      installEngines: ["llamacpp"],
+      engineDir: join(homedir(), ".cache", "llmgw", "engines"),
     });
   });
 
@@ -62,6 +66,8 @@ describe("parseConfig", () => {
       dataDir: "/tmp/x",
       engineHost: "127.0.0.1",
       stopEnginesOnExit: true,
+      installEngines: [],
+      engineDir: join(homedir(), ".cache", "llmgw", "engines"),
     });
   });
 
@@ -86,6 +92,20 @@ describe("parseConfig", () => {
     expect(
       parseConfig(["--data-dir", "/d"], sources({ LLMGW_CA_SHA256: "ab" }, files)),
     ).toMatchObject({ serverUrls: ["wss://cp-1:8081", "wss://cp-2:8081"], caSha256: "ab" });
+  });
+
+  it("installs llama.cpp on a real node by default, nothing when simulated, and refuses unknown engines", () => {
+    expect(parseConfig([], sources()).installEngines).toEqual(["llamacpp"]);
+    expect(parseConfig(["--simulate", "h100x8"], sources()).installEngines).toEqual([]);
+    expect(parseConfig([], sources({ LLMGW_INSTALL_ENGINES: "none" })).installEngines).toEqual([]);
+    expect(
+      parseConfig(["--engine-dir", "/var/cache/engines"], sources({ LLMGW_ENGINE_DIR: "/x" }))
+        .engineDir,
+    ).toBe("/var/cache/engines");
+    expect(parseConfig([], sources({ XDG_CACHE_HOME: "/c" })).engineDir).toBe("/c/llmgw/engines");
+    expect(() => parseConfig(["--install-engines", "vllm"], sources())).toThrow(
+      /^--install-engines \(or LLMGW_INSTALL_ENGINES\): unknown engine; allowed: llamacpp or none/,
+    );
   });
 
   it("takes the engine address, the advertised address and the hub; keeps LLMGW_* out of engines", () => {

@@ -7,6 +7,7 @@ import os from "node:os";
 import { parseArgs } from "node:util";
 import { AGENT_WS_PATH } from "@llmgw/proto";
 import { z } from "zod";
+import { defaultEngineDir } from "./engine-install/llamacpp-source";
 import { loadServerUrls } from "./node-tls";
 import { SIMULATION_PROFILE_NAMES } from "./simulate";
 
@@ -28,7 +29,12 @@ export const AGENT_FLAGS = {
   "hub-url": { type: "string" },
   "stop-engines-on-exit": { type: "boolean" },
   "keep-engines-on-exit": { type: "boolean" },
+  "install-engines": { type: "string" },
+  "engine-dir": { type: "string" },
 } as const;
+
+/** Engines the agent can build itself; "none" turns installing off. */
+const INSTALLABLE_ENGINES = ["llamacpp"] as const;
 
 /** Where each setting comes from, so an error names what the operator typed. */
 const SOURCES: Record<string, string> = {
@@ -43,6 +49,8 @@ const SOURCES: Record<string, string> = {
   engineHost: "--engine-host",
   advertiseHost: "--advertise-host",
   hubUrl: "--hub-url (or LLMGW_HUB_URL)",
+  installEngines: "--install-engines (or LLMGW_INSTALL_ENGINES)",
+  engineDir: "--engine-dir (or LLMGW_ENGINE_DIR)",
 };
 
 const JOIN_HINT = "llmgw agent join wss://HOST:PORT --token-file FILE --ca-sha256 H";
@@ -106,6 +114,19 @@ export const agentConfigSchema = z.object({
    * simulated nodes (dev, tests) stop them, so a stopped demo leaves no simulators behind.
    */
   stopEnginesOnExit: z.boolean().default(false),
+  /**
+   * Engines this agent builds itself in the background (llama.cpp). A real node installs llama.cpp
+   * unless told "none"; a simulated node installs nothing (its simulator stands in for every engine).
+   */
+  installEngines: z
+    .array(
+      z.enum(INSTALLABLE_ENGINES, {
+        message: `unknown engine; allowed: ${INSTALLABLE_ENGINES.join(", ")} or none`,
+      }),
+    )
+    .default([]),
+  /** Where installed engines are built and kept, shared by every agent of this user. */
+  engineDir: z.string().min(1, "the engine directory is empty").optional(),
 });
 
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
@@ -137,6 +158,12 @@ export function parseConfig(argv: readonly string[], sources: ConfigSources): Ag
     advertiseHost: values["advertise-host"],
     hubUrl: values["hub-url"] ?? sources.env.LLMGW_HUB_URL,
     stopEnginesOnExit: stopEnginesOnExit(values),
+    installEngines: installEngines(
+      values["install-engines"] ?? sources.env.LLMGW_INSTALL_ENGINES,
+      values.simulate !== undefined,
+    ),
+    engineDir:
+      values["engine-dir"] ?? sources.env.LLMGW_ENGINE_DIR ?? defaultEngineDir(sources.env),
   };
   const parsed = agentConfigSchema.safeParse(raw);
   if (!parsed.success) {
@@ -173,6 +200,13 @@ export function engineBaseEnv(
 /** Reads the real process environment for engines; main.ts calls this. */
 export function loadEngineBaseEnv(): Record<string, string> {
   return engineBaseEnv(process.env);
+}
+
+/** "llamacpp" (or a comma list), "none"; unset: llama.cpp on a real node, nothing when simulated. */
+function installEngines(given: string | undefined, isSimulated: boolean): string[] {
+  if (given === undefined) return isSimulated ? [] : ["llamacpp"];
+  const names = splitList([given]);
+  return names.length === 1 && names[0] === "none" ? [] : names;
 }
 
 function stopEnginesOnExit(values: {

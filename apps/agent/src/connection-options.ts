@@ -1,7 +1,7 @@
 // What the agent's session with the control plane is given (options, timers) and the frame types it
 // sends; the session itself is connection.ts.
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { Envelope, EnvelopeInit, RegisterSchema } from "@llmgw/proto";
+import type { EngineInstall, Envelope, EnvelopeInit, RegisterSchema } from "@llmgw/proto";
 import type { HostLoad } from "./discovery/host";
 import type { GpuSampleValues } from "./discovery/nvidia-smi";
 import type { Logger } from "./log-ring";
@@ -17,6 +17,8 @@ export interface HeartbeatContent extends HostLoad {
   replicas?: ReplicaStatusInit[];
   /** The node's measured memory read rate; absent until measured (memory-read-rate.ts). */
   memoryReadBytesPerSecond?: number;
+  /** The engines this agent installs itself, with their phase (EngineInstall). */
+  engineInstalls?: EngineInstall[];
 }
 
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 2000;

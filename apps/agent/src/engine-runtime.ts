@@ -6,6 +6,8 @@ import { ENGINE_NAMES } from "@llmgw/engines";
 import os from "node:os";
 import { WeightCache } from "./cache/fetch";
 import type { AgentConfig } from "./config";
+import { startEngineInstalls, type EngineInstalls } from "./engine-install/engine-installs";
+import { defaultEngineDir } from "./engine-install/llamacpp-source";
 import type { Logger } from "./log-ring";
 import { realProcessOps } from "./replicas/engine-process";
 import { probeHealth } from "./replicas/health";
@@ -52,10 +54,26 @@ async function offeredEngines(options: EngineRuntimeOptions): Promise<string[]> 
 export async function createEngineRuntime(options: EngineRuntimeOptions): Promise<{
   supervisor: ReplicaSupervisor;
   weights: WeightCache;
+  /** Grows when an install becomes ready; Register reads it on every connection. */
   engines: string[];
+  installs: EngineInstalls;
 }> {
   const { config } = options;
   const engines = await offeredEngines(options);
+  const executables: Record<string, string> = {};
+  // An engine already on the engines' PATH is used as it is; only a missing one is built.
+  const installs = startEngineInstalls({
+    engines: options.isSimulated
+      ? []
+      : config.installEngines.filter((engine) => !engines.includes(engine)),
+    engineDir: config.engineDir ?? defaultEngineDir({}),
+    logger: options.logger,
+    nowMs: options.nowMs,
+    onReady: (engine, executable) => {
+      executables[engine] = executable;
+      if (!engines.includes(engine)) engines.push(engine);
+    },
+  });
   const weights = new WeightCache({
     dataDir: config.dataDir,
     hubUrl: config.hubUrl,
@@ -66,6 +84,7 @@ export async function createEngineRuntime(options: EngineRuntimeOptions): Promis
     node: {
       isSimulated: options.isSimulated,
       engines,
+      executables,
       simLauncher: defaultSimLauncher(),
       bindHost: config.engineHost,
     },
@@ -83,5 +102,5 @@ export async function createEngineRuntime(options: EngineRuntimeOptions): Promis
     stopGraceMs: ENGINE_STOP_GRACE_MS,
     onStatus: options.onStatus,
   });
-  return { supervisor, weights, engines };
+  return { supervisor, weights, engines, installs };
 }

@@ -2,7 +2,7 @@
 // the wire wants. Everything downstream treats both sources the same; only Register says which.
 import { LLMGW_VERSION, messageOf } from "@llmgw/domain";
 import { ENGINE_NAMES } from "@llmgw/engines";
-import { AGENT_FEATURE, type AgentFeature } from "@llmgw/proto";
+import { AGENT_FEATURE, type AgentFeature, type EngineInstall } from "@llmgw/proto";
 import type { AgentConfig } from "./config";
 import type { HeartbeatContent, RegisterInit } from "./connection-options";
 import {
@@ -95,6 +95,7 @@ export function buildRegister(
   nodeId: string,
   inventory: Inventory,
   replicas: ReplicaStatusInit[] = [],
+  engineInstalls: EngineInstall[] = [],
 ): RegisterInit {
   const { host } = inventory;
   return {
@@ -105,6 +106,7 @@ export function buildRegister(
     replicas,
     labels: config.labels,
     engines: inventory.engines,
+    engineInstalls,
     simulated: inventory.simulationProfile !== undefined,
     simulationProfile: inventory.simulationProfile ?? "",
     // Register.join_token is deprecated: the node certificate is the identity, and the token,
@@ -127,9 +129,10 @@ export async function buildHeartbeat(
   inventory: Inventory,
   replicas: ReplicaStatusInit[] = [],
   memoryReadBytesPerSecond?: number,
+  engineInstalls: EngineInstall[] = [],
 ): Promise<HeartbeatContent> {
   const { gpus, host } = await inventory.sample();
-  return { gpus, ...host, replicas, memoryReadBytesPerSecond };
+  return { gpus, ...host, replicas, memoryReadBytesPerSecond, engineInstalls };
 }
 
 function dropUndefined<T extends object>(value: T): T {

@@ -102,9 +102,21 @@ export async function runAgent(
     const memoryRead = startMemoryReadProbe(logger);
     const connection = new AgentConnection({
       serverUrls: config.serverUrls,
-      register: () => buildRegister(config, nodeId, inventory, runtime.supervisor.statuses()),
+      register: () =>
+        buildRegister(
+          config,
+          nodeId,
+          inventory,
+          runtime.supervisor.statuses(),
+          runtime.installs.reports(),
+        ),
       heartbeat: () =>
-        buildHeartbeat(inventory, runtime.supervisor.statuses(), memoryRead.current()),
+        buildHeartbeat(
+          inventory,
+          runtime.supervisor.statuses(),
+          memoryRead.current(),
+          runtime.installs.reports(),
+        ),
       logger,
       random: deps.random,
       nowMs: deps.nowMs,

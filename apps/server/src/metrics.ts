@@ -2,6 +2,7 @@
 // so nothing ticks between scrapes and nothing can drift.
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import type { NodesService, QuotasService } from "@llmgw/api";
+import { registerEngineInstallMetrics } from "./metrics-engine-installs";
 import { registerFleetMetrics } from "./metrics-fleet";
 import { registerQuotaMetrics } from "./metrics-quotas";
 import type { FleetView } from "./fleet/fleet-view";
@@ -42,6 +43,7 @@ export function createMetrics(
       }
     },
   });
+  registerEngineInstallMetrics(registry, nodes);
   if (fleet) registerFleetMetrics(registry, fleet);
   if (quotas) registerQuotaMetrics(registry, quotas);
   return { registry, malformedFrames, refusedAgents };

@@ -3,6 +3,7 @@ import {
   AGENT_WS_PATH,
   decodeEnvelope,
   encodeEnvelope,
+  EngineInstallPhase,
   EnvelopeSchema,
   ErrorCode,
   FrameDecodeError,
@@ -50,6 +51,15 @@ const START_REPLICA = {
   leaderAddress: "10.0.0.4:29500",
 };
 
+const ENGINE_INSTALL = {
+  engine: "llamacpp",
+  version: "v0.5.0-de3ff81",
+  phase: EngineInstallPhase.FAILED,
+  message: "cmake --build failed (exit status 1)",
+  logTail: ["[12/147] compiling", "error: out of memory"],
+  changedAtMs: 1_767_000_000_000n,
+};
+
 // One frame of every message type, with every field set to something other than its default.
 const FRAMES: Record<string, EnvelopeInit> = {
   register: {
@@ -67,6 +77,7 @@ const FRAMES: Record<string, EnvelopeInit> = {
         simulationProfile: "h100x8",
         joinToken: "tok",
         replicas: [REPLICA_STATUS],
+        engineInstalls: [ENGINE_INSTALL],
         hardware: {
           gpus: [
             {
@@ -126,6 +137,7 @@ const FRAMES: Record<string, EnvelopeInit> = {
         diskBytesFree: 11n * GIB,
         sentAtMs: 1_767_000_000_000n,
         replicas: [REPLICA_STATUS],
+        engineInstalls: [ENGINE_INSTALL],
       },
     },
   },

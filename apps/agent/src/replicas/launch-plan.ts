@@ -2,6 +2,7 @@
 // engines it has; a simulated node has no GPUs, so it runs the simulator for every replica and says
 // so in the replica's status, rather than pretending a vLLM is serving.
 import {
+  createLlamaCppAdapter,
   createSimAdapter,
   getEngineAdapter,
   isEngineName,
@@ -16,6 +17,8 @@ export interface EngineHost {
   isSimulated: boolean;
   /** Engines this node offers, as sent in Register.engines. */
   engines: readonly string[];
+  /** Binaries the agent installed itself, by engine; an engine not named runs from PATH. */
+  executables?: Readonly<Record<string, string>>;
   /** How to run `llmgw sim-engine` on this node. */
   simLauncher: { command: string; prefixArgs: readonly string[] };
   /** Address engines listen on. */
@@ -55,6 +58,10 @@ export function chooseAdapter(spec: StartReplica, node: EngineHost): LaunchPlan 
       `this node has no ${spec.engine}; it offers: ${listOrNone(node.engines)}`,
     );
   }
+  const installed = node.executables?.[spec.engine];
+  // Only llama.cpp is installed by the agent; its binary lives in the engine cache, not on PATH.
+  if (spec.engine === "llamacpp" && installed !== undefined)
+    return { adapter: createLlamaCppAdapter({ executable: installed }), standIn: "" };
   return { adapter: getEngineAdapter(spec.engine), standIn: "" };
 }
 

@@ -8,6 +8,7 @@ import {
   type NodesService,
 } from "@llmgw/api";
 import { assessPcieLink, nodeLiveness, type LivenessPolicy } from "@llmgw/domain";
+import { engineInstallViews, offeredEngines } from "./engine-installs";
 import { GPU_HISTORY_SAMPLES_MAX } from "./gpu-history";
 import type { FacilityOverlay } from "./facility-overlay";
 import type { FleetRegistry, LiveNode } from "./registry";
@@ -100,7 +101,8 @@ function toView(
     labels: facility.labelsOf(row.id, row.labels),
     storedLabels: facility.storedLabels(row.id),
     cordon: facility.cordonOf(row.id),
-    engines: row.engines,
+    engines: live ? offeredEngines(live) : row.engines,
+    engineInstalls: live ? engineInstallViews(live) : [],
     features: row.features,
     firstSeenAt: row.firstSeenAt.toISOString(),
     lastSeenAt: new Date(lastSeenMs).toISOString(),

@@ -13,6 +13,7 @@ import {
   type Engine,
   type ReconcileNode,
 } from "@llmgw/domain";
+import { engineInstallsOf, offeredEngines } from "./engine-installs";
 import type { FacilityOverlay } from "./facility-overlay";
 import type { FleetRegistry, LiveNode } from "./registry";
 
@@ -27,7 +28,7 @@ function placementNodeOf(
   facility: FacilityOverlay,
 ): PlacementNode {
   const hw = live.register.hardware;
-  const engines = live.register.engines.filter(isKnownEngine);
+  const engines = offeredEngines(live).filter(isKnownEngine);
   const diskBytesFree = live.heartbeat?.diskBytesFree ?? hw?.diskBytesFree ?? 0n;
   const labels = facility.labelsOf(live.nodeId, live.register.labels);
   const held = nodeHoldState(
@@ -58,7 +59,9 @@ function placementNodeOf(
     diskGbFree: Number(diskBytesFree) / GB,
   };
   // An agent that names no engines predates engine lists: placement then takes it as offering any.
-  return engines.length > 0 ? { ...node, engines } : node;
+  // One that reports installs is new enough, so its empty list means none (still compiling).
+  const isListAuthoritative = engines.length > 0 || engineInstallsOf(live).length > 0;
+  return isListAuthoritative ? { ...node, engines } : node;
 }
 
 /**

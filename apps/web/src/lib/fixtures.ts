@@ -43,6 +43,7 @@ export function nodeFixture(overrides: Partial<NodeView> = {}): NodeView {
     storedLabels: {},
     cordon: null,
     engines: ["vllm"],
+    engineInstalls: [],
     features: [],
     firstSeenAt: "2026-03-01T10:00:00Z",
     lastSeenAt: "2026-03-01T12:00:00Z",

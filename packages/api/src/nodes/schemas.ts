@@ -41,6 +41,20 @@ export const gpuViewSchema = z.object({
 });
 export type GpuView = z.infer<typeof gpuViewSchema>;
 
+/** An engine the node's agent installs itself (llama.cpp), as it last reported it. */
+export const engineInstallViewSchema = z.object({
+  engine: z.string(),
+  version: z.string(),
+  state: z.enum(["installing", "ready", "failed"]),
+  /** The running step, the version the check printed, or why it failed. */
+  message: z.string(),
+  /** The install log's last lines, oldest first. */
+  logTail: z.array(z.string()),
+  /** ISO-8601, on the agent's clock. */
+  changedAt: z.string(),
+});
+export type EngineInstallView = z.infer<typeof engineInstallViewSchema>;
+
 export const nodeViewSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -54,7 +68,10 @@ export const nodeViewSchema = z.object({
   storedLabels: z.record(z.string(), z.string()),
   /** Cordoned: nothing new is placed here; draining: its replicas are moved off with surge too. */
   cordon: z.enum(["cordoned", "draining"]).nullable(),
+  /** Engines the node offers now: what it found plus the installs that are ready. */
   engines: z.array(z.string()),
+  /** Empty for a node that installs nothing itself (or whose agent predates installs). */
+  engineInstalls: z.array(engineInstallViewSchema),
   features: z.array(z.string()),
   /** ISO-8601 timestamps. */
   firstSeenAt: z.string(),

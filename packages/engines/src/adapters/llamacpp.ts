@@ -6,6 +6,8 @@ import type { EngineAdapter, EngineMetricNames, KeyDelivery } from "../types";
 export const LLAMACPP_METRIC_NAMES: EngineMetricNames = {
   runningRequests: ["llamacpp:requests_processing"],
   waitingRequests: ["llamacpp:requests_deferred"],
+  // Older releases published it; the pinned release the agent builds does not (its /metrics was
+  // checked), so this number stays absent for it rather than reading as an empty cache.
   kvCacheUsageRatio: ["llamacpp:kv_cache_usage_ratio"],
 };
 

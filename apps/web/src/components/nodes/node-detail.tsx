@@ -17,6 +17,7 @@ import {
 import { labelPairs, osLabel } from "../../lib/nodes";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
+import { EngineInstalls } from "./engine-installs";
 import { GpuCharts } from "./gpu-charts";
 import { GpuTable } from "./gpu-table";
 import { LabelChips, SimulatedBadge, StateBadge } from "./node-badges";
@@ -142,6 +143,7 @@ export function NodeDetail({ id }: { id: string }) {
         <h2>{t("detail.facts")}</h2>
         <NodeFacts node={node} />
       </div>
+      <EngineInstalls node={node} />
       <div className="panel">
         <h2>{t("detail.gpus")}</h2>
         {node.gpus.length ? (

@@ -47,6 +47,7 @@ export function syntheticFleet(nodeCount: number, cardsPerNode: number, seed: nu
     storedLabels: {},
     cordon: null,
     engines: [],
+    engineInstalls: [],
     features: [],
     firstSeenAt: "2026-01-01T00:00:00Z",
     lastSeenAt: "2026-01-01T00:00:00Z",

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file llmgw/agent/v1/agent.proto.
  */
 export const file_llmgw_agent_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChpsbG1ndy9hZ2VudC92MS9hZ2VudC5wcm90bxIObGxtZ3cuYWdlbnQudjEi1AYKCEVudmVsb3BlEhIKCnJlcXVlc3RfaWQYASABKAkSLAoIcmVnaXN0ZXIYCiABKAsyGC5sbG1ndy5hZ2VudC52MS5SZWdpc3RlckgAEjMKDHJlZ2lzdGVyX2FjaxgLIAEoCzIbLmxsbWd3LmFnZW50LnYxLlJlZ2lzdGVyQWNrSAASLgoJaGVhcnRiZWF0GAwgASgLMhkubGxtZ3cuYWdlbnQudjEuSGVhcnRiZWF0SAASJAoEcGluZxgNIAEoCzIULmxsbWd3LmFnZW50LnYxLlBpbmdIABIkCgRwb25nGA4gASgLMhQubGxtZ3cuYWdlbnQudjEuUG9uZ0gAEiYKBWVycm9yGA8gASgLMhUubGxtZ3cuYWdlbnQudjEuRXJyb3JIABI1Cg1zdGFydF9yZXBsaWNhGBAgASgLMhwubGxtZ3cuYWdlbnQudjEuU3RhcnRSZXBsaWNhSAASMwoMc3RvcF9yZXBsaWNhGBEgASgLMhsubGxtZ3cuYWdlbnQudjEuU3RvcFJlcGxpY2FIABI3Cg5yZXBsaWNhX3N0YXR1cxgSIAEoCzIdLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FTdGF0dXNIABI7ChBkZXNpcmVkX3JlcGxpY2FzGBMgASgLMh8ubGxtZ3cuYWdlbnQudjEuRGVzaXJlZFJlcGxpY2FzSAASMwoMbG9nc19yZXF1ZXN0GBQgASgLMhsubGxtZ3cuYWdlbnQudjEuTG9nc1JlcXVlc3RIABIvCgpsb2dzX3JlcGx5GBUgASgLMhkubGxtZ3cuYWdlbnQudjEuTG9nc1JlcGx5SAASOQoPcmVjbGFpbV9yZXF1ZXN0GBYgASgLMh4ubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcXVlc3RIABI1Cg1yZWNsYWltX3JlcGx5GBcgASgLMhwubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcGx5SAASNQoNdXBncmFkZV9hZ2VudBgYIAEoCzIcLmxsbWd3LmFnZW50LnYxLlVwZ3JhZGVBZ2VudEgAEjUKDXVwZ3JhZGVfcmVwbHkYGSABKAsyHC5sbG1ndy5hZ2VudC52MS5VcGdyYWRlUmVwbHlIAEIFCgNtc2ci8QIKCFJlZ2lzdGVyEg8KB25vZGVfaWQYASABKAkSEQoJbm9kZV9uYW1lGAIgASgJEhUKDWFnZW50X3ZlcnNpb24YAyABKAkSEAoIZmVhdHVyZXMYBCADKAkSNAoGbGFiZWxzGAUgAygLMiQubGxtZ3cuYWdlbnQudjEuUmVnaXN0ZXIuTGFiZWxzRW50cnkSKgoIaGFyZHdhcmUYBiABKAsyGC5sbG1ndy5hZ2VudC52MS5IYXJkd2FyZRIPCgdlbmdpbmVzGAcgAygJEhEKCXNpbXVsYXRlZBgIIAEoCBIaChJzaW11bGF0aW9uX3Byb2ZpbGUYCSABKAkSFgoKam9pbl90b2tlbhgKIAEoCUICGAESLwoIcmVwbGljYXMYCyADKAsyHS5sbG1ndy5hZ2VudC52MS5SZXBsaWNhU3RhdHVzGi0KC0xhYmVsc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiaQoLUmVnaXN0ZXJBY2sSDwoHbm9kZV9pZBgBIAEoCRIdChVoZWFydGJlYXRfaW50ZXJ2YWxfbXMYAiABKA0SFgoOc2VydmVyX3ZlcnNpb24YAyABKAkSEgoKYWdlbnRfdXJscxgEIAMoCSLmAQoISGFyZHdhcmUSIQoEZ3B1cxgBIAMoCzITLmxsbWd3LmFnZW50LnYxLkdwdRIgCgNjcHUYAiABKAsyEy5sbG1ndy5hZ2VudC52MS5DcHUSGgoSbWVtb3J5X2J5dGVzX3RvdGFsGAMgASgEEhgKEGRpc2tfYnl0ZXNfdG90YWwYBCABKAQSFwoPZGlza19ieXRlc19mcmVlGAUgASgEEgoKAm9zGAYgASgJEgwKBGFyY2gYByABKAkSFgoOZHJpdmVyX3ZlcnNpb24YCCABKAkSFAoMY3VkYV92ZXJzaW9uGAkgASgJIiMKA0NwdRINCgVtb2RlbBgBIAEoCRINCgVjb3JlcxgCIAEoDSLFAwoDR3B1Eg0KBWluZGV4GAEgASgNEgwKBHV1aWQYAiABKAkSDAoEbmFtZRgDIAEoCRIaChJtZW1vcnlfYnl0ZXNfdG90YWwYBCABKAQSGgoSY29tcHV0ZV9jYXBhYmlsaXR5GAUgASgJEhkKDHBjaWVfZ2VuX21heBgGIAEoDUgAiAEBEh0KEHBjaWVfZ2VuX2N1cnJlbnQYByABKA1IAYgBARIbCg5wY2llX3dpZHRoX21heBgIIAEoDUgCiAEBEh8KEnBjaWVfd2lkdGhfY3VycmVudBgJIAEoDUgDiAEBEhIKCnBjaV9idXNfaWQYCiABKAkSEwoLbWlnX2VuYWJsZWQYCyABKAgSHgoRcG93ZXJfbGltaXRfd2F0dHMYDCABKAFIBIgBARIeChFwY2llX2dlbl9jYXJkX21heBgNIAEoDUgFiAEBQg8KDV9wY2llX2dlbl9tYXhCEwoRX3BjaWVfZ2VuX2N1cnJlbnRCEQoPX3BjaWVfd2lkdGhfbWF4QhUKE19wY2llX3dpZHRoX2N1cnJlbnRCFAoSX3Bvd2VyX2xpbWl0X3dhdHRzQhQKEl9wY2llX2dlbl9jYXJkX21heCLvAgoJSGVhcnRiZWF0EicKBGdwdXMYASADKAsyGS5sbG1ndy5hZ2VudC52MS5HcHVTYW1wbGUSJAoXY3B1X3V0aWxpemF0aW9uX3BlcmNlbnQYAiABKAFIAIgBARIeChFtZW1vcnlfYnl0ZXNfdXNlZBgDIAEoBEgBiAEBEhwKD2Rpc2tfYnl0ZXNfZnJlZRgEIAEoBEgCiAEBEhIKCnNlbnRfYXRfbXMYBSABKAQSLwoIcmVwbGljYXMYBiADKAsyHS5sbG1ndy5hZ2VudC52MS5SZXBsaWNhU3RhdHVzEikKHG1lbW9yeV9yZWFkX2J5dGVzX3Blcl9zZWNvbmQYByABKAFIA4gBAUIaChhfY3B1X3V0aWxpemF0aW9uX3BlcmNlbnRCFAoSX21lbW9yeV9ieXRlc191c2VkQhIKEF9kaXNrX2J5dGVzX2ZyZWVCHwodX21lbW9yeV9yZWFkX2J5dGVzX3Blcl9zZWNvbmQi7QEKCUdwdVNhbXBsZRIMCgR1dWlkGAEgASgJEiAKE3V0aWxpemF0aW9uX3BlcmNlbnQYAiABKAFIAIgBARIeChFtZW1vcnlfYnl0ZXNfdXNlZBgDIAEoBEgBiAEBEiAKE3RlbXBlcmF0dXJlX2NlbHNpdXMYBCABKAFIAogBARIYCgtwb3dlcl93YXR0cxgFIAEoAUgDiAEBQhYKFF91dGlsaXphdGlvbl9wZXJjZW50QhQKEl9tZW1vcnlfYnl0ZXNfdXNlZEIWChRfdGVtcGVyYXR1cmVfY2Vsc2l1c0IOCgxfcG93ZXJfd2F0dHMiGgoEUGluZxISCgpzZW50X2F0X21zGAEgASgEIhoKBFBvbmcSEgoKc2VudF9hdF9tcxgBIAEoBCJBCgVFcnJvchInCgRjb2RlGAEgASgOMhkubGxtZ3cuYWdlbnQudjEuRXJyb3JDb2RlEg8KB21lc3NhZ2UYAiABKAkitAMKDFN0YXJ0UmVwbGljYRISCgpyZXBsaWNhX2lkGAEgASgJEg0KBW1vZGVsGAIgASgJEg4KBmVuZ2luZRgDIAEoCRIOCgZzb3VyY2UYBCABKAkSEwoLZ3B1X2luZGV4ZXMYBSADKA0SFwoPdGVuc29yX3BhcmFsbGVsGAYgASgNEhYKDmNvbnRleHRfbGVuZ3RoGAcgASgNEgwKBGFyZ3MYCCADKAkSMgoDZW52GAkgAygLMiUubGxtZ3cuYWdlbnQudjEuU3RhcnRSZXBsaWNhLkVudkVudHJ5Eg8KB2FwaV9rZXkYCiABKAkSFAoMYWxsb3dfcGlja2xlGAsgASgIEhIKCmVtYmVkZGluZ3MYDCABKAgSGAoQc3RhcnRfdGltZW91dF9tcxgNIAEoDRIZChFzZXJ2ZWRfbW9kZWxfbmFtZRgOIAEoCRIRCglub2RlX3JhbmsYDyABKA0SEgoKbm9kZV9jb3VudBgQIAEoDRIWCg5sZWFkZXJfYWRkcmVzcxgRIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjEKC1N0b3BSZXBsaWNhEhIKCnJlcGxpY2FfaWQYASABKAkSDgoGcmVhc29uGAIgASgJIkEKD0Rlc2lyZWRSZXBsaWNhcxIuCghyZXBsaWNhcxgBIAMoCzIcLmxsbWd3LmFnZW50LnYxLlN0YXJ0UmVwbGljYSLYAgoNUmVwbGljYVN0YXR1cxISCgpyZXBsaWNhX2lkGAEgASgJEg0KBW1vZGVsGAIgASgJEisKBXBoYXNlGAMgASgOMhwubGxtZ3cuYWdlbnQudjEuUmVwbGljYVBoYXNlEg8KB21lc3NhZ2UYBCABKAkSDAoEaG9zdBgFIAEoCRIMCgRwb3J0GAYgASgNEhsKDmZldGNoX3Byb2dyZXNzGAcgASgBSACIAQESFgoJZXhpdF9jb2RlGAggASgFSAGIAQESEwoLZXhpdF9zaWduYWwYCSABKAkSFQoNY2hhbmdlZF9hdF9tcxgKIAEoBBIOCgZlbmdpbmUYCyABKAkSEwoLZ3B1X2luZGV4ZXMYDCADKA0SCwoDcGlkGA0gASgFEhYKDmxlYWRlcl9hZGRyZXNzGA4gASgJQhEKD19mZXRjaF9wcm9ncmVzc0IMCgpfZXhpdF9jb2RlIiwKC0xvZ3NSZXF1ZXN0Eg4KBnNvdXJjZRgBIAEoCRINCgVsaW5lcxgCIAEoDSJKCglMb2dzUmVwbHkSDgoGc291cmNlGAEgASgJEg0KBWxpbmVzGAIgAygJEg8KB3NvdXJjZXMYAyADKAkSDQoFZXJyb3IYBCABKAkiOQoOUmVjbGFpbVJlcXVlc3QSFgoOd2FudGVkX3NvdXJjZXMYASADKAkSDwoHY29sbGVjdBgCIAEoCCJnCgtDYWNoZWRFbnRyeRISCgpjYWNoZV9uYW1lGAEgASgJEg4KBnNvdXJjZRgCIAEoCRISCgpzaXplX2J5dGVzGAMgASgEEg8KB3JlbW92ZWQYBCABKAgSDwoHcmVmdXNlZBgFIAEoCSJRCgxSZWNsYWltUmVwbHkSLAoHZW50cmllcxgBIAMoCzIbLmxsbWd3LmFnZW50LnYxLkNhY2hlZEVudHJ5EhMKC2J5dGVzX2ZyZWVkGAIgASgEIk8KDFVwZ3JhZGVBZ2VudBIPCgd2ZXJzaW9uGAEgASgJEgwKBGZpbGUYAiABKAkSDgoGc2hhMjU2GAMgASgJEhAKCHVybF9wYXRoGAQgASgJIkIKDFVwZ3JhZGVSZXBseRIKCgJvaxgBIAEoCBINCgVlcnJvchgCIAEoCRIXCg9hbHJlYWR5X2N1cnJlbnQYAyABKAgqzwEKDFJlcGxpY2FQaGFzZRIdChlSRVBMSUNBX1BIQVNFX1VOU1BFQ0lGSUVEEAASGgoWUkVQTElDQV9QSEFTRV9GRVRDSElORxABEhoKFlJFUExJQ0FfUEhBU0VfU1RBUlRJTkcQAhIXChNSRVBMSUNBX1BIQVNFX1JFQURZEAMSGAoUUkVQTElDQV9QSEFTRV9GQUlMRUQQBBIZChVSRVBMSUNBX1BIQVNFX1NUT1BQRUQQBRIaChZSRVBMSUNBX1BIQVNFX0RSQUlOSU5HEAYqwgEKCUVycm9yQ29kZRIaChZFUlJPUl9DT0RFX1VOU1BFQ0lGSUVEEAASHgoaRVJST1JfQ09ERV9NQUxGT1JNRURfRlJBTUUQARIeChpFUlJPUl9DT0RFX1VOQVVUSEVOVElDQVRFRBACEh0KGUVSUk9SX0NPREVfTk9UX1JFR0lTVEVSRUQQAxIaChZFUlJPUl9DT0RFX1VOU1VQUE9SVEVEEAQSHgoaRVJST1JfQ09ERV9GUkFNRV9UT09fTEFSR0UQBWIGcHJvdG8z");
+  fileDesc("ChpsbG1ndy9hZ2VudC92MS9hZ2VudC5wcm90bxIObGxtZ3cuYWdlbnQudjEi1AYKCEVudmVsb3BlEhIKCnJlcXVlc3RfaWQYASABKAkSLAoIcmVnaXN0ZXIYCiABKAsyGC5sbG1ndy5hZ2VudC52MS5SZWdpc3RlckgAEjMKDHJlZ2lzdGVyX2FjaxgLIAEoCzIbLmxsbWd3LmFnZW50LnYxLlJlZ2lzdGVyQWNrSAASLgoJaGVhcnRiZWF0GAwgASgLMhkubGxtZ3cuYWdlbnQudjEuSGVhcnRiZWF0SAASJAoEcGluZxgNIAEoCzIULmxsbWd3LmFnZW50LnYxLlBpbmdIABIkCgRwb25nGA4gASgLMhQubGxtZ3cuYWdlbnQudjEuUG9uZ0gAEiYKBWVycm9yGA8gASgLMhUubGxtZ3cuYWdlbnQudjEuRXJyb3JIABI1Cg1zdGFydF9yZXBsaWNhGBAgASgLMhwubGxtZ3cuYWdlbnQudjEuU3RhcnRSZXBsaWNhSAASMwoMc3RvcF9yZXBsaWNhGBEgASgLMhsubGxtZ3cuYWdlbnQudjEuU3RvcFJlcGxpY2FIABI3Cg5yZXBsaWNhX3N0YXR1cxgSIAEoCzIdLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FTdGF0dXNIABI7ChBkZXNpcmVkX3JlcGxpY2FzGBMgASgLMh8ubGxtZ3cuYWdlbnQudjEuRGVzaXJlZFJlcGxpY2FzSAASMwoMbG9nc19yZXF1ZXN0GBQgASgLMhsubGxtZ3cuYWdlbnQudjEuTG9nc1JlcXVlc3RIABIvCgpsb2dzX3JlcGx5GBUgASgLMhkubGxtZ3cuYWdlbnQudjEuTG9nc1JlcGx5SAASOQoPcmVjbGFpbV9yZXF1ZXN0GBYgASgLMh4ubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcXVlc3RIABI1Cg1yZWNsYWltX3JlcGx5GBcgASgLMhwubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcGx5SAASNQoNdXBncmFkZV9hZ2VudBgYIAEoCzIcLmxsbWd3LmFnZW50LnYxLlVwZ3JhZGVBZ2VudEgAEjUKDXVwZ3JhZGVfcmVwbHkYGSABKAsyHC5sbG1ndy5hZ2VudC52MS5VcGdyYWRlUmVwbHlIAEIFCgNtc2ciqQMKCFJlZ2lzdGVyEg8KB25vZGVfaWQYASABKAkSEQoJbm9kZV9uYW1lGAIgASgJEhUKDWFnZW50X3ZlcnNpb24YAyABKAkSEAoIZmVhdHVyZXMYBCADKAkSNAoGbGFiZWxzGAUgAygLMiQubGxtZ3cuYWdlbnQudjEuUmVnaXN0ZXIuTGFiZWxzRW50cnkSKgoIaGFyZHdhcmUYBiABKAsyGC5sbG1ndy5hZ2VudC52MS5IYXJkd2FyZRIPCgdlbmdpbmVzGAcgAygJEhEKCXNpbXVsYXRlZBgIIAEoCBIaChJzaW11bGF0aW9uX3Byb2ZpbGUYCSABKAkSFgoKam9pbl90b2tlbhgKIAEoCUICGAESLwoIcmVwbGljYXMYCyADKAsyHS5sbG1ndy5hZ2VudC52MS5SZXBsaWNhU3RhdHVzEjYKD2VuZ2luZV9pbnN0YWxscxgMIAMoCzIdLmxsbWd3LmFnZW50LnYxLkVuZ2luZUluc3RhbGwaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASKdAQoNRW5naW5lSW5zdGFsbBIOCgZlbmdpbmUYASABKAkSDwoHdmVyc2lvbhgCIAEoCRIxCgVwaGFzZRgDIAEoDjIiLmxsbWd3LmFnZW50LnYxLkVuZ2luZUluc3RhbGxQaGFzZRIPCgdtZXNzYWdlGAQgASgJEhAKCGxvZ190YWlsGAUgAygJEhUKDWNoYW5nZWRfYXRfbXMYBiABKAQiaQoLUmVnaXN0ZXJBY2sSDwoHbm9kZV9pZBgBIAEoCRIdChVoZWFydGJlYXRfaW50ZXJ2YWxfbXMYAiABKA0SFgoOc2VydmVyX3ZlcnNpb24YAyABKAkSEgoKYWdlbnRfdXJscxgEIAMoCSLmAQoISGFyZHdhcmUSIQoEZ3B1cxgBIAMoCzITLmxsbWd3LmFnZW50LnYxLkdwdRIgCgNjcHUYAiABKAsyEy5sbG1ndy5hZ2VudC52MS5DcHUSGgoSbWVtb3J5X2J5dGVzX3RvdGFsGAMgASgEEhgKEGRpc2tfYnl0ZXNfdG90YWwYBCABKAQSFwoPZGlza19ieXRlc19mcmVlGAUgASgEEgoKAm9zGAYgASgJEgwKBGFyY2gYByABKAkSFgoOZHJpdmVyX3ZlcnNpb24YCCABKAkSFAoMY3VkYV92ZXJzaW9uGAkgASgJIiMKA0NwdRINCgVtb2RlbBgBIAEoCRINCgVjb3JlcxgCIAEoDSLFAwoDR3B1Eg0KBWluZGV4GAEgASgNEgwKBHV1aWQYAiABKAkSDAoEbmFtZRgDIAEoCRIaChJtZW1vcnlfYnl0ZXNfdG90YWwYBCABKAQSGgoSY29tcHV0ZV9jYXBhYmlsaXR5GAUgASgJEhkKDHBjaWVfZ2VuX21heBgGIAEoDUgAiAEBEh0KEHBjaWVfZ2VuX2N1cnJlbnQYByABKA1IAYgBARIbCg5wY2llX3dpZHRoX21heBgIIAEoDUgCiAEBEh8KEnBjaWVfd2lkdGhfY3VycmVudBgJIAEoDUgDiAEBEhIKCnBjaV9idXNfaWQYCiABKAkSEwoLbWlnX2VuYWJsZWQYCyABKAgSHgoRcG93ZXJfbGltaXRfd2F0dHMYDCABKAFIBIgBARIeChFwY2llX2dlbl9jYXJkX21heBgNIAEoDUgFiAEBQg8KDV9wY2llX2dlbl9tYXhCEwoRX3BjaWVfZ2VuX2N1cnJlbnRCEQoPX3BjaWVfd2lkdGhfbWF4QhUKE19wY2llX3dpZHRoX2N1cnJlbnRCFAoSX3Bvd2VyX2xpbWl0X3dhdHRzQhQKEl9wY2llX2dlbl9jYXJkX21heCKnAwoJSGVhcnRiZWF0EicKBGdwdXMYASADKAsyGS5sbG1ndy5hZ2VudC52MS5HcHVTYW1wbGUSJAoXY3B1X3V0aWxpemF0aW9uX3BlcmNlbnQYAiABKAFIAIgBARIeChFtZW1vcnlfYnl0ZXNfdXNlZBgDIAEoBEgBiAEBEhwKD2Rpc2tfYnl0ZXNfZnJlZRgEIAEoBEgCiAEBEhIKCnNlbnRfYXRfbXMYBSABKAQSLwoIcmVwbGljYXMYBiADKAsyHS5sbG1ndy5hZ2VudC52MS5SZXBsaWNhU3RhdHVzEikKHG1lbW9yeV9yZWFkX2J5dGVzX3Blcl9zZWNvbmQYByABKAFIA4gBARI2Cg9lbmdpbmVfaW5zdGFsbHMYCCADKAsyHS5sbG1ndy5hZ2VudC52MS5FbmdpbmVJbnN0YWxsQhoKGF9jcHVfdXRpbGl6YXRpb25fcGVyY2VudEIUChJfbWVtb3J5X2J5dGVzX3VzZWRCEgoQX2Rpc2tfYnl0ZXNfZnJlZUIfCh1fbWVtb3J5X3JlYWRfYnl0ZXNfcGVyX3NlY29uZCLtAQoJR3B1U2FtcGxlEgwKBHV1aWQYASABKAkSIAoTdXRpbGl6YXRpb25fcGVyY2VudBgCIAEoAUgAiAEBEh4KEW1lbW9yeV9ieXRlc191c2VkGAMgASgESAGIAQESIAoTdGVtcGVyYXR1cmVfY2Vsc2l1cxgEIAEoAUgCiAEBEhgKC3Bvd2VyX3dhdHRzGAUgASgBSAOIAQFCFgoUX3V0aWxpemF0aW9uX3BlcmNlbnRCFAoSX21lbW9yeV9ieXRlc191c2VkQhYKFF90ZW1wZXJhdHVyZV9jZWxzaXVzQg4KDF9wb3dlcl93YXR0cyIaCgRQaW5nEhIKCnNlbnRfYXRfbXMYASABKAQiGgoEUG9uZxISCgpzZW50X2F0X21zGAEgASgEIkEKBUVycm9yEicKBGNvZGUYASABKA4yGS5sbG1ndy5hZ2VudC52MS5FcnJvckNvZGUSDwoHbWVzc2FnZRgCIAEoCSK0AwoMU3RhcnRSZXBsaWNhEhIKCnJlcGxpY2FfaWQYASABKAkSDQoFbW9kZWwYAiABKAkSDgoGZW5naW5lGAMgASgJEg4KBnNvdXJjZRgEIAEoCRITCgtncHVfaW5kZXhlcxgFIAMoDRIXCg90ZW5zb3JfcGFyYWxsZWwYBiABKA0SFgoOY29udGV4dF9sZW5ndGgYByABKA0SDAoEYXJncxgIIAMoCRIyCgNlbnYYCSADKAsyJS5sbG1ndy5hZ2VudC52MS5TdGFydFJlcGxpY2EuRW52RW50cnkSDwoHYXBpX2tleRgKIAEoCRIUCgxhbGxvd19waWNrbGUYCyABKAgSEgoKZW1iZWRkaW5ncxgMIAEoCBIYChBzdGFydF90aW1lb3V0X21zGA0gASgNEhkKEXNlcnZlZF9tb2RlbF9uYW1lGA4gASgJEhEKCW5vZGVfcmFuaxgPIAEoDRISCgpub2RlX2NvdW50GBAgASgNEhYKDmxlYWRlcl9hZGRyZXNzGBEgASgJGioKCEVudkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiMQoLU3RvcFJlcGxpY2ESEgoKcmVwbGljYV9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiQQoPRGVzaXJlZFJlcGxpY2FzEi4KCHJlcGxpY2FzGAEgAygLMhwubGxtZ3cuYWdlbnQudjEuU3RhcnRSZXBsaWNhItgCCg1SZXBsaWNhU3RhdHVzEhIKCnJlcGxpY2FfaWQYASABKAkSDQoFbW9kZWwYAiABKAkSKwoFcGhhc2UYAyABKA4yHC5sbG1ndy5hZ2VudC52MS5SZXBsaWNhUGhhc2USDwoHbWVzc2FnZRgEIAEoCRIMCgRob3N0GAUgASgJEgwKBHBvcnQYBiABKA0SGwoOZmV0Y2hfcHJvZ3Jlc3MYByABKAFIAIgBARIWCglleGl0X2NvZGUYCCABKAVIAYgBARITCgtleGl0X3NpZ25hbBgJIAEoCRIVCg1jaGFuZ2VkX2F0X21zGAogASgEEg4KBmVuZ2luZRgLIAEoCRITCgtncHVfaW5kZXhlcxgMIAMoDRILCgNwaWQYDSABKAUSFgoObGVhZGVyX2FkZHJlc3MYDiABKAlCEQoPX2ZldGNoX3Byb2dyZXNzQgwKCl9leGl0X2NvZGUiLAoLTG9nc1JlcXVlc3QSDgoGc291cmNlGAEgASgJEg0KBWxpbmVzGAIgASgNIkoKCUxvZ3NSZXBseRIOCgZzb3VyY2UYASABKAkSDQoFbGluZXMYAiADKAkSDwoHc291cmNlcxgDIAMoCRINCgVlcnJvchgEIAEoCSI5Cg5SZWNsYWltUmVxdWVzdBIWCg53YW50ZWRfc291cmNlcxgBIAMoCRIPCgdjb2xsZWN0GAIgASgIImcKC0NhY2hlZEVudHJ5EhIKCmNhY2hlX25hbWUYASABKAkSDgoGc291cmNlGAIgASgJEhIKCnNpemVfYnl0ZXMYAyABKAQSDwoHcmVtb3ZlZBgEIAEoCBIPCgdyZWZ1c2VkGAUgASgJIlEKDFJlY2xhaW1SZXBseRIsCgdlbnRyaWVzGAEgAygLMhsubGxtZ3cuYWdlbnQudjEuQ2FjaGVkRW50cnkSEwoLYnl0ZXNfZnJlZWQYAiABKAQiTwoMVXBncmFkZUFnZW50Eg8KB3ZlcnNpb24YASABKAkSDAoEZmlsZRgCIAEoCRIOCgZzaGEyNTYYAyABKAkSEAoIdXJsX3BhdGgYBCABKAkiQgoMVXBncmFkZVJlcGx5EgoKAm9rGAEgASgIEg0KBWVycm9yGAIgASgJEhcKD2FscmVhZHlfY3VycmVudBgDIAEoCCqgAQoSRW5naW5lSW5zdGFsbFBoYXNlEiQKIEVOR0lORV9JTlNUQUxMX1BIQVNFX1VOU1BFQ0lGSUVEEAASIwofRU5HSU5FX0lOU1RBTExfUEhBU0VfSU5TVEFMTElORxABEh4KGkVOR0lORV9JTlNUQUxMX1BIQVNFX1JFQURZEAISHwobRU5HSU5FX0lOU1RBTExfUEhBU0VfRkFJTEVEEAMqzwEKDFJlcGxpY2FQaGFzZRIdChlSRVBMSUNBX1BIQVNFX1VOU1BFQ0lGSUVEEAASGgoWUkVQTElDQV9QSEFTRV9GRVRDSElORxABEhoKFlJFUExJQ0FfUEhBU0VfU1RBUlRJTkcQAhIXChNSRVBMSUNBX1BIQVNFX1JFQURZEAMSGAoUUkVQTElDQV9QSEFTRV9GQUlMRUQQBBIZChVSRVBMSUNBX1BIQVNFX1NUT1BQRUQQBRIaChZSRVBMSUNBX1BIQVNFX0RSQUlOSU5HEAYqwgEKCUVycm9yQ29kZRIaChZFUlJPUl9DT0RFX1VOU1BFQ0lGSUVEEAASHgoaRVJST1JfQ09ERV9NQUxGT1JNRURfRlJBTUUQARIeChpFUlJPUl9DT0RFX1VOQVVUSEVOVElDQVRFRBACEh0KGUVSUk9SX0NPREVfTk9UX1JFR0lTVEVSRUQQAxIaChZFUlJPUl9DT0RFX1VOU1VQUE9SVEVEEAQSHgoaRVJST1JfQ09ERV9GUkFNRV9UT09fTEFSR0UQBWIGcHJvdG8z");
 
 /**
  * Envelope wraps every frame. request_id pairs a request with its reply (Ping/Pong,
@@ -213,6 +213,15 @@ export type Register = Message<"llmgw.agent.v1.Register"> & {
    * @generated from field: repeated llmgw.agent.v1.ReplicaStatus replicas = 11;
    */
   replicas: ReplicaStatus[];
+
+  /**
+   * Engines the agent installs itself (llama.cpp), each with its phase. An engine being installed
+   * or whose install failed is not in `engines`; the control plane offers it once the install is
+   * ready (the same list travels in every Heartbeat).
+   *
+   * @generated from field: repeated llmgw.agent.v1.EngineInstall engine_installs = 12;
+   */
+  engineInstalls: EngineInstall[];
 };
 
 /**
@@ -221,6 +230,58 @@ export type Register = Message<"llmgw.agent.v1.Register"> & {
  */
 export const RegisterSchema: GenMessage<Register> = /*@__PURE__*/
   messageDesc(file_llmgw_agent_v1_agent, 1);
+
+/**
+ * EngineInstall is one engine a node builds or installs itself, and how far it got.
+ *
+ * @generated from message llmgw.agent.v1.EngineInstall
+ */
+export type EngineInstall = Message<"llmgw.agent.v1.EngineInstall"> & {
+  /**
+   * The catalog engine name (llamacpp).
+   *
+   * @generated from field: string engine = 1;
+   */
+  engine: string;
+
+  /**
+   * The pinned release being installed (for llama.cpp: its release tag and short commit).
+   *
+   * @generated from field: string version = 2;
+   */
+  version: string;
+
+  /**
+   * @generated from field: llmgw.agent.v1.EngineInstallPhase phase = 3;
+   */
+  phase: EngineInstallPhase;
+
+  /**
+   * A sentence: the step running, the version the check printed, or why it failed.
+   *
+   * @generated from field: string message = 4;
+   */
+  message: string;
+
+  /**
+   * The last lines of the install's log, oldest first (the reason a build failed is in them).
+   *
+   * @generated from field: repeated string log_tail = 5;
+   */
+  logTail: string[];
+
+  /**
+   * @generated from field: uint64 changed_at_ms = 6;
+   */
+  changedAtMs: bigint;
+};
+
+/**
+ * Describes the message llmgw.agent.v1.EngineInstall.
+ * Use `create(EngineInstallSchema)` to create a new message.
+ */
+export const EngineInstallSchema: GenMessage<EngineInstall> = /*@__PURE__*/
+  messageDesc(file_llmgw_agent_v1_agent, 2);
 
 /**
  * @generated from message llmgw.agent.v1.RegisterAck
@@ -260,7 +321,7 @@ export type RegisterAck = Message<"llmgw.agent.v1.RegisterAck"> & {
  * Use `create(RegisterAckSchema)` to create a new message.
  */
 export const RegisterAckSchema: GenMessage<RegisterAck> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 2);
+  messageDesc(file_llmgw_agent_v1_agent, 3);
 
 /**
  * @generated from message llmgw.agent.v1.Hardware
@@ -317,7 +378,7 @@ export type Hardware = Message<"llmgw.agent.v1.Hardware"> & {
  * Use `create(HardwareSchema)` to create a new message.
  */
 export const HardwareSchema: GenMessage<Hardware> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 3);
+  messageDesc(file_llmgw_agent_v1_agent, 4);
 
 /**
  * @generated from message llmgw.agent.v1.Cpu
@@ -339,7 +400,7 @@ export type Cpu = Message<"llmgw.agent.v1.Cpu"> & {
  * Use `create(CpuSchema)` to create a new message.
  */
 export const CpuSchema: GenMessage<Cpu> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 4);
+  messageDesc(file_llmgw_agent_v1_agent, 5);
 
 /**
  * A GPU card (or a MIG instance, said of its card). Optional fields are absent when the driver
@@ -434,7 +495,7 @@ export type Gpu = Message<"llmgw.agent.v1.Gpu"> & {
  * Use `create(GpuSchema)` to create a new message.
  */
 export const GpuSchema: GenMessage<Gpu> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 5);
+  messageDesc(file_llmgw_agent_v1_agent, 6);
 
 /**
  * Heartbeat carries what changes: samples per card, host load. Sent every heartbeat_interval_ms.
@@ -485,6 +546,14 @@ export type Heartbeat = Message<"llmgw.agent.v1.Heartbeat"> & {
    * @generated from field: optional double memory_read_bytes_per_second = 7;
    */
   memoryReadBytesPerSecond?: number | undefined;
+
+  /**
+   * The node's engine installs, as in Register: a level, so an install that became ready or failed
+   * is known within one beat.
+   *
+   * @generated from field: repeated llmgw.agent.v1.EngineInstall engine_installs = 8;
+   */
+  engineInstalls: EngineInstall[];
 };
 
 /**
@@ -492,7 +561,7 @@ export type Heartbeat = Message<"llmgw.agent.v1.Heartbeat"> & {
  * Use `create(HeartbeatSchema)` to create a new message.
  */
 export const HeartbeatSchema: GenMessage<Heartbeat> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 6);
+  messageDesc(file_llmgw_agent_v1_agent, 7);
 
 /**
  * @generated from message llmgw.agent.v1.GpuSample
@@ -529,7 +598,7 @@ export type GpuSample = Message<"llmgw.agent.v1.GpuSample"> & {
  * Use `create(GpuSampleSchema)` to create a new message.
  */
 export const GpuSampleSchema: GenMessage<GpuSample> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 7);
+  messageDesc(file_llmgw_agent_v1_agent, 8);
 
 /**
  * @generated from message llmgw.agent.v1.Ping
@@ -546,7 +615,7 @@ export type Ping = Message<"llmgw.agent.v1.Ping"> & {
  * Use `create(PingSchema)` to create a new message.
  */
 export const PingSchema: GenMessage<Ping> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 8);
+  messageDesc(file_llmgw_agent_v1_agent, 9);
 
 /**
  * @generated from message llmgw.agent.v1.Pong
@@ -563,7 +632,7 @@ export type Pong = Message<"llmgw.agent.v1.Pong"> & {
  * Use `create(PongSchema)` to create a new message.
  */
 export const PongSchema: GenMessage<Pong> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 9);
+  messageDesc(file_llmgw_agent_v1_agent, 10);
 
 /**
  * Error answers a frame that could not be handled. The connection stays open unless the error is
@@ -588,7 +657,7 @@ export type Error = Message<"llmgw.agent.v1.Error"> & {
  * Use `create(ErrorSchema)` to create a new message.
  */
 export const ErrorSchema: GenMessage<Error> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 10);
+  messageDesc(file_llmgw_agent_v1_agent, 11);
 
 /**
  * StartReplica asks the agent to fetch the weights (if needed) and start one engine process.
@@ -708,7 +777,7 @@ export type StartReplica = Message<"llmgw.agent.v1.StartReplica"> & {
  * Use `create(StartReplicaSchema)` to create a new message.
  */
 export const StartReplicaSchema: GenMessage<StartReplica> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 11);
+  messageDesc(file_llmgw_agent_v1_agent, 12);
 
 /**
  * @generated from message llmgw.agent.v1.StopReplica
@@ -730,7 +799,7 @@ export type StopReplica = Message<"llmgw.agent.v1.StopReplica"> & {
  * Use `create(StopReplicaSchema)` to create a new message.
  */
 export const StopReplicaSchema: GenMessage<StopReplica> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 12);
+  messageDesc(file_llmgw_agent_v1_agent, 13);
 
 /**
  * DesiredReplicas is the full list of replicas this node should run, sent after every
@@ -750,7 +819,7 @@ export type DesiredReplicas = Message<"llmgw.agent.v1.DesiredReplicas"> & {
  * Use `create(DesiredReplicasSchema)` to create a new message.
  */
 export const DesiredReplicasSchema: GenMessage<DesiredReplicas> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 13);
+  messageDesc(file_llmgw_agent_v1_agent, 14);
 
 /**
  * ReplicaStatus reports a replica's phase whenever it changes (and inside Register/Heartbeat).
@@ -843,7 +912,7 @@ export type ReplicaStatus = Message<"llmgw.agent.v1.ReplicaStatus"> & {
  * Use `create(ReplicaStatusSchema)` to create a new message.
  */
 export const ReplicaStatusSchema: GenMessage<ReplicaStatus> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 14);
+  messageDesc(file_llmgw_agent_v1_agent, 15);
 
 /**
  * LogsRequest asks for the last lines of the agent's own log (source empty or "agent") or of one
@@ -868,7 +937,7 @@ export type LogsRequest = Message<"llmgw.agent.v1.LogsRequest"> & {
  * Use `create(LogsRequestSchema)` to create a new message.
  */
 export const LogsRequestSchema: GenMessage<LogsRequest> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 15);
+  messageDesc(file_llmgw_agent_v1_agent, 16);
 
 /**
  * @generated from message llmgw.agent.v1.LogsReply
@@ -904,7 +973,7 @@ export type LogsReply = Message<"llmgw.agent.v1.LogsReply"> & {
  * Use `create(LogsReplySchema)` to create a new message.
  */
 export const LogsReplySchema: GenMessage<LogsReply> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 16);
+  messageDesc(file_llmgw_agent_v1_agent, 17);
 
 /**
  * ReclaimRequest lists the sources the catalog still wants; the node reports (and with collect,
@@ -929,7 +998,7 @@ export type ReclaimRequest = Message<"llmgw.agent.v1.ReclaimRequest"> & {
  * Use `create(ReclaimRequestSchema)` to create a new message.
  */
 export const ReclaimRequestSchema: GenMessage<ReclaimRequest> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 17);
+  messageDesc(file_llmgw_agent_v1_agent, 18);
 
 /**
  * @generated from message llmgw.agent.v1.CachedEntry
@@ -968,7 +1037,7 @@ export type CachedEntry = Message<"llmgw.agent.v1.CachedEntry"> & {
  * Use `create(CachedEntrySchema)` to create a new message.
  */
 export const CachedEntrySchema: GenMessage<CachedEntry> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 18);
+  messageDesc(file_llmgw_agent_v1_agent, 19);
 
 /**
  * @generated from message llmgw.agent.v1.ReclaimReply
@@ -990,7 +1059,7 @@ export type ReclaimReply = Message<"llmgw.agent.v1.ReclaimReply"> & {
  * Use `create(ReclaimReplySchema)` to create a new message.
  */
 export const ReclaimReplySchema: GenMessage<ReclaimReply> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 19);
+  messageDesc(file_llmgw_agent_v1_agent, 20);
 
 /**
  * UpgradeAgent tells an agent to run another release (sent only to agents announcing "upgrade"):
@@ -1035,7 +1104,7 @@ export type UpgradeAgent = Message<"llmgw.agent.v1.UpgradeAgent"> & {
  * Use `create(UpgradeAgentSchema)` to create a new message.
  */
 export const UpgradeAgentSchema: GenMessage<UpgradeAgent> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 20);
+  messageDesc(file_llmgw_agent_v1_agent, 21);
 
 /**
  * UpgradeReply answers UpgradeAgent (same request_id): ok once the new release is swapped in
@@ -1069,7 +1138,38 @@ export type UpgradeReply = Message<"llmgw.agent.v1.UpgradeReply"> & {
  * Use `create(UpgradeReplySchema)` to create a new message.
  */
 export const UpgradeReplySchema: GenMessage<UpgradeReply> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 21);
+  messageDesc(file_llmgw_agent_v1_agent, 22);
+
+/**
+ * @generated from enum llmgw.agent.v1.EngineInstallPhase
+ */
+export enum EngineInstallPhase {
+  /**
+   * @generated from enum value: ENGINE_INSTALL_PHASE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: ENGINE_INSTALL_PHASE_INSTALLING = 1;
+   */
+  INSTALLING = 1,
+
+  /**
+   * @generated from enum value: ENGINE_INSTALL_PHASE_READY = 2;
+   */
+  READY = 2,
+
+  /**
+   * @generated from enum value: ENGINE_INSTALL_PHASE_FAILED = 3;
+   */
+  FAILED = 3,
+}
+
+/**
+ * Describes the enum llmgw.agent.v1.EngineInstallPhase.
+ */
+export const EngineInstallPhaseSchema: GenEnum<EngineInstallPhase> = /*@__PURE__*/
+  enumDesc(file_llmgw_agent_v1_agent, 0);
 
 /**
  * @generated from enum llmgw.agent.v1.ReplicaPhase
@@ -1115,7 +1215,7 @@ export enum ReplicaPhase {
  * Describes the enum llmgw.agent.v1.ReplicaPhase.
  */
 export const ReplicaPhaseSchema: GenEnum<ReplicaPhase> = /*@__PURE__*/
-  enumDesc(file_llmgw_agent_v1_agent, 0);
+  enumDesc(file_llmgw_agent_v1_agent, 1);
 
 /**
  * @generated from enum llmgw.agent.v1.ErrorCode
@@ -1156,5 +1256,5 @@ export enum ErrorCode {
  * Describes the enum llmgw.agent.v1.ErrorCode.
  */
 export const ErrorCodeSchema: GenEnum<ErrorCode> = /*@__PURE__*/
-  enumDesc(file_llmgw_agent_v1_agent, 1);
+  enumDesc(file_llmgw_agent_v1_agent, 2);
 
