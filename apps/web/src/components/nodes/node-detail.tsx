@@ -20,6 +20,7 @@ import { ErrorPanel } from "../error-panel";
 import { GpuCharts } from "./gpu-charts";
 import { GpuTable } from "./gpu-table";
 import { LabelChips, SimulatedBadge, StateBadge } from "./node-badges";
+import { NodeActions } from "./node-actions";
 import { NODES_REFETCH_INTERVAL_MS } from "./nodes-page";
 
 function Fact({
@@ -129,7 +130,13 @@ export function NodeDetail({ id }: { id: string }) {
       <div className="toolbar">
         <h1>{node.name}</h1>
         {node.simulated ? <SimulatedBadge /> : null}
+        {node.cordon ? (
+          <span className="badge" data-testid="node-detail-cordon">
+            {t(`cordon.${node.cordon}`)}
+          </span>
+        ) : null}
         <div className="top-bar-spacer" />
+        <NodeActions node={node} />
         <Link
           href={`/nodes/${encodeURIComponent(node.id)}/logs`}
           className="control link-control"
