@@ -27,10 +27,32 @@ export interface FacilityTableProps {
   onRelease(domain: string): void;
 }
 
-export function FacilityTable({ view, isAdmin, isBusy, onHold, onRelease }: FacilityTableProps) {
+/** Hold on a free row, Release on a held one; off for anyone not an admin, saying why. */
+function RowAction({
+  row,
+  isAdmin,
+  isBusy,
+  onHold,
+  onRelease,
+}: FacilityTableProps & { row: FacilityDomainView }) {
+  const { t } = useTranslation("facility");
+  return (
+    <button
+      type="button"
+      className="control control-small"
+      disabled={!isAdmin || isBusy}
+      title={isAdmin ? undefined : t("adminOnly")}
+      onClick={() => (row.hold ? onRelease(row.domain) : onHold(row.domain))}
+      data-testid={row.hold ? "facility-release" : "facility-hold-open"}
+    >
+      {t(row.hold ? "release" : "holdAction")}
+    </button>
+  );
+}
+
+export function FacilityTable(props: FacilityTableProps) {
   const { t, i18n } = useTranslation("facility");
   const lang = i18n.language;
-  const adminTitle = isAdmin ? undefined : t("adminOnly");
   const columns: GridColumn<FacilityDomainView>[] = [
     {
       id: "domain",
@@ -68,24 +90,13 @@ export function FacilityTable({ view, isAdmin, isBusy, onHold, onRelease }: Faci
     {
       id: "actions",
       header: t("columns.actions"),
-      render: (row) => (
-        <button
-          type="button"
-          className="control control-small"
-          disabled={!isAdmin || isBusy}
-          title={adminTitle}
-          onClick={() => (row.hold ? onRelease(row.domain) : onHold(row.domain))}
-          data-testid={row.hold ? "facility-release" : "facility-hold-open"}
-        >
-          {t(row.hold ? "release" : "holdAction")}
-        </button>
-      ),
+      render: (row) => <RowAction row={row} {...props} />,
     },
   ];
   return (
     <DataGrid
       columns={columns}
-      rows={facilityRows(view)}
+      rows={facilityRows(props.view)}
       rowKey={(row) => row.domain}
       rowProps={(row) => ({ "data-testid": "facility-row", "data-domain": row.domain })}
       testId="facility-table"
