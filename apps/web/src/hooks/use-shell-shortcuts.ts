@@ -18,6 +18,7 @@ export interface ShellShortcutHandlers {
 const GO_TO_TARGETS: Record<string, string> = {
   c: "/cluster",
   n: "/nodes",
+  f: "/facility",
   m: "/models",
   r: "/replicas",
   q: "/quotas",

@@ -7,6 +7,7 @@ import clusterEn from "../locales/en/cluster.json";
 import commonEn from "../locales/en/common.json";
 import eventsEn from "../locales/en/events.json";
 import exploreEn from "../locales/en/explore.json";
+import facilityEn from "../locales/en/facility.json";
 import keysEn from "../locales/en/keys.json";
 import logsEn from "../locales/en/logs.json";
 import mcpEn from "../locales/en/mcp.json";
@@ -25,6 +26,7 @@ import clusterTr from "../locales/tr/cluster.json";
 import commonTr from "../locales/tr/common.json";
 import eventsTr from "../locales/tr/events.json";
 import exploreTr from "../locales/tr/explore.json";
+import facilityTr from "../locales/tr/facility.json";
 import keysTr from "../locales/tr/keys.json";
 import logsTr from "../locales/tr/logs.json";
 import mcpTr from "../locales/tr/mcp.json";
@@ -56,6 +58,7 @@ export const NAMESPACES = [
   "account",
   "refusals",
   "explore",
+  "facility",
 ] as const;
 
 export const resources = {
@@ -78,6 +81,7 @@ export const resources = {
     mcp: mcpEn,
     account: accountEn,
     refusals: refusalsEn,
+    facility: facilityEn,
   },
   tr: {
     common: commonTr,
@@ -98,6 +102,7 @@ export const resources = {
     mcp: mcpTr,
     account: accountTr,
     refusals: refusalsTr,
+    facility: facilityTr,
   },
 } as const;
 

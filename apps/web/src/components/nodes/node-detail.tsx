@@ -21,6 +21,7 @@ import { EngineInstalls } from "./engine-installs";
 import { GpuCharts } from "./gpu-charts";
 import { GpuTable } from "./gpu-table";
 import { LabelChips, SimulatedBadge, StateBadge } from "./node-badges";
+import { NodeActions } from "./node-actions";
 import { NODES_REFETCH_INTERVAL_MS } from "./nodes-page";
 
 function Fact({
@@ -130,7 +131,13 @@ export function NodeDetail({ id }: { id: string }) {
       <div className="toolbar">
         <h1>{node.name}</h1>
         {node.simulated ? <SimulatedBadge /> : null}
+        {node.cordon ? (
+          <span className="badge" data-testid="node-detail-cordon">
+            {t(`cordon.${node.cordon}`)}
+          </span>
+        ) : null}
         <div className="top-bar-spacer" />
+        <NodeActions node={node} />
         <Link
           href={`/nodes/${encodeURIComponent(node.id)}/logs`}
           className="control link-control"

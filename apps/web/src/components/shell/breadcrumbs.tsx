@@ -10,6 +10,7 @@ import { useTRPC } from "../../trpc/react";
 const SECTIONS = [
   "cluster",
   "nodes",
+  "facility",
   "models",
   "replicas",
   "quotas",

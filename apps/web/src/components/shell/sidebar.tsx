@@ -11,6 +11,7 @@ const SECTIONS = [
     entries: [
       { href: "/cluster", label: "nav.cluster", testId: "nav-cluster", shortcut: "g c" },
       { href: "/nodes", label: "nav.nodes", testId: "nav-nodes", shortcut: "g n" },
+      { href: "/facility", label: "nav.facility", testId: "nav-facility", shortcut: "g f" },
       { href: "/events", label: "nav.events", testId: "nav-events", shortcut: "g e" },
     ],
   },
