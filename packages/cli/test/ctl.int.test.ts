@@ -65,9 +65,10 @@ describe("llmgw ctl", () => {
     );
     expect(table.code).toBe(0);
     const lines = table.output.trim().split("\n");
-    expect(lines[0]).toMatch(/^NAME\s+STATE\s+GPUS/);
+    expect(lines[0]).toMatch(/^NAME\s+STATE\s+LOCATION\s+GPUS\s.*\sENGINES\s/);
     const row = lines.find((line) => line.startsWith("ctl-l40s"));
-    expect(row).toMatch(/ready \(simulated\)\s+4 x NVIDIA L40S/);
+    // No location labels: LOCATION shows "-".
+    expect(row).toMatch(/ready \(simulated\)\s+-\s+4 x NVIDIA L40S/);
     // Columns line up: STATE starts at the same offset in the header and the row.
     expect(row?.indexOf("ready")).toBe(lines[0]?.indexOf("STATE"));
 
