@@ -189,11 +189,12 @@ export class ReplicaBook {
       const lastUsedAtMs = Math.max(kept.lastUsedAtMs ?? 0, next.lastUsedAtMs ?? 0) || null;
       const leaderAddress = kept.leaderAddress ?? null;
       // Shards read after their replica's row (a standby reading mid-write) arrive on a later
-      // reload: the node index follows them.
-      for (const nodeId of nodeIdsOf(kept)) this.byNode.remove(nodeId, kept.id);
+      // reload: the node index follows them. Only then: a standby reloads every record often.
+      const shardsArrived = (kept.shards?.length ?? 0) !== (next.shards?.length ?? 0);
+      if (shardsArrived) for (const nodeId of nodeIdsOf(kept)) this.byNode.remove(nodeId, kept.id);
       Object.assign(kept, { ...next, lastUsedAtMs, lastSentMs: kept.lastSentMs });
       if (kept.shards) kept.leaderAddress = leaderAddress;
-      for (const nodeId of nodeIdsOf(kept)) this.byNode.add(nodeId, kept);
+      if (shardsArrived) for (const nodeId of nodeIdsOf(kept)) this.byNode.add(nodeId, kept);
     }
     for (const id of [...this.records.keys()]) if (!seen.has(id)) this.forget(id);
   }
