@@ -28,6 +28,21 @@ export function classOnNode(
 }
 
 /**
+ * Whether a node's score is surely worse than `worst`, judged only from numbers the node's own
+ * record holds. Every score starts with two counts that are never below zero, so when `worst` has
+ * both at zero the next terms (free cards left over for a GPU request; cards, then replicas, for a
+ * CPU one) already decide it. Weighing a node otherwise reads its model counts and domains, each
+ * elsewhere in memory; at 10,000 nodes those reads, not the arithmetic, were the search's cost.
+ */
+export function cannotBeat(usage: NodeUsage, request: PlacementRequest, worst: Score): boolean {
+  if (worst[0] !== 0 || worst[1] !== 0) return false;
+  const third = worst[2] ?? 0;
+  if (request.gpu !== undefined) return freeCardsTotal(usage) - request.gpus > third;
+  const cards = hasCards(usage) ? 1 : 0;
+  return cards > third || (cards === third && usage.replicaCount > (worst[3] ?? 0));
+}
+
+/**
  * Lower is better. First, a model's replicas go to nodes holding fewer of them, so losing one
  * node loses as few of its replicas as possible, and then to racks and PDUs holding fewer (a rack
  * or a PDU fails as a whole). Then GPU replicas pack onto the fullest node

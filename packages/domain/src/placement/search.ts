@@ -8,7 +8,14 @@
 import type { Fleet, NodeUsage, OrderedNodes, SortedNodes } from "./fleet-types";
 import { classIndex, cpuIndexes } from "./node-index";
 import { nodeFits, type NodeCheck } from "./predicates";
-import { classOnNode, compareScores, SCORE_TERMS, scoreNode, type Score } from "./score";
+import {
+  cannotBeat,
+  classOnNode,
+  compareScores,
+  SCORE_TERMS,
+  scoreNode,
+  type Score,
+} from "./score";
 import { isNearModel } from "./spread";
 import type { PlacementPolicy, PlacementRequest } from "./types";
 
@@ -32,6 +39,7 @@ function classRank(usage: NodeUsage, classes: readonly string[]): number {
 
 function isCandidate(usage: NodeUsage, check: NodeCheck): boolean {
   if (check.request.gpu === undefined) return true;
+  if (usage.soleClass !== undefined) return check.classes.includes(usage.soleClass);
   for (const gpuClass of usage.gpuClasses) if (check.classes.includes(gpuClass)) return true;
   return false;
 }
@@ -143,6 +151,8 @@ function weighEach(
   const { request, classes } = check;
   const wanted = request.nodes > 1 ? request.nodes : 1;
   for (const usage of nodes ?? NO_NODES) {
+    const worst = best.length < wanted ? undefined : best[wanted - 1];
+    if (worst !== undefined && cannotBeat(usage, request, worst.score)) continue;
     if (!keep(usage, request, fleet) || !isCandidate(usage, check)) continue;
     const gpuClass =
       request.gpu === undefined ? undefined : classOnNode(usage, classes, request.gpus);

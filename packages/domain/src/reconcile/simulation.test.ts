@@ -288,6 +288,8 @@ describe("reconcile simulation", () => {
       const world = simulate(seed, 400);
       expect(world.replicas.size).toBeGreaterThan(0);
     },
+    // 400 whole reconcile passes: about a second alone, several on a loaded 2-core CI machine.
+    30_000,
   );
 
   it("parks a model whose engine never gets ready after exactly five starts", () => {
