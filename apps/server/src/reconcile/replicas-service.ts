@@ -1,6 +1,7 @@
 // Replicas as the API shows them: every replica the control plane made, where and in what phase.
 import type { IdleReplicasView, ReplicaView, ReplicasService } from "@llmgw/api";
 import type { FleetView } from "../fleet/fleet-view";
+import { idlePeak, type IdleRule } from "./idle-peak";
 import type { ReplicaRecord } from "./replica-book";
 
 function nodeName(fleet: FleetView, nodeId: string): string {
@@ -33,24 +34,18 @@ function view(fleet: FleetView, record: ReplicaRecord): ReplicaView {
   };
 }
 
-/** A card under this share of busy time for the whole window is doing nothing useful. */
-const IDLE_UTILIZATION_PERCENT = 5;
-/** Judged over the last minute; at least this many samples, so a fresh replica is not called idle. */
+/** Under 5 % busy over the last minute, with at least 3 samples so a fresh replica is not idle. */
+const IDLE_RULE: IdleRule = { thresholdPercent: 5, minSamples: 3 };
 const IDLE_WINDOW_MS = 60_000;
-const IDLE_SAMPLES_MIN = 3;
 
 function peakIfIdle(fleet: FleetView, record: ReplicaRecord, sinceMs: number): number | null {
-  const live = fleet.registry.get(record.nodeId);
-  if (!live?.isConnected || record.gpuIndexes.length === 0) return null;
-  let peak = 0;
-  for (const index of record.gpuIndexes) {
-    const uuid = live.register.hardware?.gpus.find((gpu) => gpu.index === index)?.uuid;
-    const seen = uuid ? fleet.registry.history.peakUtilization(record.nodeId, uuid, sinceMs) : null;
-    if (!seen || seen.samples < IDLE_SAMPLES_MIN || seen.percent >= IDLE_UTILIZATION_PERCENT)
-      return null;
-    peak = Math.max(peak, seen.percent);
-  }
-  return peak;
+  const peakOf = (nodeId: string, cardIndex: number) => {
+    const live = fleet.registry.get(nodeId);
+    if (!live?.isConnected) return null;
+    const uuid = live.register.hardware?.gpus.find((gpu) => gpu.index === cardIndex)?.uuid;
+    return uuid ? fleet.registry.history.peakUtilization(nodeId, uuid, sinceMs) : null;
+  };
+  return idlePeak(record, peakOf, IDLE_RULE);
 }
 
 function idleReplicas(fleet: FleetView): IdleReplicasView {
@@ -63,7 +58,7 @@ function idleReplicas(fleet: FleetView): IdleReplicasView {
       return peak === null ? [] : [{ replica: view(fleet, record), peakUtilizationPercent: peak }];
     })
     .sort((a, b) => a.replica.model.localeCompare(b.replica.model, "en"));
-  return { thresholdPercent: IDLE_UTILIZATION_PERCENT, windowMs: IDLE_WINDOW_MS, replicas };
+  return { thresholdPercent: IDLE_RULE.thresholdPercent, windowMs: IDLE_WINDOW_MS, replicas };
 }
 
 /** Whether the replica, or one of its shards when it spans nodes, runs on the node (id or name). */

@@ -10,7 +10,7 @@ import { writeTestRelease } from "@llmgw/release/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LiveNode } from "../fleet/registry";
 import { ReleaseStore } from "../releases/release-store";
-import { createUpgradeService, type UpgradeServiceDeps } from "./upgrade-service";
+import { createUpgradeService, readyReplicasOn, type UpgradeServiceDeps } from "./upgrade-service";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -191,5 +191,23 @@ describe("upgrade.node", () => {
     await expect(service.node("nope", "1.1.0", ACTOR)).rejects.toMatchObject({
       refusal: { code: "node.not_found" },
     });
+  });
+});
+
+describe("readyReplicasOn", () => {
+  const spanning = {
+    nodeId: "leader",
+    phase: "ready" as const,
+    shards: [{ nodeId: "leader" }, { nodeId: "worker" }],
+  };
+  it("counts a spanning replica on its worker's node as well as on its leader's", () => {
+    expect(readyReplicasOn([spanning], "worker")).toBe(1);
+    expect(readyReplicasOn([spanning], "leader")).toBe(1);
+    expect(readyReplicasOn([spanning], "elsewhere")).toBe(0);
+  });
+  it("counts only ready replicas", () => {
+    const starting = { nodeId: "n1", phase: "starting" as const, shards: [] };
+    const ready = { nodeId: "n1", phase: "ready" as const, shards: [] };
+    expect(readyReplicasOn([starting, ready], "n1")).toBe(1);
   });
 });

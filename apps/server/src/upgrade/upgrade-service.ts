@@ -5,6 +5,7 @@ import {
   ServiceError,
   type NodesService,
   type ReplicasService,
+  type ReplicaView,
   type UpgradePlanNode,
   type UpgradeService,
 } from "@llmgw/api";
@@ -59,6 +60,22 @@ async function checkedRelease(store: ReleaseStore, version: string): Promise<Sto
   }
 }
 
+type PlacedReplica = Pick<ReplicaView, "nodeId" | "phase"> & {
+  shards: readonly Pick<ReplicaView["shards"][number], "nodeId">[];
+};
+
+/**
+ * Ready replicas with a part on the node: the leader's or any shard's. Restarting a worker's node
+ * stops the whole spanning replica, so the upgrade must wait for it as for one on the leader's.
+ */
+export function readyReplicasOn(replicas: readonly PlacedReplica[], nodeId: string): number {
+  return replicas.filter(
+    (r) =>
+      r.phase === "ready" &&
+      (r.nodeId === nodeId || r.shards.some((shard) => shard.nodeId === nodeId)),
+  ).length;
+}
+
 async function planNodes(deps: UpgradeServiceDeps): Promise<UpgradePlanNode[]> {
   const [nodes, replicas] = await Promise.all([deps.nodes.list(), deps.replicas.list({})]);
   return nodes.map((node) => ({
@@ -67,7 +84,7 @@ async function planNodes(deps: UpgradeServiceDeps): Promise<UpgradePlanNode[]> {
     agentVersion: node.agentVersion,
     isConnected: deps.links.isConnected(node.id),
     isReady: node.state === "ready",
-    readyReplicas: replicas.filter((r) => r.nodeId === node.id && r.phase === "ready").length,
+    readyReplicas: readyReplicasOn(replicas, node.id),
     canUpgrade: node.features.includes(AGENT_FEATURE.upgrade),
   }));
 }
