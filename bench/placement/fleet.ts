@@ -25,8 +25,17 @@ const REPLICAS_PER_GPU_NODE = 2;
 /** Models in the catalog per GPU node: about ten replicas each. */
 const MODELS_PER_GPU_NODE = 0.2;
 
-const H100 = { gpuClass: "H100-80G", memoryGb: 80, computeCapability: 9.0 };
-const L40S = { gpuClass: "L40S", memoryGb: 48, computeCapability: 8.9 };
+// Board power as the cards declare it (H100 SXM 700 W, L40S 350 W): what power budgets count.
+const H100 = { gpuClass: "H100-80G", memoryGb: 80, computeCapability: 9.0, drawWatts: 700 };
+const L40S = { gpuClass: "L40S", memoryGb: 48, computeCapability: 8.9, drawWatts: 350 };
+
+// The building: GPU nodes 16 to a rack, 8 to a PDU (two per rack); CPU nodes 32 to a rack of
+// their own. Each PDU is capped below what its cards would draw all busy, so every placement on
+// a GPU node is checked against a budget that can refuse, and replicas spread across racks and PDUs.
+const NODES_PER_RACK = 16;
+const NODES_PER_PDU = 8;
+const CPU_NODES_PER_RACK = 32;
+const PDU_BUDGET_SHARE = 0.95;
 
 export interface Scenario {
   gpuNodes: number;
@@ -56,17 +65,40 @@ function syntheticNode(
 ): PlacementNode {
   const labels: Record<string, string> = { zone: pick(random, ["a", "b", "c"]) };
   if (isGpu && isJudgeNode(index)) labels["llmgw.role"] = "judge";
+  const cards = isGpu ? gpuCards(index) : [];
+  Object.assign(labels, facilityLabels(index, isGpu));
   return {
     id: `${isGpu ? "gpu" : "cpu"}-${index}`,
     name: `${isGpu ? "gpu" : "cpu"}-${index}`,
     isReachable: random() > 0.01,
     labels,
-    cards: isGpu ? gpuCards(index) : [],
+    cards,
     memoryGbTotal: isGpu ? 2_048 : 512,
     cpuCoresTotal: isGpu ? 224 : 128,
     diskGbFree: isGpu ? 4_000 : 1_000,
     // Weights left behind by earlier replicas: they pull a model back to where it was.
     cachedSources: sources.filter(() => random() < 1 / sources.length),
+    ...(isGpu ? { powerBudgets: [pduBudget(index)] } : {}),
+  };
+}
+
+function facilityLabels(index: number, isGpu: boolean): Record<string, string> {
+  if (!isGpu) return { "llmgw.io/rack": `cpu-r${Math.floor(index / CPU_NODES_PER_RACK)}` };
+  return {
+    "llmgw.io/rack": `r${Math.floor(index / NODES_PER_RACK)}`,
+    "llmgw.io/pdu": `p${Math.floor(index / NODES_PER_PDU)}`,
+  };
+}
+
+/** The node's PDU cap: a share of what the PDU's nodes (cards alike by index) draw all busy. */
+function pduBudget(index: number) {
+  const first = index - (index % NODES_PER_PDU);
+  let watts = 0;
+  for (let at = first; at < first + NODES_PER_PDU; at += 1)
+    for (const card of gpuCards(at)) watts += card.drawWatts ?? 0;
+  return {
+    domain: `pdu=p${Math.floor(index / NODES_PER_PDU)}`,
+    watts: Math.floor(watts * PDU_BUDGET_SHARE),
   };
 }
 

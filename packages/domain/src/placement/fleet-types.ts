@@ -32,6 +32,12 @@ export interface NodeUsage {
   cachedSources: ReadonlySet<string>;
   /** The node's rack and PDU as `rack=r12`, `pdu=p7`: the domains replicas spread across. */
   spreadDomains: readonly string[];
+  /**
+   * Replicas per model in each of `spreadDomains`, in the same order: the fleet's own counts for
+   * those domains, shared by every node in them, so asking whether a node's rack or PDU holds a
+   * model reads the node and one map, not the fleet's maps by the domain's name.
+   */
+  spreadCounts: readonly Map<string, number>[];
 }
 
 export interface ClassInfo {
@@ -67,8 +73,11 @@ export interface Fleet {
   nodesByDomain: Map<string, NodeUsage[]>;
   /** Spread domain → replicas per model in it. */
   domainModelCounts: Map<string, Map<string, number>>;
-  /** Model → nodes in a rack or PDU holding a replica of it, which score worse than the index says. */
-  nodesNearModel: Map<string, Set<NodeUsage>>;
+  /**
+   * Model → the racks and PDUs holding a replica of it: their nodes score worse for it than the
+   * index says. Domains, not their nodes: a replica marks two names, not every node of its rack.
+   */
+  domainsNearModel: Map<string, string[]>;
   /** Candidate lists ordered by score, built on first use and kept current by addReplica. */
   indexes: CandidateIndexes;
   /** Bumped by every change, so a cached refusal is reused only while nothing has moved. */

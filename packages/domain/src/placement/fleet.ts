@@ -5,13 +5,14 @@
 import type { ClassInfo, Fleet, NodeUsage } from "./fleet-types";
 import { reindexNode, unindexNode } from "./node-index";
 import { noteDraw } from "./power";
-import { noteSpread, spreadDomainsOf } from "./spread";
+import { domainCounts, noteSpread, spreadDomainsOf } from "./spread";
 import type { ExistingReplica, PlacementCard, PlacementNode } from "./types";
 
 // Most nodes cache nothing the catalog names and a CPU node has no classes; they share one empty
 // value instead of allocating their own, which at thousands of nodes is most of building the fleet.
 const NO_SOURCES: ReadonlySet<string> = new Set();
 const NO_CLASSES: readonly string[] = [];
+const NO_COUNTS: readonly Map<string, number>[] = [];
 
 function classesOf(cards: readonly PlacementCard[]): readonly string[] {
   if (cards.length === 0) return NO_CLASSES;
@@ -55,6 +56,7 @@ function indexNode(node: PlacementNode, position: number): NodeUsage {
     modelCounts: undefined,
     cachedSources: node.cachedSources?.length ? new Set(node.cachedSources) : NO_SOURCES,
     spreadDomains: spreadDomainsOf(node),
+    spreadCounts: NO_COUNTS,
   };
 }
 
@@ -85,6 +87,8 @@ function addNode(fleet: Fleet, usage: NodeUsage): void {
   if (usage.gpuClasses.length > 1) fleet.multiClassNodes.push(usage);
   for (const source of usage.cachedSources) pushTo(fleet.nodesBySource, source, usage);
   for (const domain of usage.spreadDomains) pushTo(fleet.nodesByDomain, domain, usage);
+  if (usage.spreadDomains.length > 0)
+    usage.spreadCounts = usage.spreadDomains.map((domain) => domainCounts(fleet, domain));
 }
 
 export function buildFleet(
@@ -104,7 +108,7 @@ export function buildFleet(
     nodesByDomain: new Map(),
     drawWattsByDomain: new Map(),
     domainModelCounts: new Map(),
-    nodesNearModel: new Map(),
+    domainsNearModel: new Map(),
     indexes: { byClass: new Map(), cpu: new Map() },
     version: 0,
     refusals: { version: 0, byShape: new Map() },

@@ -19,34 +19,50 @@ export function spreadDomainsOf(node: PlacementNode): readonly string[] {
   return domains ?? NO_DOMAINS;
 }
 
-/** Counts a replica once in each rack and PDU its shards are in, and marks those domains' nodes. */
+/** The replicas per model a spread domain holds, made on first use and shared by its nodes. */
+export function domainCounts(fleet: Fleet, domain: string): Map<string, number> {
+  let counts = fleet.domainModelCounts.get(domain);
+  if (!counts) fleet.domainModelCounts.set(domain, (counts = new Map()));
+  return counts;
+}
+
+/** Counts a replica once in each rack and PDU its shards are in. */
 export function noteSpread(fleet: Fleet, replica: ExistingReplica): void {
   const domains = new Set<string>();
   for (const shard of replica.shards)
     for (const domain of fleet.byId.get(shard.nodeId)?.spreadDomains ?? NO_DOMAINS)
       domains.add(domain);
   for (const domain of domains) {
-    let counts = fleet.domainModelCounts.get(domain);
-    if (!counts) fleet.domainModelCounts.set(domain, (counts = new Map()));
+    const counts = domainCounts(fleet, domain);
     const count = counts.get(replica.model) ?? 0;
     counts.set(replica.model, count + 1);
     if (count > 0) continue;
-    let near = fleet.nodesNearModel.get(replica.model);
-    if (!near) fleet.nodesNearModel.set(replica.model, (near = new Set()));
-    for (const usage of fleet.nodesByDomain.get(domain) ?? []) near.add(usage);
+    const near = fleet.domainsNearModel.get(replica.model);
+    if (near) near.push(domain);
+    else fleet.domainsNearModel.set(replica.model, [domain]);
   }
 }
 
 /** Replicas of the model in the node's rack plus those in its PDU: the spread score term. */
-export function nearCount(fleet: Fleet, usage: NodeUsage, model: string): number {
+export function nearCount(usage: NodeUsage, model: string): number {
   let total = 0;
-  for (const domain of usage.spreadDomains)
-    total += fleet.domainModelCounts.get(domain)?.get(model) ?? 0;
+  for (const counts of usage.spreadCounts) total += counts.get(model) ?? 0;
   return total;
 }
 
-export function isNearModel(fleet: Fleet, usage: NodeUsage, model: string): boolean {
-  return fleet.nodesNearModel.get(model)?.has(usage) === true;
+export function isNearModel(usage: NodeUsage, model: string): boolean {
+  for (const counts of usage.spreadCounts) if (counts.has(model)) return true;
+  return false;
+}
+
+/** Every node in a rack or PDU holding the model, each once; none when no domain holds it. */
+export function nodesNearModel(fleet: Fleet, model: string): Set<NodeUsage> | undefined {
+  const domains = fleet.domainsNearModel.get(model);
+  if (!domains) return undefined;
+  const nodes = new Set<NodeUsage>();
+  for (const domain of domains)
+    for (const usage of fleet.nodesByDomain.get(domain) ?? []) nodes.add(usage);
+  return nodes;
 }
 
 /** "rack r12 already holds 1 replica of m" for each of the node's domains holding the model. */
