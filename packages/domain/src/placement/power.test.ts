@@ -48,4 +48,21 @@ describe("power budgets", () => {
       "b: would take pdu p1 to 2100 W of its 1500 W power budget (draws 1400 W, this replica adds 700 W)",
     );
   });
+
+  it("counts the hungriest free cards when cards of one class draw differently", () => {
+    // Cards 0 and 1 draw 700 W, 2 and 3 draw 400 W: two cards add 1400 W, whichever are taken.
+    const mixed = cards(4).map((card) => ({ ...card, drawWatts: card.index < 2 ? 700 : 400 }));
+    const nodes = [
+      node("a", {
+        labels: { "llmgw.io/pdu": "p1" },
+        cards: mixed,
+        powerBudgets: [{ domain: "pdu=p1", watts: 1_300 }],
+      }),
+    ];
+    const refused = placeReplica({ nodes, replicas: [] }, request({ gpus: 2 }));
+    expect(refused.ok === false && refused.rejections[0]?.reasons).toEqual([
+      "would take pdu p1 to 1400 W of its 1300 W power budget (draws 0 W, this replica adds 1400 W)",
+    ]);
+    expect(placeReplica({ nodes, replicas: [] }, request({ gpus: 1 })).ok).toBe(true);
+  });
 });

@@ -23,6 +23,19 @@ export function noteDraw(fleet: Fleet, usage: NodeUsage, cardIndexes: readonly n
  * draw (cards of one class draw alike; taking the highest keeps the check on the safe side).
  */
 function addedWatts(usage: NodeUsage, request: PlacementRequest, gpuClass: string): number {
+  // Cards of a class almost always draw alike: then it is a product, with nothing allocated.
+  let lowest = Infinity;
+  let highest = -Infinity;
+  let free = 0;
+  for (const card of usage.node.cards)
+    if (card.gpuClass === gpuClass && card.isHealthy && usage.holders[card.index] === undefined) {
+      const draw = card.drawWatts ?? 0;
+      lowest = Math.min(lowest, draw);
+      highest = Math.max(highest, draw);
+      free += 1;
+    }
+  if (free === 0) return 0;
+  if (lowest === highest) return lowest * Math.min(free, request.gpus);
   const draws: number[] = [];
   for (const card of usage.node.cards)
     if (card.gpuClass === gpuClass && card.isHealthy && usage.holders[card.index] === undefined)
