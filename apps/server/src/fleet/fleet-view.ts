@@ -50,6 +50,7 @@ export function heldReplicas(fleet: FleetView): ExistingReplica[] {
       shards: shardsOf(record).map((s) => ({ nodeId: s.nodeId, cardIndexes: s.gpuIndexes })),
       memoryGb: profile?.memory_gb ?? 0,
       cpuCores: profile?.cpu_cores ?? 0,
+      drawWattsPerCard: profile?.power_watts_per_card,
     };
   });
 }
