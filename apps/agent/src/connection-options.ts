@@ -2,6 +2,7 @@
 // sends; the session itself is connection.ts.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { EngineInstall, Envelope, EnvelopeInit, RegisterSchema } from "@llmgw/proto";
+import type { SourceConfigReport } from "./cache/source-config";
 import type { HostLoad } from "./discovery/host";
 import type { GpuSampleValues } from "./discovery/nvidia-smi";
 import type { Logger } from "./log-ring";
@@ -19,6 +20,8 @@ export interface HeartbeatContent extends HostLoad {
   memoryReadBytesPerSecond?: number;
   /** The engines this agent installs itself, with their phase (EngineInstall). */
   engineInstalls?: EngineInstall[];
+  /** The config.json of sources read since the last Register or heartbeat (SourceConfig). */
+  sourceConfigs?: SourceConfigReport[];
 }
 
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 2000;

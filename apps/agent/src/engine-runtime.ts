@@ -78,6 +78,7 @@ export async function createEngineRuntime(options: EngineRuntimeOptions): Promis
     dataDir: config.dataDir,
     hubUrl: config.hubUrl,
     nowMs: options.nowMs,
+    log: (line) => options.logger.warn(line),
   });
   const supervisor = new ReplicaSupervisor({
     dataDir: config.dataDir,

@@ -50,3 +50,4 @@ export { loadOrCreateNodeId } from "./node-identity";
 export { loadNodeTls, type NodeTls } from "./node-tls";
 export { joinCluster, JoinError } from "./join";
 export { AGENT_VERSION } from "./inventory";
+export { measureMemoryReadRate } from "./memory-read-rate";

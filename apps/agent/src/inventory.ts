@@ -3,6 +3,7 @@
 import { LLMGW_VERSION, messageOf } from "@llmgw/domain";
 import { ENGINE_NAMES } from "@llmgw/engines";
 import { AGENT_FEATURE, type AgentFeature, type EngineInstall } from "@llmgw/proto";
+import type { SourceConfigReport } from "./cache/source-config";
 import type { AgentConfig } from "./config";
 import type { HeartbeatContent, RegisterInit } from "./connection-options";
 import {
@@ -96,6 +97,7 @@ export function buildRegister(
   inventory: Inventory,
   replicas: ReplicaStatusInit[] = [],
   engineInstalls: EngineInstall[] = [],
+  sourceConfigs: SourceConfigReport[] = [],
 ): RegisterInit {
   const { host } = inventory;
   return {
@@ -107,6 +109,7 @@ export function buildRegister(
     labels: config.labels,
     engines: inventory.engines,
     engineInstalls,
+    sourceConfigs,
     simulated: inventory.simulationProfile !== undefined,
     simulationProfile: inventory.simulationProfile ?? "",
     // Register.join_token is deprecated: the node certificate is the identity, and the token,
@@ -130,9 +133,10 @@ export async function buildHeartbeat(
   replicas: ReplicaStatusInit[] = [],
   memoryReadBytesPerSecond?: number,
   engineInstalls: EngineInstall[] = [],
+  sourceConfigs: SourceConfigReport[] = [],
 ): Promise<HeartbeatContent> {
   const { gpus, host } = await inventory.sample();
-  return { gpus, ...host, replicas, memoryReadBytesPerSecond, engineInstalls };
+  return { gpus, ...host, replicas, memoryReadBytesPerSecond, engineInstalls, sourceConfigs };
 }
 
 function dropUndefined<T extends object>(value: T): T {

@@ -109,6 +109,7 @@ export async function runAgent(
           inventory,
           runtime.supervisor.statuses(),
           runtime.installs.reports(),
+          runtime.weights.configs.all(),
         ),
       heartbeat: () =>
         buildHeartbeat(
@@ -116,6 +117,7 @@ export async function runAgent(
           runtime.supervisor.statuses(),
           memoryRead.current(),
           runtime.installs.reports(),
+          runtime.weights.configs.takeFresh(),
         ),
       logger,
       random: deps.random,

@@ -78,6 +78,7 @@ const FRAMES: Record<string, EnvelopeInit> = {
         joinToken: "tok",
         replicas: [REPLICA_STATUS],
         engineInstalls: [ENGINE_INSTALL],
+        sourceConfigs: [{ source: "file:///models/qwen", configJson: '{"model_type":"qwen2"}' }],
         hardware: {
           gpus: [
             {
@@ -138,6 +139,7 @@ const FRAMES: Record<string, EnvelopeInit> = {
         sentAtMs: 1_767_000_000_000n,
         replicas: [REPLICA_STATUS],
         engineInstalls: [ENGINE_INSTALL],
+        sourceConfigs: [{ source: "file:///models/qwen", configJson: '{"model_type":"qwen2"}' }],
       },
     },
   },

@@ -66,5 +66,5 @@ export {
   type DirectoryTestGroup,
   type DirectoryTestPerson,
 } from "./ldap-directory-data.ts";
-export { TINY_LLAMA, tinyLlamaGguf } from "./tiny-llama-gguf.ts";
+export { TINY_LLAMA, tinyLlamaGguf, type LlamaShape } from "./tiny-llama-gguf.ts";
 export { startCpuAgent } from "./cpu-agent.ts";

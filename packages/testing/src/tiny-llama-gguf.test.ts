@@ -33,6 +33,18 @@ describe("the tiny llama GGUF", () => {
     expect(tensorInfos.filter((t) => t.name.startsWith("blk.1."))).toHaveLength(9);
   });
 
+  it("takes a larger shape, for a model big enough to be memory-bound", async () => {
+    const shape = { embeddingLength: 128, blockCount: 3, feedForwardLength: 256, headCount: 8 };
+    const parsed = await parseBack(tinyLlamaGguf(shape));
+    const metadata = new Map<string, unknown>(Object.entries(parsed.metadata));
+    expect(metadata.get("llama.block_count")).toBe(3);
+    expect(metadata.get("llama.embedding_length")).toBe(128);
+    expect(metadata.get("llama.attention.head_count")).toBe(8);
+    expect(metadata.get("llama.rope.dimension_count")).toBe(16);
+    const gate = parsed.tensorInfos.find((t) => t.name === "blk.2.ffn_gate.weight");
+    expect(gate?.shape).toEqual([128n, 256n]);
+  });
+
   it("is the same bytes on every call (seeded weights)", () => {
     expect(tinyLlamaGguf().equals(tinyLlamaGguf())).toBe(true);
   });

@@ -16,6 +16,14 @@ export const TINY_LLAMA = {
   seed: 20_261_202,
 } as const;
 
+/** The shape of a generated llama model; the defaults are TINY_LLAMA's. */
+export interface LlamaShape {
+  embeddingLength: number;
+  blockCount: number;
+  feedForwardLength: number;
+  headCount: number;
+}
+
 const WORDS = ["the", "a", "and", "of", "to", "in", "is", "it", "you", "that", "model", "hello"];
 
 /** llama.cpp's token types: normal 1, unknown 2, control 3, byte 6. */
@@ -39,8 +47,8 @@ function vocabulary(): { tokens: string[]; scores: number[]; types: number[] } {
   return { tokens, scores, types };
 }
 
-function metadata(vocab: ReturnType<typeof vocabulary>): Map<string, GgufValue> {
-  const m = TINY_LLAMA;
+function metadata(vocab: ReturnType<typeof vocabulary>, shape: LlamaShape): Map<string, GgufValue> {
+  const m = { ...TINY_LLAMA, ...shape };
   return new Map<string, GgufValue>([
     ["general.architecture", { type: "string", value: "llama" }],
     ["general.name", { type: "string", value: m.name }],
@@ -63,9 +71,9 @@ function metadata(vocab: ReturnType<typeof vocabulary>): Map<string, GgufValue> 
   ]);
 }
 
-function tensors(vocabSize: number): GgufTensor[] {
+function tensors(vocabSize: number, shape: LlamaShape): GgufTensor[] {
   const random = seededRandom(TINY_LLAMA.seed);
-  const { embeddingLength: n, feedForwardLength: ff } = TINY_LLAMA;
+  const { embeddingLength: n, feedForwardLength: ff } = shape;
   const noise = (name: string, dims: number[]): GgufTensor => {
     const count = dims.reduce((product, dim) => product * dim, 1);
     const data = new Float32Array(count);
@@ -77,7 +85,7 @@ function tensors(vocabSize: number): GgufTensor[] {
     dims: [n],
     data: new Float32Array(n).fill(1),
   });
-  const layers = Array.from({ length: TINY_LLAMA.blockCount }, (_, i) => [
+  const layers = Array.from({ length: shape.blockCount }, (_, i) => [
     ones(`blk.${i}.attn_norm.weight`),
     noise(`blk.${i}.attn_q.weight`, [n, n]),
     noise(`blk.${i}.attn_k.weight`, [n, n]),
@@ -96,8 +104,12 @@ function tensors(vocabSize: number): GgufTensor[] {
   ];
 }
 
-/** The whole GGUF file, byte for byte the same on every call. */
-export function tinyLlamaGguf(): Buffer {
+/**
+ * The whole GGUF file, byte for byte the same on every call with the same shape. A larger shape
+ * (the CPU decode calibration's, bench/cpu-decode) makes a model big enough to be memory-bound.
+ */
+export function tinyLlamaGguf(shape: Partial<LlamaShape> = {}): Buffer {
   const vocab = vocabulary();
-  return writeGguf(metadata(vocab), tensors(vocab.tokens.length));
+  const full: LlamaShape = { ...TINY_LLAMA, ...shape };
+  return writeGguf(metadata(vocab, full), tensors(vocab.tokens.length, full));
 }

@@ -21,6 +21,7 @@ import {
   readManifest,
   writeFileAtomic,
 } from "./layout";
+import { SourceConfigs } from "./source-config";
 
 export interface FetchProgress {
   receivedBytes: number;
@@ -50,6 +51,8 @@ export interface WeightCacheOptions {
   hubUrl?: string | undefined;
   fetchImpl?: typeof fetch;
   nowMs?: () => number;
+  /** Where a config.json that could not be read for sizing is said. */
+  log?: (line: string) => void;
 }
 
 class WeightFetchError extends Error {
@@ -68,6 +71,8 @@ function checkPickle(source: string, allowPickle: boolean): void {
 
 export class WeightCache {
   readonly cacheDir: string;
+  /** The config.json of each source resolved here, reported for sizing. */
+  readonly configs: SourceConfigs;
   private readonly inFlight = new Map<string, Promise<ResolvedWeights>>();
   private readonly fetchImpl: typeof fetch;
   private readonly nowMs: () => number;
@@ -76,6 +81,7 @@ export class WeightCache {
     this.cacheDir = cacheDirOf(options.dataDir);
     this.fetchImpl = options.fetchImpl ?? fetch;
     this.nowMs = options.nowMs ?? Date.now;
+    this.configs = new SourceConfigs(options.log);
   }
 
   /** Cache names with a download under way; reclaim leaves them alone. */
@@ -83,7 +89,14 @@ export class WeightCache {
     return new Set(this.inFlight.keys());
   }
 
+  /** The weights' path, with the source's config.json read for sizing when it has one. */
   async resolve(source: string, options: ResolveOptions): Promise<ResolvedWeights> {
+    const resolved = await this.resolveWeights(source, options);
+    await this.configs.note(source, resolved.modelPath);
+    return resolved;
+  }
+
+  private async resolveWeights(source: string, options: ResolveOptions): Promise<ResolvedWeights> {
     checkPickle(source, options.allowPickle);
     const kind = sourceKind(source);
     if (kind === "file") return resolveLocal(source, options.isSimulator === true);

@@ -24,6 +24,7 @@ function harness(certificateNodeId = "node-1", agentUrls?: () => readonly string
   const registry = new FleetRegistry();
   let now = 1_000;
   const registered: string[] = [];
+  const logs: string[] = [];
   const session = createAgentSession(socket, {
     heartbeatIntervalMs: 2_000,
     serverVersion: "test",
@@ -31,10 +32,18 @@ function harness(certificateNodeId = "node-1", agentUrls?: () => readonly string
     nowMs: () => now,
     onRegistered: (r) => registered.push(r.nodeId),
     onDisconnected: () => undefined,
-    log: () => undefined,
+    log: (line) => logs.push(line),
     ...(agentUrls ? { agentUrls } : {}),
   });
-  return { session, sent, closed, registry, registered, advance: (ms: number) => (now += ms) };
+  return {
+    session,
+    sent,
+    closed,
+    registry,
+    registered,
+    logs,
+    advance: (ms: number) => (now += ms),
+  };
 }
 
 const envelope = (init: EnvelopeInit): Envelope => create(EnvelopeSchema, init);
@@ -123,5 +132,62 @@ describe("agent session", () => {
     registry.connect(create(RegisterSchema, { nodeId: "node-1", nodeName: "n1" }), 999_999, 2_000);
     first.session.onClose();
     expect(registry.get("node-1")?.isConnected).toBe(true);
+  });
+});
+
+describe("agent session: source configs", () => {
+  const QWEN = JSON.stringify({
+    model_type: "qwen2",
+    hidden_size: 3584,
+    intermediate_size: 18_944,
+    num_attention_heads: 28,
+    num_hidden_layers: 28,
+    num_key_value_heads: 4,
+    torch_dtype: "bfloat16",
+    vocab_size: 152_064,
+  });
+
+  it("an agent sending a huge and a malformed config.json is logged, not trusted, and stays registered", () => {
+    const h = harness();
+    const huge = `{"model_type":"qwen2","pad":"${"A".repeat(2 * 1024 * 1024)}"}`;
+    h.session.onEnvelope(
+      envelope({
+        requestId: "r1",
+        msg: {
+          case: "register",
+          value: create(RegisterSchema, {
+            nodeId: "node-1",
+            nodeName: "n1",
+            sourceConfigs: [
+              { source: "https://mirror/huge", configJson: huge },
+              { source: "https://mirror/evil", configJson: '{"__proto__":{"polluted":1}' },
+              { source: "https://mirror/nan", configJson: '{"num_hidden_layers":"NaN"}' },
+            ],
+          }),
+        },
+      }),
+    );
+    expect(h.sent[0]).toMatchObject({ msg: { case: "registerAck" } });
+    expect(h.closed).toEqual([]);
+    expect(h.logs).toHaveLength(3);
+    expect(h.logs.join("\n")).not.toMatch(/at .*\.ts:\d+/);
+    expect(h.registry.sources.reported("https://mirror/huge")).toBeUndefined();
+    expect(h.registry.sources.reported("https://mirror/evil")).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("keeps a config.json a heartbeat reports", () => {
+    const h = harness();
+    h.session.onEnvelope(register());
+    h.session.onEnvelope(
+      envelope({
+        msg: {
+          case: "heartbeat",
+          value: { sourceConfigs: [{ source: "file:///models/qwen", configJson: QWEN }] },
+        },
+      }),
+    );
+    expect(h.logs).toEqual([]);
+    expect(h.registry.sources.reported("file:///models/qwen")?.kvHeads).toBe(4);
   });
 });

@@ -38,6 +38,7 @@ export function createAgentSession(socket: AgentSocket, deps: SessionDeps): Agen
   const sessionId = nextSessionId++;
   let nodeId: string | null = null;
 
+  const nameOf = (id: string) => deps.registry.get(id)?.register.nodeName ?? id;
   const refuse = (code: ErrorCode, message: string) =>
     socket.send({ msg: { case: "error", value: { code, message } } });
 
@@ -58,6 +59,7 @@ export function createAgentSession(socket: AgentSocket, deps: SessionDeps): Agen
     }
     nodeId = msg.nodeId;
     deps.registry.connect(msg, sessionId, deps.nowMs());
+    deps.registry.sources.accept(msg.nodeName, msg.sourceConfigs, deps.log);
     deps.links?.attach(nodeId, sessionId, socket);
     socket.send({
       requestId: envelope.requestId,
@@ -86,8 +88,9 @@ export function createAgentSession(socket: AgentSocket, deps: SessionDeps): Agen
       }
       switch (msg.case) {
         case "heartbeat":
-          if (deps.registry.heartbeat(nodeId, sessionId, msg.value, deps.nowMs()))
-            deps.onReplicaReport?.(nodeId, msg.value.replicas, "heartbeat");
+          if (!deps.registry.heartbeat(nodeId, sessionId, msg.value, deps.nowMs())) return;
+          deps.onReplicaReport?.(nodeId, msg.value.replicas, "heartbeat");
+          deps.registry.sources.accept(nameOf(nodeId), msg.value.sourceConfigs, deps.log);
           return;
         case "replicaStatus":
           deps.registry.touch(nodeId, sessionId, deps.nowMs());

@@ -11,15 +11,13 @@ import {
   type ResizeResultView,
 } from "@llmgw/api";
 import {
-  describeConfig,
-  knownConfigFor,
   resizeModel,
   type ModelDefinition,
-  type ModelDescription,
   type ResizeChange,
   type SizingNote,
 } from "@llmgw/domain";
 import { heldReplicas, livePlacementNodes, type FleetView } from "../fleet/fleet-view";
+import { describeSource } from "../fleet/source-descriptions";
 import type { EventRecorder } from "../events/event-recorder";
 import type { Reconciler } from "../reconcile/reconciler";
 import type { CatalogStore } from "./catalog-store";
@@ -34,13 +32,6 @@ interface ResizeDeps {
 }
 
 type ResizeActions = Pick<ModelsService, "setGpus" | "setContext" | "setResources">;
-
-function descriptionOf(model: ModelDefinition): ModelDescription | undefined {
-  const config = knownConfigFor(model.source);
-  if (config === undefined) return undefined;
-  const described = describeConfig(config);
-  return described.ok ? described.description : undefined;
-}
 
 /** A sizing refusal as the API answers it: its own code when the console knows it. */
 function refusalError(refusal: SizingNote): ServiceError {
@@ -74,7 +65,12 @@ export function createResizeActions(
   ): Promise<ResizeResultView> => {
     const model = known(name);
     const live = { nodes: livePlacementNodes(fleet), replicas: heldReplicas(fleet) };
-    const result = resizeModel(model, change, live, descriptionOf(model));
+    const result = resizeModel(
+      model,
+      change,
+      live,
+      describeSource(model.source, fleet.registry.sources),
+    );
     if (!result.ok) throw refusalError(result.refusal);
     const revision = deps.catalog.meta(name)?.revision;
     await deps.catalog.add(result.definition, actor);

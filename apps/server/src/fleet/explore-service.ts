@@ -6,13 +6,13 @@ import { ServiceError, type ExploreAnswer, type ExploreService } from "@llmgw/ap
 import {
   describeConfig,
   exploreModel,
-  knownConfigFor,
   messageOf,
   PRESETS,
   type ExploreEntry,
   type ExploreNode,
 } from "@llmgw/domain";
 import { livePlacementNodes, type FleetView } from "./fleet-view";
+import { describeSource, type SourceDescriptions } from "./source-descriptions";
 
 /** The memory read rate the node's agent measured, from its last heartbeat; undefined until then. */
 function readRateOf(fleet: FleetView, nodeId: string): number | undefined {
@@ -41,12 +41,15 @@ export interface ExploreFleet {
   nodes(): ExploreNode[];
   /** The catalog's models, by name and where their weights come from. */
   catalogModels(): readonly { name: string; source?: string }[];
+  /** Descriptions the nodes read from the sources on their disks; absent: the built-in table only. */
+  sources?: Pick<SourceDescriptions, "reported">;
 }
 
 export function fleetForExplorer(fleet: FleetView): ExploreFleet {
   return {
     nodes: () => exploreNodes(fleet),
     catalogModels: () => fleet.catalog.current().models,
+    sources: fleet.registry.sources,
   };
 }
 
@@ -57,10 +60,8 @@ function knownEntries(fleet: ExploreFleet): ExploreEntry[] {
   ];
   return sources.flatMap(({ name, source, origin }) => {
     // An external model (served elsewhere) has no source and nothing to size.
-    const config = source === undefined ? undefined : knownConfigFor(source);
-    if (config === undefined) return [];
-    const result = describeConfig(config);
-    return result.ok ? [{ name, origin, description: result.description }] : [];
+    const description = source === undefined ? undefined : describeSource(source, fleet.sources);
+    return description === undefined ? [] : [{ name, origin, description }];
   });
 }
 

@@ -18,7 +18,7 @@ export interface FleetView {
   readonly catalog: Pick<CatalogStore, "current" | "meta" | "externalKey">;
   readonly book: Pick<ReplicaBook, "get" | "all" | "active" | "onNode" | "ofModel">;
   readonly health: Pick<ModelHealthBook, "get" | "all">;
-  readonly registry: Pick<FleetRegistry, "get" | "all" | "history" | "facility">;
+  readonly registry: Pick<FleetRegistry, "get" | "all" | "history" | "facility" | "sources">;
   /** Models placement last refused, with why. */
   readonly unplaceable: ReadonlyMap<string, Unplaceable>;
   readonly liveness: LivenessPolicy;
@@ -50,6 +50,7 @@ export function heldReplicas(fleet: FleetView): ExistingReplica[] {
       shards: shardsOf(record).map((s) => ({ nodeId: s.nodeId, cardIndexes: s.gpuIndexes })),
       memoryGb: profile?.memory_gb ?? 0,
       cpuCores: profile?.cpu_cores ?? 0,
+      drawWattsPerCard: profile?.power_watts_per_card,
     };
   });
 }

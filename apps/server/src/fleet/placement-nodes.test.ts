@@ -57,3 +57,38 @@ describe("reconcileNodes after a takeover", () => {
     ]);
   });
 });
+
+describe("each card's draw", () => {
+  function registryWithCards(gpus: Array<{ name: string; powerLimitWatts?: number }>) {
+    const registry = new FleetRegistry();
+    const register = create(RegisterSchema, {
+      nodeId: "n",
+      nodeName: "n",
+      hardware: {
+        gpus: gpus.map((gpu, index) => ({
+          index,
+          uuid: `GPU-${index}`,
+          memoryBytesTotal: 80_000_000_000n,
+          computeCapability: "9.0",
+          ...gpu,
+        })),
+      },
+    });
+    registry.connect(register, 0, 0);
+    return registry;
+  }
+
+  it("derives a draw from the card's model when nothing else says it, and names which counted", () => {
+    const registry = registryWithCards([
+      { name: "NVIDIA H100 PCIe" },
+      { name: "NVIDIA H100 PCIe", powerLimitWatts: 400 },
+      { name: "Unknown Card" },
+    ]);
+    const [node] = reconcileNodes(registry, [], 0, DEFAULT_LIVENESS, 0, GRACE);
+    expect(node?.node.cards.map((c) => [c.drawWatts, c.drawFrom])).toEqual([
+      [350, "derived"],
+      [400, "power limit"],
+      [undefined, undefined],
+    ]);
+  });
+});

@@ -2,13 +2,15 @@
 // liveness, derived from its agent session when asked, never cached between passes.
 import {
   ENGINES,
-  cardDrawWatts,
+  countedDraw,
+  derivedDrawWatts,
   nodeHoldState,
   nodeLiveness,
   normaliseGpuClass,
   parseComputeCapability,
   unreachableAfterMs,
   type LivenessPolicy,
+  type PlacementCard,
   type PlacementNode,
   type Engine,
   type ReconcileNode,
@@ -52,7 +54,7 @@ function placementNodeOf(
       computeCapability: parseComputeCapability(gpu.computeCapability) ?? 0,
       // No health signal on the wire yet; a card the agent lists is taken as usable.
       isHealthy: true,
-      ...drawOf(gpu.powerLimitWatts, live.samplesByUuid.get(gpu.uuid)?.powerWatts),
+      ...drawOf(gpu.name, gpu.powerLimitWatts, live.samplesByUuid.get(gpu.uuid)?.powerWatts),
     })),
     memoryGbTotal: Number(hw?.memoryBytesTotal ?? 0n) / GB,
     cpuCoresTotal: hw?.cpu?.cores ?? 0,
@@ -65,15 +67,21 @@ function placementNodeOf(
 }
 
 /**
- * A card's draw for power budgets: the highest of its power limit (declared) and what its last
- * heartbeat measured. Nothing derives a draw from the model yet.
+ * A card's own draw for power budgets: the highest of its power limit (declared), its model's
+ * published board power (derived) and what its last heartbeat measured. The catalog's declared
+ * per-card draw is the profile's, so placement adds it per request.
  */
 function drawOf(
+  cardName: string,
   powerLimitWatts: number | undefined,
   measuredWatts: number | undefined,
-): { drawWatts?: number } {
-  const drawWatts = cardDrawWatts(powerLimitWatts, measuredWatts);
-  return drawWatts === undefined ? {} : { drawWatts };
+): Pick<PlacementCard, "drawWatts" | "drawFrom"> {
+  const draw = countedDraw({
+    "power limit": powerLimitWatts,
+    derived: derivedDrawWatts(cardName),
+    measured: measuredWatts,
+  });
+  return draw === undefined ? {} : { drawWatts: draw.watts, drawFrom: draw.from };
 }
 
 /** Since when a node has not answered, or null while it answers. */

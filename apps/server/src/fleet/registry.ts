@@ -4,6 +4,7 @@
 import type { GpuSample, Heartbeat, Register } from "@llmgw/proto";
 import { FacilityOverlay } from "./facility-overlay";
 import { GpuHistory } from "./gpu-history";
+import { SourceDescriptions } from "./source-descriptions";
 
 export interface LiveNode {
   nodeId: string;
@@ -24,6 +25,8 @@ export class FleetRegistry {
   readonly history = new GpuHistory();
   /** Labels, cordons and holds operators set; placement reads them with the live state. */
   readonly facility = new FacilityOverlay();
+  /** Model descriptions from the config.json agents read in their sources, for sizing. */
+  readonly sources = new SourceDescriptions();
 
   connect(register: Register, sessionId: number, nowMs: number): LiveNode {
     const live: LiveNode = {

@@ -7,6 +7,7 @@ import { createCatalog, DEFAULT_LIVENESS } from "@llmgw/domain";
 import { tempDir } from "@llmgw/testing";
 import type { FleetView } from "../fleet/fleet-view";
 import { FacilityOverlay } from "../fleet/facility-overlay";
+import { SourceDescriptions } from "../fleet/source-descriptions";
 import { GpuHistory } from "../fleet/gpu-history";
 import { createOwnershipResolver } from "../identity/ownership";
 import { createUnit } from "../identity/org-tree";
@@ -40,6 +41,7 @@ function emptyFleet(): FleetView {
       all: () => [],
       history: new GpuHistory(),
       facility: new FacilityOverlay(),
+      sources: new SourceDescriptions(),
     },
     unplaceable: new Map(),
     liveness: DEFAULT_LIVENESS,

@@ -8,7 +8,6 @@ import type { NodeLinks } from "../agents/node-links";
 import { openCatalogStore } from "../catalog/db-catalog-store";
 import type { ServerConfig } from "../config";
 import type { EventRecorder } from "../events/event-recorder";
-import { loadFacility } from "../fleet/facility-store";
 import type { FleetRegistry } from "../fleet/registry";
 import { loadMasterKey } from "../seal/master-key";
 import { API_KEY_PEPPER_SECRET } from "../keys/key-hash";
@@ -20,6 +19,7 @@ import type { ReconcileDeps } from "./deps";
 import { ModelHealthBook } from "./model-health";
 import { startReconciler, type Reconciler } from "./reconciler";
 import { ReplicaBook } from "./replica-book";
+import { reloadFromStore } from "./store-reload";
 import { ReplicaLoadBook, type LoadSink } from "./replica-load";
 import { QuotaBook, readQuotaRows } from "./quota-book";
 import { createOwnershipResolver } from "../identity/ownership";
@@ -109,16 +109,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const started: { loop?: Reconciler } = {};
   const leadership = followLeadership({
     source: options.leadership,
-    reload: async () => {
-      // Labels, cordons and holds set through another control plane are read again too.
-      await Promise.all([
-        book.reload(),
-        health.reload(),
-        catalog.reload(),
-        loadFacility(db, options.registry.facility),
-      ]);
-      await quotas.reload(catalog.current().models);
-    },
+    reload: () =>
+      reloadFromStore({ db, book, health, catalog, quotas, facility: options.registry.facility }),
     tookOver: () => {
       // The grace agents get to come back counts from the takeover: they were connected to the
       // old leader until a moment ago, and a standby's own start may be hours old.

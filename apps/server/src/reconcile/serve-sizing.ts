@@ -1,13 +1,8 @@
 // Sizing a replica as it is started: the context its cards hold beside the weights (shrunk, with
 // an event and a line on the replica) or a refusal before the engine starts (the replica fails
 // with the reason, so the model's failures and parking carry it).
-import {
-  describeConfig,
-  knownConfigFor,
-  sizeAtServe,
-  type ModelDefinition,
-  type ServeSizing,
-} from "@llmgw/domain";
+import { sizeAtServe, type ModelDefinition, type ServeSizing } from "@llmgw/domain";
+import { describeSource } from "../fleet/source-descriptions";
 import type { ReconcileDeps } from "./deps";
 import type { ReplicaRecord } from "./replica-book";
 
@@ -27,12 +22,11 @@ export function servingSizeOf(
   model: ModelDefinition,
 ): ServeSizing {
   const profile = model.profiles.find((p) => p.name === record.profile);
-  const config = knownConfigFor(model.source);
-  if (!profile || profile.gpu === undefined || config === undefined) return { kind: "as-asked" };
-  const described = describeConfig(config);
-  if (!described.ok) return { kind: "as-asked" };
+  const description = describeSource(model.source, deps.registry.sources);
+  if (!profile || profile.gpu === undefined || description === undefined)
+    return { kind: "as-asked" };
   const cards = record.gpuIndexes.length * (record.shards?.length ?? 1);
-  return sizeAtServe(profile, described.description, cardMemoryGb(deps, record), cards);
+  return sizeAtServe(profile, description, cardMemoryGb(deps, record), cards);
 }
 
 /**

@@ -81,6 +81,12 @@ describe("parseModelDefinition accepts", () => {
       expect(errorsOf(model({ source }))).toEqual([]);
     }
   });
+
+  it("a declared draw per card for power budgets", () => {
+    const profiles = [{ name: "h100", engine: "vllm", gpu: "H100-80G", power_watts_per_card: 650 }];
+    const result = parseModelDefinition(model({ profiles } as Partial<ModelDefinitionInput>));
+    expect(result.ok && result.model.profiles[0]?.power_watts_per_card).toBe(650);
+  });
 });
 
 describe("parseModelDefinition refuses, naming the field and what to do", () => {
@@ -310,5 +316,17 @@ describe("parseModelDefinition refuses, naming the field and what to do", () => 
 
   it("input that is not an object", () => {
     expect(errorsOf("qwen")[0]).toMatch(/^definition: /);
+  });
+
+  it("a declared draw that is not a positive number of watts", () => {
+    const withDraw = (power_watts_per_card: unknown) =>
+      errorsOf(
+        model({
+          profiles: [{ name: "h100", engine: "vllm", gpu: "H100-80G", power_watts_per_card }],
+        } as unknown as Partial<ModelDefinitionInput>),
+      );
+    expect(withDraw(0)[0]).toMatch(/power_watts_per_card must be above 0/);
+    expect(withDraw(50_000)[0]).toMatch(/power_watts_per_card must be at most 10000 W/);
+    expect(withDraw("700W")[0]).toMatch(/power_watts_per_card is a number of watts/);
   });
 });

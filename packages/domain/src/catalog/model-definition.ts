@@ -90,6 +90,15 @@ export const profileSchema = z.strictObject({
   keep_within: z
     .enum(["rack", "row", "room"], { error: "keep_within must be one of rack, row, room" })
     .optional(),
+  /**
+   * What each card draws serving this profile, counted against power budgets when it is above the
+   * card's own figures (docs/facility.md#power-budgets).
+   */
+  power_watts_per_card: z
+    .number({ error: "power_watts_per_card is a number of watts" })
+    .positive({ error: "power_watts_per_card must be above 0" })
+    .max(10_000, { error: "power_watts_per_card must be at most 10000 W" })
+    .optional(),
 });
 
 const duration = (what: string, minMs: number) =>

@@ -5,13 +5,13 @@
 // and the KV cache read more besides).
 
 /**
- * The share of the measured read rate llama.cpp's decoding reaches. Uncalibrated: no llama.cpp
- * was installed where this was written, so 0.6 assumes a good share but not all (llama.cpp also
- * reads the KV cache, and streams less evenly than a plain read loop). Calibrate it on a node with
- * `llama-bench -m MODEL.gguf -p 0 -n 128` against the rate the agent logs: the constant is
- * tokens/s × active weight bytes ÷ read rate (docs/sizing.md, "The explorer").
+ * The share of the measured read rate llama.cpp's decoding reaches: tokens/s × active weight bytes
+ * ÷ read rate, as bench/cpu-decode/calibrate.ts measures it (llama-server v0.5.0 on a 514 MiB f32
+ * llama, against the agent's own read-rate probe). The median of three runs on a shared 2-core
+ * machine under heavy load, whose runs spread widely (docs/sizing.md, "Calibrating the
+ * constant"): provisional until rerun on an idle CPU node.
  */
-export const CPU_DECODE_EFFICIENCY = 0.6;
+export const CPU_DECODE_EFFICIENCY = 0.75;
 
 /** Expected decoding tokens per second, one decimal; undefined until the read rate is measured. */
 export function cpuTokensPerSecond(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cardDrawWatts, parsePowerBudgets } from "./budgets";
+import { parsePowerBudgets } from "./budgets";
 
 describe("facility.budgets", () => {
   it("reads domain:watts pairs", () => {
@@ -22,11 +22,5 @@ describe("facility.budgets", () => {
         /"rack=r12" has no watts[\s\S]*shelf[\s\S]*pdu=p1:-5/,
       );
     }
-  });
-
-  it("takes the highest of declared, derived and measured draw", () => {
-    expect(cardDrawWatts(700, undefined, 640)).toBe(700);
-    expect(cardDrawWatts(null, 300, 450)).toBe(450);
-    expect(cardDrawWatts(null, undefined, 0)).toBeUndefined();
   });
 });

@@ -26,11 +26,3 @@ export function parsePowerBudgets(
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, budgets };
 }
-
-/** The highest of what a card is declared, derived and measured to draw; undefined if none known. */
-export function cardDrawWatts(...draws: (number | null | undefined)[]): number | undefined {
-  let highest: number | undefined;
-  for (const draw of draws)
-    if (draw !== null && draw !== undefined && draw > 0) highest = Math.max(highest ?? 0, draw);
-  return highest;
-}

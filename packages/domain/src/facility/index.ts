@@ -3,3 +3,4 @@ export * from "./domains";
 export * from "./labels";
 export * from "./holds";
 export * from "./budgets";
+export * from "./board-power";

@@ -149,7 +149,7 @@ export function addReplica(fleet: Fleet, replica: ExistingReplica): void {
     // Out of the ordered lists while its keys change, back in under the new ones.
     unindexNode(fleet.indexes, usage);
     for (const cardIndex of shard.cardIndexes) holdCard(usage, cardIndex, replica.id);
-    noteDraw(fleet, usage, shard.cardIndexes);
+    noteDraw(fleet, usage, shard.cardIndexes, replica.drawWattsPerCard);
     usage.memoryGbUsed += replica.memoryGb;
     usage.memoryShare = shareOf(usage.memoryGbUsed, usage.node);
     usage.cpuCoresUsed += replica.cpuCores;

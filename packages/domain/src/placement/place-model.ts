@@ -72,13 +72,14 @@ export function placeModelReplicas(
         refusals.push({ profile: profile.name, summary, rejections: [] });
         continue;
       }
-      const { memoryGb, cpuCores } = request;
+      const { memoryGb, cpuCores, drawWattsPerCard } = request;
       addReplica(fleet, {
         id: replicaId,
         model: model.name,
         shards: result.shards,
         memoryGb,
         cpuCores,
+        drawWattsPerCard,
       });
       // Built field by field: a spread of the result was a slow copy per placement.
       const placed: ModelPlacementResult = {

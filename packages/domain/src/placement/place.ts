@@ -169,6 +169,7 @@ export function placeReplicas(
         shards: result.shards,
         memoryGb: request.memoryGb,
         cpuCores: request.cpuCores,
+        drawWattsPerCard: request.drawWattsPerCard,
       });
     }
     return result;

@@ -1,22 +1,74 @@
 // Power caps: a domain's PDU or feed carries so many watts, and a replica whose cards would take it
 // past its cap (`facility.budgets`) is refused there. Each held card counts what it draws serving,
-// the highest of its declared, derived and measured draw (the server works that out per card).
+// the highest of its declared (the catalog's per-card draw, or the card's power limit), derived
+// (its model's published board power) and measured draw; the server works out the card's own.
+import type { CountedDraw, DrawSource } from "../facility/board-power";
 import type { Fleet, NodeUsage } from "./fleet-types";
-import type { PlacementRequest } from "./types";
+import type { ExistingReplica, PlacementCard, PlacementRequest } from "./types";
+
+/** What a card counts for a replica declaring `declaredWatts` per card (the catalog's figure). */
+function cardDraw(
+  card: PlacementCard | undefined,
+  declaredWatts: number | undefined,
+): { watts: number; from?: DrawSource } {
+  const own = card?.drawWatts ?? 0;
+  if (declaredWatts !== undefined && declaredWatts >= own)
+    return { watts: declaredWatts, from: "catalog" };
+  return card?.drawFrom === undefined ? { watts: own } : { watts: own, from: card.drawFrom };
+}
+
+const cardAt = (usage: NodeUsage, index: number) =>
+  usage.node.cards.find((card) => card.index === index);
+
+function shardWatts(usage: NodeUsage, cardIndexes: readonly number[], declared?: number): number {
+  let watts = 0;
+  for (const index of cardIndexes) watts += cardDraw(cardAt(usage, index), declared).watts;
+  return watts;
+}
+
+function addToBudgets(draws: Map<string, number>, usage: NodeUsage, watts: number): void {
+  for (const budget of usage.node.powerBudgets ?? [])
+    draws.set(budget.domain, (draws.get(budget.domain) ?? 0) + watts);
+}
 
 /** Adds the draw of cards a replica now holds to every budgeted domain of their node. */
-export function noteDraw(fleet: Fleet, usage: NodeUsage, cardIndexes: readonly number[]): void {
+export function noteDraw(
+  fleet: Fleet,
+  usage: NodeUsage,
+  cardIndexes: readonly number[],
+  declaredWatts?: number,
+): void {
   const budgets = usage.node.powerBudgets;
   if (budgets === undefined || budgets.length === 0) return;
-  let watts = 0;
-  for (const index of cardIndexes)
-    watts += usage.node.cards.find((card) => card.index === index)?.drawWatts ?? 0;
-  for (const budget of budgets)
-    fleet.drawWattsByDomain.set(
-      budget.domain,
-      (fleet.drawWattsByDomain.get(budget.domain) ?? 0) + watts,
-    );
+  addToBudgets(fleet.drawWattsByDomain, usage, shardWatts(usage, cardIndexes, declaredWatts));
 }
+
+/**
+ * The domains' draw were `leaving` gone: a what-if that frees their cards must free their watts
+ * too, or a replica stopped to make room would count against the budget beside its successor.
+ */
+export function drawWithout(
+  fleet: Fleet,
+  leaving: readonly ExistingReplica[],
+): Map<string, number> {
+  const draws = new Map(fleet.drawWattsByDomain);
+  for (const replica of leaving)
+    for (const shard of replica.shards) {
+      const usage = fleet.byId.get(shard.nodeId);
+      if (usage === undefined) continue;
+      addToBudgets(draws, usage, -shardWatts(usage, shard.cardIndexes, replica.drawWattsPerCard));
+    }
+  return draws;
+}
+
+/** A card's draw as a number: cardDraw without the object, for the checks run on every node. */
+function drawOf(card: PlacementCard, declaredWatts: number | undefined): number {
+  const own = card.drawWatts ?? 0;
+  return declaredWatts !== undefined && declaredWatts >= own ? declaredWatts : own;
+}
+
+const isFreeOf = (usage: NodeUsage, card: PlacementCard, gpuClass: string) =>
+  card.gpuClass === gpuClass && card.isHealthy && usage.holders[card.index] === undefined;
 
 /**
  * What the request's cards would add on this node: the most any `gpus` free cards of its class
@@ -28,8 +80,8 @@ function addedWatts(usage: NodeUsage, request: PlacementRequest, gpuClass: strin
   let highest = -Infinity;
   let free = 0;
   for (const card of usage.node.cards)
-    if (card.gpuClass === gpuClass && card.isHealthy && usage.holders[card.index] === undefined) {
-      const draw = card.drawWatts ?? 0;
+    if (isFreeOf(usage, card, gpuClass)) {
+      const draw = drawOf(card, request.drawWattsPerCard);
       lowest = Math.min(lowest, draw);
       highest = Math.max(highest, draw);
       free += 1;
@@ -38,13 +90,38 @@ function addedWatts(usage: NodeUsage, request: PlacementRequest, gpuClass: strin
   if (lowest === highest) return lowest * Math.min(free, request.gpus);
   const draws: number[] = [];
   for (const card of usage.node.cards)
-    if (card.gpuClass === gpuClass && card.isHealthy && usage.holders[card.index] === undefined)
-      draws.push(card.drawWatts ?? 0);
+    if (isFreeOf(usage, card, gpuClass)) draws.push(drawOf(card, request.drawWattsPerCard));
   draws.sort((a, b) => b - a);
   let watts = 0;
   for (const draw of draws.slice(0, request.gpus)) watts += draw;
   return watts;
 }
+
+/** Which figures the cards counted in addedWatts came from; read only to word a refusal. */
+function addedSources(
+  usage: NodeUsage,
+  request: PlacementRequest,
+  gpuClass: string,
+): Set<DrawSource> {
+  const draws: { watts: number; from?: DrawSource }[] = [];
+  for (const card of usage.node.cards)
+    if (isFreeOf(usage, card, gpuClass)) draws.push(cardDraw(card, request.drawWattsPerCard));
+  draws.sort((a, b) => b.watts - a.watts);
+  const from = new Set<DrawSource>();
+  for (const draw of draws.slice(0, request.gpus))
+    if (draw.from !== undefined && draw.watts > 0) from.add(draw.from);
+  return from;
+}
+
+const SOURCE_WORDS: Record<CountedDraw["from"], string> = {
+  catalog: "the catalog's declared draw",
+  "power limit": "the cards' power limit",
+  derived: "the card model's published board power",
+  measured: "the cards' measured draw",
+};
+
+const sourcesOf = (from: ReadonlySet<DrawSource>): string =>
+  from.size === 0 ? "" : ` by ${[...from].map((source) => SOURCE_WORDS[source]).join(" and ")}`;
 
 /** The first budget the request would break on this node, with the watts; undefined: none. */
 export function brokenBudget(
@@ -59,7 +136,7 @@ export function brokenBudget(
   for (const budget of budgets) {
     const drawn = fleet.drawWattsByDomain.get(budget.domain) ?? 0;
     if (drawn + added > budget.watts)
-      return `would take ${budget.domain.replace("=", " ")} to ${Math.round(drawn + added)} W of its ${budget.watts} W power budget (draws ${Math.round(drawn)} W, this replica adds ${Math.round(added)} W)`;
+      return `would take ${budget.domain.replace("=", " ")} to ${Math.round(drawn + added)} W of its ${budget.watts} W power budget (draws ${Math.round(drawn)} W, this replica adds ${Math.round(added)} W${sourcesOf(addedSources(usage, request, gpuClass))})`;
   }
   return undefined;
 }

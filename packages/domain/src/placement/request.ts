@@ -22,6 +22,8 @@ export function placementRequestFor(
     nodeSelector: profile.node_selector.labels,
   };
   if (profile.keep_within !== undefined) request.keepWithin = profile.keep_within;
+  if (profile.power_watts_per_card !== undefined)
+    request.drawWattsPerCard = profile.power_watts_per_card;
   // Set, not spread into a copy: a CPU request has no `gpu` at all, and a copy per placement cost.
   if (profile.gpu !== undefined) request.gpu = profile.gpu;
   return request;

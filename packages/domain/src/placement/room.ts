@@ -3,6 +3,7 @@
 // the room needs, and only where the same checks placement runs would then pass.
 import { freeCardIndexes } from "./fleet";
 import type { Fleet, NodeUsage } from "./fleet-types";
+import { drawWithout } from "./power";
 import { classesFor, nodeFits } from "./predicates";
 import type { ExistingReplica, PlacementPolicy, PlacementRequest, ReplicaShard } from "./types";
 
@@ -43,7 +44,11 @@ function shardWithout(
 ): ReplicaShard | null {
   const after = usageWithout(usage, leaving);
   const classes = classesFor(request, fleet);
-  if (!nodeFits({ request, usage: after, policy, classes, fleet })) return null;
+  // The power check reads the fleet's draw: without the leaving replicas' watts, or they would
+  // count beside the replica taking their cards.
+  const budgeted = leaving.length > 0 && (usage.node.powerBudgets?.length ?? 0) > 0;
+  const view = budgeted ? { ...fleet, drawWattsByDomain: drawWithout(fleet, leaving) } : fleet;
+  if (!nodeFits({ request, usage: after, policy, classes, fleet: view })) return null;
   if (request.gpu === undefined) return { nodeId: usage.node.id, cardIndexes: [] };
   const gpuClass = classes.find(
     (c) => freeCardIndexes(after, c, request.gpus).length >= request.gpus,

@@ -2,6 +2,7 @@
 // live inventory, a test from a literal and a benchmark from a generator, and get the same answer.
 import type { Engine } from "../catalog/engine-flags";
 import type { GpuNeed } from "../catalog/model-definition";
+import type { DrawSource } from "../facility/board-power";
 
 export interface PlacementCard {
   /** The card's index on its node, as nvidia-smi numbers it. */
@@ -16,6 +17,8 @@ export interface PlacementCard {
    * derived and measured draw; absent: not counted against power budgets.
    */
   drawWatts?: number;
+  /** Which of the card's figures gave drawWatts, for explain; absent: not said. */
+  drawFrom?: DrawSource;
 }
 
 /** A power cap on a facility domain the node is in (`facility.budgets`). */
@@ -61,6 +64,8 @@ export interface ExistingReplica {
   /** Host memory and cores held on each of its nodes. */
   memoryGb: number;
   cpuCores: number;
+  /** The catalog's declared draw per card (profile `power_watts_per_card`); absent: none. */
+  drawWattsPerCard?: number;
 }
 
 export interface PlacementRequest {
@@ -81,6 +86,8 @@ export interface PlacementRequest {
   nodeSelector: Readonly<Record<string, string>>;
   /** Every shard in one domain of this kind (a profile's keep_within); absent: anywhere. */
   keepWithin?: "rack" | "row" | "room";
+  /** The catalog's declared draw per card (profile `power_watts_per_card`); absent: none. */
+  drawWattsPerCard?: number;
 }
 
 export interface PlacementPolicy {

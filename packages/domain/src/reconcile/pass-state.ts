@@ -70,6 +70,7 @@ export function existingOf(state: PassState): ExistingReplica[] {
       })),
       memoryGb: profile?.memory_gb ?? 0,
       cpuCores: profile?.cpu_cores ?? 0,
+      drawWattsPerCard: profile?.power_watts_per_card,
     });
   }
   state.existing = existing;

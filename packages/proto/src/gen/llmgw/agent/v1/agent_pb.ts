@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file llmgw/agent/v1/agent.proto.
  */
 export const file_llmgw_agent_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChpsbG1ndy9hZ2VudC92MS9hZ2VudC5wcm90bxIObGxtZ3cuYWdlbnQudjEi1AYKCEVudmVsb3BlEhIKCnJlcXVlc3RfaWQYASABKAkSLAoIcmVnaXN0ZXIYCiABKAsyGC5sbG1ndy5hZ2VudC52MS5SZWdpc3RlckgAEjMKDHJlZ2lzdGVyX2FjaxgLIAEoCzIbLmxsbWd3LmFnZW50LnYxLlJlZ2lzdGVyQWNrSAASLgoJaGVhcnRiZWF0GAwgASgLMhkubGxtZ3cuYWdlbnQudjEuSGVhcnRiZWF0SAASJAoEcGluZxgNIAEoCzIULmxsbWd3LmFnZW50LnYxLlBpbmdIABIkCgRwb25nGA4gASgLMhQubGxtZ3cuYWdlbnQudjEuUG9uZ0gAEiYKBWVycm9yGA8gASgLMhUubGxtZ3cuYWdlbnQudjEuRXJyb3JIABI1Cg1zdGFydF9yZXBsaWNhGBAgASgLMhwubGxtZ3cuYWdlbnQudjEuU3RhcnRSZXBsaWNhSAASMwoMc3RvcF9yZXBsaWNhGBEgASgLMhsubGxtZ3cuYWdlbnQudjEuU3RvcFJlcGxpY2FIABI3Cg5yZXBsaWNhX3N0YXR1cxgSIAEoCzIdLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FTdGF0dXNIABI7ChBkZXNpcmVkX3JlcGxpY2FzGBMgASgLMh8ubGxtZ3cuYWdlbnQudjEuRGVzaXJlZFJlcGxpY2FzSAASMwoMbG9nc19yZXF1ZXN0GBQgASgLMhsubGxtZ3cuYWdlbnQudjEuTG9nc1JlcXVlc3RIABIvCgpsb2dzX3JlcGx5GBUgASgLMhkubGxtZ3cuYWdlbnQudjEuTG9nc1JlcGx5SAASOQoPcmVjbGFpbV9yZXF1ZXN0GBYgASgLMh4ubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcXVlc3RIABI1Cg1yZWNsYWltX3JlcGx5GBcgASgLMhwubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcGx5SAASNQoNdXBncmFkZV9hZ2VudBgYIAEoCzIcLmxsbWd3LmFnZW50LnYxLlVwZ3JhZGVBZ2VudEgAEjUKDXVwZ3JhZGVfcmVwbHkYGSABKAsyHC5sbG1ndy5hZ2VudC52MS5VcGdyYWRlUmVwbHlIAEIFCgNtc2ciqQMKCFJlZ2lzdGVyEg8KB25vZGVfaWQYASABKAkSEQoJbm9kZV9uYW1lGAIgASgJEhUKDWFnZW50X3ZlcnNpb24YAyABKAkSEAoIZmVhdHVyZXMYBCADKAkSNAoGbGFiZWxzGAUgAygLMiQubGxtZ3cuYWdlbnQudjEuUmVnaXN0ZXIuTGFiZWxzRW50cnkSKgoIaGFyZHdhcmUYBiABKAsyGC5sbG1ndy5hZ2VudC52MS5IYXJkd2FyZRIPCgdlbmdpbmVzGAcgAygJEhEKCXNpbXVsYXRlZBgIIAEoCBIaChJzaW11bGF0aW9uX3Byb2ZpbGUYCSABKAkSFgoKam9pbl90b2tlbhgKIAEoCUICGAESLwoIcmVwbGljYXMYCyADKAsyHS5sbG1ndy5hZ2VudC52MS5SZXBsaWNhU3RhdHVzEjYKD2VuZ2luZV9pbnN0YWxscxgMIAMoCzIdLmxsbWd3LmFnZW50LnYxLkVuZ2luZUluc3RhbGwaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASKdAQoNRW5naW5lSW5zdGFsbBIOCgZlbmdpbmUYASABKAkSDwoHdmVyc2lvbhgCIAEoCRIxCgVwaGFzZRgDIAEoDjIiLmxsbWd3LmFnZW50LnYxLkVuZ2luZUluc3RhbGxQaGFzZRIPCgdtZXNzYWdlGAQgASgJEhAKCGxvZ190YWlsGAUgAygJEhUKDWNoYW5nZWRfYXRfbXMYBiABKAQiaQoLUmVnaXN0ZXJBY2sSDwoHbm9kZV9pZBgBIAEoCRIdChVoZWFydGJlYXRfaW50ZXJ2YWxfbXMYAiABKA0SFgoOc2VydmVyX3ZlcnNpb24YAyABKAkSEgoKYWdlbnRfdXJscxgEIAMoCSLmAQoISGFyZHdhcmUSIQoEZ3B1cxgBIAMoCzITLmxsbWd3LmFnZW50LnYxLkdwdRIgCgNjcHUYAiABKAsyEy5sbG1ndy5hZ2VudC52MS5DcHUSGgoSbWVtb3J5X2J5dGVzX3RvdGFsGAMgASgEEhgKEGRpc2tfYnl0ZXNfdG90YWwYBCABKAQSFwoPZGlza19ieXRlc19mcmVlGAUgASgEEgoKAm9zGAYgASgJEgwKBGFyY2gYByABKAkSFgoOZHJpdmVyX3ZlcnNpb24YCCABKAkSFAoMY3VkYV92ZXJzaW9uGAkgASgJIiMKA0NwdRINCgVtb2RlbBgBIAEoCRINCgVjb3JlcxgCIAEoDSLFAwoDR3B1Eg0KBWluZGV4GAEgASgNEgwKBHV1aWQYAiABKAkSDAoEbmFtZRgDIAEoCRIaChJtZW1vcnlfYnl0ZXNfdG90YWwYBCABKAQSGgoSY29tcHV0ZV9jYXBhYmlsaXR5GAUgASgJEhkKDHBjaWVfZ2VuX21heBgGIAEoDUgAiAEBEh0KEHBjaWVfZ2VuX2N1cnJlbnQYByABKA1IAYgBARIbCg5wY2llX3dpZHRoX21heBgIIAEoDUgCiAEBEh8KEnBjaWVfd2lkdGhfY3VycmVudBgJIAEoDUgDiAEBEhIKCnBjaV9idXNfaWQYCiABKAkSEwoLbWlnX2VuYWJsZWQYCyABKAgSHgoRcG93ZXJfbGltaXRfd2F0dHMYDCABKAFIBIgBARIeChFwY2llX2dlbl9jYXJkX21heBgNIAEoDUgFiAEBQg8KDV9wY2llX2dlbl9tYXhCEwoRX3BjaWVfZ2VuX2N1cnJlbnRCEQoPX3BjaWVfd2lkdGhfbWF4QhUKE19wY2llX3dpZHRoX2N1cnJlbnRCFAoSX3Bvd2VyX2xpbWl0X3dhdHRzQhQKEl9wY2llX2dlbl9jYXJkX21heCKnAwoJSGVhcnRiZWF0EicKBGdwdXMYASADKAsyGS5sbG1ndy5hZ2VudC52MS5HcHVTYW1wbGUSJAoXY3B1X3V0aWxpemF0aW9uX3BlcmNlbnQYAiABKAFIAIgBARIeChFtZW1vcnlfYnl0ZXNfdXNlZBgDIAEoBEgBiAEBEhwKD2Rpc2tfYnl0ZXNfZnJlZRgEIAEoBEgCiAEBEhIKCnNlbnRfYXRfbXMYBSABKAQSLwoIcmVwbGljYXMYBiADKAsyHS5sbG1ndy5hZ2VudC52MS5SZXBsaWNhU3RhdHVzEikKHG1lbW9yeV9yZWFkX2J5dGVzX3Blcl9zZWNvbmQYByABKAFIA4gBARI2Cg9lbmdpbmVfaW5zdGFsbHMYCCADKAsyHS5sbG1ndy5hZ2VudC52MS5FbmdpbmVJbnN0YWxsQhoKGF9jcHVfdXRpbGl6YXRpb25fcGVyY2VudEIUChJfbWVtb3J5X2J5dGVzX3VzZWRCEgoQX2Rpc2tfYnl0ZXNfZnJlZUIfCh1fbWVtb3J5X3JlYWRfYnl0ZXNfcGVyX3NlY29uZCLtAQoJR3B1U2FtcGxlEgwKBHV1aWQYASABKAkSIAoTdXRpbGl6YXRpb25fcGVyY2VudBgCIAEoAUgAiAEBEh4KEW1lbW9yeV9ieXRlc191c2VkGAMgASgESAGIAQESIAoTdGVtcGVyYXR1cmVfY2Vsc2l1cxgEIAEoAUgCiAEBEhgKC3Bvd2VyX3dhdHRzGAUgASgBSAOIAQFCFgoUX3V0aWxpemF0aW9uX3BlcmNlbnRCFAoSX21lbW9yeV9ieXRlc191c2VkQhYKFF90ZW1wZXJhdHVyZV9jZWxzaXVzQg4KDF9wb3dlcl93YXR0cyIaCgRQaW5nEhIKCnNlbnRfYXRfbXMYASABKAQiGgoEUG9uZxISCgpzZW50X2F0X21zGAEgASgEIkEKBUVycm9yEicKBGNvZGUYASABKA4yGS5sbG1ndy5hZ2VudC52MS5FcnJvckNvZGUSDwoHbWVzc2FnZRgCIAEoCSK0AwoMU3RhcnRSZXBsaWNhEhIKCnJlcGxpY2FfaWQYASABKAkSDQoFbW9kZWwYAiABKAkSDgoGZW5naW5lGAMgASgJEg4KBnNvdXJjZRgEIAEoCRITCgtncHVfaW5kZXhlcxgFIAMoDRIXCg90ZW5zb3JfcGFyYWxsZWwYBiABKA0SFgoOY29udGV4dF9sZW5ndGgYByABKA0SDAoEYXJncxgIIAMoCRIyCgNlbnYYCSADKAsyJS5sbG1ndy5hZ2VudC52MS5TdGFydFJlcGxpY2EuRW52RW50cnkSDwoHYXBpX2tleRgKIAEoCRIUCgxhbGxvd19waWNrbGUYCyABKAgSEgoKZW1iZWRkaW5ncxgMIAEoCBIYChBzdGFydF90aW1lb3V0X21zGA0gASgNEhkKEXNlcnZlZF9tb2RlbF9uYW1lGA4gASgJEhEKCW5vZGVfcmFuaxgPIAEoDRISCgpub2RlX2NvdW50GBAgASgNEhYKDmxlYWRlcl9hZGRyZXNzGBEgASgJGioKCEVudkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiMQoLU3RvcFJlcGxpY2ESEgoKcmVwbGljYV9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiQQoPRGVzaXJlZFJlcGxpY2FzEi4KCHJlcGxpY2FzGAEgAygLMhwubGxtZ3cuYWdlbnQudjEuU3RhcnRSZXBsaWNhItgCCg1SZXBsaWNhU3RhdHVzEhIKCnJlcGxpY2FfaWQYASABKAkSDQoFbW9kZWwYAiABKAkSKwoFcGhhc2UYAyABKA4yHC5sbG1ndy5hZ2VudC52MS5SZXBsaWNhUGhhc2USDwoHbWVzc2FnZRgEIAEoCRIMCgRob3N0GAUgASgJEgwKBHBvcnQYBiABKA0SGwoOZmV0Y2hfcHJvZ3Jlc3MYByABKAFIAIgBARIWCglleGl0X2NvZGUYCCABKAVIAYgBARITCgtleGl0X3NpZ25hbBgJIAEoCRIVCg1jaGFuZ2VkX2F0X21zGAogASgEEg4KBmVuZ2luZRgLIAEoCRITCgtncHVfaW5kZXhlcxgMIAMoDRILCgNwaWQYDSABKAUSFgoObGVhZGVyX2FkZHJlc3MYDiABKAlCEQoPX2ZldGNoX3Byb2dyZXNzQgwKCl9leGl0X2NvZGUiLAoLTG9nc1JlcXVlc3QSDgoGc291cmNlGAEgASgJEg0KBWxpbmVzGAIgASgNIkoKCUxvZ3NSZXBseRIOCgZzb3VyY2UYASABKAkSDQoFbGluZXMYAiADKAkSDwoHc291cmNlcxgDIAMoCRINCgVlcnJvchgEIAEoCSI5Cg5SZWNsYWltUmVxdWVzdBIWCg53YW50ZWRfc291cmNlcxgBIAMoCRIPCgdjb2xsZWN0GAIgASgIImcKC0NhY2hlZEVudHJ5EhIKCmNhY2hlX25hbWUYASABKAkSDgoGc291cmNlGAIgASgJEhIKCnNpemVfYnl0ZXMYAyABKAQSDwoHcmVtb3ZlZBgEIAEoCBIPCgdyZWZ1c2VkGAUgASgJIlEKDFJlY2xhaW1SZXBseRIsCgdlbnRyaWVzGAEgAygLMhsubGxtZ3cuYWdlbnQudjEuQ2FjaGVkRW50cnkSEwoLYnl0ZXNfZnJlZWQYAiABKAQiTwoMVXBncmFkZUFnZW50Eg8KB3ZlcnNpb24YASABKAkSDAoEZmlsZRgCIAEoCRIOCgZzaGEyNTYYAyABKAkSEAoIdXJsX3BhdGgYBCABKAkiQgoMVXBncmFkZVJlcGx5EgoKAm9rGAEgASgIEg0KBWVycm9yGAIgASgJEhcKD2FscmVhZHlfY3VycmVudBgDIAEoCCqgAQoSRW5naW5lSW5zdGFsbFBoYXNlEiQKIEVOR0lORV9JTlNUQUxMX1BIQVNFX1VOU1BFQ0lGSUVEEAASIwofRU5HSU5FX0lOU1RBTExfUEhBU0VfSU5TVEFMTElORxABEh4KGkVOR0lORV9JTlNUQUxMX1BIQVNFX1JFQURZEAISHwobRU5HSU5FX0lOU1RBTExfUEhBU0VfRkFJTEVEEAMqzwEKDFJlcGxpY2FQaGFzZRIdChlSRVBMSUNBX1BIQVNFX1VOU1BFQ0lGSUVEEAASGgoWUkVQTElDQV9QSEFTRV9GRVRDSElORxABEhoKFlJFUExJQ0FfUEhBU0VfU1RBUlRJTkcQAhIXChNSRVBMSUNBX1BIQVNFX1JFQURZEAMSGAoUUkVQTElDQV9QSEFTRV9GQUlMRUQQBBIZChVSRVBMSUNBX1BIQVNFX1NUT1BQRUQQBRIaChZSRVBMSUNBX1BIQVNFX0RSQUlOSU5HEAYqwgEKCUVycm9yQ29kZRIaChZFUlJPUl9DT0RFX1VOU1BFQ0lGSUVEEAASHgoaRVJST1JfQ09ERV9NQUxGT1JNRURfRlJBTUUQARIeChpFUlJPUl9DT0RFX1VOQVVUSEVOVElDQVRFRBACEh0KGUVSUk9SX0NPREVfTk9UX1JFR0lTVEVSRUQQAxIaChZFUlJPUl9DT0RFX1VOU1VQUE9SVEVEEAQSHgoaRVJST1JfQ09ERV9GUkFNRV9UT09fTEFSR0UQBWIGcHJvdG8z");
+  fileDesc("ChpsbG1ndy9hZ2VudC92MS9hZ2VudC5wcm90bxIObGxtZ3cuYWdlbnQudjEi1AYKCEVudmVsb3BlEhIKCnJlcXVlc3RfaWQYASABKAkSLAoIcmVnaXN0ZXIYCiABKAsyGC5sbG1ndy5hZ2VudC52MS5SZWdpc3RlckgAEjMKDHJlZ2lzdGVyX2FjaxgLIAEoCzIbLmxsbWd3LmFnZW50LnYxLlJlZ2lzdGVyQWNrSAASLgoJaGVhcnRiZWF0GAwgASgLMhkubGxtZ3cuYWdlbnQudjEuSGVhcnRiZWF0SAASJAoEcGluZxgNIAEoCzIULmxsbWd3LmFnZW50LnYxLlBpbmdIABIkCgRwb25nGA4gASgLMhQubGxtZ3cuYWdlbnQudjEuUG9uZ0gAEiYKBWVycm9yGA8gASgLMhUubGxtZ3cuYWdlbnQudjEuRXJyb3JIABI1Cg1zdGFydF9yZXBsaWNhGBAgASgLMhwubGxtZ3cuYWdlbnQudjEuU3RhcnRSZXBsaWNhSAASMwoMc3RvcF9yZXBsaWNhGBEgASgLMhsubGxtZ3cuYWdlbnQudjEuU3RvcFJlcGxpY2FIABI3Cg5yZXBsaWNhX3N0YXR1cxgSIAEoCzIdLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FTdGF0dXNIABI7ChBkZXNpcmVkX3JlcGxpY2FzGBMgASgLMh8ubGxtZ3cuYWdlbnQudjEuRGVzaXJlZFJlcGxpY2FzSAASMwoMbG9nc19yZXF1ZXN0GBQgASgLMhsubGxtZ3cuYWdlbnQudjEuTG9nc1JlcXVlc3RIABIvCgpsb2dzX3JlcGx5GBUgASgLMhkubGxtZ3cuYWdlbnQudjEuTG9nc1JlcGx5SAASOQoPcmVjbGFpbV9yZXF1ZXN0GBYgASgLMh4ubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcXVlc3RIABI1Cg1yZWNsYWltX3JlcGx5GBcgASgLMhwubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcGx5SAASNQoNdXBncmFkZV9hZ2VudBgYIAEoCzIcLmxsbWd3LmFnZW50LnYxLlVwZ3JhZGVBZ2VudEgAEjUKDXVwZ3JhZGVfcmVwbHkYGSABKAsyHC5sbG1ndy5hZ2VudC52MS5VcGdyYWRlUmVwbHlIAEIFCgNtc2ci3wMKCFJlZ2lzdGVyEg8KB25vZGVfaWQYASABKAkSEQoJbm9kZV9uYW1lGAIgASgJEhUKDWFnZW50X3ZlcnNpb24YAyABKAkSEAoIZmVhdHVyZXMYBCADKAkSNAoGbGFiZWxzGAUgAygLMiQubGxtZ3cuYWdlbnQudjEuUmVnaXN0ZXIuTGFiZWxzRW50cnkSKgoIaGFyZHdhcmUYBiABKAsyGC5sbG1ndy5hZ2VudC52MS5IYXJkd2FyZRIPCgdlbmdpbmVzGAcgAygJEhEKCXNpbXVsYXRlZBgIIAEoCBIaChJzaW11bGF0aW9uX3Byb2ZpbGUYCSABKAkSFgoKam9pbl90b2tlbhgKIAEoCUICGAESLwoIcmVwbGljYXMYCyADKAsyHS5sbG1ndy5hZ2VudC52MS5SZXBsaWNhU3RhdHVzEjYKD2VuZ2luZV9pbnN0YWxscxgMIAMoCzIdLmxsbWd3LmFnZW50LnYxLkVuZ2luZUluc3RhbGwSNAoOc291cmNlX2NvbmZpZ3MYDSADKAsyHC5sbG1ndy5hZ2VudC52MS5Tb3VyY2VDb25maWcaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASIzCgxTb3VyY2VDb25maWcSDgoGc291cmNlGAEgASgJEhMKC2NvbmZpZ19qc29uGAIgASgJIp0BCg1FbmdpbmVJbnN0YWxsEg4KBmVuZ2luZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEjEKBXBoYXNlGAMgASgOMiIubGxtZ3cuYWdlbnQudjEuRW5naW5lSW5zdGFsbFBoYXNlEg8KB21lc3NhZ2UYBCABKAkSEAoIbG9nX3RhaWwYBSADKAkSFQoNY2hhbmdlZF9hdF9tcxgGIAEoBCJpCgtSZWdpc3RlckFjaxIPCgdub2RlX2lkGAEgASgJEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDRIWCg5zZXJ2ZXJfdmVyc2lvbhgDIAEoCRISCgphZ2VudF91cmxzGAQgAygJIuYBCghIYXJkd2FyZRIhCgRncHVzGAEgAygLMhMubGxtZ3cuYWdlbnQudjEuR3B1EiAKA2NwdRgCIAEoCzITLmxsbWd3LmFnZW50LnYxLkNwdRIaChJtZW1vcnlfYnl0ZXNfdG90YWwYAyABKAQSGAoQZGlza19ieXRlc190b3RhbBgEIAEoBBIXCg9kaXNrX2J5dGVzX2ZyZWUYBSABKAQSCgoCb3MYBiABKAkSDAoEYXJjaBgHIAEoCRIWCg5kcml2ZXJfdmVyc2lvbhgIIAEoCRIUCgxjdWRhX3ZlcnNpb24YCSABKAkiIwoDQ3B1Eg0KBW1vZGVsGAEgASgJEg0KBWNvcmVzGAIgASgNIsUDCgNHcHUSDQoFaW5kZXgYASABKA0SDAoEdXVpZBgCIAEoCRIMCgRuYW1lGAMgASgJEhoKEm1lbW9yeV9ieXRlc190b3RhbBgEIAEoBBIaChJjb21wdXRlX2NhcGFiaWxpdHkYBSABKAkSGQoMcGNpZV9nZW5fbWF4GAYgASgNSACIAQESHQoQcGNpZV9nZW5fY3VycmVudBgHIAEoDUgBiAEBEhsKDnBjaWVfd2lkdGhfbWF4GAggASgNSAKIAQESHwoScGNpZV93aWR0aF9jdXJyZW50GAkgASgNSAOIAQESEgoKcGNpX2J1c19pZBgKIAEoCRITCgttaWdfZW5hYmxlZBgLIAEoCBIeChFwb3dlcl9saW1pdF93YXR0cxgMIAEoAUgEiAEBEh4KEXBjaWVfZ2VuX2NhcmRfbWF4GA0gASgNSAWIAQFCDwoNX3BjaWVfZ2VuX21heEITChFfcGNpZV9nZW5fY3VycmVudEIRCg9fcGNpZV93aWR0aF9tYXhCFQoTX3BjaWVfd2lkdGhfY3VycmVudEIUChJfcG93ZXJfbGltaXRfd2F0dHNCFAoSX3BjaWVfZ2VuX2NhcmRfbWF4It0DCglIZWFydGJlYXQSJwoEZ3B1cxgBIAMoCzIZLmxsbWd3LmFnZW50LnYxLkdwdVNhbXBsZRIkChdjcHVfdXRpbGl6YXRpb25fcGVyY2VudBgCIAEoAUgAiAEBEh4KEW1lbW9yeV9ieXRlc191c2VkGAMgASgESAGIAQESHAoPZGlza19ieXRlc19mcmVlGAQgASgESAKIAQESEgoKc2VudF9hdF9tcxgFIAEoBBIvCghyZXBsaWNhcxgGIAMoCzIdLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FTdGF0dXMSKQocbWVtb3J5X3JlYWRfYnl0ZXNfcGVyX3NlY29uZBgHIAEoAUgDiAEBEjYKD2VuZ2luZV9pbnN0YWxscxgIIAMoCzIdLmxsbWd3LmFnZW50LnYxLkVuZ2luZUluc3RhbGwSNAoOc291cmNlX2NvbmZpZ3MYCSADKAsyHC5sbG1ndy5hZ2VudC52MS5Tb3VyY2VDb25maWdCGgoYX2NwdV91dGlsaXphdGlvbl9wZXJjZW50QhQKEl9tZW1vcnlfYnl0ZXNfdXNlZEISChBfZGlza19ieXRlc19mcmVlQh8KHV9tZW1vcnlfcmVhZF9ieXRlc19wZXJfc2Vjb25kIu0BCglHcHVTYW1wbGUSDAoEdXVpZBgBIAEoCRIgChN1dGlsaXphdGlvbl9wZXJjZW50GAIgASgBSACIAQESHgoRbWVtb3J5X2J5dGVzX3VzZWQYAyABKARIAYgBARIgChN0ZW1wZXJhdHVyZV9jZWxzaXVzGAQgASgBSAKIAQESGAoLcG93ZXJfd2F0dHMYBSABKAFIA4gBAUIWChRfdXRpbGl6YXRpb25fcGVyY2VudEIUChJfbWVtb3J5X2J5dGVzX3VzZWRCFgoUX3RlbXBlcmF0dXJlX2NlbHNpdXNCDgoMX3Bvd2VyX3dhdHRzIhoKBFBpbmcSEgoKc2VudF9hdF9tcxgBIAEoBCIaCgRQb25nEhIKCnNlbnRfYXRfbXMYASABKAQiQQoFRXJyb3ISJwoEY29kZRgBIAEoDjIZLmxsbWd3LmFnZW50LnYxLkVycm9yQ29kZRIPCgdtZXNzYWdlGAIgASgJIrQDCgxTdGFydFJlcGxpY2ESEgoKcmVwbGljYV9pZBgBIAEoCRINCgVtb2RlbBgCIAEoCRIOCgZlbmdpbmUYAyABKAkSDgoGc291cmNlGAQgASgJEhMKC2dwdV9pbmRleGVzGAUgAygNEhcKD3RlbnNvcl9wYXJhbGxlbBgGIAEoDRIWCg5jb250ZXh0X2xlbmd0aBgHIAEoDRIMCgRhcmdzGAggAygJEjIKA2VudhgJIAMoCzIlLmxsbWd3LmFnZW50LnYxLlN0YXJ0UmVwbGljYS5FbnZFbnRyeRIPCgdhcGlfa2V5GAogASgJEhQKDGFsbG93X3BpY2tsZRgLIAEoCBISCgplbWJlZGRpbmdzGAwgASgIEhgKEHN0YXJ0X3RpbWVvdXRfbXMYDSABKA0SGQoRc2VydmVkX21vZGVsX25hbWUYDiABKAkSEQoJbm9kZV9yYW5rGA8gASgNEhIKCm5vZGVfY291bnQYECABKA0SFgoObGVhZGVyX2FkZHJlc3MYESABKAkaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASIxCgtTdG9wUmVwbGljYRISCgpyZXBsaWNhX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJBCg9EZXNpcmVkUmVwbGljYXMSLgoIcmVwbGljYXMYASADKAsyHC5sbG1ndy5hZ2VudC52MS5TdGFydFJlcGxpY2Ei2AIKDVJlcGxpY2FTdGF0dXMSEgoKcmVwbGljYV9pZBgBIAEoCRINCgVtb2RlbBgCIAEoCRIrCgVwaGFzZRgDIAEoDjIcLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FQaGFzZRIPCgdtZXNzYWdlGAQgASgJEgwKBGhvc3QYBSABKAkSDAoEcG9ydBgGIAEoDRIbCg5mZXRjaF9wcm9ncmVzcxgHIAEoAUgAiAEBEhYKCWV4aXRfY29kZRgIIAEoBUgBiAEBEhMKC2V4aXRfc2lnbmFsGAkgASgJEhUKDWNoYW5nZWRfYXRfbXMYCiABKAQSDgoGZW5naW5lGAsgASgJEhMKC2dwdV9pbmRleGVzGAwgAygNEgsKA3BpZBgNIAEoBRIWCg5sZWFkZXJfYWRkcmVzcxgOIAEoCUIRCg9fZmV0Y2hfcHJvZ3Jlc3NCDAoKX2V4aXRfY29kZSIsCgtMb2dzUmVxdWVzdBIOCgZzb3VyY2UYASABKAkSDQoFbGluZXMYAiABKA0iSgoJTG9nc1JlcGx5Eg4KBnNvdXJjZRgBIAEoCRINCgVsaW5lcxgCIAMoCRIPCgdzb3VyY2VzGAMgAygJEg0KBWVycm9yGAQgASgJIjkKDlJlY2xhaW1SZXF1ZXN0EhYKDndhbnRlZF9zb3VyY2VzGAEgAygJEg8KB2NvbGxlY3QYAiABKAgiZwoLQ2FjaGVkRW50cnkSEgoKY2FjaGVfbmFtZRgBIAEoCRIOCgZzb3VyY2UYAiABKAkSEgoKc2l6ZV9ieXRlcxgDIAEoBBIPCgdyZW1vdmVkGAQgASgIEg8KB3JlZnVzZWQYBSABKAkiUQoMUmVjbGFpbVJlcGx5EiwKB2VudHJpZXMYASADKAsyGy5sbG1ndy5hZ2VudC52MS5DYWNoZWRFbnRyeRITCgtieXRlc19mcmVlZBgCIAEoBCJPCgxVcGdyYWRlQWdlbnQSDwoHdmVyc2lvbhgBIAEoCRIMCgRmaWxlGAIgASgJEg4KBnNoYTI1NhgDIAEoCRIQCgh1cmxfcGF0aBgEIAEoCSJCCgxVcGdyYWRlUmVwbHkSCgoCb2sYASABKAgSDQoFZXJyb3IYAiABKAkSFwoPYWxyZWFkeV9jdXJyZW50GAMgASgIKqABChJFbmdpbmVJbnN0YWxsUGhhc2USJAogRU5HSU5FX0lOU1RBTExfUEhBU0VfVU5TUEVDSUZJRUQQABIjCh9FTkdJTkVfSU5TVEFMTF9QSEFTRV9JTlNUQUxMSU5HEAESHgoaRU5HSU5FX0lOU1RBTExfUEhBU0VfUkVBRFkQAhIfChtFTkdJTkVfSU5TVEFMTF9QSEFTRV9GQUlMRUQQAyrPAQoMUmVwbGljYVBoYXNlEh0KGVJFUExJQ0FfUEhBU0VfVU5TUEVDSUZJRUQQABIaChZSRVBMSUNBX1BIQVNFX0ZFVENISU5HEAESGgoWUkVQTElDQV9QSEFTRV9TVEFSVElORxACEhcKE1JFUExJQ0FfUEhBU0VfUkVBRFkQAxIYChRSRVBMSUNBX1BIQVNFX0ZBSUxFRBAEEhkKFVJFUExJQ0FfUEhBU0VfU1RPUFBFRBAFEhoKFlJFUExJQ0FfUEhBU0VfRFJBSU5JTkcQBirCAQoJRXJyb3JDb2RlEhoKFkVSUk9SX0NPREVfVU5TUEVDSUZJRUQQABIeChpFUlJPUl9DT0RFX01BTEZPUk1FRF9GUkFNRRABEh4KGkVSUk9SX0NPREVfVU5BVVRIRU5USUNBVEVEEAISHQoZRVJST1JfQ09ERV9OT1RfUkVHSVNURVJFRBADEhoKFkVSUk9SX0NPREVfVU5TVVBQT1JURUQQBBIeChpFUlJPUl9DT0RFX0ZSQU1FX1RPT19MQVJHRRAFYgZwcm90bzM");
 
 /**
  * Envelope wraps every frame. request_id pairs a request with its reply (Ping/Pong,
@@ -222,6 +222,14 @@ export type Register = Message<"llmgw.agent.v1.Register"> & {
    * @generated from field: repeated llmgw.agent.v1.EngineInstall engine_installs = 12;
    */
   engineInstalls: EngineInstall[];
+
+  /**
+   * The config.json of every model source this node has on disk (fetched into its cache, or a
+   * local directory it was pointed at), so the control plane sizes models by their own numbers.
+   *
+   * @generated from field: repeated llmgw.agent.v1.SourceConfig source_configs = 13;
+   */
+  sourceConfigs: SourceConfig[];
 };
 
 /**
@@ -230,6 +238,36 @@ export type Register = Message<"llmgw.agent.v1.Register"> & {
  */
 export const RegisterSchema: GenMessage<Register> = /*@__PURE__*/
   messageDesc(file_llmgw_agent_v1_agent, 1);
+
+/**
+ * SourceConfig is a model source's config.json as the node read it, for sizing. The agent sends
+ * none over 64 KiB; the control plane refuses (and logs) one that is larger or does not describe
+ * a model, and keeps the rest in memory by source.
+ *
+ * @generated from message llmgw.agent.v1.SourceConfig
+ */
+export type SourceConfig = Message<"llmgw.agent.v1.SourceConfig"> & {
+  /**
+   * The catalog source the weights came from, as the StartReplica named it.
+   *
+   * @generated from field: string source = 1;
+   */
+  source: string;
+
+  /**
+   * The file's text, unparsed.
+   *
+   * @generated from field: string config_json = 2;
+   */
+  configJson: string;
+};
+
+/**
+ * Describes the message llmgw.agent.v1.SourceConfig.
+ * Use `create(SourceConfigSchema)` to create a new message.
+ */
+export const SourceConfigSchema: GenMessage<SourceConfig> = /*@__PURE__*/
+  messageDesc(file_llmgw_agent_v1_agent, 2);
 
 /**
  * EngineInstall is one engine a node builds or installs itself, and how far it got.
@@ -281,7 +319,7 @@ export type EngineInstall = Message<"llmgw.agent.v1.EngineInstall"> & {
  * Use `create(EngineInstallSchema)` to create a new message.
  */
 export const EngineInstallSchema: GenMessage<EngineInstall> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 2);
+  messageDesc(file_llmgw_agent_v1_agent, 3);
 
 /**
  * @generated from message llmgw.agent.v1.RegisterAck
@@ -321,7 +359,7 @@ export type RegisterAck = Message<"llmgw.agent.v1.RegisterAck"> & {
  * Use `create(RegisterAckSchema)` to create a new message.
  */
 export const RegisterAckSchema: GenMessage<RegisterAck> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 3);
+  messageDesc(file_llmgw_agent_v1_agent, 4);
 
 /**
  * @generated from message llmgw.agent.v1.Hardware
@@ -378,7 +416,7 @@ export type Hardware = Message<"llmgw.agent.v1.Hardware"> & {
  * Use `create(HardwareSchema)` to create a new message.
  */
 export const HardwareSchema: GenMessage<Hardware> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 4);
+  messageDesc(file_llmgw_agent_v1_agent, 5);
 
 /**
  * @generated from message llmgw.agent.v1.Cpu
@@ -400,7 +438,7 @@ export type Cpu = Message<"llmgw.agent.v1.Cpu"> & {
  * Use `create(CpuSchema)` to create a new message.
  */
 export const CpuSchema: GenMessage<Cpu> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 5);
+  messageDesc(file_llmgw_agent_v1_agent, 6);
 
 /**
  * A GPU card (or a MIG instance, said of its card). Optional fields are absent when the driver
@@ -495,7 +533,7 @@ export type Gpu = Message<"llmgw.agent.v1.Gpu"> & {
  * Use `create(GpuSchema)` to create a new message.
  */
 export const GpuSchema: GenMessage<Gpu> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 6);
+  messageDesc(file_llmgw_agent_v1_agent, 7);
 
 /**
  * Heartbeat carries what changes: samples per card, host load. Sent every heartbeat_interval_ms.
@@ -554,6 +592,14 @@ export type Heartbeat = Message<"llmgw.agent.v1.Heartbeat"> & {
    * @generated from field: repeated llmgw.agent.v1.EngineInstall engine_installs = 8;
    */
   engineInstalls: EngineInstall[];
+
+  /**
+   * Sources whose config.json the agent read since its last Register or Heartbeat (Register
+   * carries them all).
+   *
+   * @generated from field: repeated llmgw.agent.v1.SourceConfig source_configs = 9;
+   */
+  sourceConfigs: SourceConfig[];
 };
 
 /**
@@ -561,7 +607,7 @@ export type Heartbeat = Message<"llmgw.agent.v1.Heartbeat"> & {
  * Use `create(HeartbeatSchema)` to create a new message.
  */
 export const HeartbeatSchema: GenMessage<Heartbeat> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 7);
+  messageDesc(file_llmgw_agent_v1_agent, 8);
 
 /**
  * @generated from message llmgw.agent.v1.GpuSample
@@ -598,7 +644,7 @@ export type GpuSample = Message<"llmgw.agent.v1.GpuSample"> & {
  * Use `create(GpuSampleSchema)` to create a new message.
  */
 export const GpuSampleSchema: GenMessage<GpuSample> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 8);
+  messageDesc(file_llmgw_agent_v1_agent, 9);
 
 /**
  * @generated from message llmgw.agent.v1.Ping
@@ -615,7 +661,7 @@ export type Ping = Message<"llmgw.agent.v1.Ping"> & {
  * Use `create(PingSchema)` to create a new message.
  */
 export const PingSchema: GenMessage<Ping> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 9);
+  messageDesc(file_llmgw_agent_v1_agent, 10);
 
 /**
  * @generated from message llmgw.agent.v1.Pong
@@ -632,7 +678,7 @@ export type Pong = Message<"llmgw.agent.v1.Pong"> & {
  * Use `create(PongSchema)` to create a new message.
  */
 export const PongSchema: GenMessage<Pong> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 10);
+  messageDesc(file_llmgw_agent_v1_agent, 11);
 
 /**
  * Error answers a frame that could not be handled. The connection stays open unless the error is
@@ -657,7 +703,7 @@ export type Error = Message<"llmgw.agent.v1.Error"> & {
  * Use `create(ErrorSchema)` to create a new message.
  */
 export const ErrorSchema: GenMessage<Error> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 11);
+  messageDesc(file_llmgw_agent_v1_agent, 12);
 
 /**
  * StartReplica asks the agent to fetch the weights (if needed) and start one engine process.
@@ -777,7 +823,7 @@ export type StartReplica = Message<"llmgw.agent.v1.StartReplica"> & {
  * Use `create(StartReplicaSchema)` to create a new message.
  */
 export const StartReplicaSchema: GenMessage<StartReplica> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 12);
+  messageDesc(file_llmgw_agent_v1_agent, 13);
 
 /**
  * @generated from message llmgw.agent.v1.StopReplica
@@ -799,7 +845,7 @@ export type StopReplica = Message<"llmgw.agent.v1.StopReplica"> & {
  * Use `create(StopReplicaSchema)` to create a new message.
  */
 export const StopReplicaSchema: GenMessage<StopReplica> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 13);
+  messageDesc(file_llmgw_agent_v1_agent, 14);
 
 /**
  * DesiredReplicas is the full list of replicas this node should run, sent after every
@@ -819,7 +865,7 @@ export type DesiredReplicas = Message<"llmgw.agent.v1.DesiredReplicas"> & {
  * Use `create(DesiredReplicasSchema)` to create a new message.
  */
 export const DesiredReplicasSchema: GenMessage<DesiredReplicas> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 14);
+  messageDesc(file_llmgw_agent_v1_agent, 15);
 
 /**
  * ReplicaStatus reports a replica's phase whenever it changes (and inside Register/Heartbeat).
@@ -912,7 +958,7 @@ export type ReplicaStatus = Message<"llmgw.agent.v1.ReplicaStatus"> & {
  * Use `create(ReplicaStatusSchema)` to create a new message.
  */
 export const ReplicaStatusSchema: GenMessage<ReplicaStatus> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 15);
+  messageDesc(file_llmgw_agent_v1_agent, 16);
 
 /**
  * LogsRequest asks for the last lines of the agent's own log (source empty or "agent") or of one
@@ -937,7 +983,7 @@ export type LogsRequest = Message<"llmgw.agent.v1.LogsRequest"> & {
  * Use `create(LogsRequestSchema)` to create a new message.
  */
 export const LogsRequestSchema: GenMessage<LogsRequest> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 16);
+  messageDesc(file_llmgw_agent_v1_agent, 17);
 
 /**
  * @generated from message llmgw.agent.v1.LogsReply
@@ -973,7 +1019,7 @@ export type LogsReply = Message<"llmgw.agent.v1.LogsReply"> & {
  * Use `create(LogsReplySchema)` to create a new message.
  */
 export const LogsReplySchema: GenMessage<LogsReply> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 17);
+  messageDesc(file_llmgw_agent_v1_agent, 18);
 
 /**
  * ReclaimRequest lists the sources the catalog still wants; the node reports (and with collect,
@@ -998,7 +1044,7 @@ export type ReclaimRequest = Message<"llmgw.agent.v1.ReclaimRequest"> & {
  * Use `create(ReclaimRequestSchema)` to create a new message.
  */
 export const ReclaimRequestSchema: GenMessage<ReclaimRequest> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 18);
+  messageDesc(file_llmgw_agent_v1_agent, 19);
 
 /**
  * @generated from message llmgw.agent.v1.CachedEntry
@@ -1037,7 +1083,7 @@ export type CachedEntry = Message<"llmgw.agent.v1.CachedEntry"> & {
  * Use `create(CachedEntrySchema)` to create a new message.
  */
 export const CachedEntrySchema: GenMessage<CachedEntry> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 19);
+  messageDesc(file_llmgw_agent_v1_agent, 20);
 
 /**
  * @generated from message llmgw.agent.v1.ReclaimReply
@@ -1059,7 +1105,7 @@ export type ReclaimReply = Message<"llmgw.agent.v1.ReclaimReply"> & {
  * Use `create(ReclaimReplySchema)` to create a new message.
  */
 export const ReclaimReplySchema: GenMessage<ReclaimReply> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 20);
+  messageDesc(file_llmgw_agent_v1_agent, 21);
 
 /**
  * UpgradeAgent tells an agent to run another release (sent only to agents announcing "upgrade"):
@@ -1104,7 +1150,7 @@ export type UpgradeAgent = Message<"llmgw.agent.v1.UpgradeAgent"> & {
  * Use `create(UpgradeAgentSchema)` to create a new message.
  */
 export const UpgradeAgentSchema: GenMessage<UpgradeAgent> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 21);
+  messageDesc(file_llmgw_agent_v1_agent, 22);
 
 /**
  * UpgradeReply answers UpgradeAgent (same request_id): ok once the new release is swapped in
@@ -1138,7 +1184,7 @@ export type UpgradeReply = Message<"llmgw.agent.v1.UpgradeReply"> & {
  * Use `create(UpgradeReplySchema)` to create a new message.
  */
 export const UpgradeReplySchema: GenMessage<UpgradeReply> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 22);
+  messageDesc(file_llmgw_agent_v1_agent, 23);
 
 /**
  * @generated from enum llmgw.agent.v1.EngineInstallPhase
