@@ -1,7 +1,13 @@
 // What the agent's session with the control plane is given (options, timers) and the frame types it
 // sends; the session itself is connection.ts.
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { EngineInstall, Envelope, EnvelopeInit, RegisterSchema } from "@llmgw/proto";
+import type {
+  EngineBuildReport,
+  EngineInstall,
+  Envelope,
+  EnvelopeInit,
+  RegisterSchema,
+} from "@llmgw/proto";
 import type { HostLoad } from "./discovery/host";
 import type { GpuSampleValues } from "./discovery/nvidia-smi";
 import type { Logger } from "./log-ring";
@@ -19,6 +25,8 @@ export interface HeartbeatContent extends HostLoad {
   memoryReadBytesPerSecond?: number;
   /** The engines this agent installs itself, with their phase (EngineInstall). */
   engineInstalls?: EngineInstall[];
+  /** The GPU engine build the node applies (EngineBuildReport). */
+  engineBuild?: EngineBuildReport;
 }
 
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 2000;
@@ -73,6 +81,7 @@ export const REQUEST_CASES: ReadonlySet<string> = new Set([
   "logsRequest",
   "reclaimRequest",
   "upgradeAgent",
+  "engineBuild",
 ]);
 
 export type ConnectionState = "idle" | "connecting" | "registered" | "waiting" | "stopped";

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file llmgw/agent/v1/agent.proto.
  */
 export const file_llmgw_agent_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChpsbG1ndy9hZ2VudC92MS9hZ2VudC5wcm90bxIObGxtZ3cuYWdlbnQudjEi1AYKCEVudmVsb3BlEhIKCnJlcXVlc3RfaWQYASABKAkSLAoIcmVnaXN0ZXIYCiABKAsyGC5sbG1ndy5hZ2VudC52MS5SZWdpc3RlckgAEjMKDHJlZ2lzdGVyX2FjaxgLIAEoCzIbLmxsbWd3LmFnZW50LnYxLlJlZ2lzdGVyQWNrSAASLgoJaGVhcnRiZWF0GAwgASgLMhkubGxtZ3cuYWdlbnQudjEuSGVhcnRiZWF0SAASJAoEcGluZxgNIAEoCzIULmxsbWd3LmFnZW50LnYxLlBpbmdIABIkCgRwb25nGA4gASgLMhQubGxtZ3cuYWdlbnQudjEuUG9uZ0gAEiYKBWVycm9yGA8gASgLMhUubGxtZ3cuYWdlbnQudjEuRXJyb3JIABI1Cg1zdGFydF9yZXBsaWNhGBAgASgLMhwubGxtZ3cuYWdlbnQudjEuU3RhcnRSZXBsaWNhSAASMwoMc3RvcF9yZXBsaWNhGBEgASgLMhsubGxtZ3cuYWdlbnQudjEuU3RvcFJlcGxpY2FIABI3Cg5yZXBsaWNhX3N0YXR1cxgSIAEoCzIdLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FTdGF0dXNIABI7ChBkZXNpcmVkX3JlcGxpY2FzGBMgASgLMh8ubGxtZ3cuYWdlbnQudjEuRGVzaXJlZFJlcGxpY2FzSAASMwoMbG9nc19yZXF1ZXN0GBQgASgLMhsubGxtZ3cuYWdlbnQudjEuTG9nc1JlcXVlc3RIABIvCgpsb2dzX3JlcGx5GBUgASgLMhkubGxtZ3cuYWdlbnQudjEuTG9nc1JlcGx5SAASOQoPcmVjbGFpbV9yZXF1ZXN0GBYgASgLMh4ubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcXVlc3RIABI1Cg1yZWNsYWltX3JlcGx5GBcgASgLMhwubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcGx5SAASNQoNdXBncmFkZV9hZ2VudBgYIAEoCzIcLmxsbWd3LmFnZW50LnYxLlVwZ3JhZGVBZ2VudEgAEjUKDXVwZ3JhZGVfcmVwbHkYGSABKAsyHC5sbG1ndy5hZ2VudC52MS5VcGdyYWRlUmVwbHlIAEIFCgNtc2ciqQMKCFJlZ2lzdGVyEg8KB25vZGVfaWQYASABKAkSEQoJbm9kZV9uYW1lGAIgASgJEhUKDWFnZW50X3ZlcnNpb24YAyABKAkSEAoIZmVhdHVyZXMYBCADKAkSNAoGbGFiZWxzGAUgAygLMiQubGxtZ3cuYWdlbnQudjEuUmVnaXN0ZXIuTGFiZWxzRW50cnkSKgoIaGFyZHdhcmUYBiABKAsyGC5sbG1ndy5hZ2VudC52MS5IYXJkd2FyZRIPCgdlbmdpbmVzGAcgAygJEhEKCXNpbXVsYXRlZBgIIAEoCBIaChJzaW11bGF0aW9uX3Byb2ZpbGUYCSABKAkSFgoKam9pbl90b2tlbhgKIAEoCUICGAESLwoIcmVwbGljYXMYCyADKAsyHS5sbG1ndy5hZ2VudC52MS5SZXBsaWNhU3RhdHVzEjYKD2VuZ2luZV9pbnN0YWxscxgMIAMoCzIdLmxsbWd3LmFnZW50LnYxLkVuZ2luZUluc3RhbGwaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASKdAQoNRW5naW5lSW5zdGFsbBIOCgZlbmdpbmUYASABKAkSDwoHdmVyc2lvbhgCIAEoCRIxCgVwaGFzZRgDIAEoDjIiLmxsbWd3LmFnZW50LnYxLkVuZ2luZUluc3RhbGxQaGFzZRIPCgdtZXNzYWdlGAQgASgJEhAKCGxvZ190YWlsGAUgAygJEhUKDWNoYW5nZWRfYXRfbXMYBiABKAQiaQoLUmVnaXN0ZXJBY2sSDwoHbm9kZV9pZBgBIAEoCRIdChVoZWFydGJlYXRfaW50ZXJ2YWxfbXMYAiABKA0SFgoOc2VydmVyX3ZlcnNpb24YAyABKAkSEgoKYWdlbnRfdXJscxgEIAMoCSLmAQoISGFyZHdhcmUSIQoEZ3B1cxgBIAMoCzITLmxsbWd3LmFnZW50LnYxLkdwdRIgCgNjcHUYAiABKAsyEy5sbG1ndy5hZ2VudC52MS5DcHUSGgoSbWVtb3J5X2J5dGVzX3RvdGFsGAMgASgEEhgKEGRpc2tfYnl0ZXNfdG90YWwYBCABKAQSFwoPZGlza19ieXRlc19mcmVlGAUgASgEEgoKAm9zGAYgASgJEgwKBGFyY2gYByABKAkSFgoOZHJpdmVyX3ZlcnNpb24YCCABKAkSFAoMY3VkYV92ZXJzaW9uGAkgASgJIiMKA0NwdRINCgVtb2RlbBgBIAEoCRINCgVjb3JlcxgCIAEoDSLFAwoDR3B1Eg0KBWluZGV4GAEgASgNEgwKBHV1aWQYAiABKAkSDAoEbmFtZRgDIAEoCRIaChJtZW1vcnlfYnl0ZXNfdG90YWwYBCABKAQSGgoSY29tcHV0ZV9jYXBhYmlsaXR5GAUgASgJEhkKDHBjaWVfZ2VuX21heBgGIAEoDUgAiAEBEh0KEHBjaWVfZ2VuX2N1cnJlbnQYByABKA1IAYgBARIbCg5wY2llX3dpZHRoX21heBgIIAEoDUgCiAEBEh8KEnBjaWVfd2lkdGhfY3VycmVudBgJIAEoDUgDiAEBEhIKCnBjaV9idXNfaWQYCiABKAkSEwoLbWlnX2VuYWJsZWQYCyABKAgSHgoRcG93ZXJfbGltaXRfd2F0dHMYDCABKAFIBIgBARIeChFwY2llX2dlbl9jYXJkX21heBgNIAEoDUgFiAEBQg8KDV9wY2llX2dlbl9tYXhCEwoRX3BjaWVfZ2VuX2N1cnJlbnRCEQoPX3BjaWVfd2lkdGhfbWF4QhUKE19wY2llX3dpZHRoX2N1cnJlbnRCFAoSX3Bvd2VyX2xpbWl0X3dhdHRzQhQKEl9wY2llX2dlbl9jYXJkX21heCKnAwoJSGVhcnRiZWF0EicKBGdwdXMYASADKAsyGS5sbG1ndy5hZ2VudC52MS5HcHVTYW1wbGUSJAoXY3B1X3V0aWxpemF0aW9uX3BlcmNlbnQYAiABKAFIAIgBARIeChFtZW1vcnlfYnl0ZXNfdXNlZBgDIAEoBEgBiAEBEhwKD2Rpc2tfYnl0ZXNfZnJlZRgEIAEoBEgCiAEBEhIKCnNlbnRfYXRfbXMYBSABKAQSLwoIcmVwbGljYXMYBiADKAsyHS5sbG1ndy5hZ2VudC52MS5SZXBsaWNhU3RhdHVzEikKHG1lbW9yeV9yZWFkX2J5dGVzX3Blcl9zZWNvbmQYByABKAFIA4gBARI2Cg9lbmdpbmVfaW5zdGFsbHMYCCADKAsyHS5sbG1ndy5hZ2VudC52MS5FbmdpbmVJbnN0YWxsQhoKGF9jcHVfdXRpbGl6YXRpb25fcGVyY2VudEIUChJfbWVtb3J5X2J5dGVzX3VzZWRCEgoQX2Rpc2tfYnl0ZXNfZnJlZUIfCh1fbWVtb3J5X3JlYWRfYnl0ZXNfcGVyX3NlY29uZCLtAQoJR3B1U2FtcGxlEgwKBHV1aWQYASABKAkSIAoTdXRpbGl6YXRpb25fcGVyY2VudBgCIAEoAUgAiAEBEh4KEW1lbW9yeV9ieXRlc191c2VkGAMgASgESAGIAQESIAoTdGVtcGVyYXR1cmVfY2Vsc2l1cxgEIAEoAUgCiAEBEhgKC3Bvd2VyX3dhdHRzGAUgASgBSAOIAQFCFgoUX3V0aWxpemF0aW9uX3BlcmNlbnRCFAoSX21lbW9yeV9ieXRlc191c2VkQhYKFF90ZW1wZXJhdHVyZV9jZWxzaXVzQg4KDF9wb3dlcl93YXR0cyIaCgRQaW5nEhIKCnNlbnRfYXRfbXMYASABKAQiGgoEUG9uZxISCgpzZW50X2F0X21zGAEgASgEIkEKBUVycm9yEicKBGNvZGUYASABKA4yGS5sbG1ndy5hZ2VudC52MS5FcnJvckNvZGUSDwoHbWVzc2FnZRgCIAEoCSK0AwoMU3RhcnRSZXBsaWNhEhIKCnJlcGxpY2FfaWQYASABKAkSDQoFbW9kZWwYAiABKAkSDgoGZW5naW5lGAMgASgJEg4KBnNvdXJjZRgEIAEoCRITCgtncHVfaW5kZXhlcxgFIAMoDRIXCg90ZW5zb3JfcGFyYWxsZWwYBiABKA0SFgoOY29udGV4dF9sZW5ndGgYByABKA0SDAoEYXJncxgIIAMoCRIyCgNlbnYYCSADKAsyJS5sbG1ndy5hZ2VudC52MS5TdGFydFJlcGxpY2EuRW52RW50cnkSDwoHYXBpX2tleRgKIAEoCRIUCgxhbGxvd19waWNrbGUYCyABKAgSEgoKZW1iZWRkaW5ncxgMIAEoCBIYChBzdGFydF90aW1lb3V0X21zGA0gASgNEhkKEXNlcnZlZF9tb2RlbF9uYW1lGA4gASgJEhEKCW5vZGVfcmFuaxgPIAEoDRISCgpub2RlX2NvdW50GBAgASgNEhYKDmxlYWRlcl9hZGRyZXNzGBEgASgJGioKCEVudkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiMQoLU3RvcFJlcGxpY2ESEgoKcmVwbGljYV9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiQQoPRGVzaXJlZFJlcGxpY2FzEi4KCHJlcGxpY2FzGAEgAygLMhwubGxtZ3cuYWdlbnQudjEuU3RhcnRSZXBsaWNhItgCCg1SZXBsaWNhU3RhdHVzEhIKCnJlcGxpY2FfaWQYASABKAkSDQoFbW9kZWwYAiABKAkSKwoFcGhhc2UYAyABKA4yHC5sbG1ndy5hZ2VudC52MS5SZXBsaWNhUGhhc2USDwoHbWVzc2FnZRgEIAEoCRIMCgRob3N0GAUgASgJEgwKBHBvcnQYBiABKA0SGwoOZmV0Y2hfcHJvZ3Jlc3MYByABKAFIAIgBARIWCglleGl0X2NvZGUYCCABKAVIAYgBARITCgtleGl0X3NpZ25hbBgJIAEoCRIVCg1jaGFuZ2VkX2F0X21zGAogASgEEg4KBmVuZ2luZRgLIAEoCRITCgtncHVfaW5kZXhlcxgMIAMoDRILCgNwaWQYDSABKAUSFgoObGVhZGVyX2FkZHJlc3MYDiABKAlCEQoPX2ZldGNoX3Byb2dyZXNzQgwKCl9leGl0X2NvZGUiLAoLTG9nc1JlcXVlc3QSDgoGc291cmNlGAEgASgJEg0KBWxpbmVzGAIgASgNIkoKCUxvZ3NSZXBseRIOCgZzb3VyY2UYASABKAkSDQoFbGluZXMYAiADKAkSDwoHc291cmNlcxgDIAMoCRINCgVlcnJvchgEIAEoCSI5Cg5SZWNsYWltUmVxdWVzdBIWCg53YW50ZWRfc291cmNlcxgBIAMoCRIPCgdjb2xsZWN0GAIgASgIImcKC0NhY2hlZEVudHJ5EhIKCmNhY2hlX25hbWUYASABKAkSDgoGc291cmNlGAIgASgJEhIKCnNpemVfYnl0ZXMYAyABKAQSDwoHcmVtb3ZlZBgEIAEoCBIPCgdyZWZ1c2VkGAUgASgJIlEKDFJlY2xhaW1SZXBseRIsCgdlbnRyaWVzGAEgAygLMhsubGxtZ3cuYWdlbnQudjEuQ2FjaGVkRW50cnkSEwoLYnl0ZXNfZnJlZWQYAiABKAQiTwoMVXBncmFkZUFnZW50Eg8KB3ZlcnNpb24YASABKAkSDAoEZmlsZRgCIAEoCRIOCgZzaGEyNTYYAyABKAkSEAoIdXJsX3BhdGgYBCABKAkiQgoMVXBncmFkZVJlcGx5EgoKAm9rGAEgASgIEg0KBWVycm9yGAIgASgJEhcKD2FscmVhZHlfY3VycmVudBgDIAEoCCqgAQoSRW5naW5lSW5zdGFsbFBoYXNlEiQKIEVOR0lORV9JTlNUQUxMX1BIQVNFX1VOU1BFQ0lGSUVEEAASIwofRU5HSU5FX0lOU1RBTExfUEhBU0VfSU5TVEFMTElORxABEh4KGkVOR0lORV9JTlNUQUxMX1BIQVNFX1JFQURZEAISHwobRU5HSU5FX0lOU1RBTExfUEhBU0VfRkFJTEVEEAMqzwEKDFJlcGxpY2FQaGFzZRIdChlSRVBMSUNBX1BIQVNFX1VOU1BFQ0lGSUVEEAASGgoWUkVQTElDQV9QSEFTRV9GRVRDSElORxABEhoKFlJFUExJQ0FfUEhBU0VfU1RBUlRJTkcQAhIXChNSRVBMSUNBX1BIQVNFX1JFQURZEAMSGAoUUkVQTElDQV9QSEFTRV9GQUlMRUQQBBIZChVSRVBMSUNBX1BIQVNFX1NUT1BQRUQQBRIaChZSRVBMSUNBX1BIQVNFX0RSQUlOSU5HEAYqwgEKCUVycm9yQ29kZRIaChZFUlJPUl9DT0RFX1VOU1BFQ0lGSUVEEAASHgoaRVJST1JfQ09ERV9NQUxGT1JNRURfRlJBTUUQARIeChpFUlJPUl9DT0RFX1VOQVVUSEVOVElDQVRFRBACEh0KGUVSUk9SX0NPREVfTk9UX1JFR0lTVEVSRUQQAxIaChZFUlJPUl9DT0RFX1VOU1VQUE9SVEVEEAQSHgoaRVJST1JfQ09ERV9GUkFNRV9UT09fTEFSR0UQBWIGcHJvdG8z");
+  fileDesc("ChpsbG1ndy9hZ2VudC92MS9hZ2VudC5wcm90bxIObGxtZ3cuYWdlbnQudjEiiQcKCEVudmVsb3BlEhIKCnJlcXVlc3RfaWQYASABKAkSLAoIcmVnaXN0ZXIYCiABKAsyGC5sbG1ndy5hZ2VudC52MS5SZWdpc3RlckgAEjMKDHJlZ2lzdGVyX2FjaxgLIAEoCzIbLmxsbWd3LmFnZW50LnYxLlJlZ2lzdGVyQWNrSAASLgoJaGVhcnRiZWF0GAwgASgLMhkubGxtZ3cuYWdlbnQudjEuSGVhcnRiZWF0SAASJAoEcGluZxgNIAEoCzIULmxsbWd3LmFnZW50LnYxLlBpbmdIABIkCgRwb25nGA4gASgLMhQubGxtZ3cuYWdlbnQudjEuUG9uZ0gAEiYKBWVycm9yGA8gASgLMhUubGxtZ3cuYWdlbnQudjEuRXJyb3JIABI1Cg1zdGFydF9yZXBsaWNhGBAgASgLMhwubGxtZ3cuYWdlbnQudjEuU3RhcnRSZXBsaWNhSAASMwoMc3RvcF9yZXBsaWNhGBEgASgLMhsubGxtZ3cuYWdlbnQudjEuU3RvcFJlcGxpY2FIABI3Cg5yZXBsaWNhX3N0YXR1cxgSIAEoCzIdLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FTdGF0dXNIABI7ChBkZXNpcmVkX3JlcGxpY2FzGBMgASgLMh8ubGxtZ3cuYWdlbnQudjEuRGVzaXJlZFJlcGxpY2FzSAASMwoMbG9nc19yZXF1ZXN0GBQgASgLMhsubGxtZ3cuYWdlbnQudjEuTG9nc1JlcXVlc3RIABIvCgpsb2dzX3JlcGx5GBUgASgLMhkubGxtZ3cuYWdlbnQudjEuTG9nc1JlcGx5SAASOQoPcmVjbGFpbV9yZXF1ZXN0GBYgASgLMh4ubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcXVlc3RIABI1Cg1yZWNsYWltX3JlcGx5GBcgASgLMhwubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcGx5SAASNQoNdXBncmFkZV9hZ2VudBgYIAEoCzIcLmxsbWd3LmFnZW50LnYxLlVwZ3JhZGVBZ2VudEgAEjUKDXVwZ3JhZGVfcmVwbHkYGSABKAsyHC5sbG1ndy5hZ2VudC52MS5VcGdyYWRlUmVwbHlIABIzCgxlbmdpbmVfYnVpbGQYGiABKAsyGy5sbG1ndy5hZ2VudC52MS5FbmdpbmVCdWlsZEgAQgUKA21zZyLiAwoIUmVnaXN0ZXISDwoHbm9kZV9pZBgBIAEoCRIRCglub2RlX25hbWUYAiABKAkSFQoNYWdlbnRfdmVyc2lvbhgDIAEoCRIQCghmZWF0dXJlcxgEIAMoCRI0CgZsYWJlbHMYBSADKAsyJC5sbG1ndy5hZ2VudC52MS5SZWdpc3Rlci5MYWJlbHNFbnRyeRIqCghoYXJkd2FyZRgGIAEoCzIYLmxsbWd3LmFnZW50LnYxLkhhcmR3YXJlEg8KB2VuZ2luZXMYByADKAkSEQoJc2ltdWxhdGVkGAggASgIEhoKEnNpbXVsYXRpb25fcHJvZmlsZRgJIAEoCRIWCgpqb2luX3Rva2VuGAogASgJQgIYARIvCghyZXBsaWNhcxgLIAMoCzIdLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FTdGF0dXMSNgoPZW5naW5lX2luc3RhbGxzGAwgAygLMh0ubGxtZ3cuYWdlbnQudjEuRW5naW5lSW5zdGFsbBI3CgxlbmdpbmVfYnVpbGQYDSABKAsyIS5sbG1ndy5hZ2VudC52MS5FbmdpbmVCdWlsZFJlcG9ydBotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIp0BCg1FbmdpbmVJbnN0YWxsEg4KBmVuZ2luZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEjEKBXBoYXNlGAMgASgOMiIubGxtZ3cuYWdlbnQudjEuRW5naW5lSW5zdGFsbFBoYXNlEg8KB21lc3NhZ2UYBCABKAkSEAoIbG9nX3RhaWwYBSADKAkSFQoNY2hhbmdlZF9hdF9tcxgGIAEoBCJpCgtSZWdpc3RlckFjaxIPCgdub2RlX2lkGAEgASgJEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDRIWCg5zZXJ2ZXJfdmVyc2lvbhgDIAEoCRISCgphZ2VudF91cmxzGAQgAygJIuYBCghIYXJkd2FyZRIhCgRncHVzGAEgAygLMhMubGxtZ3cuYWdlbnQudjEuR3B1EiAKA2NwdRgCIAEoCzITLmxsbWd3LmFnZW50LnYxLkNwdRIaChJtZW1vcnlfYnl0ZXNfdG90YWwYAyABKAQSGAoQZGlza19ieXRlc190b3RhbBgEIAEoBBIXCg9kaXNrX2J5dGVzX2ZyZWUYBSABKAQSCgoCb3MYBiABKAkSDAoEYXJjaBgHIAEoCRIWCg5kcml2ZXJfdmVyc2lvbhgIIAEoCRIUCgxjdWRhX3ZlcnNpb24YCSABKAkiIwoDQ3B1Eg0KBW1vZGVsGAEgASgJEg0KBWNvcmVzGAIgASgNIsUDCgNHcHUSDQoFaW5kZXgYASABKA0SDAoEdXVpZBgCIAEoCRIMCgRuYW1lGAMgASgJEhoKEm1lbW9yeV9ieXRlc190b3RhbBgEIAEoBBIaChJjb21wdXRlX2NhcGFiaWxpdHkYBSABKAkSGQoMcGNpZV9nZW5fbWF4GAYgASgNSACIAQESHQoQcGNpZV9nZW5fY3VycmVudBgHIAEoDUgBiAEBEhsKDnBjaWVfd2lkdGhfbWF4GAggASgNSAKIAQESHwoScGNpZV93aWR0aF9jdXJyZW50GAkgASgNSAOIAQESEgoKcGNpX2J1c19pZBgKIAEoCRITCgttaWdfZW5hYmxlZBgLIAEoCBIeChFwb3dlcl9saW1pdF93YXR0cxgMIAEoAUgEiAEBEh4KEXBjaWVfZ2VuX2NhcmRfbWF4GA0gASgNSAWIAQFCDwoNX3BjaWVfZ2VuX21heEITChFfcGNpZV9nZW5fY3VycmVudEIRCg9fcGNpZV93aWR0aF9tYXhCFQoTX3BjaWVfd2lkdGhfY3VycmVudEIUChJfcG93ZXJfbGltaXRfd2F0dHNCFAoSX3BjaWVfZ2VuX2NhcmRfbWF4IuADCglIZWFydGJlYXQSJwoEZ3B1cxgBIAMoCzIZLmxsbWd3LmFnZW50LnYxLkdwdVNhbXBsZRIkChdjcHVfdXRpbGl6YXRpb25fcGVyY2VudBgCIAEoAUgAiAEBEh4KEW1lbW9yeV9ieXRlc191c2VkGAMgASgESAGIAQESHAoPZGlza19ieXRlc19mcmVlGAQgASgESAKIAQESEgoKc2VudF9hdF9tcxgFIAEoBBIvCghyZXBsaWNhcxgGIAMoCzIdLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FTdGF0dXMSKQocbWVtb3J5X3JlYWRfYnl0ZXNfcGVyX3NlY29uZBgHIAEoAUgDiAEBEjYKD2VuZ2luZV9pbnN0YWxscxgIIAMoCzIdLmxsbWd3LmFnZW50LnYxLkVuZ2luZUluc3RhbGwSNwoMZW5naW5lX2J1aWxkGAkgASgLMiEubGxtZ3cuYWdlbnQudjEuRW5naW5lQnVpbGRSZXBvcnRCGgoYX2NwdV91dGlsaXphdGlvbl9wZXJjZW50QhQKEl9tZW1vcnlfYnl0ZXNfdXNlZEISChBfZGlza19ieXRlc19mcmVlQh8KHV9tZW1vcnlfcmVhZF9ieXRlc19wZXJfc2Vjb25kIhwKC0VuZ2luZUJ1aWxkEg0KBWJ1aWxkGAEgASgJInQKEUVuZ2luZUJ1aWxkUmVwb3J0Eg4KBmNob2ljZRgBIAEoCRINCgVidWlsZBgCIAEoCRIOCgZyZWFzb24YAyABKAkSFgoOaW5zdGFsbF9zb3VyY2UYBCABKAkSGAoQd2l0aGhlbGRfZW5naW5lcxgFIAMoCSLtAQoJR3B1U2FtcGxlEgwKBHV1aWQYASABKAkSIAoTdXRpbGl6YXRpb25fcGVyY2VudBgCIAEoAUgAiAEBEh4KEW1lbW9yeV9ieXRlc191c2VkGAMgASgESAGIAQESIAoTdGVtcGVyYXR1cmVfY2Vsc2l1cxgEIAEoAUgCiAEBEhgKC3Bvd2VyX3dhdHRzGAUgASgBSAOIAQFCFgoUX3V0aWxpemF0aW9uX3BlcmNlbnRCFAoSX21lbW9yeV9ieXRlc191c2VkQhYKFF90ZW1wZXJhdHVyZV9jZWxzaXVzQg4KDF9wb3dlcl93YXR0cyIaCgRQaW5nEhIKCnNlbnRfYXRfbXMYASABKAQiGgoEUG9uZxISCgpzZW50X2F0X21zGAEgASgEIkEKBUVycm9yEicKBGNvZGUYASABKA4yGS5sbG1ndy5hZ2VudC52MS5FcnJvckNvZGUSDwoHbWVzc2FnZRgCIAEoCSK0AwoMU3RhcnRSZXBsaWNhEhIKCnJlcGxpY2FfaWQYASABKAkSDQoFbW9kZWwYAiABKAkSDgoGZW5naW5lGAMgASgJEg4KBnNvdXJjZRgEIAEoCRITCgtncHVfaW5kZXhlcxgFIAMoDRIXCg90ZW5zb3JfcGFyYWxsZWwYBiABKA0SFgoOY29udGV4dF9sZW5ndGgYByABKA0SDAoEYXJncxgIIAMoCRIyCgNlbnYYCSADKAsyJS5sbG1ndy5hZ2VudC52MS5TdGFydFJlcGxpY2EuRW52RW50cnkSDwoHYXBpX2tleRgKIAEoCRIUCgxhbGxvd19waWNrbGUYCyABKAgSEgoKZW1iZWRkaW5ncxgMIAEoCBIYChBzdGFydF90aW1lb3V0X21zGA0gASgNEhkKEXNlcnZlZF9tb2RlbF9uYW1lGA4gASgJEhEKCW5vZGVfcmFuaxgPIAEoDRISCgpub2RlX2NvdW50GBAgASgNEhYKDmxlYWRlcl9hZGRyZXNzGBEgASgJGioKCEVudkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiMQoLU3RvcFJlcGxpY2ESEgoKcmVwbGljYV9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiQQoPRGVzaXJlZFJlcGxpY2FzEi4KCHJlcGxpY2FzGAEgAygLMhwubGxtZ3cuYWdlbnQudjEuU3RhcnRSZXBsaWNhItgCCg1SZXBsaWNhU3RhdHVzEhIKCnJlcGxpY2FfaWQYASABKAkSDQoFbW9kZWwYAiABKAkSKwoFcGhhc2UYAyABKA4yHC5sbG1ndy5hZ2VudC52MS5SZXBsaWNhUGhhc2USDwoHbWVzc2FnZRgEIAEoCRIMCgRob3N0GAUgASgJEgwKBHBvcnQYBiABKA0SGwoOZmV0Y2hfcHJvZ3Jlc3MYByABKAFIAIgBARIWCglleGl0X2NvZGUYCCABKAVIAYgBARITCgtleGl0X3NpZ25hbBgJIAEoCRIVCg1jaGFuZ2VkX2F0X21zGAogASgEEg4KBmVuZ2luZRgLIAEoCRITCgtncHVfaW5kZXhlcxgMIAMoDRILCgNwaWQYDSABKAUSFgoObGVhZGVyX2FkZHJlc3MYDiABKAlCEQoPX2ZldGNoX3Byb2dyZXNzQgwKCl9leGl0X2NvZGUiLAoLTG9nc1JlcXVlc3QSDgoGc291cmNlGAEgASgJEg0KBWxpbmVzGAIgASgNIkoKCUxvZ3NSZXBseRIOCgZzb3VyY2UYASABKAkSDQoFbGluZXMYAiADKAkSDwoHc291cmNlcxgDIAMoCRINCgVlcnJvchgEIAEoCSI5Cg5SZWNsYWltUmVxdWVzdBIWCg53YW50ZWRfc291cmNlcxgBIAMoCRIPCgdjb2xsZWN0GAIgASgIImcKC0NhY2hlZEVudHJ5EhIKCmNhY2hlX25hbWUYASABKAkSDgoGc291cmNlGAIgASgJEhIKCnNpemVfYnl0ZXMYAyABKAQSDwoHcmVtb3ZlZBgEIAEoCBIPCgdyZWZ1c2VkGAUgASgJIlEKDFJlY2xhaW1SZXBseRIsCgdlbnRyaWVzGAEgAygLMhsubGxtZ3cuYWdlbnQudjEuQ2FjaGVkRW50cnkSEwoLYnl0ZXNfZnJlZWQYAiABKAQiTwoMVXBncmFkZUFnZW50Eg8KB3ZlcnNpb24YASABKAkSDAoEZmlsZRgCIAEoCRIOCgZzaGEyNTYYAyABKAkSEAoIdXJsX3BhdGgYBCABKAkiQgoMVXBncmFkZVJlcGx5EgoKAm9rGAEgASgIEg0KBWVycm9yGAIgASgJEhcKD2FscmVhZHlfY3VycmVudBgDIAEoCCqgAQoSRW5naW5lSW5zdGFsbFBoYXNlEiQKIEVOR0lORV9JTlNUQUxMX1BIQVNFX1VOU1BFQ0lGSUVEEAASIwofRU5HSU5FX0lOU1RBTExfUEhBU0VfSU5TVEFMTElORxABEh4KGkVOR0lORV9JTlNUQUxMX1BIQVNFX1JFQURZEAISHwobRU5HSU5FX0lOU1RBTExfUEhBU0VfRkFJTEVEEAMqzwEKDFJlcGxpY2FQaGFzZRIdChlSRVBMSUNBX1BIQVNFX1VOU1BFQ0lGSUVEEAASGgoWUkVQTElDQV9QSEFTRV9GRVRDSElORxABEhoKFlJFUExJQ0FfUEhBU0VfU1RBUlRJTkcQAhIXChNSRVBMSUNBX1BIQVNFX1JFQURZEAMSGAoUUkVQTElDQV9QSEFTRV9GQUlMRUQQBBIZChVSRVBMSUNBX1BIQVNFX1NUT1BQRUQQBRIaChZSRVBMSUNBX1BIQVNFX0RSQUlOSU5HEAYqwgEKCUVycm9yQ29kZRIaChZFUlJPUl9DT0RFX1VOU1BFQ0lGSUVEEAASHgoaRVJST1JfQ09ERV9NQUxGT1JNRURfRlJBTUUQARIeChpFUlJPUl9DT0RFX1VOQVVUSEVOVElDQVRFRBACEh0KGUVSUk9SX0NPREVfTk9UX1JFR0lTVEVSRUQQAxIaChZFUlJPUl9DT0RFX1VOU1VQUE9SVEVEEAQSHgoaRVJST1JfQ09ERV9GUkFNRV9UT09fTEFSR0UQBWIGcHJvdG8z");
 
 /**
  * Envelope wraps every frame. request_id pairs a request with its reply (Ping/Pong,
@@ -126,6 +126,12 @@ export type Envelope = Message<"llmgw.agent.v1.Envelope"> & {
      */
     value: UpgradeReply;
     case: "upgradeReply";
+  } | {
+    /**
+     * @generated from field: llmgw.agent.v1.EngineBuild engine_build = 26;
+     */
+    value: EngineBuild;
+    case: "engineBuild";
   } | { case: undefined; value?: undefined };
 };
 
@@ -222,6 +228,13 @@ export type Register = Message<"llmgw.agent.v1.Register"> & {
    * @generated from field: repeated llmgw.agent.v1.EngineInstall engine_installs = 12;
    */
   engineInstalls: EngineInstall[];
+
+  /**
+   * The GPU engine build this node applies (absent from an agent that predates the choice).
+   *
+   * @generated from field: llmgw.agent.v1.EngineBuildReport engine_build = 13;
+   */
+  engineBuild?: EngineBuildReport | undefined;
 };
 
 /**
@@ -554,6 +567,14 @@ export type Heartbeat = Message<"llmgw.agent.v1.Heartbeat"> & {
    * @generated from field: repeated llmgw.agent.v1.EngineInstall engine_installs = 8;
    */
   engineInstalls: EngineInstall[];
+
+  /**
+   * The GPU engine build this node applies, as in Register: a level, so a choice the control plane
+   * sent is seen applied within one beat.
+   *
+   * @generated from field: llmgw.agent.v1.EngineBuildReport engine_build = 9;
+   */
+  engineBuild?: EngineBuildReport | undefined;
 };
 
 /**
@@ -562,6 +583,76 @@ export type Heartbeat = Message<"llmgw.agent.v1.Heartbeat"> & {
  */
 export const HeartbeatSchema: GenMessage<Heartbeat> = /*@__PURE__*/
   messageDesc(file_llmgw_agent_v1_agent, 7);
+
+/**
+ * EngineBuild tells a node which build of the GPU engines (vLLM) to install: "auto" (by the
+ * node's driver), "cu13", "cu129" or "none". Sent when an admin changes it and after every
+ * Register (sent only to agents announcing "engine-build"); no reply, the next Heartbeat reports it.
+ *
+ * @generated from message llmgw.agent.v1.EngineBuild
+ */
+export type EngineBuild = Message<"llmgw.agent.v1.EngineBuild"> & {
+  /**
+   * @generated from field: string build = 1;
+   */
+  build: string;
+};
+
+/**
+ * Describes the message llmgw.agent.v1.EngineBuild.
+ * Use `create(EngineBuildSchema)` to create a new message.
+ */
+export const EngineBuildSchema: GenMessage<EngineBuild> = /*@__PURE__*/
+  messageDesc(file_llmgw_agent_v1_agent, 8);
+
+/**
+ * EngineBuildReport is what the node made of its build choice.
+ *
+ * @generated from message llmgw.agent.v1.EngineBuildReport
+ */
+export type EngineBuildReport = Message<"llmgw.agent.v1.EngineBuildReport"> & {
+  /**
+   * The choice the node holds: auto, cu13, cu129 or none ("auto" until the control plane says).
+   *
+   * @generated from field: string choice = 1;
+   */
+  choice: string;
+
+  /**
+   * The build it resolved to: cu13, cu129 or none.
+   *
+   * @generated from field: string build = 2;
+   */
+  build: string;
+
+  /**
+   * Why that build, in a sentence (the driver version auto went by).
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+
+  /**
+   * What a GPU engine install would fetch for the build; empty for none.
+   *
+   * @generated from field: string install_source = 4;
+   */
+  installSource: string;
+
+  /**
+   * Engines the node stops offering because of the build (vllm under none, unless on its PATH).
+   *
+   * @generated from field: repeated string withheld_engines = 5;
+   */
+  withheldEngines: string[];
+};
+
+/**
+ * Describes the message llmgw.agent.v1.EngineBuildReport.
+ * Use `create(EngineBuildReportSchema)` to create a new message.
+ */
+export const EngineBuildReportSchema: GenMessage<EngineBuildReport> = /*@__PURE__*/
+  messageDesc(file_llmgw_agent_v1_agent, 9);
 
 /**
  * @generated from message llmgw.agent.v1.GpuSample
@@ -598,7 +689,7 @@ export type GpuSample = Message<"llmgw.agent.v1.GpuSample"> & {
  * Use `create(GpuSampleSchema)` to create a new message.
  */
 export const GpuSampleSchema: GenMessage<GpuSample> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 8);
+  messageDesc(file_llmgw_agent_v1_agent, 10);
 
 /**
  * @generated from message llmgw.agent.v1.Ping
@@ -615,7 +706,7 @@ export type Ping = Message<"llmgw.agent.v1.Ping"> & {
  * Use `create(PingSchema)` to create a new message.
  */
 export const PingSchema: GenMessage<Ping> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 9);
+  messageDesc(file_llmgw_agent_v1_agent, 11);
 
 /**
  * @generated from message llmgw.agent.v1.Pong
@@ -632,7 +723,7 @@ export type Pong = Message<"llmgw.agent.v1.Pong"> & {
  * Use `create(PongSchema)` to create a new message.
  */
 export const PongSchema: GenMessage<Pong> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 10);
+  messageDesc(file_llmgw_agent_v1_agent, 12);
 
 /**
  * Error answers a frame that could not be handled. The connection stays open unless the error is
@@ -657,7 +748,7 @@ export type Error = Message<"llmgw.agent.v1.Error"> & {
  * Use `create(ErrorSchema)` to create a new message.
  */
 export const ErrorSchema: GenMessage<Error> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 11);
+  messageDesc(file_llmgw_agent_v1_agent, 13);
 
 /**
  * StartReplica asks the agent to fetch the weights (if needed) and start one engine process.
@@ -777,7 +868,7 @@ export type StartReplica = Message<"llmgw.agent.v1.StartReplica"> & {
  * Use `create(StartReplicaSchema)` to create a new message.
  */
 export const StartReplicaSchema: GenMessage<StartReplica> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 12);
+  messageDesc(file_llmgw_agent_v1_agent, 14);
 
 /**
  * @generated from message llmgw.agent.v1.StopReplica
@@ -799,7 +890,7 @@ export type StopReplica = Message<"llmgw.agent.v1.StopReplica"> & {
  * Use `create(StopReplicaSchema)` to create a new message.
  */
 export const StopReplicaSchema: GenMessage<StopReplica> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 13);
+  messageDesc(file_llmgw_agent_v1_agent, 15);
 
 /**
  * DesiredReplicas is the full list of replicas this node should run, sent after every
@@ -819,7 +910,7 @@ export type DesiredReplicas = Message<"llmgw.agent.v1.DesiredReplicas"> & {
  * Use `create(DesiredReplicasSchema)` to create a new message.
  */
 export const DesiredReplicasSchema: GenMessage<DesiredReplicas> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 14);
+  messageDesc(file_llmgw_agent_v1_agent, 16);
 
 /**
  * ReplicaStatus reports a replica's phase whenever it changes (and inside Register/Heartbeat).
@@ -912,7 +1003,7 @@ export type ReplicaStatus = Message<"llmgw.agent.v1.ReplicaStatus"> & {
  * Use `create(ReplicaStatusSchema)` to create a new message.
  */
 export const ReplicaStatusSchema: GenMessage<ReplicaStatus> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 15);
+  messageDesc(file_llmgw_agent_v1_agent, 17);
 
 /**
  * LogsRequest asks for the last lines of the agent's own log (source empty or "agent") or of one
@@ -937,7 +1028,7 @@ export type LogsRequest = Message<"llmgw.agent.v1.LogsRequest"> & {
  * Use `create(LogsRequestSchema)` to create a new message.
  */
 export const LogsRequestSchema: GenMessage<LogsRequest> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 16);
+  messageDesc(file_llmgw_agent_v1_agent, 18);
 
 /**
  * @generated from message llmgw.agent.v1.LogsReply
@@ -973,7 +1064,7 @@ export type LogsReply = Message<"llmgw.agent.v1.LogsReply"> & {
  * Use `create(LogsReplySchema)` to create a new message.
  */
 export const LogsReplySchema: GenMessage<LogsReply> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 17);
+  messageDesc(file_llmgw_agent_v1_agent, 19);
 
 /**
  * ReclaimRequest lists the sources the catalog still wants; the node reports (and with collect,
@@ -998,7 +1089,7 @@ export type ReclaimRequest = Message<"llmgw.agent.v1.ReclaimRequest"> & {
  * Use `create(ReclaimRequestSchema)` to create a new message.
  */
 export const ReclaimRequestSchema: GenMessage<ReclaimRequest> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 18);
+  messageDesc(file_llmgw_agent_v1_agent, 20);
 
 /**
  * @generated from message llmgw.agent.v1.CachedEntry
@@ -1037,7 +1128,7 @@ export type CachedEntry = Message<"llmgw.agent.v1.CachedEntry"> & {
  * Use `create(CachedEntrySchema)` to create a new message.
  */
 export const CachedEntrySchema: GenMessage<CachedEntry> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 19);
+  messageDesc(file_llmgw_agent_v1_agent, 21);
 
 /**
  * @generated from message llmgw.agent.v1.ReclaimReply
@@ -1059,7 +1150,7 @@ export type ReclaimReply = Message<"llmgw.agent.v1.ReclaimReply"> & {
  * Use `create(ReclaimReplySchema)` to create a new message.
  */
 export const ReclaimReplySchema: GenMessage<ReclaimReply> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 20);
+  messageDesc(file_llmgw_agent_v1_agent, 22);
 
 /**
  * UpgradeAgent tells an agent to run another release (sent only to agents announcing "upgrade"):
@@ -1104,7 +1195,7 @@ export type UpgradeAgent = Message<"llmgw.agent.v1.UpgradeAgent"> & {
  * Use `create(UpgradeAgentSchema)` to create a new message.
  */
 export const UpgradeAgentSchema: GenMessage<UpgradeAgent> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 21);
+  messageDesc(file_llmgw_agent_v1_agent, 23);
 
 /**
  * UpgradeReply answers UpgradeAgent (same request_id): ok once the new release is swapped in
@@ -1138,7 +1229,7 @@ export type UpgradeReply = Message<"llmgw.agent.v1.UpgradeReply"> & {
  * Use `create(UpgradeReplySchema)` to create a new message.
  */
 export const UpgradeReplySchema: GenMessage<UpgradeReply> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 22);
+  messageDesc(file_llmgw_agent_v1_agent, 24);
 
 /**
  * @generated from enum llmgw.agent.v1.EngineInstallPhase
