@@ -1,6 +1,7 @@
 // The GPU engine build per node, from the console: an admin picks "none" on a node's page and sees
 // the node apply it (vLLM no longer offered), reads it in Turkish, and sets it back to auto; an
-// operator sees the choice but cannot change it. Screenshots land in e2e/artifacts/.
+// operator sees the choice but cannot change it, and is shown no model sizing buttons.
+// Screenshots land in e2e/artifacts/.
 import { expect, test, type Page } from "@playwright/test";
 import { adminApi, seed } from "./factories";
 import { ARTIFACTS, devFacts } from "./facts";
@@ -53,7 +54,9 @@ test("an admin chooses a node's engine build and sees it applied", async ({ page
   await expect(panel.getByTestId("engine-build-applied")).toHaveAttribute("data-build", "cu13");
 });
 
-test("an operator sees the engine build but cannot change it", async ({ browser }) => {
+test("an operator sees the engine build but cannot change it, nor size models", async ({
+  browser,
+}) => {
   await seed.person({ username: "olga", password: "operator-pass-1", role: "operator" });
   const context = await browser.newContext({ storageState: SIGNED_OUT });
   const page = await context.newPage();
@@ -68,6 +71,11 @@ test("an operator sees the engine build but cannot change it", async ({ browser 
     await expect(panel).toHaveAttribute("data-choice", "auto");
     await expect(panel.getByTestId("engine-build-select")).toBeDisabled();
     await expect(panel.getByTestId("engine-build-save")).toBeDisabled();
+    // Sizing a model is for admins too (the server refuses an operator): no buttons to press.
+    await page.getByTestId("nav-models").click();
+    await expect(page.getByTestId("model-remove").first()).toBeVisible();
+    await expect(page.getByTestId("model-sizing-gpus")).toHaveCount(0);
+    await expect(page.getByTestId("model-sizing-resources")).toHaveCount(0);
   } finally {
     await context.close();
   }
