@@ -1,7 +1,13 @@
 // What the agent's session with the control plane is given (options, timers) and the frame types it
 // sends; the session itself is connection.ts.
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { EngineInstall, Envelope, EnvelopeInit, RegisterSchema } from "@llmgw/proto";
+import type {
+  EngineBuildReport,
+  EngineInstall,
+  Envelope,
+  EnvelopeInit,
+  RegisterSchema,
+} from "@llmgw/proto";
 import type { SourceConfigReport } from "./cache/source-config";
 import type { HostLoad } from "./discovery/host";
 import type { GpuSampleValues } from "./discovery/nvidia-smi";
@@ -22,6 +28,8 @@ export interface HeartbeatContent extends HostLoad {
   engineInstalls?: EngineInstall[];
   /** The config.json of sources read since the last Register or heartbeat (SourceConfig). */
   sourceConfigs?: SourceConfigReport[];
+  /** The GPU engine build the node applies (EngineBuildReport). */
+  engineBuild?: EngineBuildReport;
 }
 
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 2000;
@@ -76,6 +84,7 @@ export const REQUEST_CASES: ReadonlySet<string> = new Set([
   "logsRequest",
   "reclaimRequest",
   "upgradeAgent",
+  "engineBuild",
 ]);
 
 export type ConnectionState = "idle" | "connecting" | "registered" | "waiting" | "stopped";

@@ -89,6 +89,7 @@ export const AGENT_FEATURES: readonly AgentFeature[] = [
   AGENT_FEATURE.logs,
   AGENT_FEATURE.reclaim,
   AGENT_FEATURE.upgrade,
+  AGENT_FEATURE.engineBuild,
 ];
 
 export function buildRegister(

@@ -2,6 +2,7 @@
 // and back down again on SIGINT/SIGTERM (or an abort signal, for tests and for `llmgw dev`).
 import { messageOf } from "@llmgw/domain";
 import { loadConfig, loadEngineBaseEnv, type AgentConfig } from "./config";
+import { EngineBuildKeeper } from "./engine-build";
 import { createEngineRuntime } from "./engine-runtime";
 import { createRequestHandler, type RequestContext } from "./requests";
 import { AgentConnection } from "./connection";
@@ -100,10 +101,18 @@ export async function runAgent(
     // Engines left running by a previous agent are adopted before Register reports them.
     await runtime.supervisor.recover();
     const memoryRead = startMemoryReadProbe(logger);
+    const engineBuild = new EngineBuildKeeper({
+      dataDir: config.dataDir,
+      node: { driverVersion: inventory.host.driverVersion ?? "", gpuCount: inventory.gpus.length },
+      offered: () => runtime.engines,
+      // The simulator stands in for every engine; on a real node what was found needs no build.
+      onPath: discovered.simulationProfile === undefined ? [...runtime.engines] : [],
+      logger,
+    });
     const connection = new AgentConnection({
       serverUrls: config.serverUrls,
-      register: () =>
-        buildRegister(
+      register: () => ({
+        ...buildRegister(
           config,
           nodeId,
           inventory,
@@ -111,14 +120,18 @@ export async function runAgent(
           runtime.installs.reports(),
           runtime.weights.configs.all(),
         ),
-      heartbeat: () =>
-        buildHeartbeat(
+        engineBuild: engineBuild.report(),
+      }),
+      heartbeat: async () => ({
+        ...(await buildHeartbeat(
           inventory,
           runtime.supervisor.statuses(),
           memoryRead.current(),
           runtime.installs.reports(),
           runtime.weights.configs.takeFresh(),
-        ),
+        )),
+        engineBuild: engineBuild.report(),
+      }),
       logger,
       random: deps.random,
       nowMs: deps.nowMs,
@@ -130,6 +143,7 @@ export async function runAgent(
         agentRing: deps.ring,
         weights: runtime.weights,
         upgrade: upgradeHandlers(config, logger, () => link.connection?.serverUrl, upgraded),
+        engineBuild,
       }),
     });
     link.connection = connection;

@@ -1,6 +1,8 @@
-// Serves the control plane's requests on this node: replica lifecycle, logs, reclaim and upgrade. Each
+// Serves the control plane's requests on this node: replica lifecycle, logs, reclaim, upgrade and
+// the engine build. Each
 // handler returns the reply frame (or nothing); the connection pairs it with the request id.
 import type { Envelope, EnvelopeInit, LogsRequest, UpgradeAgent } from "@llmgw/proto";
+import type { EngineBuildKeeper } from "./engine-build";
 import type { WeightCache } from "./cache/fetch";
 import { reclaimCache } from "./cache/reclaim";
 import type { LogRing } from "./log-ring";
@@ -17,6 +19,8 @@ export interface RequestContext {
   weights: WeightCache;
   /** Self-upgrade: `run` swaps the release in; `restart` stops the agent with status 75. */
   upgrade: { run(request: UpgradeAgent): Promise<UpgradeOutcome>; restart(): void };
+  /** The GPU engine build the control plane chose for this node. */
+  engineBuild: Pick<EngineBuildKeeper, "apply">;
 }
 
 export function createRequestHandler(
@@ -51,6 +55,9 @@ export function createRequestHandler(
         if (outcome.ok && !outcome.alreadyCurrent) setImmediate(() => context.upgrade.restart());
         return { msg: { case: "upgradeReply", value: outcome } };
       }
+      case "engineBuild":
+        context.engineBuild.apply(msg.value.build);
+        return undefined;
       default:
         return undefined;
     }

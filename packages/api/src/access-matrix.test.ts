@@ -29,6 +29,7 @@ const RULES: Record<string, Rule> = {
   "nodes.remove": "admin",
   "nodes.label": "admin",
   "nodes.cordon": "admin",
+  "nodes.engineBuild": "admin",
   "facility.list": "viewer",
   "facility.hold": "admin",
   "facility.release": "admin",

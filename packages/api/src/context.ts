@@ -32,7 +32,12 @@ import type {
   SetModelGpusInput,
   SetModelResourcesInput,
 } from "./models/schemas";
-import type { GpuHistoryView, NodeLabelInput, NodeView } from "./nodes/schemas";
+import type {
+  GpuHistoryView,
+  NodeEngineBuildInput,
+  NodeLabelInput,
+  NodeView,
+} from "./nodes/schemas";
 import type {
   CreateGroupInput,
   CreateOrgUnitInput,
@@ -184,6 +189,8 @@ export interface NodesService {
   label(input: NodeLabelInput, actor: Actor): Promise<NodeView>;
   /** Cordons, drains or uncordons (state null) the node; throws like `get`. */
   cordon(input: NodeCordonInput, actor: Actor): Promise<NodeView>;
+  /** Stores the node's GPU engine build and tells its agent; throws like `get`, or "invalid". */
+  engineBuild(input: NodeEngineBuildInput, actor: Actor): Promise<NodeView>;
 }
 
 export interface FacilityService {

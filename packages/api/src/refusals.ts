@@ -73,6 +73,7 @@ export const REFUSALS = {
   "node.wrong_answer": ["node", "answer"],
   "node.logs_unavailable": ["node", "reason"],
   "node.agent_too_old": ["node", "feature", "version"],
+  "node.engine_build_invalid": ["build", "builds"],
   "release.not_found": ["version"],
   "release.refused": ["version", "reason"],
   "upgrade.self_refused": ["reason"],

@@ -83,6 +83,9 @@ export function fakeServices() {
       cordon: vi.fn(async (input: { id: string }): Promise<NodeView> => {
         throw unknownNode(input.id);
       }),
+      engineBuild: vi.fn(async (input: { id: string }): Promise<NodeView> => {
+        throw unknownNode(input.id);
+      }),
     },
     facility: {
       list: vi.fn(async () => ({ domains: [], holds: [] })),

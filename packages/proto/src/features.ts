@@ -12,6 +12,8 @@ export const AGENT_FEATURE = {
   reclaim: "reclaim",
   /** UpgradeAgent → UpgradeReply: the agent upgrades itself to a stored release. */
   upgrade: "upgrade",
+  /** EngineBuild: the agent keeps the GPU engine build chosen for it and reports it applied. */
+  engineBuild: "engine-build",
 } as const;
 
 export type AgentFeature = (typeof AGENT_FEATURE)[keyof typeof AGENT_FEATURE];
@@ -26,4 +28,5 @@ export const FEATURE_FOR_REQUEST = {
   logsRequest: AGENT_FEATURE.logs,
   reclaimRequest: AGENT_FEATURE.reclaim,
   upgradeAgent: AGENT_FEATURE.upgrade,
+  engineBuild: AGENT_FEATURE.engineBuild,
 } as const satisfies Partial<Record<FrameCase, AgentFeature>>;

@@ -210,6 +210,7 @@ const FRAMES: Record<string, EnvelopeInit> = {
       value: { ok: false, error: "hash mismatch", alreadyCurrent: false },
     },
   },
+  engineBuild: { requestId: "", msg: { case: "engineBuild", value: { build: "cu129" } } },
 };
 
 /** Strips protobuf-es's $typeName so decoded messages compare with the plain init objects. */

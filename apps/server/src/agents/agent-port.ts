@@ -1,7 +1,10 @@
 // The agent port as main.ts starts it: the WebSocket server, one session per socket, and what a
 // session's life means to the rest of the server (the inventory saved, the reconciler told, the
 // refusals counted and logged without flooding).
+import type { Database } from "@llmgw/db";
+import { messageOf } from "@llmgw/domain";
 import type { ServerConfig } from "../config";
+import { sendStoredEngineBuild } from "../fleet/engine-builds";
 import type { InventoryWriter } from "../fleet/inventory";
 import type { FleetRegistry } from "../fleet/registry";
 import type { ServerMetrics } from "../metrics";
@@ -41,6 +44,8 @@ export interface AgentPortOptions {
   metrics: Pick<ServerMetrics, "malformedFrames" | "refusedAgents">;
   /** Stored releases, which agents fetch over this port to upgrade themselves. */
   releases: ReleaseStore;
+  /** The store, read for the node's engine build after each Register. */
+  db: Database;
   /** Why agents go elsewhere now (this control plane stands by), or null: see AgentServerOptions. */
   refusesAgents?(): string | null;
   /** The control planes' agent-port addresses, told to every agent in its RegisterAck. */
@@ -103,6 +108,11 @@ export function startAgentPort(options: AgentPortOptions): Promise<AgentServer> 
           );
           void inventory.registered(register);
           plane.onRegistered(register.nodeId, register.replicas);
+          // Every Register is answered with the stored engine build, so a reconnect resyncs it.
+          sendStoredEngineBuild({ db: options.db, links: options.links }, register).catch(
+            (error: unknown) =>
+              log(`sending the engine build to ${register.nodeId} failed: ${messageOf(error)}`),
+          );
         },
         onDisconnected: (nodeId) => {
           log(`node ${nodeId} disconnected`);

@@ -77,3 +77,19 @@ describe("engine installs on the control plane", () => {
     expect(text).toContain('llmgw_engine_install{node="cpu-1",engine="llamacpp",state="ready"} 0');
   });
 });
+
+describe("the engine build's effect on what a node offers", () => {
+  function gpuNode(withheld: string[]) {
+    const registry = new FleetRegistry();
+    const register = { nodeId: "gpu-1", nodeName: "gpu-1", engines: ["vllm", "sglang"] };
+    registry.connect(create(RegisterSchema, register), 1, 1_000);
+    const engineBuild = { choice: "none", build: "none", withheldEngines: withheld };
+    registry.heartbeat("gpu-1", 1, create(HeartbeatSchema, { engineBuild }), 1_500);
+    return must(registry.get("gpu-1"), "the node just registered");
+  }
+
+  it("leaves out the engines the node's build withholds, and only those", () => {
+    expect(offeredEngines(gpuNode(["vllm"]))).toEqual(["sglang"]);
+    expect(offeredEngines(gpuNode([]))).toEqual(["vllm", "sglang"]);
+  });
+});

@@ -1,5 +1,14 @@
 // The nodes the API shows: the stored inventory, overlaid with live state from agent sessions.
-import { asc, gpus, nodes, type Database, type GpuRow, type NodeRow } from "@llmgw/db";
+import {
+  asc,
+  gpus,
+  nodeEngineBuilds,
+  nodes,
+  type Database,
+  type GpuRow,
+  type NodeEngineBuildRow,
+  type NodeRow,
+} from "@llmgw/db";
 import {
   ServiceError,
   type GpuHistoryView,
@@ -8,6 +17,7 @@ import {
   type NodesService,
 } from "@llmgw/api";
 import { assessPcieLink, nodeLiveness, type LivenessPolicy } from "@llmgw/domain";
+import { engineBuildView } from "./engine-builds";
 import { engineInstallViews, offeredEngines } from "./engine-installs";
 import { GPU_HISTORY_SAMPLES_MAX } from "./gpu-history";
 import type { FacilityOverlay } from "./facility-overlay";
@@ -18,12 +28,14 @@ export function createNodesService(
   registry: FleetRegistry,
   policy: LivenessPolicy,
   nowMs: () => number,
-): Omit<NodesService, "remove" | "label" | "cordon"> {
+): Omit<NodesService, "remove" | "label" | "cordon" | "engineBuild"> {
   const load = async (): Promise<NodeView[]> => {
-    const [nodeRows, gpuRows] = await Promise.all([
+    const [nodeRows, gpuRows, buildRows] = await Promise.all([
       db.select().from(nodes).orderBy(asc(nodes.name)),
       db.select().from(gpus).orderBy(asc(gpus.index)),
+      db.select().from(nodeEngineBuilds),
     ]);
+    const builds = new Map(buildRows.map((build) => [build.nodeId, build]));
     const cardsByNode = new Map<string, GpuRow[]>();
     for (const card of gpuRows)
       cardsByNode.set(card.nodeId, [...(cardsByNode.get(card.nodeId) ?? []), card]);
@@ -33,6 +45,7 @@ export function createNodesService(
         row,
         registry.facility,
         cardsByNode.get(row.id) ?? [],
+        builds.get(row.id),
         registry.get(row.id),
         policy,
         now,
@@ -81,6 +94,7 @@ function toView(
   row: NodeRow,
   facility: FacilityOverlay,
   cards: GpuRow[],
+  build: NodeEngineBuildRow | undefined,
   live: LiveNode | undefined,
   policy: LivenessPolicy,
   nowMs: number,
@@ -103,6 +117,7 @@ function toView(
     cordon: facility.cordonOf(row.id),
     engines: live ? offeredEngines(live) : row.engines,
     engineInstalls: live ? engineInstallViews(live) : [],
+    engineBuild: engineBuildView(build, live),
     features: row.features,
     firstSeenAt: row.firstSeenAt.toISOString(),
     lastSeenAt: new Date(lastSeenMs).toISOString(),

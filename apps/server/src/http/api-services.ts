@@ -10,6 +10,7 @@ import { createEventsService } from "../events/events-service";
 import { createExploreService, fleetForExplorer } from "../fleet/explore-service";
 import { createFacilityService, nodeCordoner } from "../fleet/facility-service";
 import { nodeLabeler } from "../fleet/node-labels";
+import { nodeEngineBuilder } from "../fleet/engine-builds";
 import { createNodesService } from "../fleet/nodes-service";
 import { createStatusService } from "../fleet/status-service";
 import { createUsageService } from "../gateway/usage-service";
@@ -94,6 +95,7 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
       remove: nodeRemover({ db, nodes, certificates, links, events, log }),
       label: nodeLabeler(facilityDeps),
       cordon: nodeCordoner(facilityDeps),
+      engineBuild: nodeEngineBuilder({ db, nodes, registry, links }),
     },
     facility: createFacilityService(facilityDeps),
     auth: createAuthService(db, config.sessionTtlMs, nowMs, ldap, config.signInFreeFailures),

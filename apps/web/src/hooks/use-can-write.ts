@@ -9,3 +9,10 @@ export function useCanWrite(): boolean {
   const role = me.data?.role;
   return role === "admin" || role === "operator";
 }
+
+/** Only admins may change what a model's replicas use (cards, context, CPU and memory). */
+export function useIsAdmin(): boolean {
+  const trpc = useTRPC();
+  const me = useQuery(trpc.auth.me.queryOptions(undefined, { staleTime: 30_000 }));
+  return me.data?.role === "admin";
+}

@@ -44,6 +44,7 @@ export function nodeFixture(overrides: Partial<NodeView> = {}): NodeView {
     cordon: null,
     engines: ["vllm"],
     engineInstalls: [],
+    engineBuild: { choice: "auto", setBy: null, setAt: null, applied: null },
     features: [],
     firstSeenAt: "2026-03-01T10:00:00Z",
     lastSeenAt: "2026-03-01T12:00:00Z",

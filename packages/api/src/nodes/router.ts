@@ -2,6 +2,7 @@
 import {
   gpuHistorySchema,
   nodeIdInputSchema,
+  nodeEngineBuildInputSchema,
   nodeLabelInputSchema,
   nodeViewSchema,
   removedNodeSchema,
@@ -33,6 +34,12 @@ export const nodesRouter = router({
     .input(nodeCordonInputSchema)
     .output(nodeViewSchema)
     .mutation(({ ctx, input }) => ctx.services.nodes.cordon(input, ctx.actor)),
+
+  /** Chooses the GPU engine build (auto, cu13, cu129, none) the node installs; sent to it at once. */
+  engineBuild: adminProcedure
+    .input(nodeEngineBuildInputSchema)
+    .output(nodeViewSchema)
+    .mutation(({ ctx, input }) => ctx.services.nodes.engineBuild(input, ctx.actor)),
 
   /** Revokes the node's certificates: its next connection is refused until it joins again. */
   remove: adminProcedure

@@ -1,6 +1,6 @@
 // Nodes as the API shows them: inventory, live measurements and the recent card samples.
 import { z } from "zod";
-import { labelKeyProblem, labelValueProblem } from "@llmgw/domain";
+import { ENGINE_BUILD_CHOICES, labelKeyProblem, labelValueProblem } from "@llmgw/domain";
 import { oneLine } from "../text";
 
 export const nodeStateSchema = z.enum(["ready", "unreachable"]);
@@ -55,6 +55,26 @@ export const engineInstallViewSchema = z.object({
 });
 export type EngineInstallView = z.infer<typeof engineInstallViewSchema>;
 
+/** What the node made of its build choice, as its agent last reported it. */
+export const engineBuildReportSchema = z.object({
+  choice: z.string(),
+  build: z.string(),
+  reason: z.string(),
+  installSource: z.string(),
+  withheldEngines: z.array(z.string()),
+});
+
+/** The GPU engine build chosen for the node (`ctl engine-build`) and what the node applies. */
+export const engineBuildViewSchema = z.object({
+  choice: z.enum(ENGINE_BUILD_CHOICES),
+  /** Null while the node runs the default (auto) because nobody chose. */
+  setBy: z.string().nullable(),
+  setAt: z.string().nullable(),
+  /** Null for a node not connected, or whose agent predates the choice. */
+  applied: engineBuildReportSchema.nullable(),
+});
+export type EngineBuildView = z.infer<typeof engineBuildViewSchema>;
+
 export const nodeViewSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -72,6 +92,7 @@ export const nodeViewSchema = z.object({
   engines: z.array(z.string()),
   /** Empty for a node that installs nothing itself (or whose agent predates installs). */
   engineInstalls: z.array(engineInstallViewSchema),
+  engineBuild: engineBuildViewSchema,
   features: z.array(z.string()),
   /** ISO-8601 timestamps. */
   firstSeenAt: z.string(),
@@ -133,3 +154,13 @@ export const nodeLabelInputSchema = z.object({
   }),
 });
 export type NodeLabelInput = z.infer<typeof nodeLabelInputSchema>;
+
+/**
+ * `ctl engine-build NODE BUILD`. The build is checked by the service, not here, so a word that is no
+ * build is refused with its own code and the four that are.
+ */
+export const nodeEngineBuildInputSchema = z.object({
+  id: nodeIdInputSchema.shape.id,
+  build: oneLine("build").max(40),
+});
+export type NodeEngineBuildInput = z.infer<typeof nodeEngineBuildInputSchema>;

@@ -24,4 +24,5 @@ export * from "./control-planes";
 export * from "./model-demand";
 export * from "./quotas";
 export * from "./node-facility";
+export * from "./node-engine-builds";
 export * from "./facility-holds";

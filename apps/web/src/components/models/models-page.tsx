@@ -4,7 +4,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useCanWrite } from "../../hooks/use-can-write";
+import { useCanWrite, useIsAdmin } from "../../hooks/use-can-write";
 import { describeError } from "../../lib/errors";
 import { sortModels } from "../../lib/models";
 import { useTRPC } from "../../trpc/react";
@@ -54,6 +54,7 @@ export function ModelsPage() {
   const { t: tc } = useTranslation();
   const trpc = useTRPC();
   const canWrite = useCanWrite();
+  const canSize = useIsAdmin();
   const [isAddOpen, setAddOpen] = useState(false);
   const [removing, setRemoving] = useState<string | null>(null);
   const [editingFallbacks, setEditingFallbacks] = useState<string | null>(null);
@@ -75,6 +76,7 @@ export function ModelsPage() {
   const failed = retry.isError ? retry : remove.isError ? remove : null;
   const actions: ModelActions = {
     canWrite,
+    canSize,
     busyName: retry.isPending
       ? (retry.variables?.name ?? null)
       : remove.isPending

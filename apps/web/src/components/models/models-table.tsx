@@ -15,6 +15,8 @@ import { SIZING_ACTIONS, type SizingAction } from "./sizing-form";
 
 export interface ModelActions {
   canWrite: boolean;
+  /** Sizing (GPUs…, Context…, Resources…) is for admins only: others never see its buttons. */
+  canSize: boolean;
   /** The model whose write is in flight, so only its buttons wait. */
   busyName: string | null;
   onRetry(name: string): void;
@@ -112,7 +114,7 @@ function ActionsCell({ model, actions }: { model: ModelView; actions: ModelActio
       >
         {t("owner.button")}
       </button>
-      {model.definition.external === undefined
+      {actions.canSize && model.definition.external === undefined
         ? SIZING_ACTIONS.map((action) => (
             <button
               key={action}

@@ -17,6 +17,7 @@ import {
 import { labelPairs, osLabel } from "../../lib/nodes";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
+import { EngineBuild } from "./engine-build";
 import { EngineInstalls } from "./engine-installs";
 import { GpuCharts } from "./gpu-charts";
 import { GpuTable } from "./gpu-table";
@@ -151,6 +152,7 @@ export function NodeDetail({ id }: { id: string }) {
         <NodeFacts node={node} />
       </div>
       <EngineInstalls node={node} />
+      <EngineBuild node={node} />
       <div className="panel">
         <h2>{t("detail.gpus")}</h2>
         {node.gpus.length ? (

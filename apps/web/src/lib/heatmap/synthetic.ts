@@ -48,6 +48,7 @@ export function syntheticFleet(nodeCount: number, cardsPerNode: number, seed: nu
     cordon: null,
     engines: [],
     engineInstalls: [],
+    engineBuild: { choice: "auto", setBy: null, setAt: null, applied: null },
     features: [],
     firstSeenAt: "2026-01-01T00:00:00Z",
     lastSeenAt: "2026-01-01T00:00:00Z",

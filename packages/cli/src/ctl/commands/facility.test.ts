@@ -13,6 +13,7 @@ function node(
     ...{ id: `id-${name}`, name, state: "ready", simulated: false, simulationProfile: null },
     ...{ agentVersion: "1.4.0", labels, storedLabels: {}, cordon: null, engines: [] },
     ...{ engineInstalls: [], features: [] },
+    engineBuild: { choice: "auto", setBy: null, setAt: null, applied: null },
     ...{ firstSeenAt: "2026-12-02T10:00:00.000Z", lastSeenAt: "2026-12-02T10:00:00.000Z" },
     cpu: { model: "x", cores: 8, utilizationPercent: null },
     memory: { bytesTotal: 1e9, bytesUsed: null },

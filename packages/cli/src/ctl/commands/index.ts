@@ -1,6 +1,7 @@
 // The command table of `llmgw ctl`, and the forms and verbs read from each command's usage.
 import { clusterCommands } from "./cluster";
 import type { Command } from "./command";
+import { engineBuildCommands } from "./engine-build";
 import { eventCommands } from "./events";
 import { exploreCommands } from "./explore";
 import { facilityCommands } from "./facility";
@@ -32,6 +33,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...quotaCommands,
   ...exploreCommands,
   ...facilityCommands,
+  ...engineBuildCommands,
 };
 
 /**

@@ -15,6 +15,7 @@ function cpuNode(engineInstalls: NodeView["engineInstalls"], engines: string[] =
     cordon: null,
     engines,
     engineInstalls,
+    engineBuild: { choice: "auto", setBy: null, setAt: null, applied: null },
     features: [],
     firstSeenAt: "2026-12-02T10:00:00.000Z",
     lastSeenAt: "2026-12-02T10:00:00.000Z",

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file llmgw/agent/v1/agent.proto.
  */
 export const file_llmgw_agent_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChpsbG1ndy9hZ2VudC92MS9hZ2VudC5wcm90bxIObGxtZ3cuYWdlbnQudjEi1AYKCEVudmVsb3BlEhIKCnJlcXVlc3RfaWQYASABKAkSLAoIcmVnaXN0ZXIYCiABKAsyGC5sbG1ndy5hZ2VudC52MS5SZWdpc3RlckgAEjMKDHJlZ2lzdGVyX2FjaxgLIAEoCzIbLmxsbWd3LmFnZW50LnYxLlJlZ2lzdGVyQWNrSAASLgoJaGVhcnRiZWF0GAwgASgLMhkubGxtZ3cuYWdlbnQudjEuSGVhcnRiZWF0SAASJAoEcGluZxgNIAEoCzIULmxsbWd3LmFnZW50LnYxLlBpbmdIABIkCgRwb25nGA4gASgLMhQubGxtZ3cuYWdlbnQudjEuUG9uZ0gAEiYKBWVycm9yGA8gASgLMhUubGxtZ3cuYWdlbnQudjEuRXJyb3JIABI1Cg1zdGFydF9yZXBsaWNhGBAgASgLMhwubGxtZ3cuYWdlbnQudjEuU3RhcnRSZXBsaWNhSAASMwoMc3RvcF9yZXBsaWNhGBEgASgLMhsubGxtZ3cuYWdlbnQudjEuU3RvcFJlcGxpY2FIABI3Cg5yZXBsaWNhX3N0YXR1cxgSIAEoCzIdLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FTdGF0dXNIABI7ChBkZXNpcmVkX3JlcGxpY2FzGBMgASgLMh8ubGxtZ3cuYWdlbnQudjEuRGVzaXJlZFJlcGxpY2FzSAASMwoMbG9nc19yZXF1ZXN0GBQgASgLMhsubGxtZ3cuYWdlbnQudjEuTG9nc1JlcXVlc3RIABIvCgpsb2dzX3JlcGx5GBUgASgLMhkubGxtZ3cuYWdlbnQudjEuTG9nc1JlcGx5SAASOQoPcmVjbGFpbV9yZXF1ZXN0GBYgASgLMh4ubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcXVlc3RIABI1Cg1yZWNsYWltX3JlcGx5GBcgASgLMhwubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcGx5SAASNQoNdXBncmFkZV9hZ2VudBgYIAEoCzIcLmxsbWd3LmFnZW50LnYxLlVwZ3JhZGVBZ2VudEgAEjUKDXVwZ3JhZGVfcmVwbHkYGSABKAsyHC5sbG1ndy5hZ2VudC52MS5VcGdyYWRlUmVwbHlIAEIFCgNtc2ci3wMKCFJlZ2lzdGVyEg8KB25vZGVfaWQYASABKAkSEQoJbm9kZV9uYW1lGAIgASgJEhUKDWFnZW50X3ZlcnNpb24YAyABKAkSEAoIZmVhdHVyZXMYBCADKAkSNAoGbGFiZWxzGAUgAygLMiQubGxtZ3cuYWdlbnQudjEuUmVnaXN0ZXIuTGFiZWxzRW50cnkSKgoIaGFyZHdhcmUYBiABKAsyGC5sbG1ndy5hZ2VudC52MS5IYXJkd2FyZRIPCgdlbmdpbmVzGAcgAygJEhEKCXNpbXVsYXRlZBgIIAEoCBIaChJzaW11bGF0aW9uX3Byb2ZpbGUYCSABKAkSFgoKam9pbl90b2tlbhgKIAEoCUICGAESLwoIcmVwbGljYXMYCyADKAsyHS5sbG1ndy5hZ2VudC52MS5SZXBsaWNhU3RhdHVzEjYKD2VuZ2luZV9pbnN0YWxscxgMIAMoCzIdLmxsbWd3LmFnZW50LnYxLkVuZ2luZUluc3RhbGwSNAoOc291cmNlX2NvbmZpZ3MYDSADKAsyHC5sbG1ndy5hZ2VudC52MS5Tb3VyY2VDb25maWcaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASIzCgxTb3VyY2VDb25maWcSDgoGc291cmNlGAEgASgJEhMKC2NvbmZpZ19qc29uGAIgASgJIp0BCg1FbmdpbmVJbnN0YWxsEg4KBmVuZ2luZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEjEKBXBoYXNlGAMgASgOMiIubGxtZ3cuYWdlbnQudjEuRW5naW5lSW5zdGFsbFBoYXNlEg8KB21lc3NhZ2UYBCABKAkSEAoIbG9nX3RhaWwYBSADKAkSFQoNY2hhbmdlZF9hdF9tcxgGIAEoBCJpCgtSZWdpc3RlckFjaxIPCgdub2RlX2lkGAEgASgJEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDRIWCg5zZXJ2ZXJfdmVyc2lvbhgDIAEoCRISCgphZ2VudF91cmxzGAQgAygJIuYBCghIYXJkd2FyZRIhCgRncHVzGAEgAygLMhMubGxtZ3cuYWdlbnQudjEuR3B1EiAKA2NwdRgCIAEoCzITLmxsbWd3LmFnZW50LnYxLkNwdRIaChJtZW1vcnlfYnl0ZXNfdG90YWwYAyABKAQSGAoQZGlza19ieXRlc190b3RhbBgEIAEoBBIXCg9kaXNrX2J5dGVzX2ZyZWUYBSABKAQSCgoCb3MYBiABKAkSDAoEYXJjaBgHIAEoCRIWCg5kcml2ZXJfdmVyc2lvbhgIIAEoCRIUCgxjdWRhX3ZlcnNpb24YCSABKAkiIwoDQ3B1Eg0KBW1vZGVsGAEgASgJEg0KBWNvcmVzGAIgASgNIsUDCgNHcHUSDQoFaW5kZXgYASABKA0SDAoEdXVpZBgCIAEoCRIMCgRuYW1lGAMgASgJEhoKEm1lbW9yeV9ieXRlc190b3RhbBgEIAEoBBIaChJjb21wdXRlX2NhcGFiaWxpdHkYBSABKAkSGQoMcGNpZV9nZW5fbWF4GAYgASgNSACIAQESHQoQcGNpZV9nZW5fY3VycmVudBgHIAEoDUgBiAEBEhsKDnBjaWVfd2lkdGhfbWF4GAggASgNSAKIAQESHwoScGNpZV93aWR0aF9jdXJyZW50GAkgASgNSAOIAQESEgoKcGNpX2J1c19pZBgKIAEoCRITCgttaWdfZW5hYmxlZBgLIAEoCBIeChFwb3dlcl9saW1pdF93YXR0cxgMIAEoAUgEiAEBEh4KEXBjaWVfZ2VuX2NhcmRfbWF4GA0gASgNSAWIAQFCDwoNX3BjaWVfZ2VuX21heEITChFfcGNpZV9nZW5fY3VycmVudEIRCg9fcGNpZV93aWR0aF9tYXhCFQoTX3BjaWVfd2lkdGhfY3VycmVudEIUChJfcG93ZXJfbGltaXRfd2F0dHNCFAoSX3BjaWVfZ2VuX2NhcmRfbWF4It0DCglIZWFydGJlYXQSJwoEZ3B1cxgBIAMoCzIZLmxsbWd3LmFnZW50LnYxLkdwdVNhbXBsZRIkChdjcHVfdXRpbGl6YXRpb25fcGVyY2VudBgCIAEoAUgAiAEBEh4KEW1lbW9yeV9ieXRlc191c2VkGAMgASgESAGIAQESHAoPZGlza19ieXRlc19mcmVlGAQgASgESAKIAQESEgoKc2VudF9hdF9tcxgFIAEoBBIvCghyZXBsaWNhcxgGIAMoCzIdLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FTdGF0dXMSKQocbWVtb3J5X3JlYWRfYnl0ZXNfcGVyX3NlY29uZBgHIAEoAUgDiAEBEjYKD2VuZ2luZV9pbnN0YWxscxgIIAMoCzIdLmxsbWd3LmFnZW50LnYxLkVuZ2luZUluc3RhbGwSNAoOc291cmNlX2NvbmZpZ3MYCSADKAsyHC5sbG1ndy5hZ2VudC52MS5Tb3VyY2VDb25maWdCGgoYX2NwdV91dGlsaXphdGlvbl9wZXJjZW50QhQKEl9tZW1vcnlfYnl0ZXNfdXNlZEISChBfZGlza19ieXRlc19mcmVlQh8KHV9tZW1vcnlfcmVhZF9ieXRlc19wZXJfc2Vjb25kIu0BCglHcHVTYW1wbGUSDAoEdXVpZBgBIAEoCRIgChN1dGlsaXphdGlvbl9wZXJjZW50GAIgASgBSACIAQESHgoRbWVtb3J5X2J5dGVzX3VzZWQYAyABKARIAYgBARIgChN0ZW1wZXJhdHVyZV9jZWxzaXVzGAQgASgBSAKIAQESGAoLcG93ZXJfd2F0dHMYBSABKAFIA4gBAUIWChRfdXRpbGl6YXRpb25fcGVyY2VudEIUChJfbWVtb3J5X2J5dGVzX3VzZWRCFgoUX3RlbXBlcmF0dXJlX2NlbHNpdXNCDgoMX3Bvd2VyX3dhdHRzIhoKBFBpbmcSEgoKc2VudF9hdF9tcxgBIAEoBCIaCgRQb25nEhIKCnNlbnRfYXRfbXMYASABKAQiQQoFRXJyb3ISJwoEY29kZRgBIAEoDjIZLmxsbWd3LmFnZW50LnYxLkVycm9yQ29kZRIPCgdtZXNzYWdlGAIgASgJIrQDCgxTdGFydFJlcGxpY2ESEgoKcmVwbGljYV9pZBgBIAEoCRINCgVtb2RlbBgCIAEoCRIOCgZlbmdpbmUYAyABKAkSDgoGc291cmNlGAQgASgJEhMKC2dwdV9pbmRleGVzGAUgAygNEhcKD3RlbnNvcl9wYXJhbGxlbBgGIAEoDRIWCg5jb250ZXh0X2xlbmd0aBgHIAEoDRIMCgRhcmdzGAggAygJEjIKA2VudhgJIAMoCzIlLmxsbWd3LmFnZW50LnYxLlN0YXJ0UmVwbGljYS5FbnZFbnRyeRIPCgdhcGlfa2V5GAogASgJEhQKDGFsbG93X3BpY2tsZRgLIAEoCBISCgplbWJlZGRpbmdzGAwgASgIEhgKEHN0YXJ0X3RpbWVvdXRfbXMYDSABKA0SGQoRc2VydmVkX21vZGVsX25hbWUYDiABKAkSEQoJbm9kZV9yYW5rGA8gASgNEhIKCm5vZGVfY291bnQYECABKA0SFgoObGVhZGVyX2FkZHJlc3MYESABKAkaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASIxCgtTdG9wUmVwbGljYRISCgpyZXBsaWNhX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJBCg9EZXNpcmVkUmVwbGljYXMSLgoIcmVwbGljYXMYASADKAsyHC5sbG1ndy5hZ2VudC52MS5TdGFydFJlcGxpY2Ei2AIKDVJlcGxpY2FTdGF0dXMSEgoKcmVwbGljYV9pZBgBIAEoCRINCgVtb2RlbBgCIAEoCRIrCgVwaGFzZRgDIAEoDjIcLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FQaGFzZRIPCgdtZXNzYWdlGAQgASgJEgwKBGhvc3QYBSABKAkSDAoEcG9ydBgGIAEoDRIbCg5mZXRjaF9wcm9ncmVzcxgHIAEoAUgAiAEBEhYKCWV4aXRfY29kZRgIIAEoBUgBiAEBEhMKC2V4aXRfc2lnbmFsGAkgASgJEhUKDWNoYW5nZWRfYXRfbXMYCiABKAQSDgoGZW5naW5lGAsgASgJEhMKC2dwdV9pbmRleGVzGAwgAygNEgsKA3BpZBgNIAEoBRIWCg5sZWFkZXJfYWRkcmVzcxgOIAEoCUIRCg9fZmV0Y2hfcHJvZ3Jlc3NCDAoKX2V4aXRfY29kZSIsCgtMb2dzUmVxdWVzdBIOCgZzb3VyY2UYASABKAkSDQoFbGluZXMYAiABKA0iSgoJTG9nc1JlcGx5Eg4KBnNvdXJjZRgBIAEoCRINCgVsaW5lcxgCIAMoCRIPCgdzb3VyY2VzGAMgAygJEg0KBWVycm9yGAQgASgJIjkKDlJlY2xhaW1SZXF1ZXN0EhYKDndhbnRlZF9zb3VyY2VzGAEgAygJEg8KB2NvbGxlY3QYAiABKAgiZwoLQ2FjaGVkRW50cnkSEgoKY2FjaGVfbmFtZRgBIAEoCRIOCgZzb3VyY2UYAiABKAkSEgoKc2l6ZV9ieXRlcxgDIAEoBBIPCgdyZW1vdmVkGAQgASgIEg8KB3JlZnVzZWQYBSABKAkiUQoMUmVjbGFpbVJlcGx5EiwKB2VudHJpZXMYASADKAsyGy5sbG1ndy5hZ2VudC52MS5DYWNoZWRFbnRyeRITCgtieXRlc19mcmVlZBgCIAEoBCJPCgxVcGdyYWRlQWdlbnQSDwoHdmVyc2lvbhgBIAEoCRIMCgRmaWxlGAIgASgJEg4KBnNoYTI1NhgDIAEoCRIQCgh1cmxfcGF0aBgEIAEoCSJCCgxVcGdyYWRlUmVwbHkSCgoCb2sYASABKAgSDQoFZXJyb3IYAiABKAkSFwoPYWxyZWFkeV9jdXJyZW50GAMgASgIKqABChJFbmdpbmVJbnN0YWxsUGhhc2USJAogRU5HSU5FX0lOU1RBTExfUEhBU0VfVU5TUEVDSUZJRUQQABIjCh9FTkdJTkVfSU5TVEFMTF9QSEFTRV9JTlNUQUxMSU5HEAESHgoaRU5HSU5FX0lOU1RBTExfUEhBU0VfUkVBRFkQAhIfChtFTkdJTkVfSU5TVEFMTF9QSEFTRV9GQUlMRUQQAyrPAQoMUmVwbGljYVBoYXNlEh0KGVJFUExJQ0FfUEhBU0VfVU5TUEVDSUZJRUQQABIaChZSRVBMSUNBX1BIQVNFX0ZFVENISU5HEAESGgoWUkVQTElDQV9QSEFTRV9TVEFSVElORxACEhcKE1JFUExJQ0FfUEhBU0VfUkVBRFkQAxIYChRSRVBMSUNBX1BIQVNFX0ZBSUxFRBAEEhkKFVJFUExJQ0FfUEhBU0VfU1RPUFBFRBAFEhoKFlJFUExJQ0FfUEhBU0VfRFJBSU5JTkcQBirCAQoJRXJyb3JDb2RlEhoKFkVSUk9SX0NPREVfVU5TUEVDSUZJRUQQABIeChpFUlJPUl9DT0RFX01BTEZPUk1FRF9GUkFNRRABEh4KGkVSUk9SX0NPREVfVU5BVVRIRU5USUNBVEVEEAISHQoZRVJST1JfQ09ERV9OT1RfUkVHSVNURVJFRBADEhoKFkVSUk9SX0NPREVfVU5TVVBQT1JURUQQBBIeChpFUlJPUl9DT0RFX0ZSQU1FX1RPT19MQVJHRRAFYgZwcm90bzM");
+  fileDesc("ChpsbG1ndy9hZ2VudC92MS9hZ2VudC5wcm90bxIObGxtZ3cuYWdlbnQudjEiiQcKCEVudmVsb3BlEhIKCnJlcXVlc3RfaWQYASABKAkSLAoIcmVnaXN0ZXIYCiABKAsyGC5sbG1ndy5hZ2VudC52MS5SZWdpc3RlckgAEjMKDHJlZ2lzdGVyX2FjaxgLIAEoCzIbLmxsbWd3LmFnZW50LnYxLlJlZ2lzdGVyQWNrSAASLgoJaGVhcnRiZWF0GAwgASgLMhkubGxtZ3cuYWdlbnQudjEuSGVhcnRiZWF0SAASJAoEcGluZxgNIAEoCzIULmxsbWd3LmFnZW50LnYxLlBpbmdIABIkCgRwb25nGA4gASgLMhQubGxtZ3cuYWdlbnQudjEuUG9uZ0gAEiYKBWVycm9yGA8gASgLMhUubGxtZ3cuYWdlbnQudjEuRXJyb3JIABI1Cg1zdGFydF9yZXBsaWNhGBAgASgLMhwubGxtZ3cuYWdlbnQudjEuU3RhcnRSZXBsaWNhSAASMwoMc3RvcF9yZXBsaWNhGBEgASgLMhsubGxtZ3cuYWdlbnQudjEuU3RvcFJlcGxpY2FIABI3Cg5yZXBsaWNhX3N0YXR1cxgSIAEoCzIdLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FTdGF0dXNIABI7ChBkZXNpcmVkX3JlcGxpY2FzGBMgASgLMh8ubGxtZ3cuYWdlbnQudjEuRGVzaXJlZFJlcGxpY2FzSAASMwoMbG9nc19yZXF1ZXN0GBQgASgLMhsubGxtZ3cuYWdlbnQudjEuTG9nc1JlcXVlc3RIABIvCgpsb2dzX3JlcGx5GBUgASgLMhkubGxtZ3cuYWdlbnQudjEuTG9nc1JlcGx5SAASOQoPcmVjbGFpbV9yZXF1ZXN0GBYgASgLMh4ubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcXVlc3RIABI1Cg1yZWNsYWltX3JlcGx5GBcgASgLMhwubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcGx5SAASNQoNdXBncmFkZV9hZ2VudBgYIAEoCzIcLmxsbWd3LmFnZW50LnYxLlVwZ3JhZGVBZ2VudEgAEjUKDXVwZ3JhZGVfcmVwbHkYGSABKAsyHC5sbG1ndy5hZ2VudC52MS5VcGdyYWRlUmVwbHlIABIzCgxlbmdpbmVfYnVpbGQYGiABKAsyGy5sbG1ndy5hZ2VudC52MS5FbmdpbmVCdWlsZEgAQgUKA21zZyKYBAoIUmVnaXN0ZXISDwoHbm9kZV9pZBgBIAEoCRIRCglub2RlX25hbWUYAiABKAkSFQoNYWdlbnRfdmVyc2lvbhgDIAEoCRIQCghmZWF0dXJlcxgEIAMoCRI0CgZsYWJlbHMYBSADKAsyJC5sbG1ndy5hZ2VudC52MS5SZWdpc3Rlci5MYWJlbHNFbnRyeRIqCghoYXJkd2FyZRgGIAEoCzIYLmxsbWd3LmFnZW50LnYxLkhhcmR3YXJlEg8KB2VuZ2luZXMYByADKAkSEQoJc2ltdWxhdGVkGAggASgIEhoKEnNpbXVsYXRpb25fcHJvZmlsZRgJIAEoCRIWCgpqb2luX3Rva2VuGAogASgJQgIYARIvCghyZXBsaWNhcxgLIAMoCzIdLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FTdGF0dXMSNgoPZW5naW5lX2luc3RhbGxzGAwgAygLMh0ubGxtZ3cuYWdlbnQudjEuRW5naW5lSW5zdGFsbBI0Cg5zb3VyY2VfY29uZmlncxgNIAMoCzIcLmxsbWd3LmFnZW50LnYxLlNvdXJjZUNvbmZpZxI3CgxlbmdpbmVfYnVpbGQYDiABKAsyIS5sbG1ndy5hZ2VudC52MS5FbmdpbmVCdWlsZFJlcG9ydBotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjMKDFNvdXJjZUNvbmZpZxIOCgZzb3VyY2UYASABKAkSEwoLY29uZmlnX2pzb24YAiABKAkinQEKDUVuZ2luZUluc3RhbGwSDgoGZW5naW5lGAEgASgJEg8KB3ZlcnNpb24YAiABKAkSMQoFcGhhc2UYAyABKA4yIi5sbG1ndy5hZ2VudC52MS5FbmdpbmVJbnN0YWxsUGhhc2USDwoHbWVzc2FnZRgEIAEoCRIQCghsb2dfdGFpbBgFIAMoCRIVCg1jaGFuZ2VkX2F0X21zGAYgASgEImkKC1JlZ2lzdGVyQWNrEg8KB25vZGVfaWQYASABKAkSHQoVaGVhcnRiZWF0X2ludGVydmFsX21zGAIgASgNEhYKDnNlcnZlcl92ZXJzaW9uGAMgASgJEhIKCmFnZW50X3VybHMYBCADKAki5gEKCEhhcmR3YXJlEiEKBGdwdXMYASADKAsyEy5sbG1ndy5hZ2VudC52MS5HcHUSIAoDY3B1GAIgASgLMhMubGxtZ3cuYWdlbnQudjEuQ3B1EhoKEm1lbW9yeV9ieXRlc190b3RhbBgDIAEoBBIYChBkaXNrX2J5dGVzX3RvdGFsGAQgASgEEhcKD2Rpc2tfYnl0ZXNfZnJlZRgFIAEoBBIKCgJvcxgGIAEoCRIMCgRhcmNoGAcgASgJEhYKDmRyaXZlcl92ZXJzaW9uGAggASgJEhQKDGN1ZGFfdmVyc2lvbhgJIAEoCSIjCgNDcHUSDQoFbW9kZWwYASABKAkSDQoFY29yZXMYAiABKA0ixQMKA0dwdRINCgVpbmRleBgBIAEoDRIMCgR1dWlkGAIgASgJEgwKBG5hbWUYAyABKAkSGgoSbWVtb3J5X2J5dGVzX3RvdGFsGAQgASgEEhoKEmNvbXB1dGVfY2FwYWJpbGl0eRgFIAEoCRIZCgxwY2llX2dlbl9tYXgYBiABKA1IAIgBARIdChBwY2llX2dlbl9jdXJyZW50GAcgASgNSAGIAQESGwoOcGNpZV93aWR0aF9tYXgYCCABKA1IAogBARIfChJwY2llX3dpZHRoX2N1cnJlbnQYCSABKA1IA4gBARISCgpwY2lfYnVzX2lkGAogASgJEhMKC21pZ19lbmFibGVkGAsgASgIEh4KEXBvd2VyX2xpbWl0X3dhdHRzGAwgASgBSASIAQESHgoRcGNpZV9nZW5fY2FyZF9tYXgYDSABKA1IBYgBAUIPCg1fcGNpZV9nZW5fbWF4QhMKEV9wY2llX2dlbl9jdXJyZW50QhEKD19wY2llX3dpZHRoX21heEIVChNfcGNpZV93aWR0aF9jdXJyZW50QhQKEl9wb3dlcl9saW1pdF93YXR0c0IUChJfcGNpZV9nZW5fY2FyZF9tYXgilgQKCUhlYXJ0YmVhdBInCgRncHVzGAEgAygLMhkubGxtZ3cuYWdlbnQudjEuR3B1U2FtcGxlEiQKF2NwdV91dGlsaXphdGlvbl9wZXJjZW50GAIgASgBSACIAQESHgoRbWVtb3J5X2J5dGVzX3VzZWQYAyABKARIAYgBARIcCg9kaXNrX2J5dGVzX2ZyZWUYBCABKARIAogBARISCgpzZW50X2F0X21zGAUgASgEEi8KCHJlcGxpY2FzGAYgAygLMh0ubGxtZ3cuYWdlbnQudjEuUmVwbGljYVN0YXR1cxIpChxtZW1vcnlfcmVhZF9ieXRlc19wZXJfc2Vjb25kGAcgASgBSAOIAQESNgoPZW5naW5lX2luc3RhbGxzGAggAygLMh0ubGxtZ3cuYWdlbnQudjEuRW5naW5lSW5zdGFsbBI0Cg5zb3VyY2VfY29uZmlncxgJIAMoCzIcLmxsbWd3LmFnZW50LnYxLlNvdXJjZUNvbmZpZxI3CgxlbmdpbmVfYnVpbGQYCiABKAsyIS5sbG1ndy5hZ2VudC52MS5FbmdpbmVCdWlsZFJlcG9ydEIaChhfY3B1X3V0aWxpemF0aW9uX3BlcmNlbnRCFAoSX21lbW9yeV9ieXRlc191c2VkQhIKEF9kaXNrX2J5dGVzX2ZyZWVCHwodX21lbW9yeV9yZWFkX2J5dGVzX3Blcl9zZWNvbmQiHAoLRW5naW5lQnVpbGQSDQoFYnVpbGQYASABKAkidAoRRW5naW5lQnVpbGRSZXBvcnQSDgoGY2hvaWNlGAEgASgJEg0KBWJ1aWxkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRIWCg5pbnN0YWxsX3NvdXJjZRgEIAEoCRIYChB3aXRoaGVsZF9lbmdpbmVzGAUgAygJIu0BCglHcHVTYW1wbGUSDAoEdXVpZBgBIAEoCRIgChN1dGlsaXphdGlvbl9wZXJjZW50GAIgASgBSACIAQESHgoRbWVtb3J5X2J5dGVzX3VzZWQYAyABKARIAYgBARIgChN0ZW1wZXJhdHVyZV9jZWxzaXVzGAQgASgBSAKIAQESGAoLcG93ZXJfd2F0dHMYBSABKAFIA4gBAUIWChRfdXRpbGl6YXRpb25fcGVyY2VudEIUChJfbWVtb3J5X2J5dGVzX3VzZWRCFgoUX3RlbXBlcmF0dXJlX2NlbHNpdXNCDgoMX3Bvd2VyX3dhdHRzIhoKBFBpbmcSEgoKc2VudF9hdF9tcxgBIAEoBCIaCgRQb25nEhIKCnNlbnRfYXRfbXMYASABKAQiQQoFRXJyb3ISJwoEY29kZRgBIAEoDjIZLmxsbWd3LmFnZW50LnYxLkVycm9yQ29kZRIPCgdtZXNzYWdlGAIgASgJIrQDCgxTdGFydFJlcGxpY2ESEgoKcmVwbGljYV9pZBgBIAEoCRINCgVtb2RlbBgCIAEoCRIOCgZlbmdpbmUYAyABKAkSDgoGc291cmNlGAQgASgJEhMKC2dwdV9pbmRleGVzGAUgAygNEhcKD3RlbnNvcl9wYXJhbGxlbBgGIAEoDRIWCg5jb250ZXh0X2xlbmd0aBgHIAEoDRIMCgRhcmdzGAggAygJEjIKA2VudhgJIAMoCzIlLmxsbWd3LmFnZW50LnYxLlN0YXJ0UmVwbGljYS5FbnZFbnRyeRIPCgdhcGlfa2V5GAogASgJEhQKDGFsbG93X3BpY2tsZRgLIAEoCBISCgplbWJlZGRpbmdzGAwgASgIEhgKEHN0YXJ0X3RpbWVvdXRfbXMYDSABKA0SGQoRc2VydmVkX21vZGVsX25hbWUYDiABKAkSEQoJbm9kZV9yYW5rGA8gASgNEhIKCm5vZGVfY291bnQYECABKA0SFgoObGVhZGVyX2FkZHJlc3MYESABKAkaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASIxCgtTdG9wUmVwbGljYRISCgpyZXBsaWNhX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJBCg9EZXNpcmVkUmVwbGljYXMSLgoIcmVwbGljYXMYASADKAsyHC5sbG1ndy5hZ2VudC52MS5TdGFydFJlcGxpY2Ei2AIKDVJlcGxpY2FTdGF0dXMSEgoKcmVwbGljYV9pZBgBIAEoCRINCgVtb2RlbBgCIAEoCRIrCgVwaGFzZRgDIAEoDjIcLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FQaGFzZRIPCgdtZXNzYWdlGAQgASgJEgwKBGhvc3QYBSABKAkSDAoEcG9ydBgGIAEoDRIbCg5mZXRjaF9wcm9ncmVzcxgHIAEoAUgAiAEBEhYKCWV4aXRfY29kZRgIIAEoBUgBiAEBEhMKC2V4aXRfc2lnbmFsGAkgASgJEhUKDWNoYW5nZWRfYXRfbXMYCiABKAQSDgoGZW5naW5lGAsgASgJEhMKC2dwdV9pbmRleGVzGAwgAygNEgsKA3BpZBgNIAEoBRIWCg5sZWFkZXJfYWRkcmVzcxgOIAEoCUIRCg9fZmV0Y2hfcHJvZ3Jlc3NCDAoKX2V4aXRfY29kZSIsCgtMb2dzUmVxdWVzdBIOCgZzb3VyY2UYASABKAkSDQoFbGluZXMYAiABKA0iSgoJTG9nc1JlcGx5Eg4KBnNvdXJjZRgBIAEoCRINCgVsaW5lcxgCIAMoCRIPCgdzb3VyY2VzGAMgAygJEg0KBWVycm9yGAQgASgJIjkKDlJlY2xhaW1SZXF1ZXN0EhYKDndhbnRlZF9zb3VyY2VzGAEgAygJEg8KB2NvbGxlY3QYAiABKAgiZwoLQ2FjaGVkRW50cnkSEgoKY2FjaGVfbmFtZRgBIAEoCRIOCgZzb3VyY2UYAiABKAkSEgoKc2l6ZV9ieXRlcxgDIAEoBBIPCgdyZW1vdmVkGAQgASgIEg8KB3JlZnVzZWQYBSABKAkiUQoMUmVjbGFpbVJlcGx5EiwKB2VudHJpZXMYASADKAsyGy5sbG1ndy5hZ2VudC52MS5DYWNoZWRFbnRyeRITCgtieXRlc19mcmVlZBgCIAEoBCJPCgxVcGdyYWRlQWdlbnQSDwoHdmVyc2lvbhgBIAEoCRIMCgRmaWxlGAIgASgJEg4KBnNoYTI1NhgDIAEoCRIQCgh1cmxfcGF0aBgEIAEoCSJCCgxVcGdyYWRlUmVwbHkSCgoCb2sYASABKAgSDQoFZXJyb3IYAiABKAkSFwoPYWxyZWFkeV9jdXJyZW50GAMgASgIKqABChJFbmdpbmVJbnN0YWxsUGhhc2USJAogRU5HSU5FX0lOU1RBTExfUEhBU0VfVU5TUEVDSUZJRUQQABIjCh9FTkdJTkVfSU5TVEFMTF9QSEFTRV9JTlNUQUxMSU5HEAESHgoaRU5HSU5FX0lOU1RBTExfUEhBU0VfUkVBRFkQAhIfChtFTkdJTkVfSU5TVEFMTF9QSEFTRV9GQUlMRUQQAyrPAQoMUmVwbGljYVBoYXNlEh0KGVJFUExJQ0FfUEhBU0VfVU5TUEVDSUZJRUQQABIaChZSRVBMSUNBX1BIQVNFX0ZFVENISU5HEAESGgoWUkVQTElDQV9QSEFTRV9TVEFSVElORxACEhcKE1JFUExJQ0FfUEhBU0VfUkVBRFkQAxIYChRSRVBMSUNBX1BIQVNFX0ZBSUxFRBAEEhkKFVJFUExJQ0FfUEhBU0VfU1RPUFBFRBAFEhoKFlJFUExJQ0FfUEhBU0VfRFJBSU5JTkcQBirCAQoJRXJyb3JDb2RlEhoKFkVSUk9SX0NPREVfVU5TUEVDSUZJRUQQABIeChpFUlJPUl9DT0RFX01BTEZPUk1FRF9GUkFNRRABEh4KGkVSUk9SX0NPREVfVU5BVVRIRU5USUNBVEVEEAISHQoZRVJST1JfQ09ERV9OT1RfUkVHSVNURVJFRBADEhoKFkVSUk9SX0NPREVfVU5TVVBQT1JURUQQBBIeChpFUlJPUl9DT0RFX0ZSQU1FX1RPT19MQVJHRRAFYgZwcm90bzM");
 
 /**
  * Envelope wraps every frame. request_id pairs a request with its reply (Ping/Pong,
@@ -126,6 +126,12 @@ export type Envelope = Message<"llmgw.agent.v1.Envelope"> & {
      */
     value: UpgradeReply;
     case: "upgradeReply";
+  } | {
+    /**
+     * @generated from field: llmgw.agent.v1.EngineBuild engine_build = 26;
+     */
+    value: EngineBuild;
+    case: "engineBuild";
   } | { case: undefined; value?: undefined };
 };
 
@@ -230,6 +236,13 @@ export type Register = Message<"llmgw.agent.v1.Register"> & {
    * @generated from field: repeated llmgw.agent.v1.SourceConfig source_configs = 13;
    */
   sourceConfigs: SourceConfig[];
+
+  /**
+   * The GPU engine build this node applies (absent from an agent that predates the choice).
+   *
+   * @generated from field: llmgw.agent.v1.EngineBuildReport engine_build = 14;
+   */
+  engineBuild?: EngineBuildReport | undefined;
 };
 
 /**
@@ -600,6 +613,14 @@ export type Heartbeat = Message<"llmgw.agent.v1.Heartbeat"> & {
    * @generated from field: repeated llmgw.agent.v1.SourceConfig source_configs = 9;
    */
   sourceConfigs: SourceConfig[];
+
+  /**
+   * The GPU engine build this node applies, as in Register: a level, so a choice the control plane
+   * sent is seen applied within one beat.
+   *
+   * @generated from field: llmgw.agent.v1.EngineBuildReport engine_build = 10;
+   */
+  engineBuild?: EngineBuildReport | undefined;
 };
 
 /**
@@ -608,6 +629,76 @@ export type Heartbeat = Message<"llmgw.agent.v1.Heartbeat"> & {
  */
 export const HeartbeatSchema: GenMessage<Heartbeat> = /*@__PURE__*/
   messageDesc(file_llmgw_agent_v1_agent, 8);
+
+/**
+ * EngineBuild tells a node which build of the GPU engines (vLLM) to install: "auto" (by the
+ * node's driver), "cu13", "cu129" or "none". Sent when an admin changes it and after every
+ * Register (sent only to agents announcing "engine-build"); no reply, the next Heartbeat reports it.
+ *
+ * @generated from message llmgw.agent.v1.EngineBuild
+ */
+export type EngineBuild = Message<"llmgw.agent.v1.EngineBuild"> & {
+  /**
+   * @generated from field: string build = 1;
+   */
+  build: string;
+};
+
+/**
+ * Describes the message llmgw.agent.v1.EngineBuild.
+ * Use `create(EngineBuildSchema)` to create a new message.
+ */
+export const EngineBuildSchema: GenMessage<EngineBuild> = /*@__PURE__*/
+  messageDesc(file_llmgw_agent_v1_agent, 9);
+
+/**
+ * EngineBuildReport is what the node made of its build choice.
+ *
+ * @generated from message llmgw.agent.v1.EngineBuildReport
+ */
+export type EngineBuildReport = Message<"llmgw.agent.v1.EngineBuildReport"> & {
+  /**
+   * The choice the node holds: auto, cu13, cu129 or none ("auto" until the control plane says).
+   *
+   * @generated from field: string choice = 1;
+   */
+  choice: string;
+
+  /**
+   * The build it resolved to: cu13, cu129 or none.
+   *
+   * @generated from field: string build = 2;
+   */
+  build: string;
+
+  /**
+   * Why that build, in a sentence (the driver version auto went by).
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+
+  /**
+   * What a GPU engine install would fetch for the build; empty for none.
+   *
+   * @generated from field: string install_source = 4;
+   */
+  installSource: string;
+
+  /**
+   * Engines the node stops offering because of the build (vllm under none, unless on its PATH).
+   *
+   * @generated from field: repeated string withheld_engines = 5;
+   */
+  withheldEngines: string[];
+};
+
+/**
+ * Describes the message llmgw.agent.v1.EngineBuildReport.
+ * Use `create(EngineBuildReportSchema)` to create a new message.
+ */
+export const EngineBuildReportSchema: GenMessage<EngineBuildReport> = /*@__PURE__*/
+  messageDesc(file_llmgw_agent_v1_agent, 10);
 
 /**
  * @generated from message llmgw.agent.v1.GpuSample
@@ -644,7 +735,7 @@ export type GpuSample = Message<"llmgw.agent.v1.GpuSample"> & {
  * Use `create(GpuSampleSchema)` to create a new message.
  */
 export const GpuSampleSchema: GenMessage<GpuSample> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 9);
+  messageDesc(file_llmgw_agent_v1_agent, 11);
 
 /**
  * @generated from message llmgw.agent.v1.Ping
@@ -661,7 +752,7 @@ export type Ping = Message<"llmgw.agent.v1.Ping"> & {
  * Use `create(PingSchema)` to create a new message.
  */
 export const PingSchema: GenMessage<Ping> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 10);
+  messageDesc(file_llmgw_agent_v1_agent, 12);
 
 /**
  * @generated from message llmgw.agent.v1.Pong
@@ -678,7 +769,7 @@ export type Pong = Message<"llmgw.agent.v1.Pong"> & {
  * Use `create(PongSchema)` to create a new message.
  */
 export const PongSchema: GenMessage<Pong> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 11);
+  messageDesc(file_llmgw_agent_v1_agent, 13);
 
 /**
  * Error answers a frame that could not be handled. The connection stays open unless the error is
@@ -703,7 +794,7 @@ export type Error = Message<"llmgw.agent.v1.Error"> & {
  * Use `create(ErrorSchema)` to create a new message.
  */
 export const ErrorSchema: GenMessage<Error> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 12);
+  messageDesc(file_llmgw_agent_v1_agent, 14);
 
 /**
  * StartReplica asks the agent to fetch the weights (if needed) and start one engine process.
@@ -823,7 +914,7 @@ export type StartReplica = Message<"llmgw.agent.v1.StartReplica"> & {
  * Use `create(StartReplicaSchema)` to create a new message.
  */
 export const StartReplicaSchema: GenMessage<StartReplica> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 13);
+  messageDesc(file_llmgw_agent_v1_agent, 15);
 
 /**
  * @generated from message llmgw.agent.v1.StopReplica
@@ -845,7 +936,7 @@ export type StopReplica = Message<"llmgw.agent.v1.StopReplica"> & {
  * Use `create(StopReplicaSchema)` to create a new message.
  */
 export const StopReplicaSchema: GenMessage<StopReplica> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 14);
+  messageDesc(file_llmgw_agent_v1_agent, 16);
 
 /**
  * DesiredReplicas is the full list of replicas this node should run, sent after every
@@ -865,7 +956,7 @@ export type DesiredReplicas = Message<"llmgw.agent.v1.DesiredReplicas"> & {
  * Use `create(DesiredReplicasSchema)` to create a new message.
  */
 export const DesiredReplicasSchema: GenMessage<DesiredReplicas> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 15);
+  messageDesc(file_llmgw_agent_v1_agent, 17);
 
 /**
  * ReplicaStatus reports a replica's phase whenever it changes (and inside Register/Heartbeat).
@@ -958,7 +1049,7 @@ export type ReplicaStatus = Message<"llmgw.agent.v1.ReplicaStatus"> & {
  * Use `create(ReplicaStatusSchema)` to create a new message.
  */
 export const ReplicaStatusSchema: GenMessage<ReplicaStatus> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 16);
+  messageDesc(file_llmgw_agent_v1_agent, 18);
 
 /**
  * LogsRequest asks for the last lines of the agent's own log (source empty or "agent") or of one
@@ -983,7 +1074,7 @@ export type LogsRequest = Message<"llmgw.agent.v1.LogsRequest"> & {
  * Use `create(LogsRequestSchema)` to create a new message.
  */
 export const LogsRequestSchema: GenMessage<LogsRequest> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 17);
+  messageDesc(file_llmgw_agent_v1_agent, 19);
 
 /**
  * @generated from message llmgw.agent.v1.LogsReply
@@ -1019,7 +1110,7 @@ export type LogsReply = Message<"llmgw.agent.v1.LogsReply"> & {
  * Use `create(LogsReplySchema)` to create a new message.
  */
 export const LogsReplySchema: GenMessage<LogsReply> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 18);
+  messageDesc(file_llmgw_agent_v1_agent, 20);
 
 /**
  * ReclaimRequest lists the sources the catalog still wants; the node reports (and with collect,
@@ -1044,7 +1135,7 @@ export type ReclaimRequest = Message<"llmgw.agent.v1.ReclaimRequest"> & {
  * Use `create(ReclaimRequestSchema)` to create a new message.
  */
 export const ReclaimRequestSchema: GenMessage<ReclaimRequest> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 19);
+  messageDesc(file_llmgw_agent_v1_agent, 21);
 
 /**
  * @generated from message llmgw.agent.v1.CachedEntry
@@ -1083,7 +1174,7 @@ export type CachedEntry = Message<"llmgw.agent.v1.CachedEntry"> & {
  * Use `create(CachedEntrySchema)` to create a new message.
  */
 export const CachedEntrySchema: GenMessage<CachedEntry> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 20);
+  messageDesc(file_llmgw_agent_v1_agent, 22);
 
 /**
  * @generated from message llmgw.agent.v1.ReclaimReply
@@ -1105,7 +1196,7 @@ export type ReclaimReply = Message<"llmgw.agent.v1.ReclaimReply"> & {
  * Use `create(ReclaimReplySchema)` to create a new message.
  */
 export const ReclaimReplySchema: GenMessage<ReclaimReply> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 21);
+  messageDesc(file_llmgw_agent_v1_agent, 23);
 
 /**
  * UpgradeAgent tells an agent to run another release (sent only to agents announcing "upgrade"):
@@ -1150,7 +1241,7 @@ export type UpgradeAgent = Message<"llmgw.agent.v1.UpgradeAgent"> & {
  * Use `create(UpgradeAgentSchema)` to create a new message.
  */
 export const UpgradeAgentSchema: GenMessage<UpgradeAgent> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 22);
+  messageDesc(file_llmgw_agent_v1_agent, 24);
 
 /**
  * UpgradeReply answers UpgradeAgent (same request_id): ok once the new release is swapped in
@@ -1184,7 +1275,7 @@ export type UpgradeReply = Message<"llmgw.agent.v1.UpgradeReply"> & {
  * Use `create(UpgradeReplySchema)` to create a new message.
  */
 export const UpgradeReplySchema: GenMessage<UpgradeReply> = /*@__PURE__*/
-  messageDesc(file_llmgw_agent_v1_agent, 23);
+  messageDesc(file_llmgw_agent_v1_agent, 25);
 
 /**
  * @generated from enum llmgw.agent.v1.EngineInstallPhase
