@@ -62,7 +62,7 @@ async function offeredEngines(options: EngineRuntimeOptions): Promise<string[]> 
 function comfyuiHost(config: AgentConfig, isSimulated: boolean): ComfyuiHost | undefined {
   const launcher = INSTALL.command;
   const llmgw = [launcher.command, ...launcher.prefixArgs].map((part) => `"${part}"`).join(" ");
-  const command = isSimulated ? `${llmgw} sim-comfyui` : config.comfyuiCommand;
+  const command = isSimulated ? `${llmgw} sim-comfyui --accept-any-model` : config.comfyuiCommand;
   const dir = config.comfyuiDir ?? (isSimulated ? config.dataDir : undefined);
   if (dir === undefined) return undefined;
   return {

@@ -2,7 +2,7 @@
 // port and key (from the environment) and starts ComfyUI as its child on the loopback, with a base
 // directory of the replica's own and the fetched weights shown in ComfyUI's model folders.
 // ComfyUI publishes no load metrics, so it is never scraped.
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { COMFYUI_GATE_KEY_VARIABLE } from "../comfyui-gate/config";
 import { checkLaunch, finishCommand } from "../launch";
 import { EngineLaunchError, type EngineAdapter, type KeyDelivery } from "../types";
@@ -81,7 +81,10 @@ export function createComfyuiAdapter(options: ComfyuiAdapterOptions): EngineAdap
         options.comfyuiDir,
         "--base-directory",
         join(options.baseDirectoryRoot, launch.replicaId),
-        ...COMFYUI_MODEL_FOLDERS.flatMap((folder) => ["--model-dir", `${folder}=${launch.model}`]),
+        // A hub id or URL means the weights were not fetched here (a simulated node): none to show.
+        ...(isAbsolute(launch.model)
+          ? COMFYUI_MODEL_FOLDERS.flatMap((folder) => ["--model-dir", `${folder}=${launch.model}`])
+          : []),
         "--served-model-name",
         launch.servedModelName,
         "--comfyui-command",

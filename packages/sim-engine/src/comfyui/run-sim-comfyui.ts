@@ -16,6 +16,7 @@ It asks for no key, as ComfyUI does; put it behind llmgw comfyui-gate.
   --extra-model-paths-config FILE    an extra_model_paths.yaml (repeatable)
   --output-directory DIR             accepted for ComfyUI's sake; pictures stay in memory
   --step-ms MS                       time per sampler step (default 5)
+  --accept-any-model                 accept any model name (simulated nodes have no weights)
 `;
 
 class SimComfyConfigError extends Error {
@@ -43,6 +44,7 @@ export function parseSimComfyArgs(argv: readonly string[]): ComfySimOptions {
         "extra-model-paths-config": { type: "string", multiple: true, default: [] },
         "output-directory": { type: "string" },
         "disable-auto-launch": { type: "boolean" },
+        "accept-any-model": { type: "boolean", default: false },
         "step-ms": { type: "string", default: "5" },
       },
       strict: true,
@@ -57,6 +59,7 @@ export function parseSimComfyArgs(argv: readonly string[]): ComfySimOptions {
     stepMs: whole("--step-ms", parsed["step-ms"], 0, 60_000),
     ...(base === undefined ? {} : { baseDirectory: base }),
     extraModelPathsConfigs: parsed["extra-model-paths-config"],
+    isAnyModelAccepted: parsed["accept-any-model"],
     argv,
   };
   try {

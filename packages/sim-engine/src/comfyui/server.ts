@@ -25,6 +25,8 @@ export interface ComfySimOptions {
   /** Models are found under `<dir>/models/<folder>`. */
   baseDirectory?: string;
   extraModelPathsConfigs?: readonly string[];
+  /** Accept any model name even with folders given (a simulated node has no weights to show). */
+  isAnyModelAccepted?: boolean;
   /** Shown in /system_stats' argv, as ComfyUI shows its own command line. */
   argv?: readonly string[];
 }
@@ -40,7 +42,8 @@ export function resolveModelDirs(options: ComfySimOptions): {
   const modelDirs = defaultModelDirs(options.baseDirectory);
   for (const file of options.extraModelPathsConfigs ?? []) addExtraModelPaths(modelDirs, file);
   const isChecked =
-    options.baseDirectory !== undefined || (options.extraModelPathsConfigs ?? []).length > 0;
+    options.isAnyModelAccepted !== true &&
+    (options.baseDirectory !== undefined || (options.extraModelPathsConfigs ?? []).length > 0);
   return { modelDirs, isChecked };
 }
 
