@@ -108,6 +108,21 @@ describe("parseConfig", () => {
     );
   });
 
+  it("names ComfyUI's checkout and command from flags or the environment", () => {
+    expect(parseConfig([], sources()).comfyuiDir).toBeUndefined();
+    const config = parseConfig(
+      ["--comfyui-dir", "/opt/ComfyUI"],
+      sources({ LLMGW_COMFYUI_DIR: "/other", LLMGW_COMFYUI_COMMAND: "/opt/venv/bin/python main.py" }),
+    );
+    expect(config).toMatchObject({
+      comfyuiDir: "/opt/ComfyUI",
+      comfyuiCommand: "/opt/venv/bin/python main.py",
+    });
+    expect(() => parseConfig([], sources({ LLMGW_COMFYUI_COMMAND: "  " }))).toThrow(
+      /^--comfyui-command \(or LLMGW_COMFYUI_COMMAND\): the ComfyUI command is empty/,
+    );
+  });
+
   it("takes the engine address, the advertised address and the hub; keeps LLMGW_* out of engines", () => {
     const config = parseConfig(
       ["--engine-host", "0.0.0.0", "--advertise-host", "gpu-3.lan", "--stop-engines-on-exit"],

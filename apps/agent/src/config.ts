@@ -31,6 +31,8 @@ export const AGENT_FLAGS = {
   "keep-engines-on-exit": { type: "boolean" },
   "install-engines": { type: "string" },
   "engine-dir": { type: "string" },
+  "comfyui-dir": { type: "string" },
+  "comfyui-command": { type: "string" },
 } as const;
 
 /** Engines the agent can build itself; "none" turns installing off. */
@@ -51,6 +53,8 @@ const SOURCES: Record<string, string> = {
   hubUrl: "--hub-url (or LLMGW_HUB_URL)",
   installEngines: "--install-engines (or LLMGW_INSTALL_ENGINES)",
   engineDir: "--engine-dir (or LLMGW_ENGINE_DIR)",
+  comfyuiDir: "--comfyui-dir (or LLMGW_COMFYUI_DIR)",
+  comfyuiCommand: "--comfyui-command (or LLMGW_COMFYUI_COMMAND)",
 };
 
 const JOIN_HINT = "llmgw agent join wss://HOST:PORT --token-file FILE --ca-sha256 H";
@@ -127,6 +131,10 @@ export const agentConfigSchema = z.object({
     .default([]),
   /** Where installed engines are built and kept, shared by every agent of this user. */
   engineDir: z.string().min(1, "the engine directory is empty").optional(),
+  /** ComfyUI's checkout on this node; when set the node offers engine comfyui (behind its gate). */
+  comfyuiDir: z.string().min(1, "the ComfyUI directory is empty").optional(),
+  /** How the gate starts ComfyUI there (e.g. a venv's python); default `python main.py`. */
+  comfyuiCommand: z.string().trim().min(1, "the ComfyUI command is empty").optional(),
 });
 
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
@@ -164,6 +172,8 @@ export function parseConfig(argv: readonly string[], sources: ConfigSources): Ag
     ),
     engineDir:
       values["engine-dir"] ?? sources.env.LLMGW_ENGINE_DIR ?? defaultEngineDir(sources.env),
+    comfyuiDir: values["comfyui-dir"] ?? sources.env.LLMGW_COMFYUI_DIR,
+    comfyuiCommand: values["comfyui-command"] ?? sources.env.LLMGW_COMFYUI_COMMAND,
   };
   const parsed = agentConfigSchema.safeParse(raw);
   if (!parsed.success) {

@@ -4,6 +4,7 @@
 import { INSTALL } from "@llmgw/domain/install";
 import { ENGINE_NAMES } from "@llmgw/engines";
 import os from "node:os";
+import { join } from "node:path";
 import { WeightCache } from "./cache/fetch";
 import type { AgentConfig } from "./config";
 import { startEngineInstalls, type EngineInstalls } from "./engine-install/engine-installs";
@@ -13,7 +14,7 @@ import { realProcessOps } from "./replicas/engine-process";
 import { probeHealth } from "./replicas/health";
 import type { ExecFn } from "./discovery/exec";
 import { detectEngines } from "./replicas/engine-detect";
-import type { EngineHost } from "./replicas/launch-plan";
+import type { ComfyuiHost, EngineHost } from "./replicas/launch-plan";
 import type { ReplicaStatusInit } from "./replicas/replica-deps";
 import { ReplicaSupervisor } from "./replicas/supervisor";
 
@@ -48,7 +49,31 @@ async function offeredEngines(options: EngineRuntimeOptions): Promise<string[]> 
   if (options.isSimulated) return [...ENGINE_NAMES];
   const detection = await detectEngines(options.engineEnv, options.exec);
   for (const note of detection.notes) options.logger.warn("engine check failed", { why: note });
-  return detection.engines;
+  // ComfyUI is no executable on PATH: a node offers it when its settings name the checkout.
+  return options.config.comfyuiDir === undefined
+    ? detection.engines
+    : [...detection.engines, "comfyui"];
+}
+
+/**
+ * How this node starts a comfyui replica: the gate from this installation, with ComfyUI from the
+ * configured checkout, or on a simulated node with `llmgw sim-comfyui` (labelled simulated).
+ */
+function comfyuiHost(config: AgentConfig, isSimulated: boolean): ComfyuiHost | undefined {
+  const launcher = INSTALL.command;
+  const llmgw = [launcher.command, ...launcher.prefixArgs].map((part) => `"${part}"`).join(" ");
+  const command = isSimulated ? `${llmgw} sim-comfyui --accept-any-model` : config.comfyuiCommand;
+  const dir = config.comfyuiDir ?? (isSimulated ? config.dataDir : undefined);
+  if (dir === undefined) return undefined;
+  return {
+    dir,
+    command: command ?? "python main.py",
+    baseDirectoryRoot: join(config.dataDir, "comfyui"),
+    gateLauncher: {
+      command: launcher.command,
+      prefixArgs: [...launcher.prefixArgs, "comfyui-gate"],
+    },
+  };
 }
 
 export async function createEngineRuntime(options: EngineRuntimeOptions): Promise<{
@@ -88,6 +113,7 @@ export async function createEngineRuntime(options: EngineRuntimeOptions): Promis
       executables,
       simLauncher: defaultSimLauncher(),
       bindHost: config.engineHost,
+      ...optional("comfyui", comfyuiHost(config, options.isSimulated)),
     },
     advertiseHost:
       config.advertiseHost ??
@@ -104,4 +130,8 @@ export async function createEngineRuntime(options: EngineRuntimeOptions): Promis
     onStatus: options.onStatus,
   });
   return { supervisor, weights, engines, installs };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }

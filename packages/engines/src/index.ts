@@ -1,6 +1,11 @@
 // @llmgw/engines owns what differs between inference engines: the command line and environment of
 // a replica, where its key goes, its health path, and the names of its load metrics. The server
 // uses it to validate profiles, the agent to spawn and scrape engines.
+export {
+  COMFYUI_MODEL_FOLDERS,
+  createComfyuiAdapter,
+  type ComfyuiAdapterOptions,
+} from "./adapters/comfyui";
 export { createLlamaCppAdapter, llamaCppAdapter, LLAMACPP_METRIC_NAMES } from "./adapters/llamacpp";
 export { createSglangAdapter, sglangAdapter, SGLANG_METRIC_NAMES } from "./adapters/sglang";
 export {

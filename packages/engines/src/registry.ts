@@ -1,4 +1,5 @@
 // The adapters by catalog engine name, with their default executables.
+import { createComfyuiAdapter } from "./adapters/comfyui";
 import { llamaCppAdapter } from "./adapters/llamacpp";
 import { sglangAdapter } from "./adapters/sglang";
 import { simAdapter } from "./adapters/sim";
@@ -12,6 +13,8 @@ export const engineAdapters: Readonly<Record<EngineName, EngineAdapter>> = {
   sglang: sglangAdapter,
   trtllm: trtllmAdapter,
   sim: simAdapter,
+  // A node's ComfyUI directory is its own setting, so the agent builds this one with it.
+  comfyui: createComfyuiAdapter({ comfyuiDir: "ComfyUI", baseDirectoryRoot: "comfyui-replicas" }),
 };
 
 export function isEngineName(name: string): name is EngineName {

@@ -1,7 +1,7 @@
 // The shape every engine adapter shares: what the agent needs to start, probe and scrape a replica,
 // and what the server needs to validate a profile before anything is started.
 
-export const ENGINE_NAMES = ["vllm", "llamacpp", "sglang", "trtllm", "sim"] as const;
+export const ENGINE_NAMES = ["vllm", "llamacpp", "sglang", "trtllm", "sim", "comfyui"] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
 /** Everything about one replica that decides its engine's command line and environment. */

@@ -2,6 +2,7 @@
 // engines it has; a simulated node has no GPUs, so it runs the simulator for every replica and says
 // so in the replica's status, rather than pretending a vLLM is serving.
 import {
+  createComfyuiAdapter,
   createLlamaCppAdapter,
   createSimAdapter,
   getEngineAdapter,
@@ -23,6 +24,19 @@ export interface EngineHost {
   simLauncher: { command: string; prefixArgs: readonly string[] };
   /** Address engines listen on. */
   bindHost: string;
+  /** How a comfyui replica starts; absent on a node that offers no ComfyUI. */
+  comfyui?: ComfyuiHost;
+}
+
+export interface ComfyuiHost {
+  /** ComfyUI's checkout (a simulated node: any directory, the simulator ignores it). */
+  dir: string;
+  /** How the gate starts ComfyUI: `python main.py`, or `llmgw sim-comfyui` on a simulated node. */
+  command: string;
+  /** Each replica's ComfyUI base directory is `<root>/<replica id>`. */
+  baseDirectoryRoot: string;
+  /** How to run `llmgw comfyui-gate` on this node. */
+  gateLauncher: { command: string; prefixArgs: readonly string[] };
 }
 
 export interface LaunchPlan {
@@ -48,6 +62,7 @@ export function chooseAdapter(spec: StartReplica, node: EngineHost): LaunchPlan 
     return { adapter: simulator, standIn: "" };
   }
   if (!isEngineName(spec.engine)) throw new LaunchRefused(`unknown engine "${spec.engine}"`);
+  if (spec.engine === "comfyui") return comfyuiPlan(node);
   if (node.isSimulated)
     return {
       adapter: simulator,
@@ -63,6 +78,26 @@ export function chooseAdapter(spec: StartReplica, node: EngineHost): LaunchPlan 
   if (spec.engine === "llamacpp" && installed !== undefined)
     return { adapter: createLlamaCppAdapter({ executable: installed }), standIn: "" };
   return { adapter: getEngineAdapter(spec.engine), standIn: "" };
+}
+
+/** ComfyUI speaks no OpenAI API, so even a simulated node runs the real gate (with sim-comfyui). */
+function comfyuiPlan(node: EngineHost): LaunchPlan {
+  const host = node.comfyui;
+  if (host === undefined || !node.engines.includes("comfyui"))
+    throw new LaunchRefused(
+      `this node has no ComfyUI (set --comfyui-dir or LLMGW_COMFYUI_DIR); it offers: ${listOrNone(node.engines)}`,
+    );
+  const adapter = createComfyuiAdapter({
+    comfyuiDir: host.dir,
+    comfyuiCommand: host.command,
+    baseDirectoryRoot: host.baseDirectoryRoot,
+    command: host.gateLauncher.command,
+    prefixArgs: [...host.gateLauncher.prefixArgs],
+  });
+  const standIn = node.isSimulated
+    ? "simulated node: sim-comfyui runs in place of ComfyUI behind the gate"
+    : "";
+  return { adapter, standIn };
 }
 
 export function buildEngineCommand(
