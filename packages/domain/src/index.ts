@@ -20,3 +20,4 @@ export * from "./sizing";
 export * from "./explore";
 export * from "./resize";
 export * from "./facility";
+export * from "./images";

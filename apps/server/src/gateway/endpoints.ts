@@ -131,7 +131,7 @@ export class EndpointPool {
         baseUrl: external.url.replace(/\/+$/, ""),
         weight: key.weight,
         external: {
-          upstreamModel: external.model,
+          upstreamModel: external.model ?? model,
           keyFile: key.file,
           keySource: key.file ?? `sealed:${sealed ?? "none"}`,
           keyCount: keys.length,

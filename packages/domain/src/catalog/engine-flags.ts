@@ -4,7 +4,7 @@
 // that is not the one running. A check that reads flags more strictly than the engine would
 // let `--trust-remote` through where argparse takes it for `--trust-remote-code`.
 
-export const ENGINES = ["vllm", "llamacpp", "sglang", "trtllm", "sim"] as const;
+export const ENGINES = ["vllm", "llamacpp", "sglang", "trtllm", "sim", "comfyui"] as const;
 export type Engine = (typeof ENGINES)[number];
 
 type Why = "files" | "engine" | "gpu" | "safetensors" | "code" | "agent" | "profile";
@@ -146,6 +146,22 @@ const RULES: Record<Engine, EngineFlagRules> = {
     },
   },
   sim: { matching: "exact", refused: { ...AGENT_FLAGS } },
+  // ComfyUI's main.py reads its flags with argparse; the gate sets where it listens and its folders.
+  comfyui: {
+    matching: "argparse-prefix",
+    refused: {
+      "--listen": "agent",
+      "--port": "agent",
+      "--base-directory": "files",
+      "--extra-model-paths-config": "files",
+      "--output-directory": "files",
+      "--input-directory": "files",
+      "--temp-directory": "files",
+      "--user-directory": "files",
+      "--cuda-device": "gpu",
+      "--enable-cors-header": "agent",
+    },
+  },
 };
 
 /** The flag part of an argument as the engine sees it: before any `=`, underscores as dashes. */
