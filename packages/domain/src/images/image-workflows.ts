@@ -38,7 +38,7 @@ export function imageWorkflows(
     };
   else if (fileText === null) return { ok: false, why: `workflow file ${workflow} was not read` };
   else template = parseWorkflowTemplate(fileText);
-  if (!template.ok) return { ok: false, why: `workflow ${workflow}: ${template.why}` };
+  if (!template.ok) return { ok: false, why: template.why };
   const steps =
     settings.steps ?? (isBuiltinWorkflow(workflow) ? BUILTIN_STEPS[workflow] : FILE_WORKFLOW_STEPS);
   const graphs = Array.from({ length: request.count }, (_unused, index) =>
