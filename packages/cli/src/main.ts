@@ -29,6 +29,7 @@ const RUNNERS: Record<TopCommandName, Runner> = {
   web: async (argv) => (await import("./web")).runWeb(argv),
   ctl: async (argv) => (await import("./ctl/ctl")).runCtl(argv),
   "sim-engine": async (argv) => (await import("@llmgw/sim-engine")).runSimEngine(argv),
+  "sim-comfyui": async (argv) => (await import("@llmgw/sim-engine")).runSimComfyui(argv),
   dev: async (argv) => (await import("./dev")).runDev(argv),
 };
 

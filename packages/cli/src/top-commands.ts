@@ -8,6 +8,8 @@ export const TOP_COMMANDS = {
   ctl: "talk to a running server (login, nodes, models, replicas, status, logs, …; --help)",
   "sim-engine":
     "run a simulated OpenAI-compatible engine (--port, --model, --fault …; key in SIM_ENGINE_API_KEY)",
+  "sim-comfyui":
+    "run a simulated ComfyUI HTTP API (--listen, --port, --base-directory, --step-ms); asks for no key, as ComfyUI",
   dev: "server on embedded PGlite + console + a simulated fleet, in one command",
 } as const;
 

@@ -11,3 +11,5 @@ export { NO_FAULTS, parseFaults, type Faults } from "./faults";
 export { encodePng } from "./png";
 export { runSimEngine } from "./run-sim-engine";
 export { createSimEngine, type SimEngine, type SimEngineDeps } from "./server";
+export { runSimComfyui, SIM_COMFYUI_USAGE } from "./comfyui/run-sim-comfyui";
+export { startComfySim, type ComfySimOptions } from "./comfyui/server";
