@@ -28,6 +28,17 @@ describe("reading ComfyUI's answers", () => {
       "the workflow was refused: invalid_prompt",
     );
     expect(nodeErrorsSummary({ error: { type: "Traceback (most recent call)…" } })).toBeNull();
+    const unknownClass = {
+      error: {
+        type: "invalid_prompt",
+        message: "Cannot execute because node NoSuchNode does not exist.",
+        details: "Node ID '#12'",
+      },
+      node_errors: {},
+    };
+    expect(nodeErrorsSummary(unknownClass)).toBe(
+      "node 12 (NoSuchNode, unknown to this ComfyUI): invalid_prompt",
+    );
   });
 
   it("reads a prompt id only when it is a plain id", () => {

@@ -36,11 +36,18 @@ export function nodeErrorsSummary(json: unknown): string | null {
       parts.push(`node ${node}${className ? ` (${className})` : ""}: ${what}`);
     }
   if (parts.length > 0) return parts.join("; ");
-  // A graph refused as a whole (an unknown node class) names the node in the error's type and details.
+  // A graph refused as a whole (an unknown node class) names its node only in the error's details.
   const error = isObject(json.error) ? json.error : null;
   const type = safe(error?.type);
-  return type === null ? null : `the workflow was refused: ${type}`;
+  if (type === null) return null;
+  const node = typeof error?.details === "string" ? NODE_DETAILS.exec(error.details) : null;
+  if (!node) return `the workflow was refused: ${type}`;
+  const missing = typeof error?.message === "string" ? MISSING_CLASS.exec(error.message) : null;
+  return `node ${node[1] ?? "?"}${missing ? ` (${missing[1] ?? "?"}, unknown to this ComfyUI)` : ""}: ${type}`;
 }
+
+const NODE_DETAILS = /^Node ID '#([A-Za-z0-9_.:-]{1,64})'$/;
+const MISSING_CLASS = /^Cannot execute because node ([A-Za-z0-9_.+-]{1,64}) does not exist\.$/;
 
 export type HistoryState =
   { state: "waiting" } | { state: "done"; images: ImageRef[] } | { state: "failed"; where: string };
