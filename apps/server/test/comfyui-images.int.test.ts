@@ -145,7 +145,7 @@ describe("images through ComfyUI", () => {
     const size = openai.images.generate({
       model: "comfy-fast",
       prompt: "x",
-      size: "1000x1000" as "1024x1024",
+      size: "1000x1000",
     });
     await expect(size).rejects.toMatchObject({
       status: 400,

@@ -12,7 +12,7 @@ const keyFileSchema = z
     error: "give the key file as an absolute path on the control plane",
   });
 
-export const EXTERNAL_APIS = ["openai", "comfyui"] as const;
+const EXTERNAL_APIS = ["openai", "comfyui"] as const;
 
 /** A model served by an OpenAI-compatible provider: no profiles, nothing placed, never scraped. */
 export const externalSchema = z.strictObject({

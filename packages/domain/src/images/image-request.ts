@@ -3,9 +3,9 @@
 // that asks for something a workflow cannot give is refused with the field named.
 
 /** Flux works on 16-pixel patches; other sizes are cropped or refused inside ComfyUI. */
-export const IMAGE_SIDE_MULTIPLE = 16;
-export const IMAGE_SIDE_MIN_PX = 256;
-export const IMAGE_SIDE_MAX_PX = 2_048;
+const IMAGE_SIDE_MULTIPLE = 16;
+const IMAGE_SIDE_MIN_PX = 256;
+const IMAGE_SIDE_MAX_PX = 2_048;
 export const IMAGES_PER_REQUEST_MAX = 4;
 const PROMPT_CHARS_MAX = 32_000;
 const DEFAULT_SIZE = "1024x1024";

@@ -20,7 +20,7 @@ export type ComfyAnswer =
 /** A history or queue answer larger than this is not ComfyUI's. */
 const JSON_BYTES_MAX = 8 * 1024 * 1024;
 /** One picture; a 2048×2048 PNG is well under it. */
-export const IMAGE_BYTES_MAX = 64 * 1024 * 1024;
+const IMAGE_BYTES_MAX = 64 * 1024 * 1024;
 
 function headersOf(target: ComfyTarget, hasBody: boolean): Record<string, string> {
   const headers: Record<string, string> = { "x-request-id": target.requestId };

@@ -20,7 +20,7 @@ import { queueGraphs } from "./comfy-queue";
 import { awaitPictures, cancelQueued } from "./comfy-wait";
 
 /** How long a request waits for its pictures: the upstream agent's limit for an answer. */
-export const IMAGE_WAIT_MS = 300_000;
+const IMAGE_WAIT_MS = 300_000;
 const WORKFLOW_FILE_BYTES_MAX = 1024 * 1024;
 const SEED_MAX = 2 ** 32;
 
