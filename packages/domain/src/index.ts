@@ -21,3 +21,4 @@ export * from "./explore";
 export * from "./resize";
 export * from "./facility";
 export * from "./engine-build";
+export * from "./images";

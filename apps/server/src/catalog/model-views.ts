@@ -6,6 +6,7 @@ import {
   externalKeyFiles,
   parseModelDefinition,
   placeModelReplicas,
+  presetNote,
   type ModelDefinition,
   type ModelDefinitionInput,
   type ModelProfile,
@@ -108,7 +109,12 @@ export function presetView(fleet: FleetView, input: ModelDefinitionInput): Prese
         ];
   return {
     name: model.name,
-    description: `${model.source} — ${model.replicas.min}-${model.replicas.max} replicas`,
+    description: [
+      `${model.source} — ${model.replicas.min}-${model.replicas.max} replicas`,
+      presetNote(model.name),
+    ]
+      .filter((part) => part !== undefined)
+      .join(". "),
     definition: input,
     needs: model.profiles.map((p) => `profile ${p.name}: ${needOf(p)}`),
     fits: result?.ok ?? false,

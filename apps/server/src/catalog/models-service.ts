@@ -11,6 +11,7 @@ import {
   PRESETS,
   explainPlacement,
   findPreset,
+  isPresetOffered,
   formatExplanation,
   placementRequestFor,
   presetNames,
@@ -155,7 +156,13 @@ export function createModelsService(deps: ModelsServiceDeps): ModelsService {
         summary: (chosen ?? explanations[0])?.summary ?? `model "${name}" has no profiles`,
       };
     },
-    presets: async () => PRESETS.flatMap((preset) => presetView(fleet, preset) ?? []),
+    presets: async () => {
+      // A node that names no engines offers the built-in ones; comfyui only when it says so.
+      const engines = new Set(livePlacementNodes(fleet).flatMap((node) => node.engines ?? []));
+      return PRESETS.filter((preset) => isPresetOffered(preset, engines)).flatMap(
+        (preset) => presetView(fleet, preset) ?? [],
+      );
+    },
     ...createResizeActions(deps, known),
   };
 }

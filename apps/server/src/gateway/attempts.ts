@@ -111,8 +111,15 @@ export async function firstAcceptableAnswer(
   return finalAnswer(job, kept, tally, noEndpoint, deps);
 }
 
-/** The key to send: the replica's derived key, or the provider key (sealed, or read from its file). */
-async function keyFor(deps: ForwardDeps, endpoint: Endpoint, tally: Tally): Promise<string | null> {
+/**
+ * The key to send: the replica's derived key, or the provider key (sealed, or read from its file);
+ * "" for a provider that needs none (a ComfyUI server given no key). Null: this key is unreadable.
+ */
+export async function keyFor(
+  deps: ForwardDeps,
+  endpoint: Endpoint,
+  tally: Pick<Tally, "unreadable">,
+): Promise<string | null> {
   if (!endpoint.external) return deriveReplicaKey(deps.replicaSecret, endpoint.id);
   const url = checkOutboundUrl(endpoint.baseUrl, deps.allowPrivateUpstreams);
   if (!url.ok)
@@ -124,6 +131,7 @@ async function keyFor(deps: ForwardDeps, endpoint: Endpoint, tally: Tally): Prom
     );
   const read = await externalKeyOf(deps, endpoint.model, endpoint.external);
   if (read.ok) return read.key;
+  if (endpoint.external.isKeyOptional) return "";
   // The reason (a path, a setting) is for the operator's log; the client hears only "unreadable".
   tally.unreadable.push(endpoint.id);
   deps.log(`gateway: ${endpoint.id} left out: ${read.why}`);
@@ -230,7 +238,7 @@ export function settle(
 }
 
 /** Releases an attempt the client gave up on, leaving the endpoint's health as it was. */
-function abandon(endpoint: Endpoint): void {
+export function abandon(endpoint: Endpoint): void {
   endpoint.inFlight = Math.max(0, endpoint.inFlight - 1);
   endpoint.breaker.onAbandoned();
 }

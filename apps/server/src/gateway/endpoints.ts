@@ -25,6 +25,8 @@ export interface ExternalTarget {
   keySource: string;
   /** The model's key count: with a single key, the provider's 401 is the client's. */
   keyCount: number;
+  /** A ComfyUI server with no key files: with no sealed key either, it is called with none. */
+  isKeyOptional: boolean;
 }
 
 export interface Endpoint {
@@ -131,10 +133,11 @@ export class EndpointPool {
         baseUrl: external.url.replace(/\/+$/, ""),
         weight: key.weight,
         external: {
-          upstreamModel: external.model,
+          upstreamModel: external.model ?? model,
           keyFile: key.file,
           keySource: key.file ?? `sealed:${sealed ?? "none"}`,
           keyCount: keys.length,
+          isKeyOptional: external.api === "comfyui" && files.length === 0,
         },
       }),
     );

@@ -3,14 +3,14 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApiKeyRow } from "@llmgw/db";
-import { modelAllowed } from "@llmgw/domain";
+import { isComfyuiModel, modelAllowed } from "@llmgw/domain";
 import type { GatewayKeys } from "../keys/keys-service";
 import { isStoreAway } from "../store-queue";
 import type { FleetView } from "../fleet/fleet-view";
 import type { AdmissionQueues } from "./admission";
 import { GatewayError, sendGatewayError } from "./errors";
 import { servingModel } from "./fallbacks";
-import { forward, type ForwardDeps, type ForwardOutcome } from "./forward";
+import { forward, type ForwardDeps, type ForwardJob, type ForwardOutcome } from "./forward";
 import type { GatewayMetrics } from "./gateway-metrics";
 import type { KeyLimits } from "./key-limits";
 import { awaitOnDemand, type OnDemandDeps } from "./on-demand";
@@ -18,6 +18,7 @@ import { parseV1Body, readBody, upstreamBody } from "./request-body";
 import { whyUnavailable } from "./unavailable";
 import type { UsageRecorder } from "./usage-recorder";
 import { bearerKeyOf } from "./bearer";
+import { serveComfyImages, type ComfyImageDeps } from "./comfy/comfy-images";
 
 const V1_POST_PATHS: ReadonlySet<string> = new Set([
   "/v1/chat/completions",
@@ -27,7 +28,7 @@ const V1_POST_PATHS: ReadonlySet<string> = new Set([
 ]);
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export interface GatewayDeps extends ForwardDeps {
+export interface GatewayDeps extends ForwardDeps, ComfyImageDeps {
   keys: GatewayKeys;
   limits: KeyLimits;
   queues: AdmissionQueues;
@@ -110,6 +111,25 @@ function listModels(
     .end(JSON.stringify({ object: "list", data }));
 }
 
+/** A ComfyUI model's picture request becomes a workflow; everything else is passed through. */
+function answer(
+  deps: GatewayDeps,
+  job: ForwardJob,
+  res: ServerResponse,
+  noEndpoint: () => GatewayError,
+): Promise<ForwardOutcome> {
+  const definition = deps.fleet.catalog.current().get(job.model);
+  if (!definition || !isComfyuiModel(definition)) return forward(deps, job, res, noEndpoint);
+  if (job.path !== "/v1/images/generations" || job.body === null)
+    throw new GatewayError(
+      400,
+      `model "${job.model}" makes pictures through ComfyUI; it answers only /v1/images/generations`,
+      "invalid_request_error",
+      "unsupported_endpoint",
+    );
+  return serveComfyImages(deps, { ...job, definition, raw: job.body }, res, noEndpoint);
+}
+
 async function serve(
   deps: GatewayDeps,
   key: ApiKeyRow,
@@ -154,7 +174,7 @@ async function serve(
       signal: client.signal,
       dropsUsageChunk: body.isStream && !body.wantsUsage,
     };
-    outcome = await forward(deps, job, res, noEndpoint);
+    outcome = await answer(deps, job, res, noEndpoint);
   } catch (error) {
     if (error instanceof GatewayError) outcome.status = error.status;
     throw error;

@@ -44,9 +44,11 @@ export function startLoadScraper(options: LoadScraperOptions): LoadScraper {
   const failing = new Set<string>();
 
   const scrapeOne = async (endpoint: Endpoint): Promise<void> => {
-    const names = isEngineName(endpoint.engine)
-      ? getEngineAdapter(endpoint.engine).metricNames
-      : undefined;
+    // ComfyUI has no /metrics and its gate lets through only what the router asks: never scraped.
+    const names =
+      endpoint.engine !== "comfyui" && isEngineName(endpoint.engine)
+        ? getEngineAdapter(endpoint.engine).metricNames
+        : undefined;
     if (!names) {
       endpoint.waiting = null;
       sink.record(endpoint.id, null, nowMs());

@@ -156,6 +156,7 @@ const RULES: Record<Engine, EngineFlagRules> = {
       "--extra-model-paths-config": "files",
       "--output-directory": "files",
       "--input-directory": "files",
+      "--temp-directory": "files",
       "--user-directory": "files",
       "--cuda-device": "gpu",
       "--enable-cors-header": "agent",

@@ -12,16 +12,27 @@ const keyFileSchema = z
     error: "give the key file as an absolute path on the control plane",
   });
 
+const EXTERNAL_APIS = ["openai", "comfyui"] as const;
+
 /** A model served by an OpenAI-compatible provider: no profiles, nothing placed, never scraped. */
 export const externalSchema = z.strictObject({
+  /**
+   * How the provider is spoken to: OpenAI's API (the request passed through), or a ComfyUI
+   * server (an image request becomes a workflow, docs/engines.md "Images through ComfyUI").
+   */
+  api: z
+    .enum(EXTERNAL_APIS, { error: `external.api is one of ${EXTERNAL_APIS.join(", ")}` })
+    .default("openai"),
   url: z
     .url({ protocol: /^https?$/, error: "external.url must be an http:// or https:// URL" })
     .max(2_048),
   /** The provider's name for the model; the gateway rewrites the request's model to it. */
+  /** Absent for a ComfyUI server, which has no model names; then the model's own name is sent. */
   model: z
     .string()
     .min(1, { error: "external.model is the provider's name for the model" })
-    .max(256),
+    .max(256)
+    .optional(),
   api_key_file: keyFileSchema.optional(),
   api_key_files: z
     .array(

@@ -2,6 +2,7 @@
 // parse through it, so a definition refused in one place is refused with the same words in all.
 import { z } from "zod";
 import { ENGINES, checkEngineArgs, type Engine } from "./engine-flags";
+import { comfyuiSettingsSchema } from "../images/comfyui-settings";
 import { externalSchema } from "./external-model";
 import { GPU_NEED_EXAMPLE, gpuSchema } from "./gpu-need";
 import { catalogErrorMap, formatIssues } from "./issues";
@@ -155,6 +156,8 @@ const baseSchema = z.strictObject({
   embeddings: z.boolean().default(false),
   owner: ownerSchema.optional(),
   external: externalSchema.optional(),
+  /** How an image request becomes a ComfyUI workflow; for comfyui profiles or `api: comfyui`. */
+  comfyui: comfyuiSettingsSchema.optional(),
   /**
    * How the replicas of a new revision replace the old: "surge" (absent) starts each new one beside
    * an old one and stops the old once the new is ready; "in-place" stops each old one first, for a
@@ -293,6 +296,8 @@ function checkExternal(
 ): void {
   if (external.api_key_file !== undefined && external.api_key_files !== undefined)
     report(ctx, ["external"], "give api_key_file or api_key_files, not both");
+  if (external.api === "openai" && external.model === undefined)
+    report(ctx, ["external", "model"], "external.model is the provider's name for the model");
   const files = external.api_key_files?.map((k) => k.file) ?? [];
   if (new Set(files).size !== files.length)
     report(ctx, ["external", "api_key_files"], "a key file is listed twice; list each once");
@@ -309,7 +314,33 @@ function checkExternal(
     report(ctx, ["on_demand"], "an external model is never placed, so it cannot be on demand");
 }
 
+/** Whether the model's pictures are made by ComfyUI: a comfyui profile, or an external ComfyUI. */
+export function isComfyuiModel(model: {
+  profiles: readonly { engine: string }[];
+  external?: { api: string } | undefined;
+}): boolean {
+  if (model.external) return model.external.api === "comfyui";
+  return model.profiles.some((profile) => profile.engine === "comfyui");
+}
+
+function checkComfyui(model: BaseModel, ctx: Issues): void {
+  const engines = new Set(model.profiles.map((profile) => profile.engine));
+  if (!model.external && engines.has("comfyui") && engines.size > 1)
+    report(
+      ctx,
+      ["profiles"],
+      "a model served by comfyui makes pictures, which other engines cannot; give every profile engine comfyui, or make two models",
+    );
+  if (model.comfyui !== undefined && !isComfyuiModel(model))
+    report(
+      ctx,
+      ["comfyui"],
+      "comfyui settings apply to a model whose profiles run engine comfyui or an external model with api: comfyui; remove the block",
+    );
+}
+
 function checkModel(model: BaseModel, ctx: Issues): void {
+  checkComfyui(model, ctx);
   if (model.external) {
     checkExternal(model, model.external, ctx);
     return;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createCatalog } from "./catalog";
 import { parseModelDefinition } from "./model-definition";
-import { PRESETS, findPreset, presetNames } from "./presets";
+import { PRESETS, findPreset, isPresetOffered, presetNames, presetNote } from "./presets";
 import { pickleExtension } from "./source";
 
 describe("presets", () => {
@@ -13,11 +13,25 @@ describe("presets", () => {
     },
   );
 
-  it("hold themselves to the pickle check rather than opting out of it", () => {
+  it("hold themselves to the pickle check, except triposr, which says so in its note", () => {
     for (const preset of PRESETS) {
+      if (preset.name === "triposr") continue;
       expect(preset.allow_pickle ?? false).toBe(false);
       expect(pickleExtension(preset.source ?? "")).toBeUndefined();
     }
+    const triposr = findPreset("triposr");
+    expect(triposr?.allow_pickle).toBe(true);
+    expect(pickleExtension(triposr?.source ?? "")).toBe(".ckpt");
+    expect(presetNote("triposr")).toMatch(/pickle.*allow_pickle: true/);
+  });
+
+  it("offer the ComfyUI presets only where a node can run comfyui", () => {
+    const comfy = ["flux-schnell", "triposr"];
+    const offered = (engines: string[]) =>
+      PRESETS.filter((preset) => isPresetOffered(preset, new Set(engines))).map((p) => p.name);
+    for (const name of comfy) expect(offered(["llamacpp", "sim"])).not.toContain(name);
+    expect(offered(["sim", "comfyui"])).toEqual(expect.arrayContaining([...comfy, "sim-chat"]));
+    expect(findPreset("flux-schnell")?.comfyui).toEqual({ workflow: "flux-schnell" });
   });
 
   it("make a valid catalog together, and include a simulated model and CPU and GPU llama.cpp profiles", () => {
