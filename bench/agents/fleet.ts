@@ -11,8 +11,9 @@ import {
   createJoinToken,
   joinAs,
   serverSetup,
-  spawnLlmgw,
+  llmgwBin,
   spawnProcess,
+  type NodeIdentity,
   type ServerHandle,
   type SpawnedProcess,
 } from "@llmgw/testing";
@@ -21,6 +22,8 @@ import type { NodeTls } from "./sim-agent";
 const BENCH_DIR = join(import.meta.dirname, "..");
 const SERVER_START_MS = 180_000;
 const JOINS_AT_ONCE = 8;
+const JOIN_ATTEMPTS = 5;
+const JOIN_RETRY_PAUSE_MS = 500;
 export const HEARTBEAT_INTERVAL_MS = 2_000;
 
 export interface Stand {
@@ -31,16 +34,17 @@ export interface Stand {
 }
 
 /**
- * `extraNodeArgs` reach the server's node (e.g. `--cpu-prof`). The unregistered-socket cap is
+ * `nodeArgs` go to the server's node (e.g. `--cpu-prof`). The unregistered-socket cap is
  * raised to the fleet size: every simulated agent dials from 127.0.0.1, so a reconnect storm would
  * otherwise meet the per-address cap meant for strangers, which real fleets spread over addresses.
  */
 async function startLlmgw(
   agentCount: number,
-  extraNodeArgs: string[],
+  nodeArgs: string[],
 ): Promise<{ server: ServerHandle; homeDir: string }> {
   const setup = await serverSetup();
-  const process = spawnLlmgw(["server"], {
+  // `llmgw server` as spawnLlmgw runs it, with room for node flags NODE_OPTIONS refuses.
+  const process = spawnProcess(globalThis.process.execPath, [...nodeArgs, llmgwBin(), "server"], {
     name: "llmgw",
     env: {
       LLMGW_HOME: setup.homeDir,
@@ -50,7 +54,6 @@ async function startLlmgw(
       LLMGW_ADMIN_PASSWORD: ADMIN_PASSWORD,
       LLMGW_HEARTBEAT_INTERVAL_MS: String(HEARTBEAT_INTERVAL_MS),
       LLMGW_AGENT_UNREGISTERED_PER_ADDRESS: String(Math.max(agentCount, 1)),
-      ...(extraNodeArgs.length > 0 ? { NODE_OPTIONS: extraNodeArgs.join(" ") } : {}),
     },
   });
   await process.waitForOutput(/server listening: /, SERVER_START_MS);
@@ -82,8 +85,8 @@ async function adminApi(apiUrl: string): Promise<TRPCClient<AppRouter>> {
   });
 }
 
-export async function startStand(agentCount: number, extraNodeArgs: string[] = []): Promise<Stand> {
-  const { server, homeDir } = await startLlmgw(agentCount, extraNodeArgs);
+export async function startStand(agentCount: number, nodeArgs: string[] = []): Promise<Stand> {
+  const { server, homeDir } = await startLlmgw(agentCount, nodeArgs);
   const bareProcess = spawnProcess(
     process.execPath,
     ["--import", "tsx", join(BENCH_DIR, "agents", "bare-server.ts"), "--home", homeDir],
@@ -106,6 +109,21 @@ export async function startStand(agentCount: number, extraNodeArgs: string[] = [
   }
 }
 
+/**
+ * A real agent retries a join that fails on the way (the agent port cuts a socket that has not
+ * registered within 10 s, which a busy machine can reach); the bench does the same, a few times.
+ */
+async function joinWithRetries(server: ServerHandle, name: string): Promise<NodeIdentity> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await joinAs(server, name);
+    } catch (error) {
+      if (attempt >= JOIN_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, JOIN_RETRY_PAUSE_MS));
+    }
+  }
+}
+
 /** Each node joins as a real agent does: its own key, a CSR, a certificate from the join route. */
 export async function joinNodes(server: ServerHandle, names: string[]): Promise<NodeTls[]> {
   const identities: NodeTls[] = new Array<NodeTls>(names.length);
@@ -113,7 +131,7 @@ export async function joinNodes(server: ServerHandle, names: string[]): Promise<
   const worker = async () => {
     for (let at = next++; at < names.length; at = next++) {
       const name = names[at] ?? "";
-      const identity = await joinAs(server, name);
+      const identity = await joinWithRetries(server, name);
       identities[at] = { ca: server.caPem, cert: identity.cert, key: identity.key };
     }
   };

@@ -8,7 +8,7 @@ import type { SimAgent, Target } from "./sim-agent";
 const CONNECTS_AT_ONCE = 64;
 const POLL_INTERVAL_MS = 10;
 const VISIBLE_TIMEOUT_MS = 10_000;
-export const STORM_DEADLINE_MS = 10_000;
+const STORM_DEADLINE_MS = 10_000;
 /** After the storm's deadline, agents still out keep retrying this long, as a real agent would. */
 const STORM_RETRY_MS = 30_000;
 const STORM_RETRY_PAUSE_MS = 500;

@@ -13,7 +13,7 @@ interface Stat {
 }
 
 /** Fields after the command name, which sits in parentheses and may hold spaces. */
-export function parseStat(text: string): Stat {
+function parseStat(text: string): Stat {
   const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
   // After ")": state(0) ppid(1) pgrp(2) … utime(11) stime(12) … rss(21).
   const ticks = Number(fields[11]) + Number(fields[12]);

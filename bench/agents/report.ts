@@ -2,8 +2,8 @@
 // row read at the largest size.
 import type { Storm, Window } from "./measure";
 
-export const CPU_RATIO_BAR = 3;
-export const VISIBLE_BAR_MS = 200;
+const CPU_RATIO_BAR = 3;
+const VISIBLE_BAR_MS = 200;
 
 export interface SizeResult {
   agents: number;
@@ -26,7 +26,7 @@ const fixed = (value: number, digits: number) =>
   Number.isFinite(value) ? value.toFixed(digits) : "—";
 const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)}`;
 
-export function quantile(values: number[], q: number): number {
+function quantile(values: number[], q: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;

@@ -5,7 +5,7 @@ import { createSimulation, type Simulation } from "@llmgw/agent";
 import { AGENT_WS_PATH, decodeEnvelope, encodeEnvelope, type EnvelopeInit } from "@llmgw/proto";
 import WebSocket from "ws";
 
-export const PROFILE = "h100x8";
+const PROFILE = "h100x8";
 
 export interface NodeTls {
   ca: string;
