@@ -13,7 +13,6 @@ import {
   serverSetup,
   llmgwBin,
   spawnProcess,
-  type NodeIdentity,
   type ServerHandle,
   type SpawnedProcess,
 } from "@llmgw/testing";
@@ -63,7 +62,7 @@ async function startLlmgw(
     process,
     apiUrl,
     agentUrl: `wss://127.0.0.1:${setup.agentPort}`,
-    joinToken: await createJoinToken(apiUrl, { uses: Math.max(agentCount, 1) }),
+    joinToken: await createJoinToken(apiUrl),
     caPem,
     caSha256: caFingerprint(caPem),
     httpPort: setup.httpPort,
@@ -110,13 +109,15 @@ export async function startStand(agentCount: number, nodeArgs: string[] = []): P
 }
 
 /**
- * A real agent retries a join that fails on the way (the agent port cuts a socket that has not
- * registered within 10 s, which a busy machine can reach); the bench does the same, a few times.
+ * A join whose answer is lost (the agent port cuts a socket that has not registered within 10 s,
+ * which a loaded machine can reach) has still spent the id, so a retry joins under a fresh one.
  */
-async function joinWithRetries(server: ServerHandle, name: string): Promise<NodeIdentity> {
+async function joinWithRetries(server: ServerHandle, name: string): Promise<SimNode> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await joinAs(server, name);
+      const nodeId = attempt === 1 ? name : `${name}-retry${attempt}`;
+      const identity = await joinAs(server, nodeId);
+      return { nodeId, tls: { ca: server.caPem, cert: identity.cert, key: identity.key } };
     } catch (error) {
       if (attempt >= JOIN_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, JOIN_RETRY_PAUSE_MS));
@@ -124,17 +125,20 @@ async function joinWithRetries(server: ServerHandle, name: string): Promise<Node
   }
 }
 
+export interface SimNode {
+  nodeId: string;
+  tls: NodeTls;
+}
+
 /** Each node joins as a real agent does: its own key, a CSR, a certificate from the join route. */
-export async function joinNodes(server: ServerHandle, names: string[]): Promise<NodeTls[]> {
-  const identities: NodeTls[] = new Array<NodeTls>(names.length);
+export async function joinNodes(server: ServerHandle, names: string[]): Promise<SimNode[]> {
+  const nodes: SimNode[] = new Array<SimNode>(names.length);
   let next = 0;
   const worker = async () => {
     for (let at = next++; at < names.length; at = next++) {
-      const name = names[at] ?? "";
-      const identity = await joinWithRetries(server, name);
-      identities[at] = { ca: server.caPem, cert: identity.cert, key: identity.key };
+      nodes[at] = await joinWithRetries(server, names[at] ?? "");
     }
   };
   await Promise.all(Array.from({ length: JOINS_AT_ONCE }, worker));
-  return identities;
+  return nodes;
 }

@@ -51,9 +51,9 @@ async function measureSize(
     (_, at) => `sim-${String(at).padStart(5, "0")}`,
   );
   log(`${options.agents} agents: joining`);
-  const identities = await joinNodes(server, names);
-  const agents = identities.map(
-    (tls, at) => new SimAgent(names[at] ?? "", tls, HEARTBEAT_INTERVAL_MS, at + 1),
+  const nodes = await joinNodes(server, names);
+  const agents = nodes.map(
+    (node, at) => new SimAgent(node.nodeId, node.tls, HEARTBEAT_INTERVAL_MS, at + 1),
   );
   const bareTarget: Target = { url: bare.url, isAcked: false };
   const llmgwTarget: Target = { url: server.agentUrl, isAcked: true };
