@@ -9,6 +9,7 @@ import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { TLSSocket } from "node:tls";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
+import { frameBytes } from "./frame-bytes";
 import {
   AGENT_WS_PATH,
   ErrorCode,
@@ -232,10 +233,6 @@ function onFirstFrame(bytes: Buffer, isBinary: boolean, ctx: FirstFrameContext):
   // The session has already closed a wrong token or a frame that was not Register, with a reason.
   if (!ctx.handler.isRegistered()) ctx.refuse(CLOSE_UNAUTHENTICATED, "not registered");
   return ctx.handler.isRegistered();
-}
-
-function frameBytes(data: RawData): Buffer {
-  return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
 }
 
 /** Returns the envelope, or a sentence saying why the frame was refused. */

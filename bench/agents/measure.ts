@@ -1,0 +1,134 @@
+// The three P7 measurements over a fleet of SimAgents: CPU per heartbeat frame over a steady
+// window, how soon a heartbeat's sample shows through the API, and a reconnect storm.
+import type { TRPCClient } from "@trpc/client";
+import type { AppRouter } from "@llmgw/api";
+import { groupUsage } from "./proc";
+import type { SimAgent, Target } from "./sim-agent";
+
+const CONNECTS_AT_ONCE = 64;
+const POLL_INTERVAL_MS = 10;
+const VISIBLE_TIMEOUT_MS = 10_000;
+const STORM_DEADLINE_MS = 10_000;
+/** After the storm's deadline, agents still out keep retrying this long, as a real agent would. */
+const STORM_RETRY_MS = 30_000;
+const STORM_RETRY_PAUSE_MS = 500;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Connects every agent, `atOnce` at a time, each first beating at a random point of the interval. */
+export async function connectAll(
+  agents: SimAgent[],
+  target: Target,
+  intervalMs: number,
+  atOnce = CONNECTS_AT_ONCE,
+): Promise<string[]> {
+  const failures: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let at = next++; at < agents.length; at = next++) {
+      const agent = agents[at];
+      if (!agent) continue;
+      try {
+        await agent.connect(target, Math.random() * intervalMs);
+      } catch (error) {
+        failures.push(`${agent.nodeId}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: atOnce }, worker));
+  return failures;
+}
+
+export interface Window {
+  frames: number;
+  cpuMs: number;
+  seconds: number;
+  cpuMsPerFrame: number;
+  rssBytes: number;
+}
+
+/** CPU the process group `pgrp` spends while the fleet heartbeats for `seconds`. */
+export async function steadyWindow(
+  agents: SimAgent[],
+  pgrp: number,
+  seconds: number,
+): Promise<Window> {
+  const sent = () => agents.reduce((sum, agent) => sum + agent.heartbeatsSent, 0);
+  const before = { usage: groupUsage(pgrp), frames: sent(), atMs: Date.now() };
+  await sleep(seconds * 1000);
+  const after = { usage: groupUsage(pgrp), frames: sent(), atMs: Date.now() };
+  const frames = after.frames - before.frames;
+  const cpuMs = after.usage.cpuMs - before.usage.cpuMs;
+  return {
+    frames,
+    cpuMs,
+    seconds: (after.atMs - before.atMs) / 1000,
+    cpuMsPerFrame: frames > 0 ? cpuMs / frames : Number.NaN,
+    rssBytes: after.usage.rssBytes,
+  };
+}
+
+/**
+ * Marks the next heartbeat of each sampled agent and polls nodes.get until card 0 shows the mark:
+ * the delay from the frame leaving the agent to the API answering with it.
+ */
+export async function visibilityDelays(
+  agents: SimAgent[],
+  api: TRPCClient<AppRouter>,
+  problems: string[],
+): Promise<number[]> {
+  const delays: number[] = [];
+  for (const [at, agent] of agents.entries()) {
+    const mark = 1_000_000_000n + BigInt(at) * 4096n;
+    const sentAt = agent.markNext(mark);
+    const startedMs = Date.now();
+    let seenMs: number | undefined;
+    while (seenMs === undefined && Date.now() - startedMs < VISIBLE_TIMEOUT_MS) {
+      const node = await api.nodes.get.query({ id: agent.nodeId });
+      if (node.gpus[0]?.memoryBytesUsed === Number(mark)) seenMs = Date.now();
+      else await sleep(POLL_INTERVAL_MS);
+    }
+    if (seenMs === undefined)
+      problems.push(`${agent.nodeId}: its marked heartbeat never showed in the API`);
+    else delays.push(Math.max(0, seenMs - (await sentAt)));
+  }
+  return delays;
+}
+
+export interface Storm {
+  agents: number;
+  registeredInDeadline: number;
+  registeredInTheEnd: number;
+  lastRegisteredMs: number;
+  readyInApi: number;
+}
+
+/** Cuts every socket at once, then every agent dials back at once; counts who is registered when. */
+export async function reconnectStorm(
+  agents: SimAgent[],
+  target: Target,
+  intervalMs: number,
+  api: TRPCClient<AppRouter>,
+): Promise<Storm> {
+  for (const agent of agents) agent.drop();
+  const startMs = Date.now();
+  let pending = agents;
+  while (pending.length > 0 && Date.now() - startMs < STORM_DEADLINE_MS + STORM_RETRY_MS) {
+    await connectAll(pending, target, intervalMs, pending.length);
+    pending = pending.filter((agent) => agent.registeredAtMs === undefined);
+    if (pending.length > 0) await sleep(STORM_RETRY_PAUSE_MS);
+  }
+  const times = agents.flatMap((agent) =>
+    agent.registeredAtMs === undefined ? [] : [agent.registeredAtMs - startMs],
+  );
+  // Heartbeats must flow again before the API calls a node ready; give them one interval.
+  await sleep(intervalMs * 1.5);
+  const nodes = await api.nodes.list.query();
+  return {
+    agents: agents.length,
+    registeredInDeadline: times.filter((ms) => ms <= STORM_DEADLINE_MS).length,
+    registeredInTheEnd: times.length,
+    lastRegisteredMs: Math.max(0, ...times),
+    readyInApi: nodes.filter((node) => node.state === "ready").length,
+  };
+}

@@ -1,0 +1,47 @@
+// CPU time and resident memory of a process and everything in its process group, read from /proc:
+// the server is measured from outside, so the harness's own work never counts against it.
+import { readdirSync, readFileSync } from "node:fs";
+
+/** Linux reports utime and stime in clock ticks; USER_HZ is 100 on every mainstream kernel. */
+const TICKS_PER_S = 100;
+const PAGE_BYTES = 4096;
+
+interface Stat {
+  pgrp: number;
+  cpuMs: number;
+  rssBytes: number;
+}
+
+/** Fields after the command name, which sits in parentheses and may hold spaces. */
+function parseStat(text: string): Stat {
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  // After ")": state(0) ppid(1) pgrp(2) … utime(11) stime(12) … rss(21).
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return {
+    pgrp: Number(fields[2]),
+    cpuMs: (ticks * 1000) / TICKS_PER_S,
+    rssBytes: Number(fields[21]) * PAGE_BYTES,
+  };
+}
+
+function readStat(pid: string): Stat | undefined {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU milliseconds and RSS bytes summed over the live members of `pgrp`. */
+export function groupUsage(pgrp: number): { cpuMs: number; rssBytes: number } {
+  let cpuMs = 0;
+  let rssBytes = 0;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    const stat = readStat(pid);
+    if (stat?.pgrp !== pgrp) continue;
+    cpuMs += stat.cpuMs;
+    rssBytes += stat.rssBytes;
+  }
+  return { cpuMs, rssBytes };
+}

@@ -1,0 +1,161 @@
+// The agents benchmark (P7): `tsx agents/run.ts [--agents 2000] [--seconds 30] [--smoke]` starts a
+// control plane and a bare `ws` server, joins N simulated agents, and measures CPU per heartbeat
+// frame on both, how soon a heartbeat shows in the API, a reconnect storm and the server's memory.
+// It writes its section of docs/benchmarks.md. `--smoke` runs 50 agents for a few seconds and
+// fails only on a wrong answer (an agent never registered, a heartbeat never seen, a node lost).
+import { readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { must } from "@llmgw/domain";
+import { cleanupAll } from "@llmgw/testing";
+import { withBenchSection } from "../section";
+import { HEARTBEAT_INTERVAL_MS, joinNodes, startStand, type Stand } from "./fleet";
+import { connectAll, reconnectStorm, steadyWindow, visibilityDelays } from "./measure";
+import { groupUsage } from "./proc";
+import { agentsSection, sizesTable, barsTable, type SizeResult } from "./report";
+import { SimAgent, type Target } from "./sim-agent";
+
+const COMMAND = "node scripts/pnpm.mjs --filter @llmgw/bench exec tsx agents/run.ts";
+const DOCS = join(import.meta.dirname, "..", "..", "docs", "benchmarks.md");
+const VISIBILITY_SAMPLE = 20;
+
+const startedMs = Date.now();
+const log = (line: string) =>
+  console.error(`agents bench: ${((Date.now() - startedMs) / 1000).toFixed(0)} s: ${line}`);
+
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" / ");
+
+function describeMachine(): string {
+  const cores = cpus();
+  const memoryGib = Math.round(totalmem() / 2 ** 30);
+  return `${cores.length} × ${cores[0]?.model.trim() ?? "unknown CPU"}, ${memoryGib} GiB, Node ${process.version}, load average (1 / 5 / 15 min) ${load()} at the start`;
+}
+
+interface Options {
+  agents: number;
+  seconds: number;
+}
+
+async function measureSize(
+  stand: Stand,
+  options: Options,
+  problems: string[],
+): Promise<SizeResult> {
+  const { server, bare, api } = stand;
+  const names = Array.from(
+    { length: options.agents },
+    (_, at) => `sim-${String(at).padStart(5, "0")}`,
+  );
+  log(`${options.agents} agents: joining`);
+  const nodes = await joinNodes(server, names);
+  const agents = nodes.map(
+    (node, at) => new SimAgent(node.nodeId, node.tls, HEARTBEAT_INTERVAL_MS, at + 1),
+  );
+  const bareTarget: Target = { url: bare.url, isAcked: false };
+  const llmgwTarget: Target = { url: server.agentUrl, isAcked: true };
+  const warmUpMs = HEARTBEAT_INTERVAL_MS * 2;
+
+  log(`${options.agents} agents: bare ws, ${options.seconds} s window`);
+  problems.push(...(await connectAll(agents, bareTarget, HEARTBEAT_INTERVAL_MS)));
+  await new Promise((resolve) => setTimeout(resolve, warmUpMs));
+  const bareWindow = await steadyWindow(agents, bare.process.pid, options.seconds);
+  for (const agent of agents) agent.drop();
+
+  log(`${options.agents} agents: llmgw, ${options.seconds} s window`);
+  problems.push(...(await connectAll(agents, llmgwTarget, HEARTBEAT_INTERVAL_MS)));
+  await new Promise((resolve) => setTimeout(resolve, warmUpMs));
+  const llmgwWindow = await steadyWindow(agents, server.process.pid, options.seconds);
+
+  log(`${options.agents} agents: visibility in the API`);
+  const step = Math.max(1, Math.floor(agents.length / VISIBILITY_SAMPLE));
+  const sample = agents.filter((_, at) => at % step === 0).slice(0, VISIBILITY_SAMPLE);
+  const visibleMs = await visibilityDelays(sample, api, problems);
+
+  log(`${options.agents} agents: reconnect storm`);
+  const storm = await reconnectStorm(agents, llmgwTarget, HEARTBEAT_INTERVAL_MS, api);
+  if (storm.registeredInTheEnd < storm.agents)
+    problems.push(
+      `storm: ${storm.agents - storm.registeredInTheEnd} agents never registered again`,
+    );
+  if (storm.readyInApi < storm.agents)
+    problems.push(`storm: only ${storm.readyInApi} of ${storm.agents} nodes ready in the API`);
+  const rssEndBytes = groupUsage(server.process.pid).rssBytes;
+  for (const agent of agents) agent.drop();
+  return {
+    agents: options.agents,
+    bare: bareWindow,
+    llmgw: llmgwWindow,
+    visibleMs,
+    storm,
+    rssEndBytes,
+  };
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      agents: { type: "string", default: "2000" },
+      seconds: { type: "string", default: "30" },
+      smoke: { type: "boolean", default: false },
+      "no-write": { type: "boolean", default: false },
+      "cpu-prof-dir": { type: "string" },
+      machine: { type: "string" },
+    },
+  });
+  const sizes = values.smoke ? [50] : values.agents.split(",").map(Number);
+  const seconds = values.smoke ? 4 : Number(values.seconds);
+  if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !(seconds > 0))
+    throw new Error(
+      `--agents takes whole numbers (e.g. 500,1000,2000) and --seconds a positive number`,
+    );
+  const machine = values.machine ? `${values.machine}; ${describeMachine()}` : describeMachine();
+  const problems: string[] = [];
+  const results: SizeResult[] = [];
+  for (const agents of sizes) {
+    const cpuProfDir = values["cpu-prof-dir"];
+    const stand = await startStand(
+      agents,
+      cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : [],
+    );
+    try {
+      results.push(await measureSize(stand, { agents, seconds }, problems));
+    } finally {
+      await stand.stop();
+    }
+  }
+  const largest = must(results.at(-1), "a measured fleet size");
+  console.log(`${sizesTable(results)}\n\n${barsTable(largest)}`);
+  if (problems.length > 0) {
+    console.error(`agents bench: errors:\n  ${problems.slice(0, 20).join("\n  ")}`);
+    return 1;
+  }
+  if (!values.smoke && !values["no-write"]) {
+    const info = {
+      command: COMMAND,
+      date: new Date().toISOString().slice(0, 10),
+      machine,
+      loadAtEnd: load(),
+      seconds,
+    };
+    writeFileSync(
+      DOCS,
+      withBenchSection("agents", readFileSync(DOCS, "utf8"), agentsSection(results, info)),
+    );
+    log(`wrote ${DOCS}`);
+  }
+  return 0;
+}
+
+main()
+  .then((code) => {
+    process.exitCode = code;
+  })
+  .catch(async (error: unknown) => {
+    console.error(`agents bench: ${error instanceof Error ? error.stack : String(error)}`);
+    await cleanupAll();
+    process.exitCode = 1;
+  });

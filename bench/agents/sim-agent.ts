@@ -1,0 +1,152 @@
+// One simulated agent session: the node's own certificate over mutual TLS, a Register built from
+// apps/agent's simulated hardware, then a Heartbeat every interval with samples that move as the
+// simulation steps. Thousands of these share the harness process; each holds one socket.
+import { createSimulation, type Simulation } from "@llmgw/agent";
+import { AGENT_WS_PATH, decodeEnvelope, encodeEnvelope, type EnvelopeInit } from "@llmgw/proto";
+import WebSocket from "ws";
+
+const PROFILE = "h100x8";
+
+export interface NodeTls {
+  ca: string;
+  cert: string;
+  key: string;
+}
+
+export interface Target {
+  /** `wss://host:port`, the agent port of llmgw or the bare server. */
+  url: string;
+  /** llmgw answers Register with RegisterAck; the bare server answers nothing. */
+  isAcked: boolean;
+}
+
+const ACK_TIMEOUT_MS = 30_000;
+
+export class SimAgent {
+  readonly simulation: Simulation;
+  private ws: WebSocket | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private marker: { value: bigint; sent: (atMs: number) => void } | undefined;
+  heartbeatsSent = 0;
+  /** When the current socket was registered (acked, or opened for the bare server); unset while out. */
+  registeredAtMs: number | undefined;
+
+  constructor(
+    readonly nodeId: string,
+    private readonly tls: NodeTls,
+    private readonly intervalMs: number,
+    seed: number,
+  ) {
+    this.simulation = createSimulation(PROFILE, nodeId, seed);
+  }
+
+  /** Opens a socket, registers, and starts heartbeating after `firstBeatMs` (spreads the fleet). */
+  async connect(target: Target, firstBeatMs: number): Promise<void> {
+    this.stop();
+    this.registeredAtMs = undefined;
+    const ws = new WebSocket(`${target.url}${AGENT_WS_PATH}`, {
+      ...this.tls,
+      perMessageDeflate: false,
+    });
+    this.ws = ws;
+    ws.on("error", () => undefined);
+    await new Promise<void>((resolve, reject) => {
+      ws.once("open", resolve);
+      ws.once("error", reject);
+    });
+    const registered = target.isAcked ? this.awaitAck(ws) : Promise.resolve();
+    ws.send(encodeEnvelope(this.registerFrame()));
+    await registered;
+    this.registeredAtMs = Date.now();
+    const beat = () => this.beat();
+    this.timer = setTimeout(() => {
+      beat();
+      this.timer = setInterval(beat, this.intervalMs);
+    }, firstBeatMs);
+  }
+
+  /** The next scheduled heartbeat carries `value` as card 0's used memory; resolves with its send time. */
+  markNext(value: bigint): Promise<number> {
+    return new Promise((resolve) => {
+      this.marker = { value, sent: resolve };
+    });
+  }
+
+  /** Cuts the socket without a close handshake, as a network drop or a crashed server does. */
+  drop(): void {
+    this.stop();
+    this.registeredAtMs = undefined;
+  }
+
+  private stop(): void {
+    clearTimeout(this.timer);
+    clearInterval(this.timer);
+    this.ws?.terminate();
+    this.ws = undefined;
+  }
+
+  private awaitAck(ws: WebSocket): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const deadline = setTimeout(
+        () => reject(new Error(`${this.nodeId}: no RegisterAck in ${ACK_TIMEOUT_MS} ms`)),
+        ACK_TIMEOUT_MS,
+      );
+      ws.on("message", (data: Buffer) => {
+        const { msg } = decodeEnvelope(new Uint8Array(data));
+        if (msg.case === "registerAck") {
+          clearTimeout(deadline);
+          resolve();
+        } else if (msg.case === "ping")
+          this.send({ msg: { case: "pong", value: { sentAtMs: msg.value.sentAtMs } } });
+      });
+      ws.once("close", (code, reason) => {
+        clearTimeout(deadline);
+        reject(
+          new Error(`${this.nodeId}: closed before RegisterAck: ${code} ${reason.toString()}`),
+        );
+      });
+    });
+  }
+
+  private beat(): void {
+    const { gpus, host } = this.simulation.step();
+    const marker = this.marker;
+    this.marker = undefined;
+    const first = gpus[0];
+    if (marker && first) first.memoryBytesUsed = marker.value;
+    this.send({
+      msg: { case: "heartbeat", value: { sentAtMs: BigInt(Date.now()), gpus, ...host } },
+    });
+    this.heartbeatsSent += 1;
+    marker?.sent(Date.now());
+  }
+
+  private send(init: EnvelopeInit): void {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(encodeEnvelope(init));
+  }
+
+  private registerFrame(): EnvelopeInit {
+    const { gpus, host } = this.simulation;
+    const register = {
+      nodeId: this.nodeId,
+      nodeName: this.nodeId,
+      agentVersion: "bench",
+      features: ["replicas"],
+      engines: ["sim"],
+      simulated: true,
+      simulationProfile: PROFILE,
+      hardware: {
+        gpus,
+        cpu: { model: host.cpuModel, cores: host.cpuCores },
+        memoryBytesTotal: host.memoryBytesTotal,
+        diskBytesTotal: host.diskBytesTotal,
+        diskBytesFree: host.diskBytesFree,
+        os: host.os,
+        arch: host.arch,
+        driverVersion: host.driverVersion ?? "",
+        cudaVersion: host.cudaVersion ?? "",
+      },
+    };
+    return { requestId: "register", msg: { case: "register", value: register } };
+  }
+}
