@@ -112,7 +112,10 @@ describe("parseConfig", () => {
     expect(parseConfig([], sources()).comfyuiDir).toBeUndefined();
     const config = parseConfig(
       ["--comfyui-dir", "/opt/ComfyUI"],
-      sources({ LLMGW_COMFYUI_DIR: "/other", LLMGW_COMFYUI_COMMAND: "/opt/venv/bin/python main.py" }),
+      sources({
+        LLMGW_COMFYUI_DIR: "/other",
+        LLMGW_COMFYUI_COMMAND: "/opt/venv/bin/python main.py",
+      }),
     );
     expect(config).toMatchObject({
       comfyuiDir: "/opt/ComfyUI",

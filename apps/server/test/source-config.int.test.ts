@@ -53,6 +53,8 @@ describe("sizing from the config.json on the node", () => {
     const refusal = await rejectionOf(
       fleet.api.models.setGpus.mutate({ name: "big-local", gpus: 1 }),
     );
-    expect(refusal).toMatch(/the weights take 1[34][\d.]* GB and do not fit on 1 card of [\d.]+ GB/);
+    expect(refusal).toMatch(
+      /the weights take 1[34][\d.]* GB and do not fit on 1 card of [\d.]+ GB/,
+    );
   });
 });

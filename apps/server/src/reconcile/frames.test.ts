@@ -5,6 +5,7 @@ import type { EnvelopeInit } from "@llmgw/proto";
 import { describe, expect, it } from "vitest";
 import type { ReconcileDeps } from "./deps";
 import { carryOutReport, sendStart, sendStop } from "./frames";
+import { SourceDescriptions } from "../fleet/source-descriptions";
 import type { ReplicaRecord } from "./replica-book";
 
 function definition(): ModelDefinition {
@@ -38,6 +39,8 @@ function setup(record: ReplicaRecord) {
     record.nodeId === nodeId || record.shards?.some((s) => s.nodeId === nodeId) ? [record] : [];
   const deps = {
     book: { get: (id: string) => (id === record.id ? record : undefined), onNode },
+    // No agent reported the source's config.json: the replica is started as asked.
+    registry: { sources: new SourceDescriptions(), get: () => undefined },
     catalog: { current: () => ({ get: (name: string) => (name === "big" ? model : undefined) }) },
     links: { send: (nodeId: string, init: EnvelopeInit) => sent.push({ nodeId, init }) > 0 },
     replicaSecret: new Uint8Array(32).fill(1),

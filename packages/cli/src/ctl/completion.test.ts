@@ -30,7 +30,7 @@ function bashComplete(words: string[]): string[] {
 
 describe("shell completion", () => {
   it("completes llmgw's commands, ctl's commands, a command's verbs and its own flags in bash", () => {
-    expect(bashComplete(["llmgw", "c"])).toEqual(["ctl"]);
+    expect(bashComplete(["llmgw", "c"])).toEqual(["ctl", "comfyui-gate"]);
     expect(bashComplete(["llmgw", "ctl", "ke"])).toEqual(["keys"]);
     expect(bashComplete(["llmgw", "ctl", "keys", ""])).toEqual(["create", "list", "revoke"]);
     expect(bashComplete(["llmgw", "ctl", "keys", "create", "--m"])).toEqual([
