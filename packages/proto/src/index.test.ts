@@ -78,7 +78,13 @@ const FRAMES: Record<string, EnvelopeInit> = {
         joinToken: "tok",
         replicas: [REPLICA_STATUS],
         engineInstalls: [ENGINE_INSTALL],
-        sourceConfigs: [{ source: "file:///models/qwen", configJson: '{"model_type":"qwen2"}' }],
+        sourceConfigs: [
+          {
+            source: "file:///models/qwen",
+            configJson: '{"model_type":"qwen2"}',
+            descriptionJson: '{"source":"gguf"}',
+          },
+        ],
         hardware: {
           gpus: [
             {
@@ -139,7 +145,13 @@ const FRAMES: Record<string, EnvelopeInit> = {
         sentAtMs: 1_767_000_000_000n,
         replicas: [REPLICA_STATUS],
         engineInstalls: [ENGINE_INSTALL],
-        sourceConfigs: [{ source: "file:///models/qwen", configJson: '{"model_type":"qwen2"}' }],
+        sourceConfigs: [
+          {
+            source: "file:///models/qwen",
+            configJson: '{"model_type":"qwen2"}',
+            descriptionJson: '{"source":"gguf"}',
+          },
+        ],
       },
     },
   },

@@ -1,6 +1,8 @@
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { parseGgufDescription } from "@llmgw/domain";
+import { TINY_LLAMA, tinyLlamaGguf } from "@llmgw/testing";
 import { describe, expect, it } from "vitest";
 import { MAX_CONFIG_BYTES, SourceConfigs } from "./source-config";
 
@@ -20,8 +22,12 @@ describe("source configs", () => {
     await configs.note("https://mirror/b.safetensors", path.join(dir, "model.safetensors"));
     await configs.note("file:///a", dir);
     expect(configs.takeFresh()).toEqual([
-      { source: "file:///a", configJson: '{"model_type":"llama"}' },
-      { source: "https://mirror/b.safetensors", configJson: '{"model_type":"llama"}' },
+      { source: "file:///a", configJson: '{"model_type":"llama"}', descriptionJson: "" },
+      {
+        source: "https://mirror/b.safetensors",
+        configJson: '{"model_type":"llama"}',
+        descriptionJson: "",
+      },
     ]);
     expect(configs.takeFresh()).toEqual([]);
     // Register carries them all again, and a heartbeat after it nothing new.
@@ -48,5 +54,36 @@ describe("source configs", () => {
     const configs = new SourceConfigs();
     await configs.note("file:///odd", dir);
     expect(configs.all()).toEqual([]);
+  });
+
+  it("describes a GGUF without a config.json from its header, file or directory alike", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "llmgw-source-gguf-"));
+    const file = path.join(dir, "tiny.gguf");
+    await writeFile(file, tinyLlamaGguf());
+    const lines: string[] = [];
+    const configs = new SourceConfigs((line) => lines.push(line));
+    await configs.note("file:///tiny.gguf", file);
+    await configs.note("file:///tiny-dir", dir);
+    const [fromFile, fromDir] = configs.takeFresh();
+    expect(fromFile).toMatchObject({ source: "file:///tiny.gguf", configJson: "" });
+    expect(fromDir?.descriptionJson).toBe(fromFile?.descriptionJson);
+    // The control plane's own check takes it: the agent sends what the server accepts.
+    const parsed = parseGgufDescription(fromFile?.descriptionJson ?? "");
+    expect(parsed.ok && parsed.description).toMatchObject({
+      source: "gguf",
+      architecture: "llama",
+      layers: TINY_LLAMA.blockCount,
+    });
+    expect(lines).toEqual([]);
+  });
+
+  it("logs a .gguf that is not one, and sends nothing for it", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "llmgw-source-gguf-"));
+    await writeFile(path.join(dir, "broken.gguf"), "not a gguf at all");
+    const lines: string[] = [];
+    const configs = new SourceConfigs((line) => lines.push(line));
+    await configs.note("file:///broken", dir);
+    expect(configs.all()).toEqual([]);
+    expect(lines).toEqual([expect.stringMatching(/broken\.gguf: GGUF header not read for sizing/)]);
   });
 });

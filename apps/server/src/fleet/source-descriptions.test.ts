@@ -1,6 +1,7 @@
 // What agents report of their sources' config.json is untrusted: a model's numbers are kept and
 // preferred to the built-in table; anything else is refused, logged, and changes nothing.
 import { create } from "@bufbuild/protobuf";
+import { describeGguf } from "@llmgw/domain";
 import { SourceConfigSchema } from "@llmgw/proto";
 import { describe, expect, it } from "vitest";
 import {
@@ -99,5 +100,33 @@ describe("source descriptions from the nodes", () => {
     expect(lines).toHaveLength(2);
     expect(sources.reported(`https://mirror/m${MAX_SOURCE_CONFIGS_PER_FRAME}`)).toBeUndefined();
     expect(sources.reported("https://mirror/m0")).toBeDefined();
+  });
+
+  it("keeps the description a node made of a GGUF header, and refuses a forged one", () => {
+    const { sources, lines, log } = book();
+    const made = describeGguf({
+      metadata: {
+        "general.architecture": "llama",
+        "llama.block_count": 2,
+        "llama.embedding_length": 64,
+        "llama.attention.head_count": 8,
+        "llama.attention.head_count_kv": 2,
+      },
+      tensorInfos: [{ name: "token_embd.weight", shape: [64n, 100n], dtype: 1 }],
+    });
+    if (!made.ok) throw new Error(made.errors.join("; "));
+    const gguf = (source: string, description: unknown) =>
+      create(SourceConfigSchema, { source, descriptionJson: JSON.stringify(description) });
+    // A node claiming a billion-layer model, to have every replica refused or sized absurdly.
+    const forged = { ...made.description, layers: 1_000_000_000 };
+    sources.accept("cpu-1", [gguf("file:///m/tiny.gguf", made.description)], log);
+    sources.accept("cpu-2", [gguf("file:///m/forged.gguf", forged)], log);
+    expect(describeSource("file:///m/tiny.gguf", sources)).toEqual(made.description);
+    expect(describeSource("file:///m/forged.gguf", sources)).toBeUndefined();
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^node cpu-2: GGUF description of source "file:\/\/\/m\/forged\.gguf" refused: layers: /,
+      ),
+    ]);
   });
 });

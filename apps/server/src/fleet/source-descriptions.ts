@@ -1,10 +1,18 @@
 // Model descriptions read from the sources on the nodes: an agent that has a model's weights on
-// disk reports its config.json (Register and Heartbeat), and sizing prefers it to the built-in
+// disk reports its config.json, or the description it made of a GGUF's header (Register and
+// Heartbeat), and sizing prefers it to the built-in
 // table of known configs, which covers only the presets' architectures. Kept in memory by source:
 // every Register carries them all again, so a restarted control plane has them back as the agents
 // reconnect. What an agent sends is untrusted input: too large, not JSON or not a model is refused
 // and logged, and the rest of the frame is kept.
-import { describeConfig, knownConfigFor, messageOf, type ModelDescription } from "@llmgw/domain";
+import {
+  describeConfig,
+  knownConfigFor,
+  messageOf,
+  parseGgufDescription,
+  type DescribeResult,
+  type ModelDescription,
+} from "@llmgw/domain";
 import type { SourceConfig } from "@llmgw/proto";
 
 /** The most of a config.json kept; real ones are a few KiB (the largest known under 16 KiB). */
@@ -25,7 +33,11 @@ export class SourceDescriptions {
           : this.take(report);
       if (refusal === undefined) return;
       const source = report.source.slice(0, 200);
-      log(`node ${nodeName}: config.json of source "${source}" refused: ${refusal}`);
+      const what =
+        report.configJson === "" && report.descriptionJson !== ""
+          ? "GGUF description"
+          : "config.json";
+      log(`node ${nodeName}: ${what} of source "${source}" refused: ${refusal}`);
     });
   }
 
@@ -37,20 +49,26 @@ export class SourceDescriptions {
   private take(report: SourceConfig): string | undefined {
     if (report.source === "" || report.source.length > MAX_SOURCE_CHARS)
       return `the source must be 1 to ${MAX_SOURCE_CHARS} characters`;
-    const bytes = Buffer.byteLength(report.configJson, "utf8");
+    const isGguf = report.configJson === "" && report.descriptionJson !== "";
+    const text = isGguf ? report.descriptionJson : report.configJson;
+    const bytes = Buffer.byteLength(text, "utf8");
     if (bytes > MAX_SOURCE_CONFIG_BYTES)
-      return `${bytes} bytes, over the ${MAX_SOURCE_CONFIG_BYTES} a config.json may have`;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(report.configJson);
-    } catch (error) {
-      return `not JSON (${messageOf(error)})`;
-    }
-    const described = describeConfig(parsed);
+      return `${bytes} bytes, over the ${MAX_SOURCE_CONFIG_BYTES} a ${isGguf ? "GGUF description" : "config.json"} may have`;
+    const described = isGguf ? parseGgufDescription(text) : describeConfigText(text);
     if (!described.ok) return described.errors.join("; ");
     this.bySource.set(report.source, described.description);
     return undefined;
   }
+}
+
+function describeConfigText(text: string): DescribeResult {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, errors: [`not JSON (${messageOf(error)})`] };
+  }
+  return describeConfig(parsed);
 }
 
 /**

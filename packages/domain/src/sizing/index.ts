@@ -11,6 +11,7 @@ export type {
 } from "./types";
 export { describeConfig, type DescribeResult } from "./describe";
 export { describeGguf, type GgufHeader } from "./gguf";
+export { parseGgufDescription } from "./description-schema";
 export {
   planModel,
   planOptionsSchema,
