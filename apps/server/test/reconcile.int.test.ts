@@ -34,7 +34,8 @@ async function activeReplicas(api: Api, model: string) {
   return (await api.replicas.list.query({ model })).filter((r) => r.phase !== "stopped");
 }
 
-async function readyReplicas(api: Api, model: string, count: number, timeoutMs = 30_000) {
+// 60 s: an engine starts in seconds alone, but CI runs two such files at once on 2 cores.
+async function readyReplicas(api: Api, model: string, count: number, timeoutMs = 60_000) {
   return waitFor(
     async () => {
       const active = await activeReplicas(api, model);

@@ -64,10 +64,21 @@ export async function startServer(setup: ServerSetup): Promise<ServerHandle> {
     },
   });
   const apiUrl = `http://127.0.0.1:${setup.httpPort}`;
-  await waitFor(async () => (await fetch(`${apiUrl}/healthz`)).ok, {
-    what: "server /healthz",
-    timeoutMs: 60_000,
+  // A server that died says so at once, with its output, instead of a timeout with none; one that
+  // is only slow (a 2-core CI machine running two test files, each transpiling at start) gets 90 s.
+  // (The race keeps a handler on `died`, so its rejection when the server is stopped later is handled.)
+  const died = process.exited.then((exit) => {
+    throw new Error(
+      `the server exited (code ${String(exit.code)}, signal ${String(exit.signal)}) before answering /healthz; output:\n${process.output().slice(-4_000)}`,
+    );
   });
+  await Promise.race([
+    died,
+    waitFor(async () => (await fetch(`${apiUrl}/healthz`)).ok, {
+      what: "server /healthz",
+      timeoutMs: 90_000,
+    }),
+  ]);
   const caPem = readFileSync(join(setup.homeDir, "pki", "ca.crt"), "utf8");
   return {
     process,

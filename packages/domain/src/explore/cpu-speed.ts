@@ -7,11 +7,10 @@
 /**
  * The share of the measured read rate llama.cpp's decoding reaches: tokens/s × active weight bytes
  * ÷ read rate, as bench/cpu-decode/calibrate.ts measures it (llama-server v0.5.0 on a 514 MiB f32
- * llama, against the agent's own read-rate probe). The median of three runs on a shared 2-core
- * machine under heavy load, whose runs spread widely (docs/sizing.md, "Calibrating the
- * constant"): provisional until rerun on an idle CPU node.
+ * llama, against the agent's own read-rate probe). The median of three runs on an idle 2-core
+ * machine: 0.784, 0.848 and 0.819 (docs/sizing.md, "Calibrating the constant").
  */
-export const CPU_DECODE_EFFICIENCY = 0.75;
+export const CPU_DECODE_EFFICIENCY = 0.82;
 
 /** Expected decoding tokens per second, one decimal; undefined until the read rate is measured. */
 export function cpuTokensPerSecond(
