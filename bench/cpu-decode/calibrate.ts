@@ -8,7 +8,7 @@
 //
 // --smoke: one run on a ~64 MiB model, for checking the script itself in well under a minute.
 // Not part of `npm test`: it is a measurement of the machine it runs on (docs/sizing.md).
-import { measureMemoryReadRate } from "@llmgw/agent";
+import { defaultEngineDir, llamaCppLayout, measureMemoryReadRate } from "@llmgw/agent";
 import { tempDir, tinyLlamaGguf, type LlamaShape } from "@llmgw/testing";
 import { spawn, type ChildProcess } from "node:child_process";
 import { writeFile } from "node:fs/promises";
@@ -16,7 +16,8 @@ import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 
-const DEFAULT_SERVER = "/root/.cache/llmgw/engines/llamacpp-v0.5.0/bin/llama-server";
+// Where the agent (and `npm test`) builds llama-server: $XDG_CACHE_HOME/llmgw/engines.
+const DEFAULT_SERVER = llamaCppLayout(defaultEngineDir(process.env)).executable;
 /** 8 layers of 1024 × 4096: 134 M parameters, 537 MB of f32 (the vocabulary is ~270 tokens). */
 const FULL: LlamaShape = {
   embeddingLength: 1024,

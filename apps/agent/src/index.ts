@@ -51,3 +51,4 @@ export { loadNodeTls, type NodeTls } from "./node-tls";
 export { joinCluster, JoinError } from "./join";
 export { AGENT_VERSION } from "./inventory";
 export { measureMemoryReadRate } from "./memory-read-rate";
+export { defaultEngineDir, llamaCppLayout } from "./engine-install/llamacpp-source";
