@@ -9,6 +9,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const ports = { api: await freePort(), agent: await freePort(), web: await freePort() };
   const dev = spawnLlmgw(["dev"], {
     name: "dev",
+    // The agents stop their engines on SIGTERM; on a loaded machine that outlasts the usual 5 s, and
+    // a SIGKILL then leaves the engines (in process groups of their own) running after the tests.
+    stopGraceMs: 30_000,
     env: {
       LLMGW_HOME: home.path,
       LLMGW_PORT: String(ports.api),

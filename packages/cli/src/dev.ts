@@ -56,7 +56,9 @@ export async function runDev(argv: string[]): Promise<number> {
     if (stopping) return;
     stopping = true;
     process.stderr.write("llmgw dev: stopping…\n");
-    await stopChildren(children);
+    // Agents stop their engines before they exit: give them longer than the default 5 s before
+    // SIGKILL, which would leave the engines (in their own process groups) running.
+    await stopChildren(children, 20_000);
     process.exit(code);
   };
   process.on("SIGINT", () => void shutdown(0));
