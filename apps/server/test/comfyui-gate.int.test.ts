@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { must } from "@llmgw/domain";
-import { waitFor } from "@llmgw/testing";
+import { checkpointWorkflow, waitFor } from "@llmgw/testing";
 import { simWeightsSource, startFleet, type Fleet } from "./harness";
 
 const NODE = "it-comfy-1";
@@ -26,28 +26,11 @@ function gateOf(dataDir: string): { pid: number; key: string } {
   return { pid, key: key.slice("LLMGW_REPLICA_KEY=".length) };
 }
 
-const WORKFLOW = {
-  "4": { class_type: "CheckpointLoaderSimple", inputs: { ckpt_name: "sim.safetensors" } },
-  "6": { class_type: "CLIPTextEncode", inputs: { text: "a harbour at dawn", clip: ["4", 1] } },
-  "5": { class_type: "EmptySD3LatentImage", inputs: { width: 40, height: 24, batch_size: 1 } },
-  "3": {
-    class_type: "KSampler",
-    inputs: {
-      seed: 3,
-      steps: 4,
-      cfg: 1,
-      sampler_name: "euler",
-      scheduler: "simple",
-      denoise: 1,
-      model: ["4", 0],
-      positive: ["6", 0],
-      negative: ["6", 0],
-      latent_image: ["5", 0],
-    },
-  },
-  "8": { class_type: "VAEDecode", inputs: { samples: ["3", 0], vae: ["4", 2] } },
-  "9": { class_type: "SaveImage", inputs: { filename_prefix: "it", images: ["8", 0] } },
-};
+const WORKFLOW = checkpointWorkflow({
+  checkpoint: "sim.safetensors",
+  text: "a harbour at dawn",
+  ...{ width: 40, height: 24, seed: 3, filenamePrefix: "it" },
+});
 
 describe("a comfyui replica behind llmgw comfyui-gate", () => {
   let fleet: Fleet;

@@ -67,4 +67,5 @@ export {
   type DirectoryTestPerson,
 } from "./ldap-directory-data.ts";
 export { TINY_LLAMA, tinyLlamaGguf, type LlamaShape } from "./tiny-llama-gguf.ts";
+export { checkpointWorkflow } from "./comfy-workflow.ts";
 export { startCpuAgent } from "./cpu-agent.ts";

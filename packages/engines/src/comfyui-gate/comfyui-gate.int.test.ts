@@ -1,7 +1,14 @@
 // The real `llmgw comfyui-gate` process with the simulated ComfyUI (`llmgw sim-comfyui`) as its
 // child: a workflow queued through the gate makes a picture, the child's death ends the gate with
 // the child's last lines, and SIGTERM stops both.
-import { freePort, llmgwBin, spawnLlmgw, tempDir, waitFor } from "@llmgw/testing";
+import {
+  checkpointWorkflow,
+  freePort,
+  llmgwBin,
+  spawnLlmgw,
+  tempDir,
+  waitFor,
+} from "@llmgw/testing";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -42,28 +49,11 @@ afterAll(async () => {
 });
 
 function workflow(ckpt: string) {
-  return {
-    "4": { class_type: "CheckpointLoaderSimple", inputs: { ckpt_name: ckpt } },
-    "6": { class_type: "CLIPTextEncode", inputs: { text: "a lighthouse", clip: ["4", 1] } },
-    "5": { class_type: "EmptySD3LatentImage", inputs: { width: 48, height: 32, batch_size: 1 } },
-    "3": {
-      class_type: "KSampler",
-      inputs: {
-        seed: 1,
-        steps: 4,
-        cfg: 1,
-        sampler_name: "euler",
-        scheduler: "simple",
-        denoise: 1,
-        model: ["4", 0],
-        positive: ["6", 0],
-        negative: ["6", 0],
-        latent_image: ["5", 0],
-      },
-    },
-    "8": { class_type: "VAEDecode", inputs: { samples: ["3", 0], vae: ["4", 2] } },
-    "9": { class_type: "SaveImage", inputs: { filename_prefix: "gate", images: ["8", 0] } },
-  };
+  return checkpointWorkflow({
+    checkpoint: ckpt,
+    text: "a lighthouse",
+    ...{ width: 48, height: 32, seed: 1, filenamePrefix: "gate" },
+  });
 }
 
 describe("llmgw comfyui-gate", () => {
