@@ -65,7 +65,13 @@ export async function simWeightsSource(prefix: string): Promise<string> {
 export function simGpuModel(
   name: string,
   source: string,
-  options: { args?: string[]; min?: number; max?: number; gpus?: number } = {},
+  options: {
+    args?: string[];
+    min?: number;
+    max?: number;
+    gpus?: number;
+    startTimeoutMs?: number;
+  } = {},
 ) {
   const min = options.min ?? 1;
   return {
@@ -78,6 +84,7 @@ export function simGpuModel(
         gpu: { min_compute_capability: 7.0, min_memory_gb: 16 },
         gpus: options.gpus ?? 1,
         args: options.args ?? [],
+        ...(options.startTimeoutMs ? { start_timeout_ms: options.startTimeoutMs } : {}),
       },
     ],
     replicas: { min, max: options.max ?? Math.max(min, 1) },

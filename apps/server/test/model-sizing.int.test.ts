@@ -7,7 +7,6 @@ import { simGpuModel, simWeightsSource, startFleet, type Fleet } from "./harness
 
 const SHORT_TIMINGS = {
   LLMGW_RESYNC_INTERVAL_MS: "300",
-  LLMGW_START_TIMEOUT_MS: "5000",
 };
 
 describe("model sizing", () => {

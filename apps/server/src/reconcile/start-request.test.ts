@@ -42,6 +42,16 @@ describe("startRequestFor", () => {
     expect(start?.embeddings).toBe(true);
   });
 
+  it("gives the engine the server's start timeout unless its profile sets its own", () => {
+    expect(startRequestFor(record, definition(), SECRET, 600_000)?.startTimeoutMs).toBe(600_000);
+    const slow = definition({
+      profiles: [
+        { name: "l40s", engine: "vllm", gpu: { min_memory_gb: 16 }, start_timeout_ms: 1_800_000 },
+      ],
+    });
+    expect(startRequestFor(record, slow, SECRET, 600_000)?.startTimeoutMs).toBe(1_800_000);
+  });
+
   it("starts every other model for generation", () => {
     const start = startRequestFor(record, definition(), SECRET, 60_000);
     expect(start?.embeddings).toBe(false);

@@ -60,7 +60,7 @@ export function startRequestFor(
     apiKey: deriveReplicaKey(replicaSecret, record.id),
     allowPickle: model.allow_pickle,
     embeddings: model.embeddings,
-    startTimeoutMs,
+    startTimeoutMs: profile.start_timeout_ms ?? startTimeoutMs,
     servedModelName: model.name,
     nodeRank: rank,
     nodeCount: record.shards?.length ?? 1,

@@ -329,4 +329,17 @@ describe("parseModelDefinition refuses, naming the field and what to do", () => 
     expect(withDraw(50_000)[0]).toMatch(/power_watts_per_card must be at most 10000 W/);
     expect(withDraw("700W")[0]).toMatch(/power_watts_per_card is a number of watts/);
   });
+
+  it("a start timeout under a second, over a day or not whole milliseconds", () => {
+    const withTimeout = (start_timeout_ms: unknown) =>
+      errorsOf(
+        model({
+          profiles: [{ name: "h100", engine: "vllm", gpu: "H100-80G", start_timeout_ms }],
+        } as unknown as Partial<ModelDefinitionInput>),
+      );
+    expect(withTimeout(500)[0]).toMatch(/start_timeout_ms must be at least 1000 ms/);
+    expect(withTimeout(90_000_000)[0]).toMatch(/start_timeout_ms must be at most a day/);
+    expect(withTimeout(1.5)[0]).toMatch(/start_timeout_ms is a whole number of milliseconds/);
+    expect(withTimeout(3_000)).toEqual([]);
+  });
 });

@@ -59,6 +59,12 @@ const labelsSchema = z.record(
 
 const count = (min: number, max: number) => z.int().min(min).max(max);
 
+const duration = (what: string, minMs: number) =>
+  z
+    .int({ error: `${what} is a whole number of milliseconds` })
+    .min(minMs, { error: `${what} must be at least ${minMs} ms` })
+    .max(86_400_000, { error: `${what} must be at most a day (86400000 ms)` });
+
 export const profileSchema = z.strictObject({
   name: z.string().regex(NAME_PATTERN, { error: `profile name: ${NAME_RULE}` }),
   engine: z.enum(ENGINES, { error: `engine must be one of ${ENGINES.join(", ")}` }),
@@ -100,13 +106,12 @@ export const profileSchema = z.strictObject({
     .positive({ error: "power_watts_per_card must be above 0" })
     .max(10_000, { error: "power_watts_per_card must be at most 10000 W" })
     .optional(),
+  /**
+   * How long this profile's engine may take to get ready, counted from the last download progress;
+   * absent: the server's LLMGW_START_TIMEOUT_MS. Large models loading from slow disks want more.
+   */
+  start_timeout_ms: duration("start_timeout_ms", 1_000).optional(),
 });
-
-const duration = (what: string, minMs: number) =>
-  z
-    .int({ error: `${what} is a whole number of milliseconds` })
-    .min(minMs, { error: `${what} must be at least ${minMs} ms` })
-    .max(86_400_000, { error: `${what} must be at most a day (86400000 ms)` });
 
 /** Queue-depth autoscaling between replicas.min and replicas.max (docs/models.md). */
 const autoscaleSchema = z.strictObject({
