@@ -48,6 +48,7 @@ const RULES: Record<string, Rule> = {
   "models.setResources": "admin",
   "replicas.list": "viewer",
   "replicas.idle": "viewer",
+  "replicas.benchAccess": "admin",
   "status.get": "viewer",
   "explore.run": "viewer",
   "logs.get": "viewer",

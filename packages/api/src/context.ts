@@ -55,7 +55,12 @@ import type { ReleaseView } from "./releases/schemas";
 import type { ControlPlaneView } from "./control-planes/schemas";
 import type { UpgradeControlPlaneResult, UpgradeNodeResult, UpgradePlan } from "./upgrade/schemas";
 import type { Refusal, RefusalInit } from "./refusals";
-import type { IdleReplicasView, ReplicaView } from "./replicas/schemas";
+import type {
+  BenchAccess,
+  BenchAccessInput,
+  IdleReplicasView,
+  ReplicaView,
+} from "./replicas/schemas";
 import type {
   EntraSettingsInput,
   LdapSettingsInput,
@@ -127,6 +132,8 @@ export interface ReplicasService {
   list(filter: { model?: string; node?: string }): Promise<ReplicaView[]>;
   /** Ready replicas on cards that stayed under 5 % busy for the whole sample window. */
   idle(): Promise<IdleReplicasView>;
+  /** A ready replica's engine address and key; refuses a model without one (audited). */
+  benchAccess(input: BenchAccessInput, actor: Actor): Promise<BenchAccess>;
 }
 
 export interface StatusService {

@@ -37,6 +37,8 @@ export const REFUSALS = {
   "signin.ldap_no_password": [],
   "signin.ldap_test_password_required": [],
   "model.not_found": ["name"],
+  "replica.none_ready": ["model"],
+  "replica.not_found": ["id", "model"],
   "facility.not_held": ["domain"],
   "facility.domain_invalid": ["reason"],
   "model.key_empty": ["name"],

@@ -173,6 +173,10 @@ export function fakeServices() {
     replicas: {
       list: vi.fn(async () => []),
       idle: vi.fn(async () => ({ thresholdPercent: 5, windowMs: 60_000, replicas: [] })),
+      benchAccess: vi.fn(async (_input: { model: string }, _actor: { username: string }) => ({
+        ...{ replicaId: "chat-r1", model: "chat", engine: "vllm", nodeName: "sim-h100-a" },
+        ...{ baseUrl: "http://127.0.0.1:9000/v1", key: "k", servedModelName: "chat" },
+      })),
     },
     status: {
       get: vi.fn(async () => ({

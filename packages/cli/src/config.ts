@@ -49,6 +49,8 @@ export interface CtlEnv {
   configDir: string;
   server: string | undefined;
   token: string | undefined;
+  /** An llmgw API key for what goes through /v1 (`ctl bench --gateway`). */
+  apiKey?: string | undefined;
 }
 
 export function ctlEnv(): CtlEnv {
@@ -59,6 +61,7 @@ export function ctlEnv(): CtlEnv {
     // Set but empty (`LLMGW_TOKEN= llmgw ctl …`) means unset, not "sign in with no token".
     server: process.env.LLMGW_SERVER || undefined,
     token: process.env.LLMGW_TOKEN || undefined,
+    apiKey: process.env.LLMGW_API_KEY || undefined,
   };
 }
 

@@ -230,6 +230,81 @@ describe("llmgw ctl on the catalog", () => {
     expect(presets.output).toMatch(/^sim-gpu-chat\s+no\s/m);
   });
 
+  it("benches a model straight to a replica with its key, and through /v1 with an API key", async () => {
+    await waitFor(
+      async () => {
+        const replicas = JSON.parse(
+          (await ctl(["replicas", "--model", "sim-chat", "--json"])).output,
+        ) as Array<{ phase: string }>;
+        return replicas.some((r) => r.phase === "ready") ? replicas : null;
+      },
+      { what: "a ready sim-chat replica", timeoutMs: 60_000 },
+    );
+    type Step = {
+      concurrency: number;
+      requests: number;
+      failed: number;
+      meanOutputTokens: number;
+      ttftMs: { p50: number } | null;
+    };
+    const direct = await ctl([
+      ...["bench", "sim-chat", "--concurrency", "1,2", "--requests", "3"],
+      ...["--max-tokens", "12", "--prompt-tokens", "40", "--json"],
+    ]);
+    expect(direct.code, direct.output).toBe(0);
+    const report = JSON.parse(direct.output) as { target: string; steps: Step[] };
+    expect(report.target).toMatch(
+      /^replica sim-chat-\S+ of sim-chat \(sim on models-cpu\) at http:\/\/127\.0\.0\.1:\d+\/v1$/,
+    );
+    expect(report.steps.map((s) => [s.concurrency, s.requests, s.failed])).toEqual([
+      [1, 3, 0],
+      [2, 3, 0],
+    ]);
+    for (const step of report.steps) {
+      expect(step.meanOutputTokens).toBe(12);
+      expect(step.ttftMs?.p50).toBeGreaterThan(0);
+    }
+
+    const table = await ctl([
+      "bench",
+      "sim-chat",
+      "--concurrency",
+      "1",
+      "--requests",
+      "2",
+      "--max-tokens",
+      "4",
+    ]);
+    expect(table.code, table.output).toBe(0);
+    expect(table.output).toMatch(/^CONC\s+OK\/SENT\s+REQ\/S\s+OUT TOK\/S\s+TTFT ms/m);
+    expect(table.output).toMatch(/^1\s+2\/2\s/m);
+
+    const noKey = await ctl(["bench", "sim-chat", "--gateway"]);
+    expect(noKey.code).toBe(2);
+    expect(noKey.output).toMatch(/--gateway needs an llmgw API key/);
+    const created = await ctl([
+      "keys",
+      "create",
+      "--owner",
+      "team:ml",
+      "--models",
+      "sim*",
+      "--json",
+    ]);
+    const key = (JSON.parse(created.output.slice(created.output.indexOf("{"))) as { key: string })
+      .key;
+    const keyFile = join(workDir, "bench.key");
+    writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
+    const viaGateway = await ctl([
+      ...["bench", "sim-chat", "--gateway", "--api-key-file", keyFile],
+      ...["--concurrency", "2", "--requests", "4", "--max-tokens", "6", "--json"],
+    ]);
+    expect(viaGateway.code, viaGateway.output).toBe(0);
+    const gatewayReport = JSON.parse(viaGateway.output) as { target: string; steps: Step[] };
+    expect(gatewayReport.target).toBe(`sim-chat through ${apiUrl}/v1`);
+    expect(gatewayReport.steps[0]).toMatchObject({ concurrency: 2, requests: 4, failed: 0 });
+  });
+
   it("llmgw dev's seeding adds the simulated presets only to an empty catalog", async () => {
     expect(await seedDevModels(apiUrl, "admin", PASSWORD, false)).toEqual({
       added: [],

@@ -14,7 +14,7 @@ import { nodeEngineBuilder } from "../fleet/engine-builds";
 import { createNodesService } from "../fleet/nodes-service";
 import { createStatusService } from "../fleet/status-service";
 import { createUsageService } from "../gateway/usage-service";
-import { createAuditService } from "../identity/audit";
+import { createAuditService, recordAudit } from "../identity/audit";
 import { createAuthService, userForSession } from "../identity/auth-service";
 import { EntraSignIn } from "../identity/entra";
 import { LdapSignIn } from "../identity/ldap-sign-in";
@@ -44,7 +44,7 @@ export interface ApiServicesOptions extends Omit<ControlPlaneOptions, "leadershi
   requestRestart(): void;
   plane: Pick<
     ControlPlane,
-    "fleet" | "catalog" | "health" | "reconciler" | "apiKeyPepper" | "masterKey"
+    "fleet" | "catalog" | "health" | "reconciler" | "apiKeyPepper" | "masterKey" | "replicaSecret"
   >;
   /** The control planes on this store (the leader's directory). */
   controlPlanes: ApiServices["controlPlanes"];
@@ -84,7 +84,10 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
   const releaseStore = new ReleaseStore(join(config.homeDir, "releases"));
   const nodes = createNodesService(db, registry, options.liveness, nowMs);
   const certificates = options.cluster.pki.certificates;
-  const replicas = createReplicasService(fleet);
+  const replicas = createReplicasService(fleet, {
+    replicaSecret: plane.replicaSecret,
+    audit: (entry) => recordAudit(db, entry),
+  });
   const facilityDeps = {
     ...{ db, nodes, facility: registry.facility, events },
     facilityChanged: () => reconciler.markAll(),

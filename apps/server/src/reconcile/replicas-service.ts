@@ -1,5 +1,14 @@
 // Replicas as the API shows them: every replica the control plane made, where and in what phase.
-import type { IdleReplicasView, ReplicaView, ReplicasService } from "@llmgw/api";
+import {
+  ServiceError,
+  type Actor,
+  type BenchAccess,
+  type BenchAccessInput,
+  type IdleReplicasView,
+  type ReplicaView,
+  type ReplicasService,
+} from "@llmgw/api";
+import { deriveReplicaKey } from "@llmgw/engines";
 import type { FleetView } from "../fleet/fleet-view";
 import { idlePeak, type IdleRule } from "./idle-peak";
 import type { ReplicaRecord } from "./replica-book";
@@ -68,9 +77,71 @@ function runsOn(view: ReplicaView, node: string): boolean {
   return at(view) || view.shards.some(at);
 }
 
-export function createReplicasService(fleet: FleetView): ReplicasService {
+export interface BenchAccessDeps {
+  replicaSecret: Uint8Array;
+  /** Writes the audit row; handing out an engine's key is always recorded. */
+  audit(entry: {
+    actor: string;
+    action: string;
+    target: string;
+    details: Record<string, unknown>;
+  }): Promise<void>;
+}
+
+/** `http://host:port/v1`, with an IPv6 host in brackets. */
+function engineBaseUrl(host: string, port: number): string {
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}/v1`;
+}
+
+async function benchAccess(
+  fleet: FleetView,
+  deps: BenchAccessDeps,
+  input: BenchAccessInput,
+  actor: Actor,
+): Promise<BenchAccess> {
+  const { model } = input;
+  if (!fleet.catalog.current().get(model))
+    throw new ServiceError("not_found", `model "${model}" is not in the catalog`, {
+      ...{ code: "model.not_found", params: { name: model } },
+    });
+  const replicas = fleet.book.ofModel(model);
+  const chosen =
+    input.replica === undefined
+      ? replicas.find((r) => r.phase === "ready" && r.host && r.port)
+      : replicas.find((r) => r.id === input.replica);
+  if (input.replica !== undefined && !chosen)
+    throw new ServiceError(
+      "not_found",
+      `no replica "${input.replica}" of model "${model}"; see \`llmgw ctl replicas --model ${model}\``,
+      { code: "replica.not_found", params: { id: input.replica, model } },
+    );
+  if (!chosen || chosen.phase !== "ready" || !chosen.host || !chosen.port)
+    throw new ServiceError(
+      "conflict",
+      `model "${model}" has no ready replica to measure; see \`llmgw ctl replicas --model ${model}\``,
+      { code: "replica.none_ready", params: { model } },
+    );
+  await deps.audit({
+    actor: actor.username,
+    action: "replica.bench_access",
+    target: chosen.id,
+    details: { model },
+  });
+  return {
+    replicaId: chosen.id,
+    model,
+    engine: chosen.engine,
+    nodeName: nodeName(fleet, chosen.nodeId),
+    baseUrl: engineBaseUrl(chosen.host, chosen.port),
+    key: deriveReplicaKey(deps.replicaSecret, chosen.id),
+    servedModelName: model,
+  };
+}
+
+export function createReplicasService(fleet: FleetView, deps: BenchAccessDeps): ReplicasService {
   return {
     idle: async () => idleReplicas(fleet),
+    benchAccess: (input, actor) => benchAccess(fleet, deps, input, actor),
     async list(filter) {
       const views = fleet.book.all().map((record) => view(fleet, record));
       return views

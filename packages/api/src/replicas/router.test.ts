@@ -17,4 +17,21 @@ describe("replicas router", () => {
       "UNAUTHORIZED",
     );
   });
+
+  it("gives an engine's key for ctl bench to admins only, naming who asked", async () => {
+    const ctx = fakeContext("admin");
+    const access = await appRouter.createCaller(ctx).replicas.benchAccess({ model: "chat" });
+    expect(access.key).toBe("k");
+    expect(ctx.services.replicas.benchAccess.mock.calls[0]?.[1]).toEqual({
+      username: "admin-user",
+    });
+    for (const role of ["operator", "viewer"] as const) {
+      const refused = await caught(
+        appRouter.createCaller(fakeContext(role)).replicas.benchAccess({ model: "chat" }),
+      );
+      expect(refused.code).toBe("FORBIDDEN");
+    }
+    const empty = await caught(appRouter.createCaller(ctx).replicas.benchAccess({ model: " " }));
+    expect(empty.message).toMatch(/model is empty/);
+  });
 });

@@ -1,7 +1,13 @@
 // Replicas as they are now: where each runs, its phase and endpoint.
 import { z } from "zod";
-import { idleReplicasSchema, replicasListInputSchema, replicaViewSchema } from "./schemas";
-import { authedProcedure, router } from "../trpc";
+import {
+  benchAccessInputSchema,
+  benchAccessSchema,
+  idleReplicasSchema,
+  replicasListInputSchema,
+  replicaViewSchema,
+} from "./schemas";
+import { adminProcedure, authedProcedure, router } from "../trpc";
 
 export const replicasRouter = router({
   list: authedProcedure
@@ -9,4 +15,9 @@ export const replicasRouter = router({
     .output(z.array(replicaViewSchema))
     .query(({ ctx, input }) => ctx.services.replicas.list(input)),
   idle: authedProcedure.output(idleReplicasSchema).query(({ ctx }) => ctx.services.replicas.idle()),
+  /** A ready replica's address and engine key, for `ctl bench` to load it directly (audited). */
+  benchAccess: adminProcedure
+    .input(benchAccessInputSchema)
+    .output(benchAccessSchema)
+    .mutation(({ ctx, input }) => ctx.services.replicas.benchAccess(input, ctx.actor)),
 });

@@ -44,6 +44,27 @@ export const idleReplicasSchema = z.object({
 });
 export type IdleReplicasView = z.infer<typeof idleReplicasSchema>;
 
+/** Which replica `ctl bench` measures: one named, else the model's first ready one. */
+export const benchAccessInputSchema = z.object({
+  model: oneLine("model").trim().min(1, "model is empty").max(200),
+  replica: oneLine("replica").trim().min(1, "replica is empty").max(200).optional(),
+});
+export type BenchAccessInput = z.infer<typeof benchAccessInputSchema>;
+
+/** Where a ready replica's engine answers and the key it takes (admin only; audited). */
+export const benchAccessSchema = z.object({
+  replicaId: z.string(),
+  model: z.string(),
+  engine: z.string(),
+  nodeName: z.string(),
+  /** The engine's OpenAI-compatible base URL, `http://host:port/v1`. */
+  baseUrl: z.string(),
+  key: z.string(),
+  /** The model name the engine answers to. */
+  servedModelName: z.string(),
+});
+export type BenchAccess = z.infer<typeof benchAccessSchema>;
+
 export const replicasListInputSchema = z
   .object({
     model: oneLine("model").trim().min(1, "model filter is empty").max(200).optional(),

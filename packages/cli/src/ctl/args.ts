@@ -87,6 +87,19 @@ export const FLAGS = {
     isRepeatable: true,
     help: "a model's config.json to size as well (give it again for more)",
   },
+  replica: { value: "ID", help: "bench: this replica (default: the model's first ready one)" },
+  gateway: { help: "bench: through the cluster's /v1 with an API key, not straight to a replica" },
+  "api-key-file": {
+    value: "F",
+    help: "bench --gateway: a file holding the llmgw API key (else LLMGW_API_KEY)",
+  },
+  concurrency: { value: "LIST", help: "bench: requests in flight per step (default 1,4,16)" },
+  requests: {
+    value: "N",
+    help: "bench: requests per step (default 4 × its concurrency, at least 8)",
+  },
+  "prompt-tokens": { value: "N", help: "bench: about how long each prompt is (default 256)" },
+  "max-tokens": { value: "N", help: "bench: tokens each answer asks for (default 128)" },
 } as const satisfies Record<string, FlagDefinition>;
 
 export type FlagName = keyof typeof FLAGS;

@@ -1,4 +1,5 @@
 // The command table of `llmgw ctl`, and the forms and verbs read from each command's usage.
+import { benchCommands } from "./bench";
 import { clusterCommands } from "./cluster";
 import type { Command } from "./command";
 import { engineBuildCommands } from "./engine-build";
@@ -34,6 +35,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...exploreCommands,
   ...facilityCommands,
   ...engineBuildCommands,
+  ...benchCommands,
 };
 
 /**
