@@ -13,6 +13,36 @@ describe("parseServerConfig", () => {
     expect(config.missedHeartbeatsMax).toBe(3);
   });
 
+  it("traces /v1 only when an OTLP endpoint is set, ours first, then OpenTelemetry's own", () => {
+    const tracing = (env: Record<string, string>) => parseServerConfig([], env).gateway.tracing;
+    expect(tracing({}).endpoint).toBeNull();
+    expect(tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://otel:4318/" }).endpoint).toBe(
+      "http://otel:4318/v1/traces",
+    );
+    expect(
+      tracing({
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://otel:4318",
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://otel:4318/custom",
+      }).endpoint,
+    ).toBe("http://otel:4318/custom");
+    expect(
+      tracing({
+        LLMGW_OTLP_ENDPOINT: "https://collector.example/v1/traces",
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://otel:4318",
+        LLMGW_TRACE_SAMPLE_RATIO: "0.1",
+      }),
+    ).toEqual({
+      endpoint: "https://collector.example/v1/traces",
+      sampleRatio: 0.1,
+      exportDelayMs: 5_000,
+    });
+    expect(() => tracing({ LLMGW_OTLP_ENDPOINT: "http://user:pw@otel:4318/v1/traces" })).toThrow(
+      /LLMGW_OTLP_ENDPOINT must be an http\(s\) address with no user:password/,
+    );
+    expect(() => tracing({ LLMGW_OTLP_ENDPOINT: "grpc://otel:4317" })).toThrow(ConfigError);
+    expect(() => tracing({ LLMGW_TRACE_SAMPLE_RATIO: "2" })).toThrow(/at most 1/);
+  });
+
   it("uses PostgreSQL when DATABASE_URL is set and flags beat the environment", () => {
     const config = parseServerConfig(["--port", "9090"], {
       DATABASE_URL: "postgres://u@db/llmgw",
@@ -142,6 +172,7 @@ describe("parseServerConfig", () => {
       onDemandIdleMs: 600_000,
       allowPrivateUpstreams: false,
       keyFileDir: null,
+      tracing: { endpoint: null, sampleRatio: 1, exportDelayMs: 5_000 },
     });
     const set = parseServerConfig([], {
       LLMGW_QUEUE_SIZE: "0",

@@ -4,7 +4,7 @@
 // weighting by the engines' scraped queues, a retry onto a healthy replica, on-demand models and
 // the immediate answers for parked and unplaceable models.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitFor } from "@llmgw/testing";
+import { otlpAttributes, startOtlpReceiver, waitFor, type OtlpReceiver } from "@llmgw/testing";
 import { must } from "@llmgw/domain";
 import {
   simGpuModel,
@@ -25,6 +25,7 @@ describe("gateway admission and routing", () => {
   let api: Api;
   let key: string;
   let source: string;
+  let otlp: OtlpReceiver;
 
   const post = (path: string, body: string, signal?: AbortSignal) =>
     fetch(`${server.apiUrl}/v1${path}`, {
@@ -56,8 +57,11 @@ describe("gateway admission and routing", () => {
 
   beforeAll(async () => {
     source = await simWeightsSource("it-gwr-weights");
+    otlp = await startOtlpReceiver();
     fleet = await startFleet({
       env: {
+        LLMGW_OTLP_ENDPOINT: otlp.url,
+        LLMGW_TRACE_EXPORT_DELAY_MS: "200",
         LLMGW_RESYNC_INTERVAL_MS: "300",
         LLMGW_BREAKER_OPEN_MS: "30000",
         LLMGW_SCRAPE_INTERVAL_MS: "250",
@@ -83,7 +87,10 @@ describe("gateway admission and routing", () => {
     key = (await api.keys.create.mutate({ owner: "team:ml", models: ["*"] })).key;
   });
 
-  afterAll(async () => fleet?.stop(Boolean(process.env.IT_DUMP)));
+  afterAll(async () => {
+    await fleet?.stop(Boolean(process.env.IT_DUMP));
+    await otlp?.close();
+  });
 
   it("queues a request while every endpoint is full, refuses one past the queue's size and one that waited too long", async () => {
     const first = await post("/chat/completions", chat("solo", { stream: true, max_tokens: 400 }));
@@ -181,6 +188,64 @@ describe("gateway admission and routing", () => {
     expect(aTried).toBeGreaterThanOrEqual(1);
     expect((await attempts("pair", b.id)) - bBefore).toBe(4);
     await control(a, { faults: [] });
+  });
+
+  it("exports each request's spans over OTLP, under the caller's trace, with GenAI attributes and no text", async () => {
+    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const callerSpan = "00f067aa0ba902b7";
+    const requestId = "trace-it-1";
+    const res = await fetch(`${server.apiUrl}/v1/chat/completions`, {
+      method: "POST",
+      headers: {
+        ...{ authorization: `Bearer ${key}`, "content-type": "application/json" },
+        ...{ traceparent: `00-${traceId}-${callerSpan}-01`, "x-request-id": requestId },
+      },
+      body: chat("pair", { temperature: 0.25, max_tokens: 2, stream: true, top_p: "loose" }),
+    });
+    expect(res.status).toBe(200);
+    await res.text();
+    const ours = await waitFor(
+      async () => {
+        const spans = otlp.spans.filter((s) => s.span.traceId === traceId);
+        return spans.some((s) => s.span.name === "chat pair") ? spans : undefined;
+      },
+      { what: "the request's spans at the OTLP receiver", timeoutMs: 30_000 },
+    );
+    expect(otlp.contentTypes[0]).toBe("application/x-protobuf");
+    const root = must(
+      ours.find((s) => s.span.name === "chat pair"),
+      "the request's span",
+    );
+    expect(root.resource["service.name"]).toBe("llmgw");
+    expect(root.span).toMatchObject({ kind: "SPAN_KIND_SERVER", parentSpanId: callerSpan });
+    expect(otlpAttributes(root.span)).toMatchObject({
+      "gen_ai.operation.name": "chat",
+      "gen_ai.request.model": "pair",
+      "gen_ai.response.model": "pair",
+      "gen_ai.request.temperature": 0.25,
+      "gen_ai.request.max_tokens": "2",
+      "gen_ai.usage.output_tokens": "2",
+      "http.response.status_code": "200",
+      "llmgw.request_id": requestId,
+      "llmgw.stream": true,
+    });
+    // A setting that is not a number is left out, not guessed.
+    expect(otlpAttributes(root.span)).not.toHaveProperty("gen_ai.request.top_p");
+    expect(root.span.events?.map((e) => e.name)).toEqual(["llmgw.first_byte"]);
+    const children = ours.filter((s) => s.span.parentSpanId === root.span.spanId);
+    expect(children.map((s) => s.span.name).sort()).toEqual([
+      ...["llmgw.admission", "llmgw.attempt", "llmgw.on_demand", "llmgw.queue", "llmgw.upstream"],
+    ]);
+    const attempt = must(
+      children.find((s) => s.span.name === "llmgw.attempt"),
+      "the attempt",
+    );
+    expect(otlpAttributes(attempt.span)).toMatchObject({ "http.response.status_code": "200" });
+    expect(otlpAttributes(attempt.span)["url.full"]).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions$/,
+    );
+    // What was asked and answered never leaves on a span.
+    expect(JSON.stringify(ours)).not.toMatch(/"hi"|content/);
   });
 
   it("places an on-demand model when a request asks for it, and serves that request", async () => {

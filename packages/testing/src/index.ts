@@ -69,3 +69,9 @@ export {
 export { TINY_LLAMA, tinyLlamaGguf, type LlamaShape } from "./tiny-llama-gguf.ts";
 export { checkpointWorkflow } from "./comfy-workflow.ts";
 export { startCpuAgent } from "./cpu-agent.ts";
+export {
+  startOtlpReceiver,
+  otlpAttributes,
+  type OtlpReceiver,
+  type OtlpSpan,
+} from "./otlp-receiver.ts";

@@ -9,6 +9,7 @@ import type { Endpoint, EndpointPool } from "./endpoints";
 import { GatewayError } from "./errors";
 import { externalKeyOf, type ExternalKeyDeps } from "./external";
 import { withModel } from "./fallbacks";
+import type { RequestTrace } from "./request-trace";
 import { callUpstream, type UpstreamResult } from "./upstream";
 
 /** Failed attempts (5xx, connection errors) per request: the first and one retry. */
@@ -24,6 +25,8 @@ export interface ForwardJob {
   signal: AbortSignal;
   /** The gateway asked for usage the client did not: drop the usage chunk from what it gets. */
   dropsUsageChunk: boolean;
+  /** The request's trace: a span per attempt, and one for the answer relayed. */
+  trace: RequestTrace;
 }
 
 export interface ForwardDeps extends ExternalKeyDeps {
@@ -212,12 +215,16 @@ function attemptOnce(
   endpoint.inFlight += 1;
   deps.pool.touch(endpoint, deps.nowMs());
   const external = endpoint.external;
-  return callUpstream({
+  // An external url is the provider's base (…/v1), as an OpenAI client's baseURL is.
+  const url = external
+    ? `${endpoint.baseUrl}${job.path.replace(/^\/v1/, "")}`
+    : `${endpoint.baseUrl}${job.path}`;
+  const span = job.trace.open("llmgw.attempt", {
+    ...{ "llmgw.endpoint": endpoint.id, "llmgw.external": Boolean(external), "url.full": url },
+  });
+  const result = callUpstream({
     agent: external ? deps.externalAgent : deps.agent,
-    // An external url is the provider's base (…/v1), as an OpenAI client's baseURL is.
-    url: external
-      ? `${endpoint.baseUrl}${job.path.replace(/^\/v1/, "")}`
-      : `${endpoint.baseUrl}${job.path}`,
+    url,
     method: job.method,
     body: external && job.body ? withModel(job.body, external.upstreamModel) : job.body,
     replicaKey: key,
@@ -225,6 +232,12 @@ function attemptOnce(
     accept: job.accept,
     signal: job.signal,
   });
+  void result.then(
+    (answer) =>
+      span.end(answer.kind === "response" ? answer.status : (answer.code ?? "connection-error")),
+    () => span.end("error"),
+  );
+  return result;
 }
 
 export function settle(

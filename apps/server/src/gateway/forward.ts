@@ -49,7 +49,9 @@ export async function forward(
     job.dropsUsageChunk && result.headers["content-type"]?.startsWith("text/event-stream")
       ? new UsageChunkFilter()
       : null;
+  const upstream = job.trace.open("llmgw.upstream", { "llmgw.endpoint": endpoint.id });
   const broke = await relay(result.body, { scanner, filter }, res, job.signal);
+  upstream.end(broke ? "upstream_interrupted" : result.status);
   if (!answer.isSettled)
     settle(deps, endpoint, broke && !job.signal.aborted ? "connection-error" : result.status);
   if (broke && !job.signal.aborted) {

@@ -16,6 +16,7 @@ import type { KeyLimits } from "./key-limits";
 import { awaitOnDemand, type OnDemandDeps } from "./on-demand";
 import { parseV1Body, readBody, upstreamBody } from "./request-body";
 import { whyUnavailable } from "./unavailable";
+import type { RequestTracer } from "./request-trace";
 import type { UsageRecorder } from "./usage-recorder";
 import { bearerKeyOf } from "./bearer";
 import { serveComfyImages, type ComfyImageDeps } from "./comfy/comfy-images";
@@ -27,6 +28,12 @@ const V1_POST_PATHS: ReadonlySet<string> = new Set([
   "/v1/images/generations",
 ]);
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const NOTHING_SERVED = {
+  replicaId: null,
+  promptTokens: 0,
+  completionTokens: 0,
+  firstByteAtMs: null,
+};
 
 export interface GatewayDeps extends ForwardDeps, ComfyImageDeps {
   keys: GatewayKeys;
@@ -36,6 +43,7 @@ export interface GatewayDeps extends ForwardDeps, ComfyImageDeps {
   usage: UsageRecorder;
   metrics: GatewayMetrics;
   fleet: FleetView;
+  tracer: RequestTracer;
 }
 
 export function createGateway(
@@ -149,7 +157,18 @@ async function serve(
     );
   }
   const startedMs = deps.nowMs();
-  deps.limits.admit(key, startedMs);
+  const trace = deps.tracer.start({
+    ...{ path, model: body.model, requestId, isStream: body.isStream, sampling: body.sampling },
+    ...{ headers: req.headers, startMs: startedMs },
+  });
+  try {
+    await trace.step("llmgw.admission", {}, async () => deps.limits.admit(key, startedMs));
+  } catch (error) {
+    // Refused by the key's limits: nothing was admitted, so nothing is released or counted.
+    const status = error instanceof GatewayError ? error.status : 500;
+    trace.finish({ ...NOTHING_SERVED, status, model: body.model, endMs: deps.nowMs() });
+    throw error;
+  }
   const client = new AbortController();
   res.on("close", () => {
     if (!res.writableFinished) client.abort();
@@ -158,9 +177,14 @@ async function serve(
   let model = body.model;
   let leave: (() => void) | null = null;
   try {
-    await awaitOnDemand(deps.onDemand, body.model, client.signal);
+    await trace.step("llmgw.on_demand", {}, () =>
+      awaitOnDemand(deps.onDemand, body.model, client.signal),
+    );
     model = servingModel(deps.fleet.catalog, deps.pool, key.models, body.model, deps.nowMs());
-    leave = await deps.queues.enter(model, client.signal);
+    const serving = model;
+    leave = await trace.step("llmgw.queue", { "llmgw.model": serving }, () =>
+      deps.queues.enter(serving, client.signal),
+    );
     const noEndpoint = () =>
       whyUnavailable(deps.fleet, body.model, deps.pool.endpointsOf(body.model), deps.nowMs());
     if (model !== body.model) res.setHeader("x-llmgw-fallback-from", body.model);
@@ -173,6 +197,7 @@ async function serve(
       accept: req.headers.accept,
       signal: client.signal,
       dropsUsageChunk: body.isStream && !body.wantsUsage,
+      trace,
     };
     outcome = await answer(deps, job, res, noEndpoint);
   } catch (error) {
@@ -199,5 +224,6 @@ async function serve(
     };
     deps.usage.record(row);
     deps.metrics.observe(row);
+    trace.finish({ ...row, firstByteAtMs: outcome.firstByteAtMs, endMs });
   }
 }

@@ -12,6 +12,26 @@ export interface V1Body {
   isStream: boolean;
   /** The client set `stream_options.include_usage`: it wants the last chunk that carries usage. */
   wantsUsage: boolean;
+  /** For the request's trace span. */
+  sampling: SamplingSettings;
+}
+
+/** The sampling settings a body asked for, read loosely: a number is kept, anything else is not. */
+export interface SamplingSettings {
+  temperature?: number;
+  top_p?: number;
+  max_tokens?: number;
+}
+
+const SAMPLING_NAMES = ["temperature", "top_p", "max_tokens"] as const;
+
+function samplingOf(body: Record<string, unknown>): SamplingSettings {
+  const settings: SamplingSettings = {};
+  for (const name of SAMPLING_NAMES) {
+    const value = body[name];
+    if (typeof value === "number" && Number.isFinite(value)) settings[name] = value;
+  }
+  return settings;
 }
 
 /** Paths whose streamed answers can end with a usage chunk (OpenAI's `stream_options`). */
@@ -79,7 +99,8 @@ export function parseV1Body(raw: Buffer, contentType: string | undefined): V1Bod
     typeof streamOptions === "object" &&
     streamOptions !== null &&
     (streamOptions as { include_usage?: unknown }).include_usage === true;
-  return { raw, model, isStream: stream === true, wantsUsage };
+  const sampling = samplingOf(parsed as Record<string, unknown>);
+  return { raw, model, isStream: stream === true, wantsUsage, sampling };
 }
 
 /**

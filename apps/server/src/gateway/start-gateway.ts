@@ -1,7 +1,7 @@
 // Assembles the /v1 gateway over the read-only fleet view; main.ts wires it to the HTTP port. It
 // writes nothing of the reconciler's: it records demand and asks for passes, no more.
 import type { ApiKeyRow, Database } from "@llmgw/db";
-import { DEFAULT_BREAKER_POLICY, RetryBudget } from "@llmgw/domain";
+import { DEFAULT_BREAKER_POLICY, messageOf, RetryBudget } from "@llmgw/domain";
 import type { Registry } from "prom-client";
 import type { GatewayConfig } from "../config";
 import type { GatewayKeys } from "../keys/keys-service";
@@ -16,6 +16,7 @@ import { createGateway } from "./gateway";
 import { registerGatewayMetrics } from "./gateway-metrics";
 import { KeyLimits } from "./key-limits";
 import { startLoadScraper, type LoadScraper } from "./load-scraper";
+import { startRequestTracer } from "./request-trace";
 import { createUpstreamAgent } from "./upstream";
 import { UsageRecorder } from "./usage-recorder";
 
@@ -89,6 +90,9 @@ export function startGateway(options: GatewayOptions): RunningGateway {
   // Replicas that got ready since the last request let queued requests in.
   const waker = setInterval(() => queues.wake(), 1_000);
   waker.unref();
+  const tracer = startRequestTracer(config.tracing);
+  if (config.tracing.endpoint !== null)
+    log(`gateway: tracing /v1 requests to ${config.tracing.endpoint} (OTLP, protobuf)`);
   const handle = createGateway({
     keys: options.checks
       ? options.keys
@@ -107,6 +111,7 @@ export function startGateway(options: GatewayOptions): RunningGateway {
     usage,
     metrics,
     fleet,
+    tracer,
     pool,
     agent,
     externalAgent,
@@ -130,6 +135,11 @@ export function startGateway(options: GatewayOptions): RunningGateway {
       scraper.stop();
       clearInterval(waker);
       await usage.stop();
+      await tracer
+        .stop()
+        .catch((error: unknown) =>
+          log(`gateway: the last spans were not sent: ${messageOf(error)}`),
+        );
       await agent.close();
       await externalAgent.close();
     },
