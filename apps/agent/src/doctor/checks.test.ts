@@ -1,3 +1,4 @@
+import { must } from "@llmgw/domain";
 import { createCa } from "@llmgw/pki";
 import { describe, expect, it } from "vitest";
 import { worstStatus } from "./check";
@@ -103,7 +104,9 @@ describe("checkEngineInstalls and checkMemoryReadRate", () => {
       ["engine.llamacpp", "fail"],
       ["engine.vllm", "warn"],
     ]);
-    expect(checks[0]!.summary).toBe("llamacpp install failed: cmake: command not found");
+    expect(must(checks[0], "the first check").summary).toBe(
+      "llamacpp install failed: cmake: command not found",
+    );
     expect(worstStatus(checks)).toBe("fail");
   });
 

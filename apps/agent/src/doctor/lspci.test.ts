@@ -1,3 +1,4 @@
+import { must } from "@llmgw/domain";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { gradePcieLink, parseLspciLinks } from "./lspci";
@@ -33,7 +34,7 @@ describe("parseLspciLinks", () => {
   });
 
   it("reads a card lspci shows without its capabilities (not root) as unknown", () => {
-    const heading = L20.split("\n")[0]!;
+    const heading = must(L20.split("\n")[0], "the heading");
     expect(parseLspciLinks(`${heading}\n\tSubsystem: NVIDIA\n`)[0]).toMatchObject({
       cap: null,
       sta: null,
@@ -44,7 +45,7 @@ describe("parseLspciLinks", () => {
 describe("gradePcieLink", () => {
   it("passes the L20 at all its lanes", () => {
     const [link] = parseLspciLinks(L20);
-    const check = gradePcieLink(link!);
+    const check = gradePcieLink(must(link, "the card"));
     expect(check.status).toBe("pass");
     expect(check.summary).toMatch(/x16 of x16 lanes, Gen4 capable \(31\.5 GB\/s\)/);
   });
@@ -52,7 +53,7 @@ describe("gradePcieLink", () => {
   it("passes an idle card whose speed dropped: the generation in LnkSta is not graded", () => {
     // The capture edited: LnkSta at 2.5GT/s, as an idle card reads.
     const idle = L20.replace("LnkSta:\tSpeed 16GT/s", "LnkSta:\tSpeed 2.5GT/s (downgraded)");
-    const check = gradePcieLink(parseLspciLinks(idle)[0]!);
+    const check = gradePcieLink(must(parseLspciLinks(idle)[0], "the card"));
     expect(check.status).toBe("pass");
     expect(check.summary).toMatch(/now Gen1/);
   });
@@ -63,7 +64,7 @@ describe("gradePcieLink", () => {
       "LnkSta:\tSpeed 16GT/s, Width x16",
       "LnkSta:\tSpeed 16GT/s, Width x8 (downgraded)",
     );
-    const check = gradePcieLink(parseLspciLinks(narrow)[0]!);
+    const check = gradePcieLink(must(parseLspciLinks(narrow)[0], "the card"));
     expect(check).toMatchObject({ id: "pcie.0000:2a:00.0", status: "warn" });
     expect(check.summary).toMatch(
       /LnkSta x8 of LnkCap x16 lanes; it carries 15\.8 GB\/s of 31\.5 GB\/s/,

@@ -39,12 +39,13 @@ export function parseLspciLinks(text: string): PcieLinkReading[] {
   const readings: PcieLinkReading[] = [];
   let block: string[] = [];
   const flush = () => {
-    const heading = HEADING.exec(block[0] ?? "");
-    if (heading && GPU_CLASSES.includes(heading[2]!) && /NVIDIA/i.test(heading[3]!)) {
-      const field = (name: string) => block.find((line) => line.trimStart().startsWith(`${name}:`));
+    const [, address = "", deviceClass = "", name = ""] = HEADING.exec(block[0] ?? "") ?? [];
+    if (GPU_CLASSES.includes(deviceClass) && /NVIDIA/i.test(name)) {
+      const field = (label: string) =>
+        block.find((line) => line.trimStart().startsWith(`${label}:`));
       readings.push({
-        address: heading[1]!,
-        name: heading[3]!.replace(/\s*\(rev [0-9a-f]+\)$/i, ""),
+        address,
+        name: name.replace(/\s*\(rev [0-9a-f]+\)$/i, ""),
         cap: linkOf(field("LnkCap")),
         sta: linkOf(field("LnkSta")),
       });

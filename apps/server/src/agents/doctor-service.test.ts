@@ -55,7 +55,7 @@ describe("createDoctorService", () => {
     fleet.links.answer(
       "id-1",
       create(EnvelopeSchema, {
-        requestId: fleet.sent[0]!.requestId,
+        requestId: fleet.sent[0]?.requestId,
         msg: {
           case: "doctorReply",
           value: {
