@@ -6,17 +6,17 @@ import { pass, type DoctorCheck } from "./check";
 
 const GIB = 2 ** 30;
 /** Below this free on the cache's disk no large model fits: fail. */
-export const DISK_FREE_FAIL_BYTES = 20 * GIB;
+const DISK_FREE_FAIL_BYTES = 20 * GIB;
 /** Below this a second model or an update may not: warn. */
-export const DISK_FREE_WARN_BYTES = 100 * GIB;
+const DISK_FREE_WARN_BYTES = 100 * GIB;
 /** Clocks further apart than this make logs and timings disagree: warn. */
-export const SKEW_WARN_MS = 2_000;
+const SKEW_WARN_MS = 2_000;
 /** Further apart than this and certificate validity and join-token expiry go wrong: fail. */
-export const SKEW_FAIL_MS = 60_000;
+const SKEW_FAIL_MS = 60_000;
 /** The agent renews its certificate well before this; one this close to expiry did not renew. */
-export const CERT_WARN_MS = 7 * 24 * 3_600_000;
+const CERT_WARN_MS = 7 * 24 * 3_600_000;
 /** Below this a CPU engine's tokens per second is poor (a laptop's dual channel DDR4 reads ~20 GB/s). */
-export const MEMORY_READ_WARN_BYTES_PER_S = 10e9;
+const MEMORY_READ_WARN_BYTES_PER_S = 10e9;
 
 export interface GpuReading {
   /** Why nvidia-smi gave nothing (missing, failed); absent when it ran. */

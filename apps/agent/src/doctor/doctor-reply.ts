@@ -24,7 +24,7 @@ const PHASE_NAME: Record<EngineInstallPhase, string> = {
   [EngineInstallPhase.FAILED]: "failed",
 };
 
-export function installReadings(installs: readonly EngineInstall[]): EngineInstallReading[] {
+function installReadings(installs: readonly EngineInstall[]): EngineInstallReading[] {
   return installs.map((install) => ({
     engine: install.engine,
     state: PHASE_NAME[install.phase],

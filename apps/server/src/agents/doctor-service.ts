@@ -16,7 +16,7 @@ const STATUS_NAME: Record<DoctorCheckStatus, CheckStatus> = {
 
 const RANK: Record<CheckStatus, number> = { pass: 0, warn: 1, fail: 2 };
 
-export function doctorView(node: string, reply: DoctorReply): DoctorView {
+function doctorView(node: string, reply: DoctorReply): DoctorView {
   const checks = reply.checks.map((check) => ({
     id: check.id,
     status: STATUS_NAME[check.status] ?? "warn",
