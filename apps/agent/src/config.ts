@@ -207,6 +207,11 @@ export function engineBaseEnv(
   return out;
 }
 
+/** The data directory `llmgw doctor` reads: --data-dir, else as the agent would choose it. */
+export function doctorDataDir(flag: string | undefined): string {
+  return flag ?? process.env.LLMGW_AGENT_DATA_DIR ?? DEFAULT_DATA_DIR;
+}
+
 /** Reads the real process environment for engines; main.ts calls this. */
 export function loadEngineBaseEnv(): Record<string, string> {
   return engineBaseEnv(process.env);

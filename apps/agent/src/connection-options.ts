@@ -85,6 +85,7 @@ export const REQUEST_CASES: ReadonlySet<string> = new Set([
   "reclaimRequest",
   "upgradeAgent",
   "engineBuild",
+  "doctorRequest",
 ]);
 
 export type ConnectionState = "idle" | "connecting" | "registered" | "waiting" | "stopped";

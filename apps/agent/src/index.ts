@@ -9,6 +9,7 @@ export {
   AGENT_FLAGS,
   DEFAULT_SERVER,
   DEFAULT_DATA_DIR,
+  doctorDataDir,
   type AgentConfig,
 } from "./config";
 export { AgentConnection } from "./connection";
@@ -51,4 +52,6 @@ export { loadNodeTls, type NodeTls } from "./node-tls";
 export { joinCluster, JoinError } from "./join";
 export { AGENT_VERSION } from "./inventory";
 export { measureMemoryReadRate } from "./memory-read-rate";
+export { nodeDoctor } from "./doctor/node-doctor";
+export { worstStatus, type DoctorCheck, type CheckStatus } from "./doctor/check";
 export { defaultEngineDir, llamaCppLayout } from "./engine-install/llamacpp-source";

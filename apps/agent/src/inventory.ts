@@ -90,6 +90,7 @@ export const AGENT_FEATURES: readonly AgentFeature[] = [
   AGENT_FEATURE.reclaim,
   AGENT_FEATURE.upgrade,
   AGENT_FEATURE.engineBuild,
+  AGENT_FEATURE.doctor,
 ];
 
 export function buildRegister(

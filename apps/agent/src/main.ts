@@ -7,6 +7,7 @@ import { createEngineRuntime } from "./engine-runtime";
 import { createRequestHandler, type RequestContext } from "./requests";
 import { AgentConnection } from "./connection";
 import { createDemandReader } from "./engine-demand";
+import { answerDoctor } from "./doctor/doctor-reply";
 import type { ReplicaStatusInit } from "./replicas/replica-deps";
 import type { CardDemand } from "./simulate";
 import { execProgram, type ExecFn } from "./discovery/exec";
@@ -144,6 +145,17 @@ export async function runAgent(
         weights: runtime.weights,
         upgrade: upgradeHandlers(config, logger, () => link.connection?.serverUrl, upgraded),
         engineBuild,
+        doctor: (serverTimeMs) =>
+          answerDoctor(
+            {
+              exec: deps.exec,
+              nowMs: deps.nowMs,
+              dataDir: config.dataDir,
+              engineInstalls: () => runtime.installs.reports(),
+              memoryReadRate: () => memoryRead.current(),
+            },
+            serverTimeMs,
+          ),
       }),
     });
     link.connection = connection;

@@ -1,7 +1,8 @@
-// Serves the control plane's requests on this node: replica lifecycle, logs, reclaim, upgrade and
-// the engine build. Each
+// Serves the control plane's requests on this node: replica lifecycle, logs, reclaim, upgrade,
+// the engine build and the doctor's checks. Each
 // handler returns the reply frame (or nothing); the connection pairs it with the request id.
 import type { Envelope, EnvelopeInit, LogsRequest, UpgradeAgent } from "@llmgw/proto";
+import type { DoctorReplyInit } from "./doctor/doctor-reply";
 import type { EngineBuildKeeper } from "./engine-build";
 import type { WeightCache } from "./cache/fetch";
 import { reclaimCache } from "./cache/reclaim";
@@ -21,6 +22,8 @@ export interface RequestContext {
   upgrade: { run(request: UpgradeAgent): Promise<UpgradeOutcome>; restart(): void };
   /** The GPU engine build the control plane chose for this node. */
   engineBuild: Pick<EngineBuildKeeper, "apply">;
+  /** Runs the doctor's checks, the control plane's clock given for the skew. */
+  doctor: (serverTimeMs: number) => Promise<DoctorReplyInit>;
 }
 
 export function createRequestHandler(
@@ -58,6 +61,10 @@ export function createRequestHandler(
       case "engineBuild":
         context.engineBuild.apply(msg.value.build);
         return undefined;
+      case "doctorRequest": {
+        const reply = await context.doctor(Number(msg.value.serverTimeMs));
+        return { msg: { case: "doctorReply", value: reply } };
+      }
       default:
         return undefined;
     }

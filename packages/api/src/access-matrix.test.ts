@@ -52,6 +52,7 @@ const RULES: Record<string, Rule> = {
   "status.get": "viewer",
   "explore.run": "viewer",
   "logs.get": "viewer",
+  "doctor.run": "operator",
   "reclaim.run": "operator",
   "releases.list": "admin",
   "releases.remove": "admin",

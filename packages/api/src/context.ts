@@ -12,6 +12,7 @@ import type {
 } from "./join-tokens/schemas";
 import type { CreatedKey, CreateKeyInput, KeyView } from "./keys/schemas";
 import type { LogsView } from "./logs/schemas";
+import type { DoctorView } from "./doctor/schemas";
 import type {
   McpAddServerInput,
   McpCredential,
@@ -143,6 +144,11 @@ export interface StatusService {
 export interface LogsService {
   /** The last `lines` lines of the agent's log (source "agent") or of one replica's engine. */
   get(node: string, source: string, lines: number): Promise<LogsView>;
+}
+
+export interface DoctorService {
+  /** The node's doctor report, from its agent; refused at once for an agent too old to answer. */
+  run(node: string): Promise<DoctorView>;
 }
 
 export interface ReclaimService {
@@ -326,6 +332,7 @@ export interface ApiServices {
   replicas: ReplicasService;
   status: StatusService;
   logs: LogsService;
+  doctor: DoctorService;
   reclaim: ReclaimService;
   releases: ReleasesService;
   controlPlanes: ControlPlanesService;

@@ -10,6 +10,7 @@ export type {
   ApiServices,
   AuditService,
   AuthService,
+  DoctorService,
   EventsService,
   ExploreService,
   FacilityService,

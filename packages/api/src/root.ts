@@ -1,6 +1,7 @@
 // One router per domain. Procedure keys read `domain.verb`.
 import { auditRouter } from "./audit/router";
 import { authRouter } from "./auth/router";
+import { doctorRouter } from "./doctor/router";
 import { eventsRouter } from "./events/router";
 import { exploreRouter } from "./explore/router";
 import { facilityRouter } from "./facility/router";
@@ -29,6 +30,7 @@ export const appRouter = router({
   replicas: replicasRouter,
   status: statusRouter,
   logs: logsRouter,
+  doctor: doctorRouter,
   reclaim: reclaimRouter,
   releases: releasesRouter,
   controlPlanes: controlPlanesRouter,

@@ -7,6 +7,7 @@ export * from "./refusals";
 export { isControlCode, multiLine, oneLine } from "./text";
 export * from "./audit/schemas";
 export * from "./auth/schemas";
+export * from "./doctor/schemas";
 export * from "./events/schemas";
 export * from "./explore/schemas";
 export * from "./facility/schemas";

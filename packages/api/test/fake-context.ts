@@ -200,6 +200,9 @@ export function fakeServices() {
         sources: ["agent"],
       })),
     },
+    doctor: {
+      run: vi.fn(async (node: string) => ({ node, status: "pass" as const, checks: [] })),
+    },
     reclaim: { run: vi.fn(async (collect: boolean) => ({ collect, nodes: [] })) },
     upgrade: {
       plan: vi.fn(async () => ({

@@ -26,6 +26,7 @@ const RUNNERS: Record<TopCommandName, Runner> = {
     }
     return Number(process.exitCode ?? 0);
   },
+  doctor: async (argv) => (await import("./doctor")).runDoctor(argv),
   web: async (argv) => (await import("./web")).runWeb(argv),
   ctl: async (argv) => (await import("./ctl/ctl")).runCtl(argv),
   "sim-engine": async (argv) => (await import("@llmgw/sim-engine")).runSimEngine(argv),

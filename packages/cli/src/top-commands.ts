@@ -4,6 +4,8 @@ export const TOP_COMMANDS = {
     "run the control plane (--home DIR; API on LLMGW_PORT, agents on LLMGW_AGENT_PORT); `server init|add|migrate-store` make or move a home (server --help)",
   agent:
     "run a node agent (join once: agent join wss://HOST:8081 --token-file F --ca-sha256 H; --simulate PROFILE)",
+  doctor:
+    "check this node: driver, PCIe links, disk room, clock skew, certificate, memory read rate (--json, --data-dir DIR)",
   web: "run the console (LLMGW_WEB_PORT, LLMGW_API_URL)",
   ctl: "talk to a running server (login, nodes, models, replicas, status, logs, …; --help)",
   "sim-engine":

@@ -14,6 +14,8 @@ export const AGENT_FEATURE = {
   upgrade: "upgrade",
   /** EngineBuild: the agent keeps the GPU engine build chosen for it and reports it applied. */
   engineBuild: "engine-build",
+  /** DoctorRequest → DoctorReply: the node's own checks, as `llmgw doctor` runs them. */
+  doctor: "doctor",
 } as const;
 
 export type AgentFeature = (typeof AGENT_FEATURE)[keyof typeof AGENT_FEATURE];
@@ -29,4 +31,5 @@ export const FEATURE_FOR_REQUEST = {
   reclaimRequest: AGENT_FEATURE.reclaim,
   upgradeAgent: AGENT_FEATURE.upgrade,
   engineBuild: AGENT_FEATURE.engineBuild,
+  doctorRequest: AGENT_FEATURE.doctor,
 } as const satisfies Partial<Record<FrameCase, AgentFeature>>;

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   AGENT_WS_PATH,
   decodeEnvelope,
+  DoctorCheckStatus,
   encodeEnvelope,
   EngineInstallPhase,
   EnvelopeSchema,
@@ -223,6 +224,26 @@ const FRAMES: Record<string, EnvelopeInit> = {
     },
   },
   engineBuild: { requestId: "", msg: { case: "engineBuild", value: { build: "cu129" } } },
+  doctorRequest: {
+    requestId: "d-1",
+    msg: { case: "doctorRequest", value: { serverTimeMs: 1_764_000_000_000n } },
+  },
+  doctorReply: {
+    requestId: "d-1",
+    msg: {
+      case: "doctorReply",
+      value: {
+        checks: [
+          {
+            id: "disk.cache",
+            status: DoctorCheckStatus.WARN,
+            summary: "model cache: 50.0 GiB free",
+            fix: "free room",
+          },
+        ],
+      },
+    },
+  },
 };
 
 /** Strips protobuf-es's $typeName so decoded messages compare with the plain init objects. */

@@ -10,7 +10,7 @@ import type { LiveNode } from "../fleet/registry";
 import type { NodeLinks } from "./node-links";
 
 /** Nodes are found in the live registry and asked over their link; nothing here writes either. */
-interface NodeRequestDeps {
+export interface NodeRequestDeps {
   registry: Pick<FleetView["registry"], "get" | "all">;
   links: Pick<NodeLinks, "isConnected" | "request">;
 }
@@ -22,7 +22,12 @@ function missingFeature(live: LiveNode, feature: AgentFeature): string | null {
   return `node "${live.register.nodeName}" cannot answer "${feature}" requests: its agent (version ${version}) does not announce the "${feature}" feature; agent too old; upgrade the agent`;
 }
 
-function nodeIdFor(deps: NodeRequestDeps, nodeOrName: string, feature: AgentFeature): string {
+/** The connected node's id, or a refusal with a code saying why it cannot be asked. */
+export function nodeIdFor(
+  deps: NodeRequestDeps,
+  nodeOrName: string,
+  feature: AgentFeature,
+): string {
   const live = deps.registry
     .all()
     .find((n) => n.nodeId === nodeOrName || n.register.nodeName === nodeOrName);

@@ -99,6 +99,7 @@ export function createAgentSession(socket: AgentSocket, deps: SessionDeps): Agen
         case "logsReply":
         case "reclaimReply":
         case "upgradeReply":
+        case "doctorReply":
           if (!deps.links?.answer(nodeId, envelope))
             deps.log(`agent ${nodeId} answered ${msg.case} that nothing waits for`);
           return;

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { messageOf } from "@llmgw/domain";
 import type { ApiServices, UserView } from "@llmgw/api";
 import { createLogsService, createReclaimService } from "../agents/node-requests";
+import { createDoctorService } from "../agents/doctor-service";
 import { createModelsService } from "../catalog/models-service";
 import { createEventsService } from "../events/events-service";
 import { createExploreService, fleetForExplorer } from "../fleet/explore-service";
@@ -106,6 +107,8 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
     replicas,
     status: createStatusService(fleet),
     logs: createLogsService({ registry, links }, timeoutMs),
+    // nvidia-smi and lspci may each take up to 15 s on a loaded node: twice the usual wait.
+    doctor: createDoctorService({ registry, links, nowMs }, timeoutMs * 2),
     reclaim: createReclaimService(db, { registry, links, catalog: fleet.catalog }, timeoutMs),
     releases: createReleasesService(releaseStore, events),
     controlPlanes: options.controlPlanes,

@@ -1,7 +1,8 @@
-// Replicas, the cluster's status, a node's logs and reclaiming unused weights.
+// Replicas, the cluster's status, a node's logs and doctor report, and reclaiming unused weights.
 import { parseLinesFlag, required } from "../args";
 import { followLogs } from "../follow";
 import { reclaimText, replicasTable, statusText } from "../views/cluster-view";
+import { doctorText } from "../views/doctor-view";
 import { printJson, type Command, type CommandContext } from "./command";
 
 const FOLLOW_INTERVAL_MS = 2_000;
@@ -67,6 +68,20 @@ export const clusterCommands: Record<string, Command> = {
     flags: ["source", "lines", "follow", "json"],
     takesArguments: true,
     run: logs,
+  },
+  doctor: {
+    usage: "doctor NODE [--json]",
+    summary:
+      "the node's own checks through its agent: driver, PCIe links, disk, clock, certificate, engines",
+    flags: ["json"],
+    takesArguments: true,
+    async run(ctx) {
+      const node = required(ctx.args, 0, "NODE", "doctor NODE [--json]");
+      const view = await ctx.api.doctor.run.query({ node });
+      if (ctx.values.json) printJson(ctx, view);
+      else ctx.write(doctorText(`node ${view.node}`, view.checks));
+      return view.status === "fail" ? 1 : 0;
+    },
   },
   reclaim: {
     usage: "reclaim [--collect] [--json]",
