@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApiKeyRow } from "@llmgw/db";
 import { isComfyuiModel, modelAllowed } from "@llmgw/domain";
+import { requestTarget, servedNames, withAdapterSelection } from "./adapter-target";
 import type { GatewayKeys } from "../keys/keys-service";
 import { isStoreAway } from "../store-queue";
 import type { FleetView } from "../fleet/fleet-view";
@@ -104,8 +105,9 @@ function listModels(
 ): void {
   const data = deps.fleet.catalog
     .current()
-    .models.filter((model) => modelAllowed(key.models, model.name))
-    .map((model) => ({ id: model.name, object: "model", created: 0, owned_by: "llmgw" }));
+    .models.flatMap(servedNames)
+    .filter((name) => modelAllowed(key.models, name))
+    .map((name) => ({ id: name, object: "model", created: 0, owned_by: "llmgw" }));
   res
     .writeHead(200, { "content-type": "application/json", "x-request-id": requestId })
     .end(JSON.stringify({ object: "list", data }));
@@ -140,7 +142,8 @@ async function serve(
 ): Promise<void> {
   const body = parseV1Body(await readBody(req), req.headers["content-type"]);
   // An unknown model and a model outside the allowlist look the same, as OpenAI answers both.
-  if (!modelAllowed(key.models, body.model) || !deps.fleet.catalog.current().get(body.model)) {
+  const target = requestTarget(deps.fleet.catalog.current(), body.model);
+  if (!modelAllowed(key.models, body.model) || target === undefined) {
     throw new GatewayError(
       404,
       `The model \`${body.model}\` does not exist or you do not have access to it.`,
@@ -155,20 +158,26 @@ async function serve(
     if (!res.writableFinished) client.abort();
   });
   let outcome: ForwardOutcome = { status: 0, replicaId: null, usage: null, firstByteAtMs: null };
-  let model = body.model;
+  let model = target.model;
   let leave: (() => void) | null = null;
   try {
-    await awaitOnDemand(deps.onDemand, body.model, client.signal);
-    model = servingModel(deps.fleet.catalog, deps.pool, key.models, body.model, deps.nowMs());
+    await awaitOnDemand(deps.onDemand, target.model, client.signal);
+    // Another model has not the adapter, so a request for one never falls back.
+    model =
+      target.adapterIndex === undefined
+        ? servingModel(deps.fleet.catalog, deps.pool, key.models, target.model, deps.nowMs())
+        : target.model;
     leave = await deps.queues.enter(model, client.signal);
     const noEndpoint = () =>
-      whyUnavailable(deps.fleet, body.model, deps.pool.endpointsOf(body.model), deps.nowMs());
-    if (model !== body.model) res.setHeader("x-llmgw-fallback-from", body.model);
+      whyUnavailable(deps.fleet, target.model, deps.pool.endpointsOf(target.model), deps.nowMs());
+    if (model !== target.model) res.setHeader("x-llmgw-fallback-from", body.model);
+    // An adapter keeps the name the client sent: the engine serves it under that name.
+    const upstreamModel = model === target.model ? body.model : model;
     const job = {
       model,
       path,
       method: "POST" as const,
-      body: upstreamBody(body, path, model),
+      body: withAdapterSelection(upstreamBody(body, path, upstreamModel), target),
       requestId,
       accept: req.headers.accept,
       signal: client.signal,
@@ -186,7 +195,8 @@ async function serve(
     const row = {
       keyId: key.id,
       owner: key.owner,
-      model,
+      // Usage and metrics count an adapter by its own name.
+      model: model === target.model ? body.model : model,
       endpoint: path,
       replicaId: outcome.replicaId,
       requestId,
