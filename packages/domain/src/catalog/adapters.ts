@@ -7,7 +7,7 @@ import type { Engine } from "./engine-flags";
 import { pickleExtension, sourceKind } from "./source";
 
 /** What one engine can load: the highest rank and the most adapters at once. */
-export interface AdapterLimits {
+interface AdapterLimits {
   rankMax: number;
   loadedMax: number;
 }

@@ -3,7 +3,6 @@ export * from "./model-definition";
 export * from "./catalog";
 export * from "./presets";
 export {
-  ADAPTER_LIMITS,
   VLLM_LORA_RANKS,
   adapterModelName,
   splitAdapterModelName,
