@@ -17,7 +17,7 @@ interface AdapterLimits {
  * --max-loras-per-batch defaults to 8; llama.cpp holds each --lora in memory beside the model.
  * The simulator follows vLLM. TensorRT-LLM and ComfyUI take no adapters from the catalog.
  */
-export const ADAPTER_LIMITS: Partial<Record<Engine, AdapterLimits>> = {
+const ADAPTER_LIMITS: Partial<Record<Engine, AdapterLimits>> = {
   vllm: { rankMax: 512, loadedMax: 32 },
   sglang: { rankMax: 512, loadedMax: 8 },
   llamacpp: { rankMax: 1_024, loadedMax: 8 },
