@@ -39,6 +39,7 @@ export {
   type EngineMetricNames,
   type EngineName,
   type KeyDelivery,
+  type LaunchAdapter,
   type MultiNodeLaunch,
   type ReplicaLaunch,
 } from "./types";

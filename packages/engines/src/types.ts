@@ -31,6 +31,17 @@ export interface ReplicaLaunch {
   apiKey?: string;
   /** Absent for a replica on one node; set for each shard of a replica spanning nodes. */
   multiNode?: MultiNodeLaunch;
+  /** LoRA adapters the agent fetched, each served as `servedModelName:name`. */
+  adapters?: readonly LaunchAdapter[];
+}
+
+/** One LoRA adapter on the node's disk. */
+export interface LaunchAdapter {
+  name: string;
+  /** A local file or directory the agent fetched the adapter to. */
+  path: string;
+  /** Absent or 0: unknown, the engine's default limit applies. */
+  rank?: number;
 }
 
 /**

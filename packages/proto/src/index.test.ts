@@ -50,6 +50,7 @@ const START_REPLICA = {
   nodeRank: 1,
   nodeCount: 2,
   leaderAddress: "10.0.0.4:29500",
+  adapters: [{ name: "sql", source: "https://mirror.lan/sql-lora.safetensors", rank: 16 }],
 };
 
 const ENGINE_INSTALL = {

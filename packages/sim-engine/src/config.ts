@@ -4,6 +4,7 @@ import { messageOf } from "@llmgw/domain";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { parseFaults, type Faults } from "./faults";
+import { parseLoraModules, takeLoraModules, type SimLoraModule } from "./lora";
 import {
   MULTI_NODE_STRING_FLAGS,
   MULTI_NODE_USAGE,
@@ -31,6 +32,8 @@ export interface SimEngineConfig {
   apiKey: string | undefined;
   /** Set when this process is one shard of a replica spanning nodes. */
   multiNode?: MultiNodeConfig;
+  /** LoRA adapters, each served under its own name beside `model` (simulated). */
+  loraModules: SimLoraModule[];
 }
 
 export class SimEngineConfigError extends Error {
@@ -55,6 +58,9 @@ The replica key comes from SIM_ENGINE_API_KEY or VLLM_API_KEY; without one the e
   --seed N                  seed for fault rates (default: from the clock)
   --fault SPEC              repeatable: never-ready | crash-after:SECONDS | status-5xx:RATE |
                             status-429:RATE | drop-stream:AFTER_N_CHUNKS   (RATE is 0..1)
+  --enable-lora             accept --lora-modules (as vLLM does)
+  --lora-modules NAME=PATH… serve each simulated adapter as model NAME; PATH is not read
+  --max-loras N, --max-lora-rank N   accepted and ignored, as limits of a real engine
   --control                 open PUT /sim/control, which replaces the faults and adds to the
                             reported waiting queue while the engine runs (for tests; no key)
 ${MULTI_NODE_USAGE}`;
@@ -96,6 +102,8 @@ const stringFlags = [
   "max-model-len",
   "embedding-dim",
   "seed",
+  "max-loras",
+  "max-lora-rank",
   ...MULTI_NODE_STRING_FLAGS,
 ] as const;
 
@@ -104,17 +112,19 @@ export function parseSimEngineArgs(
   env: Readonly<Record<string, string | undefined>>,
 ): SimEngineConfig {
   let values: Record<string, string | string[] | boolean | undefined>;
+  const { rest, specs } = takeLoraModules(argv);
   try {
     const options = Object.fromEntries(
       stringFlags.map((flag) => [flag, { type: "string" as const }]),
     );
     ({ values } = parseArgs({
-      args: [...argv],
+      args: rest,
       options: {
         ...options,
         fault: { type: "string", multiple: true },
         control: { type: "boolean" },
         headless: { type: "boolean" },
+        "enable-lora": { type: "boolean" },
       },
       strict: true,
       allowPositionals: false,
@@ -122,7 +132,16 @@ export function parseSimEngineArgs(
   } catch (error) {
     throw new SimEngineConfigError(messageOf(error));
   }
-  const { control: _control, headless, ...flagValues } = values;
+  const {
+    control: _control,
+    headless,
+    "enable-lora": enableLora,
+    "max-loras": _maxLoras,
+    "max-lora-rank": _maxLoraRank,
+    ...flagValues
+  } = values;
+  const loraModules = parseLoraModules(specs, enableLora === true);
+  if (typeof loraModules === "string") throw new SimEngineConfigError(loraModules);
   const parsed = flagsSchema.safeParse(flagValues);
   if (!parsed.success)
     throw new SimEngineConfigError(parsed.error.issues.map((issue) => issue.message).join("; "));
@@ -144,6 +163,7 @@ export function parseSimEngineArgs(
     isControlOpen: values.control === true,
     apiKey: nonEmpty(env.SIM_ENGINE_API_KEY) ?? nonEmpty(env.VLLM_API_KEY),
     ...(multiNode === undefined ? {} : { multiNode }),
+    loraModules,
   };
 }
 

@@ -67,7 +67,9 @@ async function runJob(ctx: RequestContext, job: Job): Promise<void> {
       "messages",
     );
   }
-  const reply = generateReply(job.prompt, job.maxTokens);
+  // A simulated adapter answers differently from its base model: its name seeds the words too.
+  const seedText = job.model === ctx.config.model ? job.prompt : `${job.model}\n${job.prompt}`;
+  const reply = generateReply(seedText, job.maxTokens);
   const slot = await ctx.load.admit(promptTokens, ctx.signal);
   let outcome: "stop" | "length" | "abort" = "abort";
   try {

@@ -119,7 +119,8 @@ async function handleRequest(
     signal: AbortSignal.any([client.signal, state.shutdown]),
     readBody: () => readJson(req),
     requireModel: (model) => {
-      if (model !== undefined && model !== state.config.model) {
+      const served = [state.config.model, ...state.config.loraModules.map((lora) => lora.name)];
+      if (model !== undefined && !served.includes(model)) {
         throw new HttpError(
           404,
           `The model \`${model}\` does not exist.`,
@@ -315,7 +316,14 @@ function modelsAnswer(state: ServerState, ctx: RequestContext): void {
     parent: null,
     max_model_len: maxModelLen ?? null,
   };
-  sendJson(ctx.res, 200, { object: "list", data: [entry] }, ctx.responseHeaders);
+  // vLLM lists each adapter with its path as root and the base model as parent.
+  const adapters = state.config.loraModules.map((lora) => ({
+    ...entry,
+    id: lora.name,
+    root: lora.path,
+    parent: model,
+  }));
+  sendJson(ctx.res, 200, { object: "list", data: [entry, ...adapters] }, ctx.responseHeaders);
 }
 
 function answerFailure(state: ServerState, ctx: RequestContext, error: unknown): void {

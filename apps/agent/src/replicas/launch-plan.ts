@@ -9,6 +9,7 @@ import {
   isEngineName,
   type EngineAdapter,
   type EngineCommand,
+  type LaunchAdapter,
   type MultiNodeLaunch,
   type ReplicaLaunch,
 } from "@llmgw/engines";
@@ -107,6 +108,7 @@ export function buildEngineCommand(
   port: number,
   node: EngineHost,
   multiNode?: MultiNodeLaunch,
+  adapters: readonly LaunchAdapter[] = [],
 ): EngineCommand {
   const launch: ReplicaLaunch = {
     replicaId: spec.replicaId,
@@ -123,6 +125,7 @@ export function buildEngineCommand(
     extraEnv: spec.env,
     ...(spec.apiKey !== "" ? { apiKey: spec.apiKey } : {}),
     ...(multiNode ? { multiNode } : {}),
+    ...(adapters.length > 0 ? { adapters } : {}),
   };
   return plan.adapter.buildCommand(launch);
 }

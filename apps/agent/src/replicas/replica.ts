@@ -5,7 +5,7 @@ import { messageOf } from "@llmgw/domain";
 import type { ChildProcess } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { redactArgs, redactEnv } from "@llmgw/engines";
+import { redactArgs, redactEnv, type LaunchAdapter } from "@llmgw/engines";
 import { ReplicaPhase, type StartReplica } from "@llmgw/proto";
 import type { ResolvedWeights } from "../cache/fetch";
 import { EngineLogTail } from "./engine-log";
@@ -84,16 +84,38 @@ export class Replica {
       this.setPhase(ReplicaPhase.FETCHING, this.withStandIn("fetching weights"));
       // A stand-in simulator reads no weights, so a simulated node does not download them.
       const weights =
-        plan.standIn === "" ? await this.fetchWeights(plan) : standInWeights(this.spec.source);
+        plan.standIn === ""
+          ? await this.fetchWeights(plan, this.spec.source)
+          : standInWeights(this.spec.source);
+      const adapters = await this.fetchAdapters(plan);
       if (this.isStopping) return;
-      await this.spawnEngine(plan, weights);
+      await this.spawnEngine(plan, weights, adapters);
       await this.waitReady();
     } catch (error) {
       if (!this.isStopping && !isTerminal(this.phase)) this.fail(messageOf(error));
     }
   }
 
-  private async fetchWeights(plan: LaunchPlan): Promise<ResolvedWeights> {
+  /** Each adapter into the same cache as the weights, held to the same pickle rule. */
+  private async fetchAdapters(plan: LaunchPlan): Promise<LaunchAdapter[]> {
+    const fetched: LaunchAdapter[] = [];
+    for (const adapter of this.spec.adapters) {
+      const where =
+        plan.standIn === ""
+          ? await this.fetchWeights(plan, adapter.source).catch((error: unknown) => {
+              throw new Error(`adapter "${adapter.name}": ${messageOf(error)}`);
+            })
+          : standInWeights(adapter.source);
+      fetched.push({
+        name: adapter.name,
+        path: where.modelPath,
+        ...(adapter.rank > 0 ? { rank: adapter.rank } : {}),
+      });
+    }
+    return fetched;
+  }
+
+  private async fetchWeights(plan: LaunchPlan, source: string): Promise<ResolvedWeights> {
     const watchdog = setInterval(() => {
       if (this.deps.nowMs() - this.lastProgressAtMs > this.startTimeoutMs) {
         this.abort.abort(
@@ -104,7 +126,7 @@ export class Replica {
       }
     }, this.deps.healthPollMs);
     try {
-      return await this.deps.weights.resolve(this.spec.source, {
+      return await this.deps.weights.resolve(source, {
         allowPickle: this.spec.allowPickle,
         isSimulator: plan.adapter.name === "sim",
         signal: this.abort.signal,
@@ -134,7 +156,11 @@ export class Replica {
     }
   }
 
-  private async spawnEngine(plan: LaunchPlan, weights: ResolvedWeights): Promise<void> {
+  private async spawnEngine(
+    plan: LaunchPlan,
+    weights: ResolvedWeights,
+    adapters: readonly LaunchAdapter[],
+  ): Promise<void> {
     this.port = await this.deps.processes.pickPort(this.deps.node.bindHost, this.deps.takenPorts());
     const command = buildEngineCommand(
       plan,
@@ -143,6 +169,7 @@ export class Replica {
       this.port,
       this.deps.node,
       this.shard?.multiNode,
+      adapters,
     );
     const logDir = path.join(this.deps.dataDir, "replicas", safeDirName(this.id));
     await mkdir(logDir, { recursive: true, mode: 0o700 });

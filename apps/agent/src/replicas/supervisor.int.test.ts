@@ -4,7 +4,8 @@
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { must } from "@llmgw/domain";
-import { ReplicaPhase } from "@llmgw/proto";
+import { create, LoraAdapterSchema, ReplicaPhase } from "@llmgw/proto";
+import { cacheName } from "../cache/layout";
 import { waitFor } from "@llmgw/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -63,6 +64,29 @@ describe("ReplicaSupervisor with the real sim-engine", () => {
         .snapshot()
         .some((line) => line.includes("engine starting") && line.includes("[redacted]")),
     ).toBe(true);
+  });
+
+  it("serves an adapter under MODEL:ADAPTER, keeps it from reclaim, and refuses a pickled one by name", async () => {
+    const { supervisor } = makeSupervisor();
+    const adapter = create(LoraAdapterSchema, { name: "sql", source: "/lora/sql.safetensors" });
+    const replica = supervisor.start(startSpec({ servedModelName: "tiny", adapters: [adapter] }));
+    await waitFor(() => replica.phase === ReplicaPhase.READY, { timeoutMs: 30_000, what: "READY" });
+    expect(supervisor.cacheInUse().get(cacheName("/lora/sql.safetensors"))).toBe(
+      "in use by replica r-1 on this node",
+    );
+    const models = await fetch(`http://127.0.0.1:${replica.port}/v1/models`, {
+      headers: { authorization: `Bearer ${TEST_KEY}` },
+    });
+    const ids = ((await models.json()) as { data: { id: string }[] }).data.map((m) => m.id);
+    expect(ids).toEqual(["tiny", "tiny:sql"]);
+
+    const pickled = create(LoraAdapterSchema, { name: "evil", source: "/lora/evil/adapter.bin" });
+    const refused = supervisor.start(startSpec({ replicaId: "r-2", adapters: [pickled] }));
+    await waitFor(() => refused.phase === ReplicaPhase.FAILED, {
+      timeoutMs: 20_000,
+      what: "FAILED",
+    });
+    expect(refused.message).toMatch(/adapter "evil": .*Python pickle/);
   });
 
   it("fails a never-ready engine after the start timeout and kills it", async () => {

@@ -137,8 +137,10 @@ export class ReplicaSupervisor {
   cacheInUse(): Map<string, string> {
     const inUse = new Map<string, string>();
     for (const replica of this.replicas.values()) {
-      if (!isTerminal(replica.phase))
-        inUse.set(cacheName(replica.spec.source), `in use by replica ${replica.id} on this node`);
+      if (isTerminal(replica.phase)) continue;
+      const why = `in use by replica ${replica.id} on this node`;
+      inUse.set(cacheName(replica.spec.source), why);
+      for (const adapter of replica.spec.adapters) inUse.set(cacheName(adapter.source), why);
     }
     return inUse;
   }

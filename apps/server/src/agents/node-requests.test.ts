@@ -1,10 +1,10 @@
 import { ServiceError } from "@llmgw/api";
-import { EMPTY_CATALOG } from "@llmgw/domain";
+import { EMPTY_CATALOG, parseModelDefinition } from "@llmgw/domain";
 import { AGENT_FEATURE, create, RegisterSchema, type EnvelopeInit } from "@llmgw/proto";
 import { describe, expect, it } from "vitest";
 import { NodeLinks } from "./node-links";
 import { FleetRegistry } from "../fleet/registry";
-import { createLogsService, createReclaimService } from "./node-requests";
+import { catalogSources, createLogsService, createReclaimService } from "./node-requests";
 
 // Long enough that a request actually sent would outlive the test: a refusal must come at once.
 const REPLY_TIMEOUT_MS = 60_000;
@@ -74,5 +74,22 @@ describe("requests to an agent that did not announce the feature", () => {
     ]);
     fleet.links.detach("id-old", 1);
     await expect(pending).rejects.toThrow(/disconnected before it answered/);
+  });
+});
+
+describe("catalogSources", () => {
+  it("keeps each model's adapters as well as its weights, each once", () => {
+    const parsed = [
+      { name: "a", source: "/m/a", adapters: [{ name: "sql", source: "/l/sql.safetensors" }] },
+      { name: "b", source: "/m/a", adapters: [{ name: "sql", source: "/l/sql.safetensors" }] },
+    ].map((input) => {
+      const result = parseModelDefinition({
+        ...input,
+        profiles: [{ name: "p", engine: "sim" }],
+      });
+      if (!result.ok) throw new Error(result.errors.join("; "));
+      return result.model;
+    });
+    expect(catalogSources(parsed)).toEqual(["/m/a", "/l/sql.safetensors"]);
   });
 });

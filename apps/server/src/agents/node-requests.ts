@@ -1,7 +1,7 @@
 // Services that ask nodes directly: the last lines of a log, and reclaiming cached weights. A node
 // that is not connected, or whose agent did not announce the request's feature in Register, is
 // refused with a sentence at once, never waited for.
-import { messageOf } from "@llmgw/domain";
+import { messageOf, type ModelDefinition } from "@llmgw/domain";
 import { ServiceError, type LogsService, type ReclaimService, type ReclaimView } from "@llmgw/api";
 import { auditLog, type Database } from "@llmgw/db";
 import { AGENT_FEATURE, type AgentFeature } from "@llmgw/proto";
@@ -135,6 +135,15 @@ async function reclaimOn(
   }
 }
 
+/** Every source the catalog loads, adapters too: reclaim keeps their cache entries on every node. */
+export function catalogSources(models: readonly ModelDefinition[]): string[] {
+  const sources = models.flatMap((model) => [
+    model.source,
+    ...model.adapters.map((adapter) => adapter.source),
+  ]);
+  return [...new Set(sources)];
+}
+
 export function createReclaimService(
   db: Pick<Database, "insert">,
   deps: NodeRequestDeps & { catalog: Pick<FleetView["catalog"], "current"> },
@@ -142,7 +151,7 @@ export function createReclaimService(
 ): ReclaimService {
   return {
     async run(collect, actor) {
-      const wanted = [...new Set(deps.catalog.current().models.map((m) => m.source))];
+      const wanted = catalogSources(deps.catalog.current().models);
       const nodeIds = deps.registry
         .all()
         .map((n) => n.nodeId)

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApiKeyRow } from "@llmgw/db";
 import { isComfyuiModel, modelAllowed } from "@llmgw/domain";
+import { requestTarget, servedNames, withAdapterSelection } from "./adapter-target";
 import type { GatewayKeys } from "../keys/keys-service";
 import { isStoreAway } from "../store-queue";
 import type { FleetView } from "../fleet/fleet-view";
@@ -112,8 +113,9 @@ function listModels(
 ): void {
   const data = deps.fleet.catalog
     .current()
-    .models.filter((model) => modelAllowed(key.models, model.name))
-    .map((model) => ({ id: model.name, object: "model", created: 0, owned_by: "llmgw" }));
+    .models.flatMap(servedNames)
+    .filter((name) => modelAllowed(key.models, name))
+    .map((name) => ({ id: name, object: "model", created: 0, owned_by: "llmgw" }));
   res
     .writeHead(200, { "content-type": "application/json", "x-request-id": requestId })
     .end(JSON.stringify({ object: "list", data }));
@@ -148,7 +150,8 @@ async function serve(
 ): Promise<void> {
   const body = parseV1Body(await readBody(req), req.headers["content-type"]);
   // An unknown model and a model outside the allowlist look the same, as OpenAI answers both.
-  if (!modelAllowed(key.models, body.model) || !deps.fleet.catalog.current().get(body.model)) {
+  const target = requestTarget(deps.fleet.catalog.current(), body.model);
+  if (!modelAllowed(key.models, body.model) || target === undefined) {
     throw new GatewayError(
       404,
       `The model \`${body.model}\` does not exist or you do not have access to it.`,
@@ -174,25 +177,31 @@ async function serve(
     if (!res.writableFinished) client.abort();
   });
   let outcome: ForwardOutcome = { status: 0, replicaId: null, usage: null, firstByteAtMs: null };
-  let model = body.model;
+  let model = target.model;
   let leave: (() => void) | null = null;
   try {
     await trace.step("llmgw.on_demand", {}, () =>
-      awaitOnDemand(deps.onDemand, body.model, client.signal),
+      awaitOnDemand(deps.onDemand, target.model, client.signal),
     );
-    model = servingModel(deps.fleet.catalog, deps.pool, key.models, body.model, deps.nowMs());
+    // Another model has not the adapter, so a request for one never falls back.
+    model =
+      target.adapterIndex === undefined
+        ? servingModel(deps.fleet.catalog, deps.pool, key.models, target.model, deps.nowMs())
+        : target.model;
     const serving = model;
     leave = await trace.step("llmgw.queue", { "llmgw.model": serving }, () =>
       deps.queues.enter(serving, client.signal),
     );
     const noEndpoint = () =>
-      whyUnavailable(deps.fleet, body.model, deps.pool.endpointsOf(body.model), deps.nowMs());
-    if (model !== body.model) res.setHeader("x-llmgw-fallback-from", body.model);
+      whyUnavailable(deps.fleet, target.model, deps.pool.endpointsOf(target.model), deps.nowMs());
+    if (model !== target.model) res.setHeader("x-llmgw-fallback-from", body.model);
+    // An adapter keeps the name the client sent: the engine serves it under that name.
+    const upstreamModel = model === target.model ? body.model : model;
     const job = {
       model,
       path,
       method: "POST" as const,
-      body: upstreamBody(body, path, model),
+      body: withAdapterSelection(upstreamBody(body, path, upstreamModel), target),
       requestId,
       accept: req.headers.accept,
       signal: client.signal,
@@ -211,7 +220,8 @@ async function serve(
     const row = {
       keyId: key.id,
       owner: key.owner,
-      model,
+      // Usage and metrics count an adapter by its own name.
+      model: model === target.model ? body.model : model,
       endpoint: path,
       replicaId: outcome.replicaId,
       requestId,

@@ -65,6 +65,11 @@ export function startRequestFor(
     nodeRank: rank,
     nodeCount: record.shards?.length ?? 1,
     leaderAddress: rank > 0 ? (record.leaderAddress ?? "") : "",
+    adapters: model.adapters.map((adapter) => ({
+      name: adapter.name,
+      source: adapter.source,
+      rank: adapter.rank ?? 0,
+    })),
   };
   return init;
 }

@@ -78,6 +78,7 @@ export const FLAGS = {
     help: "stop each replica before its replacement starts (for a fleet with no room beside)",
   },
   slots: { value: "N", help: "sequences served at once, each with the whole context" },
+  rank: { value: "N", help: "a LoRA adapter's rank, checked against each engine's limit" },
   cores: { value: "N", help: "CPU cores each replica needs on its node" },
   memory: { value: "SIZE", help: "host memory each replica needs on its node, such as 8GiB" },
   domain: { value: "KIND=VALUE", help: "only nodes in this facility domain, such as rack=r12" },

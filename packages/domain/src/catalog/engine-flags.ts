@@ -7,7 +7,7 @@
 export const ENGINES = ["vllm", "llamacpp", "sglang", "trtllm", "sim", "comfyui"] as const;
 export type Engine = (typeof ENGINES)[number];
 
-type Why = "files" | "engine" | "gpu" | "safetensors" | "code" | "agent" | "profile";
+type Why = "files" | "engine" | "gpu" | "safetensors" | "code" | "agent" | "profile" | "adapters";
 
 const WHY_TEXT: Record<Why, string> = {
   files: "it moves where weights or files are read from; set the model's source instead",
@@ -17,6 +17,7 @@ const WHY_TEXT: Record<Why, string> = {
   code: "it runs code shipped with the model; mirror a model that needs none",
   agent: "the agent sets it for every replica (address, port, key and served name)",
   profile: "it is set from the profile; change the profile's field instead",
+  adapters: "it loads LoRA adapters; list them in the model's adapters instead",
 };
 
 // How the engine matches what it was given against the flags it knows. argparse (vLLM, SGLang)
@@ -46,6 +47,10 @@ const RULES: Record<Engine, EngineFlagRules> = {
       "--trust-remote-code": "code",
       "--device": "gpu",
       "--served-model-name": "agent",
+      "--lora-modules": "adapters",
+      "--enable-lora": "adapters",
+      "--max-loras": "adapters",
+      "--max-lora-rank": "adapters",
       "--tensor-parallel-size": "profile",
       "-tp": "profile",
       "--pipeline-parallel-size": "profile",
@@ -79,6 +84,10 @@ const RULES: Record<Engine, EngineFlagRules> = {
       "--dist-init-addr": "agent",
       "--pp-size": "profile",
       "--pipeline-parallel-size": "profile",
+      "--lora-paths": "adapters",
+      "--enable-lora": "adapters",
+      "--max-loras-per-batch": "adapters",
+      "--max-lora-rank": "adapters",
     },
   },
   llamacpp: {
@@ -110,8 +119,9 @@ const RULES: Record<Engine, EngineFlagRules> = {
       "--mmproj-url": "files",
       "-md": "files",
       "--model-draft": "files",
-      "--lora": "files",
-      "--lora-scaled": "files",
+      "--lora": "adapters",
+      "--lora-scaled": "adapters",
+      "--lora-init-without-apply": "adapters",
       "--control-vector": "files",
       "-jf": "files",
       "--json-schema-file": "files",

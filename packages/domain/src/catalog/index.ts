@@ -2,6 +2,7 @@
 export * from "./model-definition";
 export * from "./catalog";
 export * from "./presets";
+export { VLLM_LORA_RANKS, adapterModelName, splitAdapterModelName, type Adapter } from "./adapters";
 export { checkEngineArgs, type FlagRefusal } from "./engine-flags";
 export { normaliseGpuClass, parseComputeCapability, GPU_CLASS_PATTERN } from "./gpu-class";
 export { sourceKind, pickleExtension, PICKLE_EXTENSIONS, type SourceKind } from "./source";

@@ -7,6 +7,7 @@ import { externalSchema } from "./external-model";
 import { GPU_NEED_EXAMPLE, gpuSchema } from "./gpu-need";
 import { catalogErrorMap, formatIssues } from "./issues";
 import { pickleExtension, sourceKind } from "./source";
+import { adapterSchema, checkAdapters } from "./adapters";
 
 export { ENGINES, type Engine };
 export {
@@ -169,6 +170,8 @@ const baseSchema = z.strictObject({
    * fleet with no room beside. Kept in the definition so the planner reads it with no new column.
    */
   restart: z.enum(RESTART_MODES, { error: "restart is surge or in-place" }).optional(),
+  /** LoRA adapters served beside the weights, asked for as MODEL:ADAPTER (docs/models.md). */
+  adapters: z.array(adapterSchema).max(64).default([]),
 });
 
 type BaseModel = z.output<typeof baseSchema>;
@@ -348,9 +351,12 @@ function checkModel(model: BaseModel, ctx: Issues): void {
   checkComfyui(model, ctx);
   if (model.external) {
     checkExternal(model, model.external, ctx);
+    if (model.adapters.length > 0)
+      report(ctx, ["adapters"], "an external model's provider serves it; remove adapters");
     return;
   }
   checkSource(model, ctx);
+  for (const refusal of checkAdapters(model)) report(ctx, refusal.path, refusal.message);
   if (model.profiles.length === 0) report(ctx, ["profiles"], "give at least one profile");
   if (model.replicas.min > model.replicas.max) {
     report(

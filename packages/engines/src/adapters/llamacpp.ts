@@ -1,5 +1,6 @@
 // llama.cpp's `llama-server`: the engine that serves on CPU, so a cluster without cards is still
 // useful. The key goes in LLAMA_API_KEY (read like --api-key). /metrics exists only with --metrics.
+import { llamaCppLoraArgs } from "../lora-args";
 import { checkLaunch, contextArgs, finishCommand } from "../launch";
 import type { EngineAdapter, EngineMetricNames, KeyDelivery } from "../types";
 
@@ -48,6 +49,7 @@ export function createLlamaCppAdapter(options: { executable?: string } = {}): En
         launch.gpus.length > 0 ? ALL_LAYERS : "0",
         ...contextArgs("--ctx-size", launch),
         ...(launch.isEmbedding ? ["--embeddings"] : []),
+        ...llamaCppLoraArgs(launch),
       ];
       return finishCommand(launch, keyDelivery, {
         command: options.executable ?? "llama-server",

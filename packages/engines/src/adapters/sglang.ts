@@ -1,6 +1,7 @@
 // SGLang: `python -m sglang.launch_server`. It reads its key only from --api-key, so this is the
 // one engine whose key is on the command line: keyDelivery says so, secretFlags names the flag,
 // and whoever logs the command must pass it through redactArgs.
+import { sglangLoraArgs } from "../lora-args";
 import { checkLaunch, contextArgs, finishCommand, isGguf, pipelineParallel } from "../launch";
 import type { EngineAdapter, EngineMetricNames, KeyDelivery, ReplicaLaunch } from "../types";
 
@@ -65,6 +66,7 @@ export function createSglangAdapter(options: { python?: string } = {}): EngineAd
         "--enable-metrics",
         ...(launch.isEmbedding ? ["--is-embedding"] : []),
         ...sglangMultiNodeArgs(launch, tensorParallel),
+        ...sglangLoraArgs(launch),
         // A worker serves no API, so it is not handed the key at all.
         ...(launch.apiKey === undefined || (launch.multiNode?.nodeRank ?? 0) > 0
           ? []

@@ -1,5 +1,6 @@
 // The simulator (`llmgw sim-engine`): what simulated nodes run in place of a real engine. It speaks
 // vLLM's metric names and, like vLLM, takes its key from the environment.
+import { vllmLoraArgs } from "../lora-args";
 import { checkLaunch, contextArgs, finishCommand } from "../launch";
 import type { EngineAdapter, KeyDelivery } from "../types";
 import { VLLM_METRIC_NAMES, vllmMultiNodeArgs } from "./vllm";
@@ -44,6 +45,7 @@ export function createSimAdapter(options: SimAdapterOptions = {}): EngineAdapter
         ...contextArgs("--max-model-len", launch),
         // vLLM's multi-node flags, which it checks and plays out (a worker joins its leader).
         ...vllmMultiNodeArgs(launch, tensorParallel),
+        ...vllmLoraArgs(launch),
       ];
       return finishCommand(launch, keyDelivery, { command: options.command ?? "llmgw", args });
     },

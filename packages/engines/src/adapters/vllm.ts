@@ -1,5 +1,6 @@
 // vLLM: `vllm serve MODEL`. The key goes in VLLM_API_KEY, which vLLM reads like --api-key, so it
 // never appears in `ps`. /health and /metrics are not behind the key; /v1/* is.
+import { vllmLoraArgs } from "../lora-args";
 import { checkLaunch, contextArgs, finishCommand, isGguf, pipelineParallel } from "../launch";
 import type { EngineAdapter, EngineMetricNames, KeyDelivery, ReplicaLaunch } from "../types";
 
@@ -78,6 +79,7 @@ export function createVllmAdapter(options: VllmAdapterOptions = {}): EngineAdapt
         ...(isGguf(launch.model) ? [] : ["--load-format", "safetensors"]),
         ...(launch.isEmbedding ? embeddingArgs : []),
         ...vllmMultiNodeArgs(launch, tensorParallel),
+        ...vllmLoraArgs(launch),
       ];
       // Nodes often cannot reach the internet, and usage reports would leak model names.
       const extraEnv = { VLLM_NO_USAGE_STATS: "1", DO_NOT_TRACK: "1" };

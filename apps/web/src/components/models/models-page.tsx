@@ -10,6 +10,7 @@ import { sortModels } from "../../lib/models";
 import { useTRPC } from "../../trpc/react";
 import { ConfirmDialog } from "../confirm-dialog";
 import { ErrorPanel } from "../error-panel";
+import { AdaptersDialog } from "./adapters-dialog";
 import { AddModelDialog } from "./add-model-dialog";
 import { FallbacksDialog } from "./fallbacks-dialog";
 import { ModelsTable, type ModelActions } from "./models-table";
@@ -59,6 +60,7 @@ export function ModelsPage() {
   const [removing, setRemoving] = useState<string | null>(null);
   const [editingFallbacks, setEditingFallbacks] = useState<string | null>(null);
   const [editingOwner, setEditingOwner] = useState<string | null>(null);
+  const [editingAdapters, setEditingAdapters] = useState<string | null>(null);
   const [sizing, setSizing] = useState<{ name: string; action: SizingAction } | null>(null);
   const { retry, remove } = useModelWrites();
   const modelsQuery = useQuery(
@@ -86,11 +88,13 @@ export function ModelsPage() {
     onRemove: setRemoving,
     onFallbacks: setEditingFallbacks,
     onOwner: setEditingOwner,
+    onAdapters: setEditingAdapters,
     onSizing: (name, action) => setSizing({ name, action }),
   };
   const sizingModel = models?.find((model) => model.name === sizing?.name);
   const fallbacksModel = models?.find((model) => model.name === editingFallbacks);
   const ownerModel = models?.find((model) => model.name === editingOwner);
+  const adaptersModel = models?.find((model) => model.name === editingAdapters);
 
   return (
     <section className="page">
@@ -160,6 +164,13 @@ export function ModelsPage() {
           model={fallbacksModel}
           catalogNames={[...catalogNames]}
           onClose={() => setEditingFallbacks(null)}
+        />
+      ) : null}
+      {adaptersModel ? (
+        <AdaptersDialog
+          model={adaptersModel}
+          canWrite={canWrite}
+          onClose={() => setEditingAdapters(null)}
         />
       ) : null}
       {ownerModel ? <OwnerDialog model={ownerModel} onClose={() => setEditingOwner(null)} /> : null}

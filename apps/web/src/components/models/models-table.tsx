@@ -8,6 +8,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNow } from "../../hooks/use-now";
 import { ABSENT, formatDateTime, formatNumber, formatRelativeTime } from "../../lib/format";
+import { adaptersOf } from "../../lib/adapters";
 import { canRetry, definitionEngines } from "../../lib/models";
 import { DataGrid, DetailRow, type GridColumn } from "../ui/data-grid";
 import { ModelStateBadge } from "./model-state-badge";
@@ -23,6 +24,7 @@ export interface ModelActions {
   onRemove(name: string): void;
   onFallbacks(name: string): void;
   onOwner(name: string): void;
+  onAdapters(name: string): void;
   onSizing(name: string, action: SizingAction): void;
 }
 
@@ -114,6 +116,17 @@ function ActionsCell({ model, actions }: { model: ModelView; actions: ModelActio
       >
         {t("owner.button")}
       </button>
+      {model.definition.external === undefined ? (
+        <button
+          type="button"
+          className="control control-small"
+          disabled={isBusy}
+          onClick={() => actions.onAdapters(model.name)}
+          data-testid="model-adapters"
+        >
+          {t("adapters.button", { count: adaptersOf(model.definition).length })}
+        </button>
+      ) : null}
       {actions.canSize && model.definition.external === undefined
         ? SIZING_ACTIONS.map((action) => (
             <button

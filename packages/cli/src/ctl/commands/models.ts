@@ -5,6 +5,7 @@ import { classifyAddArgument, readDefinitions } from "../model-file";
 import { readSecretFile } from "../secret-file";
 import { explanationText, modelDetail, modelsTable, presetsTable } from "../views/models-view";
 import { printJson, type Command, type CommandContext } from "./command";
+import { ADAPTERS_USAGE, adaptersCommand } from "./model-adapters";
 import { SIZING_USAGE, sizingCommand } from "./model-sizing";
 
 const NO_MODELS =
@@ -40,7 +41,7 @@ async function addModels(ctx: CommandContext, argument: string): Promise<number>
   return refused > 0 ? 1 : 0;
 }
 
-const MODEL_USAGE = `model get NAME [--json] | add FILE|PRESET | remove NAME | fallbacks MODEL A,B | owner MODEL (OWNER | --clear) | key set MODEL --key-file F | key clear MODEL | presets | ${SIZING_USAGE}`;
+const MODEL_USAGE = `model get NAME [--json] | add FILE|PRESET | remove NAME | fallbacks MODEL A,B | owner MODEL (OWNER | --clear) | key set MODEL --key-file F | key clear MODEL | presets | ${SIZING_USAGE} | ${ADAPTERS_USAGE}`;
 
 async function modelSubcommand(ctx: CommandContext): Promise<number> {
   const [verb, ...rest] = ctx.args;
@@ -74,6 +75,8 @@ async function modelSubcommand(ctx: CommandContext): Promise<number> {
       return modelCommands.retry.run(sub);
     case "presets":
       return modelCommands.presets.run(sub);
+    case "adapters":
+      return adaptersCommand(sub);
     case "gpus":
     case "context":
     case "resources":
