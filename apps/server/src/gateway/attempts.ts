@@ -24,6 +24,11 @@ export interface ForwardJob {
   signal: AbortSignal;
   /** The gateway asked for usage the client did not: drop the usage chunk from what it gets. */
   dropsUsageChunk: boolean;
+  /**
+   * Reads a whole JSON answer before the client gets it (the guard); answers the body to send and
+   * a header to add. Absent for streams and for callers no answer policy covers.
+   */
+  rewriteAnswer?: (body: Buffer) => Promise<{ body: Buffer; header: string | null }>;
 }
 
 export interface ForwardDeps extends ExternalKeyDeps {

@@ -19,6 +19,8 @@ import { whyUnavailable } from "./unavailable";
 import type { UsageRecorder } from "./usage-recorder";
 import { bearerKeyOf } from "./bearer";
 import { serveComfyImages, type ComfyImageDeps } from "./comfy/comfy-images";
+import type { Guard } from "../guard/guard";
+import { GUARD_HEADER, guardV1Json, type V1Who } from "../guard/v1-guard";
 
 const V1_POST_PATHS: ReadonlySet<string> = new Set([
   "/v1/chat/completions",
@@ -36,6 +38,7 @@ export interface GatewayDeps extends ForwardDeps, ComfyImageDeps {
   usage: UsageRecorder;
   metrics: GatewayMetrics;
   fleet: FleetView;
+  guard: Guard;
 }
 
 export function createGateway(
@@ -158,6 +161,13 @@ async function serve(
   let model = body.model;
   let leave: (() => void) | null = null;
   try {
+    const who: V1Who = {
+      subject: `key:${key.id}`,
+      levels: [key.owner, `key:${key.id}`],
+      requestId,
+    };
+    const prompt = await guardV1Json(deps.guard, "prompt", who, body.raw);
+    if (prompt.header) res.setHeader(GUARD_HEADER, prompt.header);
     await awaitOnDemand(deps.onDemand, body.model, client.signal);
     model = servingModel(deps.fleet.catalog, deps.pool, key.models, body.model, deps.nowMs());
     leave = await deps.queues.enter(model, client.signal);
@@ -168,11 +178,17 @@ async function serve(
       model,
       path,
       method: "POST" as const,
-      body: upstreamBody(body, path, model),
+      body: upstreamBody({ ...body, raw: prompt.raw }, path, model),
       requestId,
       accept: req.headers.accept,
       signal: client.signal,
       dropsUsageChunk: body.isStream && !body.wantsUsage,
+      rewriteAnswer: body.isStream
+        ? undefined
+        : async (answer: Buffer) => {
+            const read = await guardV1Json(deps.guard, "answer", who, answer);
+            return { body: read.raw, header: read.header ?? prompt.header };
+          },
     };
     outcome = await answer(deps, job, res, noEndpoint);
   } catch (error) {
