@@ -55,7 +55,7 @@ export interface GuardedText {
 
 /** Reads one /v1 JSON body (a request's or a whole answer's); throws the refusal for a blocked one. */
 export async function guardV1Json(
-  guard: Guard,
+  guard: Pick<Guard, "covers" | "inspect">,
   stage: Extract<GuardStage, "prompt" | "answer">,
   who: V1Who,
   raw: Buffer,
