@@ -3,6 +3,7 @@
 // tool answers what it is sent, so a planted instruction comes back as the tool's answer) behind a
 // recording relay, and /v1 requests with the official client's wire format.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { must } from "@llmgw/domain";
 import { waitFor } from "@llmgw/testing";
 import { startFleet, simGpuModel, simWeightsSource, type Api, type Fleet } from "./harness";
 import { callTool, resultText } from "./mcp-client";
@@ -19,6 +20,7 @@ describe("the guard in llmgw server", () => {
   let upstream: Upstream;
   let mcpUrl: string;
   const keys: Record<string, { key: string; id: string }> = {};
+  const keyOf = (team: string) => must(keys[team], `the ${team} key`);
 
   const chat = (key: string, content: string) =>
     fetch(`${fleet.v1}/chat/completions`, {
@@ -74,7 +76,7 @@ describe("the guard in llmgw server", () => {
       await api.guard.policies.add.mutate({
         ...policy,
         name: `prompt-${fail}`,
-        appliesTo: [`key:${keys[fail]!.id}`],
+        appliesTo: [`key:${keyOf(fail).id}`],
         stages: ["prompt"],
         checks: ["injection"],
         judgeModel: "judge-idle",
@@ -107,7 +109,7 @@ describe("the guard in llmgw server", () => {
   });
 
   it("withholds an instruction planted in a tool's answer, by rule and by the judge", async () => {
-    const { key } = keys.tickets!;
+    const { key } = keyOf("tickets");
     const ruled = await callTool(mcpUrl, key, "everything.echo", { message: PLANTED });
     expect(ruled.isError).toBe(true);
     expect(resultText(ruled)).toMatch(/^guard_withheld: .*policy tickets.*rule ignore-previous/);
@@ -120,14 +122,16 @@ describe("the guard in llmgw server", () => {
   });
 
   it("redacts personal data in a tool's answer and in a call's arguments before they leave", async () => {
-    const answer = await callTool(mcpUrl, keys.tickets!.key, "everything.echo", { message: PII });
+    const answer = await callTool(mcpUrl, keyOf("tickets").key, "everything.echo", {
+      message: PII,
+    });
     expect(resultText(answer)).toContain(
       "write to [redacted:email] or [redacted:phone], TC [redacted:tc_kimlik]",
     );
     // The tickets policy reads answers only: the upstream was sent the text as it was.
     expect(upstream.recorded.some((r) => r.body.includes("ada@example.com"))).toBe(true);
     const sentBefore = upstream.recorded.length;
-    const outbound = await callTool(mcpUrl, keys.outbound!.key, "everything.echo", {
+    const outbound = await callTool(mcpUrl, keyOf("outbound").key, "everything.echo", {
       message: PII,
     });
     expect(resultText(outbound)).toContain("[redacted:email]");
@@ -141,7 +145,7 @@ describe("the guard in llmgw server", () => {
   });
 
   it("refuses with a code when a fail: closed policy's judge is down", async () => {
-    const answer = await chat(keys.closed!.key, "what is the weather?");
+    const answer = await chat(keyOf("closed").key, "what is the weather?");
     expect(answer.status).toBe(503);
     expect(answer.headers.get("retry-after")).toBe("5");
     const body = (await answer.json()) as { error: { code: string; message: string } };
@@ -150,7 +154,7 @@ describe("the guard in llmgw server", () => {
   });
 
   it("lets a request through when a fail: open policy's judge is down, and says so", async () => {
-    const answer = await chat(keys.open!.key, "what is the weather?");
+    const answer = await chat(keyOf("open").key, "what is the weather?");
     expect(answer.status).toBe(200);
     expect(answer.headers.get("x-llmgw-guard")).toBe("failed-open; policy=prompt-open");
     const { choices } = (await answer.json()) as { choices: unknown[] };

@@ -2,7 +2,7 @@
 // any text) and the judge check, which times the judge the way the guard will use it.
 import { ServiceError, type Actor, type GuardPolicyView, type GuardService } from "@llmgw/api";
 import { auditLog, eq, guardPolicies, type Database, type GuardPolicyRow } from "@llmgw/db";
-import { GUARD_BUDGET_MS_DEFAULT, messageOf, type GuardPolicy } from "@llmgw/domain";
+import { GUARD_BUDGET_MS_DEFAULT, messageOf, must, type GuardPolicy } from "@llmgw/domain";
 import type { Guard } from "./guard";
 import { timeJudge } from "./judge-check";
 
@@ -59,7 +59,7 @@ export function createGuardService(deps: GuardServiceDeps): GuardService {
         .returning();
       guard.policiesChanged();
       await audit(actor, "guard.policy.add", input.name, { ...input });
-      return policyView(row!);
+      return policyView(must(row, "the stored policy"));
     },
     async removePolicy(name, actor) {
       const removed = await db

@@ -7,8 +7,8 @@ describe("judge", () => {
     const body = judgeRequestBody("judge-1b", "hello") as {
       messages: { role: string; content: string }[];
     };
-    expect(body.messages[0]!.content.startsWith(JUDGE_SYSTEM_LINE)).toBe(true);
-    expect(body.messages[1]!.content).toBe("<text>\nhello\n</text>");
+    expect(body.messages[0]?.content.startsWith(JUDGE_SYSTEM_LINE)).toBe(true);
+    expect(body.messages[1]?.content).toBe("<text>\nhello\n</text>");
   });
 
   it("reads a verdict wrapped in other words", () => {

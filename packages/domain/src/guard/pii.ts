@@ -35,12 +35,13 @@ export function ibanChecksumOk(text: string): boolean {
 export function tcKimlikOk(digits: string): boolean {
   if (!/^[1-9]\d{10}$/.test(digits)) return false;
   const d = [...digits].map(Number);
-  const odd = d[0]! + d[2]! + d[4]! + d[6]! + d[8]!;
-  const even = d[1]! + d[3]! + d[5]! + d[7]!;
+  const at = (i: number) => d[i] ?? 0;
+  const odd = at(0) + at(2) + at(4) + at(6) + at(8);
+  const even = at(1) + at(3) + at(5) + at(7);
   const tenth = (((odd * 7 - even) % 10) + 10) % 10;
-  if (tenth !== d[9]) return false;
+  if (tenth !== at(9)) return false;
   const sum = d.slice(0, 10).reduce((a, b) => a + b, 0);
-  return sum % 10 === d[10];
+  return sum % 10 === at(10);
 }
 
 export function luhnOk(digits: string): boolean {
