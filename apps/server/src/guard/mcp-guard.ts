@@ -11,7 +11,7 @@ export interface ToolCallWho {
 }
 
 /** Where a decision that did not block is marked for the caller. */
-export const GUARD_META_KEY = "llmgw/guard";
+const GUARD_META_KEY = "llmgw/guard";
 
 /** Every string inside a JSON value, with a way to put a changed one back. */
 function stringLeaves(value: unknown): { texts: string[]; rebuild(texts: string[]): unknown } {
