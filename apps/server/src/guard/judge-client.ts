@@ -35,6 +35,8 @@ export function judgeAsker(deps: ForwardDeps) {
     } catch (error) {
       if (signal.aborted) throw new Error(`no verdict within ${budgetMs} ms`);
       if (error instanceof GatewayError) throw new Error(error.message);
+      // These reasons reach the caller's refusal: our own sentences only, never a parser's.
+      if (error instanceof SyntaxError) throw new Error("the judge's answer is not JSON");
       throw error;
     }
   };
