@@ -13,6 +13,7 @@ import { startLivenessSweep } from "./fleet/liveness-sweep";
 import { startApiPort } from "./http/api-port";
 import { createApiServices } from "./http/api-services";
 import { startGateway } from "./gateway/start-gateway";
+import { registerGuardMetrics } from "./guard/guard-metrics";
 import { createMetrics } from "./metrics";
 import { openClusterPki } from "./pki/cluster-pki";
 import { registerCertificateMetrics } from "./pki/certificate-metrics";
@@ -147,7 +148,9 @@ async function startLeading(
     ...{ reconciler: plane.reconciler, keys: api.keys, breakerOpenMs: config.breakerOpenMs },
     ...{ config: config.gateway, registry: metrics.registry, checks: config.gatewayChecks, log },
     controlPlanes: () => directory.liveCount(),
+    guard: api.guard,
   });
+  registerGuardMetrics(metrics.registry, api.guard);
   registerStoreQueueMetrics(metrics.registry, {
     usage: gateway.usage.queue,
     audit,

@@ -234,7 +234,8 @@ describe("gateway admission and routing", () => {
     expect(root.span.events?.map((e) => e.name)).toEqual(["llmgw.first_byte"]);
     const children = ours.filter((s) => s.span.parentSpanId === root.span.spanId);
     expect(children.map((s) => s.span.name).sort()).toEqual([
-      ...["llmgw.admission", "llmgw.attempt", "llmgw.on_demand", "llmgw.queue", "llmgw.upstream"],
+      ...["llmgw.admission", "llmgw.attempt", "llmgw.guard", "llmgw.on_demand", "llmgw.queue"],
+      "llmgw.upstream",
     ]);
     const attempt = must(
       children.find((s) => s.span.name === "llmgw.attempt"),

@@ -12,6 +12,7 @@ import { auditLog, eq, openStore, orgUnits, users, type Store, type StoreOptions
 import type { OwnershipResolver } from "@llmgw/domain";
 import { tempDir } from "@llmgw/testing";
 import { createKeysService } from "../src/keys/keys-service";
+import { Guard } from "../src/guard/guard";
 import { startMcp, type McpParts } from "../src/mcp/start-mcp";
 import { callTool, resultText, toolNames } from "./mcp-client";
 import { storeBackends } from "./harness";
@@ -74,6 +75,8 @@ describe.each(backends)("MCP grants through /mcp on $name", ({ options }) => {
       config: { isPrivateAllowed: true, breakerOpenMs: 60_000, defaultTimeoutMs: 10_000 },
       masterKey: randomBytes(32),
       keys: keyService,
+      // No policies are stored here, so the guard lets every call through untouched.
+      guard: new Guard({ db, nowMs: Date.now, log: (line) => logLines.push(line) }),
       sessionUser: () => Promise.resolve(null),
       ownership: tree,
       nowMs: Date.now,

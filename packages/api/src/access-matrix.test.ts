@@ -111,6 +111,10 @@ const RULES: Record<string, Rule> = {
   "mcp.grants.grant": "admin",
   "mcp.grants.revoke": "admin",
   "mcp.grants.open": "admin",
+  "guard.policies.list": "admin",
+  "guard.policies.add": "admin",
+  "guard.policies.remove": "admin",
+  "guard.judge.check": "admin",
 };
 
 const procedures = Object.entries(

@@ -69,6 +69,8 @@ import type {
   SignInMethods,
   SignInSettings,
 } from "./sign-in/schemas";
+import type { GuardPolicy } from "@llmgw/domain";
+import type { GuardJudgeCheck, GuardJudgeCheckInput, GuardPolicyView } from "./guard/schemas";
 import type { ClusterStatus } from "./status/schemas";
 import type { ExploreAnswer, ExploreInput } from "./explore/schemas";
 import type { FacilityHoldView, FacilityView, NodeCordonInput } from "./facility/schemas";
@@ -325,6 +327,15 @@ export interface ExploreService {
   run(configs: NonNullable<ExploreInput["configs"]>): Promise<ExploreAnswer>;
 }
 
+export interface GuardService {
+  listPolicies(): Promise<GuardPolicyView[]>;
+  /** Adds or replaces the policy by name; refuses a judge model the catalog does not hold. */
+  addPolicy(input: GuardPolicy, actor: Actor): Promise<GuardPolicyView>;
+  removePolicy(name: string, actor: Actor): Promise<{ name: string }>;
+  /** Times three judgments and a burst against the policies' budget. */
+  checkJudge(input: GuardJudgeCheckInput): Promise<GuardJudgeCheck>;
+}
+
 export interface ApiServices {
   nodes: NodesService;
   auth: AuthService;
@@ -350,6 +361,7 @@ export interface ApiServices {
   mcp: McpService;
   explore: ExploreService;
   facility: FacilityService;
+  guard: GuardService;
 }
 
 export interface ApiContext {

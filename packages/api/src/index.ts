@@ -14,6 +14,7 @@ export type {
   EventsService,
   ExploreService,
   FacilityService,
+  GuardService,
   PeopleService,
   SignInSetupService,
   KeysService,

@@ -105,6 +105,10 @@ export const REFUSALS = {
   "quota.not_found": ["scope"],
   "standby.no_leader": [],
   "explore.config_refused": ["name", "reason"],
+  "guard.judge_not_in_catalog": ["model"],
+  "guard.policy_not_found": ["name"],
+  "guard.no_judge": [],
+  "guard.judge_unavailable": ["model"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type RefusalCode = keyof typeof REFUSALS;

@@ -5,6 +5,7 @@ import { doctorRouter } from "./doctor/router";
 import { eventsRouter } from "./events/router";
 import { exploreRouter } from "./explore/router";
 import { facilityRouter } from "./facility/router";
+import { guardRouter } from "./guard/router";
 import { joinTokensRouter } from "./join-tokens/router";
 import { keysRouter } from "./keys/router";
 import { logsRouter } from "./logs/router";
@@ -49,6 +50,7 @@ export const appRouter = router({
   mcp: mcpRouter,
   explore: exploreRouter,
   facility: facilityRouter,
+  guard: guardRouter,
 });
 
 export type AppRouter = typeof appRouter;

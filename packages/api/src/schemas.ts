@@ -14,6 +14,7 @@ export * from "./facility/schemas";
 export * from "./join-tokens/schemas";
 export * from "./keys/schemas";
 export * from "./logs/schemas";
+export * from "./guard/schemas";
 export * from "./mcp/schemas";
 export * from "./models/schemas";
 export * from "./nodes/schemas";

@@ -1,6 +1,7 @@
 // A context with fake services for router tests: every service function is a vi.fn that a test
 // can answer or make refuse, and the caller's role is chosen per test.
 import { vi } from "vitest";
+import type { GuardPolicy } from "@llmgw/domain";
 import { ServiceError, type ApiContext, type ApiServices } from "../src/context";
 import type {
   CreateKeyInput,
@@ -295,6 +296,25 @@ export function fakeServices() {
       open: vi.fn(async () => []),
     },
     explore: { run: vi.fn(async () => ({ models: [] })) },
+    guard: {
+      listPolicies: vi.fn(async () => []),
+      addPolicy: vi.fn(async (input: GuardPolicy) => ({
+        ...input,
+        createdBy: "admin-user",
+        updatedAt: "2026-12-02T10:00:00.000Z",
+      })),
+      removePolicy: vi.fn(async (name: string) => ({ name })),
+      checkJudge: vi.fn(async () => ({
+        model: "judge",
+        budgetMs: 1_000,
+        singleMs: [100, 100, 100],
+        burst: 8,
+        burstMs: 400,
+        judgmentsPerSecond: 20,
+        speed: "ok" as const,
+        advice: "the judge keeps up",
+      })),
+    },
   } satisfies ApiServices;
 }
 

@@ -22,3 +22,4 @@ export * from "./resize";
 export * from "./facility";
 export * from "./engine-build";
 export * from "./images";
+export * from "./guard";

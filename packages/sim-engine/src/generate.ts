@@ -8,6 +8,7 @@ import { HttpError, parseBody, sendJson } from "./http-util";
 import { chatRequestSchema, completionRequestSchema, promptTexts } from "./schemas";
 import { SseWriter } from "./stream";
 import { countPromptTokens, generateReply, type Reply } from "./text";
+import { judgeReply, judgedText } from "./judge";
 
 interface Job {
   kind: "chat" | "completion";
@@ -16,6 +17,8 @@ interface Job {
   maxTokens: number | undefined;
   isStream: boolean;
   includeUsage: boolean;
+  /** The text a guard judgment asks about; the simulated judge answers a verdict for it. */
+  judged?: string;
 }
 
 export async function handleChat(ctx: RequestContext): Promise<void> {
@@ -29,6 +32,7 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
     maxTokens,
     isStream: body.stream === true,
     includeUsage: body.stream_options?.include_usage === true,
+    judged: judgedText(body.messages.map((m) => ({ role: m.role, text: contentText(m.content) }))),
   };
   await runJob(ctx, job);
 }
@@ -69,7 +73,7 @@ async function runJob(ctx: RequestContext, job: Job): Promise<void> {
   }
   // A simulated adapter answers differently from its base model: its name seeds the words too.
   const seedText = job.model === ctx.config.model ? job.prompt : `${job.model}\n${job.prompt}`;
-  const reply = generateReply(seedText, job.maxTokens);
+  const reply = job.judged ? judgeReply(job.judged) : generateReply(seedText, job.maxTokens);
   const slot = await ctx.load.admit(promptTokens, ctx.signal);
   let outcome: "stop" | "length" | "abort" = "abort";
   try {

@@ -26,7 +26,12 @@ export interface ForwardJob {
   /** The gateway asked for usage the client did not: drop the usage chunk from what it gets. */
   dropsUsageChunk: boolean;
   /** The request's trace: a span per attempt, and one for the answer relayed. */
-  trace: RequestTrace;
+  trace?: RequestTrace;
+  /**
+   * Reads a whole JSON answer before the client gets it (the guard); answers the body to send and
+   * a header to add. Absent for streams and for callers no answer policy covers.
+   */
+  rewriteAnswer?: (body: Buffer) => Promise<{ body: Buffer; header: string | null }>;
 }
 
 export interface ForwardDeps extends ExternalKeyDeps {
@@ -219,7 +224,7 @@ function attemptOnce(
   const url = external
     ? `${endpoint.baseUrl}${job.path.replace(/^\/v1/, "")}`
     : `${endpoint.baseUrl}${job.path}`;
-  const span = job.trace.open("llmgw.attempt", {
+  const span = job.trace?.open("llmgw.attempt", {
     ...{ "llmgw.endpoint": endpoint.id, "llmgw.external": Boolean(external), "url.full": url },
   });
   const result = callUpstream({
@@ -234,8 +239,8 @@ function attemptOnce(
   });
   void result.then(
     (answer) =>
-      span.end(answer.kind === "response" ? answer.status : (answer.code ?? "connection-error")),
-    () => span.end("error"),
+      span?.end(answer.kind === "response" ? answer.status : (answer.code ?? "connection-error")),
+    () => span?.end("error"),
   );
   return result;
 }

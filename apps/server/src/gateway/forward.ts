@@ -4,6 +4,7 @@
 import type { ServerResponse } from "node:http";
 import { once } from "node:events";
 import { firstAcceptableAnswer, settle, type ForwardDeps, type ForwardJob } from "./attempts";
+import { GUARD_HEADER } from "../guard/v1-guard";
 import { GatewayError } from "./errors";
 import { UsageScanner, type TokenUsage } from "./usage-scan";
 import { UsageChunkFilter } from "./usage-stream";
@@ -38,6 +39,24 @@ export async function forward(
     );
   }
   const scanner = new UsageScanner(deps.nowMs);
+  const isJson = result.headers["content-type"]?.startsWith("application/json") === true;
+  if (job.rewriteAnswer && result.status === 200 && isJson) {
+    const read = await rewritten(result.body, scanner, job.rewriteAnswer).finally(() => {
+      if (!answer.isSettled) settle(deps, endpoint, result.status);
+    });
+    res.writeHead(result.status, {
+      ...result.headers,
+      "x-request-id": job.requestId,
+      ...(read.header ? { [GUARD_HEADER]: read.header } : {}),
+    });
+    res.end(read.body);
+    return {
+      status: 200,
+      replicaId: endpoint.id,
+      usage: scanner.usage(),
+      firstByteAtMs: scanner.firstByteAtMs,
+    };
+  }
   res.writeHead(result.status, { ...result.headers, "x-request-id": job.requestId });
   const outcome = {
     status: result.status,
@@ -49,9 +68,9 @@ export async function forward(
     job.dropsUsageChunk && result.headers["content-type"]?.startsWith("text/event-stream")
       ? new UsageChunkFilter()
       : null;
-  const upstream = job.trace.open("llmgw.upstream", { "llmgw.endpoint": endpoint.id });
+  const upstream = job.trace?.open("llmgw.upstream", { "llmgw.endpoint": endpoint.id });
   const broke = await relay(result.body, { scanner, filter }, res, job.signal);
-  upstream.end(broke ? "upstream_interrupted" : result.status);
+  upstream?.end(broke ? "upstream_interrupted" : result.status);
   if (!answer.isSettled)
     settle(deps, endpoint, broke && !job.signal.aborted ? "connection-error" : result.status);
   if (broke && !job.signal.aborted) {
@@ -61,6 +80,29 @@ export async function forward(
     endBroken(res, result.headers["content-type"], endpoint.id);
   }
   return { ...outcome, usage: scanner.usage(), firstByteAtMs: scanner.firstByteAtMs };
+}
+
+/** A whole answer read, then changed by the guard before any of it reaches the client. */
+async function rewritten(
+  body: AsyncIterable<Buffer>,
+  scanner: UsageScanner,
+  rewrite: NonNullable<ForwardJob["rewriteAnswer"]>,
+): Promise<{ body: Buffer; header: string | null }> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of body) {
+      scanner.see(chunk);
+      chunks.push(chunk);
+    }
+  } catch {
+    throw new GatewayError(
+      502,
+      "the answer broke off before the guard could read it",
+      "server_error",
+      "upstream_interrupted",
+    );
+  }
+  return rewrite(Buffer.concat(chunks));
 }
 
 /**

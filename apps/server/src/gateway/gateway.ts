@@ -21,6 +21,8 @@ import type { RequestTracer } from "./request-trace";
 import type { UsageRecorder } from "./usage-recorder";
 import { bearerKeyOf } from "./bearer";
 import { serveComfyImages, type ComfyImageDeps } from "./comfy/comfy-images";
+import type { Guard } from "../guard/guard";
+import { GUARD_HEADER, guardV1Json, type V1Who } from "../guard/v1-guard";
 
 const V1_POST_PATHS: ReadonlySet<string> = new Set([
   "/v1/chat/completions",
@@ -45,6 +47,7 @@ export interface GatewayDeps extends ForwardDeps, ComfyImageDeps {
   metrics: GatewayMetrics;
   fleet: FleetView;
   tracer: RequestTracer;
+  guard: Guard;
 }
 
 export function createGateway(
@@ -180,6 +183,15 @@ async function serve(
   let model = target.model;
   let leave: (() => void) | null = null;
   try {
+    const who: V1Who = {
+      subject: `key:${key.id}`,
+      levels: [key.owner, `key:${key.id}`],
+      requestId,
+    };
+    const prompt = await trace.step("llmgw.guard", { "llmgw.guard.stage": "prompt" }, () =>
+      guardV1Json(deps.guard, "prompt", who, body.raw),
+    );
+    if (prompt.header) res.setHeader(GUARD_HEADER, prompt.header);
     await trace.step("llmgw.on_demand", {}, () =>
       awaitOnDemand(deps.onDemand, target.model, client.signal),
     );
@@ -201,12 +213,21 @@ async function serve(
       model,
       path,
       method: "POST" as const,
-      body: withAdapterSelection(upstreamBody(body, path, upstreamModel), target),
+      body: withAdapterSelection(
+        upstreamBody({ ...body, raw: prompt.raw }, path, upstreamModel),
+        target,
+      ),
       requestId,
       accept: req.headers.accept,
       signal: client.signal,
       dropsUsageChunk: body.isStream && !body.wantsUsage,
       trace,
+      rewriteAnswer: body.isStream
+        ? undefined
+        : async (answer: Buffer) => {
+            const read = await guardV1Json(deps.guard, "answer", who, answer);
+            return { body: read.raw, header: read.header ?? prompt.header };
+          },
     };
     outcome = await answer(deps, job, res, noEndpoint);
   } catch (error) {

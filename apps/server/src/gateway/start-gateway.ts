@@ -13,6 +13,8 @@ import { AdmissionQueues } from "./admission";
 import { EndpointPool } from "./endpoints";
 import { createExternalAgent } from "./external";
 import { createGateway } from "./gateway";
+import type { Guard } from "../guard/guard";
+import { judgeAsker } from "../guard/judge-client";
 import { registerGatewayMetrics } from "./gateway-metrics";
 import { KeyLimits } from "./key-limits";
 import { startLoadScraper, type LoadScraper } from "./load-scraper";
@@ -60,6 +62,8 @@ export interface GatewayOptions {
   checks: boolean;
   /** How many control planes share each key's limits now (each admits its share). */
   controlPlanes?(): number;
+  /** The guard; the gateway binds its judge, since only the gateway reaches the replicas. */
+  guard: Guard;
   log(line: string): void;
 }
 
@@ -93,6 +97,24 @@ export function startGateway(options: GatewayOptions): RunningGateway {
   const tracer = startRequestTracer(config.tracing);
   if (config.tracing.endpoint !== null)
     log(`gateway: tracing /v1 requests to ${config.tracing.endpoint} (OTLP, protobuf)`);
+  const forwardDeps = {
+    pool,
+    agent,
+    externalAgent,
+    allowPrivateUpstreams: config.allowPrivateUpstreams,
+    keyFileDir: config.keyFileDir,
+    sealedKey: (model: string) => fleet.catalog.externalKey(model),
+    retryBudget: (model: string) => {
+      let budget = budgets.get(model);
+      if (!budget) budgets.set(model, (budget = new RetryBudget(0.2)));
+      return budget;
+    },
+    replicaSecret,
+    metrics,
+    nowMs,
+    log,
+  };
+  options.guard.bindJudge(judgeAsker(forwardDeps));
   const handle = createGateway({
     keys: options.checks
       ? options.keys
@@ -109,23 +131,10 @@ export function startGateway(options: GatewayOptions): RunningGateway {
       nowMs,
     },
     usage,
-    metrics,
     fleet,
     tracer,
-    pool,
-    agent,
-    externalAgent,
-    allowPrivateUpstreams: config.allowPrivateUpstreams,
-    keyFileDir: config.keyFileDir,
-    sealedKey: (model) => fleet.catalog.externalKey(model),
-    retryBudget: (model) => {
-      let budget = budgets.get(model);
-      if (!budget) budgets.set(model, (budget = new RetryBudget(0.2)));
-      return budget;
-    },
-    replicaSecret,
-    nowMs,
-    log,
+    guard: options.guard,
+    ...forwardDeps,
   });
   return {
     handle,

@@ -23,6 +23,8 @@ import { createOwnershipResolver } from "../identity/ownership";
 import { createPeopleService } from "../identity/people-service";
 import { createSignInSetupService } from "../identity/sign-in-service";
 import { SignInStore } from "../identity/sign-in-settings";
+import { Guard } from "../guard/guard";
+import { createGuardService } from "../guard/guard-service";
 import { createKeysService, type GatewayKeys } from "../keys/keys-service";
 import { startMcp, type McpParts } from "../mcp/start-mcp";
 import type { ClusterPki } from "../pki/cluster-pki";
@@ -62,6 +64,8 @@ export interface ApiWiring {
   /** The Entra sign-in, which the /auth routes complete. */
   entra: EntraSignIn;
   mcp: McpParts;
+  /** The guard, which the /v1 gateway and the MCP gateway both consult. */
+  guard: Guard;
   /** Stored releases, which the upload route writes and the agent port serves. */
   releaseStore: ReleaseStore;
   sessionUser(token: string): Promise<UserView | null>;
@@ -76,8 +80,9 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
   const ldap = new LdapSignIn(signInStore, log);
   const ownership = createOwnershipResolver(db);
   const sessionUser = (token: string) => userForSession(db, token, new Date(nowMs()));
+  const guard = new Guard({ db, nowMs, log });
   const mcp = startMcp({
-    ...{ db, config: config.mcp, masterKey: plane.masterKey },
+    ...{ db, config: config.mcp, masterKey: plane.masterKey, guard },
     ...{ keys, ownership, sessionUser, nowMs, log },
   });
   const { catalog, health, reconciler } = plane;
@@ -137,6 +142,10 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
     signIn: createSignInSetupService(signInStore),
     mcp: mcp.service,
     explore: createExploreService(fleetForExplorer(fleet)),
+    guard: createGuardService({
+      ...{ db, guard, nowMs },
+      hasModel: (name) => fleet.catalog.current().get(name) !== undefined,
+    }),
   };
-  return { services, keys, signInStore, entra, mcp, releaseStore, sessionUser };
+  return { services, keys, signInStore, entra, mcp, guard, releaseStore, sessionUser };
 }

@@ -4,11 +4,13 @@
 import type { ApiServices } from "@llmgw/api";
 import { auditLog, mcpGrants, mcpServers, type McpServerRow } from "@llmgw/db";
 import { effectiveGrant, messageOf } from "@llmgw/domain";
+import type { Guard } from "../guard/guard";
 import type { CallerDeps, McpCaller } from "./callers";
 import type { McpServiceDeps } from "./mcp-service";
 
 export interface McpGatewayDeps extends McpServiceDeps, CallerDeps {
   services: ApiServices;
+  guard: Guard;
   log(line: string): void;
 }
 

@@ -3,6 +3,8 @@
 // headers. The outcome feeds the server's breaker and the audit.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ADMIN_MCP_SERVER, splitGatewayToolName, toolGranted, messageOf } from "@llmgw/domain";
+import { randomUUID } from "node:crypto";
+import { guardToolArgs, guardToolResult } from "../guard/mcp-guard";
 import { MCP_FAILURES_TO_OPEN } from "./runtime";
 import { runAdminTool } from "./admin-tools";
 import { loadSdk } from "./sdk";
@@ -68,11 +70,18 @@ async function forward(
   elapsed: () => { elapsedMs: number },
 ): Promise<CallToolResult> {
   const breaker = deps.runtime.breaker(split.server);
+  const who = { ...scope.caller, requestId: `mcp-${randomUUID()}` };
+  const guarded = await guardToolArgs(deps.guard, who, name, args);
+  if (!guarded.ok) {
+    breaker.onSuccess();
+    audit(deps, scope.caller, name, "guard_refused", elapsed());
+    return errorResult(guarded.message);
+  }
+  let result: CallToolResult;
   try {
-    const result = await callUpstreamTool(target, split.tool, args);
+    result = await callUpstreamTool(target, split.tool, guarded.args);
     breaker.onSuccess();
     audit(deps, scope.caller, name, result.isError ? "tool_error" : "ok", elapsed());
-    return result;
   } catch (error) {
     const reason = upstreamReason(error, target);
     if (!(await isServerFailure(error))) {
@@ -89,4 +98,5 @@ async function forward(
     deps.log(`mcp server ${split.server}: ${name} failed: ${reason}`);
     return errorResult(`MCP server ${split.server} failed: ${reason}`);
   }
+  return guardToolResult(deps.guard, who, name, result);
 }

@@ -5,6 +5,7 @@ import type { ApiServices, McpService, UserView } from "@llmgw/api";
 import type { Database } from "@llmgw/db";
 import { flatOwnership, type OwnershipResolver } from "@llmgw/domain";
 import type { ServerConfig } from "../config";
+import type { Guard } from "../guard/guard";
 import type { GatewayKeys } from "../keys/keys-service";
 import { createMcpGateway } from "./mcp-gateway";
 import { createMcpService, type McpServiceDeps } from "./mcp-service";
@@ -21,6 +22,7 @@ export interface McpOptions {
   config: ServerConfig["mcp"];
   masterKey: Uint8Array;
   keys: GatewayKeys;
+  guard: Guard;
   sessionUser(token: string): Promise<UserView | null>;
   ownership?: OwnershipResolver;
   nowMs(): number;
@@ -42,6 +44,7 @@ export function startMcp(options: McpOptions): McpParts {
       createMcpGateway({
         ...deps,
         keys: options.keys,
+        guard: options.guard,
         sessionUser: options.sessionUser,
         services,
         log: options.log,

@@ -30,6 +30,7 @@ const GO_TO_TARGETS: Record<string, string> = {
   s: "/people/sign-in",
   a: "/audit",
   t: "/admin/mcp",
+  j: "/admin/guard",
   y: "/account",
 };
 

@@ -11,6 +11,7 @@ import facilityEn from "../locales/en/facility.json";
 import keysEn from "../locales/en/keys.json";
 import logsEn from "../locales/en/logs.json";
 import mcpEn from "../locales/en/mcp.json";
+import guardEn from "../locales/en/guard.json";
 import modelsEn from "../locales/en/models.json";
 import nodesEn from "../locales/en/nodes.json";
 import peopleEn from "../locales/en/people.json";
@@ -30,6 +31,7 @@ import facilityTr from "../locales/tr/facility.json";
 import keysTr from "../locales/tr/keys.json";
 import logsTr from "../locales/tr/logs.json";
 import mcpTr from "../locales/tr/mcp.json";
+import guardTr from "../locales/tr/guard.json";
 import modelsTr from "../locales/tr/models.json";
 import nodesTr from "../locales/tr/nodes.json";
 import peopleTr from "../locales/tr/people.json";
@@ -55,6 +57,7 @@ export const NAMESPACES = [
   "signin-setup",
   "cluster",
   "mcp",
+  "guard",
   "account",
   "refusals",
   "explore",
@@ -79,6 +82,7 @@ export const resources = {
     "signin-setup": signinSetupEn,
     cluster: clusterEn,
     mcp: mcpEn,
+    guard: guardEn,
     account: accountEn,
     refusals: refusalsEn,
     facility: facilityEn,
@@ -100,6 +104,7 @@ export const resources = {
     "signin-setup": signinSetupTr,
     cluster: clusterTr,
     mcp: mcpTr,
+    guard: guardTr,
     account: accountTr,
     refusals: refusalsTr,
     facility: facilityTr,

@@ -83,6 +83,16 @@ export const FLAGS = {
   memory: { value: "SIZE", help: "host memory each replica needs on its node, such as 8GiB" },
   domain: { value: "KIND=VALUE", help: "only nodes in this facility domain, such as rack=r12" },
   drain: { help: "also move the replicas off, each after its replacement is ready elsewhere" },
+  "applies-to": {
+    value: "LIST",
+    help: "who a guard policy covers: '*', team:NAME, user:NAME, key:ID, comma-separated",
+  },
+  stages: { value: "LIST", help: "prompt, answer, tool_args, tool_result, comma-separated" },
+  checks: { value: "LIST", help: "injection, pii, comma-separated" },
+  judge: { value: "MODEL", help: "the catalog model that judges what rules cannot see" },
+  fail: { value: "closed|open", help: "when the judge is slow or down: refuse, or let through" },
+  "budget-ms": { value: "MS", help: "how long a judgment may take, in milliseconds" },
+  burst: { value: "N", help: "judgments sent at once after the timed ones" },
   config: {
     value: "FILE",
     isRepeatable: true,

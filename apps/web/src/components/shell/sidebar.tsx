@@ -47,7 +47,10 @@ const SECTIONS = [
   },
   {
     label: "nav.admin",
-    entries: [{ href: "/admin/mcp", label: "nav.mcp", testId: "nav-mcp", shortcut: "g t" }],
+    entries: [
+      { href: "/admin/mcp", label: "nav.mcp", testId: "nav-mcp", shortcut: "g t" },
+      { href: "/admin/guard", label: "nav.guard", testId: "nav-guard", shortcut: "g j" },
+    ],
   },
 ] as const;
 

@@ -6,6 +6,7 @@ import { engineBuildCommands } from "./engine-build";
 import { eventCommands } from "./events";
 import { exploreCommands } from "./explore";
 import { facilityCommands } from "./facility";
+import { guardCommands } from "./guard";
 import { identityCommands } from "./identity";
 import { joinTokenCommands } from "./join-tokens";
 import { keyCommands } from "./keys";
@@ -28,6 +29,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...eventCommands,
   ...identityCommands,
   ...mcpCommands,
+  ...guardCommands,
   ...releaseCommands,
   ...upgradeCommands,
   ...controlPlaneCommands,

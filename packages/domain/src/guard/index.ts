@@ -1,0 +1,6 @@
+// The guard's pure parts: personal-data and injection detectors, the policy schema, and how a
+// judge model is asked and read.
+export * from "./pii";
+export * from "./injection";
+export * from "./policy";
+export * from "./judge";
