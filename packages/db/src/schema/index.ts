@@ -26,3 +26,4 @@ export * from "./quotas";
 export * from "./node-facility";
 export * from "./node-engine-builds";
 export * from "./facility-holds";
+export * from "./federation-peers";
