@@ -148,6 +148,18 @@ const envSchema = z.object({
     .min(1, "LLMGW_ENDPOINT_MAX_IN_FLIGHT must be at least 1")
     .max(100_000)
     .default(256),
+  LLMGW_FEDERATION_CHECK_MS: z.coerce
+    .number({ message: "LLMGW_FEDERATION_CHECK_MS must be a number" })
+    .int()
+    .min(200, "LLMGW_FEDERATION_CHECK_MS must be at least 200")
+    .max(600_000, "LLMGW_FEDERATION_CHECK_MS must be at most 600000")
+    .default(5_000),
+  LLMGW_FEDERATION_SYNC_MS: z.coerce
+    .number({ message: "LLMGW_FEDERATION_SYNC_MS must be a number" })
+    .int()
+    .min(1_000, "LLMGW_FEDERATION_SYNC_MS must be at least 1000")
+    .max(86_400_000, "LLMGW_FEDERATION_SYNC_MS must be at most 86400000")
+    .default(60_000),
   LLMGW_SCRAPE_INTERVAL_MS: z.coerce
     .number({ message: "LLMGW_SCRAPE_INTERVAL_MS must be a number" })
     .int()
@@ -243,6 +255,12 @@ export interface ServerConfig {
    */
   gatewayChecks: boolean;
   gateway: GatewayConfig;
+  federation: {
+    /** How often each peer's /ready is checked (its timeout is the same, at most 3 s). */
+    checkIntervalMs: number;
+    /** How often each peer's /v1/models is synced. */
+    syncIntervalMs: number;
+  };
   mcp: {
     /** Whether MCP servers may be on private, loopback, link-local or metadata addresses. */
     isPrivateAllowed: boolean;
@@ -363,6 +381,10 @@ export function parseServerConfig(
       onDemandIdleMs: e.LLMGW_ON_DEMAND_IDLE_MS,
       allowPrivateUpstreams: ["true", "1"].includes(e.LLMGW_ALLOW_PRIVATE_UPSTREAMS),
       keyFileDir: e.LLMGW_KEY_FILE_DIR ? resolve(e.LLMGW_KEY_FILE_DIR) : null,
+    },
+    federation: {
+      checkIntervalMs: e.LLMGW_FEDERATION_CHECK_MS,
+      syncIntervalMs: e.LLMGW_FEDERATION_SYNC_MS,
     },
     mcp: {
       isPrivateAllowed: e.LLMGW_MCP_ALLOW_PRIVATE === "1" || e.LLMGW_MCP_ALLOW_PRIVATE === "true",

@@ -13,6 +13,7 @@ export type {
   EventsService,
   ExploreService,
   FacilityService,
+  FederationService,
   PeopleService,
   SignInSetupService,
   KeysService,

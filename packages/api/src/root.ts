@@ -4,6 +4,7 @@ import { authRouter } from "./auth/router";
 import { eventsRouter } from "./events/router";
 import { exploreRouter } from "./explore/router";
 import { facilityRouter } from "./facility/router";
+import { federationRouter } from "./federation/router";
 import { joinTokensRouter } from "./join-tokens/router";
 import { keysRouter } from "./keys/router";
 import { logsRouter } from "./logs/router";
@@ -47,6 +48,7 @@ export const appRouter = router({
   mcp: mcpRouter,
   explore: exploreRouter,
   facility: facilityRouter,
+  federation: federationRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -17,6 +17,7 @@ import type {
   RoleBindingView,
   SetQuotaInput,
   McpServerView,
+  PeerView,
   TokenView,
 } from "../src/schemas";
 
@@ -176,6 +177,7 @@ export function fakeServices() {
     },
     status: {
       get: vi.fn(async () => ({
+        clusterId: "00000000-0000-4000-8000-000000000000",
         nodesReady: 0,
         nodesUnreachable: 0,
         freeWholeNodes: [],
@@ -287,6 +289,12 @@ export function fakeServices() {
       revoke: vi.fn(async () => []),
       open: vi.fn(async () => []),
     },
+    federation: {
+      list: vi.fn(async () => []),
+      add: vi.fn(async () => peerView()),
+      remove: vi.fn(async (name: string) => ({ name })),
+      sync: vi.fn(async () => []),
+    },
     explore: { run: vi.fn(async () => ({ models: [] })) },
   } satisfies ApiServices;
 }
@@ -296,6 +304,20 @@ const signInSettings = {
   ldap: null,
   scim: { hasToken: false, lastSyncAt: null, path: "/scim/v2" },
 };
+
+function peerView(): PeerView {
+  return {
+    name: "site-b",
+    url: "https://llmgw.b.example",
+    sendsTags: false,
+    state: "unknown",
+    latencyMs: null,
+    lastError: null,
+    models: [],
+    syncedAt: null,
+    createdBy: "admin",
+  };
+}
 
 function tokenView(): TokenView {
   return {
@@ -367,6 +389,7 @@ function keyView(owner: string): KeyView {
     requestsPerMinute: null,
     tokensPerMinute: null,
     concurrentMax: null,
+    residency: "any",
     expiresAt: null,
     revokedAt: null,
     createdBy: "admin",

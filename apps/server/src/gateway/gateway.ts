@@ -19,6 +19,8 @@ import { whyUnavailable } from "./unavailable";
 import type { UsageRecorder } from "./usage-recorder";
 import { bearerKeyOf } from "./bearer";
 import { serveComfyImages, type ComfyImageDeps } from "./comfy/comfy-images";
+import { HOP_HEADER, checkHops } from "../federation/hop";
+import { forwardToPeer, type PeerForwardDeps } from "../federation/peer-forward";
 
 const V1_POST_PATHS: ReadonlySet<string> = new Set([
   "/v1/chat/completions",
@@ -36,6 +38,7 @@ export interface GatewayDeps extends ForwardDeps, ComfyImageDeps {
   usage: UsageRecorder;
   metrics: GatewayMetrics;
   fleet: FleetView;
+  peers: PeerForwardDeps;
 }
 
 export function createGateway(
@@ -47,6 +50,10 @@ export function createGateway(
       typeof offered === "string" && REQUEST_ID.test(offered) ? offered : randomUUID();
     try {
       const key = await authenticate(deps.keys, req);
+      // A request that already passed this cluster came round a loop of peers: sending it on
+      // again would go round once more, so it ends here.
+      const hops = checkHops(req.headers[HOP_HEADER], deps.peers.federation.clusterId);
+      if (!hops.ok) throw new GatewayError(508, hops.why, "invalid_request_error", hops.code);
       if (path === "/v1/models" && req.method === "GET")
         return listModels(deps, key, res, requestId);
       if (!V1_POST_PATHS.has(path))
@@ -64,7 +71,7 @@ export function createGateway(
           "method_not_allowed",
           { allow: "POST" },
         );
-      await serve(deps, key, req, res, path, requestId);
+      await serve(deps, key, req, res, { path, requestId, hops: hops.hops });
     } catch (error) {
       if (!(error instanceof GatewayError)) throw error;
       sendGatewayError(res, error, requestId);
@@ -102,10 +109,19 @@ function listModels(
   res: ServerResponse,
   requestId: string,
 ): void {
-  const data = deps.fleet.catalog
+  const local = deps.fleet.catalog
     .current()
     .models.filter((model) => modelAllowed(key.models, model.name))
     .map((model) => ({ id: model.name, object: "model", created: 0, owned_by: "llmgw" }));
+  // A key that must stay in this cluster is not shown models it could never be sent to.
+  const peers =
+    key.residency === "local"
+      ? []
+      : deps.peers.federation
+          .offered()
+          .filter((name) => modelAllowed(key.models, name))
+          .map((name) => ({ id: name, object: "model", created: 0, owned_by: "llmgw-peer" }));
+  const data = [...local, ...peers];
   res
     .writeHead(200, { "content-type": "application/json", "x-request-id": requestId })
     .end(JSON.stringify({ object: "list", data }));
@@ -130,17 +146,29 @@ function answer(
   return serveComfyImages(deps, { ...job, definition, raw: job.body }, res, noEndpoint);
 }
 
+/** Whether a request must stay in this cluster: its key's or its model's residency says so. */
+function staysLocal(deps: GatewayDeps, key: ApiKeyRow, model: string): boolean {
+  const definition = deps.fleet.catalog.current().get(model);
+  return (
+    key.residency === "local" || definition?.residency === "local" || definition?.no_store === true
+  );
+}
+
 async function serve(
   deps: GatewayDeps,
   key: ApiKeyRow,
   req: IncomingMessage,
   res: ServerResponse,
-  path: string,
-  requestId: string,
+  route: { path: string; requestId: string; hops: readonly string[] },
 ): Promise<void> {
+  const { path, requestId } = route;
   const body = parseV1Body(await readBody(req), req.headers["content-type"]);
+  const { federation } = deps.peers;
+  const isKnown =
+    deps.fleet.catalog.current().get(body.model) !== undefined ||
+    federation.target(body.model) !== null;
   // An unknown model and a model outside the allowlist look the same, as OpenAI answers both.
-  if (!modelAllowed(key.models, body.model) || !deps.fleet.catalog.current().get(body.model)) {
+  if (!modelAllowed(key.models, body.model) || !isKnown) {
     throw new GatewayError(
       404,
       `The model \`${body.model}\` does not exist or you do not have access to it.`,
@@ -158,12 +186,50 @@ async function serve(
   let model = body.model;
   let leave: (() => void) | null = null;
   try {
-    await awaitOnDemand(deps.onDemand, body.model, client.signal);
-    model = servingModel(deps.fleet.catalog, deps.pool, key.models, body.model, deps.nowMs());
+    const isLocal = staysLocal(deps, key, body.model);
+    const asked = federation.target(body.model);
+    if (asked && isLocal)
+      throw new GatewayError(
+        403,
+        `key ${key.prefix} may not send requests outside this cluster (residency: local); "${body.model}" is served by peer ${asked.peer.row.name}`,
+        "invalid_request_error",
+        "residency_local",
+      );
+    if (!asked) {
+      await awaitOnDemand(deps.onDemand, body.model, client.signal);
+      const peers = isLocal ? null : federation;
+      model = servingModel(
+        deps.fleet.catalog,
+        deps.pool,
+        key.models,
+        body.model,
+        deps.nowMs(),
+        peers,
+      );
+    }
+    if (model !== body.model) res.setHeader("x-llmgw-fallback-from", body.model);
+    const peerTarget = federation.target(model);
+    if (peerTarget) {
+      outcome = await forwardToPeer(
+        deps.peers,
+        {
+          target: peerTarget,
+          path,
+          body: upstreamBody(body, path, model),
+          requestId,
+          accept: req.headers.accept,
+          signal: client.signal,
+          dropsUsageChunk: body.isStream && !body.wantsUsage,
+          hops: route.hops,
+          key,
+        },
+        res,
+      );
+      return;
+    }
     leave = await deps.queues.enter(model, client.signal);
     const noEndpoint = () =>
       whyUnavailable(deps.fleet, body.model, deps.pool.endpointsOf(body.model), deps.nowMs());
-    if (model !== body.model) res.setHeader("x-llmgw-fallback-from", body.model);
     const job = {
       model,
       path,

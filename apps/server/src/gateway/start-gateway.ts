@@ -18,6 +18,8 @@ import { KeyLimits } from "./key-limits";
 import { startLoadScraper, type LoadScraper } from "./load-scraper";
 import { createUpstreamAgent } from "./upstream";
 import { UsageRecorder } from "./usage-recorder";
+import type { Federation } from "../federation/federation";
+import { registerFederationMetrics } from "../federation/federation-metrics";
 
 export interface RunningGateway {
   handle: ReturnType<typeof createGateway>;
@@ -31,6 +33,7 @@ export interface RunningGateway {
 const OPEN_KEY: ApiKeyRow = {
   ...{ id: "gateway-checks-off", prefix: "checks-off", keyHash: "", owner: "user:benchmark" },
   ...{ models: ["*"], requestsPerMinute: null, tokensPerMinute: null, concurrentMax: null },
+  residency: "any",
   ...{ expiresAt: null, revokedAt: null, createdBy: "config", createdAt: new Date(0) },
   lastUsedAt: null,
 };
@@ -59,6 +62,10 @@ export interface GatewayOptions {
   checks: boolean;
   /** How many control planes share each key's limits now (each admits its share). */
   controlPlanes?(): number;
+  /** Peer clusters whose models are offered here as `PEER/MODEL`. */
+  federation: Federation;
+  /** How often peers are checked (a down peer's models say when to retry). */
+  federationCheckIntervalMs: number;
   log(line: string): void;
 }
 
@@ -107,6 +114,13 @@ export function startGateway(options: GatewayOptions): RunningGateway {
     usage,
     metrics,
     fleet,
+    peers: {
+      federation: options.federation,
+      metrics: registerFederationMetrics(options.registry, options.federation),
+      checkIntervalMs: options.federationCheckIntervalMs,
+      nowMs,
+      log,
+    },
     pool,
     agent,
     externalAgent,

@@ -34,6 +34,7 @@ import { ReleaseStore } from "../releases/release-store";
 import { createReleasesService } from "../releases/releases-service";
 import { createUpgradeService } from "../upgrade/upgrade-service";
 import { SERVER_VERSION } from "../version";
+import type { Federation } from "../federation/federation";
 
 /** Fetching, checking and unpacking a release of hundreds of megabytes takes a node a while. */
 const NODE_UPGRADE_REPLY_TIMEOUT_MS = 5 * 60_000;
@@ -50,6 +51,8 @@ export interface ApiServicesOptions extends Omit<ControlPlaneOptions, "leadershi
   controlPlanes: ApiServices["controlPlanes"];
   /** The node certificates (nodes.remove revokes them) and the join tokens. */
   cluster: { pki: Pick<ClusterPki, "certificates">; joinTokens: JoinTokens };
+  /** Peer clusters, and this cluster's own id. */
+  federation: Federation;
 }
 
 export interface ApiWiring {
@@ -101,7 +104,7 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
     auth: createAuthService(db, config.sessionTtlMs, nowMs, ldap, config.signInFreeFailures),
     models: createModelsService({ db, fleet, catalog, health, reconciler, events, log }),
     replicas,
-    status: createStatusService(fleet),
+    status: createStatusService(fleet, options.federation.clusterId),
     logs: createLogsService({ registry, links }, timeoutMs),
     reclaim: createReclaimService(db, { registry, links, catalog: fleet.catalog }, timeoutMs),
     releases: createReleasesService(releaseStore, events),
@@ -130,6 +133,7 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
     ownership,
     signIn: createSignInSetupService(signInStore),
     mcp: mcp.service,
+    federation: options.federation,
     explore: createExploreService(fleetForExplorer(fleet)),
   };
   return { services, keys, signInStore, entra, mcp, releaseStore, sessionUser };

@@ -169,6 +169,10 @@ const baseSchema = z.strictObject({
    * fleet with no room beside. Kept in the definition so the planner reads it with no new column.
    */
   restart: z.enum(RESTART_MODES, { error: "restart is surge or in-place" }).optional(),
+  /** `local`: the model's requests never go to a peer cluster, not even as a fallback's overflow. */
+  residency: z.enum(["any", "local"], { error: "residency is any or local" }).optional(),
+  /** The model's prompts may be kept nowhere outside this cluster, so never sent to a peer. */
+  no_store: z.boolean().optional(),
 });
 
 type BaseModel = z.output<typeof baseSchema>;
