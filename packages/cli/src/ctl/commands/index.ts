@@ -5,6 +5,7 @@ import { engineBuildCommands } from "./engine-build";
 import { eventCommands } from "./events";
 import { exploreCommands } from "./explore";
 import { facilityCommands } from "./facility";
+import { federationCommands } from "./federation";
 import { identityCommands } from "./identity";
 import { joinTokenCommands } from "./join-tokens";
 import { keyCommands } from "./keys";
@@ -27,6 +28,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...eventCommands,
   ...identityCommands,
   ...mcpCommands,
+  ...federationCommands,
   ...releaseCommands,
   ...upgradeCommands,
   ...controlPlaneCommands,

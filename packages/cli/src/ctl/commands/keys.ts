@@ -97,7 +97,7 @@ export const keyCommands: Record<string, Command> = {
   keys: {
     usage: KEYS_USAGE,
     summary: "API keys for /v1: create (shown once), list, revoke",
-    flags: ["owner", "models", "rpm", "tpm", "max-concurrent", "expires", "json"],
+    flags: ["owner", "models", "rpm", "tpm", "max-concurrent", "residency", "expires", "json"],
     takesArguments: true,
     run: keysCommand,
   },
