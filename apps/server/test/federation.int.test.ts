@@ -129,7 +129,7 @@ describe("federation between three clusters", () => {
     expect(listed?.latencyMs).toEqual(expect.any(Number));
   });
 
-  it("serves a peer's model, and its peer's, with the official client, the request id going along", async () => {
+  it("serves a peer's model, and its peer's, with the official client", async () => {
     const direct = await client(a, aKey).chat.completions.create({
       model: "b/b-sim",
       messages: [{ role: "user", content: "hello" }],

@@ -47,7 +47,15 @@ const SECTIONS = [
   },
   {
     label: "nav.admin",
-    entries: [{ href: "/admin/mcp", label: "nav.mcp", testId: "nav-mcp", shortcut: "g t" }],
+    entries: [
+      { href: "/admin/mcp", label: "nav.mcp", testId: "nav-mcp", shortcut: "g t" },
+      {
+        href: "/admin/federation",
+        label: "nav.federation",
+        testId: "nav-federation",
+        shortcut: "g d",
+      },
+    ],
   },
 ] as const;
 
