@@ -3,13 +3,13 @@
 // and its models kept in step with its /v1/models on a timer and on `ctl federation sync`.
 import type { Actor, FederationAddInput, FederationSyncResult, PeerView } from "@llmgw/api";
 import type { FederationPeerRow } from "@llmgw/db";
-import { messageOf } from "@llmgw/domain";
+import { messageOf, must } from "@llmgw/domain";
 import { request, type Agent } from "undici";
 import { createGuardedAgent } from "../outbound/guarded-agent";
 import { HOP_HEADER } from "./hop";
 import { PeerBreaker } from "./peer-breaker";
 import { checkPeerUrl, peerPath } from "./peer-url";
-import { PeersStore, peerNotFound } from "./peers-store";
+import { peerNotFound, type PeersStore } from "./peers-store";
 import { diffPeerModels, type PeerModel } from "./sync-diff";
 
 /** A /ready check that takes longer than this counts as failed, whatever the interval. */
@@ -128,9 +128,9 @@ export class Federation {
   }
 
   async sync(name: string | null): Promise<FederationSyncResult[]> {
-    if (name !== null && !this.peers.has(name)) throw peerNotFound(name);
-    const peers = name === null ? [...this.peers.values()] : [this.peers.get(name)!];
-    return Promise.all(peers.map((peer) => this.syncPeer(peer)));
+    const peers = name === null ? [...this.peers.values()] : [this.peers.get(name)];
+    if (peers.some((peer) => peer === undefined)) throw peerNotFound(name ?? "");
+    return Promise.all(peers.map((peer) => this.syncPeer(must(peer, "a known peer"))));
   }
 
   /** The headers every call to a peer carries: its key and the hops, this cluster added. */

@@ -16,7 +16,7 @@ import { hopsOnward } from "./hop";
 import { peerPath } from "./peer-url";
 
 /** Names the caller to a peer added with --send-tags, so the peer can attribute its usage. */
-export const ATTRIBUTION_HEADER = "x-llmgw-attribution";
+const ATTRIBUTION_HEADER = "x-llmgw-attribution";
 
 const PASSED_HEADERS = ["content-type", "cache-control", "retry-after"];
 
