@@ -74,11 +74,9 @@ describe("federation between three clusters", () => {
 
   beforeAll(async () => {
     const source = await simWeightsSource("it-fed-weights");
-    [a, b, c] = await Promise.all(
-      ["a", "b", "c"].map((name) =>
-        startFleet({ env: ENV, agents: [{ name: `it-fed-${name}`, profile: "l40sx4" }] }),
-      ),
-    );
+    const start = (name: string) =>
+      startFleet({ env: ENV, agents: [{ name: `it-fed-${name}`, profile: "l40sx4" }] });
+    [a, b, c] = await Promise.all([start("a"), start("b"), start("c")]);
     await Promise.all([
       a.api.models.add.mutate({ definition: simGpuModel("a-sim", source) }),
       b.api.models.add.mutate({ definition: simGpuModel("b-sim", source) }),
