@@ -53,7 +53,13 @@ export function createGateway(
       // A request that already passed this cluster came round a loop of peers: sending it on
       // again would go round once more, so it ends here.
       const hops = checkHops(req.headers[HOP_HEADER], deps.peers.federation.clusterId);
-      if (!hops.ok) throw new GatewayError(508, hops.why, "invalid_request_error", hops.code);
+      if (!hops.ok)
+        throw new GatewayError(
+          hops.code === "federation_loop" ? 508 : 400,
+          hops.why,
+          "invalid_request_error",
+          hops.code,
+        );
       if (path === "/v1/models" && req.method === "GET")
         return listModels(deps, key, res, requestId);
       if (!V1_POST_PATHS.has(path))
