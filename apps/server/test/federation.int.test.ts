@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@llmgw/testing";
-import { simGpuModel, simWeightsSource, startFleet, type Fleet } from "./harness";
+import { rejectionOf, simGpuModel, simWeightsSource, startFleet, type Fleet } from "./harness";
 
 /**
  * A stand-in peer (a real HTTP server, answering as a cluster would) that keeps the headers each
@@ -181,6 +181,11 @@ describe("federation between three clusters", () => {
     expect(refusal.message).toContain(`${aClusterId},${bClusterId}`);
     const forged = await chat(a, aKey, "a-sim", { "x-llmgw-hop": `x1,${aClusterId}` });
     expect(forged.status).toBe(508);
+    const garbled = await chat(a, aKey, "a-sim", { "x-llmgw-hop": "x1,<script>" });
+    expect(garbled.status).toBe(400);
+    expect(((await garbled.json()) as { error: { code: string } }).error.code).toBe(
+      "federation_bad_hop",
+    );
   });
 
   it("overflows a model with no room to its peer fallback, but never a model kept local", async () => {
@@ -190,6 +195,11 @@ describe("federation between three clusters", () => {
     const local = await chat(a, aKey, "a-local");
     expect(local.status).toBe(503);
     expect(local.headers.get("x-llmgw-fallback-from")).toBeNull();
+    expect(
+      await rejectionOf(
+        a.api.models.setFallbacks.mutate({ name: "a-big", fallbacks: ["b/ghost"] }),
+      ),
+    ).toContain(`fallback "b/ghost" is no peer's model`);
   });
 
   it("never sends a request of a key with residency local to a peer, nor lists peers' models to it", async () => {
