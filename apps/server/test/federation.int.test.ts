@@ -76,7 +76,11 @@ describe("federation between three clusters", () => {
     const source = await simWeightsSource("it-fed-weights");
     const start = (name: string) =>
       startFleet({ env: ENV, agents: [{ name: `it-fed-${name}`, profile: "l40sx4" }] });
-    [a, b, c] = await Promise.all([start("a"), start("b"), start("c")]);
+    // One after another: three servers migrating their stores at once on a loaded 2-core machine
+    // can take longer than a start is given.
+    a = await start("a");
+    b = await start("b");
+    c = await start("c");
     await Promise.all([
       a.api.models.add.mutate({ definition: simGpuModel("a-sim", source) }),
       b.api.models.add.mutate({ definition: simGpuModel("b-sim", source) }),
