@@ -46,6 +46,9 @@ async function startProbePeer(): Promise<{
   return { url: `http://127.0.0.1:${port}`, seen, server };
 }
 
+/** Three servers, three agents and their replicas start one after another on a loaded machine. */
+const FLEETS_START_MS = 240_000;
+
 const ENV = { LLMGW_RESYNC_INTERVAL_MS: "300", LLMGW_FEDERATION_CHECK_MS: "500" };
 
 describe("federation between three clusters", () => {
@@ -112,7 +115,7 @@ describe("federation between three clusters", () => {
       url: probe.url,
       key: "probe-key",
       sendsTags: true,
-    });
+    }, FLEETS_START_MS);
   });
 
   afterAll(async () => {
