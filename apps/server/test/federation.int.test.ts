@@ -115,8 +115,8 @@ describe("federation between three clusters", () => {
       url: probe.url,
       key: "probe-key",
       sendsTags: true,
-    }, FLEETS_START_MS);
-  });
+    });
+  }, FLEETS_START_MS);
 
   afterAll(async () => {
     const dump = Boolean(process.env.IT_DUMP);
