@@ -211,4 +211,17 @@ describe("parseServerConfig", () => {
       /LLMGW_MCP_ALLOW_PRIVATE must be 1 or 0/,
     );
   });
+
+  it("checks peers every 5 s and syncs them every minute, and refuses a check faster than 200 ms", () => {
+    expect(parseServerConfig([], {}).federation).toEqual({
+      checkIntervalMs: 5_000,
+      syncIntervalMs: 60_000,
+    });
+    expect(
+      parseServerConfig([], { LLMGW_FEDERATION_CHECK_MS: "500" }).federation.checkIntervalMs,
+    ).toBe(500);
+    expect(() => parseServerConfig([], { LLMGW_FEDERATION_CHECK_MS: "50" })).toThrow(
+      /LLMGW_FEDERATION_CHECK_MS must be at least 200/,
+    );
+  });
 });

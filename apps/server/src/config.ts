@@ -170,6 +170,18 @@ const envSchema = z.object({
     .min(1, "LLMGW_ENDPOINT_MAX_IN_FLIGHT must be at least 1")
     .max(100_000)
     .default(256),
+  LLMGW_FEDERATION_CHECK_MS: z.coerce
+    .number({ message: "LLMGW_FEDERATION_CHECK_MS must be a number" })
+    .int()
+    .min(200, "LLMGW_FEDERATION_CHECK_MS must be at least 200")
+    .max(600_000, "LLMGW_FEDERATION_CHECK_MS must be at most 600000")
+    .default(5_000),
+  LLMGW_FEDERATION_SYNC_MS: z.coerce
+    .number({ message: "LLMGW_FEDERATION_SYNC_MS must be a number" })
+    .int()
+    .min(1_000, "LLMGW_FEDERATION_SYNC_MS must be at least 1000")
+    .max(86_400_000, "LLMGW_FEDERATION_SYNC_MS must be at most 86400000")
+    .default(60_000),
   LLMGW_SCRAPE_INTERVAL_MS: z.coerce
     .number({ message: "LLMGW_SCRAPE_INTERVAL_MS must be a number" })
     .int()
@@ -291,6 +303,12 @@ export interface ServerConfig {
    */
   gatewayChecks: boolean;
   gateway: GatewayConfig;
+  federation: {
+    /** How often each peer's /ready is checked (its timeout is the same, at most 3 s). */
+    checkIntervalMs: number;
+    /** How often each peer's /v1/models is synced. */
+    syncIntervalMs: number;
+  };
   mcp: {
     /** Whether MCP servers may be on private, loopback, link-local or metadata addresses. */
     isPrivateAllowed: boolean;
@@ -418,6 +436,10 @@ export function parseServerConfig(
         sampleRatio: e.LLMGW_TRACE_SAMPLE_RATIO,
         exportDelayMs: e.LLMGW_TRACE_EXPORT_DELAY_MS,
       },
+    },
+    federation: {
+      checkIntervalMs: e.LLMGW_FEDERATION_CHECK_MS,
+      syncIntervalMs: e.LLMGW_FEDERATION_SYNC_MS,
     },
     mcp: {
       isPrivateAllowed: e.LLMGW_MCP_ALLOW_PRIVATE === "1" || e.LLMGW_MCP_ALLOW_PRIVATE === "true",

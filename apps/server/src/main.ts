@@ -1,5 +1,9 @@
 // Wires the control plane together: config → store → control plane → API services, gateway,
 // agent port and HTTP port. Each piece is built in its feature folder; this file only connects them.
+import type { CatalogStore } from "./catalog/catalog-store";
+import { loadOrCreateClusterId } from "./federation/cluster-id";
+import { Federation } from "./federation/federation";
+import { PeersStore } from "./federation/peers-store";
 import { leaderLease, openStore, StoreInUseError, type Database, type Store } from "@llmgw/db";
 import { ConfigError, parseServerConfig, type ServerConfig } from "./config";
 import { startAgentPort } from "./agents/agent-port";
@@ -130,9 +134,19 @@ async function startLeading(
     { leaseHolder: () => (elector.isLeader() ? elector.owner : (elector.lease()?.owner ?? null)) },
     { leaseMs: config.leaderLeaseMs, log },
   );
-  const plane = await startControlPlane({ ...shared, leadership: elector });
+  const peerModels = { known: (_name: string) => false };
+  const plane = await startControlPlane({ ...shared, leadership: elector, peerModels });
+  const federation = new Federation({
+    store: new PeersStore(db, plane.masterKey),
+    clusterId: await loadOrCreateClusterId(db),
+    ...config.federation,
+    fallbackNames: () => fallbackNamesOf(plane.catalog),
+    ...{ nowMs, log },
+  });
+  await federation.start();
+  peerModels.known = (name) => federation.target(name) !== null;
   const api = createApiServices({
-    ...{ ...shared, plane, cluster: { pki, joinTokens } },
+    ...{ ...shared, plane, cluster: { pki, joinTokens }, federation },
     requestRestart: hooks.requestRestart,
     controlPlanes: createControlPlanesService({
       ...{ directory, self: elector.owner, nowMs },
@@ -149,6 +163,8 @@ async function startLeading(
     ...{ config: config.gateway, registry: metrics.registry, checks: config.gatewayChecks, log },
     controlPlanes: () => directory.liveCount(),
     guard: api.guard,
+    federation,
+    federationCheckIntervalMs: config.federation.checkIntervalMs,
   });
   registerGuardMetrics(metrics.registry, api.guard);
   registerStoreQueueMetrics(metrics.registry, {
@@ -210,6 +226,7 @@ async function startLeading(
       sweep.stop();
       await Promise.all([http.close(), agents.close()]);
       await gateway.stop();
+      await federation.stop();
       await plane.stop();
       await directory.stop();
       await elector.stop();
@@ -218,6 +235,13 @@ async function startLeading(
       await store.close();
     },
   };
+}
+
+/** Every name a fallback names, for the federation: those peer models are kept withdrawn. */
+function fallbackNamesOf(catalog: Pick<CatalogStore, "current" | "meta">): Set<string> {
+  return new Set(
+    catalog.current().models.flatMap((model) => catalog.meta(model.name)?.fallbacks ?? []),
+  );
 }
 
 /** This control plane's row in `control_planes`: where people, agents and peers reach it. */

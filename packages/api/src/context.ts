@@ -23,6 +23,7 @@ import type {
   McpTestResult,
   McpUpdateServerInput,
 } from "./mcp/schemas";
+import type { FederationAddInput, FederationSyncResult, PeerView } from "./federation/schemas";
 import type {
   AddModelInput,
   ModelView,
@@ -300,6 +301,15 @@ export interface EventsService {
   acknowledge(upToId: number, actor: Actor): Promise<{ acknowledged: number }>;
 }
 
+export interface FederationService {
+  list(): Promise<PeerView[]>;
+  /** Checks the address, seals the key, stores the peer and syncs its models once. */
+  add(input: FederationAddInput, actor: Actor): Promise<PeerView>;
+  remove(name: string, actor: Actor): Promise<{ name: string }>;
+  /** Syncs one peer's models (or every peer's, for null) now. */
+  sync(name: string | null): Promise<FederationSyncResult[]>;
+}
+
 export interface McpService {
   listServers(): Promise<McpServerView[]>;
   /** Refuses an address with a user and password, or a private one unless configuration allows. */
@@ -359,6 +369,7 @@ export interface ApiServices {
   /** The org → team → project tree, for checks on owned things (keys, grants). */
   ownership: OwnershipResolver;
   mcp: McpService;
+  federation: FederationService;
   explore: ExploreService;
   facility: FacilityService;
   guard: GuardService;

@@ -15,6 +15,7 @@ export type {
   ExploreService,
   FacilityService,
   GuardService,
+  FederationService,
   PeopleService,
   SignInSetupService,
   KeysService,

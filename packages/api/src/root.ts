@@ -6,6 +6,7 @@ import { eventsRouter } from "./events/router";
 import { exploreRouter } from "./explore/router";
 import { facilityRouter } from "./facility/router";
 import { guardRouter } from "./guard/router";
+import { federationRouter } from "./federation/router";
 import { joinTokensRouter } from "./join-tokens/router";
 import { keysRouter } from "./keys/router";
 import { logsRouter } from "./logs/router";
@@ -51,6 +52,7 @@ export const appRouter = router({
   explore: exploreRouter,
   facility: facilityRouter,
   guard: guardRouter,
+  federation: federationRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -11,6 +11,7 @@ export * from "./doctor/schemas";
 export * from "./events/schemas";
 export * from "./explore/schemas";
 export * from "./facility/schemas";
+export * from "./federation/schemas";
 export * from "./join-tokens/schemas";
 export * from "./keys/schemas";
 export * from "./logs/schemas";

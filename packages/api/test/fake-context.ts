@@ -18,6 +18,7 @@ import type {
   RoleBindingView,
   SetQuotaInput,
   McpServerView,
+  PeerView,
   TokenView,
 } from "../src/schemas";
 
@@ -181,6 +182,7 @@ export function fakeServices() {
     },
     status: {
       get: vi.fn(async () => ({
+        clusterId: "00000000-0000-4000-8000-000000000000",
         nodesReady: 0,
         nodesUnreachable: 0,
         freeWholeNodes: [],
@@ -295,6 +297,12 @@ export function fakeServices() {
       revoke: vi.fn(async () => []),
       open: vi.fn(async () => []),
     },
+    federation: {
+      list: vi.fn(async () => []),
+      add: vi.fn(async () => peerView()),
+      remove: vi.fn(async (name: string) => ({ name })),
+      sync: vi.fn(async () => []),
+    },
     explore: { run: vi.fn(async () => ({ models: [] })) },
     guard: {
       listPolicies: vi.fn(async () => []),
@@ -323,6 +331,20 @@ const signInSettings = {
   ldap: null,
   scim: { hasToken: false, lastSyncAt: null, path: "/scim/v2" },
 };
+
+function peerView(): PeerView {
+  return {
+    name: "site-b",
+    url: "https://llmgw.b.example",
+    sendsTags: false,
+    state: "unknown",
+    latencyMs: null,
+    lastError: null,
+    models: [],
+    syncedAt: null,
+    createdBy: "admin",
+  };
+}
 
 function tokenView(): TokenView {
   return {
@@ -394,6 +416,7 @@ function keyView(owner: string): KeyView {
     requestsPerMinute: null,
     tokensPerMinute: null,
     concurrentMax: null,
+    residency: "any",
     expiresAt: null,
     revokedAt: null,
     createdBy: "admin",

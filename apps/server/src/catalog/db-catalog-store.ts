@@ -248,11 +248,21 @@ async function removeModel(ops: Ops, name: string, actor: Actor): Promise<void> 
   ops.swap({ catalog: next, meta: nextMeta });
 }
 
-function checkFallbacks(catalog: Catalog, name: string, fallbacks: readonly string[]): string[] {
+function checkFallbacks(
+  catalog: Catalog,
+  name: string,
+  fallbacks: readonly string[],
+  peerModels: CatalogStoreDeps["peerModels"],
+): string[] {
   const errors: string[] = [];
   for (const fallback of fallbacks) {
     if (fallback === name) errors.push(`"${name}" cannot be its own fallback`);
-    else if (!catalog.get(fallback))
+    else if (fallback.includes("/") && !catalog.get(fallback)) {
+      if (!peerModels?.known(fallback))
+        errors.push(
+          `fallback "${fallback}" is no peer's model; see \`llmgw ctl federation list\` (sync the peer first)`,
+        );
+    } else if (!catalog.get(fallback))
       errors.push(
         `fallback "${fallback}" is not in the catalog; add it first or check the spelling`,
       );
@@ -270,7 +280,7 @@ async function setModelFallbacks(
   const entry = meta.get(name);
   if (!catalog.get(name) || !entry) throw unknownModel(name);
   const fallbacks = [...new Set(requested.map((fallback) => fallback.trim()).filter(Boolean))];
-  const errors = checkFallbacks(catalog, name, fallbacks);
+  const errors = checkFallbacks(catalog, name, fallbacks, ops.deps.peerModels);
   if (errors.length > 0) {
     throw new ServiceError(
       "invalid",

@@ -14,6 +14,13 @@ export interface CatalogStoreDeps {
   keyFileDir?: string | null;
   /** Seals external models' provider keys kept in the store. */
   masterKey: Uint8Array;
+  /** Peer clusters' models (`PEER/MODEL`), which a fallback may name too. */
+  peerModels?: PeerModelNames;
+}
+
+/** Filled in once the federation has started: the catalog opens before it. */
+export interface PeerModelNames {
+  known(name: string): boolean;
 }
 
 export interface Ops {

@@ -29,7 +29,7 @@ function capacity(nodes: PlacementNode[], held: Set<string>): ClusterStatus["cap
     .sort((a, b) => a.gpuClass.localeCompare(b.gpuClass, "en"));
 }
 
-export function createStatusService(fleet: FleetView): StatusService {
+export function createStatusService(fleet: FleetView, clusterId: string): StatusService {
   return {
     async get() {
       const all = livePlacementNodes(fleet);
@@ -43,6 +43,7 @@ export function createStatusService(fleet: FleetView): StatusService {
       const busyNodes = new Set(shards.map((s) => s.nodeId));
       const models = fleet.catalog.current().models.map((model) => modelView(fleet, model));
       return {
+        clusterId,
         nodesReady: ready.length,
         nodesUnreachable: all.length - ready.length,
         freeWholeNodes: ready

@@ -1,5 +1,7 @@
 // Fallbacks: when a model cannot take a request now (no room to place it, no ready replica, every
 // breaker open), the request goes to the first of its fallbacks that can and that the key may use.
+// A fallback may be a peer cluster's model (`PEER/MODEL`): the overflow then goes to the peer,
+// unless the key or the model must stay in this cluster (`peers` is null then).
 import { modelAllowed } from "@llmgw/domain";
 import type { FleetView } from "../fleet/fleet-view";
 import type { EndpointPool } from "./endpoints";
@@ -10,12 +12,16 @@ export function servingModel(
   allowed: readonly string[],
   model: string,
   nowMs: number,
+  peers: { isAvailable(name: string): boolean } | null,
 ): string {
   if (pool.hasAvailable(model, nowMs)) return model;
   const fallbacks = catalog.meta(model)?.fallbacks ?? [];
   const usable = fallbacks.find(
     (name) =>
-      modelAllowed(allowed, name) && catalog.current().get(name) && pool.hasAvailable(name, nowMs),
+      modelAllowed(allowed, name) &&
+      (catalog.current().get(name)
+        ? pool.hasAvailable(name, nowMs)
+        : (peers?.isAvailable(name) ?? false)),
   );
   return usable ?? model;
 }

@@ -109,7 +109,7 @@ async function rewritten(
  * Copies the answer to the client, waiting for it to drain; returns the error that cut it short.
  * The scanner reads the engine's bytes; the client gets them through the filter, when there is one.
  */
-async function relay(
+export async function relay(
   body: AsyncIterable<Buffer>,
   through: { scanner: UsageScanner; filter: UsageChunkFilter | null },
   res: ServerResponse,

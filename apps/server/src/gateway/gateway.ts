@@ -23,6 +23,8 @@ import { bearerKeyOf } from "./bearer";
 import { serveComfyImages, type ComfyImageDeps } from "./comfy/comfy-images";
 import type { Guard } from "../guard/guard";
 import { GUARD_HEADER, guardV1Json, type V1Who } from "../guard/v1-guard";
+import { HOP_HEADER, checkHops } from "../federation/hop";
+import { forwardToPeer, type PeerForwardDeps } from "../federation/peer-forward";
 
 const V1_POST_PATHS: ReadonlySet<string> = new Set([
   "/v1/chat/completions",
@@ -48,6 +50,7 @@ export interface GatewayDeps extends ForwardDeps, ComfyImageDeps {
   fleet: FleetView;
   tracer: RequestTracer;
   guard: Guard;
+  peers: PeerForwardDeps;
 }
 
 export function createGateway(
@@ -59,6 +62,16 @@ export function createGateway(
       typeof offered === "string" && REQUEST_ID.test(offered) ? offered : randomUUID();
     try {
       const key = await authenticate(deps.keys, req);
+      // A request that already passed this cluster came round a loop of peers: sending it on
+      // again would go round once more, so it ends here.
+      const hops = checkHops(req.headers[HOP_HEADER], deps.peers.federation.clusterId);
+      if (!hops.ok)
+        throw new GatewayError(
+          hops.code === "federation_loop" ? 508 : 400,
+          hops.why,
+          "invalid_request_error",
+          hops.code,
+        );
       if (path === "/v1/models" && req.method === "GET")
         return listModels(deps, key, res, requestId);
       if (!V1_POST_PATHS.has(path))
@@ -76,7 +89,7 @@ export function createGateway(
           "method_not_allowed",
           { allow: "POST" },
         );
-      await serve(deps, key, req, res, path, requestId);
+      await serve(deps, key, req, res, { path, requestId, hops: hops.hops });
     } catch (error) {
       if (!(error instanceof GatewayError)) throw error;
       sendGatewayError(res, error, requestId);
@@ -114,11 +127,20 @@ function listModels(
   res: ServerResponse,
   requestId: string,
 ): void {
-  const data = deps.fleet.catalog
+  const local = deps.fleet.catalog
     .current()
     .models.flatMap(servedNames)
     .filter((name) => modelAllowed(key.models, name))
     .map((name) => ({ id: name, object: "model", created: 0, owned_by: "llmgw" }));
+  // A key that must stay in this cluster is not shown models it could never be sent to.
+  const peers =
+    key.residency === "local"
+      ? []
+      : deps.peers.federation
+          .offered()
+          .filter((name) => modelAllowed(key.models, name))
+          .map((name) => ({ id: name, object: "model", created: 0, owned_by: "llmgw-peer" }));
+  const data = [...local, ...peers];
   res
     .writeHead(200, { "content-type": "application/json", "x-request-id": requestId })
     .end(JSON.stringify({ object: "list", data }));
@@ -143,18 +165,29 @@ function answer(
   return serveComfyImages(deps, { ...job, definition, raw: job.body }, res, noEndpoint);
 }
 
+/** Whether a request must stay in this cluster: its key's or its model's residency says so. */
+function staysLocal(deps: GatewayDeps, key: ApiKeyRow, model: string): boolean {
+  const definition = deps.fleet.catalog.current().get(model);
+  return (
+    key.residency === "local" || definition?.residency === "local" || definition?.no_store === true
+  );
+}
+
 async function serve(
   deps: GatewayDeps,
   key: ApiKeyRow,
   req: IncomingMessage,
   res: ServerResponse,
-  path: string,
-  requestId: string,
+  route: { path: string; requestId: string; hops: readonly string[] },
 ): Promise<void> {
+  const { path, requestId } = route;
   const body = parseV1Body(await readBody(req), req.headers["content-type"]);
-  // An unknown model and a model outside the allowlist look the same, as OpenAI answers both.
+  const { federation } = deps.peers;
+  // A catalog model (or one of its adapters), else a model a peer cluster offers.
   const target = requestTarget(deps.fleet.catalog.current(), body.model);
-  if (!modelAllowed(key.models, body.model) || target === undefined) {
+  const isKnown = target !== undefined || federation.target(body.model) !== null;
+  // An unknown model and a model outside the allowlist look the same, as OpenAI answers both.
+  if (!modelAllowed(key.models, body.model) || !isKnown) {
     throw new GatewayError(
       404,
       `The model \`${body.model}\` does not exist or you do not have access to it.`,
@@ -180,7 +213,9 @@ async function serve(
     if (!res.writableFinished) client.abort();
   });
   let outcome: ForwardOutcome = { status: 0, replicaId: null, usage: null, firstByteAtMs: null };
-  let model = target.model;
+  // The catalog model asked for (an adapter's base model), or the peer model's own name.
+  const asked = target?.model ?? body.model;
+  let model = asked;
   let leave: (() => void) | null = null;
   try {
     const who: V1Who = {
@@ -192,31 +227,66 @@ async function serve(
       guardV1Json(deps.guard, "prompt", who, body.raw),
     );
     if (prompt.header) res.setHeader(GUARD_HEADER, prompt.header);
-    await trace.step("llmgw.on_demand", {}, () =>
-      awaitOnDemand(deps.onDemand, target.model, client.signal),
-    );
-    // Another model has not the adapter, so a request for one never falls back.
-    model =
-      target.adapterIndex === undefined
-        ? servingModel(deps.fleet.catalog, deps.pool, key.models, target.model, deps.nowMs())
-        : target.model;
+    const isLocal = staysLocal(deps, key, asked);
+    const peerAsked = federation.target(body.model);
+    if (peerAsked && isLocal)
+      throw new GatewayError(
+        403,
+        `key ${key.prefix} may not send requests outside this cluster (residency: local); "${body.model}" is served by peer ${peerAsked.peer.row.name}`,
+        "invalid_request_error",
+        "residency_local",
+      );
+    if (!peerAsked) {
+      const peers = isLocal ? null : federation;
+      await trace.step("llmgw.on_demand", {}, () =>
+        awaitOnDemand(deps.onDemand, asked, client.signal),
+      );
+      // Another model has not the adapter, so a request for one never falls back.
+      model =
+        target?.adapterIndex === undefined
+          ? servingModel(deps.fleet.catalog, deps.pool, key.models, asked, deps.nowMs(), peers)
+          : asked;
+    }
+    if (model !== asked) res.setHeader("x-llmgw-fallback-from", body.model);
+    const peerTarget = federation.target(model);
+    if (peerTarget) {
+      const upstream = trace.open("llmgw.peer", { "llmgw.peer": peerTarget.peer.row.name });
+      outcome = await forwardToPeer(
+        deps.peers,
+        {
+          target: peerTarget,
+          path,
+          body: upstreamBody({ ...body, raw: prompt.raw }, path, model),
+          requestId,
+          accept: req.headers.accept,
+          signal: client.signal,
+          dropsUsageChunk: body.isStream && !body.wantsUsage,
+          hops: route.hops,
+          key,
+        },
+        res,
+      );
+      upstream.end(outcome.status);
+      return;
+    }
     const serving = model;
     leave = await trace.step("llmgw.queue", { "llmgw.model": serving }, () =>
       deps.queues.enter(serving, client.signal),
     );
     const noEndpoint = () =>
-      whyUnavailable(deps.fleet, target.model, deps.pool.endpointsOf(target.model), deps.nowMs());
-    if (model !== target.model) res.setHeader("x-llmgw-fallback-from", body.model);
+      whyUnavailable(deps.fleet, asked, deps.pool.endpointsOf(asked), deps.nowMs());
     // An adapter keeps the name the client sent: the engine serves it under that name.
-    const upstreamModel = model === target.model ? body.model : model;
+    const upstreamModel = model === asked ? body.model : model;
     const job = {
       model,
       path,
       method: "POST" as const,
-      body: withAdapterSelection(
-        upstreamBody({ ...body, raw: prompt.raw }, path, upstreamModel),
-        target,
-      ),
+      body: target
+        ? withAdapterSelection(
+            upstreamBody({ ...body, raw: prompt.raw }, path, upstreamModel),
+            target,
+          )
+        : upstreamBody({ ...body, raw: prompt.raw }, path, upstreamModel),
       requestId,
       accept: req.headers.accept,
       signal: client.signal,
@@ -242,7 +312,7 @@ async function serve(
       keyId: key.id,
       owner: key.owner,
       // Usage and metrics count an adapter by its own name.
-      model: model === target.model ? body.model : model,
+      model: model === asked ? body.model : model,
       endpoint: path,
       replicaId: outcome.replicaId,
       requestId,

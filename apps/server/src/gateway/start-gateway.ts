@@ -21,6 +21,8 @@ import { startLoadScraper, type LoadScraper } from "./load-scraper";
 import { startRequestTracer } from "./request-trace";
 import { createUpstreamAgent } from "./upstream";
 import { UsageRecorder } from "./usage-recorder";
+import type { Federation } from "../federation/federation";
+import { registerFederationMetrics } from "../federation/federation-metrics";
 
 export interface RunningGateway {
   handle: ReturnType<typeof createGateway>;
@@ -34,6 +36,7 @@ export interface RunningGateway {
 const OPEN_KEY: ApiKeyRow = {
   ...{ id: "gateway-checks-off", prefix: "checks-off", keyHash: "", owner: "user:benchmark" },
   ...{ models: ["*"], requestsPerMinute: null, tokensPerMinute: null, concurrentMax: null },
+  residency: "any",
   ...{ expiresAt: null, revokedAt: null, createdBy: "config", createdAt: new Date(0) },
   lastUsedAt: null,
 };
@@ -64,6 +67,10 @@ export interface GatewayOptions {
   controlPlanes?(): number;
   /** The guard; the gateway binds its judge, since only the gateway reaches the replicas. */
   guard: Guard;
+  /** Peer clusters whose models are offered here as `PEER/MODEL`. */
+  federation: Federation;
+  /** How often peers are checked (a down peer's models say when to retry). */
+  federationCheckIntervalMs: number;
   log(line: string): void;
 }
 
@@ -134,6 +141,13 @@ export function startGateway(options: GatewayOptions): RunningGateway {
     fleet,
     tracer,
     guard: options.guard,
+    peers: {
+      federation: options.federation,
+      metrics: registerFederationMetrics(options.registry, options.federation),
+      checkIntervalMs: options.federationCheckIntervalMs,
+      nowMs,
+      log,
+    },
     ...forwardDeps,
   });
   return {

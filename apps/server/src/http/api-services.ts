@@ -37,6 +37,7 @@ import { ReleaseStore } from "../releases/release-store";
 import { createReleasesService } from "../releases/releases-service";
 import { createUpgradeService } from "../upgrade/upgrade-service";
 import { SERVER_VERSION } from "../version";
+import type { Federation } from "../federation/federation";
 
 /** Fetching, checking and unpacking a release of hundreds of megabytes takes a node a while. */
 const NODE_UPGRADE_REPLY_TIMEOUT_MS = 5 * 60_000;
@@ -53,6 +54,8 @@ export interface ApiServicesOptions extends Omit<ControlPlaneOptions, "leadershi
   controlPlanes: ApiServices["controlPlanes"];
   /** The node certificates (nodes.remove revokes them) and the join tokens. */
   cluster: { pki: Pick<ClusterPki, "certificates">; joinTokens: JoinTokens };
+  /** Peer clusters, and this cluster's own id. */
+  federation: Federation;
 }
 
 export interface ApiWiring {
@@ -110,7 +113,7 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
     auth: createAuthService(db, config.sessionTtlMs, nowMs, ldap, config.signInFreeFailures),
     models: createModelsService({ db, fleet, catalog, health, reconciler, events, log }),
     replicas,
-    status: createStatusService(fleet),
+    status: createStatusService(fleet, options.federation.clusterId),
     logs: createLogsService({ registry, links }, timeoutMs),
     // nvidia-smi and lspci may each take up to 15 s on a loaded node: twice the usual wait.
     doctor: createDoctorService({ registry, links, nowMs }, timeoutMs * 2),
@@ -141,6 +144,7 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
     ownership,
     signIn: createSignInSetupService(signInStore),
     mcp: mcp.service,
+    federation: options.federation,
     explore: createExploreService(fleetForExplorer(fleet)),
     guard: createGuardService({
       ...{ db, guard, nowMs },

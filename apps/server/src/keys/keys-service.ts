@@ -40,6 +40,7 @@ function keyView(row: ApiKeyRow, nowMs: number): KeyView {
     requestsPerMinute: row.requestsPerMinute,
     tokensPerMinute: row.tokensPerMinute,
     concurrentMax: row.concurrentMax,
+    residency: row.residency,
     expiresAt: iso(row.expiresAt),
     revokedAt: iso(row.revokedAt),
     createdBy: row.createdBy,
@@ -147,6 +148,7 @@ async function createKey(
       requestsPerMinute: input.requestsPerMinute ?? null,
       tokensPerMinute: input.tokensPerMinute ?? null,
       concurrentMax: input.concurrentMax ?? null,
+      residency: input.residency ?? "any",
       expiresAt:
         input.expiresInSeconds === undefined
           ? null

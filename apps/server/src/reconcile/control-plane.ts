@@ -1,5 +1,6 @@
 // Assembles reconciliation: opens the catalog, the replica and health books and the sealed
 // replica-key secret, starts the loop, and returns the hooks agent sessions call. main.ts wires it.
+import type { PeerModelNames } from "../catalog/store-ops";
 import { join } from "node:path";
 import type { Database } from "@llmgw/db";
 import { DEFAULT_RECONCILE_POLICY, type LivenessPolicy, messageOf } from "@llmgw/domain";
@@ -70,6 +71,8 @@ export interface ControlPlaneOptions {
   events: EventRecorder;
   /** The leader lease: only its holder reconciles; the others follow the store. */
   leadership: LeadershipSource;
+  /** Which `PEER/MODEL` names a fallback may name (the federation answers, once it started). */
+  peerModels?: PeerModelNames;
   nowMs(): number;
   log(line: string): void;
 }
@@ -92,6 +95,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       allowPrivateUpstreams: config.gateway.allowPrivateUpstreams,
       keyFileDir: config.gateway.keyFileDir,
       masterKey: masterKey.key,
+      peerModels: options.peerModels,
     }),
     ReplicaBook.open(db, log),
     ModelHealthBook.open(db, log),

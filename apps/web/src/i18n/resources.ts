@@ -8,6 +8,7 @@ import commonEn from "../locales/en/common.json";
 import eventsEn from "../locales/en/events.json";
 import exploreEn from "../locales/en/explore.json";
 import facilityEn from "../locales/en/facility.json";
+import federationEn from "../locales/en/federation.json";
 import keysEn from "../locales/en/keys.json";
 import logsEn from "../locales/en/logs.json";
 import mcpEn from "../locales/en/mcp.json";
@@ -28,6 +29,7 @@ import commonTr from "../locales/tr/common.json";
 import eventsTr from "../locales/tr/events.json";
 import exploreTr from "../locales/tr/explore.json";
 import facilityTr from "../locales/tr/facility.json";
+import federationTr from "../locales/tr/federation.json";
 import keysTr from "../locales/tr/keys.json";
 import logsTr from "../locales/tr/logs.json";
 import mcpTr from "../locales/tr/mcp.json";
@@ -62,6 +64,7 @@ export const NAMESPACES = [
   "refusals",
   "explore",
   "facility",
+  "federation",
 ] as const;
 
 export const resources = {
@@ -86,6 +89,7 @@ export const resources = {
     account: accountEn,
     refusals: refusalsEn,
     facility: facilityEn,
+    federation: federationEn,
   },
   tr: {
     common: commonTr,
@@ -108,6 +112,7 @@ export const resources = {
     account: accountTr,
     refusals: refusalsTr,
     facility: facilityTr,
+    federation: federationTr,
   },
 } as const;
 

@@ -33,6 +33,8 @@ export const createKeyInputSchema = z.object({
   requestsPerMinute: limit("rpm", 10_000_000).optional(),
   tokensPerMinute: limit("tpm", 1_000_000_000).optional(),
   concurrentMax: limit("max-concurrent", 100_000).optional(),
+  /** `local`: requests with this key are never sent to a peer cluster. */
+  residency: z.enum(["any", "local"], { error: "residency is any or local" }).optional(),
   /** Seconds from now; absent means the key does not expire. */
   expiresInSeconds: limit("expiry", 10 * 365 * 86_400).optional(),
 });
@@ -46,6 +48,7 @@ export const keyViewSchema = z.object({
   requestsPerMinute: z.number().nullable(),
   tokensPerMinute: z.number().nullable(),
   concurrentMax: z.number().nullable(),
+  residency: z.enum(["any", "local"]),
   /** ISO-8601 timestamps. */
   expiresAt: z.string().nullable(),
   revokedAt: z.string().nullable(),

@@ -9,6 +9,8 @@ export const gpuClassCapacitySchema = z.object({
 });
 
 export const clusterStatusSchema = z.object({
+  /** This cluster's id, made once and kept in the store; peers see it in x-llmgw-hop. */
+  clusterId: z.string(),
   nodesReady: z.number().int(),
   nodesUnreachable: z.number().int(),
   /** Nodes with every card free (room for a model that needs a whole node). */

@@ -17,6 +17,8 @@ export const apiKeys = pgTable(
     requestsPerMinute: integer("requests_per_minute"),
     tokensPerMinute: integer("tokens_per_minute"),
     concurrentMax: integer("concurrent_max"),
+    /** `local`: requests made with this key never go to a peer cluster; `any`: they may. */
+    residency: text("residency").$type<"any" | "local">().notNull().default("any"),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     createdBy: text("created_by").notNull(),

@@ -27,3 +27,4 @@ export * from "./node-facility";
 export * from "./node-engine-builds";
 export * from "./facility-holds";
 export * from "./guard-policies";
+export * from "./federation-peers";

@@ -101,3 +101,13 @@ describe("external models in the catalog", () => {
     ]);
   });
 });
+
+describe("a model kept in this cluster", () => {
+  it("takes residency local and no_store, and refuses another residency", () => {
+    const result = parseModelDefinition({ ...external(), residency: "local", no_store: true });
+    expect(result.ok && [result.model.residency, result.model.no_store]).toEqual(["local", true]);
+    expect(errorsOf({ ...external(), residency: "eu" })).toEqual([
+      "residency: residency is any or local",
+    ]);
+  });
+});

@@ -172,6 +172,10 @@ const baseSchema = z.strictObject({
   restart: z.enum(RESTART_MODES, { error: "restart is surge or in-place" }).optional(),
   /** LoRA adapters served beside the weights, asked for as MODEL:ADAPTER (docs/models.md). */
   adapters: z.array(adapterSchema).max(64).default([]),
+  /** `local`: the model's requests never go to a peer cluster, not even as a fallback's overflow. */
+  residency: z.enum(["any", "local"], { error: "residency is any or local" }).optional(),
+  /** The model's prompts may be kept nowhere outside this cluster, so never sent to a peer. */
+  no_store: z.boolean().optional(),
 });
 
 type BaseModel = z.output<typeof baseSchema>;

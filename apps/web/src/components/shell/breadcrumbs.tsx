@@ -23,9 +23,10 @@ const SECTIONS = [
 ] as const;
 
 /** Pages below a section that are not an item of it: their crumb is the page's own name. */
-const NAMED_PAGES: Record<string, "nav.signInSetup" | "nav.mcp"> = {
+const NAMED_PAGES: Record<string, "nav.signInSetup" | "nav.mcp" | "nav.federation"> = {
   "people/sign-in": "nav.signInSetup",
   "admin/mcp": "nav.mcp",
+  "admin/federation": "nav.federation",
 };
 
 function isSection(value: string): value is (typeof SECTIONS)[number] {

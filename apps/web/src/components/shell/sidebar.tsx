@@ -50,6 +50,12 @@ const SECTIONS = [
     entries: [
       { href: "/admin/mcp", label: "nav.mcp", testId: "nav-mcp", shortcut: "g t" },
       { href: "/admin/guard", label: "nav.guard", testId: "nav-guard", shortcut: "g j" },
+      {
+        href: "/admin/federation",
+        label: "nav.federation",
+        testId: "nav-federation",
+        shortcut: "g d",
+      },
     ],
   },
 ] as const;

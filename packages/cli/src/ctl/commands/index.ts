@@ -7,6 +7,7 @@ import { eventCommands } from "./events";
 import { exploreCommands } from "./explore";
 import { facilityCommands } from "./facility";
 import { guardCommands } from "./guard";
+import { federationCommands } from "./federation";
 import { identityCommands } from "./identity";
 import { joinTokenCommands } from "./join-tokens";
 import { keyCommands } from "./keys";
@@ -30,6 +31,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...identityCommands,
   ...mcpCommands,
   ...guardCommands,
+  ...federationCommands,
   ...releaseCommands,
   ...upgradeCommands,
   ...controlPlaneCommands,

@@ -5,7 +5,7 @@ import { renderTable } from "../table";
 import { printJson, type Command, type CommandContext } from "./command";
 
 const KEYS_USAGE =
-  "keys create --owner team:ml --models 'qwen*' [--rpm N] [--tpm N] [--max-concurrent N] [--expires 30d] [--json] | list [--json] | revoke ID";
+  "keys create --owner team:ml --models 'qwen*' [--rpm N] [--tpm N] [--max-concurrent N] [--residency local] [--expires 30d] [--json] | list [--json] | revoke ID";
 
 async function createKey(ctx: CommandContext): Promise<number> {
   const { owner, models } = ctx.values;
@@ -24,6 +24,7 @@ async function createKey(ctx: CommandContext): Promise<number> {
     requestsPerMinute: parseCountFlag("rpm", ctx.values.rpm),
     tokensPerMinute: parseCountFlag("tpm", ctx.values.tpm),
     concurrentMax: parseCountFlag("max-concurrent", ctx.values["max-concurrent"]),
+    residency: residencyFlag(ctx.values.residency),
     expiresInSeconds:
       ctx.values.expires === undefined
         ? undefined
@@ -35,6 +36,11 @@ async function createKey(ctx: CommandContext): Promise<number> {
       `${created.key}\n\nkey ${created.view.id} for ${created.view.owner}; this is the only time it is shown, so store it now\n`,
     );
   return 0;
+}
+
+function residencyFlag(value: string | undefined): "any" | "local" | undefined {
+  if (value === undefined || value === "any" || value === "local") return value;
+  throw new UsageError(`--residency ${value}: give local (never sent to a peer cluster) or any`);
 }
 
 const limitText = (value: number | null) => (value === null ? "-" : String(value));
@@ -91,7 +97,7 @@ export const keyCommands: Record<string, Command> = {
   keys: {
     usage: KEYS_USAGE,
     summary: "API keys for /v1: create (shown once), list, revoke",
-    flags: ["owner", "models", "rpm", "tpm", "max-concurrent", "expires", "json"],
+    flags: ["owner", "models", "rpm", "tpm", "max-concurrent", "residency", "expires", "json"],
     takesArguments: true,
     run: keysCommand,
   },

@@ -79,6 +79,7 @@ describe("replicas table for a replica spanning nodes", () => {
 
 describe("status", () => {
   const status: ClusterStatus = {
+    clusterId: "00000000-0000-4000-8000-000000000000",
     nodesReady: 3,
     nodesUnreachable: 1,
     freeWholeNodes: ["sim-l40s-a"],
