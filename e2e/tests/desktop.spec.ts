@@ -6,11 +6,16 @@
 // For the outage the spec runs a console of its own (`llmgw web`) whose way to the dev fleet's
 // control plane is a TCP relay started here: closing the relay is, to the console, exactly a
 // stopped control plane (connections refused), without stopping the server the other specs use.
+import { readFileSync } from "node:fs";
 import { createServer, connect, type Server, type Socket } from "node:net";
-import { expect, test, type Page } from "@playwright/test";
-import { freePort, spawnLlmgw, type SpawnedProcess } from "@llmgw/testing";
-import { ARTIFACTS, devFacts } from "./facts";
-import { chooseLanguage, openConsole } from "./session";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { freePort, spawnLlmgw, tempDir, type SpawnedProcess, type TempDir } from "@llmgw/testing";
+import { adminApi } from "./factories";
+import { ADMIN_SESSION_PATH, ARTIFACTS, devFacts } from "./facts";
+import { chooseLanguage } from "./session";
+
+/** The installed window's size in the screenshots (the other specs' viewport). */
+const STANDALONE_VIEWPORT = { width: 1440, height: 900 };
 
 /** Shows the page as an installed window would: `display-mode: standalone` holds. */
 async function emulateStandalone(page: Page): Promise<void> {
@@ -20,28 +25,53 @@ async function emulateStandalone(page: Page): Promise<void> {
   });
 }
 
-test("the console passes Chromium's installability check and titles its window", async ({
-  page,
-}) => {
-  await openConsole(page);
-  // The worker must be in control before Chromium judges the app (it then has a fetch handler).
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-  const cdp = await page.context().newCDPSession(page);
-  const manifest = await cdp.send("Page.getAppManifest");
-  expect(manifest.errors).toEqual([]);
-  expect(manifest.url).toMatch(/\/manifest\.webmanifest$/);
-  const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
-  expect(installabilityErrors).toEqual([]);
+test.describe("installed", () => {
+  // Chromium never offers to install from an incognito profile, which every new Playwright context
+  // is; this test runs in a browser profile on disk, given the admin's saved session.
+  let profile: TempDir;
+  let context: BrowserContext;
 
-  await emulateStandalone(page);
-  const host = new URL(devFacts().consoleUrl).host;
-  await page.getByTestId("nav-nodes").click();
-  await expect(page).toHaveTitle(`Nodes · ${host} — llmgw`);
-  await page.screenshot({ path: `${ARTIFACTS}/desktop-window-en.png` });
-  await chooseLanguage(page, "tr");
-  await expect(page).toHaveTitle(`Düğümler · ${host} — llmgw`);
-  await page.screenshot({ path: `${ARTIFACTS}/desktop-window-tr.png` });
-  await chooseLanguage(page, "en");
+  test.beforeAll(async ({ playwright, launchOptions }) => {
+    profile = await tempDir("desktop-profile");
+    context = await playwright.chromium.launchPersistentContext(profile.path, {
+      ...launchOptions,
+      viewport: STANDALONE_VIEWPORT,
+    });
+    const session = JSON.parse(readFileSync(ADMIN_SESSION_PATH, "utf8")) as {
+      cookies: Parameters<BrowserContext["addCookies"]>[0];
+    };
+    await context.addCookies(session.cookies);
+  });
+
+  test.afterAll(async () => {
+    await context.close();
+    await profile.remove();
+  });
+
+  test("the console passes Chromium's installability check and titles its window", async () => {
+    const page = await context.newPage();
+    await adminApi().auth.setLocale.mutate({ locale: "en" });
+    await page.goto(`${devFacts().consoleUrl}/cluster`);
+    await expect(page.getByTestId("current-user")).toBeVisible();
+    // The worker must be in control before Chromium judges the app (it then has a fetch handler).
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    const cdp = await page.context().newCDPSession(page);
+    const manifest = await cdp.send("Page.getAppManifest");
+    expect(manifest.errors).toEqual([]);
+    expect(manifest.url).toMatch(/\/manifest\.webmanifest$/);
+    const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
+    expect(installabilityErrors).toEqual([]);
+
+    await emulateStandalone(page);
+    const host = new URL(devFacts().consoleUrl).host;
+    await page.getByTestId("nav-nodes").click();
+    await expect(page).toHaveTitle(`Nodes · ${host} — llmgw`);
+    await page.screenshot({ path: `${ARTIFACTS}/desktop-window-en.png` });
+    await chooseLanguage(page, "tr");
+    await expect(page).toHaveTitle(`Düğümler · ${host} — llmgw`);
+    await page.screenshot({ path: `${ARTIFACTS}/desktop-window-tr.png` });
+    await chooseLanguage(page, "en");
+  });
 });
 
 /** A TCP relay to the control plane that can be cut and restored on the same port. */
