@@ -48,7 +48,7 @@ test.describe("installed", () => {
     await profile.remove();
   });
 
-  test("the console passes Chromium's installability check and titles its window", async () => {
+  test("the console passes Chromium's installability check", async () => {
     const page = await context.newPage();
     await adminApi().auth.setLocale.mutate({ locale: "en" });
     await page.goto(`${devFacts().consoleUrl}/cluster`);
