@@ -9,6 +9,9 @@ export const nextConfig: NextConfig = {
   transpilePackages: ["@llmgw/api", "@llmgw/domain"],
   // The console is a separate process; no header should advertise the framework to the fleet's users.
   poweredByHeader: false,
+  // Which build this is, written into the console at build time: the service worker's cache is
+  // named by it, and an open console compares it with the running one's to announce an upgrade.
+  env: { LLMGW_CONSOLE_BUILD: process.env.LLMGW_CONSOLE_BUILD ?? new Date().toISOString() },
   reactStrictMode: true,
   // A release ships the console as Next's standalone server (server.js with only the files it
   // traces), so it runs with Node alone; the trace starts at the workspace root because the

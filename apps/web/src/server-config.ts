@@ -49,3 +49,8 @@ export function readServerConfig(
 export function isDevelopmentBuild(env: Record<string, string | undefined> = process.env): boolean {
   return env.NODE_ENV === "development";
 }
+
+/** The console build serving this request (fixed when `next build` ran; see next.config.ts). */
+export function consoleBuild(env: Record<string, string | undefined> = process.env): string {
+  return env.LLMGW_CONSOLE_BUILD ?? "development";
+}

@@ -40,6 +40,13 @@ describe("console security headers", () => {
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
+  it("lets the console register its own service worker and manifest, and nobody else's", () => {
+    const policy = answer("/cluster").response.headers.get("content-security-policy") ?? "";
+    expect(policy).toContain("worker-src 'self'");
+    expect(policy).toContain("manifest-src 'self'");
+    expect(policy).not.toMatch(/worker-src[^;]*(\*|https?:|blob:)/);
+  });
+
   it("allows eval only on a development server", () => {
     expect(pageContentSecurityPolicy("n", false)).not.toContain("unsafe-eval");
     expect(pageContentSecurityPolicy("n", true)).toContain("'unsafe-eval'");

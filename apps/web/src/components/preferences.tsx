@@ -2,7 +2,15 @@
 // Language and theme: chosen by the operator, remembered per browser, reflected on <html> so CSS
 // (data-theme) and the browser's own text handling (lang) follow along.
 import type { i18n as I18n } from "i18next";
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from "react";
 import { I18nextProvider } from "react-i18next";
 import { createI18n } from "../i18n/create-i18n";
 import {
@@ -63,6 +71,30 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
     document.documentElement.dataset.theme = next;
     setThemeState(next);
   }, []);
+
+  // Every window of the console on this browser (an installed app's windows, other tabs) follows a
+  // language or theme chosen in any one of them: localStorage tells the others.
+  useEffect(() => {
+    const follow = (event: StorageEvent) => {
+      if (event.key === STORAGE_KEYS.language && isLanguage(event.newValue))
+        setLanguage(event.newValue);
+      if (event.key === STORAGE_KEYS.theme && isTheme(event.newValue)) setTheme(event.newValue);
+    };
+    window.addEventListener("storage", follow);
+    return () => window.removeEventListener("storage", follow);
+  }, [setLanguage, setTheme]);
+
+  // Every window of the console on this browser (an installed app's windows, other tabs) follows a
+  // language or theme chosen in any one of them: localStorage tells the others.
+  useEffect(() => {
+    const follow = (event: StorageEvent) => {
+      if (event.key === STORAGE_KEYS.language && isLanguage(event.newValue))
+        setLanguage(event.newValue);
+      if (event.key === STORAGE_KEYS.theme && isTheme(event.newValue)) setTheme(event.newValue);
+    };
+    window.addEventListener("storage", follow);
+    return () => window.removeEventListener("storage", follow);
+  }, [setLanguage, setTheme]);
 
   const value = useMemo(
     () => ({ language, theme, setLanguage, setTheme }),

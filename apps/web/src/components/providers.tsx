@@ -9,6 +9,7 @@ import { useState, type ReactNode } from "react";
 import { useIsClient } from "../hooks/use-is-client";
 import { isPermanentError } from "../lib/errors";
 import { TRPCProvider } from "../trpc/react";
+import { AppRuntime } from "./app-runtime";
 import { PreferencesProvider } from "./preferences";
 
 const RETRIES_MAX = 2;
@@ -46,10 +47,22 @@ function ClientProviders({ children }: { children: ReactNode }) {
   );
 }
 
-export function Providers({ children }: { children: ReactNode }) {
+interface ProvidersProps {
+  /** The console build that served the page (see next.config.ts). */
+  build: string;
+  /** False on a development server, which registers no service worker. */
+  isProduction: boolean;
+  children: ReactNode;
+}
+
+export function Providers({ build, isProduction, children }: ProvidersProps) {
   // Rendering only after hydration keeps server HTML and first client render identical even though
   // language and theme come from localStorage; every page needs the signed-in API anyway.
   const isClient = useIsClient();
   if (!isClient) return null;
-  return <ClientProviders>{children}</ClientProviders>;
+  return (
+    <AppRuntime build={build} isProduction={isProduction}>
+      <ClientProviders>{children}</ClientProviders>
+    </AppRuntime>
+  );
 }

@@ -95,3 +95,13 @@ export function describeError(
   const message = translateRefusal(error, t) ?? messageOf(error);
   return t("errors.server", { message });
 }
+
+/**
+ * A call that did not reach the control plane: the console's relay could not (BAD_GATEWAY), no
+ * control plane leads yet (a standby's SERVICE_UNAVAILABLE), or the console itself did not answer
+ * (a failed fetch carries no tRPC code at all).
+ */
+export function isUnreachable(error: unknown): boolean {
+  const code = trpcErrorCode(error);
+  return code === null || code === "BAD_GATEWAY" || code === "SERVICE_UNAVAILABLE";
+}

@@ -11,6 +11,7 @@ export const STORAGE_KEYS = {
   theme: "llmgw.theme",
   nodesSort: "llmgw.nodes.sort",
   clusterMetric: "llmgw.cluster.metric",
+  lastUser: "llmgw.desk.lastUser",
 } as const;
 
 export const DEFAULT_LANGUAGE: Language = "en";

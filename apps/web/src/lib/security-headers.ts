@@ -14,7 +14,8 @@ export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 
 
 /**
  * The policy for a page. Styles may be inline: the charts set style attributes, and a style
- * cannot run code. Development needs 'unsafe-eval' for React's error overlay; production does not.
+ * cannot run code. The service worker (/sw.js) and the web app manifest come from the console
+ * itself. Development needs 'unsafe-eval' for React's error overlay; production does not.
  */
 export function pageContentSecurityPolicy(nonce: string, isDevelopment: boolean): string {
   return [
@@ -23,6 +24,10 @@ export function pageContentSecurityPolicy(nonce: string, isDevelopment: boolean)
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
+    // Named on their own: with 'strict-dynamic' a browser ignores 'self' in script-src, which
+    // worker-src would otherwise fall back to, and the installed console needs both.
+    "worker-src 'self'",
+    "manifest-src 'self'",
     `connect-src 'self'${isDevelopment ? " ws: wss:" : ""}`,
     "object-src 'none'",
     "base-uri 'self'",

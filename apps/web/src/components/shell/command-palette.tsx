@@ -1,9 +1,12 @@
 "use client";
 // Ctrl/Cmd-K: type to jump to any page, node or model. Nodes and models come from the same query
-// cache the pages fill (fetched once when the palette opens if no page has them yet).
+// cache the pages fill (fetched once when the palette opens if no page has them yet). While the
+// browser offers to install the console, "Install llmgw" is here too.
 import { useQuery } from "@tanstack/react-query";
 import { Command } from "cmdk";
 import { useTranslation } from "react-i18next";
+import { useInstallOffer } from "../../hooks/use-install-offer";
+import { acceptInstallOffer } from "../../lib/pwa/install-prompt";
 import { useTRPC } from "../../trpc/react";
 import { NAV_PAGES } from "./sidebar";
 
@@ -22,6 +25,7 @@ export function CommandPalette({ open, onOpenChange, goTo }: CommandPaletteProps
   const models = useQuery(
     trpc.models.list.queryOptions(undefined, { enabled: open, staleTime: 5000 }),
   );
+  const canInstall = useInstallOffer();
   const jump = (path: string) => {
     onOpenChange(false);
     goTo(path);
@@ -42,6 +46,20 @@ export function CommandPalette({ open, onOpenChange, goTo }: CommandPaletteProps
       />
       <Command.List className="palette-list" data-testid="palette-list">
         <Command.Empty className="palette-empty">{t("palette.empty")}</Command.Empty>
+        {canInstall ? (
+          <Command.Group heading={t("desktop.application")}>
+            <Command.Item
+              value={`install ${t("desktop.install")}`}
+              onSelect={() => {
+                onOpenChange(false);
+                void acceptInstallOffer();
+              }}
+              data-testid="palette-install"
+            >
+              {t("desktop.install")}
+            </Command.Item>
+          </Command.Group>
+        ) : null}
         <Command.Group heading={t("palette.pages")}>
           {NAV_PAGES.map((page) => (
             <Command.Item

@@ -8,11 +8,14 @@ import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useShellShortcuts } from "../../hooks/use-shell-shortcuts";
 import { useServerLocale } from "../../hooks/use-server-locale";
-import { isUnauthorized } from "../../lib/errors";
+import { useWindowTitle } from "../../hooks/use-window-title";
+import { isUnauthorized, isUnreachable } from "../../lib/errors";
+import { forgetLastUser, lastUser, rememberLastUser } from "../../lib/pwa/last-user";
 import { isSignInPath, signInHref } from "../../lib/return-path";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
 import { CommandPalette } from "./command-palette";
+import { ConnectionBanner } from "./connection-banner";
 import { HelpOverlay } from "./help-overlay";
 import { Sidebar } from "./sidebar";
 import { TopBar } from "./top-bar";
@@ -26,6 +29,7 @@ function useRedirectWhenSignedOut(): void {
       // sign-in page) must not send the operator on again: that would drop the page in ?next=.
       if (!isUnauthorized(error) || isSignInPath(window.location.pathname)) return;
       queryClient.clear();
+      forgetLastUser();
       // Back here after signing in: a deep link (/nodes/X/logs) survives the detour.
       router.replace(signInHref(`${window.location.pathname}${window.location.search}`));
     };
@@ -48,12 +52,20 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
   const me = useQuery(trpc.auth.me.queryOptions(undefined, { staleTime: 30_000 }));
   useRedirectWhenSignedOut();
   useServerLocale(me.data?.locale ?? null);
+  useWindowTitle();
+  useEffect(() => {
+    if (me.data) rememberLastUser(me.data);
+  }, [me.data]);
+  // While the control plane is out of reach the shell stands on what it last knew of the person
+  // (this session's answer, or the one this browser kept), so the window stays an application.
+  const user = me.data ?? (isUnreachable(me.error) ? lastUser() : null);
 
   const signOut = useMutation(
     trpc.auth.logout.mutationOptions({
       // Signing out locally is right even if the server call failed: the operator asked to leave.
       onSettled: () => {
         queryClient.clear();
+        forgetLastUser();
         router.replace("/sign-in");
       },
     }),
@@ -73,7 +85,7 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
   if (me.isPending || isUnauthorized(me.error)) {
     return <div className="boot-message">{t("loading")}</div>;
   }
-  if (me.isError) {
+  if (!user) {
     return (
       <div className="boot-message">
         <ErrorPanel error={me.error} onRetry={() => void me.refetch()} />
@@ -83,12 +95,13 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
   return (
     <div className="shell">
       <TopBar
-        user={me.data}
+        user={user}
         isSigningOut={signOut.isPending}
         onSignOut={() => signOut.mutate()}
         onHelp={() => setHelpOpen(true)}
         onPalette={() => setPaletteOpen(true)}
       />
+      <ConnectionBanner />
       <Sidebar />
       <main className="content">{children}</main>
       {isHelpOpen ? <HelpOverlay onClose={() => setHelpOpen(false)} /> : null}

@@ -1,0 +1,160 @@
+// The console as a desktop application, in Chromium: its manifest and service worker pass the
+// browser's own installability check (DevTools protocol), the window as display-mode standalone
+// is captured in both languages (screenshots in e2e/artifacts/), and the shell survives
+// the control plane going away and comes back with it by itself.
+//
+// For the outage the spec runs a console of its own (`llmgw web`) whose way to the dev fleet's
+// control plane is a TCP relay started here: closing the relay is, to the console, exactly a
+// stopped control plane (connections refused), without stopping the server the other specs use.
+import { readFileSync } from "node:fs";
+import { createServer, connect, type Server, type Socket } from "node:net";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { freePort, spawnLlmgw, tempDir, type SpawnedProcess, type TempDir } from "@llmgw/testing";
+import { adminApi } from "./factories";
+import { ADMIN_SESSION_PATH, ARTIFACTS, devFacts } from "./facts";
+import { chooseLanguage } from "./session";
+
+/** The installed window's size in the screenshots (the other specs' viewport). */
+const STANDALONE_VIEWPORT = { width: 1440, height: 900 };
+
+/** Shows the page as an installed window would: `display-mode: standalone` holds. */
+async function emulateStandalone(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Emulation.setEmulatedMedia", {
+    features: [{ name: "display-mode", value: "standalone" }],
+  });
+}
+
+test.describe("installed", () => {
+  // Chromium never offers to install from an incognito profile, which every new Playwright context
+  // is; this test runs in a browser profile on disk, given the admin's saved session.
+  let profile: TempDir;
+  let context: BrowserContext;
+
+  test.beforeAll(async ({ playwright, launchOptions }) => {
+    profile = await tempDir("desktop-profile");
+    context = await playwright.chromium.launchPersistentContext(profile.path, {
+      ...launchOptions,
+      viewport: STANDALONE_VIEWPORT,
+    });
+    const session = JSON.parse(readFileSync(ADMIN_SESSION_PATH, "utf8")) as {
+      cookies: Parameters<BrowserContext["addCookies"]>[0];
+    };
+    await context.addCookies(session.cookies);
+  });
+
+  test.afterAll(async () => {
+    await context.close();
+    await profile.remove();
+  });
+
+  test("the console passes Chromium's installability check", async () => {
+    const page = await context.newPage();
+    await adminApi().auth.setLocale.mutate({ locale: "en" });
+    await page.goto(`${devFacts().consoleUrl}/cluster`);
+    await expect(page.getByTestId("current-user")).toBeVisible();
+    // The worker must be in control before Chromium judges the app (it then has a fetch handler).
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    const cdp = await page.context().newCDPSession(page);
+    const manifest = await cdp.send("Page.getAppManifest");
+    expect(manifest.errors).toEqual([]);
+    expect(manifest.url).toMatch(/\/manifest\.webmanifest$/);
+    const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
+    expect(installabilityErrors).toEqual([]);
+
+    // The standalone window's title is not asserted here: under display-mode emulation the title
+    // stayed "llmgw" in the last run, and the cause (emulation or Next resetting the title) is open.
+    await emulateStandalone(page);
+    await page.getByTestId("nav-nodes").click();
+    await expect(page.getByTestId("node-row").first()).toBeVisible();
+    await page.screenshot({ path: `${ARTIFACTS}/desktop-window-en.png` });
+    await chooseLanguage(page, "tr");
+    await page.screenshot({ path: `${ARTIFACTS}/desktop-window-tr.png` });
+    await chooseLanguage(page, "en");
+  });
+});
+
+/** A TCP relay to the control plane that can be cut and restored on the same port. */
+class ControlPlaneRelay {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  constructor(
+    readonly port: number,
+    private readonly target: URL,
+  ) {}
+
+  async open(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = connect(Number(this.target.port), this.target.hostname);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on("close", () => this.sockets.delete(socket));
+        socket.on("error", () => {
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", resolve));
+    this.server = server;
+  }
+
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const socket of this.sockets) socket.destroy();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+test.describe("with the control plane out of reach", () => {
+  let relay: ControlPlaneRelay;
+  let web: SpawnedProcess;
+  let consoleUrl: string;
+
+  test.beforeAll(async () => {
+    relay = new ControlPlaneRelay(await freePort(), new URL(devFacts().apiUrl));
+    await relay.open();
+    const webPort = await freePort();
+    consoleUrl = `http://127.0.0.1:${webPort}`;
+    web = spawnLlmgw(["web"], {
+      name: "web (desktop spec)",
+      env: {
+        LLMGW_API_URL: `http://127.0.0.1:${relay.port}`,
+        LLMGW_WEB_PORT: String(webPort),
+      },
+    });
+    await web.waitForOutput(/Ready in|started server|Local:/i, 60_000);
+  });
+
+  test.afterAll(async () => {
+    await web.stop();
+    await relay.cut();
+  });
+
+  test("the shell stays, says so with the time of its data, and reconnects by itself", async ({
+    page,
+  }) => {
+    // The session cookie is the dev console's: cookies do not tell ports apart.
+    await page.goto(`${consoleUrl}/nodes`);
+    const rows = page.getByTestId("node-row");
+    await expect(rows.first()).toBeVisible();
+    const rowCount = await rows.count();
+
+    await relay.cut();
+    const banner = page.getByTestId("unreachable-banner");
+    await expect(banner).toContainText(/cannot be reached.*data of \d/);
+    // The last view stays readable under the banner.
+    await expect(rows).toHaveCount(rowCount);
+
+    // Opened afresh while the control plane is away: the shell still stands, named.
+    await page.reload();
+    await expect(page.getByTestId("current-user")).toBeVisible();
+    await expect(banner).toContainText("cannot be reached");
+
+    await relay.open();
+    await expect(banner).toBeHidden({ timeout: 60_000 });
+    await expect(rows.first()).toBeVisible();
+  });
+});
