@@ -43,7 +43,8 @@ describe("shell completion", () => {
     expect(bashComplete(["llmgw", "ctl", "models", "--o"])).toEqual([]);
     expect(bashComplete(["llmgw", "ctl", "completion", ""])).toEqual(["bash", "zsh"]);
     expect(bashComplete(["llmgw", "ctl", "model", "k"])).toEqual(["key"]);
-  });
+    // Eight bash processes: seconds when the whole unit suite shares two cores.
+  }, 30_000);
 
   it("registers a zsh function over the same commands", () => {
     const zsh = script("zsh");
