@@ -37,6 +37,8 @@ export interface GuardDeps {
 
 export class Guard {
   private cached: { atMs: number; policies: GuardPolicy[] } | null = null;
+  private mustReload = false;
+  private refreshing: Promise<void> | null = null;
   private judge: JudgeAsk | null = null;
   private counters: ((stage: GuardStage, outcome: GuardOutcome, policy: string) => void)[] = [];
 
@@ -56,14 +58,43 @@ export class Guard {
     return this.judge(model, text, budgetMs);
   }
 
-  /** Drops the cached policies after a change made here. */
+  /** The next request reads the policies from the store again, after a change made here. */
   policiesChanged(): void {
-    this.cached = null;
+    this.mustReload = true;
   }
 
+  /**
+   * The policies, read from the store at most every 5 s. A request never waits on the store for
+   * them once they were read: a stale copy is served while a fresh one is read, and kept when the
+   * store is out of reach (a restart must not fail requests). Only the first read, and the one
+   * after a change made here, is waited for.
+   */
   async policies(): Promise<GuardPolicy[]> {
     const nowMs = this.deps.nowMs();
-    if (this.cached && nowMs - this.cached.atMs < POLICY_CACHE_MS) return this.cached.policies;
+    const cached = this.cached;
+    if (cached && !this.mustReload) {
+      if (nowMs - cached.atMs >= POLICY_CACHE_MS && !this.refreshing)
+        this.refreshing = this.loadPolicies(nowMs)
+          .then(() => undefined)
+          .catch((error: unknown) => {
+            this.deps.log(`guard: policies kept from before; the store: ${messageOf(error)}`);
+          })
+          .finally(() => {
+            this.refreshing = null;
+          });
+      return cached.policies;
+    }
+    try {
+      this.mustReload = false;
+      return await this.loadPolicies(nowMs);
+    } catch (error) {
+      if (!cached) throw error;
+      this.deps.log(`guard: policies kept from before; the store: ${messageOf(error)}`);
+      return cached.policies;
+    }
+  }
+
+  private async loadPolicies(nowMs: number): Promise<GuardPolicy[]> {
     const rows = await this.deps.db.select().from(guardPolicies);
     const policies = rows.map((row) => ({
       ...row,
