@@ -3,7 +3,17 @@ import { describe, expect, it } from "vitest";
 import { queryGpuCsv } from "../test/nvidia-smi-captures";
 import type { ExecFn } from "./discovery/exec";
 import { ExecError } from "./discovery/exec";
-import { AGENT_FEATURES, buildHeartbeat, buildRegister, realInventory } from "./inventory";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  AGENT_FEATURES,
+  buildHeartbeat,
+  buildRegister,
+  realInventory,
+  SIMULATED_DISK_FREE_FILE,
+  simulatedInventory,
+} from "./inventory";
 import { createLogger, LogRing } from "./log-ring";
 
 const CONFIG = {
@@ -64,6 +74,26 @@ describe("AGENT_FEATURES", () => {
     // would make this agent refuse work it can do.
     for (const [request, feature] of Object.entries(FEATURE_FOR_REQUEST)) {
       expect(AGENT_FEATURES, `${request} needs "${feature}"`).toContain(feature);
+    }
+  });
+});
+
+describe("simulatedInventory", () => {
+  it("reports the disk free that <data-dir>/simulated-disk-free says while it is there", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "llmgw-sim-disk-"));
+    try {
+      const inventory = simulatedInventory("l40sx4", "sim-1", 3, undefined, dir);
+      const profileFree = (await inventory.sample()).host.diskBytesFree;
+      expect(profileFree).toBeGreaterThan(0n);
+      writeFileSync(join(dir, SIMULATED_DISK_FREE_FILE), "1024\n");
+      expect((await inventory.sample()).host.diskBytesFree).toBe(1024n);
+      // Not a number of bytes: the profile's disk, not a guess.
+      writeFileSync(join(dir, SIMULATED_DISK_FREE_FILE), "full");
+      expect((await inventory.sample()).host.diskBytesFree).toBe(profileFree);
+      rmSync(join(dir, SIMULATED_DISK_FREE_FILE));
+      expect((await inventory.sample()).host.diskBytesFree).toBe(profileFree);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,5 +1,7 @@
 // What this node has and how busy it is, from the real machine or from a simulation, in the shape
 // the wire wants. Everything downstream treats both sources the same; only Register says which.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { LLMGW_VERSION, messageOf } from "@llmgw/domain";
 import { ENGINE_NAMES } from "@llmgw/engines";
 import { AGENT_FEATURE, type AgentFeature, type EngineInstall } from "@llmgw/proto";
@@ -40,6 +42,7 @@ export function simulatedInventory(
   nodeName: string,
   seed: number,
   readDemands: () => Promise<ReadonlyMap<number, CardDemand>> = async () => new Map(),
+  dataDir?: string,
 ): Inventory {
   const simulation = createSimulation(profile, nodeName, seed);
   return {
@@ -47,8 +50,32 @@ export function simulatedInventory(
     gpus: simulation.gpus,
     host: simulation.host,
     engines: [...ENGINE_NAMES],
-    sample: async () => simulation.step(await readDemands()),
+    sample: async () => {
+      const sample = simulation.step(await readDemands());
+      const diskBytesFree = dataDir === undefined ? undefined : simulatedDiskFree(dataDir);
+      return diskBytesFree === undefined
+        ? sample
+        : { ...sample, host: { ...sample.host, diskBytesFree } };
+    },
   };
+}
+
+/** The file in a simulated node's data dir that, while present, sets its disk's free bytes. */
+export const SIMULATED_DISK_FREE_FILE = "simulated-disk-free";
+
+/**
+ * A simulated node's disk is simulated too: writing a number of bytes to
+ * `<data-dir>/simulated-disk-free` makes the node report that much free (a full disk to rehearse
+ * with), removing the file gives the profile's disk back. Read on every beat.
+ */
+function simulatedDiskFree(dataDir: string): bigint | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(dataDir, SIMULATED_DISK_FREE_FILE), "utf8").trim();
+  } catch {
+    return undefined;
+  }
+  return /^\d{1,20}$/.test(text) ? BigInt(text) : undefined;
 }
 
 /** Discovers the real machine; a node without nvidia-smi is a CPU node, said in the log. */

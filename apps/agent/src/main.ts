@@ -221,6 +221,7 @@ async function loadInventory(
     config.nodeName,
     config.seed ?? seedFromName(config.nodeName),
     readDemands,
+    config.dataDir,
   );
 }
 

@@ -4,7 +4,7 @@
 import { messageOf } from "@llmgw/domain";
 
 /** How one streamed request ended. */
-type StreamEnd =
+export type StreamEnd =
   | { kind: "ok" }
   | { kind: "refused"; status: number; body: string }
   | { kind: "cut"; errorCode: string }
@@ -16,6 +16,8 @@ interface LoadTally {
   slowestMs: number;
   /** Every request that did not end with [DONE] and no error event, with why. */
   failures: Array<Exclude<StreamEnd, { kind: "ok" }> & { client: number; atMs: number }>;
+  /** Every request with the id it was sent under and how it ended, when `requestIdPrefix` is set. */
+  requests: Array<{ requestId: string; end: StreamEnd }>;
 }
 
 export interface LoadOptions {
@@ -26,6 +28,11 @@ export interface LoadOptions {
   clients: number;
   /** Tokens each answer streams (the sim engine's pace sets how long a stream lasts). */
   maxTokens?: number;
+  /**
+   * Sends each request with `X-Request-Id: PREFIX-CLIENT-N` and keeps every one in the tally, so
+   * what the client saw can be matched with what the server recorded.
+   */
+  requestIdPrefix?: string;
 }
 
 export interface RunningLoad {
@@ -56,11 +63,16 @@ async function streamOnce(
   base: string,
   key: string,
   body: { model: string; maxTokens: number; content: string },
+  requestId: string | undefined,
 ): Promise<StreamEnd> {
   try {
     const res = await fetch(`${base}/chat/completions`, {
       method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        ...(requestId ? { "x-request-id": requestId } : {}),
+      },
       body: JSON.stringify({
         model: body.model,
         stream: true,
@@ -77,19 +89,22 @@ async function streamOnce(
 
 /** Starts `clients` loops, each streaming one request after another until stopped. */
 export function startLoad(options: LoadOptions): RunningLoad {
-  const tally: LoadTally = { ok: 0, slowestMs: 0, failures: [] };
+  const tally: LoadTally = { ok: 0, slowestMs: 0, failures: [], requests: [] };
   let running = true;
   let ended = 0;
   const loop = async (client: number) => {
     const base = options.bases[client % options.bases.length] ?? "";
     for (let i = 0; running; i++) {
       const startedMs = Date.now();
-      const end = await streamOnce(base, options.key, {
+      const requestId = options.requestIdPrefix && `${options.requestIdPrefix}-${client}-${i}`;
+      const body = {
         model: options.model,
         maxTokens: options.maxTokens ?? 8,
         content: `client ${client} request ${i}`,
-      });
+      };
+      const end = await streamOnce(base, options.key, body, requestId);
       ended += 1;
+      if (requestId) tally.requests.push({ requestId, end });
       tally.slowestMs = Math.max(tally.slowestMs, Date.now() - startedMs);
       if (end.kind === "ok") tally.ok += 1;
       else tally.failures.push({ ...end, client, atMs: Date.now() });

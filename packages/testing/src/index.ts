@@ -14,6 +14,7 @@ export {
   type AgentPortAnswer,
   type NodeIdentity,
 } from "./agent-port-client.ts";
+export { withMarkedSection } from "./doc-section.ts";
 export { freePort } from "./free-port.ts";
 export {
   ADMIN_PASSWORD,

@@ -1,0 +1,73 @@
+// The soak's report: what was injected when, what the clients saw, and what the invariant checker
+// found, as the markdown section `npm run soak` writes into docs/reliability.md.
+
+export interface SoakResult {
+  minutes: number;
+  seed: number;
+  everyS: number;
+  store: string;
+  machine: string;
+  faults: Array<{ atS: number; kind: string; what: string }>;
+  requests: { sent: number; ok: number; explained: Map<string, number>; unexplained: string[] };
+  samples: number;
+  violations: string[];
+  usage: { rows: number; mismatches: string[] };
+  /** Seconds from the end of the last fault until every model was ready at its size again. */
+  settledS: number | null;
+}
+
+export function soakSection(result: SoakResult): string {
+  const lines = [
+    "## Soak (R7)",
+    "",
+    `Run on ${new Date().toISOString().slice(0, 10)}: ${result.minutes} minutes, seed ${result.seed}, ` +
+      `a fault every ${result.everyS} s, ${result.store}; ${result.machine}.`,
+    "Command: `npm run soak -- --minutes " +
+      `${result.minutes} --seed ${result.seed}` +
+      "` (writes this section).",
+    "",
+    "| at | fault | what happened |",
+    "|---:|---|---|",
+    ...result.faults.map((f) => `| ${formatAt(f.atS)} | ${f.kind} | ${f.what} |`),
+    "",
+    "| requests sent | streamed to the end | failed, explained | failed, unexplained |",
+    "|---:|---:|---:|---:|",
+    `| ${result.requests.sent} | ${result.requests.ok} | ${sum(result.requests.explained)} | ${result.requests.unexplained.length} |`,
+    "",
+    `Failed requests by what the client was told: ${describeCounts(result.requests.explained)}.`,
+    "",
+    `Invariant samples (about one a second): ${result.samples}; violations: ${result.violations.length}` +
+      (result.violations.length ? ` (first: ${result.violations.slice(0, 3).join("; ")})` : "") +
+      ".",
+    `Usage rows for the soak's key: ${result.usage.rows}; mismatches with what the clients saw: ` +
+      `${result.usage.mismatches.length}` +
+      (result.usage.mismatches.length
+        ? ` (first: ${result.usage.mismatches.slice(0, 3).join("; ")})`
+        : "") +
+      ".",
+    result.settledS === null
+      ? "The fleet did not come back to every model ready at its size before the run ended."
+      : `Every model was ready at its size again ${result.settledS.toFixed(1)} s after the last fault ended.`,
+  ];
+  return lines.join("\n") + "\n";
+}
+
+function formatAt(seconds: number): string {
+  const m = Math.floor(seconds / 60);
+  const s = Math.round(seconds % 60);
+  return `${m}:${String(s).padStart(2, "0")}`;
+}
+
+function sum(counts: ReadonlyMap<string, number>): number {
+  let total = 0;
+  for (const n of counts.values()) total += n;
+  return total;
+}
+
+function describeCounts(counts: ReadonlyMap<string, number>): string {
+  if (counts.size === 0) return "none";
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([how, n]) => `${how} × ${n}`)
+    .join(", ");
+}
