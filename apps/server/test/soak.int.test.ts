@@ -36,6 +36,13 @@ const SEED = Number(process.env.LLMGW_SOAK_SEED ?? 1);
 const REPORT = process.env.LLMGW_SOAK_REPORT;
 const SETTLE_MS = 30_000;
 
+/** A process's resident memory in MiB (`VmRSS` in /proc), Linux only. */
+function residentMiB(pid: number): number {
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  if (!match) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(match[1]) / 1024;
+}
+
 const NODES = [1, 2, 3].map((i) => ({ name: `soak-${i}`, profile: "l40sx4" }));
 /** Two models, six of the twelve cards: room to rebuild a lost node's replicas elsewhere. */
 const MODELS = [
@@ -118,6 +125,14 @@ describe(`R7: a ${MINUTES}-minute soak under faults`, () => {
         return { atMs: Date.now(), found };
       }, 1_000);
 
+      // The server's resident memory once a minute (P10: no growth over a long run).
+      const rss = startSampler(
+        async () => ({
+          atMin: (Date.now() - startedMs) / 60_000,
+          mib: residentMiB(fleet.server.process.pid),
+        }),
+        60_000,
+      );
       const world: SoakWorld = { fleet, postgres, nodes: NODES, models: [...DESIRED.keys()] };
       const faults: SoakResult["faults"] = [];
       let lastFaultEndMs = startedMs;
@@ -143,6 +158,7 @@ describe(`R7: a ${MINUTES}-minute soak under faults`, () => {
 
       const tallies = await Promise.all(loads.map((load) => load.stop()));
       const samples = await checker.stop();
+      const memory = await rss.stop();
       const settledAtMs = await waitFor(async () => ((await settled()) ? Date.now() : undefined), {
         what: "every soak model ready at its size again",
         timeoutMs: 90_000,
@@ -186,6 +202,7 @@ describe(`R7: a ${MINUTES}-minute soak under faults`, () => {
         samples: samples.length,
         violations: samples.flatMap((s) => s.found),
         usage: { rows: rows.length, mismatches: reconcileUsage(requests, rows) },
+        serverRss: memory,
         settledS: settledAtMs === null ? null : Math.max(0, settledAtMs - lastFaultEndMs) / 1000,
       };
       const section = soakSection(result);

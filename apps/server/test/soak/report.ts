@@ -12,6 +12,8 @@ export interface SoakResult {
   samples: number;
   violations: string[];
   usage: { rows: number; mismatches: string[] };
+  /** The server's resident memory, sampled once a minute. */
+  serverRss: Array<{ atMin: number; mib: number }>;
   /** Seconds from the end of the last fault until every model was ready at its size again. */
   settledS: number | null;
 }
@@ -45,11 +47,37 @@ export function soakSection(result: SoakResult): string {
         ? ` (first: ${result.usage.mismatches.slice(0, 3).join("; ")})`
         : "") +
       ".",
+    describeRss(result.serverRss),
     result.settledS === null
       ? "The fleet did not come back to every model ready at its size before the run ended."
       : `Every model was ready at its size again ${result.settledS.toFixed(1)} s after the last fault ended.`,
   ];
   return lines.join("\n") + "\n";
+}
+
+function describeRss(samples: ReadonlyArray<{ atMin: number; mib: number }>): string {
+  if (samples.length < 2) return "The server's memory was sampled fewer than twice.";
+  const mibs = samples.map((s) => s.mib);
+  return (
+    `Server resident memory, sampled each minute: ${Math.min(...mibs).toFixed(0)} to ` +
+    `${Math.max(...mibs).toFixed(0)} MiB, first ${mibs[0]?.toFixed(0)} and last ` +
+    `${mibs.at(-1)?.toFixed(0)} MiB; least-squares slope ${rssSlope(samples).toFixed(2)} MiB a minute.`
+  );
+}
+
+/** The least-squares slope of memory over time, MiB a minute. */
+export function rssSlope(samples: ReadonlyArray<{ atMin: number; mib: number }>): number {
+  const n = samples.length;
+  if (n < 2) return 0;
+  const meanX = samples.reduce((a, s) => a + s.atMin, 0) / n;
+  const meanY = samples.reduce((a, s) => a + s.mib, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const s of samples) {
+    num += (s.atMin - meanX) * (s.mib - meanY);
+    den += (s.atMin - meanX) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
 }
 
 function formatAt(seconds: number): string {
