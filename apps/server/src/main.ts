@@ -135,7 +135,10 @@ async function startLeading(
     { leaseMs: config.leaderLeaseMs, log },
   );
   const peerModels = { known: (_name: string) => false };
-  const plane = await startControlPlane({ ...shared, leadership: elector, peerModels });
+  const judgeModels = { current: (): ReadonlySet<string> => new Set() };
+  const plane = await startControlPlane({
+    ...{ ...shared, leadership: elector, peerModels, judgeModels },
+  });
   const federation = new Federation({
     store: new PeersStore(db, plane.masterKey),
     clusterId: await loadOrCreateClusterId(db),
@@ -167,6 +170,7 @@ async function startLeading(
     federationCheckIntervalMs: config.federation.checkIntervalMs,
   });
   registerGuardMetrics(metrics.registry, api.guard);
+  judgeModels.current = () => api.guard.judgeModels();
   registerStoreQueueMetrics(metrics.registry, {
     usage: gateway.usage.queue,
     audit,

@@ -3,7 +3,8 @@
 // models are listed and served through the official `openai` client, a request that comes back
 // round A → B → A is refused with 508, a model that must stay local never leaves, a model with no
 // room overflows to a peer, and a peer killed mid-run is taken out of routing: its models answer
-// 503 with a code at once instead of waiting on a dead address.
+// 503 with a code at once instead of waiting on a dead address. A key made with no_store never
+// reaches a peer.
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import OpenAI from "openai";
@@ -224,6 +225,23 @@ describe("federation between three clusters", () => {
     expect(overflow.status).toBe(503);
     const listed = (await client(a, key).models.list()).data.map((m) => m.id);
     expect(listed).toContain("a-sim");
+    expect(listed.filter((id) => id.includes("/"))).toEqual([]);
+  });
+
+  it("never sends a request of a no_store key to a peer, not even one it names itself", async () => {
+    const { key } = await a.api.keys.create.mutate({
+      owner: "team:legal",
+      models: ["*"],
+      noStore: true,
+    });
+    const seenBefore = probe.seen.length;
+    // The attack: name the peer's model outright, and ask for a model that would overflow to one.
+    const refused = await chat(a, key, "probe/echo");
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("no_store");
+    expect((await chat(a, key, "a-big")).status).toBe(503);
+    expect(probe.seen.length).toBe(seenBefore);
+    const listed = (await client(a, key).models.list()).data.map((m) => m.id);
     expect(listed.filter((id) => id.includes("/"))).toEqual([]);
   });
 

@@ -2,9 +2,12 @@
 // started in this process and told where the leader's agent port is. The standby's /api answers
 // what the leader answers (its live view of the nodes), the leader's control-plane route refuses a
 // node's certificate, a client cannot name its own address to the leader, and with the leader
-// gone the standby answers 503 with Retry-After instead of an error.
+// gone the standby answers 503 with Retry-After instead of an error. A peer cluster added through
+// the leader is offered on the standby's /v1 too, and removed there, without a restart.
 import { randomBytes } from "node:crypto";
 import { copyFileSync, mkdirSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -39,7 +42,10 @@ let standbyUrl: string;
 beforeAll(async () => {
   postgres = await startPostgres();
   const setup = await serverSetup(postgres.url);
-  const shared = { LLMGW_MASTER_KEY: masterKey, LLMGW_LEADER_LEASE_MS: String(LEASE_MS) };
+  const shared = {
+    ...{ LLMGW_MASTER_KEY: masterKey, LLMGW_LEADER_LEASE_MS: String(LEASE_MS) },
+    LLMGW_FEDERATION_CHECK_MS: "500",
+  };
   setup.env = { ...shared, LLMGW_SIGNIN_FREE_FAILURES: "2" };
   leader = await startServer(setup);
   // The standby's home holds the leader's CA, as `llmgw server add --from` would make it.
@@ -85,6 +91,44 @@ describe("a standby's /api", () => {
     const fromStandby = await throughStandby.nodes.list.query();
     const summary = (nodes: typeof fromLeader) => nodes.map((n) => [n.id, n.name, n.state]);
     expect(summary(fromStandby)).toEqual(summary(fromLeader));
+  });
+
+  it("offers a peer added through the leader on the standby's /v1, and drops it once removed", async () => {
+    // A stand-in peer cluster (a real HTTP server answering as one would) offering one model.
+    const peer = createServer((req, res) => {
+      if (req.url === "/ready") return res.writeHead(200).end("ready");
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ object: "list", data: [{ id: "echo", object: "model" }] }));
+    });
+    await new Promise<void>((resolve) => peer.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`;
+      const api = apiClient(standbyUrl, await sessionToken(standbyUrl, "admin", ADMIN_PASSWORD));
+      const { key } = await api.keys.create.mutate({ owner: "team:ml", models: ["*"] });
+      const standbyModels = async () => {
+        const answer = await fetch(`${standbyUrl}/v1/models`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        const body = (await answer.json()) as { data: { id: string }[] };
+        return body.data.map((model) => model.id);
+      };
+      expect(await standbyModels()).not.toContain("probe/echo");
+      // Through the standby's /api, which the leader answers: the standby's gateway learns of it
+      // from the store.
+      await api.federation.add.mutate({ name: "probe", url, key: "probe-key" });
+      await waitFor(async () => (await standbyModels()).includes("probe/echo") || undefined, {
+        what: "the standby offering the peer's model",
+        timeoutMs: 30_000,
+      });
+      await api.federation.remove.mutate({ name: "probe" });
+      await waitFor(async () => !(await standbyModels()).includes("probe/echo") || undefined, {
+        what: "the standby no longer offering the removed peer's model",
+        timeoutMs: 30_000,
+      });
+    } finally {
+      peer.close();
+    }
   });
 
   it("does not believe a client-address header sent to the API port", async () => {

@@ -417,6 +417,7 @@ function keyView(owner: string): KeyView {
     tokensPerMinute: null,
     concurrentMax: null,
     residency: "any",
+    noStore: false,
     expiresAt: null,
     revokedAt: null,
     createdBy: "admin",

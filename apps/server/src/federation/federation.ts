@@ -1,6 +1,8 @@
 // The peers this cluster offers models of, as the gateway and the API see them: each peer's row,
 // its key opened once, its breaker fed by /ready checks on a timer and by the requests sent to it,
-// and its models kept in step with its /v1/models on a timer and on `ctl federation sync`.
+// and its models kept in step with its /v1/models on a timer and on `ctl federation sync`. The
+// rows are read again before every round of checks, so a peer added, removed or synced on another
+// control plane (a standby, or the leader before a failover) is seen here within one interval.
 import type { Actor, FederationAddInput, FederationSyncResult, PeerView } from "@llmgw/api";
 import type { FederationPeerRow } from "@llmgw/db";
 import { messageOf, must } from "@llmgw/domain";
@@ -51,6 +53,8 @@ export class Federation {
   readonly agent: Agent;
   private readonly peers = new Map<string, LivePeer>();
   private timers: NodeJS.Timeout[] = [];
+  /** Counts adds, removes and syncs made here, so a reload that raced one is dropped. */
+  private localChanges = 0;
 
   constructor(private readonly deps: FederationDeps) {
     // Peers are on the company's network: private addresses may be reached, metadata never.
@@ -63,7 +67,7 @@ export class Federation {
 
   async start(): Promise<void> {
     for (const row of await this.deps.store.all()) this.remember(row);
-    const check = setInterval(() => void this.checkAll(), this.deps.checkIntervalMs);
+    const check = setInterval(() => void this.reloadThenCheck(), this.deps.checkIntervalMs);
     const sync = setInterval(() => void this.sync(null), this.deps.syncIntervalMs);
     check.unref();
     sync.unref();
@@ -115,6 +119,7 @@ export class Federation {
       { name: input.name, url, key: input.key, sendsTags: input.sendsTags ?? false },
       actor,
     );
+    this.localChanges += 1;
     const peer = this.remember(row);
     await this.check(peer);
     await this.syncPeer(peer);
@@ -123,11 +128,14 @@ export class Federation {
 
   async remove(name: string, actor: Actor): Promise<{ name: string }> {
     await this.deps.store.remove(name, actor);
+    this.localChanges += 1;
     this.peers.delete(name);
     return { name };
   }
 
   async sync(name: string | null): Promise<FederationSyncResult[]> {
+    // A peer just added on another control plane is synced here too, not refused as unknown.
+    if (name !== null && !this.peers.has(name)) await this.reload();
     const peers = name === null ? [...this.peers.values()] : [this.peers.get(name)];
     if (peers.some((peer) => peer === undefined)) throw peerNotFound(name ?? "");
     return Promise.all(peers.map((peer) => this.syncPeer(must(peer, "a known peer"))));
@@ -150,6 +158,45 @@ export class Federation {
     };
     this.peers.set(row.name, peer);
     return peer;
+  }
+
+  /**
+   * Takes in what other control planes changed: peers added and removed, and models synced (a
+   * row whose `updatedAt` moved). A request never waits on this: it reads the peers in memory, and
+   * when the store is out of reach the peers known before stay as they were.
+   */
+  async reload(): Promise<void> {
+    const changesBefore = this.localChanges;
+    let rows: FederationPeerRow[];
+    try {
+      rows = await this.deps.store.all();
+    } catch (error) {
+      this.deps.log(`federation: peers kept from before; the store: ${messageOf(error)}`);
+      return;
+    }
+    // Rows read before an add or remove made here finished would undo it until the next round.
+    if (this.localChanges !== changesBefore) return;
+    const named = new Set(rows.map((row) => row.name));
+    for (const name of this.peers.keys()) if (!named.has(name)) this.peers.delete(name);
+    for (const row of rows) {
+      const known = this.peers.get(row.name);
+      if (!known || isAnotherPeer(known.row, row)) {
+        // A key that does not open (another master key) must not stop the other peers' reload.
+        try {
+          void this.check(this.remember(row));
+        } catch (error) {
+          this.deps.log(`federation: peer ${row.name} left out: ${messageOf(error)}`);
+        }
+      } else if (row.updatedAt.getTime() !== known.row.updatedAt.getTime()) {
+        known.row = row;
+        known.models = new Map(row.models.map((model) => [model.name, model]));
+      }
+    }
+  }
+
+  private async reloadThenCheck(): Promise<void> {
+    await this.reload();
+    await this.checkAll();
   }
 
   private async checkAll(): Promise<void> {
@@ -207,8 +254,10 @@ export class Federation {
     } catch (error) {
       return failed(`its models could not be stored: ${messageOf(error)}`);
     }
+    const at = new Date(this.deps.nowMs());
+    this.localChanges += 1;
     peer.models = new Map(diff.models.map((model) => [model.name, model]));
-    peer.row = { ...peer.row, models: diff.models, syncedAt: new Date(this.deps.nowMs()) };
+    peer.row = { ...peer.row, models: diff.models, syncedAt: at, updatedAt: at };
     const { added, withdrawn, removed } = diff;
     return { peer: name, ok: true, added, withdrawn, removed, error: null };
   }
@@ -236,6 +285,16 @@ export class Federation {
       );
     return names.slice(0, PEER_MODELS_MAX);
   }
+}
+
+/** A row for the same name that was removed and added again (a new address or key). */
+function isAnotherPeer(known: FederationPeerRow, row: FederationPeerRow): boolean {
+  return (
+    known.createdAt.getTime() !== row.createdAt.getTime() ||
+    known.keySealed !== row.keySealed ||
+    known.url !== row.url ||
+    known.sendsTags !== row.sendsTags
+  );
 }
 
 function viewOf(peer: LivePeer): PeerView {

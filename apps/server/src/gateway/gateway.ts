@@ -134,7 +134,7 @@ function listModels(
     .map((name) => ({ id: name, object: "model", created: 0, owned_by: "llmgw" }));
   // A key that must stay in this cluster is not shown models it could never be sent to.
   const peers =
-    key.residency === "local"
+    keyStaysLocal(key) !== null
       ? []
       : deps.peers.federation
           .offered()
@@ -165,11 +165,19 @@ function answer(
   return serveComfyImages(deps, { ...job, definition, raw: job.body }, res, noEndpoint);
 }
 
+/** Why a key's requests must stay in this cluster (its residency, or no_store), or null. */
+function keyStaysLocal(key: ApiKeyRow): "residency_local" | "no_store" | null {
+  if (key.noStore) return "no_store";
+  return key.residency === "local" ? "residency_local" : null;
+}
+
 /** Whether a request must stay in this cluster: its key's or its model's residency says so. */
 function staysLocal(deps: GatewayDeps, key: ApiKeyRow, model: string): boolean {
   const definition = deps.fleet.catalog.current().get(model);
   return (
-    key.residency === "local" || definition?.residency === "local" || definition?.no_store === true
+    keyStaysLocal(key) !== null ||
+    definition?.residency === "local" ||
+    definition?.no_store === true
   );
 }
 
@@ -229,13 +237,17 @@ async function serve(
     if (prompt.header) res.setHeader(GUARD_HEADER, prompt.header);
     const isLocal = staysLocal(deps, key, asked);
     const peerAsked = federation.target(body.model);
-    if (peerAsked && isLocal)
+    if (peerAsked && isLocal) {
+      // Only the key can say so here: a peer's model has no definition in this catalog.
+      const why = keyStaysLocal(key) ?? "residency_local";
+      const setting = why === "no_store" ? "no_store: true" : "residency: local";
       throw new GatewayError(
         403,
-        `key ${key.prefix} may not send requests outside this cluster (residency: local); "${body.model}" is served by peer ${peerAsked.peer.row.name}`,
+        `key ${key.prefix} may not send requests outside this cluster (${setting}); "${body.model}" is served by peer ${peerAsked.peer.row.name}`,
         "invalid_request_error",
-        "residency_local",
+        why,
       );
+    }
     if (!peerAsked) {
       const peers = isLocal ? null : federation;
       await trace.step("llmgw.on_demand", {}, () =>

@@ -9,6 +9,7 @@ const key = (over: Partial<ApiKeyRow>): ApiKeyRow => ({
   ...{ id: "k1", prefix: "llmgw_ab12", keyHash: "", owner: "team:ml", models: ["*"] },
   ...{ requestsPerMinute: null, tokensPerMinute: null, concurrentMax: null },
   residency: "any",
+  noStore: false,
   ...{ expiresAt: null, revokedAt: null, createdBy: "admin", createdAt: new Date(0) },
   lastUsedAt: null,
   ...over,

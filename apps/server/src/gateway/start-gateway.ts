@@ -37,6 +37,7 @@ const OPEN_KEY: ApiKeyRow = {
   ...{ id: "gateway-checks-off", prefix: "checks-off", keyHash: "", owner: "user:benchmark" },
   ...{ models: ["*"], requestsPerMinute: null, tokensPerMinute: null, concurrentMax: null },
   residency: "any",
+  noStore: false,
   ...{ expiresAt: null, revokedAt: null, createdBy: "config", createdAt: new Date(0) },
   lastUsedAt: null,
 };

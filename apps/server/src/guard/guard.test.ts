@@ -45,4 +45,14 @@ describe("guard policies", () => {
     const guard = new Guard({ db: storeOf(state), nowMs: () => 0, log: () => undefined });
     await expect(guard.policies()).rejects.toThrow(/ECONNREFUSED/);
   });
+
+  it("names the policies' judge models from memory, for placement, without waiting on the store", async () => {
+    const judged = { ...POLICY, name: "inj", checks: ["injection"], judgeModel: "judge-3b" };
+    const state = { rows: [POLICY, judged] as unknown[], isDown: false, reads: 0 };
+    const guard = new Guard({ db: storeOf(state), nowMs: () => 0, log: () => undefined });
+    // Nothing read yet: no judge known, and the read it starts is not waited for.
+    expect([...guard.judgeModels()]).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect([...guard.judgeModels()]).toEqual(["judge-3b"]);
+  });
 });

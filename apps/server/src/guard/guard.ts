@@ -106,6 +106,16 @@ export class Guard {
     return policies;
   }
 
+  /**
+   * The models the policies name as their judge, from the copy in memory (for placement, which
+   * must not wait on the store); a stale copy is refreshed in the background.
+   */
+  judgeModels(): ReadonlySet<string> {
+    void this.policies().catch(() => undefined);
+    const policies = this.cached?.policies ?? [];
+    return new Set(policies.flatMap((policy) => (policy.judgeModel ? [policy.judgeModel] : [])));
+  }
+
   /** Whether any policy reads this stage for the caller, so callers can skip buffering. */
   async covers(stage: GuardStage, levels: readonly string[]): Promise<boolean> {
     return policiesFor(await this.policies(), levels, stage).length > 0;

@@ -41,6 +41,7 @@ function keyView(row: ApiKeyRow, nowMs: number): KeyView {
     tokensPerMinute: row.tokensPerMinute,
     concurrentMax: row.concurrentMax,
     residency: row.residency,
+    noStore: row.noStore,
     expiresAt: iso(row.expiresAt),
     revokedAt: iso(row.revokedAt),
     createdBy: row.createdBy,
@@ -149,6 +150,7 @@ async function createKey(
       tokensPerMinute: input.tokensPerMinute ?? null,
       concurrentMax: input.concurrentMax ?? null,
       residency: input.residency ?? "any",
+      noStore: input.noStore ?? false,
       expiresAt:
         input.expiresInSeconds === undefined
           ? null

@@ -16,7 +16,7 @@ import { loadOrCreateSecret, REPLICA_KEY_SECRET } from "../seal/sealed-secrets";
 import type { FleetView } from "../fleet/fleet-view";
 import type { CatalogStore } from "../catalog/catalog-store";
 import { DemandBook, type DemandSink } from "./demand";
-import type { ReconcileDeps } from "./deps";
+import type { JudgeModelNames, ReconcileDeps } from "./deps";
 import { ModelHealthBook } from "./model-health";
 import { startReconciler, type Reconciler } from "./reconciler";
 import { ReplicaBook } from "./replica-book";
@@ -73,6 +73,8 @@ export interface ControlPlaneOptions {
   leadership: LeadershipSource;
   /** Which `PEER/MODEL` names a fallback may name (the federation answers, once it started). */
   peerModels?: PeerModelNames;
+  /** Which models are a guard policy's judge (the guard answers, once it exists). */
+  judgeModels?: JudgeModelNames;
   nowMs(): number;
   log(line: string): void;
 }
@@ -148,6 +150,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     demand: new DemandBook(),
     load: new ReplicaLoadBook(),
     quotas,
+    judgeModels: options.judgeModels,
     nowMs,
     log,
   };

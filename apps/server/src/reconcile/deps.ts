@@ -50,6 +50,13 @@ export interface ReconcileDeps {
   load: ReplicaLoadBook;
   /** Quotas per scope and the models' owner chains, read from the store. */
   quotas: QuotaBook;
+  /** The models a guard policy names as its judge: their new replicas go to judge nodes first. */
+  judgeModels?: JudgeModelNames;
   nowMs(): number;
   log(line: string): void;
+}
+
+/** Filled in once the guard exists: the control plane starts before it. */
+export interface JudgeModelNames {
+  current(): ReadonlySet<string>;
 }

@@ -32,6 +32,9 @@ export interface Reconciler extends ReportSink {
   stop(): Promise<void>;
 }
 
+/** The role label value (`llmgw.role=judge`) of nodes set aside for guard judges. */
+const JUDGE_ROLE = "judge";
+
 function newReplicaId(model: string): string {
   return `${model}-${randomBytes(4).toString("hex")}`;
 }
@@ -104,9 +107,11 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
       demandedAtMs: lastDemand(deps, definition.name, replicas),
     }));
     const scaling = autoscaler.decide(demanded, names, replicas, nowMs);
+    const judges = deps.judgeModels?.current();
     const models = demanded.map((model) => ({
       ...model,
       ownerChain: deps.quotas.chainOf(model.definition),
+      preferredRole: judges?.has(model.definition.name) ? JUDGE_ROLE : undefined,
       autoscaleAdded:
         scaling.decisions.get(model.definition.name)?.state.added ??
         autoscaler.added(model.definition.name),

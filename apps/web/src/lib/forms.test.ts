@@ -16,6 +16,8 @@ describe("console forms", () => {
         tpm: "",
         concurrent: " 8 ",
         expiresDays: 30,
+        staysLocal: false,
+        noStore: true,
       }),
     ).toEqual({
       owner: "team:ml",
@@ -23,12 +25,16 @@ describe("console forms", () => {
       requestsPerMinute: 600,
       tokensPerMinute: undefined,
       concurrentMax: 8,
+      residency: undefined,
+      noStore: true,
       expiresInSeconds: 30 * 86_400,
     });
     expect(
-      keyInput({ owner: "user:ada", models: "*", rpm: "", tpm: "", concurrent: "", expiresDays: 0 })
-        .expiresInSeconds,
-    ).toBeUndefined();
+      keyInput({
+        ...{ owner: "user:ada", models: "*", rpm: "", tpm: "", concurrent: "", expiresDays: 0 },
+        ...{ staysLocal: true, noStore: false },
+      }),
+    ).toMatchObject({ residency: "local", noStore: undefined, expiresInSeconds: undefined });
   });
 
   it("names each limit box that holds something other than a whole number of at least 1", () => {
@@ -39,6 +45,8 @@ describe("console forms", () => {
       tpm: "1.5",
       concurrent: "0",
       expiresDays: 0,
+      staysLocal: false,
+      noStore: false,
     };
     expect(badKeyNumbers(form)).toEqual(["rpm", "tpm", "concurrent"]);
     expect(badKeyNumbers({ ...form, rpm: " 600 ", tpm: "", concurrent: "8" })).toEqual([]);

@@ -10,6 +10,10 @@ export interface KeyFormState {
   concurrent: string;
   /** 0 for a key that never expires. */
   expiresDays: number;
+  /** residency: local — the key's requests never go to a peer cluster. */
+  staysLocal: boolean;
+  /** no_store: what the key sends is never kept outside this cluster (never sent to a peer). */
+  noStore: boolean;
 }
 
 export function commaList(text: string): string[] {
@@ -31,6 +35,8 @@ export function keyInput(form: KeyFormState): CreateKeyInput {
     requestsPerMinute: optionalCount(form.rpm),
     tokensPerMinute: optionalCount(form.tpm),
     concurrentMax: optionalCount(form.concurrent),
+    residency: form.staysLocal ? "local" : undefined,
+    noStore: form.noStore ? true : undefined,
     expiresInSeconds: form.expiresDays === 0 ? undefined : form.expiresDays * 86_400,
   };
 }

@@ -35,6 +35,8 @@ export const createKeyInputSchema = z.object({
   concurrentMax: limit("max-concurrent", 100_000).optional(),
   /** `local`: requests with this key are never sent to a peer cluster. */
   residency: z.enum(["any", "local"], { error: "residency is any or local" }).optional(),
+  /** true: what this key sends is never kept outside this cluster, so never sent to a peer. */
+  noStore: z.boolean({ error: "no_store is true or false" }).optional(),
   /** Seconds from now; absent means the key does not expire. */
   expiresInSeconds: limit("expiry", 10 * 365 * 86_400).optional(),
 });
@@ -49,6 +51,7 @@ export const keyViewSchema = z.object({
   tokensPerMinute: z.number().nullable(),
   concurrentMax: z.number().nullable(),
   residency: z.enum(["any", "local"]),
+  noStore: z.boolean(),
   /** ISO-8601 timestamps. */
   expiresAt: z.string().nullable(),
   revokedAt: z.string().nullable(),

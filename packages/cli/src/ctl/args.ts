@@ -32,6 +32,9 @@ export const FLAGS = {
   tpm: { value: "N", help: "tokens per minute at most" },
   "max-concurrent": { value: "N", help: "requests in flight at most" },
   residency: { value: "local|any", help: "local: the key's requests never go to a peer cluster" },
+  "no-store": {
+    help: "what the key sends is never kept outside this cluster (never sent to a peer)",
+  },
   expires: { value: "DURATION", help: "lifetime such as 30d, 12h or 90m" },
   ttl: { value: "DURATION", help: "how long a join token works, such as 1h (default) or 7d" },
   uses: { value: "N", help: "how many nodes may join with the token (default: any)" },

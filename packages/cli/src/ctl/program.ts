@@ -34,9 +34,18 @@ function flagOption(name: FlagName): Option {
 /** The flags given to `command`, keyed by their long names as the command table spells them. */
 function valuesOf(command: Program): CtlValues {
   const entries = command.options
-    .map((option) => [option.name(), command.getOptionValue(option.attributeName())] as const)
+    .map((option) => [option.name(), optionValue(command, option)] as const)
     .filter(([, value]) => value !== undefined);
   return Object.fromEntries(entries);
+}
+
+/**
+ * Commander reads a flag spelled `--no-X` as "X, on unless turned off" (true when absent, false
+ * when given); in the table it is a flag of its own, `no-X`: true when given, absent otherwise.
+ */
+function optionValue(command: Program, option: Option): unknown {
+  if (!option.negate) return command.getOptionValue(option.attributeName());
+  return command.getOptionValueSource(option.attributeName()) === "cli" ? true : undefined;
 }
 
 /** The line that names a command in `llmgw ctl --help`. */

@@ -1,6 +1,6 @@
 // API keys for /v1. Only a keyed hash (HMAC-SHA256 under the server's sealed pepper) is stored;
 // the visible prefix finds the row, so a copy of this table opens nothing.
-import { index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 
 export const apiKeys = pgTable(
@@ -19,6 +19,8 @@ export const apiKeys = pgTable(
     concurrentMax: integer("concurrent_max"),
     /** `local`: requests made with this key never go to a peer cluster; `any`: they may. */
     residency: text("residency").$type<"any" | "local">().notNull().default("any"),
+    /** What this key sends must not be kept anywhere outside this cluster: never sent to a peer. */
+    noStore: boolean("no_store").notNull().default(false),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     createdBy: text("created_by").notNull(),

@@ -37,4 +37,29 @@ describe("placeModelReplicas", () => {
     expect(result.summary).toContain('profile "cuda"');
     expect(result.summary).toContain('profile "cpu"');
   });
+
+  it("puts a judge on a node labelled llmgw.role=judge when there is room there, elsewhere otherwise", () => {
+    const judge = node("judge", {
+      labels: { "llmgw.role": "judge" },
+      cards: cards(1, "L40S", 48, 8.9),
+    });
+    const plain = node("plain", { cards: cards(1, "L40S", 48, 8.9) });
+    const ask = (replicaId: string, preferredRole?: string) => ({
+      model: qwen,
+      replicaId,
+      preferredRole,
+    });
+    // The plain node comes first in the input, so without the preference it would win the tie.
+    const results = placeModelReplicas({ nodes: [plain, judge], replicas: [] }, [
+      ask("qwen/r1", "judge"),
+      ask("qwen/r2", "judge"),
+    ]);
+    expect(results.map((r) => r.ok && [r.profile, r.shards[0]?.nodeId])).toEqual([
+      ["cuda", "judge"],
+      ["cuda", "plain"],
+    ]);
+    // Without the preference a role node takes only profiles asking for its role.
+    const [unpreferred] = placeModelReplicas({ nodes: [judge], replicas: [] }, [ask("qwen/r3")]);
+    expect(unpreferred?.ok && unpreferred.shards[0]?.nodeId).not.toBe("judge");
+  });
 });

@@ -10,12 +10,15 @@ import {
   DEFAULT_PLACEMENT_POLICY,
   type NodeRejection,
   type PlacementInput,
+  type PlacementRequest,
   type ReplicaShard,
 } from "./types";
 
 export interface ModelReplicaAsk {
   model: ModelDefinition;
   replicaId: string;
+  /** Nodes with this role are tried first for a profile that names no role (see DesiredModel). */
+  preferredRole?: string | undefined;
 }
 
 export type ModelPlacementResult =
@@ -53,11 +56,15 @@ export function placeModelReplicas(
   if (asks.length === 0) return [];
   const policy = input.policy ?? DEFAULT_PLACEMENT_POLICY;
   fleet ??= buildFleet(input.nodes, input.replicas);
-  return asks.map(({ model, replicaId }): ModelPlacementResult => {
+  return asks.map(({ model, replicaId, preferredRole }): ModelPlacementResult => {
     const refusals: { profile: string; summary: string; rejections: NodeRejection[] }[] = [];
     for (const profile of model.profiles) {
-      const request = placementRequestFor(model, profile, replicaId);
-      const result = placeOne(fleet, policy, request);
+      const asked = placementRequestFor(model, profile, replicaId);
+      const preferred = preferredRequest(asked, policy.roleLabel, preferredRole);
+      // The preferred nodes first; no room there is no refusal: the profile's own try decides.
+      const onPreferred = preferred === null ? null : placeOne(fleet, policy, preferred);
+      const request = preferred !== null && onPreferred?.ok ? preferred : asked;
+      const result = onPreferred?.ok ? onPreferred : placeOne(fleet, policy, asked);
       if (!result.ok) {
         refusals.push({
           profile: profile.name,
@@ -94,4 +101,14 @@ export function placeModelReplicas(
     const summary = refusals.map((refusal) => refusal.summary).join("; ");
     return { ok: false, replicaId, summary, profiles: refusals };
   });
+}
+
+/** The request narrowed to the preferred role's nodes, or null when it names a role itself. */
+function preferredRequest(
+  request: PlacementRequest,
+  roleLabel: string,
+  role: string | undefined,
+): PlacementRequest | null {
+  if (role === undefined || Object.hasOwn(request.nodeSelector, roleLabel)) return null;
+  return { ...request, nodeSelector: { ...request.nodeSelector, [roleLabel]: role } };
 }

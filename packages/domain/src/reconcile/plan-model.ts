@@ -153,6 +153,7 @@ function planPlacements(
   const asks = Array.from({ length: count }, () => ({
     model: model.definition,
     replicaId: state.input.newReplicaId(name),
+    preferredRole: model.preferredRole,
   }));
   const input = {
     nodes: placementNodesOf(state),

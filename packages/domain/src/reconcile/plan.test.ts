@@ -18,6 +18,18 @@ describe("planReconcile", () => {
     expect(places.map((p) => p.shards[0]?.cardIndexes)).toEqual([[0], [1]]);
   });
 
+  it("places a judge model's replica on a judge node first, when the model prefers that role", () => {
+    const nodes = [liveNode("n1"), liveNode("judge-1", { labels: { "llmgw.role": "judge" } })];
+    const placedOn = (preferredRole?: string) => {
+      const desired = { ...model(), preferredRole };
+      const { actions } = planReconcile(input({ models: [desired], nodes }));
+      const place = actions.find((a) => a.kind === "place");
+      return place?.kind === "place" ? place.shards[0]?.nodeId : undefined;
+    };
+    expect(placedOn("judge")).toBe("judge-1");
+    expect(placedOn()).toBe("n1");
+  });
+
   it("does nothing when the count is met", () => {
     const plan = planReconcile(
       input({ models: [model()], nodes: [liveNode("n1")], replicas: [replica("a")] }),

@@ -29,6 +29,12 @@ export interface DesiredModel {
    * counts against no quota.
    */
   ownerChain?: readonly string[];
+  /**
+   * A role (the value of the placement policy's role label, e.g. `judge`) whose nodes its new
+   * replicas go to first when a profile names no role itself; where they have no room, the
+   * profile is placed as it says. Absent: no preference.
+   */
+  preferredRole?: string;
 }
 
 /** What must survive a restart about a model's starts. */

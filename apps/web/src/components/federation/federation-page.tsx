@@ -1,15 +1,17 @@
 "use client";
 // /admin/federation, for administrators: the peer clusters whose models are offered here as
 // PEER/MODEL, with whether each is in routing, how long its /ready took, why it is out, and its
-// models (withdrawn ones marked); "Sync now" reads their /v1/models again. Peers are added and
-// removed with `llmgw ctl federation`, where the peer's key is read from a file.
+// models (withdrawn ones marked); "Sync now" reads their /v1/models again; "Add peer" opens the
+// add form. Peers are removed with `llmgw ctl federation remove`.
 import type { PeerView } from "@llmgw/api";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { describeError } from "../../lib/errors";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
 import { DataGrid, type GridColumn } from "../ui/data-grid";
+import { AddPeerForm } from "./add-peer-form";
 
 const REFETCH_INTERVAL_MS = 5_000;
 
@@ -18,6 +20,7 @@ export function FederationPage() {
   const { t: tc } = useTranslation();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const [isAdding, setAdding] = useState(false);
   const peers = useQuery(
     trpc.federation.list.queryOptions(undefined, {
       refetchInterval: REFETCH_INTERVAL_MS,
@@ -26,6 +29,12 @@ export function FederationPage() {
   );
   const sync = useMutation(
     trpc.federation.sync.mutationOptions({
+      onSettled: () => queryClient.invalidateQueries(trpc.federation.list.queryFilter()),
+    }),
+  );
+  const add = useMutation(
+    trpc.federation.add.mutationOptions({
+      onSuccess: () => setAdding(false),
       onSettled: () => queryClient.invalidateQueries(trpc.federation.list.queryFilter()),
     }),
   );
@@ -46,8 +55,22 @@ export function FederationPage() {
         >
           {sync.isPending ? t("syncing") : t("sync")}
         </button>
+        <button type="button" onClick={() => setAdding(true)} data-testid="federation-add">
+          {t("add.open")}
+        </button>
       </div>
       <p className="muted">{t("intro")}</p>
+      {isAdding ? (
+        <AddPeerForm
+          send={(input) => add.mutate(input)}
+          onClose={() => {
+            add.reset();
+            setAdding(false);
+          }}
+          error={add.error}
+          isPending={add.isPending}
+        />
+      ) : null}
       {sync.isError ? (
         <p className="form-error" role="alert">
           {describeError(sync.error, tc)}

@@ -1,6 +1,6 @@
 "use client";
-// "Create key": owner (the person by default, with the known owners offered), models, limits and
-// expiry, checked by the same zod schema the control plane uses; a limit that is not a whole
+// "Create key": owner (the person by default, with the known owners offered), models, limits,
+// expiry and whether its requests stay in this cluster, checked by the same zod schema the control plane uses; a limit that is not a whole
 // number is named before anything is sent. On success the dialog turns into the one place the
 // plaintext key is ever shown.
 import type { CreatedKey } from "@llmgw/api";
@@ -33,6 +33,8 @@ function KeyForm({ onCreated, onClose }: { onCreated(key: CreatedKey): void; onC
     tpm: "",
     concurrent: "",
     expiresDays: 0,
+    staysLocal: false,
+    noStore: false,
   });
   const me = useQuery(trpc.auth.me.queryOptions());
   const units = useQuery(trpc.org.list.queryOptions());
@@ -128,6 +130,19 @@ function KeyForm({ onCreated, onClose }: { onCreated(key: CreatedKey): void; onC
           ))}
         </select>
       </FormField>
+      {(["staysLocal", "noStore"] as const).map((flag) => (
+        <label key={flag} className="inline-field">
+          <input
+            type="checkbox"
+            checked={form[flag]}
+            onChange={(event) =>
+              setForm((previous) => ({ ...previous, [flag]: event.target.checked }))
+            }
+            data-testid={`key-${flag}`}
+          />
+          <span>{t(`form.${flag}`)}</span>
+        </label>
+      ))}
       {badNumbers.length > 0 ? (
         <div className="panel panel-error" role="alert" data-testid="key-number-error">
           {badNumbers.map((field) => (

@@ -1,35 +1,45 @@
 // API keys for /v1: create (the key is printed once), list, revoke.
-import type { KeyView } from "@llmgw/api";
-import { parseCountFlag, parseDurationSeconds, required, UsageError } from "../args";
+import type { CreateKeyInput, KeyView } from "@llmgw/api";
+import {
+  parseCountFlag,
+  parseDurationSeconds,
+  required,
+  UsageError,
+  type CtlValues,
+} from "../args";
 import { renderTable } from "../table";
 import { printJson, type Command, type CommandContext } from "./command";
 
 const KEYS_USAGE =
-  "keys create --owner team:ml --models 'qwen*' [--rpm N] [--tpm N] [--max-concurrent N] [--residency local] [--expires 30d] [--json] | list [--json] | revoke ID";
+  "keys create --owner team:ml --models 'qwen*' [--rpm N] [--tpm N] [--max-concurrent N] [--residency local] [--no-store] [--expires 30d] [--json] | list [--json] | revoke ID";
 
-async function createKey(ctx: CommandContext): Promise<number> {
-  const { owner, models } = ctx.values;
+/** What `keys create` sends, from its flags; a missing or bad flag is named with the usage. */
+export function createKeyInput(values: CtlValues): CreateKeyInput {
+  const { owner, models } = values;
   if (!owner)
     throw new UsageError(`--owner is missing (team:ml, user:ada, …); usage: ${KEYS_USAGE}`);
   if (!models)
     throw new UsageError(
       `--models is missing (names or patterns, comma-separated; '*' for all); usage: ${KEYS_USAGE}`,
     );
-  const created = await ctx.api.keys.create.mutate({
+  return {
     owner,
     models: models
       .split(",")
       .map((m) => m.trim())
       .filter(Boolean),
-    requestsPerMinute: parseCountFlag("rpm", ctx.values.rpm),
-    tokensPerMinute: parseCountFlag("tpm", ctx.values.tpm),
-    concurrentMax: parseCountFlag("max-concurrent", ctx.values["max-concurrent"]),
-    residency: residencyFlag(ctx.values.residency),
+    requestsPerMinute: parseCountFlag("rpm", values.rpm),
+    tokensPerMinute: parseCountFlag("tpm", values.tpm),
+    concurrentMax: parseCountFlag("max-concurrent", values["max-concurrent"]),
+    residency: residencyFlag(values.residency),
+    noStore: values["no-store"] === true ? true : undefined,
     expiresInSeconds:
-      ctx.values.expires === undefined
-        ? undefined
-        : parseDurationSeconds("expires", ctx.values.expires),
-  });
+      values.expires === undefined ? undefined : parseDurationSeconds("expires", values.expires),
+  };
+}
+
+async function createKey(ctx: CommandContext): Promise<number> {
+  const created = await ctx.api.keys.create.mutate(createKeyInput(ctx.values));
   if (ctx.values.json) printJson(ctx, { key: created.key, ...created.view });
   else
     ctx.write(
@@ -97,7 +107,17 @@ export const keyCommands: Record<string, Command> = {
   keys: {
     usage: KEYS_USAGE,
     summary: "API keys for /v1: create (shown once), list, revoke",
-    flags: ["owner", "models", "rpm", "tpm", "max-concurrent", "residency", "expires", "json"],
+    flags: [
+      "owner",
+      "models",
+      "rpm",
+      "tpm",
+      "max-concurrent",
+      "residency",
+      "no-store",
+      "expires",
+      "json",
+    ],
     takesArguments: true,
     run: keysCommand,
   },

@@ -1,0 +1,1 @@
+ALTER TABLE "api_keys" ADD COLUMN "no_store" boolean DEFAULT false NOT NULL;
