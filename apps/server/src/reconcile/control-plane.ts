@@ -3,7 +3,12 @@
 import type { PeerModelNames } from "../catalog/store-ops";
 import { join } from "node:path";
 import type { Database } from "@llmgw/db";
-import { DEFAULT_RECONCILE_POLICY, type LivenessPolicy, messageOf } from "@llmgw/domain";
+import {
+  DEFAULT_RECONCILE_POLICY,
+  type LivenessPolicy,
+  messageOf,
+  type MirrorSetting,
+} from "@llmgw/domain";
 import type { ReplicaStatus } from "@llmgw/proto";
 import type { NodeLinks } from "../agents/node-links";
 import { openCatalogStore } from "../catalog/db-catalog-store";
@@ -73,6 +78,8 @@ export interface ControlPlaneOptions {
   leadership: LeadershipSource;
   /** Which `PEER/MODEL` names a fallback may name (the federation answers, once it started). */
   peerModels?: PeerModelNames;
+  /** The order nodes are sent the mirrors in (the mirror monitor answers, once it started). */
+  mirrorOrder?: { order(): MirrorSetting[] };
   nowMs(): number;
   log(line: string): void;
 }
@@ -148,6 +155,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     demand: new DemandBook(),
     load: new ReplicaLoadBook(),
     quotas,
+    mirrorOrder: () => options.mirrorOrder?.order() ?? [],
     nowMs,
     log,
   };
