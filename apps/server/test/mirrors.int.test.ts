@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { createReadStream, existsSync } from "node:fs";
-import { mkdir, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -94,7 +94,7 @@ describe("mirrors", () => {
       env: {
         LLMGW_RESYNC_INTERVAL_MS: "300",
         LLMGW_MIRRORS: `primary=${primary.baseUrl},peer=${peer.baseUrl}`,
-        LLMGW_MIRROR_CHECK_MS: "500",
+        LLMGW_MIRROR_CHECK_MS: "2000",
         LLMGW_FAILURE_BACKOFF_MS: "60000",
       },
       agents: [{ name: "it-mirror-gpu", profile: "h100x8" }],
@@ -153,14 +153,21 @@ describe("mirrors", () => {
       definition: simGpuModel("tampered", `mirror:${BAD_FILE}`),
     });
     const failed = await waitFor(
-      async () =>
-        (await fleet.api.replicas.list.query({ model: "tampered" })).find(
-          (replica) => replica.phase === "failed",
-        ),
-      { what: "the tampered model's replica failing", timeoutMs: 30_000 },
+      async () => {
+        const model = await fleet.api.models.get.query({ name: "tampered" });
+        return model.lastError === null ? undefined : { message: model.lastError };
+      },
+      { what: "the tampered model's start failing", timeoutMs: 30_000 },
     );
     expect(failed.message).toContain(`${BAD_FILE} on mirror peer: sha256 is`);
     expect(failed.message).toContain("model.safetensors.sha256");
+    // Nothing of the refused file is kept in the node's cache entry for it.
+    const entry = path.join(
+      fleet.agent("it-mirror-gpu").dataDir,
+      "cache",
+      sha256(`mirror:${BAD_FILE}`).slice(0, 16),
+    );
+    expect(await readdir(entry)).toEqual([]);
   });
 
   it("refuses to remove a file a catalog model loads, naming the model; removes one none loads", async () => {
