@@ -100,6 +100,22 @@ describe("parseServerConfig", () => {
     ).toThrow(/LLMGW_FACILITY_BUDGETS: budget "rack=r12:lots" has no watts/);
   });
 
+  it("reads the mirrors, the primary first, and names a bad entry", () => {
+    const home = { LLMGW_HOME: "/srv/llmgw" };
+    expect(parseServerConfig([], home).mirrors).toEqual({ list: [], checkIntervalMs: 15_000 });
+    const config = parseServerConfig([], {
+      ...home,
+      LLMGW_MIRRORS: "main=http://10.0.0.9:8000/models,backup=https://m2.lan/",
+    });
+    expect(config.mirrors.list.map((mirror) => mirror.baseUrl)).toEqual([
+      "http://10.0.0.9:8000/models/",
+      "https://m2.lan/",
+    ]);
+    expect(() => parseServerConfig([], { ...home, LLMGW_MIRRORS: "main=ftp://x/" })).toThrow(
+      /LLMGW_MIRRORS: mirror "main": "ftp:\/\/x\/" is not an http\(s\):\/\/ URL/,
+    );
+  });
+
   it("names the variable that is wrong", () => {
     expect(() => parseServerConfig([], { LLMGW_PORT: "eighty" })).toThrow(/LLMGW_PORT/);
     expect(() => parseServerConfig([], { LLMGW_AGENT_PORT: "70000" })).toThrow(

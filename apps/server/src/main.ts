@@ -3,6 +3,8 @@
 import type { CatalogStore } from "./catalog/catalog-store";
 import { loadOrCreateClusterId } from "./federation/cluster-id";
 import { Federation } from "./federation/federation";
+import { registerMirrorMetrics } from "./mirrors/mirror-metrics";
+import { MirrorMonitor } from "./mirrors/mirror-monitor";
 import { PeersStore } from "./federation/peers-store";
 import { leaderLease, openStore, StoreInUseError, type Database, type Store } from "@llmgw/db";
 import { ConfigError, parseServerConfig, type ServerConfig } from "./config";
@@ -35,6 +37,8 @@ import { hostname } from "node:os";
 import { ControlPlaneDirectory } from "./leader/control-planes";
 import { createControlPlanesService } from "./leader/control-planes-service";
 import { SERVER_VERSION } from "./version";
+import { recordAudit } from "./identity/audit";
+import type { MirrorSetting } from "@llmgw/domain";
 import { controlPlaneApiRoute, type RequestHandler } from "./standby/control-plane-api";
 import { isFlagError, runServerSubcommand, SERVER_USAGE } from "./install/subcommands";
 import { messageOf } from "@llmgw/domain";
@@ -136,9 +140,19 @@ async function startLeading(
   );
   const peerModels = { known: (_name: string) => false };
   const judgeModels = { current: (): ReadonlySet<string> => new Set() };
+  const mirrorOrder = { order: (): MirrorSetting[] => [] };
   const plane = await startControlPlane({
     ...{ ...shared, leadership: elector, peerModels, judgeModels },
+    mirrorOrder,
   });
+  const mirrors = new MirrorMonitor({
+    ...{ list: config.mirrors.list, checkIntervalMs: config.mirrors.checkIntervalMs },
+    models: () => plane.catalog.current().models,
+    audit: (actor, action, target) => recordAudit(db, { actor: actor.username, action, target }),
+    ...{ nowMs, log },
+  });
+  mirrors.start();
+  mirrorOrder.order = () => mirrors.order();
   const federation = new Federation({
     store: new PeersStore(db, plane.masterKey),
     clusterId: await loadOrCreateClusterId(db),
@@ -149,7 +163,7 @@ async function startLeading(
   await federation.start();
   peerModels.known = (name) => federation.target(name) !== null;
   const api = createApiServices({
-    ...{ ...shared, plane, cluster: { pki, joinTokens }, federation },
+    ...{ ...shared, plane, cluster: { pki, joinTokens }, federation, mirrors },
     requestRestart: hooks.requestRestart,
     controlPlanes: createControlPlanesService({
       ...{ directory, self: elector.owner, nowMs },
@@ -159,6 +173,7 @@ async function startLeading(
   const metrics = createMetrics(api.services.nodes, plane.fleet, api.services.quotas);
   registerCertificateMetrics(metrics.registry, pki);
   registerLeaderMetrics(metrics.registry, elector);
+  registerMirrorMetrics(metrics.registry, mirrors);
   const gateway = startGateway({
     ...{ db, fleet: plane.fleet, demand: plane.demand, replicaSecret: plane.replicaSecret },
     load: plane.load,
@@ -231,6 +246,7 @@ async function startLeading(
       await Promise.all([http.close(), agents.close()]);
       await gateway.stop();
       await federation.stop();
+      await mirrors.stop();
       await plane.stop();
       await directory.stop();
       await elector.stop();

@@ -103,6 +103,8 @@ const RULES: Record<string, Rule> = {
   "federation.add": "admin",
   "federation.remove": "admin",
   "federation.sync": "admin",
+  "mirrors.list": "viewer",
+  "mirrors.remove": "operator",
   "mcp.servers.list": "admin",
   "mcp.servers.add": "admin",
   "mcp.servers.update": "admin",

@@ -23,6 +23,7 @@ import type {
   McpTestResult,
   McpUpdateServerInput,
 } from "./mcp/schemas";
+import type { MirrorRemoveResult, MirrorView } from "./mirrors/schemas";
 import type { FederationAddInput, FederationSyncResult, PeerView } from "./federation/schemas";
 import type {
   AddModelInput,
@@ -346,6 +347,12 @@ export interface GuardService {
   checkJudge(input: GuardJudgeCheckInput): Promise<GuardJudgeCheck>;
 }
 
+export interface MirrorsService {
+  list(): Promise<MirrorView[]>;
+  /** Deletes the file on the mirror (HTTP DELETE); refused while a catalog model loads it. */
+  remove(mirror: string, path: string, actor: Actor): Promise<MirrorRemoveResult>;
+}
+
 export interface ApiServices {
   nodes: NodesService;
   auth: AuthService;
@@ -370,6 +377,7 @@ export interface ApiServices {
   ownership: OwnershipResolver;
   mcp: McpService;
   federation: FederationService;
+  mirrors: MirrorsService;
   explore: ExploreService;
   facility: FacilityService;
   guard: GuardService;

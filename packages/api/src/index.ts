@@ -22,6 +22,7 @@ export type {
   JoinTokensService,
   LogsService,
   McpService,
+  MirrorsService,
   ModelsService,
   NodesService,
   ReclaimService,

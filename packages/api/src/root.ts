@@ -11,6 +11,7 @@ import { joinTokensRouter } from "./join-tokens/router";
 import { keysRouter } from "./keys/router";
 import { logsRouter } from "./logs/router";
 import { mcpRouter } from "./mcp/router";
+import { mirrorsRouter } from "./mirrors/router";
 import { modelsRouter } from "./models/router";
 import { nodesRouter } from "./nodes/router";
 import { groupsRouter, orgRouter, peopleRouter, rolesRouter } from "./people/router";
@@ -53,6 +54,7 @@ export const appRouter = router({
   facility: facilityRouter,
   guard: guardRouter,
   federation: federationRouter,
+  mirrors: mirrorsRouter,
 });
 
 export type AppRouter = typeof appRouter;

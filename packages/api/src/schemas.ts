@@ -17,6 +17,7 @@ export * from "./keys/schemas";
 export * from "./logs/schemas";
 export * from "./guard/schemas";
 export * from "./mcp/schemas";
+export * from "./mirrors/schemas";
 export * from "./models/schemas";
 export * from "./nodes/schemas";
 export * from "./people/schemas";

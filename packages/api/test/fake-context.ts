@@ -303,6 +303,10 @@ export function fakeServices() {
       remove: vi.fn(async (name: string) => ({ name })),
       sync: vi.fn(async () => []),
     },
+    mirrors: {
+      list: vi.fn(async () => []),
+      remove: vi.fn(async (mirror: string, path: string) => ({ mirror, path })),
+    },
     explore: { run: vi.fn(async () => ({ models: [] })) },
     guard: {
       listPolicies: vi.fn(async () => []),

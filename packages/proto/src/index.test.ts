@@ -51,6 +51,7 @@ const START_REPLICA = {
   nodeCount: 2,
   leaderAddress: "10.0.0.4:29500",
   adapters: [{ name: "sql", source: "https://mirror.lan/sql-lora.safetensors", rank: 16 }],
+  mirrors: [{ name: "primary", baseUrl: "http://10.0.0.9:8000/models/" }],
 };
 
 const ENGINE_INSTALL = {

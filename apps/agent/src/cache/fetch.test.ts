@@ -1,5 +1,6 @@
 // Fetching weights: an http(s) download into the cache with progress and a manifest, cache hits,
 // local sources referenced in place, hub ids without a route, and pickles refused before any byte.
+import { createHash } from "node:crypto";
 import { once } from "node:events";
 import {
   existsSync,
@@ -80,6 +81,7 @@ describe("WeightCache", () => {
       source,
       file: "qwen-0.5b-q4.gguf",
       sizeBytes: body.length,
+      sha256: createHash("sha256").update(body).digest("hex"),
       fetchedByAgent: true,
       fetchedAtMs: 1234,
     });

@@ -3,31 +3,29 @@
 // copied: they are the operator's files, often hundreds of gigabytes, and a copy would double the
 // disk they take while reclaim could never remove either. Hub ids need a route to the hub, which
 // most GPU nodes do not have, so without one configured the fetch fails and says how to mirror.
-import { messageOf } from "@llmgw/domain";
-import { randomBytes } from "node:crypto";
-import { createWriteStream } from "node:fs";
-import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { Readable, Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { fileURLToPath } from "node:url";
-import { pickleExtension, sourceKind } from "@llmgw/domain";
+import { sourceKind, type MirrorSetting } from "@llmgw/domain";
+import {
+  checkPickle,
+  describeSource,
+  downloadFile,
+  WeightFetchError,
+  type FetchProgress,
+} from "./download-file";
 import {
   cacheDirOf,
   cacheName,
   MANIFEST_FILE,
-  PARTIAL_PREFIX,
   readManifest,
+  safeFileName,
   writeFileAtomic,
 } from "./layout";
+import { fetchFromMirrors, isCachedCopyIntact } from "./mirror-fetch";
 import { SourceConfigs } from "./source-config";
 
-export interface FetchProgress {
-  receivedBytes: number;
-  /** Absent when the server sent no Content-Length. */
-  totalBytes: number | undefined;
-}
+export type { FetchProgress } from "./download-file";
 
 export interface ResolveOptions {
   allowPickle: boolean;
@@ -35,6 +33,8 @@ export interface ResolveOptions {
   signal?: AbortSignal;
   /** The simulator loads no weights, so a hub id is passed through without a route to the hub. */
   isSimulator?: boolean;
+  /** Where a mirror:PATH source is fetched from, in the order to try (StartReplica.mirrors). */
+  mirrors?: readonly MirrorSetting[];
 }
 
 export interface ResolvedWeights {
@@ -53,20 +53,6 @@ export interface WeightCacheOptions {
   nowMs?: () => number;
   /** Where a config.json that could not be read for sizing is said. */
   log?: (line: string) => void;
-}
-
-class WeightFetchError extends Error {
-  override readonly name = "WeightFetchError";
-}
-
-/** Refuses a pickle source unless the model allows it; the same rule the catalog applies. */
-function checkPickle(source: string, allowPickle: boolean): void {
-  const extension = pickleExtension(source);
-  if (extension === undefined || allowPickle) return;
-  throw new WeightFetchError(
-    `source ${describeSource(source)} ends in ${extension}, a Python pickle that runs code when loaded; ` +
-      "mirror the model's .safetensors (or .gguf) files instead, or set allow_pickle on the model if you trust it",
-  );
 }
 
 export class WeightCache {
@@ -101,7 +87,7 @@ export class WeightCache {
     const kind = sourceKind(source);
     if (kind === "file") return resolveLocal(source, options.isSimulator === true);
     if (kind === "hub") return this.resolveHub(source, options);
-    if (kind === "url") return this.download(source, options);
+    if (kind === "url" || kind === "mirror") return this.download(source, options);
     throw new WeightFetchError(
       `source "${source}" is not a Hugging Face id, an http(s):// URL, a file:// URL or an absolute path`,
     );
@@ -136,7 +122,8 @@ export class WeightCache {
     if (
       manifest !== undefined &&
       manifest.source === source &&
-      (await isFile(path.join(entryDir, manifest.file)))
+      (await isFile(path.join(entryDir, manifest.file))) &&
+      (await isCachedCopyIntact(entryDir, manifest, this.options.log))
     ) {
       return {
         modelPath: path.join(entryDir, manifest.file),
@@ -159,46 +146,27 @@ export class WeightCache {
     options: ResolveOptions,
   ): Promise<ResolvedWeights> {
     await mkdir(entryDir, { recursive: true, mode: 0o700 });
-    const response = await this.fetchImpl(source, {
-      signal: options.signal ?? null,
-      redirect: "follow",
-    }).catch((error: unknown) => {
-      throw new WeightFetchError(`fetching ${describeSource(source)}: ${messageOf(error)}`);
-    });
-    if (!response.ok || response.body === null) {
-      throw new WeightFetchError(
-        `fetching ${describeSource(source)}: the server answered HTTP ${response.status}`,
-      );
-    }
-    // A redirect can land on a pickle the source's own name did not show.
-    if (response.url !== "" && response.url !== source)
-      checkPickle(response.url, options.allowPickle);
-    const file = fileNameFor(source);
-    const partial = path.join(entryDir, `${PARTIAL_PREFIX}${randomBytes(4).toString("hex")}`);
-    const totalHeader = Number(response.headers.get("content-length"));
-    const totalBytes = Number.isFinite(totalHeader) && totalHeader > 0 ? totalHeader : undefined;
-    let receivedBytes = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        receivedBytes += chunk.length;
-        options.onProgress?.({ receivedBytes, totalBytes });
-        callback(null, chunk);
-      },
-    });
-    try {
-      const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
-      await pipeline(body, counter, createWriteStream(partial, { mode: 0o600 }), {
-        signal: options.signal,
-      });
-      await rename(partial, path.join(entryDir, file));
-    } catch (error) {
-      await rm(partial, { force: true });
-      throw new WeightFetchError(`fetching ${describeSource(source)}: ${messageOf(error)}`);
+    const common = {
+      entryDir,
+      allowPickle: options.allowPickle,
+      fetchImpl: this.fetchImpl,
+      onProgress: options.onProgress,
+      signal: options.signal,
+    };
+    let fetched: { file: string; receivedBytes: number; sha256: string; from: string };
+    if (sourceKind(source) === "mirror") {
+      fetched = await fetchFromMirrors(source, options.mirrors ?? [], common);
+    } else {
+      const file = fileNameFor(source);
+      const what = describeSource(source);
+      const downloaded = await downloadFile({ ...common, url: source, what, file });
+      fetched = { ...downloaded, file, from: what };
     }
     const manifest = {
       source,
-      file,
-      sizeBytes: receivedBytes,
+      file: fetched.file,
+      sizeBytes: fetched.receivedBytes,
+      sha256: fetched.sha256,
       fetchedByAgent: true,
       fetchedAtMs: this.nowMs(),
     };
@@ -207,9 +175,9 @@ export class WeightCache {
       JSON.stringify(manifest, null, 2) + "\n",
     );
     return {
-      modelPath: path.join(entryDir, file),
+      modelPath: path.join(entryDir, fetched.file),
       cacheName: path.basename(entryDir),
-      note: `fetched ${receivedBytes} bytes into cache ${path.basename(entryDir)}`,
+      note: `fetched ${fetched.receivedBytes} bytes from ${fetched.from} into cache ${path.basename(entryDir)}`,
     };
   }
 }
@@ -237,23 +205,9 @@ async function resolveLocal(source: string, isSimulator: boolean): Promise<Resol
   };
 }
 
-/** The URL's last path segment, made safe as a file name; never a dot file or the manifest. */
+/** The URL's last path segment, made safe as a file name. */
 function fileNameFor(source: string): string {
-  const last = decodeURIComponent(new URL(source).pathname.split("/").pop() ?? "");
-  const safe = last.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "");
-  return safe === "" || safe === MANIFEST_FILE ? "weights" : safe;
-}
-
-/** A URL without its query, which may carry a signed token. */
-function describeSource(source: string): string {
-  try {
-    const url = new URL(source);
-    return url.protocol === "http:" || url.protocol === "https:"
-      ? `${url.origin}${url.pathname}`
-      : source;
-  } catch {
-    return source;
-  }
+  return safeFileName(decodeURIComponent(new URL(source).pathname.split("/").pop() ?? ""));
 }
 
 async function isFile(file: string): Promise<boolean> {

@@ -16,6 +16,8 @@ export interface CacheManifest {
   /** The fetched file, relative to the entry directory. */
   file: string;
   sizeBytes: number;
+  /** The file's sha256 (hex) as fetched; absent in entries fetched before it was kept. */
+  sha256?: string;
   /** Only entries with this set may ever be deleted by reclaim. */
   fetchedByAgent: true;
   fetchedAtMs: number;
@@ -46,6 +48,7 @@ export async function readManifest(entryDir: string): Promise<CacheManifest | un
       source: parsed.source,
       file: parsed.file,
       sizeBytes: Number(parsed.sizeBytes ?? 0),
+      ...(typeof parsed.sha256 === "string" ? { sha256: parsed.sha256 } : {}),
       fetchedByAgent: true,
       fetchedAtMs: Number(parsed.fetchedAtMs ?? 0),
     };
@@ -59,4 +62,10 @@ export async function writeFileAtomic(file: string, content: string, mode = 0o60
   const temporary = `${file}.${randomBytes(4).toString("hex")}.tmp`;
   await writeFile(temporary, content, { mode });
   await rename(temporary, file);
+}
+
+/** A file name made safe for an entry: never a dot file, a path or the manifest. */
+export function safeFileName(name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "");
+  return safe === "" || safe === MANIFEST_FILE ? "weights" : safe;
 }

@@ -129,6 +129,7 @@ export class Replica {
       return await this.deps.weights.resolve(source, {
         allowPickle: this.spec.allowPickle,
         isSimulator: plan.adapter.name === "sim",
+        mirrors: this.spec.mirrors.map(({ name, baseUrl }) => ({ name, baseUrl })),
         signal: this.abort.signal,
         onProgress: (progress) => this.onFetchProgress(progress.receivedBytes, progress.totalBytes),
       });

@@ -56,6 +56,8 @@ export interface ApiServicesOptions extends Omit<ControlPlaneOptions, "leadershi
   cluster: { pki: Pick<ClusterPki, "certificates">; joinTokens: JoinTokens };
   /** Peer clusters, and this cluster's own id. */
   federation: Federation;
+  /** The mirrors of the settings, checked on a timer. */
+  mirrors: ApiServices["mirrors"];
 }
 
 export interface ApiWiring {
@@ -145,6 +147,7 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
     signIn: createSignInSetupService(signInStore),
     mcp: mcp.service,
     federation: options.federation,
+    mirrors: options.mirrors,
     explore: createExploreService(fleetForExplorer(fleet)),
     guard: createGuardService({
       ...{ db, guard, nowMs },

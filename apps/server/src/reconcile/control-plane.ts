@@ -3,7 +3,12 @@
 import type { PeerModelNames } from "../catalog/store-ops";
 import { join } from "node:path";
 import type { Database } from "@llmgw/db";
-import { DEFAULT_RECONCILE_POLICY, type LivenessPolicy, messageOf } from "@llmgw/domain";
+import {
+  DEFAULT_RECONCILE_POLICY,
+  type LivenessPolicy,
+  messageOf,
+  type MirrorSetting,
+} from "@llmgw/domain";
 import type { ReplicaStatus } from "@llmgw/proto";
 import type { NodeLinks } from "../agents/node-links";
 import { openCatalogStore } from "../catalog/db-catalog-store";
@@ -75,6 +80,8 @@ export interface ControlPlaneOptions {
   peerModels?: PeerModelNames;
   /** Which models are a guard policy's judge (the guard answers, once it exists). */
   judgeModels?: JudgeModelNames;
+  /** The order nodes are sent the mirrors in (the mirror monitor answers, once it started). */
+  mirrorOrder?: { order(): MirrorSetting[] };
   nowMs(): number;
   log(line: string): void;
 }
@@ -151,6 +158,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     load: new ReplicaLoadBook(),
     quotas,
     judgeModels: options.judgeModels,
+    mirrorOrder: () => options.mirrorOrder?.order() ?? [],
     nowMs,
     log,
   };

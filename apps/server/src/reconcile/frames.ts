@@ -30,6 +30,7 @@ export function sendStart(deps: ReconcileDeps, replicaId: string, nodeId?: strin
       deps.startTimeoutMs,
       target.rank,
       contextTokens,
+      deps.mirrorOrder?.(),
     );
     if (!start || (target.rank > 0 && start.leaderAddress === "")) continue;
     const nowMs = deps.nowMs();
@@ -81,6 +82,7 @@ function desiredFor(deps: ReconcileDeps, nodeId: string): StartReplicaInit[] {
         deps.startTimeoutMs,
         rank,
         contextTokens,
+        deps.mirrorOrder?.(),
       );
       if (start) list.push(start);
     }

@@ -119,3 +119,28 @@ describe("startRequestFor", () => {
     expect(startRequestFor(record, model, SECRET, 60_000, 0, 40_960)?.contextLength).toBe(40_960);
   });
 });
+
+describe("startRequestFor and mirrors", () => {
+  const mirrors = [
+    { name: "peer", baseUrl: "http://10.0.0.8/" },
+    { name: "primary", baseUrl: "http://10.0.0.9/" },
+  ];
+
+  it("sends the mirrors, in the order given, to a model loading a mirror path", () => {
+    const model = definition({ source: "mirror:org/bge/model.safetensors" });
+    const start = startRequestFor(record, model, SECRET, 1_000, 0, undefined, mirrors);
+    expect(start?.mirrors).toEqual(mirrors);
+  });
+
+  it("sends them for an adapter on the mirrors too, and none to a model that needs none", () => {
+    const withAdapter = definition({
+      adapters: [{ name: "sql", source: "mirror:org/sql/adapter_model.safetensors" }],
+    });
+    expect(
+      startRequestFor(record, withAdapter, SECRET, 1_000, 0, undefined, mirrors)?.mirrors,
+    ).toHaveLength(2);
+    expect(
+      startRequestFor(record, definition(), SECRET, 1_000, 0, undefined, mirrors)?.mirrors,
+    ).toEqual([]);
+  });
+});

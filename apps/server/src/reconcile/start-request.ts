@@ -1,7 +1,7 @@
 // The StartReplica frame for a replica: what to run, on which cards, with its derived key. Also
 // used for the DesiredReplicas snapshot a node gets after it registers.
 import { deriveReplicaKey } from "@llmgw/engines";
-import type { ModelDefinition } from "@llmgw/domain";
+import { sourceKind, type MirrorSetting, type ModelDefinition } from "@llmgw/domain";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { StartReplicaSchema } from "@llmgw/proto";
 import type { ReplicaRecord } from "./replica-book";
@@ -29,6 +29,12 @@ function engineContext(profile: Profile, contextTokens: number): number {
   return contextTokens * (profile.slots ?? 1);
 }
 
+/** Whether the weights or an adapter are a mirror:PATH, which the node needs the mirrors for. */
+function loadsFromMirrors(model: ModelDefinition): boolean {
+  const sources = [model.source, ...model.adapters.map((adapter) => adapter.source)];
+  return sources.some((source) => source !== undefined && sourceKind(source) === "mirror");
+}
+
 /**
  * The frame for one shard (rank 0 unless given). A worker shard of a replica spanning nodes gets
  * its own cards, its rank and the leader's address; before the leader has reported that address
@@ -41,6 +47,7 @@ export function startRequestFor(
   startTimeoutMs: number,
   rank = 0,
   contextTokens?: number,
+  mirrors: readonly MirrorSetting[] = [],
 ): StartReplicaInit | null {
   const profile = model.profiles.find((p) => p.name === record.profile);
   if (!profile) return null;
@@ -70,6 +77,7 @@ export function startRequestFor(
       source: adapter.source,
       rank: adapter.rank ?? 0,
     })),
+    mirrors: loadsFromMirrors(model) ? mirrors.map(({ name, baseUrl }) => ({ name, baseUrl })) : [],
   };
   return init;
 }

@@ -76,7 +76,7 @@ function checkAdapterSource(
     return [
       {
         path,
-        message: `adapter "${adapter.name}": "${adapter.source}" is not a source; give a Hugging Face id (org/name), an http(s):// URL, a file:// URL or an absolute path on the nodes`,
+        message: `adapter "${adapter.name}": "${adapter.source}" is not a source; give a Hugging Face id (org/name), an http(s):// URL, a mirror:PATH on the mirrors, a file:// URL or an absolute path on the nodes`,
       },
     ];
   const pickle = pickleExtension(adapter.source);

@@ -5,4 +5,12 @@ export * from "./presets";
 export { VLLM_LORA_RANKS, adapterModelName, splitAdapterModelName, type Adapter } from "./adapters";
 export { checkEngineArgs, type FlagRefusal } from "./engine-flags";
 export { normaliseGpuClass, parseComputeCapability, GPU_CLASS_PATTERN } from "./gpu-class";
-export { sourceKind, pickleExtension, PICKLE_EXTENSIONS, type SourceKind } from "./source";
+export {
+  sourceKind,
+  pickleExtension,
+  mirrorPathOf,
+  sourceSha256Of,
+  PICKLE_EXTENSIONS,
+  type SourceKind,
+} from "./source";
+export * from "./mirrors";

@@ -126,7 +126,7 @@ function checkSource(model: BaseModel, ctx: Issues): void {
     report(
       ctx,
       ["source"],
-      `"${model.source}" is not a source; give a Hugging Face id (org/name), an http(s):// URL, a file:// URL or an absolute path on the nodes`,
+      `"${model.source}" is not a source; give a Hugging Face id (org/name), an http(s):// URL, a mirror:PATH on the mirrors, a file:// URL or an absolute path on the nodes`,
     );
     return;
   }

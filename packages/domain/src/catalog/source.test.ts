@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pickleExtension, sourceKind } from "./source";
+import { mirrorPathOf, pickleExtension, sourceKind, sourceSha256Of } from "./source";
 
 describe("sourceKind", () => {
   it.each([
@@ -11,6 +11,12 @@ describe("sourceKind", () => {
     ["qwen", undefined],
     ["relative/path/deeper", undefined],
     ["../x/y", undefined],
+    ["mirror:org/model/model.safetensors", "mirror"],
+    [`mirror:org/m.gguf#sha256=${"Ab".repeat(32)}`, "mirror"],
+    ["mirror:org/../etc/passwd", undefined],
+    ["mirror:/etc/passwd", undefined],
+    ["mirror:org//m.gguf", undefined],
+    ["mirror:org/m.gguf#sha256=abc", undefined],
   ])("reads %s as %s", (source, kind) => {
     expect(sourceKind(source)).toBe(kind);
   });
@@ -27,5 +33,21 @@ describe("pickleExtension", () => {
     expect(pickleExtension("Qwen/Qwen2.5-0.5B")).toBeUndefined();
     expect(pickleExtension("/m/model.safetensors")).toBeUndefined();
     expect(pickleExtension("https://h/m.bin.safetensors?a=.bin")).toBeUndefined();
+  });
+});
+
+describe("mirror sources", () => {
+  it("reads the path and the checksum a mirror source names", () => {
+    const sha = "Ab".repeat(32);
+    expect(mirrorPathOf(`mirror:org/m/model.safetensors#sha256=${sha}`)).toBe(
+      "org/m/model.safetensors",
+    );
+    expect(sourceSha256Of(`mirror:org/m.gguf#sha256=${sha}`)).toBe("ab".repeat(32));
+    expect(sourceSha256Of("mirror:org/m.gguf")).toBeUndefined();
+    expect(mirrorPathOf("https://h/org/m.gguf")).toBeUndefined();
+  });
+
+  it("holds a mirror source to the pickle rule", () => {
+    expect(pickleExtension("mirror:org/m/pytorch_model.bin")).toBe(".bin");
   });
 });

@@ -12,6 +12,7 @@ import { identityCommands } from "./identity";
 import { joinTokenCommands } from "./join-tokens";
 import { keyCommands } from "./keys";
 import { mcpCommands } from "./mcp";
+import { mirrorCommands } from "./mirrors";
 import { modelCommands } from "./models";
 import { quotaCommands } from "./quotas";
 import { releaseCommands } from "./releases";
@@ -32,6 +33,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...mcpCommands,
   ...guardCommands,
   ...federationCommands,
+  ...mirrorCommands,
   ...releaseCommands,
   ...upgradeCommands,
   ...controlPlaneCommands,

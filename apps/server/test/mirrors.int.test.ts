@@ -1,0 +1,187 @@
+// Mirrors end to end: two real HTTP file servers started here (node:http serving a temp dir, the
+// way a company's mirror serves its files), a real server naming them in LLMGW_MIRRORS, a real
+// agent with simulated cards and the simulated engine. The primary is killed while the node is
+// fetching from it: the fetch moves to the peer, and the server marks the primary down. A file
+// whose published sha256 does not match is refused, naming the file; a file a catalog model
+// loads cannot be removed from a mirror.
+import { createHash } from "node:crypto";
+import { once } from "node:events";
+import { createReadStream, existsSync } from "node:fs";
+import { mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir, waitFor } from "@llmgw/testing";
+import { simGpuModel, startFleet, type Fleet } from "./harness";
+
+const MODEL_FILE = "org/tiny/model.safetensors";
+const BAD_FILE = "org/bad/model.safetensors";
+const SPARE_FILE = "org/spare/model.safetensors";
+/** Large enough that the throttled primary is still sending when it is killed. */
+const WEIGHTS = Buffer.alloc(8 * 1024 * 1024, 5);
+const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
+
+interface FileServer {
+  server: Server;
+  baseUrl: string;
+  root: string;
+  /** Paths asked for with GET, in order. */
+  gets: string[];
+}
+
+/** Serves `root` read-write: GET/HEAD a file (slowly when `slow`), DELETE removes it. */
+async function startFileServer(root: string, slow: boolean): Promise<FileServer> {
+  const gets: string[] = [];
+  const server = createServer((request, response) => {
+    const relative = decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname);
+    const file = path.join(root, path.normalize(relative));
+    if (!file.startsWith(root)) return void response.writeHead(400).end();
+    if (request.method === "DELETE")
+      return void rm(file).then(
+        () => response.writeHead(204).end(),
+        () => response.writeHead(404).end(),
+      );
+    stat(file).then(
+      (info) => {
+        if (!info.isFile()) return void response.writeHead(relative === "/" ? 200 : 404).end();
+        response.writeHead(200, { "content-length": String(info.size) });
+        if (request.method === "HEAD") return void response.end();
+        gets.push(relative.slice(1));
+        // The throttled primary sends 64 KiB every 20 ms: about 2.5 s for the weights.
+        const stream = createReadStream(file, slow ? { highWaterMark: 64 * 1024 } : {});
+        if (slow)
+          stream.on("data", () => {
+            stream.pause();
+            setTimeout(() => stream.resume(), 20);
+          });
+        stream.pipe(response);
+      },
+      () => response.writeHead(request.url === "/" ? 200 : 404).end(),
+    );
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  return { server, baseUrl: `http://127.0.0.1:${port}/`, root, gets };
+}
+
+async function putFile(root: string, relative: string, content: Buffer | string): Promise<void> {
+  await mkdir(path.dirname(path.join(root, relative)), { recursive: true });
+  await writeFile(path.join(root, relative), content);
+}
+
+/** A mirror's files: the weights, a file published with a sha256 it does not have, a spare. */
+async function mirrorRoot(prefix: string): Promise<string> {
+  const root = (await tempDir(prefix)).path;
+  await putFile(root, MODEL_FILE, WEIGHTS);
+  await putFile(root, `${MODEL_FILE}.sha256`, `${sha256(WEIGHTS)}  model.safetensors\n`);
+  await putFile(root, BAD_FILE, "simulated weights, changed after publishing");
+  await putFile(root, `${BAD_FILE}.sha256`, `${sha256("simulated weights")}  model.safetensors\n`);
+  await putFile(root, SPARE_FILE, "simulated spare weights");
+  return root;
+}
+
+describe("mirrors", () => {
+  let fleet: Fleet;
+  let primary: FileServer;
+  let peer: FileServer;
+
+  beforeAll(async () => {
+    primary = await startFileServer(await mirrorRoot("it-mirror-primary"), true);
+    peer = await startFileServer(await mirrorRoot("it-mirror-peer"), false);
+    fleet = await startFleet({
+      env: {
+        LLMGW_RESYNC_INTERVAL_MS: "300",
+        LLMGW_MIRRORS: `primary=${primary.baseUrl},peer=${peer.baseUrl}`,
+        LLMGW_MIRROR_CHECK_MS: "2000",
+        LLMGW_FAILURE_BACKOFF_MS: "60000",
+      },
+      agents: [{ name: "it-mirror-gpu", profile: "h100x8" }],
+    });
+    await waitFor(
+      async () => {
+        const mirrors = await fleet.api.mirrors.list.query();
+        return mirrors.every((mirror) => mirror.state === "up") || undefined;
+      },
+      { what: "both mirrors up", timeoutMs: 30_000 },
+    );
+  });
+
+  afterAll(async () => {
+    await fleet?.stop(Boolean(process.env.IT_DUMP));
+    for (const files of [primary, peer]) {
+      files?.server.closeAllConnections();
+      files?.server.close();
+    }
+  });
+
+  it("moves the fetch to the peer when the primary is killed mid-download", async () => {
+    await fleet.api.models.add.mutate({
+      definition: simGpuModel("mirrored", `mirror:${MODEL_FILE}`),
+    });
+    await waitFor(async () => primary.gets.includes(MODEL_FILE) || undefined, {
+      what: "the node fetching the weights from the primary",
+      timeoutMs: 30_000,
+    });
+    primary.server.closeAllConnections();
+    primary.server.close();
+    await fleet.readyReplicas("mirrored", 1);
+    expect(peer.gets).toContain(MODEL_FILE);
+
+    const mirrors = await waitFor(
+      async () => {
+        const listed = await fleet.api.mirrors.list.query();
+        return listed.find((m) => m.name === "primary")?.state === "down" ? listed : undefined;
+      },
+      { what: "the primary marked down", timeoutMs: 30_000 },
+    );
+    const peerView = mirrors.find((m) => m.name === "peer");
+    expect(peerView?.state).toBe("up");
+    expect(peerView?.files).toContainEqual({
+      path: MODEL_FILE,
+      models: ["mirrored"],
+      isHeld: true,
+    });
+    const metrics = await (await fetch(fleet.v1.replace(/\/v1$/, "/metrics"))).text();
+    expect(metrics).toContain('llmgw_mirror_up{mirror="primary"} 0');
+    expect(metrics).toContain('llmgw_mirror_up{mirror="peer"} 1');
+  });
+
+  it("refuses a file whose sha256 is not the one the mirror publishes, naming the file", async () => {
+    await fleet.api.models.add.mutate({
+      definition: simGpuModel("tampered", `mirror:${BAD_FILE}`),
+    });
+    const failed = await waitFor(
+      async () => {
+        const model = await fleet.api.models.get.query({ name: "tampered" });
+        return model.lastError === null ? undefined : { message: model.lastError };
+      },
+      { what: "the tampered model's start failing", timeoutMs: 30_000 },
+    );
+    expect(failed.message).toContain(`${BAD_FILE} on mirror peer: sha256 is`);
+    expect(failed.message).toContain("model.safetensors.sha256");
+    // Nothing of the refused file is kept in the node's cache entry for it.
+    const entry = path.join(
+      fleet.agent("it-mirror-gpu").dataDir,
+      "cache",
+      sha256(`mirror:${BAD_FILE}`).slice(0, 16),
+    );
+    expect(await readdir(entry)).toEqual([]);
+  });
+
+  it("refuses to remove a file a catalog model loads, naming the model; removes one none loads", async () => {
+    await expect(
+      fleet.api.mirrors.remove.mutate({ mirror: "peer", path: MODEL_FILE }),
+    ).rejects.toThrow(`${MODEL_FILE} on mirror peer is loaded by mirrored`);
+    expect(existsSync(path.join(peer.root, MODEL_FILE))).toBe(true);
+    await expect(
+      fleet.api.mirrors.remove.mutate({ mirror: "peer", path: "../../etc/passwd" }),
+    ).rejects.toThrow("is not a path on a mirror");
+    await expect(
+      fleet.api.mirrors.remove.mutate({ mirror: "nowhere", path: SPARE_FILE }),
+    ).rejects.toThrow("the server's mirrors are: primary, peer");
+    await fleet.api.mirrors.remove.mutate({ mirror: "peer", path: SPARE_FILE });
+    expect(existsSync(path.join(peer.root, SPARE_FILE))).toBe(false);
+  });
+});
