@@ -8,6 +8,7 @@ import { useTranslation } from "react-i18next";
 import { isString, useDeskState } from "../../hooks/use-desk-state";
 import { useRowKeyboard } from "../../hooks/use-row-keyboard";
 import { FILTER_INPUT_ATTRIBUTE } from "../../hooks/use-shell-shortcuts";
+import { openInNewWindow } from "../../lib/desk/new-window";
 import { describeError } from "../../lib/errors";
 import { isSortKey, matchesFilter, sortNodes, type SortKey, type SortState } from "../../lib/nodes";
 import { isSortStateOf, toggleSort } from "../../lib/sort";
@@ -68,11 +69,16 @@ export function NodesPage() {
     (id: string) => router.push(`/nodes/${encodeURIComponent(id)}`),
     [router],
   );
+  const onOpenInWindow = useCallback(
+    (id: string) => openInNewWindow(`/nodes/${encodeURIComponent(id)}`),
+    [],
+  );
   useRowKeyboard({
     rowIds: visibleNodes.map((node) => node.id),
     selectedId,
     onSelect: setSelectedId,
     onOpen,
+    onOpenInWindow,
   });
 
   return (
@@ -131,6 +137,7 @@ export function NodesPage() {
             onSort={onSort}
             onSelect={setSelectedId}
             onOpen={onOpen}
+            onOpenInWindow={onOpenInWindow}
             empty={<p className="muted empty-filter">{t("empty.noMatch", { query: filter })}</p>}
           />
         </div>
