@@ -19,12 +19,20 @@ import { chooseLanguage } from "./session";
 /** The installed window's size in the screenshots (the other specs' viewport). */
 const STANDALONE_VIEWPORT = { width: 1440, height: 900 };
 
-/** Shows the page as an installed window would: `display-mode: standalone` holds. */
-async function emulateStandalone(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Emulation.setEmulatedMedia", {
-    features: [{ name: "display-mode", value: "standalone" }],
+/**
+ * Shows the page as an installed window would: `(display-mode: standalone)` matches. Chromium 150
+ * ignores display-mode in DevTools' Emulation.setEmulatedMedia (matchMedia keeps answering
+ * "browser"; this is why the title once read "llmgw" here), so the query is answered by an init
+ * script instead: simulated, for the console's own check of the window mode.
+ */
+async function openAsStandalone(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const realMatchMedia = window.matchMedia.bind(window);
+    // A real MediaQueryList that matches ("all"), so listeners work as on a real one.
+    window.matchMedia = (query: string) =>
+      realMatchMedia(query.includes("display-mode: standalone") ? "all" : query);
   });
+  await page.reload();
 }
 
 /**
@@ -95,7 +103,7 @@ test.describe("installed", () => {
 
     // In a browser tab the title is the product's; as an installed window, the page and cluster.
     await expect(page).toHaveTitle("llmgw");
-    await emulateStandalone(page);
+    await openAsStandalone(page);
     const cluster = new URL(devFacts().consoleUrl).host;
     await expect(page).toHaveTitle(`Cluster · ${cluster} — llmgw`);
     await page.getByTestId("nav-nodes").click();
