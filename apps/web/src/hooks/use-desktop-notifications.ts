@@ -20,7 +20,7 @@ import {
 } from "../lib/notifications/notify-choice";
 import { useTRPC } from "../trpc/react";
 
-export const NOTIFY_POLL_INTERVAL_MS = 5000;
+const NOTIFY_POLL_INTERVAL_MS = 5000;
 const NOTIFY_PAGE_SIZE = 100;
 
 /** The choice and the permission, read again whenever either changes here or in another window. */

@@ -4,7 +4,7 @@
 import type { EventKind, EventView } from "@llmgw/api";
 
 /** Each choosable kind and the event kinds it covers. */
-export const NOTIFY_KINDS = {
+const NOTIFY_KINDS = {
   nodeUnreachable: ["node.unreachable", "node.lost"],
   modelParked: ["model.parked", "model.unplaceable"],
   engineFailed: ["replica.failed"],
@@ -32,7 +32,7 @@ function notifyKindOf(kind: EventKind): NotifyKind | null {
 }
 
 /** One kind's share of a batch: how many distinct subjects, and one of them to name. */
-export interface NotifyGroup {
+interface NotifyGroup {
   kind: NotifyKind;
   count: number;
   /** The subject named when the group has one (a node's or model's name). */
