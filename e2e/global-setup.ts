@@ -17,6 +17,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       LLMGW_PORT: String(ports.api),
       LLMGW_AGENT_PORT: String(ports.agent),
       LLMGW_WEB_PORT: String(ports.web),
+      // A crash-looping model is parked after five failed starts; with the default backoff
+      // (5 s doubling) that takes over a minute, so the desktop spec's parked model waits less.
+      LLMGW_FAILURE_BACKOFF_MS: "500",
     },
   });
   const factsPath = join(home.path, "dev.json");

@@ -18,11 +18,6 @@ export const nextConfig: NextConfig = {
   // console imports workspace packages from outside apps/web.
   output: "standalone",
   outputFileTracingRoot: fileURLToPath(new URL("../../", import.meta.url)),
-  // The cluster heatmap is the landing page: the fleet is what an operator opens it for. A config redirect
-  // answers with a real 307 before any rendering, where redirect() in a page streams a 200 first.
-  async redirects() {
-    return [{ source: "/", destination: "/cluster", permanent: false }];
-  },
 };
 
 // Next requires the configuration as the default export.

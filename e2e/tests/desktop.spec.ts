@@ -1,7 +1,9 @@
 // The console as a desktop application, in Chromium: its manifest and service worker pass the
 // browser's own installability check (DevTools protocol), the window as display-mode standalone
-// is captured in both languages (screenshots in e2e/artifacts/), and the shell survives
-// the control plane going away and comes back with it by itself.
+// is titled with the page and the cluster and captured in both languages (screenshots in
+// e2e/artifacts/), a node opens in a window of its own that shares the session, a parked model
+// raises a desktop notification, and the shell survives the control plane going away and comes
+// back with it by itself.
 //
 // For the outage the spec runs a console of its own (`llmgw web`) whose way to the dev fleet's
 // control plane is a TCP relay started here: closing the relay is, to the console, exactly a
@@ -10,19 +12,56 @@ import { readFileSync } from "node:fs";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { freePort, spawnLlmgw, tempDir, type SpawnedProcess, type TempDir } from "@llmgw/testing";
-import { adminApi } from "./factories";
+import { adminApi, seed } from "./factories";
 import { ADMIN_SESSION_PATH, ARTIFACTS, devFacts } from "./facts";
 import { chooseLanguage } from "./session";
 
 /** The installed window's size in the screenshots (the other specs' viewport). */
 const STANDALONE_VIEWPORT = { width: 1440, height: 900 };
 
-/** Shows the page as an installed window would: `display-mode: standalone` holds. */
-async function emulateStandalone(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Emulation.setEmulatedMedia", {
-    features: [{ name: "display-mode", value: "standalone" }],
+/**
+ * Shows the page as an installed window would: `(display-mode: standalone)` matches. Chromium 150
+ * ignores display-mode in DevTools' Emulation.setEmulatedMedia (matchMedia keeps answering
+ * "browser"; this is why the title once read "llmgw" here), so the query is answered by an init
+ * script instead: simulated, for the console's own check of the window mode.
+ */
+async function openAsStandalone(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const realMatchMedia = window.matchMedia.bind(window);
+    // A real MediaQueryList that matches ("all"), so listeners work as on a real one.
+    window.matchMedia = (query: string) =>
+      realMatchMedia(query.includes("display-mode: standalone") ? "all" : query);
   });
+  await page.reload();
+}
+
+/**
+ * Records every desktop notification the page makes (and every badge it sets), still showing it:
+ * the real Notification class is wrapped, not replaced.
+ */
+const CAPTURE_NOTIFICATIONS = `(() => {
+  const Real = window.Notification;
+  window.__notified = [];
+  window.__badges = [];
+  if (Real) {
+    window.Notification = class extends Real {
+      constructor(title, options) {
+        super(title, options);
+        window.__notified.push({ title, body: options && options.body });
+      }
+    };
+  }
+  const setAppBadge = navigator.setAppBadge && navigator.setAppBadge.bind(navigator);
+  if (setAppBadge)
+    navigator.setAppBadge = (count) => {
+      window.__badges.push(count);
+      return setAppBadge(count);
+    };
+})();`;
+
+interface Captured {
+  __notified: { title: string; body?: string }[];
+  __badges: number[];
 }
 
 test.describe("installed", () => {
@@ -62,15 +101,89 @@ test.describe("installed", () => {
     const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
     expect(installabilityErrors).toEqual([]);
 
-    // The standalone window's title is not asserted here: under display-mode emulation the title
-    // stayed "llmgw" in the last run, and the cause (emulation or Next resetting the title) is open.
-    await emulateStandalone(page);
+    // In a browser tab the title is the product's; as an installed window, the page and cluster.
+    await expect(page).toHaveTitle("llmgw");
+    await openAsStandalone(page);
+    const cluster = new URL(devFacts().consoleUrl).host;
+    await expect(page).toHaveTitle(`Cluster · ${cluster} — llmgw`);
     await page.getByTestId("nav-nodes").click();
     await expect(page.getByTestId("node-row").first()).toBeVisible();
+    await expect(page).toHaveTitle(`Nodes · ${cluster} — llmgw`);
     await page.screenshot({ path: `${ARTIFACTS}/desktop-window-en.png` });
     await chooseLanguage(page, "tr");
+    await expect(page).toHaveTitle(`Düğümler · ${cluster} — llmgw`);
     await page.screenshot({ path: `${ARTIFACTS}/desktop-window-tr.png` });
     await chooseLanguage(page, "en");
+    await page.close();
+  });
+
+  test("a node opens in a window of its own, signed in as the same person", async () => {
+    const page = await context.newPage();
+    await page.goto(`${devFacts().consoleUrl}/nodes`);
+    const row = page.getByTestId("node-row").first();
+    await expect(row).toBeVisible();
+    const nodeName = await row.getAttribute("data-node-name");
+    const nodeId = await row.getAttribute("data-node-id");
+
+    const opened = context.waitForEvent("page");
+    await row.getByTestId("row-menu").click();
+    await page.getByTestId("open-in-new-window").click();
+    const nodeWindow = await opened;
+    await expect(nodeWindow).toHaveURL(`${devFacts().consoleUrl}/nodes/${nodeId}`);
+    // The node itself, not the sign-in page: the window has the session.
+    await expect(nodeWindow.getByRole("heading", { level: 1 })).toHaveText(nodeName ?? "");
+    await expect(nodeWindow.getByTestId("current-user")).toBeVisible();
+    await nodeWindow.close();
+
+    // Shift+Enter on the selected row does the same.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press("ArrowDown");
+    const byKeyboard = context.waitForEvent("page");
+    await page.keyboard.press("Shift+Enter");
+    const second = await byKeyboard;
+    await expect(second).toHaveURL(`${devFacts().consoleUrl}/nodes/${nodeId}`);
+    await expect(page).toHaveURL(`${devFacts().consoleUrl}/nodes`);
+    await second.close();
+    await page.close();
+  });
+
+  test("a parked model raises one desktop notification of the kinds chosen", async () => {
+    const name = "e2e-desk-parked";
+    const consoleUrl = devFacts().consoleUrl;
+    await context.grantPermissions(["notifications"], { origin: consoleUrl });
+    await context.addInitScript(CAPTURE_NOTIFICATIONS);
+    const page = await context.newPage();
+    await page.goto(`${consoleUrl}/account`);
+    await expect(page.getByTestId("notifications-permission")).toHaveAttribute(
+      "data-permission",
+      "granted",
+    );
+    await expect(page.getByTestId("notify-kind-modelParked")).toBeChecked();
+    // Engine failures come before the parking; turned off here, none of them may pop up.
+    await page.getByTestId("notify-kind-engineFailed").uncheck();
+
+    // A simulated engine that exits as it starts: five failed starts in a row park the model
+    // (the dev fleet's failure backoff is short, see global-setup.ts).
+    await seed.model({
+      name,
+      source: `file:///var/lib/llmgw/sim/${name}`,
+      profiles: [{ name: "sim", engine: "sim", memory_gb: 1, args: ["--fault", "crash-after:0"] }],
+      replicas: { min: 1, max: 1 },
+    });
+    try {
+      const titles = () =>
+        page.evaluate(() => (window as unknown as Captured).__notified.map((n) => n.title));
+      await expect
+        .poll(titles, { timeout: 90_000 })
+        .toContain(`Model ${name} is parked or cannot be placed`);
+      expect((await titles()).filter((title) => /engine/i.test(title))).toEqual([]);
+      // The installed app's icon carries the count of what needs attention.
+      const badges = await page.evaluate(() => (window as unknown as Captured).__badges);
+      expect(badges.some((count) => count > 0)).toBe(true);
+    } finally {
+      await adminApi().models.remove.mutate({ name });
+      await page.close();
+    }
   });
 });
 

@@ -14,7 +14,7 @@ export default function manifest(): MetadataRoute.Manifest {
     name: "llmgw",
     short_name: "llmgw",
     description: "Control plane console for GPU clusters serving AI models",
-    start_url: "/cluster",
+    start_url: "/",
     scope: "/",
     display: "standalone",
     // Where the browser offers it, the console draws into the title bar (the top bar leaves room).

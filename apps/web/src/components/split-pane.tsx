@@ -1,15 +1,13 @@
 "use client";
 // Two panes side by side with a draggable divider; the split is remembered per `id` in
-// localStorage, so the console keeps the layout the operator chose across reloads.
+// localStorage on the person's desk, so the console keeps the layout each person chose on this
+// device across reloads.
 import type { ReactNode } from "react";
 import { Group, Panel, Separator, useDefaultLayout } from "react-resizable-panels";
 import { useTranslation } from "react-i18next";
-import { readStored, writeStored } from "../lib/preferences";
+import { deskStringStore } from "../lib/desk/desk-storage";
 
-const storage = {
-  getItem: (key: string) => readStored(key),
-  setItem: (key: string, value: string) => writeStored(key, value),
-};
+const storage = deskStringStore();
 
 interface SplitPaneProps {
   id: string;
@@ -23,7 +21,7 @@ interface SplitPaneProps {
 export function SplitPane({ id, main, side, sideDefaultPercent = 28, sideLabel }: SplitPaneProps) {
   const { t } = useTranslation();
   const { defaultLayout, onLayoutChanged } = useDefaultLayout({
-    id: `llmgw.split.${id}`,
+    id: `split.${id}`,
     storage,
   });
   return (

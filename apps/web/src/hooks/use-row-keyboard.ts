@@ -1,4 +1,5 @@
-// Arrow keys move a selection through table rows and Enter opens it. They also work while the
+// Arrow keys move a selection through table rows, Enter opens it and Shift+Enter opens it in a
+// window of its own. They also work while the
 // filter box has focus, so an operator can type, arrow down to the match and press Enter.
 import { useEffect, useRef } from "react";
 import { FILTER_INPUT_ATTRIBUTE, isTypingTarget } from "./use-shell-shortcuts";
@@ -8,6 +9,8 @@ interface RowKeyboardOptions {
   selectedId: string | null;
   onSelect(id: string): void;
   onOpen(id: string): void;
+  /** Shift+Enter; without it Shift+Enter opens the row like Enter. */
+  onOpenInWindow?(id: string): void;
 }
 
 /** The id `delta` rows away from the selection, clamped to the ends; the first row when none. */
@@ -42,7 +45,7 @@ export function useRowKeyboard(options: RowKeyboardOptions): void {
         event.target.closest("a,button")
       )
         return;
-      const { rowIds, selectedId, onSelect, onOpen } = optionsRef.current;
+      const { rowIds, selectedId, onSelect, onOpen, onOpenInWindow } = optionsRef.current;
       const delta = DELTAS[event.key];
       if (delta !== undefined) {
         event.preventDefault();
@@ -50,7 +53,7 @@ export function useRowKeyboard(options: RowKeyboardOptions): void {
         if (next !== null) onSelect(next);
       } else if (event.key === "Enter" && selectedId !== null && rowIds.includes(selectedId)) {
         event.preventDefault();
-        onOpen(selectedId);
+        (event.shiftKey && onOpenInWindow ? onOpenInWindow : onOpen)(selectedId);
       }
     };
     window.addEventListener("keydown", onKeyDown);

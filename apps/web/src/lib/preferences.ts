@@ -9,7 +9,6 @@ export type Theme = (typeof THEMES)[number];
 export const STORAGE_KEYS = {
   language: "llmgw.language",
   theme: "llmgw.theme",
-  nodesSort: "llmgw.nodes.sort",
   clusterMetric: "llmgw.cluster.metric",
   lastUser: "llmgw.desk.lastUser",
 } as const;

@@ -8,6 +8,19 @@ export interface SortState<Key extends string> {
   direction: SortDirection;
 }
 
+/** A check for a sort read back from storage: a known column, and a direction. */
+export function isSortStateOf<Key extends string>(
+  isKey: (value: unknown) => value is Key,
+): (value: unknown) => value is SortState<Key> {
+  return (value): value is SortState<Key> =>
+    typeof value === "object" &&
+    value !== null &&
+    "key" in value &&
+    "direction" in value &&
+    isKey(value.key) &&
+    (value.direction === "asc" || value.direction === "desc");
+}
+
 /** A click on the sorted column turns it around; a click on another sorts by it, ascending. */
 export function toggleSort<Key extends string>(current: SortState<Key>, key: Key): SortState<Key> {
   return { key, direction: current.key === key && current.direction === "asc" ? "desc" : "asc" };

@@ -9,6 +9,7 @@ import { describeError } from "../../lib/errors";
 import { useTRPC } from "../../trpc/react";
 import { ConfirmDialog } from "../confirm-dialog";
 import { CliTokens } from "./cli-tokens";
+import { DesktopNotifications } from "./desktop-notifications";
 
 export function AccountPage({ apiUrl }: { apiUrl: string }) {
   const { t } = useTranslation("account");
@@ -59,6 +60,7 @@ export function AccountPage({ apiUrl }: { apiUrl: string }) {
         <p className="muted">{tc("loading")}</p>
       )}
       <CliTokens apiUrl={apiUrl} />
+      <DesktopNotifications />
       <div className="panel">
         <h2>{t("everywhere.title")}</h2>
         <p className="muted">{t("everywhere.body")}</p>

@@ -12,6 +12,7 @@ import { isMetric, METRICS, type HeatmapMetric } from "../../lib/heatmap/colour"
 import { readStored, STORAGE_KEYS, writeStored } from "../../lib/preferences";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
+import { OpenInWindowButton } from "../ui/open-in-window-button";
 import { SplitPane } from "../split-pane";
 import { CellTooltip, type CellOwnership } from "./cell-tooltip";
 import { ClusterSide } from "./cluster-side";
@@ -175,6 +176,7 @@ export function ClusterPage() {
         ) : (
           <span className="status status-live">{t("live")}</span>
         )}
+        <OpenInWindowButton />
       </div>
       {simulatedCount > 0 ? (
         <p className="notice notice-simulated" data-testid="cluster-simulated">

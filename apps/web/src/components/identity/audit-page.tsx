@@ -5,8 +5,8 @@
 // the rows were written. Admins only.
 import type { AuditEntry } from "@llmgw/api";
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useDeskState } from "../../hooks/use-desk-state";
 import { formatDateTime } from "../../lib/format";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
@@ -69,15 +69,21 @@ function AuditTable({ entries }: { entries: AuditEntry[] }) {
   );
 }
 
+const NO_FILTERS: Record<Filter, string> = { action: "", actor: "", target: "" };
+
+function isAuditFilters(value: unknown): value is Record<Filter, string> {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    FILTERS.every((f) => typeof (value as Record<string, unknown>)[f] === "string")
+  );
+}
+
 export function AuditPage() {
   const { t } = useTranslation("audit");
   const { t: tc } = useTranslation();
   const trpc = useTRPC();
-  const [filters, setFilters] = useState<Record<Filter, string>>({
-    action: "",
-    actor: "",
-    target: "",
-  });
+  const [filters, setFilters] = useDeskState("table.audit.filters", isAuditFilters, NO_FILTERS);
   const chosen = Object.fromEntries(
     FILTERS.filter((f) => filters[f].trim()).map((f) => [f, filters[f].trim()]),
   );

@@ -13,6 +13,7 @@ import { countMatches, splitMatches } from "../../lib/highlight";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
 import { AGENT_SOURCE } from "./logs-options";
+import { OpenInWindowButton } from "../ui/open-in-window-button";
 import { LogsToolbar } from "./logs-toolbar";
 
 const LOGS_FOLLOW_INTERVAL_MS = 5000;
@@ -98,6 +99,7 @@ export function LogsPage({ nodeId }: { nodeId: string }) {
       <div className="toolbar">
         <h1>{t("title", { node: nodeName })}</h1>
         <div className="top-bar-spacer" />
+        <OpenInWindowButton />
         <Link href={`/nodes/${encodeURIComponent(nodeId)}`}>{t("back")}</Link>
       </div>
       <LogsToolbar

@@ -5,12 +5,13 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { isString, useDeskState } from "../../hooks/use-desk-state";
 import { useRowKeyboard } from "../../hooks/use-row-keyboard";
 import { FILTER_INPUT_ATTRIBUTE } from "../../hooks/use-shell-shortcuts";
+import { openInNewWindow } from "../../lib/desk/new-window";
 import { describeError } from "../../lib/errors";
 import { isSortKey, matchesFilter, sortNodes, type SortKey, type SortState } from "../../lib/nodes";
-import { readStored, STORAGE_KEYS, writeStored } from "../../lib/preferences";
-import { toggleSort } from "../../lib/sort";
+import { isSortStateOf, toggleSort } from "../../lib/sort";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
 import { NodesTable } from "./nodes-table";
@@ -19,19 +20,7 @@ export const NODES_REFETCH_INTERVAL_MS = 2000;
 const AGENT_PORT_DEFAULT = 8081;
 const DEFAULT_SORT: SortState = { key: "name", direction: "asc" };
 
-function storedSort(): SortState {
-  try {
-    const parsed: unknown = JSON.parse(readStored(STORAGE_KEYS.nodesSort) ?? "null");
-    if (parsed && typeof parsed === "object" && "key" in parsed && "direction" in parsed) {
-      const { key, direction } = parsed;
-      if (isSortKey(key) && (direction === "asc" || direction === "desc"))
-        return { key, direction };
-    }
-  } catch {
-    // A corrupt stored value just means the default order.
-  }
-  return DEFAULT_SORT;
-}
+const isNodesSort = isSortStateOf(isSortKey);
 
 function EmptyFleet() {
   const { t } = useTranslation("nodes");
@@ -52,8 +41,8 @@ export function NodesPage() {
   const { t: tc } = useTranslation();
   const trpc = useTRPC();
   const router = useRouter();
-  const [filter, setFilter] = useState("");
-  const [sort, setSort] = useState<SortState>(storedSort);
+  const [filter, setFilter] = useDeskState("table.nodes.filter", isString, "");
+  const [sort, setSort] = useDeskState<SortState>("table.nodes.sort", isNodesSort, DEFAULT_SORT);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const nodesQuery = useQuery(
     trpc.nodes.list.queryOptions(undefined, {
@@ -72,22 +61,24 @@ export function NodesPage() {
     [allNodes, filter, sort],
   );
 
-  const onSort = useCallback((key: SortKey) => {
-    setSort((current) => {
-      const next = toggleSort(current, key);
-      writeStored(STORAGE_KEYS.nodesSort, JSON.stringify(next));
-      return next;
-    });
-  }, []);
+  const onSort = useCallback(
+    (key: SortKey) => setSort((current) => toggleSort(current, key)),
+    [setSort],
+  );
   const onOpen = useCallback(
     (id: string) => router.push(`/nodes/${encodeURIComponent(id)}`),
     [router],
+  );
+  const onOpenInWindow = useCallback(
+    (id: string) => openInNewWindow(`/nodes/${encodeURIComponent(id)}`),
+    [],
   );
   useRowKeyboard({
     rowIds: visibleNodes.map((node) => node.id),
     selectedId,
     onSelect: setSelectedId,
     onOpen,
+    onOpenInWindow,
   });
 
   return (
@@ -146,6 +137,7 @@ export function NodesPage() {
             onSort={onSort}
             onSelect={setSelectedId}
             onOpen={onOpen}
+            onOpenInWindow={onOpenInWindow}
             empty={<p className="muted empty-filter">{t("empty.noMatch", { query: filter })}</p>}
           />
         </div>

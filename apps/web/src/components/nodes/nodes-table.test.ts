@@ -28,6 +28,7 @@ function render(language: Language): string {
     onSort: () => undefined,
     onSelect: () => undefined,
     onOpen: () => undefined,
+    onOpenInWindow: () => undefined,
     empty: null,
   });
   return renderToStaticMarkup(createElement(I18nextProvider, { i18n }, table));
@@ -40,6 +41,13 @@ describe("NodesTable location and cordon", () => {
     expect(html).toContain("dc1/-/-/r12/p7");
     expect(html.match(/data-testid="node-cordon"/g)).toHaveLength(1);
     expect(html).toContain('data-cordon="draining">draining<');
+  });
+
+  it("gives every row a menu named for its node", () => {
+    const html = render("en");
+    expect(html.match(/data-testid="row-menu"/g)).toHaveLength(2);
+    expect(html).toContain('aria-label="Actions for gpu-b"');
+    expect(render("tr")).toContain('aria-label="gpu-b için işlemler"');
   });
 
   it("speaks Turkish", () => {

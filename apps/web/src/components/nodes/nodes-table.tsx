@@ -26,12 +26,14 @@ import {
   type SortState,
 } from "../../lib/nodes";
 import { DataGrid, type GridColumn, type RowAttributes } from "../ui/data-grid";
+import { RowMenu, type RowMenuItem } from "../ui/row-menu";
 import { LabelChips, SimulatedBadge, StateBadge } from "./node-badges";
 
 interface CellContext {
   lang: string;
   nowMs: number;
   t: TFunction<"nodes">;
+  menuItemsFor(node: NodeView): RowMenuItem[];
 }
 
 interface Column {
@@ -171,6 +173,15 @@ const COLUMNS: Column[] = [
       </span>
     ),
   },
+  {
+    id: "menu",
+    render: (node, context) => (
+      <RowMenu
+        label={context.t("rowMenu", { name: node.name })}
+        items={context.menuItemsFor(node)}
+      />
+    ),
+  },
 ];
 
 interface NodesTableProps {
@@ -180,6 +191,7 @@ interface NodesTableProps {
   onSort(key: SortKey): void;
   onSelect(id: string): void;
   onOpen(id: string): void;
+  onOpenInWindow(id: string): void;
   /** Shown under the table when the filter left no rows. */
   empty: ReactNode;
 }
@@ -195,11 +207,20 @@ export function NodesTable({
   onSort,
   onSelect,
   onOpen,
+  onOpenInWindow,
   empty,
 }: NodesTableProps) {
   const { t, i18n } = useTranslation("nodes");
+  const { t: tc } = useTranslation();
   const nowMs = useNow();
-  const context: CellContext = { lang: i18n.language, nowMs, t };
+  const menuItemsFor = (node: NodeView): RowMenuItem[] => [
+    {
+      label: tc("openInNewWindow"),
+      testId: "open-in-new-window",
+      onSelect: () => onOpenInWindow(node.id),
+    },
+  ];
+  const context: CellContext = { lang: i18n.language, nowMs, t, menuItemsFor };
   const columns = COLUMNS.map((column): GridColumn<NodeView, SortKey> => ({
     ...column,
     header: t(`columns.${column.id as "name"}`),

@@ -3,12 +3,15 @@
 // else renders, and any UNAUTHORIZED answer (expired or revoked session) sends the operator to
 // sign in instead of leaving a half-broken page on screen.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
+import { usePathname, useRouter } from "next/navigation";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { useDesktopNotifications } from "../../hooks/use-desktop-notifications";
 import { useShellShortcuts } from "../../hooks/use-shell-shortcuts";
 import { useServerLocale } from "../../hooks/use-server-locale";
 import { useWindowTitle } from "../../hooks/use-window-title";
+import { setDeskUser } from "../../lib/desk/desk-storage";
+import { rememberLastPage } from "../../lib/desk/last-page";
 import { isUnauthorized, isUnreachable } from "../../lib/errors";
 import { forgetLastUser, lastUser, rememberLastUser } from "../../lib/pwa/last-user";
 import { isSignInPath, signInHref } from "../../lib/return-path";
@@ -42,6 +45,14 @@ function useRedirectWhenSignedOut(): void {
   }, [queryClient, router]);
 }
 
+/** Keeps the page open now as the person's last one ("/" itself only sends them on). */
+function useLastPage(isSignedIn: boolean): void {
+  const pathname = usePathname();
+  useEffect(() => {
+    if (isSignedIn) rememberLastPage(`${pathname}${window.location.search}`);
+  }, [isSignedIn, pathname]);
+}
+
 export function ConsoleShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const trpc = useTRPC();
@@ -59,6 +70,10 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
   // While the control plane is out of reach the shell stands on what it last knew of the person
   // (this session's answer, or the one this browser kept), so the window stays an application.
   const user = me.data ?? (isUnreachable(me.error) ? lastUser() : null);
+  // Set while rendering, not in an effect: the pages below read their desk as they first render.
+  setDeskUser(user?.id ?? null);
+  useLastPage(user !== null);
+  useDesktopNotifications(me.data !== undefined);
 
   const signOut = useMutation(
     trpc.auth.logout.mutationOptions({

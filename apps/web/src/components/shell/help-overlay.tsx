@@ -22,6 +22,7 @@ const SHORTCUTS = [
   { keys: ["/"], action: "focusFilter" },
   { keys: ["↑", "↓"], action: "moveSelection" },
   { keys: ["Enter"], action: "openSelection" },
+  { keys: ["Shift", "Enter"], action: "openSelectionInWindow" },
   { keys: ["?"], action: "help" },
   { keys: ["Esc"], action: "escape" },
 ] as const;
