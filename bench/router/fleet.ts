@@ -21,6 +21,7 @@ import {
   type ServerHandle,
   type SpawnedProcess,
 } from "@llmgw/testing";
+import { growFleet } from "./size";
 import { startStandInAgent, type StandInAgent } from "./stand-in-agent";
 import type { Target } from "./measure";
 
@@ -49,6 +50,13 @@ export interface Fleet {
   targets: Record<EngineName, Target[]>;
   /** llmgw with auth, limits and accounting off (P5), in front of the instant engine. */
   llmgwChecksOff: Target;
+  /** The load generator's yardstick: a server answering a fixed body (bare-server.ts). */
+  bareServer: Target;
+  /**
+   * Adds `others` ready replicas of other models to the llmgw with checks on, behind an engine of
+   * their own; answers how many its book holds now.
+   */
+  grow(others: number): Promise<number>;
   portkeyVersion: string;
   /** The last lines each llmgw server printed, to show why it refused something. */
   llmgwOutput(): string;
@@ -69,7 +77,7 @@ function node(script: string, args: string[], name: string): SpawnedProcess {
 }
 
 async function listening(proc: SpawnedProcess): Promise<number> {
-  const match = await proc.waitForOutput(/listening on (\d+)/, 30_000);
+  const match = await proc.waitForOutput(/listening on (\d+)/, 60_000);
   return Number(match[1]);
 }
 
@@ -109,7 +117,7 @@ async function startServer(checksOff: boolean): Promise<ServerHandle> {
 async function startLlmgw(
   enginePorts: ReadonlyMap<string, number>,
   checksOff: boolean,
-): Promise<{ server: ServerHandle; agent: StandInAgent; key: string }> {
+): Promise<{ server: ServerHandle; agent: StandInAgent; key: string; api: Api }> {
   const server = await startServer(checksOff);
   const nodeName = checksOff ? "bench-node-off" : "bench-node";
   const identity = await joinAs(server, `bench-${nodeName}`);
@@ -163,8 +171,10 @@ async function startLlmgw(
     tokensPerMinute: 1_000_000_000,
     concurrentMax: 100_000,
   });
-  return { server, agent, key };
+  return { server, agent, key, api };
 }
+
+type Api = ReturnType<typeof createTRPCClient<AppRouter>>;
 
 export async function startFleet(log: (line: string) => void): Promise<Fleet> {
   const processes: SpawnedProcess[] = [];
@@ -199,12 +209,18 @@ export async function startFleet(log: (line: string) => void): Promise<Fleet> {
       "portkey",
     );
     processes.push(portkey);
+    // Replicas of other models (the size axis) answer here, apart from the measured engine.
+    const others = node("engine.ts", [], "engine for other models");
+    const bareServer = node("bare-server.ts", [], "bare server");
+    processes.push(others, bareServer);
     const modelPorts = new Map(names.map((name) => [MODEL[name], enginePort[name]]));
-    const [on, off, barePorts] = await Promise.all([
+    const [on, off, barePorts, , othersPort, bareServerPort] = await Promise.all([
       startLlmgw(modelPorts, false),
       startLlmgw(modelPorts, true),
       Promise.all(bares.map(listening)),
       listening(portkey),
+      listening(others),
+      listening(bareServer),
     ]);
     const barePort = Object.fromEntries(names.map((name, at) => [name, barePorts[at]])) as Record<
       EngineName,
@@ -244,6 +260,12 @@ export async function startFleet(log: (line: string) => void): Promise<Fleet> {
       llmgwChecksOff: target("llmgw, checks off", off.server.apiUrl, {
         authorization: "Bearer no-such-key",
       }),
+      bareServer: target("bare server", `http://127.0.0.1:${bareServerPort}`),
+      async grow(count) {
+        const grown = await growFleet(on.server, on.api, count, othersPort);
+        agents.push(...grown.agents);
+        return grown.others;
+      },
       portkeyVersion: PORTKEY_VERSION,
       llmgwOutput: () =>
         [on, off]

@@ -106,6 +106,8 @@ export async function oneAtATime(
 
 export interface Load {
   rps: number;
+  /** How long the run took, start to last answer. */
+  elapsedMs: number;
   p50Ms: number;
   p99Ms: number;
   errors: number;
@@ -116,28 +118,32 @@ export interface Load {
 
 /**
  * autocannon against one target: requests per second and latency under `connections` at once. A
- * run is a fixed number of requests, not a fixed time, so it ends with every answer read: a timed
- * run cuts the requests still in flight, and a gateway would rightly see those as disconnects.
+ * run is a fixed number of requests (`amount`), so it ends with every answer read: a timed run cuts
+ * the requests still in flight, and a gateway would rightly see those as disconnects. A sizing run
+ * is timed instead (`durationS`), to learn how many requests fill a measured run's time. The load
+ * is generated in a worker thread, so the bench's own event loop (and its timer) is not the load
+ * generator's; requests per second are timed here, over the whole run, with the monotonic clock.
  */
 export async function load(
   target: Target,
   body: string,
-  options: { connections: number; amount: number },
+  options: { connections: number } & ({ amount: number } | { durationS: number }),
 ): Promise<Load> {
+  const start = process.hrtime.bigint();
   const result = await autocannon({
     url: `${target.origin}${target.path}`,
     method: "POST",
     headers: { ...target.headers, "content-type": "application/json" },
     body,
     connections: options.connections,
-    amount: options.amount,
+    ...("amount" in options ? { amount: options.amount } : { duration: options.durationS }),
+    workers: 1,
     timeout: 10,
   });
+  const elapsedMs = sinceMs(start);
   return {
-    // `duration` is whole seconds; the start and finish stamps are exact to the millisecond.
-    rps:
-      (result.requests.total * 1000) /
-      Math.max(1, result.finish.getTime() - result.start.getTime()),
+    rps: (result.requests.total * 1000) / Math.max(1, elapsedMs),
+    elapsedMs,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors,
