@@ -85,7 +85,7 @@ async function listening(proc: SpawnedProcess): Promise<number> {
  * `llmgw server` on free ports in a temp home, as @llmgw/testing starts it, but with a start-up
  * deadline that suits a machine busy with other work, and the server's own words if it fails.
  */
-async function startServer(checksOff: boolean): Promise<ServerHandle> {
+async function startServer(checksOff: boolean, cpuProfDir?: string): Promise<ServerHandle> {
   const setup = await serverSetup();
   const process = spawnLlmgw(["server"], {
     name: checksOff ? "llmgw (checks off)" : "llmgw",
@@ -97,6 +97,8 @@ async function startServer(checksOff: boolean): Promise<ServerHandle> {
       LLMGW_ADMIN_PASSWORD: ADMIN_PASSWORD,
       LLMGW_RESYNC_INTERVAL_MS: "500",
       ...(checksOff ? { LLMGW_GATEWAY_CHECKS: "off" } : {}),
+      // V8 writes the profile when the server exits on the SIGTERM the benchmark ends with.
+      ...(cpuProfDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfDir}` } : {}),
     },
   });
   await process.waitForOutput(/server listening: /, SERVER_START_MS);
@@ -117,8 +119,9 @@ async function startServer(checksOff: boolean): Promise<ServerHandle> {
 async function startLlmgw(
   enginePorts: ReadonlyMap<string, number>,
   checksOff: boolean,
+  cpuProfDir?: string,
 ): Promise<{ server: ServerHandle; agent: StandInAgent; key: string; api: Api }> {
-  const server = await startServer(checksOff);
+  const server = await startServer(checksOff, cpuProfDir);
   const nodeName = checksOff ? "bench-node-off" : "bench-node";
   const identity = await joinAs(server, `bench-${nodeName}`);
   const agent = await startStandInAgent({
@@ -176,7 +179,8 @@ async function startLlmgw(
 
 type Api = ReturnType<typeof createTRPCClient<AppRouter>>;
 
-export async function startFleet(log: (line: string) => void): Promise<Fleet> {
+/** `cpuProfDir`: where the llmgw with checks on writes a V8 CPU profile of its whole run. */
+export async function startFleet(log: (line: string) => void, cpuProfDir?: string): Promise<Fleet> {
   const processes: SpawnedProcess[] = [];
   const agents: StandInAgent[] = [];
   const stop = async () => {
@@ -215,7 +219,7 @@ export async function startFleet(log: (line: string) => void): Promise<Fleet> {
     processes.push(others, bareServer);
     const modelPorts = new Map(names.map((name) => [MODEL[name], enginePort[name]]));
     const [on, off, barePorts, , othersPort, bareServerPort] = await Promise.all([
-      startLlmgw(modelPorts, false),
+      startLlmgw(modelPorts, false, cpuProfDir),
       startLlmgw(modelPorts, true),
       Promise.all(bares.map(listening)),
       listening(portkey),

@@ -3,6 +3,7 @@
 // to docs/benchmarks.md. `--smoke` runs every part once and briefly for CI: it fails on an error or
 // a wrong answer, never on a slow one. `--quick` runs the full method with 1-2 s runs and a small
 // size axis, to try a change to the benchmark without a quiet machine; it writes nothing.
+// `--cpu-prof DIR` has the llmgw with checks on write a V8 CPU profile of its run into DIR.
 import { withBenchSection } from "../section";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -285,13 +286,14 @@ async function main(): Promise<number> {
       quick: { type: "boolean", default: false },
       "no-write": { type: "boolean", default: false },
       machine: { type: "string" },
+      "cpu-prof": { type: "string" },
     },
   });
   const size = values.smoke ? SMOKE : values.quick ? QUICK : FULL;
   const machine = values.machine ? `${values.machine}; ${describeMachine()}` : describeMachine();
   const problems: string[] = [];
   const loadErrors: LoadError[] = [];
-  const fleet = await startFleet(log);
+  const fleet = await startFleet(log, values["cpu-prof"]);
   let results: RouterResults;
   try {
     await checkTheSwitch(fleet, problems);
