@@ -13,9 +13,9 @@ import {
   freePort,
   createJoinToken,
   joinAs,
+  llmgwBin,
   serverSetup,
   spawnProcess,
-  spawnLlmgw,
   tempDir,
   waitFor,
   type ServerHandle,
@@ -38,6 +38,7 @@ const PORTKEY_VERSION = (
   JSON.parse(readFileSync(join(PORTKEY, "..", "..", "package.json"), "utf8")) as { version: string }
 ).version;
 const SERVER_START_MS = 180_000;
+const nodeBin = process.execPath;
 const CHAT = "/v1/chat/completions";
 
 /** The two engines: one that answers at once and one that takes 20 ms, like a short generation. */
@@ -87,8 +88,13 @@ async function listening(proc: SpawnedProcess): Promise<number> {
  */
 async function startServer(checksOff: boolean, cpuProfDir?: string): Promise<ServerHandle> {
   const setup = await serverSetup();
-  const process = spawnLlmgw(["server"], {
+  // V8 writes the profile when the server exits on the SIGTERM the benchmark ends with; Node
+  // takes --cpu-prof on its command line only, not in NODE_OPTIONS.
+  const profiling = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : [];
+  const process = spawnProcess(nodeBin, [...profiling, llmgwBin(), "server"], {
     name: checksOff ? "llmgw (checks off)" : "llmgw",
+    // Writing a profile of a whole run at exit takes a while on a busy machine.
+    ...(cpuProfDir ? { stopGraceMs: 60_000 } : {}),
     env: {
       LLMGW_HOME: setup.homeDir,
       LLMGW_PORT: String(setup.httpPort),
@@ -97,8 +103,6 @@ async function startServer(checksOff: boolean, cpuProfDir?: string): Promise<Ser
       LLMGW_ADMIN_PASSWORD: ADMIN_PASSWORD,
       LLMGW_RESYNC_INTERVAL_MS: "500",
       ...(checksOff ? { LLMGW_GATEWAY_CHECKS: "off" } : {}),
-      // V8 writes the profile when the server exits on the SIGTERM the benchmark ends with.
-      ...(cpuProfDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfDir}` } : {}),
     },
   });
   await process.waitForOutput(/server listening: /, SERVER_START_MS);

@@ -295,7 +295,7 @@ export function routerSection(results: RouterResults, info: RunInfo): string {
     "loads, so every req/s figure is what the target leaves to the client on those cores, and ratios, taken",
     "round by round against direct, mean more than absolute numbers. One at a time: " +
       `${results.oneAtATimeCount.toLocaleString("en-US")} requests and ${results.streamCount.toLocaleString("en-US")} streams per target, the targets taking turns request by`,
-    `request. Under load: a first run of ${results.probeS} s (timed) warms each target up and sizes its later runs to last about ${results.durationS} s; then ${results.rounds} rounds, targets in turn, each run a fixed number of requests read to the end and timed by the benchmark from start to last answer; medians of the rounds. A run that ends in under half its sized time fails the benchmark.`,
+    `request. Under load: a first run of ${results.probeS} s (timed) warms each target up and sizes its later runs to last about ${results.durationS} s; then ${results.rounds} rounds, targets in turn, each run a fixed number of requests read to the end, timed from its first request to within 100 ms of its last answer (autocannon's sampling interval, 1 s by default, set to 100 ms); medians of the rounds. A run that ends in under half its sized time fails the benchmark.`,
     "",
     oneAtATimeTable(results),
     "",
