@@ -12,7 +12,7 @@ import { startStandInAgent, type StandInAgent } from "./stand-in-agent";
 const CARDS_PER_NODE = 1_000;
 const REPLICAS_PER_MODEL = 80;
 
-export interface Grown {
+interface Grown {
   agents: StandInAgent[];
   /** Replicas of other models ready in the server's book. */
   others: number;

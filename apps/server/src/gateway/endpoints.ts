@@ -50,7 +50,7 @@ export interface Endpoint {
 }
 
 /** What the pool reads of the replica book: a record by id, and every change as it is made. */
-export type ReplicaFeed = Pick<FleetView["book"], "get" | "watch">;
+type ReplicaFeed = Pick<FleetView["book"], "get" | "watch">;
 
 /** An external model's endpoints as last built, kept while its catalog and sealed key stay. */
 interface ExternalEntry {
