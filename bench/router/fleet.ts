@@ -13,14 +13,15 @@ import {
   freePort,
   createJoinToken,
   joinAs,
+  llmgwBin,
   serverSetup,
   spawnProcess,
-  spawnLlmgw,
   tempDir,
   waitFor,
   type ServerHandle,
   type SpawnedProcess,
 } from "@llmgw/testing";
+import { growFleet } from "./size";
 import { startStandInAgent, type StandInAgent } from "./stand-in-agent";
 import type { Target } from "./measure";
 
@@ -37,6 +38,7 @@ const PORTKEY_VERSION = (
   JSON.parse(readFileSync(join(PORTKEY, "..", "..", "package.json"), "utf8")) as { version: string }
 ).version;
 const SERVER_START_MS = 180_000;
+const nodeBin = process.execPath;
 const CHAT = "/v1/chat/completions";
 
 /** The two engines: one that answers at once and one that takes 20 ms, like a short generation. */
@@ -49,6 +51,13 @@ export interface Fleet {
   targets: Record<EngineName, Target[]>;
   /** llmgw with auth, limits and accounting off (P5), in front of the instant engine. */
   llmgwChecksOff: Target;
+  /** The load generator's yardstick: a server answering a fixed body (bare-server.ts). */
+  bareServer: Target;
+  /**
+   * Adds `others` ready replicas of other models to the llmgw with checks on, behind an engine of
+   * their own; answers how many its book holds now.
+   */
+  grow(others: number): Promise<number>;
   portkeyVersion: string;
   /** The last lines each llmgw server printed, to show why it refused something. */
   llmgwOutput(): string;
@@ -69,7 +78,7 @@ function node(script: string, args: string[], name: string): SpawnedProcess {
 }
 
 async function listening(proc: SpawnedProcess): Promise<number> {
-  const match = await proc.waitForOutput(/listening on (\d+)/, 30_000);
+  const match = await proc.waitForOutput(/listening on (\d+)/, 60_000);
   return Number(match[1]);
 }
 
@@ -77,10 +86,15 @@ async function listening(proc: SpawnedProcess): Promise<number> {
  * `llmgw server` on free ports in a temp home, as @llmgw/testing starts it, but with a start-up
  * deadline that suits a machine busy with other work, and the server's own words if it fails.
  */
-async function startServer(checksOff: boolean): Promise<ServerHandle> {
+async function startServer(checksOff: boolean, cpuProfDir?: string): Promise<ServerHandle> {
   const setup = await serverSetup();
-  const process = spawnLlmgw(["server"], {
+  // V8 writes the profile when the server exits on the SIGTERM the benchmark ends with; Node
+  // takes --cpu-prof on its command line only, not in NODE_OPTIONS.
+  const profiling = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : [];
+  const process = spawnProcess(nodeBin, [...profiling, llmgwBin(), "server"], {
     name: checksOff ? "llmgw (checks off)" : "llmgw",
+    // Writing a profile of a whole run at exit takes a while on a busy machine.
+    ...(cpuProfDir ? { stopGraceMs: 60_000 } : {}),
     env: {
       LLMGW_HOME: setup.homeDir,
       LLMGW_PORT: String(setup.httpPort),
@@ -109,8 +123,9 @@ async function startServer(checksOff: boolean): Promise<ServerHandle> {
 async function startLlmgw(
   enginePorts: ReadonlyMap<string, number>,
   checksOff: boolean,
-): Promise<{ server: ServerHandle; agent: StandInAgent; key: string }> {
-  const server = await startServer(checksOff);
+  cpuProfDir?: string,
+): Promise<{ server: ServerHandle; agent: StandInAgent; key: string; api: Api }> {
+  const server = await startServer(checksOff, cpuProfDir);
   const nodeName = checksOff ? "bench-node-off" : "bench-node";
   const identity = await joinAs(server, `bench-${nodeName}`);
   const agent = await startStandInAgent({
@@ -163,10 +178,13 @@ async function startLlmgw(
     tokensPerMinute: 1_000_000_000,
     concurrentMax: 100_000,
   });
-  return { server, agent, key };
+  return { server, agent, key, api };
 }
 
-export async function startFleet(log: (line: string) => void): Promise<Fleet> {
+type Api = ReturnType<typeof createTRPCClient<AppRouter>>;
+
+/** `cpuProfDir`: where the llmgw with checks on writes a V8 CPU profile of its whole run. */
+export async function startFleet(log: (line: string) => void, cpuProfDir?: string): Promise<Fleet> {
   const processes: SpawnedProcess[] = [];
   const agents: StandInAgent[] = [];
   const stop = async () => {
@@ -199,12 +217,18 @@ export async function startFleet(log: (line: string) => void): Promise<Fleet> {
       "portkey",
     );
     processes.push(portkey);
+    // Replicas of other models (the size axis) answer here, apart from the measured engine.
+    const others = node("engine.ts", [], "engine for other models");
+    const bareServer = node("bare-server.ts", [], "bare server");
+    processes.push(others, bareServer);
     const modelPorts = new Map(names.map((name) => [MODEL[name], enginePort[name]]));
-    const [on, off, barePorts] = await Promise.all([
-      startLlmgw(modelPorts, false),
+    const [on, off, barePorts, , othersPort, bareServerPort] = await Promise.all([
+      startLlmgw(modelPorts, false, cpuProfDir),
       startLlmgw(modelPorts, true),
       Promise.all(bares.map(listening)),
       listening(portkey),
+      listening(others),
+      listening(bareServer),
     ]);
     const barePort = Object.fromEntries(names.map((name, at) => [name, barePorts[at]])) as Record<
       EngineName,
@@ -244,6 +268,12 @@ export async function startFleet(log: (line: string) => void): Promise<Fleet> {
       llmgwChecksOff: target("llmgw, checks off", off.server.apiUrl, {
         authorization: "Bearer no-such-key",
       }),
+      bareServer: target("bare server", `http://127.0.0.1:${bareServerPort}`),
+      async grow(count) {
+        const grown = await growFleet(on.server, on.api, count, othersPort);
+        agents.push(...grown.agents);
+        return grown.others;
+      },
       portkeyVersion: PORTKEY_VERSION,
       llmgwOutput: () =>
         [on, off]

@@ -106,6 +106,8 @@ export async function oneAtATime(
 
 export interface Load {
   rps: number;
+  /** How long the run took, start to last answer. */
+  elapsedMs: number;
   p50Ms: number;
   p99Ms: number;
   errors: number;
@@ -115,14 +117,24 @@ export interface Load {
 }
 
 /**
+ * autocannon's clock ticks every `sampleInt`: a run whose last answer came mid-tick is finished
+ * (and stamped) at the next tick. At its default of one second, a short run measured whole seconds;
+ * at 100 ms, a 10 s run is timed to within 1 %.
+ */
+const SAMPLE_INTERVAL_MS = 100;
+
+/**
  * autocannon against one target: requests per second and latency under `connections` at once. A
- * run is a fixed number of requests, not a fixed time, so it ends with every answer read: a timed
- * run cuts the requests still in flight, and a gateway would rightly see those as disconnects.
+ * run is a fixed number of requests (`amount`), so it ends with every answer read: a timed run cuts
+ * the requests still in flight, and a gateway would rightly see those as disconnects. A sizing run
+ * is timed instead (`durationS`), to learn how many requests fill a measured run's time. The load
+ * is generated in a worker thread, apart from the benchmark's own event loop; a run is timed from
+ * its first request to the tick after its last answer, so the worker's start is not counted.
  */
 export async function load(
   target: Target,
   body: string,
-  options: { connections: number; amount: number },
+  options: { connections: number } & ({ amount: number } | { durationS: number }),
 ): Promise<Load> {
   const result = await autocannon({
     url: `${target.origin}${target.path}`,
@@ -130,14 +142,15 @@ export async function load(
     headers: { ...target.headers, "content-type": "application/json" },
     body,
     connections: options.connections,
-    amount: options.amount,
+    ...("amount" in options ? { amount: options.amount } : { duration: options.durationS }),
+    workers: 1,
+    sampleInt: SAMPLE_INTERVAL_MS,
     timeout: 10,
   });
+  const elapsedMs = new Date(result.finish).getTime() - new Date(result.start).getTime();
   return {
-    // `duration` is whole seconds; the start and finish stamps are exact to the millisecond.
-    rps:
-      (result.requests.total * 1000) /
-      Math.max(1, result.finish.getTime() - result.start.getTime()),
+    rps: (result.requests.total * 1000) / Math.max(1, elapsedMs),
+    elapsedMs,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors,

@@ -45,13 +45,27 @@ export interface LoadSummary {
   errors: number;
 }
 
+/** One point of the size axis: one at a time against the instant engine, direct and llmgw. */
+export interface SizeResult {
+  /** Replicas of other models in llmgw's book besides the measured one. */
+  others: number;
+  directP50Ms: number;
+  directP99Ms: number;
+  llmgwP50Ms: number;
+  llmgwP99Ms: number;
+}
+
 export interface RouterResults {
   targets: TargetResult[];
   /** P5: llmgw with checks off, the instant engine, 50 connections; vsDirect is checks-on ÷ off. */
   checksOff: LoadSummary;
   checksOnVsOff: number;
+  /** The load generator's yardstick (a server answering a fixed body), 50 connections. */
+  bareServer: LoadSummary;
+  sizes: SizeResult[];
   rounds: number;
   durationS: number;
+  probeS: number;
   oneAtATimeCount: number;
   streamCount: number;
 }
@@ -113,10 +127,31 @@ export function underLoadTable(results: RouterResults): string {
   });
   rows.push(
     `| llmgw, checks off | ${whole(results.checksOff.rps)} (${times(results.checksOff.vsDirect)}) | ${ms(results.checksOff.p99Ms)} | | | | ${results.checksOff.errors} |`,
+    `| bare server (the load generator's yardstick) | ${whole(results.bareServer.rps)} (${times(results.bareServer.vsDirect)}) | ${ms(results.bareServer.p99Ms)} | | | | ${results.bareServer.errors} |`,
   );
   return [
     "| under load | instant engine, 50 conns: req/s (× direct) | p99 ms | 20 ms engine, 50 conns: req/s (× direct) | p99 ms | streams/s, 200 conns (× direct) | errors |",
     "|---|---:|---:|---:|---:|---:|---:|",
+    ...rows,
+  ].join("\n");
+}
+
+export function sizeTable(results: RouterResults): string {
+  const rows = results.sizes.map((size) => {
+    const cells = [
+      size.others.toLocaleString("en-US"),
+      ms(size.directP50Ms),
+      ms(size.llmgwP50Ms),
+      signedMs(size.llmgwP50Ms - size.directP50Ms),
+      ms(size.directP99Ms),
+      ms(size.llmgwP99Ms),
+      signedMs(size.llmgwP99Ms - size.directP99Ms),
+    ];
+    return `| ${cells.join(" | ")} |`;
+  });
+  return [
+    "| replicas of other models in llmgw's book | direct p50 ms | llmgw p50 ms | added p50 | direct p99 ms | llmgw p99 ms | added p99 |",
+    "|---:|---:|---:|---:|---:|---:|---:|",
     ...rows,
   ].join("\n");
 }
@@ -238,6 +273,9 @@ export function routerSection(results: RouterResults, info: RunInfo): string {
     "  for this comparison: `/v1` then takes any bearer token as an open key, applies no limits and records",
     "  no usage; routing and forwarding are unchanged. The server refuses it unless bound to loopback.",
     "- **bare proxy**: the anchor, about 40 lines of undici `request` piped back (`bench/router/bare-proxy.ts`).",
+    "- **bare server** (under load, instant scenario only): the load generator's yardstick, a Node http server",
+    "  answering a fixed 28-byte body (`bench/router/bare-server.ts`). Nothing can be faster; a direct figure",
+    "  close to it means the client, not the engine, set the pace, and ratios to direct then flatter everyone.",
     `- **Portkey**: \`@portkey-ai/gateway\` ${info.portkeyVersion} from npm (\`build/start-server.js --headless\`,`,
     "  `NODE_ENV=production`), sent to the engine as an OpenAI provider with",
     "  `x-portkey-custom-host: http://127.0.0.1:PORT/v1`. As npm installs it, every stream fails on Node",
@@ -248,19 +286,29 @@ export function routerSection(results: RouterResults, info: RunInfo): string {
     "  plain answers work either way.",
     "",
     `Command (from the repository root): \`${info.command}\` (\`npm run bench:router\`; \`--smoke\` runs each`,
-    "part once, briefly, and fails only on a wrong or failed answer, never on timing; `--no-write` leaves",
-    "this file alone).",
+    "part once, briefly, and fails only on a wrong or failed answer, never on timing; `--quick` runs the",
+    "whole method with 1–2 s runs and 200 other replicas, to try the benchmark, and writes nothing;",
+    "`--cpu-prof DIR` has the llmgw with checks on write a V8 CPU profile of its whole run into DIR;",
+    "`--no-write` leaves this file alone).",
     "",
-    `Run on ${info.date}; ${info.machine}. The load generator (autocannon ${info.autocannonVersion}, in the benchmark's`,
-    "process) shares the 2 cores with the target it loads, so every req/s figure is what the target",
-    "leaves to the client on the same cores, and ratios, taken round by round against direct, mean more",
-    "than absolute numbers. One at a time: " +
+    `Run on ${info.date}; ${info.machine}. The load generator (autocannon ${info.autocannonVersion}) runs in a worker`,
+    "thread of the benchmark's process, apart from its main thread but on the same cores as the target it",
+    "loads, so every req/s figure is what the target leaves to the client on those cores, and ratios, taken",
+    "round by round against direct, mean more than absolute numbers. One at a time: " +
       `${results.oneAtATimeCount.toLocaleString("en-US")} requests and ${results.streamCount.toLocaleString("en-US")} streams per target, the targets taking turns request by`,
-    `request. Under load: a first run of a few requests per connection warms each target up and sizes its later runs to last about ${results.durationS} s; then ${results.rounds} rounds, targets in turn, each run a fixed number of requests read to the end; medians of the rounds.`,
+    `request. Under load: a first run of ${results.probeS} s (timed) warms each target up and sizes its later runs to last about ${results.durationS} s; then ${results.rounds} rounds, targets in turn, each run a fixed number of requests read to the end, timed from its first request to within 100 ms of its last answer (autocannon's sampling interval, 1 s by default, set to 100 ms); medians of the rounds. A run that ends in under half its sized time fails the benchmark.`,
     "",
     oneAtATimeTable(results),
     "",
     underLoadTable(results),
+    "",
+    "Size axis: the same instant engine behind the same llmgw, first with only the benchmark's replicas,",
+    `then with ${(results.sizes[1]?.others ?? 0).toLocaleString("en-US")} ready replicas of other models (80 a model) placed by its reconciler on`,
+    "stand-in nodes of 1,000 simulated cards and reported at an engine of their own; direct and llmgw",
+    "take turns one request at a time at each size. Those nodes heartbeat as agents do, so the larger",
+    "fleet's own upkeep is in the second row too.",
+    "",
+    sizeTable(results),
     "",
     barsTable(results),
     "",

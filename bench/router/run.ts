@@ -1,7 +1,9 @@
 // The router benchmark (P1–P5): `tsx router/run.ts` starts the engines, llmgw, a bare proxy and
 // Portkey's gateway side by side, measures them in one run, prints markdown tables and writes them
 // to docs/benchmarks.md. `--smoke` runs every part once and briefly for CI: it fails on an error or
-// a wrong answer, never on a slow one.
+// a wrong answer, never on a slow one. `--quick` runs the full method with 1-2 s runs and a small
+// size axis, to try a change to the benchmark without a quiet machine; it writes nothing.
+// `--cpu-prof DIR` has the llmgw with checks on write a V8 CPU profile of its run into DIR.
 import { withBenchSection } from "../section";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -15,10 +17,12 @@ import {
   barsTable,
   oneAtATimeTable,
   routerSection,
+  sizeTable,
   underLoadTable,
   type LoadSummary,
   type RouterResults,
   type RunInfo,
+  type SizeResult,
   type TargetResult,
 } from "./report";
 
@@ -29,17 +33,19 @@ const AUTOCANNON_VERSION = (
 ).version;
 
 /**
- * `durationS`: each run under load is sized from a first run of `probeRequests` × connections (which
- * also warms the target up) to last about this long.
+ * `durationS`: each run under load is sized from a first run that lasts `probeS` (timed, which also
+ * warms the target up) to last about this long. `others`: replicas of other models the size axis
+ * adds behind the same engine.
  */
 const FULL = {
   count: 1_000,
   streams: 300,
   warmup: 100,
   rounds: 3,
-  durationS: 5,
-  probeRequests: 4,
+  durationS: 10,
+  probeS: 3,
   isSized: true,
+  others: 4_000,
 };
 /** One run of one request per connection against each target, unsized. */
 const SMOKE: typeof FULL = {
@@ -48,9 +54,23 @@ const SMOKE: typeof FULL = {
   warmup: 5,
   rounds: 1,
   durationS: 0,
-  probeRequests: 1,
+  probeS: 0,
   isSized: false,
+  others: 10,
 };
+/** The full method, briefly: for trying the benchmark itself, never for its figures. */
+const QUICK: typeof FULL = {
+  count: 100,
+  streams: 20,
+  warmup: 10,
+  rounds: 1,
+  durationS: 2,
+  probeS: 1,
+  isSized: true,
+  others: 200,
+};
+/** A run that ends in under this share of the time it was sized for was sized from a bad probe. */
+const SHORT_RUN_SHARE = 0.5;
 const CONNECTIONS = { saturated: 50, slow: 50, streams: 200 };
 
 function describeMachine(): string {
@@ -103,7 +123,7 @@ async function measure(
   }> = [
     {
       scenario: "saturated",
-      targets: [...instant, fleet.llmgwChecksOff],
+      targets: [...instant, fleet.llmgwChecksOff, fleet.bareServer],
       body: plain,
       connections: CONNECTIONS.saturated,
     },
@@ -116,16 +136,14 @@ async function measure(
     { scenario: "streams", targets: instant, body: stream, connections: CONNECTIONS.streams },
   ];
   const loads = new Map<string, Load[]>();
+  const shortRuns: string[] = [];
   const key = (scenario: Scenario, target: string) => `${scenario}/${target}`;
   const amounts = new Map<string, number>();
-  if (size.isSized)
-    log(`sizing the runs: ${size.probeRequests} requests per connection against every target`);
+  if (size.isSized) log(`sizing the runs: ${size.probeS} s against every target`);
+  const minimum = (connections: number) => connections * 4;
   for (const { scenario, targets, body, connections } of size.isSized ? scenarios : [])
     for (const target of targets) {
-      const probe = await load(target, body, {
-        connections,
-        amount: connections * size.probeRequests,
-      });
+      const probe = await load(target, body, { connections, durationS: size.probeS });
       if (probe.errors > 0 || probe.non2xx > 0)
         loadErrors.push({
           target: target.name,
@@ -133,15 +151,19 @@ async function measure(
         });
       amounts.set(
         key(scenario, target.name),
-        Math.max(connections * size.probeRequests, Math.round(probe.rps * size.durationS)),
+        Math.max(minimum(connections), Math.round(probe.rps * size.durationS)),
       );
     }
   for (let round = 0; round < size.rounds; round += 1) {
     for (const { scenario, targets, body, connections } of scenarios) {
       log(`round ${round + 1}/${size.rounds}: ${scenario}, ${connections} connections`);
       for (const target of targets) {
-        const amount = amounts.get(key(scenario, target.name)) ?? connections * size.probeRequests;
+        const amount = amounts.get(key(scenario, target.name)) ?? connections;
         const result = await load(target, body, { connections, amount });
+        if (size.isSized && result.elapsedMs < size.durationS * 1000 * SHORT_RUN_SHARE)
+          shortRuns.push(
+            `${target.name} (${scenario}, round ${round + 1}): ${Math.round(result.elapsedMs)} ms of ${size.durationS} s`,
+          );
         if (result.errors > 0 || result.non2xx > 0)
           loadErrors.push({
             target: target.name,
@@ -188,16 +210,55 @@ async function measure(
   const checksOffName = fleet.llmgwChecksOff.name;
   const checksOff = summary("saturated", checksOffName);
   const onVsOff = summary("saturated", "llmgw", checksOffName);
-  if (!checksOff || !onVsOff) throw new Error("no P5 measurement was taken");
+  const bareServer = summary("saturated", fleet.bareServer.name);
+  if (!checksOff || !onVsOff || !bareServer) throw new Error("no P5 measurement was taken");
+  if (shortRuns.length > 0)
+    problems.push(`runs ended in under half their sized time: ${shortRuns.join("; ")}`);
   return {
     targets,
     checksOff,
     checksOnVsOff: onVsOff.vsDirect,
+    bareServer,
+    sizes: await sizeAxis(fleet, size, problems),
     rounds: size.rounds,
     durationS: size.durationS,
+    probeS: size.probeS,
     oneAtATimeCount: size.count,
     streamCount: size.streams,
   };
+}
+
+/**
+ * The same engine behind llmgw with only its own replica, then with `others` replicas of other
+ * models: direct and llmgw taking turns at each size, so the added latency is read at both.
+ */
+async function sizeAxis(
+  fleet: Fleet,
+  size: typeof FULL,
+  problems: string[],
+): Promise<SizeResult[]> {
+  const pair = fleet.targets.instant.filter((t) => t.name === "direct" || t.name === "llmgw");
+  const plain = chatBody(MODEL.instant, false);
+  const at = async (others: number): Promise<SizeResult> => {
+    log(`size axis: ${size.count} requests per target with ${others} replicas of other models`);
+    const taken = await oneAtATime(
+      pair,
+      plain,
+      { count: size.count, warmup: size.warmup, stream: false },
+      problems,
+    );
+    const direct = taken.get("direct")?.latencyMs ?? [];
+    const llmgw = taken.get("llmgw")?.latencyMs ?? [];
+    return {
+      others,
+      ...{ directP50Ms: p50(direct), directP99Ms: p99(direct) },
+      ...{ llmgwP50Ms: p50(llmgw), llmgwP99Ms: p99(llmgw) },
+    };
+  };
+  const alone = await at(0);
+  log(`size axis: placing ${size.others} replicas of other models`);
+  const others = await fleet.grow(size.others);
+  return [alone, await at(others)];
 }
 
 /** P5 compares like with like only if the switch does what it says, and only that. */
@@ -222,15 +283,17 @@ async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       smoke: { type: "boolean", default: false },
+      quick: { type: "boolean", default: false },
       "no-write": { type: "boolean", default: false },
       machine: { type: "string" },
+      "cpu-prof": { type: "string" },
     },
   });
-  const size = values.smoke ? SMOKE : FULL;
+  const size = values.smoke ? SMOKE : values.quick ? QUICK : FULL;
   const machine = values.machine ? `${values.machine}; ${describeMachine()}` : describeMachine();
   const problems: string[] = [];
   const loadErrors: LoadError[] = [];
-  const fleet = await startFleet(log);
+  const fleet = await startFleet(log, values["cpu-prof"]);
   let results: RouterResults;
   try {
     await checkTheSwitch(fleet, problems);
@@ -247,7 +310,14 @@ async function main(): Promise<number> {
     portkeyVersion: fleet.portkeyVersion,
     autocannonVersion: AUTOCANNON_VERSION,
   };
-  console.log(`${oneAtATimeTable(results)}\n\n${underLoadTable(results)}\n\n${barsTable(results)}`);
+  console.log(
+    [
+      oneAtATimeTable(results),
+      underLoadTable(results),
+      sizeTable(results),
+      barsTable(results),
+    ].join("\n\n"),
+  );
   const counts = new Set(results.targets.flatMap((t) => t.eventCounts));
   if (counts.size > 1)
     problems.push(`streams differ in SSE events per stream: ${[...counts].join(", ")}`);
@@ -258,7 +328,7 @@ async function main(): Promise<number> {
     console.error(`router bench: errors:\n  ${problems.slice(0, 20).join("\n  ")}`);
     return 1;
   }
-  if (!values.smoke && !values["no-write"]) {
+  if (!values.smoke && !values.quick && !values["no-write"]) {
     writeFileSync(
       DOCS,
       withBenchSection("router", readFileSync(DOCS, "utf8"), routerSection(results, info)),

@@ -21,6 +21,10 @@ export interface StandInAgentOptions {
   nodeName: string;
   /** Catalog model name → the engine's port on 127.0.0.1. */
   engines: ReadonlyMap<string, number>;
+  /** Where any other model's replica is reported to listen; absent: such a replica fails. */
+  otherModelsPort?: number;
+  /** Simulated cards to register; one per engine when absent. */
+  cardCount?: number;
 }
 
 type StatusInit = Omit<ReplicaStatus, "$typeName" | "$unknown">;
@@ -40,7 +44,7 @@ export async function startStandInAgent(options: StandInAgentOptions): Promise<S
     if (ws.readyState === ws.OPEN) ws.send(encodeEnvelope(init));
   };
   const statusOf = (spec: StartReplica): StatusInit => {
-    const port = options.engines.get(spec.model);
+    const port = options.engines.get(spec.model) ?? options.otherModelsPort;
     return {
       replicaId: spec.replicaId,
       model: spec.model,
@@ -90,7 +94,7 @@ export async function startStandInAgent(options: StandInAgentOptions): Promise<S
     ws.once("open", resolve);
     ws.once("error", reject);
   });
-  const cards = [...options.engines.keys()].map((_, index) => ({
+  const cards = Array.from({ length: options.cardCount ?? options.engines.size }, (_, index) => ({
     index,
     uuid: `GPU-bench-${options.nodeName}-${index}`,
     name: "NVIDIA H100 80GB HBM3",

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveComfyImages } from "../src/gateway/comfy/comfy-images";
 import { EndpointPool } from "../src/gateway/endpoints";
 import { GatewayError, sendGatewayError } from "../src/gateway/errors";
-import type { ReplicaRecord } from "../src/reconcile/replica-book";
+import type { ReplicaRecord, ReplicaWatcher } from "../src/reconcile/replica-book";
 
 const SECRET = new Uint8Array(32).fill(7);
 
@@ -25,6 +25,25 @@ function replica(id: string, port: number): ReplicaRecord {
   };
 }
 
+/** The replica book as the pool reads it: the test swaps its records and the pool is told. */
+function recordFeed() {
+  let records: ReplicaRecord[] = [];
+  let watcher: ReplicaWatcher = () => undefined;
+  return {
+    get: (id: string) => records.find((r) => r.id === id),
+    watch(next: ReplicaWatcher) {
+      watcher = next;
+      for (const record of records) next(record.id, record);
+      return () => undefined;
+    },
+    set(next: ReplicaRecord[]) {
+      for (const record of records) watcher(record.id, undefined);
+      records = next;
+      for (const record of records) watcher(record.id, record);
+    },
+  };
+}
+
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return (server.address() as AddressInfo).port;
@@ -34,7 +53,7 @@ describe("images from a comfyui replica", () => {
   let sim: Awaited<ReturnType<typeof startComfySim>>;
   let gate: Server;
   let front: Server;
-  let records: ReplicaRecord[];
+  const book = recordFeed();
   const seenKeys: (string | undefined)[] = [];
   const attempts: string[] = [];
 
@@ -57,7 +76,7 @@ describe("images from a comfyui replica", () => {
       })();
     });
     const gatePort = await listen(gate);
-    records = [replica("flux-r1", gatePort)];
+    book.set([replica("flux-r1", gatePort)]);
     const catalog = createCatalog([
       {
         name: "flux",
@@ -66,11 +85,6 @@ describe("images from a comfyui replica", () => {
       },
     ]);
     if (!catalog.ok) throw new Error(catalog.errors.join("; "));
-    const book = {
-      get: (id: string) => records.find((r) => r.id === id),
-      all: () => records,
-      ofModel: (model: string) => records.filter((r) => r.model === model),
-    };
     const pool = new EndpointPool(
       book,
       { current: () => catalog.catalog, meta: () => undefined },
@@ -137,7 +151,7 @@ describe("images from a comfyui replica", () => {
     const closed = createServer();
     const closedPort = await listen(closed);
     await new Promise((resolve) => closed.close(resolve));
-    records = [replica("flux-r2", closedPort), replica("flux-r3", closedPort)];
+    book.set([replica("flux-r2", closedPort), replica("flux-r3", closedPort)]);
     attempts.length = 0;
     const { status, body } = await ask();
     expect(attempts.sort()).toEqual(["flux-r2", "flux-r3"]);

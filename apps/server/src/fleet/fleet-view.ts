@@ -16,7 +16,7 @@ import type { FleetRegistry } from "./registry";
 
 export interface FleetView {
   readonly catalog: Pick<CatalogStore, "current" | "meta" | "externalKey">;
-  readonly book: Pick<ReplicaBook, "get" | "all" | "active" | "onNode" | "ofModel">;
+  readonly book: Pick<ReplicaBook, "get" | "all" | "active" | "onNode" | "ofModel" | "watch">;
   readonly health: Pick<ModelHealthBook, "get" | "all">;
   readonly registry: Pick<FleetRegistry, "get" | "all" | "history" | "facility" | "sources">;
   /** Models placement last refused, with why. */

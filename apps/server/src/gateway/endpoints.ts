@@ -1,8 +1,10 @@
 // The endpoints of a model: its ready replicas that have an address, or, for an external model,
 // one endpoint per provider key (`external:MODEL#1`, `#2`): the key sealed in the store when one
-// is set, else each key file, else one endpoint that answers "no key" until a key is given. The live state (in-flight count,
-// breaker, the engine's scraped queue) is kept per endpoint id, so an endpoint keeps its history
-// while the replica book and the catalog change around it.
+// is set, else each key file, else one endpoint that answers "no key" until a key is given. The
+// live state (in-flight count, breaker, the engine's scraped queue) is kept per endpoint id, so an
+// endpoint keeps its history while the replica book and the catalog change around it. The replica
+// book tells the pool of each change and the pool files replica endpoints by model then, so a
+// request reads its model's endpoints by name and never walks the book.
 import {
   Breaker,
   chooseEndpoint,
@@ -10,8 +12,10 @@ import {
   type BreakerPolicy,
   type ExternalModel,
 } from "@llmgw/domain";
+import type { Catalog } from "@llmgw/domain";
 import type { FleetView } from "../fleet/fleet-view";
 import type { ReplicaRecord } from "../reconcile/replica-book";
+import { ModelEndpointIndex } from "./endpoint-index";
 
 export interface ExternalTarget {
   /** The provider's name for the model, written into the request body. */
@@ -45,33 +49,48 @@ export interface Endpoint {
   external?: ExternalTarget;
 }
 
+/** What the pool reads of the replica book: a record by id, and every change as it is made. */
+type ReplicaFeed = Pick<FleetView["book"], "get" | "watch">;
+
+/** An external model's endpoints as last built, kept while its catalog and sealed key stay. */
+interface ExternalEntry {
+  catalog: Catalog;
+  sealed: string | null;
+  endpoints: readonly Endpoint[];
+}
+
 export class EndpointPool {
   private readonly live = new Map<string, Endpoint>();
+  /** Ready replicas with an address, by model, kept from the book's changes. */
+  private readonly serving = new ModelEndpointIndex<Endpoint>();
+  private readonly externals = new Map<string, ExternalEntry>();
+  private readonly unwatch: () => void;
   private turn = 0;
 
   constructor(
-    private readonly book: Pick<FleetView["book"], "get" | "all" | "ofModel">,
+    private readonly book: ReplicaFeed,
     private readonly catalog: Pick<FleetView["catalog"], "current" | "meta">,
     private readonly breakerPolicy: BreakerPolicy,
-  ) {}
+  ) {
+    this.unwatch = book.watch((id, record) => this.replicaChanged(id, record));
+  }
+
+  /** Stops following the book (the gateway stopped). */
+  close(): void {
+    this.unwatch();
+  }
 
   /** The model's endpoints: ready replicas with an address, or its provider keys. */
-  endpointsOf(model: string): Endpoint[] {
-    const external = this.catalog.current().get(model)?.external;
-    if (external) return this.externalEndpoints(model, external);
-    // The model's own replicas only: a request's routing cost does not grow with the fleet.
-    return this.book
-      .ofModel(model)
-      .filter((r) => r.phase === "ready" && r.host !== null && r.port !== null)
-      .map((r) => this.replicaEndpoint(r));
+  endpointsOf(model: string): readonly Endpoint[] {
+    const catalog = this.catalog.current();
+    const external = catalog.get(model)?.external;
+    if (external) return this.externalEndpoints(catalog, model, external);
+    return this.serving.of(model);
   }
 
   /** Ready replica endpoints of every model, for the load scraper (never external ones). */
   replicaEndpoints(): Endpoint[] {
-    return this.book
-      .all()
-      .filter((r) => r.phase === "ready" && r.host !== null && r.port !== null)
-      .map((r) => this.replicaEndpoint(r));
+    return this.serving.all();
   }
 
   /** Whether any endpoint of the model would take a request now. */
@@ -102,6 +121,8 @@ export class EndpointPool {
         : !this.book.get(id);
       if (isGone) this.live.delete(id);
     }
+    for (const [model, entry] of this.externals)
+      if (entry.catalog !== catalog) this.externals.delete(model);
     return [...this.live.values()];
   }
 
@@ -110,6 +131,13 @@ export class EndpointPool {
     if (endpoint.external) return;
     const record = this.book.get(endpoint.id);
     if (record) record.lastUsedAtMs = nowMs;
+  }
+
+  /** Files a replica that serves now under its model, and unfiles one that does not. */
+  private replicaChanged(id: string, record: ReplicaRecord | undefined): void {
+    const isServing = record?.phase === "ready" && record.host !== null && record.port !== null;
+    if (record && isServing) this.serving.put(record.model, this.replicaEndpoint(record));
+    else this.serving.remove(id);
   }
 
   private replicaEndpoint(record: ReplicaRecord): Endpoint {
@@ -121,9 +149,23 @@ export class EndpointPool {
     });
   }
 
-  private externalEndpoints(model: string, external: ExternalModel): Endpoint[] {
-    const files = externalKeyFiles(external);
+  /** Built again only when the catalog was swapped or the model's sealed key changed. */
+  private externalEndpoints(
+    catalog: Catalog,
+    model: string,
+    external: ExternalModel,
+  ): readonly Endpoint[] {
     const sealed = this.catalog.meta(model)?.externalKeySealed ?? null;
+    const kept = this.externals.get(model);
+    if (kept?.catalog === catalog && kept.sealed === sealed) return kept.endpoints;
+    // One entry per external model of the catalog, replaced as the catalog moves on.
+    const endpoints = this.buildExternal(model, external, sealed);
+    this.externals.set(model, { catalog, sealed, endpoints });
+    return endpoints;
+  }
+
+  private buildExternal(model: string, external: ExternalModel, sealed: string | null): Endpoint[] {
+    const files = externalKeyFiles(external);
     const isSealed = sealed !== null || files.length === 0;
     const keys = isSealed ? [{ file: null, weight: 1 }] : files;
     return keys.map((key, index) =>
@@ -151,6 +193,7 @@ export class EndpointPool {
     let endpoint = this.live.get(id);
     const isSame =
       endpoint !== undefined &&
+      endpoint.model === fields.model &&
       endpoint.baseUrl === fields.baseUrl &&
       endpoint.external?.keySource === fields.external?.keySource &&
       endpoint.external?.upstreamModel === fields.external?.upstreamModel;

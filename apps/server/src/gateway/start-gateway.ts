@@ -156,6 +156,7 @@ export function startGateway(options: GatewayOptions): RunningGateway {
     scraper,
     usage,
     async stop() {
+      pool.close();
       scraper.stop();
       clearInterval(waker);
       await usage.stop();

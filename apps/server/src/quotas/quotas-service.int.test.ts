@@ -34,6 +34,7 @@ function emptyFleet(): FleetView {
       active: () => [],
       onNode: () => [],
       ofModel: () => [],
+      watch: () => () => true,
     },
     health: { get: () => undefined, all: () => [] },
     registry: {

@@ -193,4 +193,44 @@ describe.each(STORES)("replica book on %s", (_name, open) => {
       expect(each.ofModel("nobody")).toEqual([]);
     }
   });
+
+  it("tells a watcher of every record, then of each change as it is made, on the leader and a standby", async () => {
+    const book = await ReplicaBook.open(store.db, (line) => logged.push(line));
+    await book.insert(record("a1", { model: "a" }));
+    const tellInto =
+      (told: string[]) =>
+      (id: string, r: ReplicaRecord | undefined): void =>
+        void told.push(r ? `${id} ${r.model} ${r.phase} ${r.port ?? "-"}` : `${id} gone`);
+    const told: string[] = [];
+    const unwatch = book.watch(tellInto(told));
+    expect(told.splice(0)).toEqual(["a1 a placing -"]);
+    await book.insertMany([record("b1", { model: "b" })]);
+    await book.update("a1", { phase: "ready", host: "10.0.0.1", port: 8001 }, nowMs);
+    await book.update("a1", { phase: "stopped" }, nowMs + 1);
+    await book.prune(nowMs + 2);
+    await book.flush();
+    expect(told.splice(0)).toEqual([
+      "b1 b placing -",
+      "a1 a ready 8001",
+      "a1 a stopped 8001",
+      "a1 gone",
+    ]);
+    // A standby hears of another control plane's writes when it reloads them.
+    const standby = await ReplicaBook.open(store.db, () => {});
+    const toldStandby: string[] = [];
+    standby.watch(tellInto(toldStandby));
+    expect(toldStandby.splice(0)).toEqual(["b1 b placing -"]);
+    await book.update("b1", { phase: "ready", host: "10.0.0.2", port: 8002 }, nowMs + 3);
+    await book.insert(record("c1", { model: "c" }));
+    await book.flush();
+    expect(toldStandby).toEqual([]);
+    await standby.reload();
+    expect(toldStandby.sort()).toEqual(["b1 b ready 8002", "c1 c placing -"]);
+    expect(told.splice(0)).toEqual(["b1 b ready 8002", "c1 c placing -"]);
+    unwatch();
+    await book.update("c1", { phase: "starting" }, nowMs + 4);
+    await book.flush();
+    expect(told).toEqual([]);
+    expect(logged).toEqual([]);
+  });
 });

@@ -33,6 +33,12 @@ export interface ReplicaRecord extends ObservedReplica {
   leaderAddress?: string | null;
 }
 
+/**
+ * Told of every change to a record that routing reads (its phase, address, model): the record as
+ * it is now, or undefined once the book has forgotten it.
+ */
+export type ReplicaWatcher = (id: string, record: ReplicaRecord | undefined) => void;
+
 const LOST_MESSAGE_PREFIX = "node ";
 
 /** What the store holds for a replica just placed, before its node hears of it. */
@@ -152,6 +158,7 @@ export class ReplicaBook {
    */
   private readonly byModel = new RecordIndex<ReplicaRecord>();
   private readonly byNode = new RecordIndex<ReplicaRecord>();
+  private readonly watchers = new Set<ReplicaWatcher>();
   private queue: Promise<void> = Promise.resolve();
   private mayWrite: () => Promise<boolean> = () => Promise.resolve(true);
 
@@ -195,6 +202,7 @@ export class ReplicaBook {
       Object.assign(kept, { ...next, lastUsedAtMs, lastSentMs: kept.lastSentMs });
       if (kept.shards) kept.leaderAddress = leaderAddress;
       if (shardsArrived) for (const nodeId of nodeIdsOf(kept)) this.byNode.add(nodeId, kept);
+      this.tell(kept.id, kept);
     }
     for (const id of [...this.records.keys()]) if (!seen.has(id)) this.forget(id);
   }
@@ -222,12 +230,28 @@ export class ReplicaBook {
     return this.byModel.of(model);
   }
 
+  /**
+   * Tells the watcher of every record now, then of each change as it is made (told, not asked:
+   * the gateway keeps its per-model endpoints from this instead of filtering the book per
+   * request). Answers a function that stops the telling.
+   */
+  watch(watcher: ReplicaWatcher): () => void {
+    for (const record of this.records.values()) watcher(record.id, record);
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
+  private tell(id: string, record: ReplicaRecord | undefined): void {
+    for (const watcher of this.watchers) watcher(id, record);
+  }
+
   private keep(record: ReplicaRecord): void {
     const before = this.records.get(record.id);
     if (before && before !== record) this.forget(record.id);
     this.records.set(record.id, record);
     this.byModel.add(record.model, record);
     for (const nodeId of nodeIdsOf(record)) this.byNode.add(nodeId, record);
+    this.tell(record.id, record);
   }
 
   private forget(id: string): void {
@@ -236,6 +260,7 @@ export class ReplicaBook {
     this.records.delete(id);
     this.byModel.remove(record.model, id);
     for (const nodeId of nodeIdsOf(record)) this.byNode.remove(nodeId, id);
+    this.tell(id, undefined);
   }
 
   insert(record: ReplicaRecord): Promise<void> {
@@ -272,6 +297,7 @@ export class ReplicaBook {
     if (change.phase !== undefined && change.phase !== record.phase)
       record.phaseChangedAtMs = nowMs;
     Object.assign(record, change);
+    this.tell(id, record);
     const row = toRow(record);
     return this.write(`replica ${id}`, async () => {
       await this.db.update(replicasTable).set(row).where(eq(replicasTable.id, id));

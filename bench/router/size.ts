@@ -1,0 +1,69 @@
+// The size axis: the llmgw server that is measured grows from the benchmark's own replicas to
+// thousands of replicas of other models, placed by its real reconciler on stand-in nodes (up to
+// 1,000 simulated cards each, the agent protocol's limit is 1,024) and reported ready at an engine
+// of their own, so the load scraper's calls to them never reach the measured engine.
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { createTRPCClient } from "@trpc/client";
+import type { AppRouter } from "@llmgw/api";
+import { joinAs, tempDir, waitFor, type ServerHandle } from "@llmgw/testing";
+import { startStandInAgent, type StandInAgent } from "./stand-in-agent";
+
+const CARDS_PER_NODE = 1_000;
+const REPLICAS_PER_MODEL = 80;
+
+interface Grown {
+  agents: StandInAgent[];
+  /** Replicas of other models ready in the server's book. */
+  others: number;
+}
+
+/** Adds `others` ready replicas of other models, `REPLICAS_PER_MODEL` a model, and waits for them. */
+export async function growFleet(
+  server: ServerHandle,
+  api: ReturnType<typeof createTRPCClient<AppRouter>>,
+  others: number,
+  otherEnginePort: number,
+): Promise<Grown> {
+  const agents: StandInAgent[] = [];
+  for (let node = 0; node * CARDS_PER_NODE < others; node += 1) {
+    const nodeName = `bench-fleet-${node}`;
+    const identity = await joinAs(server, `bench-${nodeName}`);
+    agents.push(
+      await startStandInAgent({
+        ...{ agentUrl: server.agentUrl, nodeName, engines: new Map() },
+        tls: { ca: server.caPem, cert: identity.cert, key: identity.key },
+        otherModelsPort: otherEnginePort,
+        cardCount: Math.min(CARDS_PER_NODE, others - node * CARDS_PER_NODE),
+      }),
+    );
+  }
+  const weights = join((await tempDir("bench-fleet-weights")).path, "other.safetensors");
+  await writeFile(weights, "the benchmark engine reads no weights");
+  for (let model = 0; model * REPLICAS_PER_MODEL < others; model += 1) {
+    const count = Math.min(REPLICAS_PER_MODEL, others - model * REPLICAS_PER_MODEL);
+    await api.models.add.mutate({
+      definition: {
+        name: `bench-other-${model}`,
+        source: `file://${weights}`,
+        profiles: [
+          {
+            ...{ name: "bench", engine: "sim", gpus: 1 },
+            gpu: { min_compute_capability: 7.0, min_memory_gb: 16 },
+          },
+        ],
+        replicas: { min: count, max: count },
+      },
+    });
+  }
+  await waitFor(
+    async () => {
+      const ready = (await api.replicas.list.query({})).filter(
+        (r) => r.model.startsWith("bench-other-") && r.phase === "ready",
+      );
+      return ready.length >= others;
+    },
+    { what: `${others} ready replicas of other models`, timeoutMs: 300_000, intervalMs: 2_000 },
+  );
+  return { agents, others };
+}
