@@ -36,7 +36,8 @@ describe("toLogRecord", () => {
   });
 
   it("reads the agent's own lines", () => {
-    const line = '2026-12-02T09:00:00.000Z error replica failed replica=r-1 request_id=abc-9 why="x"';
+    const line =
+      '2026-12-02T09:00:00.000Z error replica failed replica=r-1 request_id=abc-9 why="x"';
     expect(toLogRecord(line, "agent", READ_AT_MS)).toEqual({
       timeMs: Date.parse("2026-12-02T09:00:00.000Z"),
       source: "agent",
@@ -54,7 +55,8 @@ describe("toLogRecord", () => {
       level: "info",
       requestId: "7f3e-aa",
     });
-    const completion = "INFO 12-02 09:59:58 [logger.py:43] Received request cmpl-req-7-0: prompt: 'a'";
+    const completion =
+      "INFO 12-02 09:59:58 [logger.py:43] Received request cmpl-req-7-0: prompt: 'a'";
     expect(toLogRecord(completion, "r-2", READ_AT_MS).requestId).toBe("req-7");
     const aborted = "INFO 12-02 10:00:01 [async_llm.py:410] Aborted request chatcmpl-req-8.";
     expect(toLogRecord(aborted, "r-2", READ_AT_MS).requestId).toBe("req-8");

@@ -16,7 +16,9 @@ describe("answerLogs", () => {
     const agentRing = new LogRing();
     agentRing.push("2026-12-02T10:00:00.000Z info started node=n1");
     agentRing.push("2026-12-02T10:00:02.000Z warn answer slow request_id=req-1");
-    tail = new EngineLogTail(join(dir.path, "engine.log"), () => Date.parse("2026-12-02T10:00:03Z"));
+    tail = new EngineLogTail(join(dir.path, "engine.log"), () =>
+      Date.parse("2026-12-02T10:00:03Z"),
+    );
     const line = (time: string, msg: string, id?: string) =>
       JSON.stringify({ time, level: "info", msg, ...(id && { request_id: id }) });
     await appendFile(
@@ -70,13 +72,11 @@ describe("answerLogs", () => {
       { source: "agent", lines: 200, requestId: "req-1", everySource: true },
       context,
     );
-    expect(reply.records.map((r) => JSON.parse(r) as { source: string; message: string })).toEqual(
-      [
-        expect.objectContaining({ source: "r-1", message: "Received request chatcmpl-req-1" }),
-        expect.objectContaining({ source: "agent", message: "answer slow request_id=req-1" }),
-        expect.objectContaining({ source: "r-1", message: "Finished request chatcmpl-req-1" }),
-      ],
-    );
+    expect(reply.records.map((r) => JSON.parse(r) as { source: string; message: string })).toEqual([
+      expect.objectContaining({ source: "r-1", message: "Received request chatcmpl-req-1" }),
+      expect.objectContaining({ source: "agent", message: "answer slow request_id=req-1" }),
+      expect.objectContaining({ source: "r-1", message: "Finished request chatcmpl-req-1" }),
+    ]);
     expect(reply.lines).toHaveLength(3);
     expect(reply.linesSearched).toBe(6);
   });

@@ -37,6 +37,17 @@ function linesOf(source: string, count: number, context: LogsContext): KeptLine[
   return records.map((record, index) => ({ text: texts[index] ?? record.message, record }));
 }
 
+/** Reads what the engines asked for wrote since the last tick, so the reply is current. */
+export async function readEngineLogsNow(
+  request: Pick<LogsRequest, "source" | "everySource">,
+  supervisor: LogsContext["supervisor"],
+): Promise<void> {
+  const sources = request.everySource
+    ? supervisor.statuses().map((status) => status.replicaId ?? "")
+    : [request.source];
+  for (const source of sources) await supervisor.get(source)?.logTail?.poll();
+}
+
 /** The agent's own ring for "" or "agent", a replica's engine ring for its id. */
 export function answerLogs(
   request: Pick<LogsRequest, "source" | "lines"> & Partial<LogsRequest>,

@@ -7,7 +7,7 @@ import type { EngineBuildKeeper } from "./engine-build";
 import type { WeightCache } from "./cache/fetch";
 import { reclaimCache } from "./cache/reclaim";
 import type { LogRing } from "./log-ring";
-import { answerLogs } from "./logs-answer";
+import { answerLogs, readEngineLogsNow } from "./logs-answer";
 import type { ReplicaSupervisor } from "./replicas/supervisor";
 import type { UpgradeOutcome } from "./upgrade/self-upgrade";
 
@@ -39,13 +39,7 @@ export function createRequestHandler(
         await context.supervisor.applyDesired(msg.value.replicas);
         return undefined;
       case "logsRequest":
-        // Read what the engines wrote since the last tick, so the reply is current.
-        await Promise.all(
-          (msg.value.everySource
-            ? context.supervisor.statuses().map((status) => status.replicaId ?? "")
-            : [msg.value.source]
-          ).map((source) => context.supervisor.get(source)?.logTail?.poll()),
-        );
+        await readEngineLogsNow(msg.value, context.supervisor);
         return { msg: { case: "logsReply", value: answerLogs(msg.value, context) } };
       case "reclaimRequest": {
         const busy = context.supervisor.cacheInUse();

@@ -9,7 +9,8 @@ const FOLLOW_INTERVAL_MS = 2_000;
 /** Each poll asks for more than was shown, so consecutive answers overlap and nothing is skipped. */
 const FOLLOW_WINDOW_LINES = 1_000;
 
-const LOGS_USAGE = "logs NODE [--source REPLICA] [--request ID] [-n N] [--follow] [--json]";
+// Short enough for the command list; --json is listed with the command's flags.
+const LOGS_USAGE = "logs NODE [--source REPLICA] [--request ID] [-n N] [-f]";
 
 /** The lines on the node naming one request, each behind the source that wrote it. */
 async function requestLogs(ctx: CommandContext, node: string, requestId: string): Promise<number> {
