@@ -62,6 +62,8 @@ export function answerLogs(
       source,
       lines: [],
       sources,
+      records: [],
+      linesSearched: 0,
       error: `no log source "${source}" on this node; known sources: ${sources.join(", ")}`,
     };
   }
