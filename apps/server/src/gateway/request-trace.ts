@@ -51,7 +51,7 @@ interface TraceOutcome {
 }
 
 /** A span the caller ends; `traceparent` is the W3C header naming it, absent when not tracing. */
-export interface OpenSpan {
+interface OpenSpan {
   end(status: number | string): void;
   traceparent(): string | undefined;
 }
