@@ -114,6 +114,7 @@ export async function realInventory(
 export const AGENT_FEATURES: readonly AgentFeature[] = [
   AGENT_FEATURE.replicas,
   AGENT_FEATURE.logs,
+  AGENT_FEATURE.logSearch,
   AGENT_FEATURE.reclaim,
   AGENT_FEATURE.upgrade,
   AGENT_FEATURE.engineBuild,

@@ -5,14 +5,14 @@ export type LogFields = Record<string, string | number | boolean | bigint | unde
 
 export const LOG_RING_LINES = 2000;
 
-/** Keeps the newest `capacity` lines; older lines are overwritten in place. */
-export class LogRing {
-  private readonly lines: string[] = [];
+/** Keeps the newest `capacity` lines (or entries); older ones are overwritten in place. */
+export class LogRing<Line = string> {
+  private readonly lines: Line[] = [];
   private next = 0;
 
   constructor(readonly capacity: number = LOG_RING_LINES) {}
 
-  push(line: string): void {
+  push(line: Line): void {
     if (this.lines.length < this.capacity) {
       this.lines.push(line);
     } else {
@@ -22,7 +22,7 @@ export class LogRing {
   }
 
   /** Lines oldest first; `limit` keeps only the newest ones. */
-  snapshot(limit?: number): string[] {
+  snapshot(limit?: number): Line[] {
     const ordered =
       this.lines.length < this.capacity
         ? [...this.lines]

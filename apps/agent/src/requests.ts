@@ -1,18 +1,15 @@
 // Serves the control plane's requests on this node: replica lifecycle, logs, reclaim, upgrade,
 // the engine build and the doctor's checks. Each
 // handler returns the reply frame (or nothing); the connection pairs it with the request id.
-import type { Envelope, EnvelopeInit, LogsRequest, UpgradeAgent } from "@llmgw/proto";
+import type { Envelope, EnvelopeInit, UpgradeAgent } from "@llmgw/proto";
 import type { DoctorReplyInit } from "./doctor/doctor-reply";
 import type { EngineBuildKeeper } from "./engine-build";
 import type { WeightCache } from "./cache/fetch";
 import { reclaimCache } from "./cache/reclaim";
 import type { LogRing } from "./log-ring";
+import { answerLogs, readEngineLogsNow } from "./logs-answer";
 import type { ReplicaSupervisor } from "./replicas/supervisor";
 import type { UpgradeOutcome } from "./upgrade/self-upgrade";
-
-const DEFAULT_LOG_LINES = 200;
-const MAX_LOG_LINES = 2000;
-const AGENT_LOG_SOURCE = "agent";
 
 export interface RequestContext {
   supervisor: ReplicaSupervisor;
@@ -42,8 +39,7 @@ export function createRequestHandler(
         await context.supervisor.applyDesired(msg.value.replicas);
         return undefined;
       case "logsRequest":
-        // Read what the engine wrote since the last tick, so the reply is current.
-        await context.supervisor.get(msg.value.source)?.logTail?.poll();
+        await readEngineLogsNow(msg.value, context.supervisor);
         return { msg: { case: "logsReply", value: answerLogs(msg.value, context) } };
       case "reclaimRequest": {
         const busy = context.supervisor.cacheInUse();
@@ -69,27 +65,4 @@ export function createRequestHandler(
         return undefined;
     }
   };
-}
-
-/** The agent's own ring for "" or "agent", a replica's engine ring for its id. */
-export function answerLogs(
-  request: Pick<LogsRequest, "source" | "lines">,
-  context: Pick<RequestContext, "supervisor" | "agentRing">,
-) {
-  const lines = Math.min(request.lines > 0 ? request.lines : DEFAULT_LOG_LINES, MAX_LOG_LINES);
-  const replicaIds = context.supervisor.statuses().map((status) => status.replicaId ?? "");
-  const sources = [AGENT_LOG_SOURCE, ...replicaIds];
-  const source = request.source === "" ? AGENT_LOG_SOURCE : request.source;
-  if (source === AGENT_LOG_SOURCE)
-    return { source, lines: context.agentRing.snapshot(lines), sources };
-  const tail = context.supervisor.get(source)?.logTail;
-  if (context.supervisor.get(source) === undefined) {
-    return {
-      source,
-      lines: [],
-      sources,
-      error: `no log source "${source}" on this node; known sources: ${sources.join(", ")}`,
-    };
-  }
-  return { source, lines: tail?.lastLines(lines) ?? [], sources };
 }

@@ -247,6 +247,25 @@ describe("gateway admission and routing", () => {
     );
     // What was asked and answered never leaves on a span.
     expect(JSON.stringify(ours)).not.toMatch(/"hi"|content/);
+
+    // The engine got the request id and the attempt's traceparent, and the node finds its lines.
+    const found = await api.logs.get.query({ node: "it-gwr-gpu", requestId, everySource: true });
+    expect(found.linesSearched).toBeGreaterThan(found.lines.length);
+    expect(found.records.map((r) => r.message)).toEqual([
+      `Received request chatcmpl-${requestId}`,
+      `Finished request chatcmpl-${requestId}`,
+    ]);
+    expect(found.records.every((r) => r.requestId === requestId)).toBe(true);
+    const arrival = JSON.parse(must(found.lines[0], "the engine's arrival line")) as {
+      traceparent?: string;
+    };
+    expect(arrival.traceparent).toBe(`00-${traceId}-${attempt.span.spanId}-01`);
+    expect(found.records.map((r) => r.source)).toEqual([
+      otlpAttributes(attempt.span)["llmgw.endpoint"],
+      otlpAttributes(attempt.span)["llmgw.endpoint"],
+    ]);
+    const other = await api.logs.get.query({ node: "it-gwr-gpu", requestId: "never-sent-1" });
+    expect(other).toMatchObject({ lines: [], records: [] });
   });
 
   it("places an on-demand model when a request asks for it, and serves that request", async () => {

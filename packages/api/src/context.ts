@@ -145,9 +145,15 @@ export interface StatusService {
   get(): Promise<ClusterStatus>;
 }
 
+/** Narrows a log read to one request's lines, across one source or the whole node. */
+export interface LogSearch {
+  requestId?: string;
+  everySource?: boolean;
+}
+
 export interface LogsService {
   /** The last `lines` lines of the agent's log (source "agent") or of one replica's engine. */
-  get(node: string, source: string, lines: number): Promise<LogsView>;
+  get(node: string, source: string, lines: number, search?: LogSearch): Promise<LogsView>;
 }
 
 export interface DoctorService {

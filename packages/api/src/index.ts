@@ -21,6 +21,7 @@ export type {
   KeysService,
   JoinTokensService,
   LogsService,
+  LogSearch,
   McpService,
   MirrorsService,
   ModelsService,

@@ -201,6 +201,8 @@ export function fakeServices() {
         source,
         lines: [],
         sources: ["agent"],
+        records: [],
+        linesSearched: null,
       })),
     },
     doctor: {

@@ -8,6 +8,8 @@ export const AGENT_FEATURE = {
   replicas: "replicas",
   /** LogsRequest → LogsReply. */
   logs: "logs",
+  /** LogsRequest with request_id or every_source, answered with structured records. */
+  logSearch: "log-search",
   /** ReclaimRequest → ReclaimReply. */
   reclaim: "reclaim",
   /** UpgradeAgent → UpgradeReply: the agent upgrades itself to a stored release. */

@@ -175,13 +175,23 @@ const FRAMES: Record<string, EnvelopeInit> = {
   desiredReplicas: { msg: { case: "desiredReplicas", value: { replicas: [START_REPLICA] } } },
   logsRequest: {
     requestId: "l-1",
-    msg: { case: "logsRequest", value: { source: "r-1", lines: 200 } },
+    msg: {
+      case: "logsRequest",
+      value: { source: "r-1", lines: 200, requestId: "req-1", everySource: true },
+    },
   },
   logsReply: {
     requestId: "l-1",
     msg: {
       case: "logsReply",
-      value: { source: "r-1", lines: ["a", "b"], sources: ["agent", "r-1"], error: "none" },
+      value: {
+        source: "r-1",
+        lines: ["a", "b"],
+        sources: ["agent", "r-1"],
+        error: "none",
+        records: ['{"time_ms":1,"source":"r-1","level":"info","message":"a","request_id":"req-1"}'],
+        linesSearched: 2,
+      },
     },
   },
   reclaimRequest: {

@@ -12,6 +12,7 @@ import { bearerToken, HttpError, readJson, sendError, sendJson } from "./http-ut
 import { handleImages } from "./images";
 import { EngineLoad } from "./load";
 import { renderMetrics } from "./metrics";
+import { requestLogLine } from "./request-log";
 import { parseFaults } from "./faults";
 import { seededRandom } from "./random";
 import type { ShardGroup } from "./shard-group";
@@ -131,15 +132,19 @@ async function handleRequest(
       }
     },
   };
+  const isV1 = path.startsWith("/v1/");
+  const traceparent = headerValue(req.headers.traceparent);
+  if (isV1) state.log(requestLogLine({ nowMs: startedMs, path, requestId, traceparent }));
   try {
     await route(state, ctx, path);
   } catch (error) {
     answerFailure(state, ctx, error);
   }
-  if (path.startsWith("/v1/"))
-    state.log(
-      `sim-engine: ${req.method ?? "?"} ${path} ${res.statusCode} ${Date.now() - startedMs}ms${requestId ? ` id=${requestId}` : ""}`,
-    );
+  if (isV1) {
+    const nowMs = Date.now();
+    const status = res.statusCode;
+    state.log(requestLogLine({ nowMs, path, requestId, status, durationMs: nowMs - startedMs }));
+  }
 }
 
 async function route(state: ServerState, ctx: RequestContext, path: string): Promise<void> {

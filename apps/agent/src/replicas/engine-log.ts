@@ -1,8 +1,10 @@
 // An engine's output goes to a file it holds open itself (not a pipe to the agent), so it keeps
 // running when the agent stops: a pipe with no reader would kill it at its next log line. The agent
-// tails the file into a small ring that log requests and failure messages read from.
+// tails the file into a small ring that log requests and failure messages read from. Each line keeps
+// the time the agent read it, the only time a line that carries none of its own can be given.
 import { open, stat, truncate } from "node:fs/promises";
 import { LogRing } from "../log-ring";
+import { toLogRecord, type LogRecord } from "../log-record";
 
 const ENGINE_LOG_LINES = 500;
 /** Past this the file is cut back to nothing; the engine appends (O_APPEND), so it carries on. */
@@ -11,13 +13,21 @@ const MAX_LOG_FILE_BYTES = 32 * 1024 * 1024;
 const ADOPT_TAIL_BYTES = 64 * 1024;
 const READ_CHUNK_BYTES = 256 * 1024;
 
+interface EngineLine {
+  text: string;
+  readAtMs: number;
+}
+
 export class EngineLogTail {
-  readonly ring = new LogRing(ENGINE_LOG_LINES);
+  readonly ring = new LogRing<EngineLine>(ENGINE_LOG_LINES);
   private offset = 0;
   private partialLine = "";
   private reading: Promise<void> = Promise.resolve();
 
-  constructor(readonly logPath: string) {}
+  constructor(
+    readonly logPath: string,
+    private readonly nowMs: () => number = Date.now,
+  ) {}
 
   /** Starts near the end of an existing file (adoption) instead of its beginning. */
   async skipToTail(): Promise<void> {
@@ -35,8 +45,18 @@ export class EngineLogTail {
   }
 
   lastLines(count: number): string[] {
+    return this.lastEntries(count).map((line) => line.text);
+  }
+
+  /** The last lines as records of `source`; a line still being written counts as read now. */
+  lastRecords(count: number, source: string): LogRecord[] {
+    return this.lastEntries(count).map((line) => toLogRecord(line.text, source, line.readAtMs));
+  }
+
+  private lastEntries(count: number): EngineLine[] {
     const lines = this.ring.snapshot(count);
-    return (this.partialLine === "" ? lines : [...lines, this.partialLine]).slice(-count);
+    if (this.partialLine === "") return lines;
+    return [...lines, { text: this.partialLine, readAtMs: this.nowMs() }].slice(-count);
   }
 
   private async readNew(): Promise<void> {
@@ -63,6 +83,7 @@ export class EngineLogTail {
   private take(text: string): void {
     const lines = (this.partialLine + text).split("\n");
     this.partialLine = lines.pop() ?? "";
-    for (const line of lines) this.ring.push(line.replace(/\r$/, ""));
+    const readAtMs = this.nowMs();
+    for (const line of lines) this.ring.push({ text: line.replace(/\r$/, ""), readAtMs });
   }
 }

@@ -10,7 +10,7 @@ import {
   startSpec,
   TEST_KEY,
 } from "../../test/replica-harness";
-import { answerLogs } from "../requests";
+import { answerLogs } from "../logs-answer";
 
 afterEach(killStartedEngines);
 

@@ -49,6 +49,19 @@ describe("requests to an agent that did not announce the feature", () => {
     expect(fleet.sent).toEqual([]);
   });
 
+  it("refuses a request-id search on an agent that can read its logs but not search them", async () => {
+    const fleet = fleetWith([AGENT_FEATURE.replicas, AGENT_FEATURE.logs]);
+    const logs = createLogsService(fleet, REPLY_TIMEOUT_MS);
+    const refusal = await logs
+      .get("gpu-old", "agent", 10, { requestId: "req-1", everySource: true })
+      .catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ kind: "unavailable" });
+    expect((refusal as ServiceError).message).toMatch(
+      /cannot answer "log-search" requests: .*agent too old; upgrade the agent$/,
+    );
+    expect(fleet.sent).toEqual([]);
+  });
+
   it("reports reclaim on that node as refused without asking it", async () => {
     const fleet = fleetWith([AGENT_FEATURE.replicas, AGENT_FEATURE.logs]);
     const reclaim = createReclaimService(noAudit, fleet, REPLY_TIMEOUT_MS);

@@ -5,6 +5,7 @@ import { messageOf, type ModelDefinition } from "@llmgw/domain";
 import { ServiceError, type LogsService, type ReclaimService, type ReclaimView } from "@llmgw/api";
 import { auditLog, type Database } from "@llmgw/db";
 import { AGENT_FEATURE, type AgentFeature } from "@llmgw/proto";
+import { readRecords } from "./log-records";
 import type { FleetView } from "../fleet/fleet-view";
 import type { LiveNode } from "../fleet/registry";
 import type { NodeLinks } from "./node-links";
@@ -59,10 +60,13 @@ export function nodeIdFor(
 
 export function createLogsService(deps: NodeRequestDeps, timeoutMs: number): LogsService {
   return {
-    async get(node, source, lines) {
-      const nodeId = nodeIdFor(deps, node, AGENT_FEATURE.logs);
+    async get(node, source, lines, search = {}) {
+      const isSearch = search.requestId !== undefined || search.everySource === true;
+      // An agent that cannot search would ignore the request id and answer every line instead.
+      const nodeId = nodeIdFor(deps, node, isSearch ? AGENT_FEATURE.logSearch : AGENT_FEATURE.logs);
+      const value = { source, lines, ...search };
       const reply = await deps.links
-        .request(nodeId, { msg: { case: "logsRequest", value: { source, lines } } }, timeoutMs)
+        .request(nodeId, { msg: { case: "logsRequest", value } }, timeoutMs)
         .catch((error: Error) => {
           throw new ServiceError("unavailable", `node "${node}": ${error.message}`, {
             code: "node.request_failed",
@@ -93,6 +97,8 @@ export function createLogsService(deps: NodeRequestDeps, timeoutMs: number): Log
         source: answer.source || source,
         lines: [...answer.lines],
         sources: [...answer.sources],
+        records: readRecords(answer.records),
+        linesSearched: search.requestId === undefined ? null : answer.linesSearched,
       };
     },
   };

@@ -234,6 +234,8 @@ function attemptOnce(
     body: external && job.body ? withModel(job.body, external.upstreamModel) : job.body,
     replicaKey: key,
     requestId: job.requestId,
+    // The trace is this cluster's: it goes to its own engines, not to an external provider.
+    traceparent: external ? undefined : span?.traceparent(),
     accept: job.accept,
     signal: job.signal,
   });

@@ -2,9 +2,12 @@
 // endpoint is set: the request's own span, named and labelled by the GenAI semantic conventions
 // (operation, model, sampling settings read loosely from the body, token usage), with a span for
 // admission, the queue, each attempt on an endpoint and the upstream answer, and an event at the
-// answer's first byte. A caller's W3C `traceparent` makes the request a child of the caller's trace.
+// answer's first byte. A caller's W3C `traceparent` makes the request a child of the caller's trace,
+// and each attempt hands its own `traceparent` on to the engine, so an engine that traces (vLLM with
+// --otlp-traces-endpoint) continues the same trace.
 // No prompt or answer text is ever put on a span.
 import {
+  defaultTextMapSetter,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
@@ -47,15 +50,21 @@ interface TraceOutcome {
   endMs: number;
 }
 
+/** A span the caller ends; `traceparent` is the W3C header naming it, absent when not tracing. */
+interface OpenSpan {
+  end(status: number | string): void;
+  traceparent(): string | undefined;
+}
+
 export interface RequestTrace {
   /** A child span for one step; ended with the status it gives (an error status when it throws). */
   step<T>(name: string, attributes: Attributes, run: () => Promise<T>): Promise<T>;
   /** A child span the caller ends: an attempt, the upstream answer. */
-  open(name: string, attributes: Attributes): { end(status: number | string): void };
+  open(name: string, attributes: Attributes): OpenSpan;
   finish(outcome: TraceOutcome): void;
 }
 
-const NO_SPAN = { end: () => undefined };
+const NO_SPAN: OpenSpan = { end: () => undefined, traceparent: () => undefined };
 
 /** The trace of a request when tracing is off: every call does nothing. */
 const NO_TRACE: RequestTrace = {
@@ -114,9 +123,9 @@ class LiveRequestTrace implements RequestTrace {
     }
   }
 
-  open(name: string, attributes: Attributes): { end(status: number | string): void } {
+  open(name: string, attributes: Attributes): OpenSpan {
     const span = this.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, this.inside);
-    return { end: (status) => endWith(span, status) };
+    return { end: (status) => endWith(span, status), traceparent: () => traceparentOf(span) };
   }
 
   finish(outcome: TraceOutcome): void {
@@ -150,6 +159,13 @@ export interface RequestTracer {
 const OFF: RequestTracer = { start: () => NO_TRACE, stop: async () => undefined };
 
 const propagator = new W3CTraceContextPropagator();
+
+/** The `traceparent` header naming `span`; a span not sampled is named too, its flag saying so. */
+function traceparentOf(span: Span): string | undefined {
+  const carrier: Record<string, string> = {};
+  propagator.inject(trace.setSpan(ROOT_CONTEXT, span), carrier, defaultTextMapSetter);
+  return carrier.traceparent;
+}
 const headerGetter = {
   keys: (carrier: IncomingHttpHeaders) => Object.keys(carrier),
   get: (carrier: IncomingHttpHeaders, key: string) => carrier[key],

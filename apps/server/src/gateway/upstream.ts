@@ -1,5 +1,6 @@
 // One attempt against one endpoint with undici's pooled Agent (never global fetch): the client's
-// Authorization is replaced by the replica's key, the request id travels along.
+// Authorization is replaced by the replica's key; the request id (vLLM takes it as its own and logs
+// it) and, when tracing, the attempt's traceparent travel along.
 import { messageOf } from "@llmgw/domain";
 import { Agent, request, type Dispatcher } from "undici";
 
@@ -21,6 +22,8 @@ export interface UpstreamCall {
   /** The replica's derived key, or the provider's key for an external endpoint. */
   replicaKey: string;
   requestId: string;
+  /** The attempt span's W3C traceparent, when the request is traced. */
+  traceparent?: string;
   accept: string | undefined;
   signal: AbortSignal;
 }
@@ -41,6 +44,7 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamResult> 
     authorization: `Bearer ${call.replicaKey}`,
     "x-request-id": call.requestId,
   };
+  if (call.traceparent) headers.traceparent = call.traceparent;
   if (call.body) headers["content-type"] = "application/json";
   if (call.accept) headers.accept = call.accept;
   try {

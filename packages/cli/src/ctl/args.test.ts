@@ -107,7 +107,7 @@ describe("ctl help", () => {
       .map((line) => line.trim().split(" ")[0]);
     expect(listed).toEqual([...Object.keys(COMMANDS), "completion", "help"]);
     expect(help.stdout).toMatch(
-      /^ {2}logs NODE \[--source REPLICA\] \[-n N\] \[--follow\] \[--json\]\s+the agent's log/m,
+      /^ {2}logs NODE \[--source REPLICA\] \[--request ID\] \[-n N\] \[-f\]\s+the agent's log/m,
     );
   });
 

@@ -25,6 +25,10 @@ export const FLAGS = {
   source: { value: "REPLICA", help: "a replica's engine output instead of the agent's log" },
   lines: { value: "N", short: "n", help: "how many lines, 1 to 2000 (default 200)" },
   follow: { short: "f", help: "keep printing new lines, asking every 2 s (Ctrl-C stops)" },
+  request: {
+    value: "ID",
+    help: "logs: only the lines naming this request id (X-Request-Id), from every source",
+  },
   collect: { help: "delete the unused weights" },
   owner: { value: "OWNER", help: "an owner such as team:ml or user:ada" },
   models: { value: "LIST", help: "model names or patterns, comma-separated ('*' for all)" },

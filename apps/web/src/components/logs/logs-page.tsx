@@ -1,7 +1,8 @@
 "use client";
 // One node's logs: the agent's own or any engine's on that node, chosen from the sources the node
 // itself lists. Follow mode refetches every 5 s and keeps the newest line in view; the search
-// highlights matches in what is shown, and Copy takes exactly the lines on screen.
+// highlights matches in what is shown, and Copy takes exactly the lines on screen. A request id
+// (`?request=`) shows the lines naming that request from every source on the node instead.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
@@ -15,18 +16,24 @@ import { ErrorPanel } from "../error-panel";
 import { AGENT_SOURCE } from "./logs-options";
 import { OpenInWindowButton } from "../ui/open-in-window-button";
 import { LogsToolbar } from "./logs-toolbar";
+import { RequestSearch } from "./request-search";
 
 const LOGS_FOLLOW_INTERVAL_MS = 5000;
 
-function useSourceParam(): [string, (source: string) => void] {
+/** One URL parameter: its value (or `fallback`), and a setter that drops it at the fallback. */
+function useParam(name: string, fallback: string): [string, (value: string) => void] {
   const router = useRouter();
   const pathname = usePathname();
-  const source = useSearchParams().get("source") ?? AGENT_SOURCE;
-  const setSource = (next: string) =>
-    router.replace(
-      next === AGENT_SOURCE ? pathname : `${pathname}?source=${encodeURIComponent(next)}`,
-    );
-  return [source, setSource];
+  const params = useSearchParams();
+  const value = params.get(name) ?? fallback;
+  const setValue = (next: string) => {
+    const updated = new URLSearchParams(params.toString());
+    if (next === fallback) updated.delete(name);
+    else updated.set(name, next);
+    const query = updated.toString();
+    router.replace(query === "" ? pathname : `${pathname}?${query}`);
+  };
+  return [value, setValue];
 }
 
 function LogOutput({
@@ -66,7 +73,8 @@ export function LogsPage({ nodeId }: { nodeId: string }) {
   const { t, i18n } = useTranslation("logs");
   const { t: tc } = useTranslation();
   const trpc = useTRPC();
-  const [source, setSource] = useSourceParam();
+  const [source, setSource] = useParam("source", AGENT_SOURCE);
+  const [requestId, setRequestId] = useParam("request", "");
   const [lineCount, setLineCount] = useState<number>(200);
   const [isFollowing, setFollowing] = useState(true);
   const [search, setSearch] = useState("");
@@ -77,7 +85,9 @@ export function LogsPage({ nodeId }: { nodeId: string }) {
   );
   const logs = useQuery(
     trpc.logs.get.queryOptions(
-      { node: nodeId, source, lines: lineCount },
+      requestId === ""
+        ? { node: nodeId, source, lines: lineCount }
+        : { node: nodeId, source, lines: lineCount, requestId, everySource: true },
       {
         refetchInterval: isFollowing ? LOGS_FOLLOW_INTERVAL_MS : false,
         placeholderData: keepPreviousData,
@@ -85,7 +95,12 @@ export function LogsPage({ nodeId }: { nodeId: string }) {
       },
     ),
   );
-  const lines = useMemo(() => logs.data?.lines ?? [], [logs.data]);
+  const lines = useMemo(() => {
+    const data = logs.data;
+    if (!data || requestId === "") return data?.lines ?? [];
+    // Lines from several sources: each says which one wrote it.
+    return data.lines.map((line, index) => `${data.records[index]?.source ?? "?"}  ${line}`);
+  }, [logs.data, requestId]);
   const matches = useMemo(() => countMatches(lines, search), [lines, search]);
   const nodeName = node.data?.name ?? nodeId;
 
@@ -118,6 +133,16 @@ export function LogsPage({ nodeId }: { nodeId: string }) {
         onSearch={setSearch}
         onCopy={() => void copy()}
       />
+      <RequestSearch requestId={requestId} onRequestId={setRequestId} />
+      {requestId !== "" && logs.data ? (
+        <span className="muted" data-testid="logs-request-found" data-count={lines.length}>
+          {t("request.found", {
+            count: lines.length,
+            request: requestId,
+            searched: logs.data.linesSearched ?? 0,
+          })}
+        </span>
+      ) : null}
       {logs.isError ? (
         <ErrorPanel
           error={logs.error}

@@ -1,5 +1,5 @@
 // Replicas, the cluster's status, a node's logs and doctor report, and reclaiming unused weights.
-import { parseLinesFlag, required } from "../args";
+import { parseLinesFlag, required, UsageError } from "../args";
 import { followLogs } from "../follow";
 import { reclaimText, replicasTable, statusText } from "../views/cluster-view";
 import { doctorText } from "../views/doctor-view";
@@ -9,8 +9,40 @@ const FOLLOW_INTERVAL_MS = 2_000;
 /** Each poll asks for more than was shown, so consecutive answers overlap and nothing is skipped. */
 const FOLLOW_WINDOW_LINES = 1_000;
 
+// Short enough for the command list; --json is listed with the command's flags.
+const LOGS_USAGE = "logs NODE [--source REPLICA] [--request ID] [-n N] [-f]";
+
+/** The lines on the node naming one request, each behind the source that wrote it. */
+async function requestLogs(ctx: CommandContext, node: string, requestId: string): Promise<number> {
+  if (ctx.values.follow)
+    throw new UsageError("--request and --follow do not go together: a request's lines are done");
+  const lines = parseLinesFlag(ctx.values.lines);
+  const source = ctx.values.source ?? "agent";
+  const everySource = ctx.values.source === undefined;
+  const view = await ctx.api.logs.get.query({ node, source, lines, requestId, everySource });
+  if (ctx.values.json) {
+    printJson(ctx, view);
+    return view.lines.length > 0 ? 0 : 1;
+  }
+  if (view.lines.length === 0) {
+    const where = everySource ? `node ${view.node}` : `${view.source} on node ${view.node}`;
+    ctx.writeError(
+      `no line of ${where} names request ${requestId} (${view.linesSearched ?? 0} lines searched; the node keeps the last 2000 of its agent and 500 of each engine)\n`,
+    );
+    return 1;
+  }
+  const width = Math.max(...view.records.map((record) => record.source.length), 0);
+  const text = view.lines.map((line, index) => {
+    const from = view.records[index]?.source ?? view.source;
+    return `${from.padEnd(width)}  ${line}`;
+  });
+  ctx.write(`${text.join("\n")}\n`);
+  return 0;
+}
+
 async function logs(ctx: CommandContext): Promise<number> {
-  const node = required(ctx.args, 0, "NODE", "logs NODE [--source REPLICA] [-n N] [--follow]");
+  const node = required(ctx.args, 0, "NODE", LOGS_USAGE);
+  if (ctx.values.request !== undefined) return requestLogs(ctx, node, ctx.values.request);
   const lines = parseLinesFlag(ctx.values.lines);
   const source = ctx.values.source ?? "agent";
   const view = await ctx.api.logs.get.query({ node, source, lines });
@@ -62,10 +94,10 @@ export const clusterCommands: Record<string, Command> = {
     },
   },
   logs: {
-    usage: "logs NODE [--source REPLICA] [-n N] [--follow] [--json]",
+    usage: LOGS_USAGE,
     summary:
-      "the agent's log or a replica's engine output (-n up to 2000; --follow polls every 2 s)",
-    flags: ["source", "lines", "follow", "json"],
+      "the agent's log or a replica's engine output (-n up to 2000; --follow polls every 2 s; --request finds one request's lines)",
+    flags: ["source", "request", "lines", "follow", "json"],
     takesArguments: true,
     run: logs,
   },
