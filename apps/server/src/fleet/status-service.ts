@@ -39,8 +39,8 @@ function capacity(nodes: PlacementNode[], held: Set<string>): ClusterStatus["cap
 }
 
 /**
- * When each model was last asked for since `since`: the usage rows, and the requests the gateway
- * has seen but not yet written (rows go to the store in batches, once a second).
+ * When each model was last asked for since `since`: the usage rows (written in batches, once a
+ * second), and for an on-demand model the gateway's own record of its last request.
  */
 async function lastAskedAt(
   db: Database,
