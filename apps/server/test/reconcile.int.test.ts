@@ -160,10 +160,11 @@ describe("reconciliation", () => {
       body: JSON.stringify({ model: "sim-gpu-chat", messages: [{ role: "user", content: "hi" }] }),
     });
     expect(answer.status).toBe(200);
-    // The request's usage row reaches the store within a second or so; then it was asked for.
+    // The request's usage row reaches the store within a second or so, and status reads the
+    // rows again at most every 15 s; then the model was asked for.
     await waitFor(async () => (await api.status.get.query()).unaskedFor.length === 0, {
       what: "sim-gpu-chat no longer unasked-for",
-      timeoutMs: 30_000,
+      timeoutMs: 60_000,
     });
   });
 

@@ -76,8 +76,8 @@ export interface ModelHolding {
 
 /**
  * Models with a ready replica that no request asked for since `sinceMs`. `askedAtMs` is the last
- * request per model from every source known (usage rows, and requests not yet written as rows);
- * a model without one was not asked for in the window.
+ * request per model from every source known (usage rows, and the gateway's own record for an
+ * on-demand model); a model without one was not asked for in the window.
  */
 export function unaskedFor(
   models: readonly ModelHolding[],

@@ -38,16 +38,11 @@ function capacity(nodes: PlacementNode[], held: Set<string>): ClusterStatus["cap
     .sort((a, b) => a.gpuClass.localeCompare(b.gpuClass, "en"));
 }
 
-/**
- * When each model was last asked for since `since`: the usage rows (written in batches, once a
- * second), and for an on-demand model the gateway's own record of its last request.
- */
-async function lastAskedAt(
-  db: Database,
-  fleet: FleetView,
-  models: readonly string[],
-  since: Date,
-): Promise<Map<string, number>> {
+/** How long one read of the usage rows answers `status`: consoles ask every 5 s each. */
+const USAGE_READ_REUSE_MS = 15_000;
+
+/** The last usage row per model since `since`, from the store. */
+async function lastUsageAt(db: Database, since: Date): Promise<Map<string, number>> {
   const rows = await db
     .select({
       model: usageRecords.model,
@@ -56,13 +51,33 @@ async function lastAskedAt(
     .from(usageRecords)
     .where(gt(usageRecords.at, since))
     .groupBy(usageRecords.model);
-  const asked = new Map(rows.flatMap((row) => (row.at ? [[row.model, row.at.getTime()]] : [])));
-  for (const model of models) {
-    const demandedAtMs = fleet.demandedAtMs(model);
-    if (demandedAtMs !== null && demandedAtMs > (asked.get(model) ?? -Infinity))
-      asked.set(model, demandedAtMs);
-  }
-  return asked;
+  return new Map(rows.flatMap((row) => (row.at ? [[row.model, row.at.getTime()]] : [])));
+}
+
+/**
+ * When each model was last asked for in the window: the usage rows (written in batches, once a
+ * second; read again at most every 15 s, since a day's rows are many and a few seconds change
+ * nothing here), and for an on-demand model the gateway's own record of its last request.
+ */
+function createAskedReader(db: Database, fleet: FleetView) {
+  let cached: { readAtMs: number; usage: Map<string, number> } | undefined;
+  return async (models: readonly string[], sinceMs: number): Promise<Map<string, number>> => {
+    const nowMs = fleet.nowMs();
+    if (cached === undefined || nowMs - cached.readAtMs >= USAGE_READ_REUSE_MS) {
+      // A store that is away must not take the rest of status with it: the last read stands in,
+      // and before any read nothing is listed (rather than every model, which would be made up).
+      const usage = await lastUsageAt(db, new Date(sinceMs)).catch(() => undefined);
+      if (usage !== undefined) cached = { readAtMs: nowMs, usage };
+    }
+    if (cached === undefined) return new Map(models.map((model) => [model, nowMs]));
+    const asked = new Map(cached.usage);
+    for (const model of models) {
+      const demandedAtMs = fleet.demandedAtMs(model);
+      if (demandedAtMs !== null && demandedAtMs > (asked.get(model) ?? -Infinity))
+        asked.set(model, demandedAtMs);
+    }
+    return asked;
+  };
 }
 
 function holdings(fleet: FleetView, models: ReturnType<typeof modelView>[]): ModelHolding[] {
@@ -82,6 +97,7 @@ export function createStatusService(
   fleet: FleetView,
   clusterId: string,
 ): StatusService {
+  const askedAt = createAskedReader(db, fleet);
   return {
     async get() {
       const all = livePlacementNodes(fleet);
@@ -96,7 +112,7 @@ export function createStatusService(
       const models = fleet.catalog.current().models.map((model) => modelView(fleet, model));
       const sinceMs = fleet.nowMs() - UNASKED_FOR_WINDOW_MS;
       const names = models.map((m) => m.name);
-      const asked = await lastAskedAt(db, fleet, names, new Date(sinceMs));
+      const asked = await askedAt(names, sinceMs);
       return {
         clusterId,
         nodesReady: ready.length,
