@@ -10,6 +10,7 @@ import type {
 } from "@llmgw/proto";
 import type { SourceConfigReport } from "./cache/source-config";
 import type { HostLoad } from "./discovery/host";
+import type { NetworkRate } from "./discovery/network";
 import type { GpuSampleValues } from "./discovery/nvidia-smi";
 import type { Logger } from "./log-ring";
 import type { RandomFn } from "./random";
@@ -18,7 +19,7 @@ import type { ReplicaStatusInit } from "./replicas/replica-deps";
 export type RegisterInit = MessageInitShape<typeof RegisterSchema>;
 
 /** What a heartbeat carries apart from its timestamp. */
-export interface HeartbeatContent extends HostLoad {
+export interface HeartbeatContent extends HostLoad, NetworkRate {
   gpus: GpuSampleValues[];
   /** Every supervised replica: a level, so a lost ReplicaStatus frame costs nothing. */
   replicas?: ReplicaStatusInit[];

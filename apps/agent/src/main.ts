@@ -21,6 +21,7 @@ import {
 } from "./inventory";
 import { createLogger, LogRing, type Logger } from "./log-ring";
 import { startMemoryReadProbe } from "./memory-read-rate";
+import { createNetworkRateSampler } from "./discovery/network";
 import { ensureJoined, runJoinCommand } from "./join-command";
 import { loadOrCreateNodeId } from "./node-identity";
 import { loadNodeTls, saveServerUrls } from "./node-tls";
@@ -102,6 +103,8 @@ export async function runAgent(
     // Engines left running by a previous agent are adopted before Register reports them.
     await runtime.supervisor.recover();
     const memoryRead = startMemoryReadProbe(logger);
+    // The machine's own traffic, also for a simulated node: its agent is a real process there.
+    const networkRate = createNetworkRateSampler(deps.nowMs);
     const engineBuild = new EngineBuildKeeper({
       dataDir: config.dataDir,
       node: { driverVersion: inventory.host.driverVersion ?? "", gpuCount: inventory.gpus.length },
@@ -131,6 +134,7 @@ export async function runAgent(
           runtime.installs.reports(),
           runtime.weights.configs.takeFresh(),
         )),
+        ...(await networkRate()),
         engineBuild: engineBuild.report(),
       }),
       logger,

@@ -5,9 +5,10 @@ import { desiredReplicas, nodeLiveness, shardsOf } from "@llmgw/domain";
 import type { FleetView } from "./fleet/fleet-view";
 
 type Labels = Record<string, string>;
-type Sample = [Labels, number | undefined];
+export type Sample = [Labels, number | undefined];
 
-function gauge(
+/** A gauge whose series are computed at each scrape; an undefined value leaves its series out. */
+export function gauge(
   registry: Registry,
   name: string,
   help: string,

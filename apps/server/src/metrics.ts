@@ -4,6 +4,7 @@ import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import type { NodesService, QuotasService } from "@llmgw/api";
 import { registerEngineInstallMetrics } from "./metrics-engine-installs";
 import { registerFleetMetrics } from "./metrics-fleet";
+import { registerNodeMetrics } from "./metrics-nodes";
 import { registerQuotaMetrics } from "./metrics-quotas";
 import type { FleetView } from "./fleet/fleet-view";
 
@@ -44,7 +45,10 @@ export function createMetrics(
     },
   });
   registerEngineInstallMetrics(registry, nodes);
-  if (fleet) registerFleetMetrics(registry, fleet);
+  if (fleet) {
+    registerFleetMetrics(registry, fleet);
+    registerNodeMetrics(registry, fleet);
+  }
   if (quotas) registerQuotaMetrics(registry, quotas);
   return { registry, malformedFrames, refusedAgents };
 }

@@ -72,6 +72,52 @@ describe("reconciliation", () => {
 
   afterAll(async () => fleet?.stop(Boolean(process.env.IT_DUMP)));
 
+  it("reports each node's host, network, heartbeat and agent, and free whole nodes per fabric", async () => {
+    await api.nodes.label.mutate({
+      id: "it-gpu-a",
+      set: { "llmgw.io/fabric": "ib-a" },
+      remove: [],
+    });
+    const status = await api.status.get.query();
+    expect(status.freeWholeNodes).toEqual(["it-gpu-a"]);
+    expect(status.freeWholeNodesByFabric).toEqual([
+      {
+        fabric: "ib-a",
+        nodes: 1,
+        byCardModel: [{ cardModel: "H100-80G", cardsPerNode: 8, nodes: 1 }],
+      },
+    ]);
+    // A rate needs two readings of /proc/net/dev, so it arrives from the second heartbeat on.
+    const node = await waitFor(
+      async () => {
+        const view = await api.nodes.get.query({ id: "it-gpu-a" });
+        return view.network.receiveBytesPerSecond !== null ? view : undefined;
+      },
+      { what: "it-gpu-a's network rate", timeoutMs: 30_000 },
+    );
+    expect(node.network.transmitBytesPerSecond).toBeGreaterThanOrEqual(0);
+    expect(node.heartbeatAgeSeconds).toBeGreaterThanOrEqual(0);
+    expect(node.heartbeatAgeSeconds).toBeLessThan(LOST_AFTER_MS / 1000);
+    const metrics = await (await fetch(`${server.apiUrl}/metrics`)).text();
+    for (const family of [
+      "cpu_utilization_percent",
+      "memory_used_bytes",
+      "memory_total_bytes",
+      "disk_free_bytes",
+      "disk_total_bytes",
+      "network_receive_bytes_per_second",
+      "network_transmit_bytes_per_second",
+      "heartbeat_age_seconds",
+    ])
+      expect(metrics).toMatch(
+        new RegExp(`^llmgw_node_${family}\\{node="it-gpu-a"\\} [0-9.e+-]+$`, "m"),
+      );
+    expect(metrics).toContain(
+      `llmgw_node_agent_info{node="it-gpu-a",version="${node.agentVersion}"} 1`,
+    );
+    expect(metrics).toMatch(/^llmgw_node_agent_info\{node="it-cpu",version="[^"]+"\} 1$/m);
+  });
+
   it("places a preset on a node with matching cards, on one card, and serves it", async () => {
     // The preset as shipped, with its source pointed at weights that exist on these nodes.
     await api.models.add.mutate({
@@ -104,6 +150,22 @@ describe("reconciliation", () => {
       ),
     );
     expect(metrics).toMatch(/llmgw_model_replicas_ready\{model="sim-gpu-chat"\} 1/);
+    // Ready, holding a card, and asked for by nobody yet; no node is wholly free any more.
+    expect(status.unaskedFor).toEqual([{ model: "sim-gpu-chat", replicasReady: 1, cardsHeld: 1 }]);
+    expect(status.freeWholeNodesByFabric).toEqual([]);
+    const { key } = await api.keys.create.mutate({ owner: "team:it", models: ["sim-gpu-chat"] });
+    const answer = await fetch(`${fleet.v1}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "sim-gpu-chat", messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(answer.status).toBe(200);
+    // The request's usage row reaches the store within a second or so, and status reads the
+    // rows again at most every 15 s; then the model was asked for.
+    await waitFor(async () => (await api.status.get.query()).unaskedFor.length === 0, {
+      what: "sim-gpu-chat no longer unasked-for",
+      timeoutMs: 60_000,
+    });
   });
 
   it("explains why a model fits nowhere and reports it unplaceable", async () => {

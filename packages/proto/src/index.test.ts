@@ -145,6 +145,8 @@ const FRAMES: Record<string, EnvelopeInit> = {
         cpuUtilizationPercent: 12.5,
         memoryBytesUsed: 100n * GIB,
         diskBytesFree: 11n * GIB,
+        networkReceiveBytesPerSecond: 1_250_000.5,
+        networkTransmitBytesPerSecond: 640_000,
         sentAtMs: 1_767_000_000_000n,
         replicas: [REPLICA_STATUS],
         engineInstalls: [ENGINE_INSTALL],

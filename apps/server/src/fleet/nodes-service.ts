@@ -131,10 +131,22 @@ function toView(
       bytesUsed: optionalNumber(heartbeat?.memoryBytesUsed),
     },
     disk: { bytesTotal: row.diskBytesTotal, bytesFree: optionalNumber(heartbeat?.diskBytesFree) },
+    network: networkView(live),
+    heartbeatAgeSeconds:
+      live?.heartbeatAtMs == null ? null : Math.max(0, nowMs - live.heartbeatAtMs) / 1000,
     os: row.host.os,
     arch: row.host.arch,
     driverVersion: row.host.driverVersion,
     gpus: cards.map((card) => gpuView(card, live)),
+  };
+}
+
+/** A rate from a session that has ended says nothing about now: unknown, like card samples. */
+function networkView(live: LiveNode | undefined): NodeView["network"] {
+  const heartbeat = live?.isConnected ? live.heartbeat : null;
+  return {
+    receiveBytesPerSecond: heartbeat?.networkReceiveBytesPerSecond ?? null,
+    transmitBytesPerSecond: heartbeat?.networkTransmitBytesPerSecond ?? null,
   };
 }
 

@@ -16,6 +16,8 @@ export interface LiveNode {
   /** When the session closed; null while it is open. */
   disconnectedAtMs: number | null;
   heartbeat: Heartbeat | null;
+  /** When the last heartbeat arrived, on the server's clock; null before the first of a session. */
+  heartbeatAtMs: number | null;
   samplesByUuid: Map<string, GpuSample>;
 }
 
@@ -38,6 +40,7 @@ export class FleetRegistry {
       isConnected: true,
       disconnectedAtMs: null,
       heartbeat: null,
+      heartbeatAtMs: null,
       samplesByUuid: new Map(),
     };
     this.nodes.set(register.nodeId, live);
@@ -49,6 +52,7 @@ export class FleetRegistry {
     if (!live || live.sessionId !== sessionId) return false;
     live.lastSeenMs = nowMs;
     live.heartbeat = heartbeat;
+    live.heartbeatAtMs = nowMs;
     for (const sample of heartbeat.gpus) live.samplesByUuid.set(sample.uuid, sample);
     this.history.record(nodeId, nowMs, heartbeat.gpus);
     return true;

@@ -115,7 +115,7 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
     auth: createAuthService(db, config.sessionTtlMs, nowMs, ldap, config.signInFreeFailures),
     models: createModelsService({ db, fleet, catalog, health, reconciler, events, log }),
     replicas,
-    status: createStatusService(fleet, options.federation.clusterId),
+    status: createStatusService(db, fleet, options.federation.clusterId),
     logs: createLogsService({ registry, links }, timeoutMs),
     // nvidia-smi and lspci may each take up to 15 s on a loaded node: twice the usual wait.
     doctor: createDoctorService({ registry, links, nowMs }, timeoutMs * 2),

@@ -51,6 +51,8 @@ export function nodeFixture(overrides: Partial<NodeView> = {}): NodeView {
     cpu: { model: "AMD EPYC 9454", cores: 96, utilizationPercent: 5 },
     memory: { bytesTotal: 1024 * 1024 ** 3, bytesUsed: null },
     disk: { bytesTotal: 4 * 1024 ** 4, bytesFree: 3 * 1024 ** 4 },
+    network: { receiveBytesPerSecond: 1_250_000, transmitBytesPerSecond: 40_000 },
+    heartbeatAgeSeconds: 1.2,
     os: "Ubuntu 22.04",
     arch: "x86_64",
     driverVersion: "550.54.15",

@@ -6,8 +6,10 @@ import {
   formatCelsius,
   formatDateTime,
   formatNumber,
+  formatByteRate,
   formatPercent,
   formatRelativeTime,
+  formatSeconds,
   formatWatts,
   upperForDisplay,
 } from "./format";
@@ -45,6 +47,27 @@ describe("formatBytes", () => {
     // Used below a GiB still reads in the total's GiB rather than switching to MiB.
     expect(formatBytesPair(512 * 1024 ** 2, 80 * GIB, "en")).toBe("0.5 / 80.0 GiB");
     expect(formatBytesPair(100 * 1024 ** 2, 512 * 1024 ** 2, "en")).toBe("100 / 512 MiB");
+  });
+});
+
+describe("formatByteRate", () => {
+  it("picks kB/s, MB/s or GB/s and writes the unit the language's way", () => {
+    expect(formatByteRate(500, "en")).toBe("0.5 kB/s");
+    expect(formatByteRate(2_500_000, "en")).toBe("2.5 MB/s");
+    expect(formatByteRate(12_500_000_000, "tr")).toBe("12,5 GB/sn");
+  });
+
+  it("keeps a real zero and dashes a missing value", () => {
+    expect(formatByteRate(0, "en")).toBe("0 kB/s");
+    expect(formatByteRate(null, "en")).toBe(ABSENT);
+  });
+});
+
+describe("formatSeconds", () => {
+  it("writes seconds with one decimal in the language's way", () => {
+    expect(formatSeconds(2.54, "en")).toBe("2.5 sec");
+    expect(formatSeconds(2.54, "tr")).toBe("2,5 sn.");
+    expect(formatSeconds(null, "tr")).toBe(ABSENT);
   });
 });
 

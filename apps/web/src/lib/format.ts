@@ -59,6 +59,33 @@ export function formatBytesPair(
   return `${side(used)} / ${side(total)} ${unit}`;
 }
 
+/**
+ * Network rates in decimal units, as links are rated (a 100 Gb/s link moves 12.5 GB/s): kB/s
+ * below a megabyte a second, then MB/s, then GB/s. Intl writes the unit (`MB/sn` in Turkish).
+ */
+export function formatByteRate(bytesPerSecond: number | null | undefined, lang: string): string {
+  if (bytesPerSecond == null || !Number.isFinite(bytesPerSecond)) return ABSENT;
+  const [unit, size] =
+    bytesPerSecond >= 1e9
+      ? ["gigabyte-per-second", 1e9]
+      : bytesPerSecond >= 1e6
+        ? ["megabyte-per-second", 1e6]
+        : ["kilobyte-per-second", 1e3];
+  return new Intl.NumberFormat(lang, { style: "unit", unit, maximumFractionDigits: 1 }).format(
+    bytesPerSecond / size,
+  );
+}
+
+/** A short duration in seconds, one decimal (`2.5 sec`, Turkish `2,5 sn.`). */
+export function formatSeconds(seconds: number | null | undefined, lang: string): string {
+  if (seconds == null || !Number.isFinite(seconds)) return ABSENT;
+  return new Intl.NumberFormat(lang, {
+    style: "unit",
+    unit: "second",
+    maximumFractionDigits: 1,
+  }).format(seconds);
+}
+
 /** Percent from a 0–100 value. Intl places the sign by locale: Turkish writes `%45`. */
 export function formatPercent(percent: number | null | undefined, lang: string): string {
   if (percent == null || !Number.isFinite(percent)) return ABSENT;

@@ -104,6 +104,16 @@ export const nodeViewSchema = z.object({
   }),
   memory: z.object({ bytesTotal: z.number(), bytesUsed: z.number().nullable() }),
   disk: z.object({ bytesTotal: z.number(), bytesFree: z.number().nullable() }),
+  /**
+   * Bytes a second over the node's interfaces other than loopback, as its last heartbeat said;
+   * null where the agent measures none (not Linux, its first beat, an older agent) or is away.
+   */
+  network: z.object({
+    receiveBytesPerSecond: z.number().nullable(),
+    transmitBytesPerSecond: z.number().nullable(),
+  }),
+  /** Seconds since the server received the node's last heartbeat; null before its first. */
+  heartbeatAgeSeconds: z.number().nullable(),
   os: z.string(),
   arch: z.string(),
   driverVersion: z.string().nullable(),

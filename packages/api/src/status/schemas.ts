@@ -13,8 +13,39 @@ export const clusterStatusSchema = z.object({
   clusterId: z.string(),
   nodesReady: z.number().int(),
   nodesUnreachable: z.number().int(),
-  /** Nodes with every card free (room for a model that needs a whole node). */
+  /**
+   * Nodes with every card free (room for a model that needs a whole node): reachable, none of
+   * their cards held or unhealthy, and no hold or cordon on them.
+   */
   freeWholeNodes: z.array(z.string()),
+  /**
+   * The same nodes per fabric (their `llmgw.io/fabric` label; null for nodes without one, last),
+   * counted by card model and cards per node: a replica spanning nodes needs them on one fabric.
+   */
+  freeWholeNodesByFabric: z.array(
+    z.object({
+      fabric: z.string().nullable(),
+      nodes: z.number().int(),
+      byCardModel: z.array(
+        z.object({
+          /** The node's GPU class, or classes joined by "+" on a node with more than one. */
+          cardModel: z.string(),
+          cardsPerNode: z.number().int(),
+          nodes: z.number().int(),
+        }),
+      ),
+    }),
+  ),
+  /** How far back `unaskedFor` looks for requests. */
+  unaskedForWindowHours: z.number(),
+  /** Models with a ready replica that no /v1 request asked for in that window, most cards first. */
+  unaskedFor: z.array(
+    z.object({
+      model: z.string(),
+      replicasReady: z.number().int(),
+      cardsHeld: z.number().int(),
+    }),
+  ),
   capacity: z.array(gpuClassCapacitySchema),
   replicasReady: z.number().int(),
   replicasDesired: z.number().int(),

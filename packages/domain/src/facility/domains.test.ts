@@ -33,8 +33,10 @@ describe("facility domains", () => {
 
   it("refuses unknown llmgw.io keys and malformed keys, naming them", () => {
     expect(labelKeyProblem("llmgw.io/rack")).toBeUndefined();
+    expect(labelKeyProblem("llmgw.io/fabric")).toBeUndefined();
     expect(labelKeyProblem("team")).toBeUndefined();
     expect(labelKeyProblem("llmgw.io/shelf")).toContain('"llmgw.io/shelf"');
+    expect(labelKeyProblem("llmgw.io/shelf")).toContain("llmgw.io/fabric");
     expect(labelKeyProblem("-bad")).toContain('"-bad"');
     expect(labelKeyProblem("Bad_Prefix/x")).toContain("prefix");
   });

@@ -13,6 +13,12 @@ export interface Domain {
 
 const LABEL_PREFIX = "llmgw.io/";
 
+/**
+ * The network fabric a node's cards reach other nodes over (an InfiniBand or RoCE island): a
+ * replica spanning nodes needs its nodes on one, so free nodes are counted per fabric.
+ */
+export const FABRIC_LABEL = `${LABEL_PREFIX}fabric`;
+
 export function domainLabel(kind: DomainKind): string {
   return `${LABEL_PREFIX}${kind}`;
 }
@@ -68,8 +74,8 @@ export function labelKeyProblem(key: string): string | undefined {
     return `label key "${key}" has a bad prefix; use a lower-case DNS name such as llmgw.io`;
   if (!NAME_PATTERN.test(name))
     return `label key "${key}" is not valid; use 1 to 63 letters, digits, "-", "_" or "." starting and ending with a letter or digit`;
-  if (prefix === "llmgw.io" && name !== "role" && !isDomainKind(name))
-    return `label key "${key}" is not one llmgw knows; llmgw.io/ keys are ${DOMAIN_KINDS.map(domainLabel).join(", ")}`;
+  if (prefix === "llmgw.io" && name !== "role" && name !== "fabric" && !isDomainKind(name))
+    return `label key "${key}" is not one llmgw knows; llmgw.io/ keys are ${[...DOMAIN_KINDS.map(domainLabel), FABRIC_LABEL, `${LABEL_PREFIX}role`].join(", ")}`;
   return undefined;
 }
 

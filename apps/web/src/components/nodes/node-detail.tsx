@@ -9,10 +9,12 @@ import { useNow } from "../../hooks/use-now";
 import { trpcErrorCode } from "../../lib/errors";
 import {
   ABSENT,
+  formatByteRate,
   formatBytesPair,
   formatDateTime,
   formatPercent,
   formatRelativeTime,
+  formatSeconds,
 } from "../../lib/format";
 import { labelPairs, osLabel } from "../../lib/nodes";
 import { useTRPC } from "../../trpc/react";
@@ -78,6 +80,9 @@ function NodeFacts({ node }: { node: NodeView }) {
       <Fact label={t("detail.disk")}>
         {formatBytesPair(node.disk.bytesFree, node.disk.bytesTotal, lang)}
       </Fact>
+      <Fact label={t("detail.network")} testId="node-network">
+        {`${formatByteRate(node.network.receiveBytesPerSecond, lang)} / ${formatByteRate(node.network.transmitBytesPerSecond, lang)}`}
+      </Fact>
       <Fact label={t("detail.driver")}>{node.driverVersion ?? ABSENT}</Fact>
       <Fact label={t("detail.agentVersion")}>
         <span className="mono">{node.agentVersion}</span>
@@ -88,6 +93,9 @@ function NodeFacts({ node }: { node: NodeView }) {
       <Fact label={t("detail.engines")}>{listOrNone(node.engines)}</Fact>
       <Fact label={t("detail.features")}>{listOrNone(node.features)}</Fact>
       <Fact label={t("detail.firstSeen")}>{formatDateTime(node.firstSeenAt, lang)}</Fact>
+      <Fact label={t("detail.heartbeatAge")} testId="node-heartbeat-age">
+        {formatSeconds(node.heartbeatAgeSeconds, lang)}
+      </Fact>
       <Fact label={t("detail.lastSeen")}>
         <span title={formatDateTime(node.lastSeenAt, lang)}>
           {formatRelativeTime(node.lastSeenAt, nowMs, lang)}

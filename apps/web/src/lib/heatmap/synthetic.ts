@@ -55,6 +55,8 @@ export function syntheticFleet(nodeCount: number, cardsPerNode: number, seed: nu
     cpu: { model: "bench", cores: 1, utilizationPercent: null },
     memory: { bytesTotal: 1, bytesUsed: null },
     disk: { bytesTotal: 1, bytesFree: null },
+    network: { receiveBytesPerSecond: null, transmitBytesPerSecond: null },
+    heartbeatAgeSeconds: null,
     os: "bench",
     arch: "bench",
     driverVersion: null,

@@ -84,7 +84,8 @@ export const clusterCommands: Record<string, Command> = {
   },
   status: {
     usage: "status [--json]",
-    summary: "capacity per GPU class, free whole nodes, parked and unplaceable models",
+    summary:
+      "capacity per GPU class, free whole nodes (per fabric), parked, unplaceable and unasked-for models",
     flags: ["json"],
     async run(ctx) {
       const status = await ctx.api.status.get.query();

@@ -18,6 +18,8 @@ function node(
     cpu: { model: "x", cores: 8, utilizationPercent: null },
     memory: { bytesTotal: 1e9, bytesUsed: null },
     disk: { bytesTotal: 1e9, bytesFree: null },
+    network: { receiveBytesPerSecond: null, transmitBytesPerSecond: null },
+    heartbeatAgeSeconds: null,
     ...{ os: "linux", arch: "x64", driverVersion: null, gpus: [] },
     ...over,
   };

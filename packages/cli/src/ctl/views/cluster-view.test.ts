@@ -82,7 +82,27 @@ describe("status", () => {
     clusterId: "00000000-0000-4000-8000-000000000000",
     nodesReady: 3,
     nodesUnreachable: 1,
-    freeWholeNodes: ["sim-l40s-a"],
+    freeWholeNodes: ["gpu-1", "gpu-2", "gpu-3", "sim-l40s-a"],
+    freeWholeNodesByFabric: [
+      {
+        fabric: "ib-a",
+        nodes: 3,
+        byCardModel: [
+          { cardModel: "H100-80G", cardsPerNode: 2, nodes: 1 },
+          { cardModel: "H100-80G", cardsPerNode: 8, nodes: 2 },
+        ],
+      },
+      {
+        fabric: null,
+        nodes: 1,
+        byCardModel: [{ cardModel: "L40S", cardsPerNode: 4, nodes: 1 }],
+      },
+    ],
+    unaskedForWindowHours: 24,
+    unaskedFor: [
+      { model: "qwen-72b", replicasReady: 2, cardsHeld: 16 },
+      { model: "tiny", replicasReady: 1, cardsHeld: 1 },
+    ],
     capacity: [
       { gpuClass: "H100-80G", cardsTotal: 16, cardsUsed: 12, cardsUnhealthy: 0 },
       { gpuClass: "L40S", cardsTotal: 5, cardsUsed: 1, cardsUnhealthy: 1 },
@@ -106,7 +126,18 @@ describe("status", () => {
     expect(text).toMatch(/^nodes\s+3 ready, 1 unreachable$/m);
     expect(text).toMatch(/^replicas\s+3\/4 ready$/m);
     expect(text).toMatch(/^models\s+1\/3 ready$/m);
-    expect(text).toMatch(/^free whole nodes: sim-l40s-a$/m);
+    expect(text).toMatch(/^free whole nodes: gpu-1, gpu-2, gpu-3, sim-l40s-a$/m);
+  });
+
+  it("counts free whole nodes per fabric by card model, and lists unasked-for models", () => {
+    const text = statusText(status);
+    expect(text).toMatch(/^free whole nodes per fabric \(llmgw\.io\/fabric\):$/m);
+    expect(text).toMatch(/^ {2}ib-a\s+3 {2}1 × 2 H100-80G, 2 × 8 H100-80G$/m);
+    expect(text).toMatch(/^ {2}\(no fabric\)\s+1 {2}1 × 4 L40S$/m);
+    expect(text).toMatch(/^unasked-for \(ready, no request in 24 h\):$/m);
+    expect(text).toMatch(/^ {2}MODEL\s+REPLICAS\s+HOLDS$/m);
+    expect(text).toMatch(/^ {2}qwen-72b\s+2 ready\s+16 cards$/m);
+    expect(text).toMatch(/^ {2}tiny\s+1 ready\s+1 card$/m);
   });
 
   it("lists parked models with their error and unplaceable ones with each reason", () => {
@@ -121,10 +152,14 @@ describe("status", () => {
       unplaceable: [],
       capacity: [],
       freeWholeNodes: [],
+      freeWholeNodesByFabric: [],
+      unaskedFor: [],
     });
     expect(calm).not.toMatch(/parked|cannot be placed/);
     expect(calm).toMatch(/no GPUs in the fleet/);
     expect(calm).toMatch(/free whole nodes: none/);
+    expect(calm).not.toMatch(/per fabric/);
+    expect(calm).toMatch(/^unasked-for \(ready, no request in 24 h\): none$/m);
   });
 
   it("never divides by zero or overfills a bar", () => {

@@ -1,4 +1,5 @@
-// How replicas, cluster status and reclaim read in a terminal.
+// How replicas, cluster status (with free nodes per fabric and unasked-for models) and reclaim
+// read in a terminal.
 import type { ClusterStatus, ReclaimView, ReplicaView } from "@llmgw/api";
 import { formatAge, formatBytes, renderTable, truncate, usageBar } from "../table";
 
@@ -71,6 +72,34 @@ function problemLines(status: ClusterStatus): string[] {
   return lines;
 }
 
+/** `ib-a  3  2 × 8 H100-80G, 1 × 2 H100-80G`: per fabric, its free nodes by card model. */
+function fabricLines(status: ClusterStatus): string[] {
+  if (status.freeWholeNodesByFabric.length === 0) return [];
+  const names = status.freeWholeNodesByFabric.map((group) => group.fabric ?? "(no fabric)");
+  const width = Math.max(...names.map((name) => name.length));
+  return [
+    "free whole nodes per fabric (llmgw.io/fabric):",
+    ...status.freeWholeNodesByFabric.map((group, i) => {
+      const models = group.byCardModel
+        .map((entry) => `${entry.nodes} × ${entry.cardsPerNode} ${entry.cardModel}`)
+        .join(", ");
+      return `  ${(names[i] ?? "").padEnd(width)}  ${String(group.nodes).padStart(3)}  ${models}`;
+    }),
+  ];
+}
+
+function unaskedForLines(status: ClusterStatus): string[] {
+  const heading = `unasked-for (ready, no request in ${status.unaskedForWindowHours} h)`;
+  if (status.unaskedFor.length === 0) return ["", `${heading}: none`];
+  const rows = status.unaskedFor.map((m) => [
+    m.model,
+    `${m.replicasReady} ready`,
+    `${m.cardsHeld} ${m.cardsHeld === 1 ? "card" : "cards"}`,
+  ]);
+  const table = renderTable(["MODEL", "REPLICAS", "HOLDS"], rows).trimEnd().split("\n");
+  return ["", `${heading}:`, ...table.map((line) => `  ${line}`)];
+}
+
 export function statusText(status: ClusterStatus): string {
   const unreachable = status.nodesUnreachable > 0 ? `, ${status.nodesUnreachable} unreachable` : "";
   const lines = [
@@ -82,6 +111,8 @@ export function statusText(status: ClusterStatus): string {
     ...capacityLines(status),
     "",
     `free whole nodes: ${status.freeWholeNodes.length > 0 ? status.freeWholeNodes.join(", ") : "none"}`,
+    ...fabricLines(status),
+    ...unaskedForLines(status),
     ...problemLines(status),
   ];
   return `${lines.join("\n")}\n`;

@@ -22,6 +22,8 @@ function cpuNode(engineInstalls: NodeView["engineInstalls"], engines: string[] =
     cpu: { model: "x86", cores: 2, utilizationPercent: null },
     memory: { bytesTotal: 8e9, bytesUsed: null },
     disk: { bytesTotal: 1e11, bytesFree: null },
+    network: { receiveBytesPerSecond: null, transmitBytesPerSecond: null },
+    heartbeatAgeSeconds: null,
     os: "linux",
     arch: "x64",
     driverVersion: null,
