@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file llmgw/agent/v1/agent.proto.
  */
 export const file_llmgw_agent_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChpsbG1ndy9hZ2VudC92MS9hZ2VudC5wcm90bxIObGxtZ3cuYWdlbnQudjEi9wcKCEVudmVsb3BlEhIKCnJlcXVlc3RfaWQYASABKAkSLAoIcmVnaXN0ZXIYCiABKAsyGC5sbG1ndy5hZ2VudC52MS5SZWdpc3RlckgAEjMKDHJlZ2lzdGVyX2FjaxgLIAEoCzIbLmxsbWd3LmFnZW50LnYxLlJlZ2lzdGVyQWNrSAASLgoJaGVhcnRiZWF0GAwgASgLMhkubGxtZ3cuYWdlbnQudjEuSGVhcnRiZWF0SAASJAoEcGluZxgNIAEoCzIULmxsbWd3LmFnZW50LnYxLlBpbmdIABIkCgRwb25nGA4gASgLMhQubGxtZ3cuYWdlbnQudjEuUG9uZ0gAEiYKBWVycm9yGA8gASgLMhUubGxtZ3cuYWdlbnQudjEuRXJyb3JIABI1Cg1zdGFydF9yZXBsaWNhGBAgASgLMhwubGxtZ3cuYWdlbnQudjEuU3RhcnRSZXBsaWNhSAASMwoMc3RvcF9yZXBsaWNhGBEgASgLMhsubGxtZ3cuYWdlbnQudjEuU3RvcFJlcGxpY2FIABI3Cg5yZXBsaWNhX3N0YXR1cxgSIAEoCzIdLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FTdGF0dXNIABI7ChBkZXNpcmVkX3JlcGxpY2FzGBMgASgLMh8ubGxtZ3cuYWdlbnQudjEuRGVzaXJlZFJlcGxpY2FzSAASMwoMbG9nc19yZXF1ZXN0GBQgASgLMhsubGxtZ3cuYWdlbnQudjEuTG9nc1JlcXVlc3RIABIvCgpsb2dzX3JlcGx5GBUgASgLMhkubGxtZ3cuYWdlbnQudjEuTG9nc1JlcGx5SAASOQoPcmVjbGFpbV9yZXF1ZXN0GBYgASgLMh4ubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcXVlc3RIABI1Cg1yZWNsYWltX3JlcGx5GBcgASgLMhwubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcGx5SAASNQoNdXBncmFkZV9hZ2VudBgYIAEoCzIcLmxsbWd3LmFnZW50LnYxLlVwZ3JhZGVBZ2VudEgAEjUKDXVwZ3JhZGVfcmVwbHkYGSABKAsyHC5sbG1ndy5hZ2VudC52MS5VcGdyYWRlUmVwbHlIABIzCgxlbmdpbmVfYnVpbGQYGiABKAsyGy5sbG1ndy5hZ2VudC52MS5FbmdpbmVCdWlsZEgAEjcKDmRvY3Rvcl9yZXF1ZXN0GBsgASgLMh0ubGxtZ3cuYWdlbnQudjEuRG9jdG9yUmVxdWVzdEgAEjMKDGRvY3Rvcl9yZXBseRgcIAEoCzIbLmxsbWd3LmFnZW50LnYxLkRvY3RvclJlcGx5SABCBQoDbXNnIpgECghSZWdpc3RlchIPCgdub2RlX2lkGAEgASgJEhEKCW5vZGVfbmFtZRgCIAEoCRIVCg1hZ2VudF92ZXJzaW9uGAMgASgJEhAKCGZlYXR1cmVzGAQgAygJEjQKBmxhYmVscxgFIAMoCzIkLmxsbWd3LmFnZW50LnYxLlJlZ2lzdGVyLkxhYmVsc0VudHJ5EioKCGhhcmR3YXJlGAYgASgLMhgubGxtZ3cuYWdlbnQudjEuSGFyZHdhcmUSDwoHZW5naW5lcxgHIAMoCRIRCglzaW11bGF0ZWQYCCABKAgSGgoSc2ltdWxhdGlvbl9wcm9maWxlGAkgASgJEhYKCmpvaW5fdG9rZW4YCiABKAlCAhgBEi8KCHJlcGxpY2FzGAsgAygLMh0ubGxtZ3cuYWdlbnQudjEuUmVwbGljYVN0YXR1cxI2Cg9lbmdpbmVfaW5zdGFsbHMYDCADKAsyHS5sbG1ndy5hZ2VudC52MS5FbmdpbmVJbnN0YWxsEjQKDnNvdXJjZV9jb25maWdzGA0gAygLMhwubGxtZ3cuYWdlbnQudjEuU291cmNlQ29uZmlnEjcKDGVuZ2luZV9idWlsZBgOIAEoCzIhLmxsbWd3LmFnZW50LnYxLkVuZ2luZUJ1aWxkUmVwb3J0Gi0KC0xhYmVsc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiTQoMU291cmNlQ29uZmlnEg4KBnNvdXJjZRgBIAEoCRITCgtjb25maWdfanNvbhgCIAEoCRIYChBkZXNjcmlwdGlvbl9qc29uGAMgASgJIp0BCg1FbmdpbmVJbnN0YWxsEg4KBmVuZ2luZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEjEKBXBoYXNlGAMgASgOMiIubGxtZ3cuYWdlbnQudjEuRW5naW5lSW5zdGFsbFBoYXNlEg8KB21lc3NhZ2UYBCABKAkSEAoIbG9nX3RhaWwYBSADKAkSFQoNY2hhbmdlZF9hdF9tcxgGIAEoBCJpCgtSZWdpc3RlckFjaxIPCgdub2RlX2lkGAEgASgJEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDRIWCg5zZXJ2ZXJfdmVyc2lvbhgDIAEoCRISCgphZ2VudF91cmxzGAQgAygJIuYBCghIYXJkd2FyZRIhCgRncHVzGAEgAygLMhMubGxtZ3cuYWdlbnQudjEuR3B1EiAKA2NwdRgCIAEoCzITLmxsbWd3LmFnZW50LnYxLkNwdRIaChJtZW1vcnlfYnl0ZXNfdG90YWwYAyABKAQSGAoQZGlza19ieXRlc190b3RhbBgEIAEoBBIXCg9kaXNrX2J5dGVzX2ZyZWUYBSABKAQSCgoCb3MYBiABKAkSDAoEYXJjaBgHIAEoCRIWCg5kcml2ZXJfdmVyc2lvbhgIIAEoCRIUCgxjdWRhX3ZlcnNpb24YCSABKAkiIwoDQ3B1Eg0KBW1vZGVsGAEgASgJEg0KBWNvcmVzGAIgASgNIsUDCgNHcHUSDQoFaW5kZXgYASABKA0SDAoEdXVpZBgCIAEoCRIMCgRuYW1lGAMgASgJEhoKEm1lbW9yeV9ieXRlc190b3RhbBgEIAEoBBIaChJjb21wdXRlX2NhcGFiaWxpdHkYBSABKAkSGQoMcGNpZV9nZW5fbWF4GAYgASgNSACIAQESHQoQcGNpZV9nZW5fY3VycmVudBgHIAEoDUgBiAEBEhsKDnBjaWVfd2lkdGhfbWF4GAggASgNSAKIAQESHwoScGNpZV93aWR0aF9jdXJyZW50GAkgASgNSAOIAQESEgoKcGNpX2J1c19pZBgKIAEoCRITCgttaWdfZW5hYmxlZBgLIAEoCBIeChFwb3dlcl9saW1pdF93YXR0cxgMIAEoAUgEiAEBEh4KEXBjaWVfZ2VuX2NhcmRfbWF4GA0gASgNSAWIAQFCDwoNX3BjaWVfZ2VuX21heEITChFfcGNpZV9nZW5fY3VycmVudEIRCg9fcGNpZV93aWR0aF9tYXhCFQoTX3BjaWVfd2lkdGhfY3VycmVudEIUChJfcG93ZXJfbGltaXRfd2F0dHNCFAoSX3BjaWVfZ2VuX2NhcmRfbWF4IpYECglIZWFydGJlYXQSJwoEZ3B1cxgBIAMoCzIZLmxsbWd3LmFnZW50LnYxLkdwdVNhbXBsZRIkChdjcHVfdXRpbGl6YXRpb25fcGVyY2VudBgCIAEoAUgAiAEBEh4KEW1lbW9yeV9ieXRlc191c2VkGAMgASgESAGIAQESHAoPZGlza19ieXRlc19mcmVlGAQgASgESAKIAQESEgoKc2VudF9hdF9tcxgFIAEoBBIvCghyZXBsaWNhcxgGIAMoCzIdLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FTdGF0dXMSKQocbWVtb3J5X3JlYWRfYnl0ZXNfcGVyX3NlY29uZBgHIAEoAUgDiAEBEjYKD2VuZ2luZV9pbnN0YWxscxgIIAMoCzIdLmxsbWd3LmFnZW50LnYxLkVuZ2luZUluc3RhbGwSNAoOc291cmNlX2NvbmZpZ3MYCSADKAsyHC5sbG1ndy5hZ2VudC52MS5Tb3VyY2VDb25maWcSNwoMZW5naW5lX2J1aWxkGAogASgLMiEubGxtZ3cuYWdlbnQudjEuRW5naW5lQnVpbGRSZXBvcnRCGgoYX2NwdV91dGlsaXphdGlvbl9wZXJjZW50QhQKEl9tZW1vcnlfYnl0ZXNfdXNlZEISChBfZGlza19ieXRlc19mcmVlQh8KHV9tZW1vcnlfcmVhZF9ieXRlc19wZXJfc2Vjb25kIhwKC0VuZ2luZUJ1aWxkEg0KBWJ1aWxkGAEgASgJInQKEUVuZ2luZUJ1aWxkUmVwb3J0Eg4KBmNob2ljZRgBIAEoCRINCgVidWlsZBgCIAEoCRIOCgZyZWFzb24YAyABKAkSFgoOaW5zdGFsbF9zb3VyY2UYBCABKAkSGAoQd2l0aGhlbGRfZW5naW5lcxgFIAMoCSLtAQoJR3B1U2FtcGxlEgwKBHV1aWQYASABKAkSIAoTdXRpbGl6YXRpb25fcGVyY2VudBgCIAEoAUgAiAEBEh4KEW1lbW9yeV9ieXRlc191c2VkGAMgASgESAGIAQESIAoTdGVtcGVyYXR1cmVfY2Vsc2l1cxgEIAEoAUgCiAEBEhgKC3Bvd2VyX3dhdHRzGAUgASgBSAOIAQFCFgoUX3V0aWxpemF0aW9uX3BlcmNlbnRCFAoSX21lbW9yeV9ieXRlc191c2VkQhYKFF90ZW1wZXJhdHVyZV9jZWxzaXVzQg4KDF9wb3dlcl93YXR0cyIaCgRQaW5nEhIKCnNlbnRfYXRfbXMYASABKAQiGgoEUG9uZxISCgpzZW50X2F0X21zGAEgASgEIkEKBUVycm9yEicKBGNvZGUYASABKA4yGS5sbG1ndy5hZ2VudC52MS5FcnJvckNvZGUSDwoHbWVzc2FnZRgCIAEoCSLjAwoMU3RhcnRSZXBsaWNhEhIKCnJlcGxpY2FfaWQYASABKAkSDQoFbW9kZWwYAiABKAkSDgoGZW5naW5lGAMgASgJEg4KBnNvdXJjZRgEIAEoCRITCgtncHVfaW5kZXhlcxgFIAMoDRIXCg90ZW5zb3JfcGFyYWxsZWwYBiABKA0SFgoOY29udGV4dF9sZW5ndGgYByABKA0SDAoEYXJncxgIIAMoCRIyCgNlbnYYCSADKAsyJS5sbG1ndy5hZ2VudC52MS5TdGFydFJlcGxpY2EuRW52RW50cnkSDwoHYXBpX2tleRgKIAEoCRIUCgxhbGxvd19waWNrbGUYCyABKAgSEgoKZW1iZWRkaW5ncxgMIAEoCBIYChBzdGFydF90aW1lb3V0X21zGA0gASgNEhkKEXNlcnZlZF9tb2RlbF9uYW1lGA4gASgJEhEKCW5vZGVfcmFuaxgPIAEoDRISCgpub2RlX2NvdW50GBAgASgNEhYKDmxlYWRlcl9hZGRyZXNzGBEgASgJEi0KCGFkYXB0ZXJzGBIgAygLMhsubGxtZ3cuYWdlbnQudjEuTG9yYUFkYXB0ZXIaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI5CgtMb3JhQWRhcHRlchIMCgRuYW1lGAEgASgJEg4KBnNvdXJjZRgCIAEoCRIMCgRyYW5rGAMgASgNIjEKC1N0b3BSZXBsaWNhEhIKCnJlcGxpY2FfaWQYASABKAkSDgoGcmVhc29uGAIgASgJIkEKD0Rlc2lyZWRSZXBsaWNhcxIuCghyZXBsaWNhcxgBIAMoCzIcLmxsbWd3LmFnZW50LnYxLlN0YXJ0UmVwbGljYSLYAgoNUmVwbGljYVN0YXR1cxISCgpyZXBsaWNhX2lkGAEgASgJEg0KBW1vZGVsGAIgASgJEisKBXBoYXNlGAMgASgOMhwubGxtZ3cuYWdlbnQudjEuUmVwbGljYVBoYXNlEg8KB21lc3NhZ2UYBCABKAkSDAoEaG9zdBgFIAEoCRIMCgRwb3J0GAYgASgNEhsKDmZldGNoX3Byb2dyZXNzGAcgASgBSACIAQESFgoJZXhpdF9jb2RlGAggASgFSAGIAQESEwoLZXhpdF9zaWduYWwYCSABKAkSFQoNY2hhbmdlZF9hdF9tcxgKIAEoBBIOCgZlbmdpbmUYCyABKAkSEwoLZ3B1X2luZGV4ZXMYDCADKA0SCwoDcGlkGA0gASgFEhYKDmxlYWRlcl9hZGRyZXNzGA4gASgJQhEKD19mZXRjaF9wcm9ncmVzc0IMCgpfZXhpdF9jb2RlIiwKC0xvZ3NSZXF1ZXN0Eg4KBnNvdXJjZRgBIAEoCRINCgVsaW5lcxgCIAEoDSJKCglMb2dzUmVwbHkSDgoGc291cmNlGAEgASgJEg0KBWxpbmVzGAIgAygJEg8KB3NvdXJjZXMYAyADKAkSDQoFZXJyb3IYBCABKAkiOQoOUmVjbGFpbVJlcXVlc3QSFgoOd2FudGVkX3NvdXJjZXMYASADKAkSDwoHY29sbGVjdBgCIAEoCCJnCgtDYWNoZWRFbnRyeRISCgpjYWNoZV9uYW1lGAEgASgJEg4KBnNvdXJjZRgCIAEoCRISCgpzaXplX2J5dGVzGAMgASgEEg8KB3JlbW92ZWQYBCABKAgSDwoHcmVmdXNlZBgFIAEoCSJRCgxSZWNsYWltUmVwbHkSLAoHZW50cmllcxgBIAMoCzIbLmxsbWd3LmFnZW50LnYxLkNhY2hlZEVudHJ5EhMKC2J5dGVzX2ZyZWVkGAIgASgEIk8KDFVwZ3JhZGVBZ2VudBIPCgd2ZXJzaW9uGAEgASgJEgwKBGZpbGUYAiABKAkSDgoGc2hhMjU2GAMgASgJEhAKCHVybF9wYXRoGAQgASgJIkIKDFVwZ3JhZGVSZXBseRIKCgJvaxgBIAEoCBINCgVlcnJvchgCIAEoCRIXCg9hbHJlYWR5X2N1cnJlbnQYAyABKAgiJwoNRG9jdG9yUmVxdWVzdBIWCg5zZXJ2ZXJfdGltZV9tcxgBIAEoBCJqCgtEb2N0b3JDaGVjaxIKCgJpZBgBIAEoCRIxCgZzdGF0dXMYAiABKA4yIS5sbG1ndy5hZ2VudC52MS5Eb2N0b3JDaGVja1N0YXR1cxIPCgdzdW1tYXJ5GAMgASgJEgsKA2ZpeBgEIAEoCSI6CgtEb2N0b3JSZXBseRIrCgZjaGVja3MYASADKAsyGy5sbG1ndy5hZ2VudC52MS5Eb2N0b3JDaGVjayqgAQoSRW5naW5lSW5zdGFsbFBoYXNlEiQKIEVOR0lORV9JTlNUQUxMX1BIQVNFX1VOU1BFQ0lGSUVEEAASIwofRU5HSU5FX0lOU1RBTExfUEhBU0VfSU5TVEFMTElORxABEh4KGkVOR0lORV9JTlNUQUxMX1BIQVNFX1JFQURZEAISHwobRU5HSU5FX0lOU1RBTExfUEhBU0VfRkFJTEVEEAMqzwEKDFJlcGxpY2FQaGFzZRIdChlSRVBMSUNBX1BIQVNFX1VOU1BFQ0lGSUVEEAASGgoWUkVQTElDQV9QSEFTRV9GRVRDSElORxABEhoKFlJFUExJQ0FfUEhBU0VfU1RBUlRJTkcQAhIXChNSRVBMSUNBX1BIQVNFX1JFQURZEAMSGAoUUkVQTElDQV9QSEFTRV9GQUlMRUQQBBIZChVSRVBMSUNBX1BIQVNFX1NUT1BQRUQQBRIaChZSRVBMSUNBX1BIQVNFX0RSQUlOSU5HEAYqkgEKEURvY3RvckNoZWNrU3RhdHVzEiMKH0RPQ1RPUl9DSEVDS19TVEFUVVNfVU5TUEVDSUZJRUQQABIcChhET0NUT1JfQ0hFQ0tfU1RBVFVTX1BBU1MQARIcChhET0NUT1JfQ0hFQ0tfU1RBVFVTX1dBUk4QAhIcChhET0NUT1JfQ0hFQ0tfU1RBVFVTX0ZBSUwQAyrCAQoJRXJyb3JDb2RlEhoKFkVSUk9SX0NPREVfVU5TUEVDSUZJRUQQABIeChpFUlJPUl9DT0RFX01BTEZPUk1FRF9GUkFNRRABEh4KGkVSUk9SX0NPREVfVU5BVVRIRU5USUNBVEVEEAISHQoZRVJST1JfQ09ERV9OT1RfUkVHSVNURVJFRBADEhoKFkVSUk9SX0NPREVfVU5TVVBQT1JURUQQBBIeChpFUlJPUl9DT0RFX0ZSQU1FX1RPT19MQVJHRRAFYgZwcm90bzM");
+  fileDesc("ChpsbG1ndy9hZ2VudC92MS9hZ2VudC5wcm90bxIObGxtZ3cuYWdlbnQudjEi9wgKCEVudmVsb3BlEhIKCnJlcXVlc3RfaWQYASABKAkSLAoIcmVnaXN0ZXIYCiABKAsyGC5sbG1ndy5hZ2VudC52MS5SZWdpc3RlckgAEjMKDHJlZ2lzdGVyX2FjaxgLIAEoCzIbLmxsbWd3LmFnZW50LnYxLlJlZ2lzdGVyQWNrSAASLgoJaGVhcnRiZWF0GAwgASgLMhkubGxtZ3cuYWdlbnQudjEuSGVhcnRiZWF0SAASJAoEcGluZxgNIAEoCzIULmxsbWd3LmFnZW50LnYxLlBpbmdIABIkCgRwb25nGA4gASgLMhQubGxtZ3cuYWdlbnQudjEuUG9uZ0gAEiYKBWVycm9yGA8gASgLMhUubGxtZ3cuYWdlbnQudjEuRXJyb3JIABI1Cg1zdGFydF9yZXBsaWNhGBAgASgLMhwubGxtZ3cuYWdlbnQudjEuU3RhcnRSZXBsaWNhSAASMwoMc3RvcF9yZXBsaWNhGBEgASgLMhsubGxtZ3cuYWdlbnQudjEuU3RvcFJlcGxpY2FIABI3Cg5yZXBsaWNhX3N0YXR1cxgSIAEoCzIdLmxsbWd3LmFnZW50LnYxLlJlcGxpY2FTdGF0dXNIABI7ChBkZXNpcmVkX3JlcGxpY2FzGBMgASgLMh8ubGxtZ3cuYWdlbnQudjEuRGVzaXJlZFJlcGxpY2FzSAASMwoMbG9nc19yZXF1ZXN0GBQgASgLMhsubGxtZ3cuYWdlbnQudjEuTG9nc1JlcXVlc3RIABIvCgpsb2dzX3JlcGx5GBUgASgLMhkubGxtZ3cuYWdlbnQudjEuTG9nc1JlcGx5SAASOQoPcmVjbGFpbV9yZXF1ZXN0GBYgASgLMh4ubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcXVlc3RIABI1Cg1yZWNsYWltX3JlcGx5GBcgASgLMhwubGxtZ3cuYWdlbnQudjEuUmVjbGFpbVJlcGx5SAASNQoNdXBncmFkZV9hZ2VudBgYIAEoCzIcLmxsbWd3LmFnZW50LnYxLlVwZ3JhZGVBZ2VudEgAEjUKDXVwZ3JhZGVfcmVwbHkYGSABKAsyHC5sbG1ndy5hZ2VudC52MS5VcGdyYWRlUmVwbHlIABIzCgxlbmdpbmVfYnVpbGQYGiABKAsyGy5sbG1ndy5hZ2VudC52MS5FbmdpbmVCdWlsZEgAEjcKDmRvY3Rvcl9yZXF1ZXN0GBsgASgLMh0ubGxtZ3cuYWdlbnQudjEuRG9jdG9yUmVxdWVzdEgAEjMKDGRvY3Rvcl9yZXBseRgcIAEoCzIbLmxsbWd3LmFnZW50LnYxLkRvY3RvclJlcGx5SAASQAoTZmFicmljX3Rlc3RfcmVxdWVzdBgdIAEoCzIhLmxsbWd3LmFnZW50LnYxLkZhYnJpY1Rlc3RSZXF1ZXN0SAASPAoRZmFicmljX3Rlc3RfcmVwbHkYHiABKAsyHy5sbG1ndy5hZ2VudC52MS5GYWJyaWNUZXN0UmVwbHlIAEIFCgNtc2cimAQKCFJlZ2lzdGVyEg8KB25vZGVfaWQYASABKAkSEQoJbm9kZV9uYW1lGAIgASgJEhUKDWFnZW50X3ZlcnNpb24YAyABKAkSEAoIZmVhdHVyZXMYBCADKAkSNAoGbGFiZWxzGAUgAygLMiQubGxtZ3cuYWdlbnQudjEuUmVnaXN0ZXIuTGFiZWxzRW50cnkSKgoIaGFyZHdhcmUYBiABKAsyGC5sbG1ndy5hZ2VudC52MS5IYXJkd2FyZRIPCgdlbmdpbmVzGAcgAygJEhEKCXNpbXVsYXRlZBgIIAEoCBIaChJzaW11bGF0aW9uX3Byb2ZpbGUYCSABKAkSFgoKam9pbl90b2tlbhgKIAEoCUICGAESLwoIcmVwbGljYXMYCyADKAsyHS5sbG1ndy5hZ2VudC52MS5SZXBsaWNhU3RhdHVzEjYKD2VuZ2luZV9pbnN0YWxscxgMIAMoCzIdLmxsbWd3LmFnZW50LnYxLkVuZ2luZUluc3RhbGwSNAoOc291cmNlX2NvbmZpZ3MYDSADKAsyHC5sbG1ndy5hZ2VudC52MS5Tb3VyY2VDb25maWcSNwoMZW5naW5lX2J1aWxkGA4gASgLMiEubGxtZ3cuYWdlbnQudjEuRW5naW5lQnVpbGRSZXBvcnQaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJNCgxTb3VyY2VDb25maWcSDgoGc291cmNlGAEgASgJEhMKC2NvbmZpZ19qc29uGAIgASgJEhgKEGRlc2NyaXB0aW9uX2pzb24YAyABKAkinQEKDUVuZ2luZUluc3RhbGwSDgoGZW5naW5lGAEgASgJEg8KB3ZlcnNpb24YAiABKAkSMQoFcGhhc2UYAyABKA4yIi5sbG1ndy5hZ2VudC52MS5FbmdpbmVJbnN0YWxsUGhhc2USDwoHbWVzc2FnZRgEIAEoCRIQCghsb2dfdGFpbBgFIAMoCRIVCg1jaGFuZ2VkX2F0X21zGAYgASgEImkKC1JlZ2lzdGVyQWNrEg8KB25vZGVfaWQYASABKAkSHQoVaGVhcnRiZWF0X2ludGVydmFsX21zGAIgASgNEhYKDnNlcnZlcl92ZXJzaW9uGAMgASgJEhIKCmFnZW50X3VybHMYBCADKAki5gEKCEhhcmR3YXJlEiEKBGdwdXMYASADKAsyEy5sbG1ndy5hZ2VudC52MS5HcHUSIAoDY3B1GAIgASgLMhMubGxtZ3cuYWdlbnQudjEuQ3B1EhoKEm1lbW9yeV9ieXRlc190b3RhbBgDIAEoBBIYChBkaXNrX2J5dGVzX3RvdGFsGAQgASgEEhcKD2Rpc2tfYnl0ZXNfZnJlZRgFIAEoBBIKCgJvcxgGIAEoCRIMCgRhcmNoGAcgASgJEhYKDmRyaXZlcl92ZXJzaW9uGAggASgJEhQKDGN1ZGFfdmVyc2lvbhgJIAEoCSIjCgNDcHUSDQoFbW9kZWwYASABKAkSDQoFY29yZXMYAiABKA0ixQMKA0dwdRINCgVpbmRleBgBIAEoDRIMCgR1dWlkGAIgASgJEgwKBG5hbWUYAyABKAkSGgoSbWVtb3J5X2J5dGVzX3RvdGFsGAQgASgEEhoKEmNvbXB1dGVfY2FwYWJpbGl0eRgFIAEoCRIZCgxwY2llX2dlbl9tYXgYBiABKA1IAIgBARIdChBwY2llX2dlbl9jdXJyZW50GAcgASgNSAGIAQESGwoOcGNpZV93aWR0aF9tYXgYCCABKA1IAogBARIfChJwY2llX3dpZHRoX2N1cnJlbnQYCSABKA1IA4gBARISCgpwY2lfYnVzX2lkGAogASgJEhMKC21pZ19lbmFibGVkGAsgASgIEh4KEXBvd2VyX2xpbWl0X3dhdHRzGAwgASgBSASIAQESHgoRcGNpZV9nZW5fY2FyZF9tYXgYDSABKA1IBYgBAUIPCg1fcGNpZV9nZW5fbWF4QhMKEV9wY2llX2dlbl9jdXJyZW50QhEKD19wY2llX3dpZHRoX21heEIVChNfcGNpZV93aWR0aF9jdXJyZW50QhQKEl9wb3dlcl9saW1pdF93YXR0c0IUChJfcGNpZV9nZW5fY2FyZF9tYXgilgQKCUhlYXJ0YmVhdBInCgRncHVzGAEgAygLMhkubGxtZ3cuYWdlbnQudjEuR3B1U2FtcGxlEiQKF2NwdV91dGlsaXphdGlvbl9wZXJjZW50GAIgASgBSACIAQESHgoRbWVtb3J5X2J5dGVzX3VzZWQYAyABKARIAYgBARIcCg9kaXNrX2J5dGVzX2ZyZWUYBCABKARIAogBARISCgpzZW50X2F0X21zGAUgASgEEi8KCHJlcGxpY2FzGAYgAygLMh0ubGxtZ3cuYWdlbnQudjEuUmVwbGljYVN0YXR1cxIpChxtZW1vcnlfcmVhZF9ieXRlc19wZXJfc2Vjb25kGAcgASgBSAOIAQESNgoPZW5naW5lX2luc3RhbGxzGAggAygLMh0ubGxtZ3cuYWdlbnQudjEuRW5naW5lSW5zdGFsbBI0Cg5zb3VyY2VfY29uZmlncxgJIAMoCzIcLmxsbWd3LmFnZW50LnYxLlNvdXJjZUNvbmZpZxI3CgxlbmdpbmVfYnVpbGQYCiABKAsyIS5sbG1ndy5hZ2VudC52MS5FbmdpbmVCdWlsZFJlcG9ydEIaChhfY3B1X3V0aWxpemF0aW9uX3BlcmNlbnRCFAoSX21lbW9yeV9ieXRlc191c2VkQhIKEF9kaXNrX2J5dGVzX2ZyZWVCHwodX21lbW9yeV9yZWFkX2J5dGVzX3Blcl9zZWNvbmQiHAoLRW5naW5lQnVpbGQSDQoFYnVpbGQYASABKAkidAoRRW5naW5lQnVpbGRSZXBvcnQSDgoGY2hvaWNlGAEgASgJEg0KBWJ1aWxkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRIWCg5pbnN0YWxsX3NvdXJjZRgEIAEoCRIYChB3aXRoaGVsZF9lbmdpbmVzGAUgAygJIu0BCglHcHVTYW1wbGUSDAoEdXVpZBgBIAEoCRIgChN1dGlsaXphdGlvbl9wZXJjZW50GAIgASgBSACIAQESHgoRbWVtb3J5X2J5dGVzX3VzZWQYAyABKARIAYgBARIgChN0ZW1wZXJhdHVyZV9jZWxzaXVzGAQgASgBSAKIAQESGAoLcG93ZXJfd2F0dHMYBSABKAFIA4gBAUIWChRfdXRpbGl6YXRpb25fcGVyY2VudEIUChJfbWVtb3J5X2J5dGVzX3VzZWRCFgoUX3RlbXBlcmF0dXJlX2NlbHNpdXNCDgoMX3Bvd2VyX3dhdHRzIhoKBFBpbmcSEgoKc2VudF9hdF9tcxgBIAEoBCIaCgRQb25nEhIKCnNlbnRfYXRfbXMYASABKAQiQQoFRXJyb3ISJwoEY29kZRgBIAEoDjIZLmxsbWd3LmFnZW50LnYxLkVycm9yQ29kZRIPCgdtZXNzYWdlGAIgASgJIuMDCgxTdGFydFJlcGxpY2ESEgoKcmVwbGljYV9pZBgBIAEoCRINCgVtb2RlbBgCIAEoCRIOCgZlbmdpbmUYAyABKAkSDgoGc291cmNlGAQgASgJEhMKC2dwdV9pbmRleGVzGAUgAygNEhcKD3RlbnNvcl9wYXJhbGxlbBgGIAEoDRIWCg5jb250ZXh0X2xlbmd0aBgHIAEoDRIMCgRhcmdzGAggAygJEjIKA2VudhgJIAMoCzIlLmxsbWd3LmFnZW50LnYxLlN0YXJ0UmVwbGljYS5FbnZFbnRyeRIPCgdhcGlfa2V5GAogASgJEhQKDGFsbG93X3BpY2tsZRgLIAEoCBISCgplbWJlZGRpbmdzGAwgASgIEhgKEHN0YXJ0X3RpbWVvdXRfbXMYDSABKA0SGQoRc2VydmVkX21vZGVsX25hbWUYDiABKAkSEQoJbm9kZV9yYW5rGA8gASgNEhIKCm5vZGVfY291bnQYECABKA0SFgoObGVhZGVyX2FkZHJlc3MYESABKAkSLQoIYWRhcHRlcnMYEiADKAsyGy5sbG1ndy5hZ2VudC52MS5Mb3JhQWRhcHRlchoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjkKC0xvcmFBZGFwdGVyEgwKBG5hbWUYASABKAkSDgoGc291cmNlGAIgASgJEgwKBHJhbmsYAyABKA0iMQoLU3RvcFJlcGxpY2ESEgoKcmVwbGljYV9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiQQoPRGVzaXJlZFJlcGxpY2FzEi4KCHJlcGxpY2FzGAEgAygLMhwubGxtZ3cuYWdlbnQudjEuU3RhcnRSZXBsaWNhItgCCg1SZXBsaWNhU3RhdHVzEhIKCnJlcGxpY2FfaWQYASABKAkSDQoFbW9kZWwYAiABKAkSKwoFcGhhc2UYAyABKA4yHC5sbG1ndy5hZ2VudC52MS5SZXBsaWNhUGhhc2USDwoHbWVzc2FnZRgEIAEoCRIMCgRob3N0GAUgASgJEgwKBHBvcnQYBiABKA0SGwoOZmV0Y2hfcHJvZ3Jlc3MYByABKAFIAIgBARIWCglleGl0X2NvZGUYCCABKAVIAYgBARITCgtleGl0X3NpZ25hbBgJIAEoCRIVCg1jaGFuZ2VkX2F0X21zGAogASgEEg4KBmVuZ2luZRgLIAEoCRITCgtncHVfaW5kZXhlcxgMIAMoDRILCgNwaWQYDSABKAUSFgoObGVhZGVyX2FkZHJlc3MYDiABKAlCEQoPX2ZldGNoX3Byb2dyZXNzQgwKCl9leGl0X2NvZGUiLAoLTG9nc1JlcXVlc3QSDgoGc291cmNlGAEgASgJEg0KBWxpbmVzGAIgASgNIkoKCUxvZ3NSZXBseRIOCgZzb3VyY2UYASABKAkSDQoFbGluZXMYAiADKAkSDwoHc291cmNlcxgDIAMoCRINCgVlcnJvchgEIAEoCSI5Cg5SZWNsYWltUmVxdWVzdBIWCg53YW50ZWRfc291cmNlcxgBIAMoCRIPCgdjb2xsZWN0GAIgASgIImcKC0NhY2hlZEVudHJ5EhIKCmNhY2hlX25hbWUYASABKAkSDgoGc291cmNlGAIgASgJEhIKCnNpemVfYnl0ZXMYAyABKAQSDwoHcmVtb3ZlZBgEIAEoCBIPCgdyZWZ1c2VkGAUgASgJIlEKDFJlY2xhaW1SZXBseRIsCgdlbnRyaWVzGAEgAygLMhsubGxtZ3cuYWdlbnQudjEuQ2FjaGVkRW50cnkSEwoLYnl0ZXNfZnJlZWQYAiABKAQiTwoMVXBncmFkZUFnZW50Eg8KB3ZlcnNpb24YASABKAkSDAoEZmlsZRgCIAEoCRIOCgZzaGEyNTYYAyABKAkSEAoIdXJsX3BhdGgYBCABKAkiQgoMVXBncmFkZVJlcGx5EgoKAm9rGAEgASgIEg0KBWVycm9yGAIgASgJEhcKD2FscmVhZHlfY3VycmVudBgDIAEoCCInCg1Eb2N0b3JSZXF1ZXN0EhYKDnNlcnZlcl90aW1lX21zGAEgASgEImoKC0RvY3RvckNoZWNrEgoKAmlkGAEgASgJEjEKBnN0YXR1cxgCIAEoDjIhLmxsbWd3LmFnZW50LnYxLkRvY3RvckNoZWNrU3RhdHVzEg8KB3N1bW1hcnkYAyABKAkSCwoDZml4GAQgASgJIjoKC0RvY3RvclJlcGx5EisKBmNoZWNrcxgBIAMoCzIbLmxsbWd3LmFnZW50LnYxLkRvY3RvckNoZWNrIqQBChFGYWJyaWNUZXN0UmVxdWVzdBIsCgRyb2xlGAEgASgOMh4ubGxtZ3cuYWdlbnQudjEuRmFicmljVGVzdFJvbGUSDwoHYWRhcHRlchgCIAEoCRIMCgRwb3J0GAMgASgNEhQKDHBlZXJfYWRkcmVzcxgEIAEoCRIYChBkdXJhdGlvbl9zZWNvbmRzGAUgASgNEhIKCnNpemVfYnl0ZXMYBiABKA0ieQoNRmFicmljQWRhcHRlchIMCgRuYW1lGAEgASgJEg0KBXN0YXRlGAIgASgJEhEKCXJhdGVfZ2JwcxgDIAEoARIRCglyYXRlX3RleHQYBCABKAkSEgoKbGlua19sYXllchgFIAEoCRIRCglnaWRfaW5kZXgYBiABKAUitgEKD0ZhYnJpY1Rlc3RSZXBseRINCgVlcnJvchgBIAEoCRIvCghhZGFwdGVycxgCIAMoCzIdLmxsbWd3LmFnZW50LnYxLkZhYnJpY0FkYXB0ZXISDwoHYWRkcmVzcxgDIAEoCRIUCgxhdmVyYWdlX2dicHMYBCABKAESEQoJcGVha19nYnBzGAUgASgBEhkKEW1lc3NhZ2VfcmF0ZV9tcHBzGAYgASgBEg4KBm91dHB1dBgHIAEoCSqgAQoSRW5naW5lSW5zdGFsbFBoYXNlEiQKIEVOR0lORV9JTlNUQUxMX1BIQVNFX1VOU1BFQ0lGSUVEEAASIwofRU5HSU5FX0lOU1RBTExfUEhBU0VfSU5TVEFMTElORxABEh4KGkVOR0lORV9JTlNUQUxMX1BIQVNFX1JFQURZEAISHwobRU5HSU5FX0lOU1RBTExfUEhBU0VfRkFJTEVEEAMqzwEKDFJlcGxpY2FQaGFzZRIdChlSRVBMSUNBX1BIQVNFX1VOU1BFQ0lGSUVEEAASGgoWUkVQTElDQV9QSEFTRV9GRVRDSElORxABEhoKFlJFUExJQ0FfUEhBU0VfU1RBUlRJTkcQAhIXChNSRVBMSUNBX1BIQVNFX1JFQURZEAMSGAoUUkVQTElDQV9QSEFTRV9GQUlMRUQQBBIZChVSRVBMSUNBX1BIQVNFX1NUT1BQRUQQBRIaChZSRVBMSUNBX1BIQVNFX0RSQUlOSU5HEAYqkgEKEURvY3RvckNoZWNrU3RhdHVzEiMKH0RPQ1RPUl9DSEVDS19TVEFUVVNfVU5TUEVDSUZJRUQQABIcChhET0NUT1JfQ0hFQ0tfU1RBVFVTX1BBU1MQARIcChhET0NUT1JfQ0hFQ0tfU1RBVFVTX1dBUk4QAhIcChhET0NUT1JfQ0hFQ0tfU1RBVFVTX0ZBSUwQAyqLAQoORmFicmljVGVzdFJvbGUSIAocRkFCUklDX1RFU1RfUk9MRV9VTlNQRUNJRklFRBAAEh0KGUZBQlJJQ19URVNUX1JPTEVfQURBUFRFUlMQARIbChdGQUJSSUNfVEVTVF9ST0xFX1NFUlZFUhACEhsKF0ZBQlJJQ19URVNUX1JPTEVfQ0xJRU5UEAMqwgEKCUVycm9yQ29kZRIaChZFUlJPUl9DT0RFX1VOU1BFQ0lGSUVEEAASHgoaRVJST1JfQ09ERV9NQUxGT1JNRURfRlJBTUUQARIeChpFUlJPUl9DT0RFX1VOQVVUSEVOVElDQVRFRBACEh0KGUVSUk9SX0NPREVfTk9UX1JFR0lTVEVSRUQQAxIaChZFUlJPUl9DT0RFX1VOU1VQUE9SVEVEEAQSHgoaRVJST1JfQ09ERV9GUkFNRV9UT09fTEFSR0UQBWIGcHJvdG8z");
 
 /**
  * Envelope wraps every frame. request_id pairs a request with its reply (Ping/Pong,
@@ -144,6 +144,18 @@ export type Envelope = Message<"llmgw.agent.v1.Envelope"> & {
      */
     value: DoctorReply;
     case: "doctorReply";
+  } | {
+    /**
+     * @generated from field: llmgw.agent.v1.FabricTestRequest fabric_test_request = 29;
+     */
+    value: FabricTestRequest;
+    case: "fabricTestRequest";
+  } | {
+    /**
+     * @generated from field: llmgw.agent.v1.FabricTestReply fabric_test_reply = 30;
+     */
+    value: FabricTestReply;
+    case: "fabricTestReply";
   } | { case: undefined; value?: undefined };
 };
 
@@ -1422,6 +1434,173 @@ export const DoctorReplySchema: GenMessage<DoctorReply> = /*@__PURE__*/
   messageDesc(file_llmgw_agent_v1_agent, 29);
 
 /**
+ * FabricTestRequest is one step of `llmgw ctl fabric-test A B` (sent only to agents announcing
+ * "fabric-test"): list the adapters, or one end of one rail's ib_write_bw run.
+ *
+ * @generated from message llmgw.agent.v1.FabricTestRequest
+ */
+export type FabricTestRequest = Message<"llmgw.agent.v1.FabricTestRequest"> & {
+  /**
+   * @generated from field: llmgw.agent.v1.FabricTestRole role = 1;
+   */
+  role: FabricTestRole;
+
+  /**
+   * The RDMA device (as under /sys/class/infiniband, e.g. mlx5_0); empty for ADAPTERS.
+   *
+   * @generated from field: string adapter = 2;
+   */
+  adapter: string;
+
+  /**
+   * TCP port perftest exchanges connection details on; 0: perftest's own default (18515).
+   *
+   * @generated from field: uint32 port = 3;
+   */
+  port: number;
+
+  /**
+   * CLIENT: the address the SERVER step answered with.
+   *
+   * @generated from field: string peer_address = 4;
+   */
+  peerAddress: string;
+
+  /**
+   * How long the client sends (ib_write_bw -D); the server is stopped after this and a margin.
+   *
+   * @generated from field: uint32 duration_seconds = 5;
+   */
+  durationSeconds: number;
+
+  /**
+   * Message size in bytes (ib_write_bw -s); 0: perftest's own default (65536).
+   *
+   * @generated from field: uint32 size_bytes = 6;
+   */
+  sizeBytes: number;
+};
+
+/**
+ * Describes the message llmgw.agent.v1.FabricTestRequest.
+ * Use `create(FabricTestRequestSchema)` to create a new message.
+ */
+export const FabricTestRequestSchema: GenMessage<FabricTestRequest> = /*@__PURE__*/
+  messageDesc(file_llmgw_agent_v1_agent, 30);
+
+/**
+ * One RDMA adapter as its node's sysfs describes it (port 1).
+ *
+ * @generated from message llmgw.agent.v1.FabricAdapter
+ */
+export type FabricAdapter = Message<"llmgw.agent.v1.FabricAdapter"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * The port's state as sysfs writes it, e.g. "4: ACTIVE".
+   *
+   * @generated from field: string state = 2;
+   */
+  state: string;
+
+  /**
+   * The link's rate in Gb/s, read from the port's rate ("400 Gb/sec (4X NDR)"); 0 when unreadable.
+   *
+   * @generated from field: double rate_gbps = 3;
+   */
+  rateGbps: number;
+
+  /**
+   * The rate line as sysfs writes it.
+   *
+   * @generated from field: string rate_text = 4;
+   */
+  rateText: string;
+
+  /**
+   * "InfiniBand" or "Ethernet" (RoCE).
+   *
+   * @generated from field: string link_layer = 5;
+   */
+  linkLayer: string;
+
+  /**
+   * For RoCE: the GID index of a RoCE v2 address the agent passes to perftest (-x); -1 for none.
+   *
+   * @generated from field: int32 gid_index = 6;
+   */
+  gidIndex: number;
+};
+
+/**
+ * Describes the message llmgw.agent.v1.FabricAdapter.
+ * Use `create(FabricAdapterSchema)` to create a new message.
+ */
+export const FabricAdapterSchema: GenMessage<FabricAdapter> = /*@__PURE__*/
+  messageDesc(file_llmgw_agent_v1_agent, 31);
+
+/**
+ * FabricTestReply answers FabricTestRequest (same request_id). error says why the step could not
+ * be done (e.g. "no RDMA adapters on this node"); the other fields belong to the role asked.
+ *
+ * @generated from message llmgw.agent.v1.FabricTestReply
+ */
+export type FabricTestReply = Message<"llmgw.agent.v1.FabricTestReply"> & {
+  /**
+   * @generated from field: string error = 1;
+   */
+  error: string;
+
+  /**
+   * ADAPTERS: every adapter, in name order (the order NCCL numbers them).
+   *
+   * @generated from field: repeated llmgw.agent.v1.FabricAdapter adapters = 2;
+   */
+  adapters: FabricAdapter[];
+
+  /**
+   * SERVER: the address the client should connect to.
+   *
+   * @generated from field: string address = 3;
+   */
+  address: string;
+
+  /**
+   * CLIENT: perftest's result row, read by its heading, in Gb/s.
+   *
+   * @generated from field: double average_gbps = 4;
+   */
+  averageGbps: number;
+
+  /**
+   * @generated from field: double peak_gbps = 5;
+   */
+  peakGbps: number;
+
+  /**
+   * @generated from field: double message_rate_mpps = 6;
+   */
+  messageRateMpps: number;
+
+  /**
+   * CLIENT: the last lines of perftest's output, for an operator reading a failure.
+   *
+   * @generated from field: string output = 7;
+   */
+  output: string;
+};
+
+/**
+ * Describes the message llmgw.agent.v1.FabricTestReply.
+ * Use `create(FabricTestReplySchema)` to create a new message.
+ */
+export const FabricTestReplySchema: GenMessage<FabricTestReply> = /*@__PURE__*/
+  messageDesc(file_llmgw_agent_v1_agent, 32);
+
+/**
  * @generated from enum llmgw.agent.v1.EngineInstallPhase
  */
 export enum EngineInstallPhase {
@@ -1530,6 +1709,43 @@ export const DoctorCheckStatusSchema: GenEnum<DoctorCheckStatus> = /*@__PURE__*/
   enumDesc(file_llmgw_agent_v1_agent, 2);
 
 /**
+ * @generated from enum llmgw.agent.v1.FabricTestRole
+ */
+export enum FabricTestRole {
+  /**
+   * @generated from enum value: FABRIC_TEST_ROLE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * List the node's RDMA adapters, installing perftest first if ib_write_bw is missing.
+   *
+   * @generated from enum value: FABRIC_TEST_ROLE_ADAPTERS = 1;
+   */
+  ADAPTERS = 1,
+
+  /**
+   * Start an ib_write_bw server on one adapter; answer once it listens.
+   *
+   * @generated from enum value: FABRIC_TEST_ROLE_SERVER = 2;
+   */
+  SERVER = 2,
+
+  /**
+   * Run ib_write_bw against a peer's server from one adapter; answer with the measured rates.
+   *
+   * @generated from enum value: FABRIC_TEST_ROLE_CLIENT = 3;
+   */
+  CLIENT = 3,
+}
+
+/**
+ * Describes the enum llmgw.agent.v1.FabricTestRole.
+ */
+export const FabricTestRoleSchema: GenEnum<FabricTestRole> = /*@__PURE__*/
+  enumDesc(file_llmgw_agent_v1_agent, 3);
+
+/**
  * @generated from enum llmgw.agent.v1.ErrorCode
  */
 export enum ErrorCode {
@@ -1568,5 +1784,5 @@ export enum ErrorCode {
  * Describes the enum llmgw.agent.v1.ErrorCode.
  */
 export const ErrorCodeSchema: GenEnum<ErrorCode> = /*@__PURE__*/
-  enumDesc(file_llmgw_agent_v1_agent, 3);
+  enumDesc(file_llmgw_agent_v1_agent, 4);
 
