@@ -20,7 +20,7 @@ import { parsePerftestTable } from "./perftest-table";
 
 export type FabricTestReplyInit = MessageInitShape<typeof FabricTestReplySchema>;
 
-export const NO_RDMA = "no RDMA adapters on this node (/sys/class/infiniband is empty)";
+export const NO_RDMA = "no RDMA adapters on this node (nothing under /sys/class/infiniband)";
 
 export interface FabricDeps {
   /** /sys/class/infiniband, or a fake tree in tests. */

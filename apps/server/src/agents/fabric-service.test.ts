@@ -1,10 +1,9 @@
-import { ServiceError } from "@llmgw/api";
+import type { ServiceError } from "@llmgw/api";
 import {
   AGENT_FEATURE,
   create,
   FabricTestRole,
   RegisterSchema,
-  type Envelope,
   type EnvelopeInit,
 } from "@llmgw/proto";
 import { EnvelopeSchema } from "@llmgw/proto";
@@ -49,11 +48,7 @@ function fleet(features: Record<string, string[]>, answer: Record<string, Answer
         const msg = answer[node]?.(init);
         if (msg !== undefined)
           setTimeout(
-            () =>
-              links.answer(
-                node,
-                create(EnvelopeSchema, { requestId: init.requestId, msg }) as Envelope,
-              ),
+            () => links.answer(node, create(EnvelopeSchema, { requestId: init.requestId, msg })),
             1,
           );
       },
@@ -77,7 +72,7 @@ function agent(adapters: string[], average = 380): Answer {
         case: "fabricTestReply",
         value:
           adapters.length === 0
-            ? { error: "no RDMA adapters on this node (/sys/class/infiniband is empty)" }
+            ? { error: "no RDMA adapters on this node (nothing under /sys/class/infiniband)" }
             : { adapters: adapters.map((name) => ({ ...NDR, name })) },
       };
     if (step?.role === FabricTestRole.SERVER)
@@ -110,7 +105,7 @@ describe("createFabricService", () => {
       .test({ clientNode: "a", serverNode: "b", seconds: 5 }, ADMIN)
       .catch((e: unknown) => e);
     expect((noRdma as ServiceError).message).toBe(
-      'node "b" cannot take part in a fabric test: no RDMA adapters on this node (/sys/class/infiniband is empty)',
+      'node "b" cannot take part in a fabric test: no RDMA adapters on this node (nothing under /sys/class/infiniband)',
     );
     expect((noRdma as ServiceError).refusal.code).toBe("fabric.no_rdma");
     const uneven = fleet(

@@ -6,8 +6,8 @@ import { auditLog, type Database } from "@llmgw/db";
 import {
   AGENT_FEATURE,
   FabricTestRole,
+  type FabricAdapter,
   type FabricTestReply,
-  type FabricTestRequest,
 } from "@llmgw/proto";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { FabricTestRequestSchema } from "@llmgw/proto";
@@ -146,10 +146,15 @@ export function createFabricService(
             params: { node: nodes.client.name },
           },
         );
-      const [clientAdapters, serverAdapters] = await Promise.all([
+      // Both list at once (each may be installing perftest); A's refusal is reported before B's.
+      const listed = await Promise.allSettled([
         adaptersOf(deps, nodes.client),
         adaptersOf(deps, nodes.server),
       ]);
+      const [clientAdapters, serverAdapters] = listed.map((result) => {
+        if (result.status === "rejected") throw result.reason;
+        return result.value;
+      }) as [FabricAdapter[], FabricAdapter[]];
       if (clientAdapters.length !== serverAdapters.length)
         throw countsDiffer(nodes, clientAdapters.length, serverAdapters.length);
       const rails: FabricRailView[] = [];
