@@ -31,7 +31,7 @@ export interface PerftestRun {
   gidIndex: number;
 }
 
-export function ibWriteBwArgs(run: PerftestRun, peerAddress?: string): string[] {
+function ibWriteBwArgs(run: PerftestRun, peerAddress?: string): string[] {
   const args = ["-d", run.adapter, "--report_gbits", "-F", "-D", String(run.durationSeconds)];
   if (run.port > 0) args.push("-p", String(run.port));
   if (run.sizeBytes > 0) args.push("-s", String(run.sizeBytes));

@@ -28,7 +28,7 @@ async function readText(path: string): Promise<string | undefined> {
 }
 
 /** "400 Gb/sec (4X NDR)" → 400; anything else → 0 (the rail is then graded "unknown"). */
-export function rateGbpsOf(rateText: string): number {
+function rateGbpsOf(rateText: string): number {
   const match = /^([\d.]+)\s*Gb\/sec/.exec(rateText);
   return match === null ? 0 : Number(match[1]);
 }
