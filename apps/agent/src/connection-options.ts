@@ -87,6 +87,7 @@ export const REQUEST_CASES: ReadonlySet<string> = new Set([
   "upgradeAgent",
   "engineBuild",
   "doctorRequest",
+  "fabricTestRequest",
 ]);
 
 export type ConnectionState = "idle" | "connecting" | "registered" | "waiting" | "stopped";

@@ -119,6 +119,7 @@ export const AGENT_FEATURES: readonly AgentFeature[] = [
   AGENT_FEATURE.upgrade,
   AGENT_FEATURE.engineBuild,
   AGENT_FEATURE.doctor,
+  AGENT_FEATURE.fabricTest,
 ];
 
 export function buildRegister(

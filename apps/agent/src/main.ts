@@ -8,6 +8,7 @@ import { createRequestHandler, type RequestContext } from "./requests";
 import { AgentConnection } from "./connection";
 import { createDemandReader } from "./engine-demand";
 import { answerDoctor } from "./doctor/doctor-reply";
+import { answerFabricTest, nodeFabricDeps } from "./fabric/fabric-reply";
 import type { ReplicaStatusInit } from "./replicas/replica-deps";
 import type { CardDemand } from "./simulate";
 import { execProgram, type ExecFn } from "./discovery/exec";
@@ -160,6 +161,7 @@ export async function runAgent(
             },
             serverTimeMs,
           ),
+        fabricTest: (request) => answerFabricTest(nodeFabricDeps(deps.exec), request),
       }),
     });
     link.connection = connection;

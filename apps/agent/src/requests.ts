@@ -1,9 +1,10 @@
 // Serves the control plane's requests on this node: replica lifecycle, logs, reclaim, upgrade,
-// the engine build and the doctor's checks. Each
+// the engine build, the doctor's checks and the fabric test's steps. Each
 // handler returns the reply frame (or nothing); the connection pairs it with the request id.
-import type { Envelope, EnvelopeInit, UpgradeAgent } from "@llmgw/proto";
+import type { Envelope, EnvelopeInit, FabricTestRequest, UpgradeAgent } from "@llmgw/proto";
 import type { DoctorReplyInit } from "./doctor/doctor-reply";
 import type { EngineBuildKeeper } from "./engine-build";
+import type { FabricTestReplyInit } from "./fabric/fabric-reply";
 import type { WeightCache } from "./cache/fetch";
 import { reclaimCache } from "./cache/reclaim";
 import type { LogRing } from "./log-ring";
@@ -21,6 +22,8 @@ export interface RequestContext {
   engineBuild: Pick<EngineBuildKeeper, "apply">;
   /** Runs the doctor's checks, the control plane's clock given for the skew. */
   doctor: (serverTimeMs: number) => Promise<DoctorReplyInit>;
+  /** One step of `ctl fabric-test`: the adapters, an ib_write_bw server or its client. */
+  fabricTest: (request: FabricTestRequest) => Promise<FabricTestReplyInit>;
 }
 
 export function createRequestHandler(
@@ -60,6 +63,10 @@ export function createRequestHandler(
       case "doctorRequest": {
         const reply = await context.doctor(Number(msg.value.serverTimeMs));
         return { msg: { case: "doctorReply", value: reply } };
+      }
+      case "fabricTestRequest": {
+        const reply = await context.fabricTest(msg.value);
+        return { msg: { case: "fabricTestReply", value: reply } };
       }
       default:
         return undefined;

@@ -2,6 +2,8 @@
 // host checks) answering DoctorRequest over its stream, the report through tRPC and through the
 // CLI; and a node whose agent does not announce "doctor" (a peer speaking the wire protocol as an
 // older agent) refused at once with its code, never sent a request it would not answer.
+// The same fleet serves `ctl fabric-test A B`: two real agents on a host with no RDMA adapter answer
+// that clearly, and the older agent is refused at once for that feature too.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { TRPCClientError } from "@trpc/client";
@@ -10,6 +12,7 @@ import { joinAs, nodeTlsOptions, spawnLlmgw, tempDir, waitFor } from "@llmgw/tes
 import { ADMIN_PASSWORD, startFleet, type Fleet } from "./harness";
 
 const NODE = "it-doctor-node";
+const NODE_B = "it-doctor-node-b";
 const OLD_NODE = "it-doctor-old";
 
 describe("ctl doctor NODE through the agent's stream", () => {
@@ -19,7 +22,12 @@ describe("ctl doctor NODE through the agent's stream", () => {
   const oldAgentFrames: Envelope[] = [];
 
   beforeAll(async () => {
-    fleet = await startFleet({ agents: [{ name: NODE, profile: "h100x8" }] });
+    fleet = await startFleet({
+      agents: [
+        { name: NODE, profile: "h100x8" },
+        { name: NODE_B, profile: "h100x8" },
+      ],
+    });
     configDir = (await tempDir("it-doctor-ctl")).path;
     // An agent of before the doctor: it registers announcing only logs.
     const identity = await joinAs(fleet.server, OLD_NODE);
@@ -45,7 +53,7 @@ describe("ctl doctor NODE through the agent's stream", () => {
     await waitFor(
       async () => {
         const names = (await fleet.api.nodes.list.query()).map((node) => node.name);
-        return [NODE, OLD_NODE].every((name) => names.includes(name)) || undefined;
+        return [NODE, NODE_B, OLD_NODE].every((name) => names.includes(name)) || undefined;
       },
       { what: "both nodes registered", timeoutMs: 60_000 },
     );
@@ -109,5 +117,34 @@ describe("ctl doctor NODE through the agent's stream", () => {
     );
     expect(error.data?.refusal?.code).toBe("node.agent_too_old");
     expect(oldAgentFrames.filter((frame) => frame.msg.case === "doctorRequest")).toEqual([]);
+  });
+
+  it("fabric-test between two agents on a host without RDMA says so, naming node A first", async () => {
+    const refusal = await fleet.api.fabric.test
+      .mutate({ clientNode: NODE, serverNode: NODE_B, seconds: 1 })
+      .catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(TRPCClientError);
+    const error = refusal as { message: string; data?: { refusal?: { code?: string } } };
+    // This machine has no /sys/class/infiniband; were it ever run on one with adapters, the
+    // refusal would differ and this test would say so.
+    expect(error.message).toBe(
+      `node "${NODE}" cannot take part in a fabric test: no RDMA adapters on this node (nothing under /sys/class/infiniband)`,
+    );
+    expect(error.data?.refusal?.code).toBe("fabric.no_rdma");
+    const table = await ctl(["fabric-test", NODE, NODE_B, "--seconds", "1"]);
+    expect(table.code).not.toBe(0);
+    expect(table.output).toContain("no RDMA adapters on this node");
+  });
+
+  it("refuses fabric-test with an agent too old at once, sending it nothing", async () => {
+    const startedMs = Date.now();
+    const refusal = await fleet.api.fabric.test
+      .mutate({ clientNode: NODE, serverNode: OLD_NODE })
+      .catch((e: unknown) => e);
+    expect(Date.now() - startedMs).toBeLessThan(10_000);
+    const error = refusal as { message: string; data?: { refusal?: { code?: string } } };
+    expect(error.data?.refusal?.code).toBe("node.agent_too_old");
+    expect(error.message).toMatch(/does not announce the "fabric-test" feature; agent too old/);
+    expect(oldAgentFrames.filter((frame) => frame.msg.case === "fabricTestRequest")).toEqual([]);
   });
 });

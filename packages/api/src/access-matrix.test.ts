@@ -53,6 +53,7 @@ const RULES: Record<string, Rule> = {
   "explore.run": "viewer",
   "logs.get": "viewer",
   "doctor.run": "operator",
+  "fabric.test": "admin",
   "reclaim.run": "operator",
   "releases.list": "admin",
   "releases.remove": "admin",

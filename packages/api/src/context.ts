@@ -13,6 +13,7 @@ import type {
 import type { CreatedKey, CreateKeyInput, KeyView } from "./keys/schemas";
 import type { LogsView } from "./logs/schemas";
 import type { DoctorView } from "./doctor/schemas";
+import type { FabricTestInput, FabricTestView } from "./fabric/schemas";
 import type {
   McpAddServerInput,
   McpCredential,
@@ -159,6 +160,11 @@ export interface LogsService {
 export interface DoctorService {
   /** The node's doctor report, from its agent; refused at once for an agent too old to answer. */
   run(node: string): Promise<DoctorView>;
+}
+
+export interface FabricService {
+  /** ib_write_bw rail by rail between two nodes' agents; refused at once for an agent too old. */
+  test(input: FabricTestInput, actor: Actor): Promise<FabricTestView>;
 }
 
 export interface ReclaimService {
@@ -367,6 +373,7 @@ export interface ApiServices {
   status: StatusService;
   logs: LogsService;
   doctor: DoctorService;
+  fabric: FabricService;
   reclaim: ReclaimService;
   releases: ReleasesService;
   controlPlanes: ControlPlanesService;

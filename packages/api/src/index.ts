@@ -12,6 +12,7 @@ export type {
   AuthService,
   DoctorService,
   EventsService,
+  FabricService,
   ExploreService,
   FacilityService,
   GuardService,

@@ -3,6 +3,7 @@ import { auditRouter } from "./audit/router";
 import { authRouter } from "./auth/router";
 import { doctorRouter } from "./doctor/router";
 import { eventsRouter } from "./events/router";
+import { fabricRouter } from "./fabric/router";
 import { exploreRouter } from "./explore/router";
 import { facilityRouter } from "./facility/router";
 import { guardRouter } from "./guard/router";
@@ -34,6 +35,7 @@ export const appRouter = router({
   status: statusRouter,
   logs: logsRouter,
   doctor: doctorRouter,
+  fabric: fabricRouter,
   reclaim: reclaimRouter,
   releases: releasesRouter,
   controlPlanes: controlPlanesRouter,

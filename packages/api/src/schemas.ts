@@ -9,6 +9,7 @@ export * from "./audit/schemas";
 export * from "./auth/schemas";
 export * from "./doctor/schemas";
 export * from "./events/schemas";
+export * from "./fabric/schemas";
 export * from "./explore/schemas";
 export * from "./facility/schemas";
 export * from "./federation/schemas";

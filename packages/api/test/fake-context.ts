@@ -211,6 +211,13 @@ export function fakeServices() {
     doctor: {
       run: vi.fn(async (node: string) => ({ node, status: "pass" as const, checks: [] })),
     },
+    fabric: {
+      test: vi.fn(async (input: { clientNode: string; serverNode: string; seconds: number }) => ({
+        ...input,
+        status: "ok" as const,
+        rails: [],
+      })),
+    },
     reclaim: { run: vi.fn(async (collect: boolean) => ({ collect, nodes: [] })) },
     upgrade: {
       plan: vi.fn(async () => ({

@@ -18,6 +18,8 @@ export const AGENT_FEATURE = {
   engineBuild: "engine-build",
   /** DoctorRequest → DoctorReply: the node's own checks, as `llmgw doctor` runs them. */
   doctor: "doctor",
+  /** FabricTestRequest → FabricTestReply: RDMA adapters and ib_write_bw runs for `ctl fabric-test`. */
+  fabricTest: "fabric-test",
 } as const;
 
 export type AgentFeature = (typeof AGENT_FEATURE)[keyof typeof AGENT_FEATURE];
@@ -34,4 +36,5 @@ export const FEATURE_FOR_REQUEST = {
   upgradeAgent: AGENT_FEATURE.upgrade,
   engineBuild: AGENT_FEATURE.engineBuild,
   doctorRequest: AGENT_FEATURE.doctor,
+  fabricTestRequest: AGENT_FEATURE.fabricTest,
 } as const satisfies Partial<Record<FrameCase, AgentFeature>>;

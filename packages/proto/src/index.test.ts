@@ -3,6 +3,7 @@ import {
   AGENT_WS_PATH,
   decodeEnvelope,
   DoctorCheckStatus,
+  FabricTestRole,
   encodeEnvelope,
   EngineInstallPhase,
   EnvelopeSchema,
@@ -255,6 +256,44 @@ const FRAMES: Record<string, EnvelopeInit> = {
             fix: "free room",
           },
         ],
+      },
+    },
+  },
+  fabricTestRequest: {
+    requestId: "f-1",
+    msg: {
+      case: "fabricTestRequest",
+      value: {
+        role: FabricTestRole.CLIENT,
+        adapter: "mlx5_0",
+        port: 18515,
+        peerAddress: "10.0.0.2",
+        durationSeconds: 5,
+        sizeBytes: 65536,
+      },
+    },
+  },
+  fabricTestReply: {
+    requestId: "f-1",
+    msg: {
+      case: "fabricTestReply",
+      value: {
+        error: "",
+        adapters: [
+          {
+            name: "mlx5_0",
+            state: "4: ACTIVE",
+            rateGbps: 400,
+            rateText: "400 Gb/sec (4X NDR)",
+            linkLayer: "Ethernet",
+            gidIndex: 3,
+          },
+        ],
+        address: "10.0.0.2",
+        averageGbps: 380.5,
+        peakGbps: 390.25,
+        messageRateMpps: 0.72,
+        output: "#bytes #iterations ...",
       },
     },
   },

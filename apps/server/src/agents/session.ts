@@ -100,6 +100,7 @@ export function createAgentSession(socket: AgentSocket, deps: SessionDeps): Agen
         case "reclaimReply":
         case "upgradeReply":
         case "doctorReply":
+        case "fabricTestReply":
           if (!deps.links?.answer(nodeId, envelope))
             deps.log(`agent ${nodeId} answered ${msg.case} that nothing waits for`);
           return;

@@ -6,6 +6,7 @@ import { messageOf } from "@llmgw/domain";
 import type { ApiServices, UserView } from "@llmgw/api";
 import { createLogsService, createReclaimService } from "../agents/node-requests";
 import { createDoctorService } from "../agents/doctor-service";
+import { createFabricService } from "../agents/fabric-service";
 import { createModelsService } from "../catalog/models-service";
 import { createEventsService } from "../events/events-service";
 import { createExploreService, fleetForExplorer } from "../fleet/explore-service";
@@ -119,6 +120,7 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
     logs: createLogsService({ registry, links }, timeoutMs),
     // nvidia-smi and lspci may each take up to 15 s on a loaded node: twice the usual wait.
     doctor: createDoctorService({ registry, links, nowMs }, timeoutMs * 2),
+    fabric: createFabricService({ registry, links, db }),
     reclaim: createReclaimService(db, { registry, links, catalog: fleet.catalog }, timeoutMs),
     releases: createReleasesService(releaseStore, events),
     controlPlanes: options.controlPlanes,

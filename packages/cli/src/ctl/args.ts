@@ -30,6 +30,7 @@ export const FLAGS = {
     help: "logs: only the lines naming this request id (X-Request-Id), from every source",
   },
   collect: { help: "delete the unused weights" },
+  seconds: { value: "N", help: "fabric-test: how long each rail runs, 1 to 60 (default 5)" },
   owner: { value: "OWNER", help: "an owner such as team:ml or user:ada" },
   models: { value: "LIST", help: "model names or patterns, comma-separated ('*' for all)" },
   rpm: { value: "N", help: "requests per minute at most" },
@@ -158,6 +159,15 @@ export function parseLinesFlag(value: string | undefined): number {
     );
   }
   return lines;
+}
+
+/** fabric-test --seconds: absent leaves the server's default. */
+export function parseSecondsFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 60)
+    throw new UsageError(`--seconds takes a whole number from 1 to 60, not "${value}"`);
+  return seconds;
 }
 
 /** `A,B` → ["A", "B"]; `none` or an empty argument clears the list. */

@@ -1,8 +1,10 @@
-// Replicas, the cluster's status, a node's logs and doctor report, and reclaiming unused weights.
-import { parseLinesFlag, required, UsageError } from "../args";
+// Replicas, the cluster's status, a node's logs and doctor report, the RDMA fabric between two
+// nodes, and reclaiming unused weights.
+import { parseLinesFlag, parseSecondsFlag, required, UsageError } from "../args";
 import { followLogs } from "../follow";
 import { reclaimText, replicasTable, statusText } from "../views/cluster-view";
 import { doctorText } from "../views/doctor-view";
+import { fabricText } from "../views/fabric-view";
 import { printJson, type Command, type CommandContext } from "./command";
 
 const FOLLOW_INTERVAL_MS = 2_000;
@@ -114,6 +116,27 @@ export const clusterCommands: Record<string, Command> = {
       if (ctx.values.json) printJson(ctx, view);
       else ctx.write(doctorText(`node ${view.node}`, view.checks));
       return view.status === "fail" ? 1 : 0;
+    },
+  },
+  "fabric-test": {
+    usage: "fabric-test A B [--seconds N] [--json]",
+    summary:
+      "ib_write_bw between two nodes' RDMA adapters, rail by rail (B serves, A sends), graded against each link's rate",
+    flags: ["seconds", "json"],
+    takesArguments: true,
+    async run(ctx) {
+      const usage = "fabric-test A B [--seconds N] [--json]";
+      const clientNode = required(ctx.args, 0, "A", usage);
+      const serverNode = required(ctx.args, 1, "B", usage);
+      const seconds = parseSecondsFlag(ctx.values.seconds);
+      const view = await ctx.api.fabric.test.mutate({
+        clientNode,
+        serverNode,
+        ...(seconds === undefined ? {} : { seconds }),
+      });
+      if (ctx.values.json) printJson(ctx, view);
+      else ctx.write(fabricText(view));
+      return view.status === "ok" ? 0 : 1;
     },
   },
   reclaim: {
