@@ -122,7 +122,8 @@ describe(`R7: a ${MINUTES}-minute soak under faults`, () => {
           if (model.state === "unplaceable" && model.unplaceableReasons.length === 0)
             found.push(`${model.name} is unplaceable and says no reason`);
         }
-        return { atMs: Date.now(), found };
+        const atS = Math.round((Date.now() - startedMs) / 1000);
+        return { atMs: Date.now(), found: found.map((what) => `at ${atS} s: ${what}`) };
       }, 1_000);
 
       // The server's resident memory once a minute (P10: no growth over a long run).

@@ -81,8 +81,9 @@ export function rssSlope(samples: ReadonlyArray<{ atMin: number; mib: number }>)
 }
 
 function formatAt(seconds: number): string {
-  const m = Math.floor(seconds / 60);
-  const s = Math.round(seconds % 60);
+  const whole = Math.round(seconds);
+  const m = Math.floor(whole / 60);
+  const s = whole % 60;
   return `${m}:${String(s).padStart(2, "0")}`;
 }
 
