@@ -100,7 +100,16 @@ describe("agent replicas over the WebSocket", () => {
     if (register.msg.case !== "register") throw new Error("unreachable");
     expect(register.msg.value).toMatchObject({
       engines: [...ENGINE_NAMES],
-      features: ["replicas", "logs", "log-search", "reclaim", "upgrade", "engine-build", "doctor", "fabric-test"],
+      features: [
+        "replicas",
+        "logs",
+        "log-search",
+        "reclaim",
+        "upgrade",
+        "engine-build",
+        "doctor",
+        "fabric-test",
+      ],
       replicas: [],
     });
     send({
