@@ -61,7 +61,7 @@ export function AddPeerForm({ send, onClose, error, isPending }: AddPeerFormProp
       <FormField label={t("add.url")} hint={t("add.urlHint")}>
         <input
           value={draft.url}
-          placeholder="http://10.0.4.12:8080"
+          placeholder={t("add.urlPlaceholder")}
           onChange={text("url")}
           data-testid="federation-add-url"
         />
