@@ -4,8 +4,9 @@ import { resolve } from "node:path";
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { parseMirrors, parsePowerBudgets, type MirrorSetting } from "@llmgw/domain";
+import { parsePowerBudgets } from "@llmgw/domain";
 import { TRACING_ENV, tracingConfigFrom, type GatewayConfig } from "./gateway/gateway-config";
+import { MIRRORS_ENV, type MirrorsConfig } from "./mirrors/mirror-config";
 import { readSettingsFile, SettingsFileError } from "./install/settings-file";
 
 const DEFAULT_HOME = ".llmgw";
@@ -155,22 +156,6 @@ const envSchema = z.object({
     .min(200, "LLMGW_FEDERATION_CHECK_MS must be at least 200")
     .max(600_000, "LLMGW_FEDERATION_CHECK_MS must be at most 600000")
     .default(5_000),
-  /** NAME=URL, comma-separated, the primary first (docs/mirrors.md). */
-  LLMGW_MIRRORS: z
-    .string()
-    .default("")
-    .transform((text, ctx) => {
-      const parsed = parseMirrors(text);
-      if (parsed.ok) return parsed.mirrors;
-      for (const error of parsed.errors) ctx.addIssue({ code: "custom", message: error });
-      return z.NEVER;
-    }),
-  LLMGW_MIRROR_CHECK_MS: z.coerce
-    .number({ message: "LLMGW_MIRROR_CHECK_MS must be a number" })
-    .int("LLMGW_MIRROR_CHECK_MS must be a whole number")
-    .min(200, "LLMGW_MIRROR_CHECK_MS must be at least 200")
-    .max(600_000, "LLMGW_MIRROR_CHECK_MS must be at most 600000")
-    .default(15_000),
   LLMGW_FEDERATION_SYNC_MS: z.coerce
     .number({ message: "LLMGW_FEDERATION_SYNC_MS must be a number" })
     .int()
@@ -215,6 +200,7 @@ const envSchema = z.object({
   LLMGW_MCP_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   LLMGW_MCP_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   ...TRACING_ENV,
+  ...MIRRORS_ENV,
 });
 
 export interface ServerConfig {
@@ -279,12 +265,7 @@ export interface ServerConfig {
     /** How often each peer's /v1/models is synced. */
     syncIntervalMs: number;
   };
-  mirrors: {
-    /** The mirrors nodes fetch mirror:PATH sources from, the primary first. */
-    list: MirrorSetting[];
-    /** How often each mirror is asked whether it answers (its timeout is the same, at most 3 s). */
-    checkIntervalMs: number;
-  };
+  mirrors: MirrorsConfig;
   mcp: {
     /** Whether MCP servers may be on private, loopback, link-local or metadata addresses. */
     isPrivateAllowed: boolean;

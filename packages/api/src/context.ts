@@ -58,7 +58,6 @@ import type { ReclaimView } from "./reclaim/schemas";
 import type { ReleaseView } from "./releases/schemas";
 import type { ControlPlaneView } from "./control-planes/schemas";
 import type { UpgradeControlPlaneResult, UpgradeNodeResult, UpgradePlan } from "./upgrade/schemas";
-import type { Refusal, RefusalInit } from "./refusals";
 import type {
   BenchAccess,
   BenchAccessInput,
@@ -79,26 +78,7 @@ import type { ExploreAnswer, ExploreInput } from "./explore/schemas";
 import type { FacilityHoldView, FacilityView, NodeCordonInput } from "./facility/schemas";
 import type { UsageQueryInput, UsageReport, UsageSeries, UsageSeriesInput } from "./usage/schemas";
 
-/**
- * Refusals the services raise with a sentence an operator can act on; the router turns them into
- * BAD_REQUEST / NOT_FOUND / CONFLICT answers carrying that sentence (and each error line). The
- * code and parameters let the console say the same in the operator's language.
- */
-export class ServiceError extends Error {
-  override readonly name = "ServiceError";
-  readonly details: string[];
-  readonly refusal: Refusal;
-  constructor(
-    readonly kind:
-      "invalid" | "not_found" | "conflict" | "unavailable" | "forbidden" | "unauthorized",
-    message: string,
-    init: RefusalInit,
-  ) {
-    super(message);
-    this.details = init.details ?? [];
-    this.refusal = { code: init.code, params: init.params ?? {} };
-  }
-}
+export { ServiceError } from "./service-error";
 
 /** Who is acting, for the audit log. */
 export interface Actor {
