@@ -12,7 +12,7 @@
 import { cpus, loadavg } from "node:os";
 import { readFileSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eq, openStore, usageRecords, type Store } from "@llmgw/db";
+import { eq, inArray, openStore, replicas, usageRecords, type Store } from "@llmgw/db";
 import { messageOf } from "@llmgw/domain";
 import {
   serverSetup,
@@ -24,8 +24,8 @@ import {
 import { simGpuModel, simWeightsSource, startFleet, type Fleet } from "./harness";
 import { checkPlacements } from "./control-plane-faults";
 import { sleep, startLoad, startSampler, type RunningLoad } from "./fault-load";
-import { inject, type SoakWorld } from "./soak/faults";
-import { explainFailure, reconcileUsage } from "./soak/invariants";
+import { engineRecords, inject, type SoakWorld } from "./soak/faults";
+import { explainFailure, OrphanEngines, reconcileUsage } from "./soak/invariants";
 import { soakSection, type SoakResult } from "./soak/report";
 import { faultSchedule } from "./soak/schedule";
 
@@ -50,6 +50,15 @@ const MODELS = [
   { name: "soak-b", gpus: 1, size: 2, clients: 2 },
 ];
 const DESIRED = new Map(MODELS.map((m) => [m.name, m.size]));
+/** No size bound: the nodes' records are checked for cards held twice only. */
+const UNBOUNDED = new Map(MODELS.map((m) => [m.name, Number.POSITIVE_INFINITY]));
+/** Phases in which the store holds a replica's cards. */
+const HOLDING = ["placing", "fetching", "starting", "ready", "draining"] as const;
+/**
+ * How long a node may run an engine the control plane no longer holds: its agent's silence check
+ * (5 s idle + 3 s ping), a reconnect, and the engine's 10 s stop grace, with room for a busy machine.
+ */
+const ORPHAN_BOUND_MS = 45_000;
 
 describe(`R7: a ${MINUTES}-minute soak under faults`, () => {
   let postgres: PostgresServer;
@@ -112,10 +121,26 @@ describe(`R7: a ${MINUTES}-minute soak under faults`, () => {
         }),
       );
       const agentDirs = NODES.map((n) => fleet.agent(n.name).dataDir);
+      const orphans = new OrphanEngines(ORPHAN_BOUND_MS);
       const checker = startSampler(async () => {
-        const found = (await checkPlacements(store.db, agentDirs, DESIRED)).map(
-          (v) => `${v.source}: ${v.what}`,
+        // The store: no card held twice, no model above its size. The nodes: no card held twice.
+        // An engine a node still runs for a replica the store no longer holds is not counted
+        // towards its model's size (its node was taken for lost while its agent was silent, or it
+        // was replaced); it must be gone within the bound instead.
+        const found = [
+          ...(await checkPlacements(store.db, [], DESIRED)),
+          ...(await checkPlacements(store.db, agentDirs, UNBOUNDED)).filter(
+            (v) => v.source === "agents",
+          ),
+        ].map((v) => `${v.source}: ${v.what}`);
+        const held = await store.db
+          .select({ id: replicas.id })
+          .from(replicas)
+          .where(inArray(replicas.phase, [...HOLDING]));
+        const engines = NODES.flatMap((n) =>
+          engineRecords(fleet.agent(n.name).dataDir).map((e) => ({ ...e, node: n.name })),
         );
+        found.push(...orphans.check(engines, new Set(held.map((r) => r.id)), Date.now()));
         for (const model of await fleet.api.models.list.query()) {
           if (model.state === "parked" && !model.lastError)
             found.push(`${model.name} is parked and says no reason`);

@@ -96,7 +96,7 @@ interface EngineRecord {
 }
 
 /** The engines an agent records as running (its replicas.json). */
-function engineRecords(dataDir: string): EngineRecord[] {
+export function engineRecords(dataDir: string): EngineRecord[] {
   try {
     const state = JSON.parse(readFileSync(join(dataDir, "replicas.json"), "utf8")) as {
       replicas?: EngineRecord[];

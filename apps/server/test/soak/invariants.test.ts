@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { explainFailure, reconcileUsage } from "./invariants";
+import { explainFailure, OrphanEngines, reconcileUsage } from "./invariants";
 
 const refusal = (status: number, code?: string) => ({
   kind: "refused" as const,
@@ -71,5 +71,30 @@ describe("reconcileUsage", () => {
       "d: refused with 429, recorded as 503",
       "z: 1 usage row(s) for a request no client sent",
     ]);
+  });
+});
+
+describe("OrphanEngines", () => {
+  it("lets an engine the store no longer holds run for the bound, and names it past it", () => {
+    const orphans = new OrphanEngines(30_000);
+    const engines = [
+      { replicaId: "a-1", node: "n1" },
+      { replicaId: "b-1", node: "n2" },
+    ];
+    const held = new Set(["a-1"]);
+    expect(orphans.check(engines, held, 0)).toEqual([]);
+    expect(orphans.check(engines, held, 30_000)).toEqual([]);
+    expect(orphans.check(engines, held, 31_000)).toEqual([
+      "n2 still runs the engine of b-1, which the control plane no longer holds, 31 s on",
+    ]);
+  });
+
+  it("starts the clock again for an engine that was stopped and an id seen afresh", () => {
+    const orphans = new OrphanEngines(30_000);
+    const b = [{ replicaId: "b-1", node: "n2" }];
+    orphans.check(b, new Set(), 0);
+    expect(orphans.check([], new Set(), 20_000)).toEqual([]);
+    expect(orphans.check(b, new Set(), 40_000)).toEqual([]);
+    expect(orphans.check(b, new Set(), 71_000)).toHaveLength(1);
   });
 });

@@ -69,3 +69,38 @@ export function reconcileUsage(
     found.push(`${requestId}: ${extra.length} usage row(s) for a request no client sent`);
   return found;
 }
+
+/**
+ * Engines a node still runs for a replica the control plane no longer holds (its node was taken
+ * for lost while its agent was silent, or it was replaced). Such an engine is expected for a
+ * moment: it is stopped once its agent hears the control plane again, after the engine's stop
+ * grace. One still running `boundMs` after it was first seen orphaned is a violation.
+ */
+export class OrphanEngines {
+  private readonly since = new Map<string, number>();
+
+  constructor(private readonly boundMs: number) {}
+
+  /** `engines`: what the agents record; `held`: the replica ids the store holds cards for. */
+  check(
+    engines: ReadonlyArray<{ replicaId: string; node: string }>,
+    held: ReadonlySet<string>,
+    nowMs: number,
+  ): string[] {
+    const seen = new Set<string>();
+    const found: string[] = [];
+    for (const { replicaId, node } of engines) {
+      if (held.has(replicaId)) continue;
+      const key = `${node}/${replicaId}`;
+      seen.add(key);
+      const firstMs = this.since.get(key) ?? nowMs;
+      this.since.set(key, firstMs);
+      if (nowMs - firstMs > this.boundMs)
+        found.push(
+          `${node} still runs the engine of ${replicaId}, which the control plane no longer holds, ${Math.round((nowMs - firstMs) / 1000)} s on`,
+        );
+    }
+    for (const key of this.since.keys()) if (!seen.has(key)) this.since.delete(key);
+    return found;
+  }
+}
