@@ -102,7 +102,15 @@ describe("R1: a node dies while clients stream", () => {
   afterAll(async () => fleet?.stop(Boolean(process.env.IT_DUMP)));
 
   it("serves every request not yet streaming, ends cut streams with an error, and rebuilds the replica", async () => {
-    const before = await readyReplicas();
+    // Both replicas ready as the fault comes. A busy machine can delay a heartbeat past this
+    // file's 3 s lost-node setting between the setup and here; the node is then rebuilt first.
+    const before = await waitFor(
+      async () => {
+        const ready = await readyReplicas();
+        return ready.length === 2 ? ready : undefined;
+      },
+      { what: "2 ready replicas of r1 before the kill", timeoutMs: 60_000 },
+    );
     const victim = must(before[0], "a first ready replica");
     const victimNode = victim.nodeName;
     const survivor = must(before[1], "a second ready replica");
