@@ -12,6 +12,7 @@ import { EngineLogTail } from "./engine-log";
 import { engineExitMessage, terminateProcessGroup, withLastLines } from "./engine-stop";
 import { healthUrl } from "./health";
 import { buildEngineCommand, chooseAdapter, type LaunchPlan } from "./launch-plan";
+import { fetchAdapters, fetchWatched } from "./replica-fetch";
 import {
   DEFAULT_START_TIMEOUT_MS,
   isTerminal,
@@ -87,7 +88,9 @@ export class Replica {
         plan.standIn === ""
           ? await this.fetchWeights(plan, this.spec.source)
           : standInWeights(this.spec.source);
-      const adapters = await this.fetchAdapters(plan);
+      const adapters = await fetchAdapters(this.spec, plan, (source) =>
+        this.fetchWeights(plan, source),
+      );
       if (this.isStopping) return;
       await this.spawnEngine(plan, weights, adapters);
       await this.waitReady();
@@ -96,53 +99,15 @@ export class Replica {
     }
   }
 
-  /** Each adapter into the same cache as the weights, held to the same pickle rule. */
-  private async fetchAdapters(plan: LaunchPlan): Promise<LaunchAdapter[]> {
-    const fetched: LaunchAdapter[] = [];
-    for (const adapter of this.spec.adapters) {
-      const where =
-        plan.standIn === ""
-          ? await this.fetchWeights(plan, adapter.source).catch((error: unknown) => {
-              throw new Error(`adapter "${adapter.name}": ${messageOf(error)}`);
-            })
-          : standInWeights(adapter.source);
-      fetched.push({
-        name: adapter.name,
-        path: where.modelPath,
-        ...(adapter.rank > 0 ? { rank: adapter.rank } : {}),
-      });
-    }
-    return fetched;
-  }
-
-  private async fetchWeights(plan: LaunchPlan, source: string): Promise<ResolvedWeights> {
-    const watchdog = setInterval(() => {
-      if (this.deps.nowMs() - this.lastProgressAtMs > this.startTimeoutMs) {
-        this.abort.abort(
-          new Error(
-            `no download progress for ${Math.round(this.startTimeoutMs / 1000)} s (start timeout)`,
-          ),
-        );
-      }
-    }, this.deps.healthPollMs);
-    try {
-      return await this.deps.weights.resolve(source, {
-        allowPickle: this.spec.allowPickle,
-        isSimulator: plan.adapter.name === "sim",
-        mirrors: this.spec.mirrors.map(({ name, baseUrl }) => ({ name, baseUrl })),
-        signal: this.abort.signal,
-        onProgress: (progress) => this.onFetchProgress(progress.receivedBytes, progress.totalBytes),
-      });
-    } catch (error) {
-      const reason = this.abort.signal.reason as Error | undefined;
-      throw new Error(
-        reason !== undefined && !this.isStopping
-          ? `fetch stalled: ${reason.message}`
-          : messageOf(error),
-      );
-    } finally {
-      clearInterval(watchdog);
-    }
+  /** The weights (or an adapter) into the node's cache, the download watched for progress. */
+  private fetchWeights(plan: LaunchPlan, source: string): Promise<ResolvedWeights> {
+    return fetchWatched({
+      ...{ deps: this.deps, spec: this.spec, plan, source, abort: this.abort },
+      startTimeoutMs: this.startTimeoutMs,
+      lastProgressAtMs: () => this.lastProgressAtMs,
+      isStopping: () => this.isStopping,
+      onProgress: (received, total) => this.onFetchProgress(received, total),
+    });
   }
 
   private onFetchProgress(receivedBytes: number, totalBytes: number | undefined): void {
