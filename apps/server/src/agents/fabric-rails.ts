@@ -43,18 +43,18 @@ export function downRail(pair: RailPair): FabricRailView | null {
   const down = [pair.client, pair.server].filter((adapter) => !isActive(adapter));
   if (down.length === 0) return null;
   const names = down.map((adapter) => `${adapter.name} is ${adapter.state || "in no state"}`);
-  return {
-    ...railBase(pair),
-    averageGbps: null,
-    peakGbps: null,
-    ratio: null,
-    status: "failed",
-    summary: `not run: ${names.join(", ")}`,
-    fix: "bring the port up (ibstat shows its state; check the cable and the switch port)",
-  };
+  return failedRail(
+    pair,
+    `not run: ${names.join(", ")}`,
+    "bring the port up (ibstat shows its state; check the cable and the switch port)",
+  );
 }
 
-export function failedRail(pair: RailPair, why: string): FabricRailView {
+export function failedRail(
+  pair: RailPair,
+  why: string,
+  fix = "see the reason; both agents' logs have perftest's output (llmgw ctl logs NODE)",
+): FabricRailView {
   return {
     ...railBase(pair),
     averageGbps: null,
@@ -62,7 +62,7 @@ export function failedRail(pair: RailPair, why: string): FabricRailView {
     ratio: null,
     status: "failed",
     summary: why,
-    fix: "see the reason; both agents' logs have perftest's output (llmgw ctl logs NODE)",
+    fix,
   };
 }
 
