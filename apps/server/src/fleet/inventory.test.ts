@@ -8,6 +8,7 @@ import { createInventoryWriter } from "./inventory";
 const failingDb = {
   transaction: () => Promise.reject(new Error("disk full")),
   update: () => ({ set: () => ({ where: () => Promise.reject(new Error("connection lost")) }) }),
+  execute: () => Promise.reject(new Error("connection reset")),
 } as unknown as Database;
 
 describe("createInventoryWriter", () => {
@@ -21,11 +22,14 @@ describe("createInventoryWriter", () => {
     );
     await writer.registered(create(RegisterSchema, { nodeId: "n1" }));
     await writer.disconnected("n2");
-    await writer.lastSeen("n3", new Date(0));
+    await writer.lastSeen([
+      { nodeId: "n3", at: new Date(0) },
+      { nodeId: "n4", at: new Date(0) },
+    ]);
     expect(lines).toEqual([
       "could not save node n1: disk full",
       "could not save node n2: connection lost",
-      "could not save node n3: connection lost",
+      "could not save the last-seen times of 2 nodes: connection reset",
     ]);
   });
 });

@@ -1,7 +1,7 @@
 // Persists what agents report at registration, and when each node was last heard, so the fleet
 // is known again after a restart.
 import { messageOf } from "@llmgw/domain";
-import { eq, gpus, inArray, nodes, type Database } from "@llmgw/db";
+import { eq, gpus, inArray, nodes, sql, type Database } from "@llmgw/db";
 import type { Gpu, Register } from "@llmgw/proto";
 import type { FleetRegistry } from "./registry";
 
@@ -71,13 +71,32 @@ async function saveLastSeen(db: Database, nodeId: string, at: Date): Promise<voi
   await db.update(nodes).set({ lastSeenAt: at }).where(eq(nodes.id, nodeId));
 }
 
+/** Rows per UPDATE: two parameters each, well under PostgreSQL's 65,535 per statement. */
+const LAST_SEEN_BATCH = 5_000;
+
+/** Many nodes' last-seen times in one UPDATE … FROM (VALUES …) per batch. */
+async function saveLastSeenMany(
+  db: Database,
+  seen: ReadonlyArray<{ nodeId: string; at: Date }>,
+): Promise<void> {
+  for (let start = 0; start < seen.length; start += LAST_SEEN_BATCH) {
+    const rows = seen
+      .slice(start, start + LAST_SEEN_BATCH)
+      .map(({ nodeId, at }) => sql`(${nodeId}::text, ${at.toISOString()}::timestamptz)`);
+    await db.execute(
+      sql`update ${nodes} set last_seen_at = seen.at from (values ${sql.join(rows, sql`, `)}) as seen(id, at) where ${nodes.id} = seen.id`,
+    );
+  }
+}
+
 /** Saves node inventory as agent sessions come and go; a failed write is logged, never thrown. */
 export interface InventoryWriter {
   /** A node registered: its inventory (host, cards) is saved anew. */
   registered(register: Register): Promise<void>;
   /** A node's session closed: its last-seen time is saved. */
   disconnected(nodeId: string): Promise<void>;
-  lastSeen(nodeId: string, at: Date): Promise<void>;
+  /** The live nodes' last-seen times, written together. */
+  lastSeen(seen: ReadonlyArray<{ nodeId: string; at: Date }>): Promise<void>;
 }
 
 export function createInventoryWriter(
@@ -86,15 +105,17 @@ export function createInventoryWriter(
   nowMs: () => number,
   log: (line: string) => void,
 ): InventoryWriter {
-  const persist = (nodeId: string, work: Promise<void>) =>
-    work.catch((error: unknown) => log(`could not save node ${nodeId}: ${messageOf(error)}`));
+  const persist = (what: string, work: Promise<void>) =>
+    work.catch((error: unknown) => log(`could not save ${what}: ${messageOf(error)}`));
   return {
-    registered: (register) => persist(register.nodeId, saveRegistration(db, register, new Date())),
+    registered: (register) =>
+      persist(`node ${register.nodeId}`, saveRegistration(db, register, new Date())),
     disconnected: (nodeId) =>
       persist(
-        nodeId,
+        `node ${nodeId}`,
         saveLastSeen(db, nodeId, new Date(registry.get(nodeId)?.lastSeenMs ?? nowMs())),
       ),
-    lastSeen: (nodeId, at) => persist(nodeId, saveLastSeen(db, nodeId, at)),
+    lastSeen: (seen) =>
+      persist(`the last-seen times of ${seen.length} nodes`, saveLastSeenMany(db, seen)),
   };
 }

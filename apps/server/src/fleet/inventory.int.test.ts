@@ -1,0 +1,61 @@
+// Node last-seen times on a real PGlite store and a real PostgreSQL: the liveness sweep's batch
+// (more nodes than one statement takes, so the chunks are exercised) lands every node's own time,
+// leaves nodes outside the batch alone, and an unknown node id in it changes nothing.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { asc, nodes, openStore, type Store } from "@llmgw/db";
+import { startPostgres, tempDir } from "@llmgw/testing";
+import { createInventoryWriter } from "./inventory";
+
+const NODES = 5_200;
+const STORES: [string, () => Promise<Store>][] = [
+  ["PGlite", async () => openStore({ kind: "pglite", dataDir: (await tempDir("inventory")).path })],
+  ["PostgreSQL", async () => openStore({ kind: "postgres", url: (await startPostgres()).url })],
+];
+
+describe.each(STORES)("node last-seen times on %s", (_name, open) => {
+  let store: Store;
+  const start = Date.parse("2030-06-01T00:00:00Z");
+  const id = (i: number) => `node-${String(i).padStart(5, "0")}`;
+
+  beforeAll(async () => {
+    store = await open();
+    const rows = Array.from({ length: NODES }, (_, i) => ({
+      id: id(i),
+      name: id(i),
+      agentVersion: "1.0.0",
+      host: { cpuModel: "", cpuCores: 0, os: "", arch: "", driverVersion: null },
+      memoryBytesTotal: 0,
+      diskBytesTotal: 0,
+      lastSeenAt: new Date(start),
+    }));
+    for (let i = 0; i < rows.length; i += 1_000)
+      await store.db.insert(nodes).values(rows.slice(i, i + 1_000));
+  });
+  afterAll(async () => store?.close());
+
+  it("writes each node's own time in batches and touches no other node", async () => {
+    const logged: string[] = [];
+    const writer = createInventoryWriter(
+      store.db,
+      { get: () => undefined },
+      () => start,
+      (line) => logged.push(line),
+    );
+    // Every node but the last, each with a time of its own, and one id the store never heard of.
+    const seen = Array.from({ length: NODES - 1 }, (_, i) => ({
+      nodeId: id(i),
+      at: new Date(start + (i + 1) * 1_000),
+    }));
+    await writer.lastSeen([...seen, { nodeId: "never-registered", at: new Date(start) }]);
+    expect(logged).toEqual([]);
+
+    const stored = await store.db
+      .select({ id: nodes.id, lastSeenAt: nodes.lastSeenAt })
+      .from(nodes)
+      .orderBy(asc(nodes.id));
+    expect(stored).toHaveLength(NODES);
+    for (let i = 0; i < NODES - 1; i++)
+      expect(stored[i]?.lastSeenAt.getTime(), id(i)).toBe(start + (i + 1) * 1_000);
+    expect(stored[NODES - 1]?.lastSeenAt.getTime()).toBe(start);
+  });
+});
