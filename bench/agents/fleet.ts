@@ -37,15 +37,21 @@ export interface Stand {
  * raised to the fleet size: every simulated agent dials from 127.0.0.1, so a reconnect storm would
  * otherwise meet the per-address cap meant for strangers, which real fleets spread over addresses.
  */
-async function startLlmgw(
+export async function startLlmgw(
   agentCount: number,
   nodeArgs: string[],
+  other: { env?: Record<string, string>; command?: string } = {},
 ): Promise<{ server: ServerHandle; homeDir: string }> {
   const setup = await serverSetup();
-  // `llmgw server` as spawnLlmgw runs it, with room for node flags NODE_OPTIONS refuses.
-  const process = spawnProcess(globalThis.process.execPath, [...nodeArgs, llmgwBin(), "server"], {
+  // `llmgw server` as spawnLlmgw runs it, with room for node flags NODE_OPTIONS refuses; or a
+  // release's `bin/llmgw` when `other.command` names one.
+  const [command, args] = other.command
+    ? [other.command, ["server"]]
+    : [globalThis.process.execPath, [...nodeArgs, llmgwBin(), "server"]];
+  const process = spawnProcess(command, args, {
     name: "llmgw",
     env: {
+      ...other.env,
       LLMGW_HOME: setup.homeDir,
       LLMGW_PORT: String(setup.httpPort),
       LLMGW_AGENT_PORT: String(setup.agentPort),
@@ -71,7 +77,7 @@ async function startLlmgw(
   return { server, homeDir: setup.homeDir };
 }
 
-async function adminApi(apiUrl: string): Promise<TRPCClient<AppRouter>> {
+export async function adminApi(apiUrl: string): Promise<TRPCClient<AppRouter>> {
   const anonymous = createTRPCClient<AppRouter>({
     links: [httpLink({ url: `${apiUrl}/api/trpc` })],
   });

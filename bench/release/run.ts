@@ -4,8 +4,7 @@
 // markdown table and writes it to docs/benchmarks.md. `--smoke` starts each once: it fails when
 // either does not start or reports no memory, never on timings.
 import { withBenchSection } from "../section";
-import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -17,6 +16,7 @@ import {
   tempDir,
   waitFor,
 } from "@llmgw/testing";
+import { buildRelease, checkoutVersion } from "./build";
 import { releaseSection, resultsTable, type StartSample } from "./report";
 
 const COMMAND = "npm run bench:release";
@@ -36,28 +36,6 @@ function describeMachine(): string {
   const memoryGib = Math.round(totalmem() / 2 ** 30);
   const load = loadavg()[0]?.toFixed(1) ?? "?";
   return `${cores.length} × ${cores[0]?.model.trim() ?? "unknown CPU"}, ${memoryGib} GiB, Node ${process.version}, load average ${load} at the start`;
-}
-
-/** Builds and unpacks a release; answers its folder and sizes. */
-async function buildRelease(version: string) {
-  const outDir = (await tempDir("bench-release-out")).path;
-  const build = spawnProcess(
-    process.execPath,
-    [join(ROOT, "scripts", "release.mjs"), "--version", version, "--out", outDir],
-    { name: "release build", cwd: ROOT },
-  );
-  const exit = await build.exited;
-  if (exit.code !== 0) throw new Error(`the release build failed:\n${build.output()}`);
-  const tarball = join(outDir, `llmgw-${version}-linux-x64.tar.gz`);
-  const unpackDir = (await tempDir("bench-release")).path;
-  const untar = spawnSync("tar", ["-xzf", tarball, "-C", unpackDir]);
-  if (untar.status !== 0) throw new Error(`tar -x failed: ${untar.stderr.toString()}`);
-  const releaseDir = join(unpackDir, `llmgw-${version}`);
-  return {
-    releaseDir,
-    tarballBytes: statSync(tarball).size,
-    bundleBytes: statSync(join(releaseDir, "lib", "llmgw.mjs")).size,
-  };
 }
 
 function rssBytesOf(pid: number): number {
@@ -105,9 +83,7 @@ async function main(): Promise<number> {
   const runs = values.smoke ? 1 : Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number ≥ 1`);
   const machine = describeMachine();
-  const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
-    version: string;
-  };
+  const version = checkoutVersion();
   const built = await buildRelease(version);
   const targets: Target[] = [
     {

@@ -25,6 +25,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   return options.kind === "pglite" ? openPglite(options.dataDir) : openPostgres(options);
 }
 
+/** The embedded store's shared buffers (see openPglite). */
+export const PGLITE_SHARED_BUFFERS = "16MB";
+
 async function openPglite(dataDir: string): Promise<Store> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
@@ -33,7 +36,13 @@ async function openPglite(dataDir: string): Promise<Store> {
   // Before PGlite reads a byte: a second process on the directory must not open it at all.
   const lock = lockPgliteDir(dataDir);
   try {
-    const client = await PGlite.create(dataDir);
+    // PostgreSQL's default 128 MB of shared buffers lives in PGlite's WebAssembly memory and is
+    // touched at start, so it is resident whatever the data: 16 MB holds llmgw's working set and
+    // took the server's RSS down by about 130 MiB (docs/benchmarks.md, P10). Given on the command
+    // line, not as postgresqlconf: PGlite would rewrite the data directory's postgresql.conf.
+    const client = await PGlite.create(dataDir, {
+      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+    });
     const db = drizzle(client, { schema });
     await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
     const close = async () => {

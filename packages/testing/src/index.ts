@@ -39,6 +39,7 @@ export {
   type SpawnedProcess,
   type SpawnProcessOptions,
 } from "./spawn-process.ts";
+export { rssSlope } from "./rss-slope.ts";
 export { tempDir, type TempDir } from "./temp-dir.ts";
 export { waitFor, type WaitForOptions } from "./wait-for.ts";
 export {

@@ -1,5 +1,6 @@
 // The soak's report: what was injected when, what the clients saw, and what the invariant checker
 // found, as the markdown section `npm run soak` writes into docs/reliability.md.
+import { rssSlope } from "@llmgw/testing";
 
 export interface SoakResult {
   minutes: number;
@@ -63,21 +64,6 @@ function describeRss(samples: ReadonlyArray<{ atMin: number; mib: number }>): st
     `${Math.max(...mibs).toFixed(0)} MiB, first ${mibs[0]?.toFixed(0)} and last ` +
     `${mibs.at(-1)?.toFixed(0)} MiB; least-squares slope ${rssSlope(samples).toFixed(2)} MiB a minute.`
   );
-}
-
-/** The least-squares slope of memory over time, MiB a minute. */
-export function rssSlope(samples: ReadonlyArray<{ atMin: number; mib: number }>): number {
-  const n = samples.length;
-  if (n < 2) return 0;
-  const meanX = samples.reduce((a, s) => a + s.atMin, 0) / n;
-  const meanY = samples.reduce((a, s) => a + s.mib, 0) / n;
-  let num = 0;
-  let den = 0;
-  for (const s of samples) {
-    num += (s.atMin - meanX) * (s.mib - meanY);
-    den += (s.atMin - meanX) ** 2;
-  }
-  return den === 0 ? 0 : num / den;
 }
 
 function formatAt(seconds: number): string {

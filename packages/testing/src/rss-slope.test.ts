@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rssSlope } from "./report";
+import { rssSlope } from "./rss-slope.ts";
 
 describe("rssSlope", () => {
   it("is the least-squares slope in MiB a minute, flat for a flat series", () => {

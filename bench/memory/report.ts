@@ -1,0 +1,87 @@
+// The memory benchmark's section of docs/benchmarks.md: per store, the node process's RSS and how
+// V8 splits it at each stage, the minutes' slope, and the P10 bar.
+import type { MemorySample } from "./sample";
+
+export interface StoreResult {
+  store: "pglite" | "postgres";
+  atRest: MemorySample;
+  withAgents: MemorySample;
+  withKeys: MemorySample;
+  minutes: MemorySample[];
+  slopeMibPerMin: number;
+}
+
+export interface RunInfo {
+  command: string;
+  date: string;
+  machine: string;
+  loadAtEnd: string;
+  agents: number;
+  keys: number;
+  minutes: number;
+  from: string;
+}
+
+const P10_RSS_MIB = 300;
+const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+const STORE_NAMES = { pglite: "PGlite (embedded)", postgres: "PostgreSQL 15" };
+
+function row(store: string, stage: string, s: MemorySample): string {
+  const other = s.rssBytes - s.heapTotalBytes - s.externalBytes;
+  return `| ${store} | ${stage} | ${mib(s.rssBytes)} | ${mib(s.heapUsedBytes)} | ${mib(s.heapTotalBytes)} | ${mib(s.externalBytes)} | ${mib(other)} | ${mib(s.groupRssBytes)} |`;
+}
+
+function stagesTable(results: StoreResult[], info: Pick<RunInfo, "agents" | "keys">) {
+  const lines = [
+    "| store | stage | RSS MiB | V8 heap used | V8 heap reserved | external (buffers, wasm) | rest (code, native, stacks) | process group RSS |",
+    "| ----- | ----- | ------: | -----------: | ---------------: | -----------------------: | --------------------------: | ----------------: |",
+  ];
+  for (const r of results) {
+    const name = STORE_NAMES[r.store];
+    lines.push(row(name, "at rest, no nodes", r.atRest));
+    lines.push(row(name, `${info.agents.toLocaleString("en")} agents beating`, r.withAgents));
+    lines.push(row(name, `+ ${info.keys.toLocaleString("en")} keys used once`, r.withKeys));
+    const last = r.minutes.at(-1);
+    if (last) lines.push(row(name, `after ${r.minutes.length} min of trickle`, last));
+  }
+  return lines.join("\n");
+}
+
+function barsTable(results: StoreResult[], info: Pick<RunInfo, "agents" | "keys">) {
+  const lines = ["| bar (P10) | store | measured | |", "| --------- | ----- | -------- | --- |"];
+  for (const r of results) {
+    const peak = Math.max(r.withKeys.rssBytes, ...r.minutes.map((m) => m.rssBytes)) / 2 ** 20;
+    lines.push(
+      `| RSS ≤ ${P10_RSS_MIB} MiB with ${info.agents.toLocaleString("en")} nodes and ${info.keys.toLocaleString("en")} keys | ${STORE_NAMES[r.store]} | ${peak.toFixed(0)} MiB at most | ${peak <= P10_RSS_MIB ? "met" : "**not met**"} |`,
+    );
+    lines.push(
+      `| no growth (slope of the minutes) | ${STORE_NAMES[r.store]} | ${r.slopeMibPerMin.toFixed(2)} MiB a minute over ${r.minutes.length} min | ${r.minutes.length >= 30 ? (r.slopeMibPerMin <= 0.5 ? "met" : "**not met**") : "too short to judge (30 min asked)"} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+export function memorySection(results: StoreResult[], info: RunInfo): string {
+  return [
+    "## Server memory at fleet size (P10)",
+    "",
+    "`bench/memory`: the control plane started from " +
+      (info.from === "release"
+        ? "a release (`scripts/release.mjs`, one esbuild bundle run by node)"
+        : "the checkout (TypeScript compiled at start by tsx)") +
+      ", on each store in turn. Readings: at rest with no nodes; with the bench's simulated agents " +
+      "joined through the join route and heartbeating every 2 s (as in the agents bench); after " +
+      "that many API keys were made and each used once on `/v1/models`; then once a minute while " +
+      "the agents beat and a trickle of requests uses random keys. RSS is the node process's " +
+      "(`VmRSS`); V8's split comes from the server's own `/metrics`; _external_ holds Buffers and " +
+      "PGlite's WebAssembly memory (an ArrayBuffer); _rest_ is RSS less V8's reserved heap and " +
+      "external memory: compiled code, native allocations and thread stacks.",
+    "",
+    stagesTable(results, info),
+    "",
+    barsTable(results, info),
+    "",
+    `Run ${info.date} on ${info.machine}; ${info.loadAtEnd} at the end.`,
+    `Command: \`${info.command} -- --agents ${info.agents} --keys ${info.keys} --minutes ${info.minutes}\` (\`--smoke --no-write\` is the quick check).`,
+  ].join("\n");
+}

@@ -1,0 +1,223 @@
+// The memory benchmark (P10): `tsx memory/run.ts [--agents 2000] [--keys 10000] [--minutes 30]
+// [--stores pglite,postgres] [--from release|checkout] [--smoke] [--no-write]` starts a control
+// plane on each store in turn and reads its memory at rest, with N simulated agents heartbeating,
+// then with K API keys each used once on /v1 (so the key lookup has seen them all), and then once a
+// minute while the agents keep beating and a trickle of requests uses the keys at random; it
+// reports the least-squares slope of those minutes. Each reading splits the node process's RSS into
+// V8's heap and external memory (buffers, and PGlite's WebAssembly memory). It writes its section
+// of docs/benchmarks.md. `--smoke` runs 20 agents, 200 keys and one minute, and fails only when a
+// reading is missing or an agent or key never worked.
+import { readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import type { TRPCClient } from "@trpc/client";
+import type { AppRouter } from "@llmgw/api";
+import { cleanupAll, rssSlope, startPostgres } from "@llmgw/testing";
+import { withBenchSection } from "../section";
+import { adminApi, HEARTBEAT_INTERVAL_MS, joinNodes, startLlmgw } from "../agents/fleet";
+import { connectAll } from "../agents/measure";
+import { SimAgent } from "../agents/sim-agent";
+import { buildRelease } from "../release/build";
+import { memorySection, type StoreResult } from "./report";
+import { sampleMemory, type MemorySample } from "./sample";
+
+const COMMAND = "npm run bench:memory";
+const ROOT = join(import.meta.dirname, "..", "..");
+const DOCS = join(ROOT, "docs", "benchmarks.md");
+const KEYS_AT_ONCE = 8;
+const SETTLE_MS = 15_000;
+
+const startedMs = Date.now();
+const log = (line: string) =>
+  console.error(`memory bench: ${((Date.now() - startedMs) / 1000).toFixed(0)} s: ${line}`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" / ");
+
+/** Runs `work` over `items`, `atOnce` at a time. */
+async function pool<T>(items: T[], atOnce: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    for (let at = next++; at < items.length; at = next++) await work(items[at] as T);
+  };
+  await Promise.all(Array.from({ length: atOnce }, worker));
+}
+
+async function makeKeys(api: TRPCClient<AppRouter>, count: number): Promise<string[]> {
+  const keys: string[] = [];
+  await pool(
+    Array.from({ length: count }, (_, at) => at),
+    KEYS_AT_ONCE,
+    async (at) => {
+      const created = await api.keys.create.mutate({
+        owner: `team:bench-${at % 50}`,
+        models: ["*"],
+      });
+      keys.push(created.key);
+    },
+  );
+  return keys;
+}
+
+/** Each key asks /v1/models once; answers how many were refused. */
+async function useKeys(v1Url: string, keys: string[]): Promise<number> {
+  let refused = 0;
+  await pool(keys, KEYS_AT_ONCE, async (key) => {
+    const response = await fetch(`${v1Url}/models`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    await response.arrayBuffer();
+    if (!response.ok) refused += 1;
+  });
+  return refused;
+}
+
+interface Options {
+  agents: number;
+  keys: number;
+  minutes: number;
+  command: string | undefined;
+}
+
+async function measureStore(
+  store: "pglite" | "postgres",
+  options: Options,
+  problems: string[],
+): Promise<StoreResult> {
+  const env: Record<string, string> = {};
+  if (store === "postgres") env.DATABASE_URL = (await startPostgres()).url;
+  // The cap on unregistered sockets per address covers the joins' keep-alive sockets as well.
+  const { server } = await startLlmgw(options.agents * 2 + 16, [], {
+    env,
+    command: options.command,
+  });
+  const read = () => sampleMemory(server.apiUrl, server.process.pid);
+  let agents: SimAgent[] = [];
+  try {
+    await sleep(SETTLE_MS);
+    const atRest = await read();
+    log(
+      `${store}: at rest ${(atRest.rssBytes / 2 ** 20).toFixed(0)} MiB; joining ${options.agents} agents`,
+    );
+    const nodes = await joinNodes(server, nodeNames(options.agents));
+    agents = nodes.map(
+      (node, at) => new SimAgent(node.nodeId, node.tls, HEARTBEAT_INTERVAL_MS, at + 1),
+    );
+    problems.push(
+      ...(await connectAll(agents, { url: server.agentUrl, isAcked: true }, HEARTBEAT_INTERVAL_MS)),
+    );
+    await sleep(SETTLE_MS);
+    const withAgents = await read();
+    log(
+      `${store}: with agents ${(withAgents.rssBytes / 2 ** 20).toFixed(0)} MiB; ${options.keys} keys`,
+    );
+    const api = await adminApi(server.apiUrl);
+    const keys = await makeKeys(api, options.keys);
+    const refused = await useKeys(`${server.apiUrl}/v1`, keys);
+    if (refused > 0)
+      problems.push(`${store}: ${refused} of ${keys.length} keys were refused on /v1/models`);
+    await sleep(SETTLE_MS);
+    const withKeys = await read();
+    const minutes: Array<{ atMin: number; sample: MemorySample }> = [];
+    const trickleStart = Date.now();
+    for (let minute = 1; minute <= options.minutes; minute++) {
+      while (Date.now() - trickleStart < minute * 60_000) {
+        await useKeys(`${server.apiUrl}/v1`, [keys[Math.floor(Math.random() * keys.length)] ?? ""]);
+        await sleep(50);
+      }
+      minutes.push({ atMin: minute, sample: await read() });
+      log(
+        `${store}: minute ${minute}: ${((minutes.at(-1)?.sample.rssBytes ?? 0) / 2 ** 20).toFixed(0)} MiB`,
+      );
+    }
+    const slopeMibPerMin = rssSlope(
+      minutes.map(({ atMin, sample }) => ({ atMin, mib: sample.rssBytes / 2 ** 20 })),
+    );
+    return {
+      store,
+      atRest,
+      withAgents,
+      withKeys,
+      minutes: minutes.map((m) => m.sample),
+      slopeMibPerMin,
+    };
+  } finally {
+    for (const agent of agents) agent.drop();
+    await server.process.stop();
+  }
+}
+
+function nodeNames(count: number): string[] {
+  return Array.from({ length: count }, (_, at) => `mem-${String(at).padStart(5, "0")}`);
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      agents: { type: "string", default: "2000" },
+      keys: { type: "string", default: "10000" },
+      minutes: { type: "string", default: "30" },
+      stores: { type: "string", default: "pglite,postgres" },
+      from: { type: "string", default: "release" },
+      smoke: { type: "boolean", default: false },
+      "no-write": { type: "boolean", default: false },
+    },
+  });
+  const agents = values.smoke ? 20 : Number(values.agents);
+  const keyCount = values.smoke ? 200 : Number(values.keys);
+  const minutes = values.smoke ? 1 : Number(values.minutes);
+  const stores = values.stores.split(",");
+  if (![agents, keyCount, minutes].every((n) => Number.isInteger(n) && n >= 1))
+    throw new Error("--agents, --keys and --minutes take whole numbers ≥ 1");
+  if (stores.some((s) => s !== "pglite" && s !== "postgres"))
+    throw new Error(
+      `--stores takes pglite, postgres or both (comma-separated), not ${values.stores}`,
+    );
+  if (values.from !== "release" && values.from !== "checkout")
+    throw new Error(`--from is release or checkout, not ${values.from}`);
+  const cores = cpus();
+  const machine = `${cores.length} × ${cores[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average (1 / 5 / 15 min) ${load()} at the start`;
+  let command: string | undefined;
+  if (values.from === "release") {
+    log("building a release");
+    command = join((await buildRelease()).releaseDir, "bin", "llmgw");
+  }
+  const problems: string[] = [];
+  const results: StoreResult[] = [];
+  for (const store of stores as Array<"pglite" | "postgres">)
+    results.push(await measureStore(store, { agents, keys: keyCount, minutes, command }, problems));
+  const info = {
+    command: COMMAND,
+    date: new Date().toISOString().slice(0, 10),
+    machine,
+    loadAtEnd: load(),
+    agents,
+    keys: keyCount,
+    minutes,
+    from: values.from,
+  };
+  const section = memorySection(results, info);
+  console.log(section);
+  if (problems.length > 0) {
+    console.error(`memory bench: errors:\n  ${problems.slice(0, 20).join("\n  ")}`);
+    return 1;
+  }
+  if (!values.smoke && !values["no-write"]) {
+    writeFileSync(DOCS, withBenchSection("memory", readFileSync(DOCS, "utf8"), section));
+    log(`wrote ${DOCS}`);
+  }
+  return 0;
+}
+
+main()
+  .then((code) => {
+    process.exitCode = code;
+  })
+  .catch(async (error: unknown) => {
+    console.error(`memory bench: ${error instanceof Error ? error.stack : String(error)}`);
+    await cleanupAll();
+    process.exitCode = 1;
+  });
