@@ -18,7 +18,7 @@ const failed: FailedRequest = {
   status: 500,
   requestId: "req-9",
   owner: "team:ml",
-  keyPrefix: "llmgw_ab12",
+  keyPrefix: "ab12",
   latencyMs: 40,
   replicaId: "qwen-1",
   nodeId: "node-a",
@@ -61,7 +61,7 @@ describe("ctl requests failed", () => {
     };
     const text = failedTable(page);
     expect(text).toMatch(/TIME +MODEL +STATUS +KEY +REQUEST +REPLICA +NODE/);
-    expect(text).toMatch(/qwen +500 +llmgw_ab12 +req-9 +qwen-1 +gpu-a/);
+    expect(text).toMatch(/qwen +500 +llmgw_ab12_… +req-9 +qwen-1 +gpu-a/);
     expect(text).toContain("qwen-0 (gone)");
     expect(text).toContain("  req-8: llmgw ctl logs gpu-a --request req-8");
     expect(text).toContain("more are older");

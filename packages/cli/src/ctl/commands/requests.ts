@@ -36,7 +36,7 @@ export function failedTable(page: FailedRequestsPage): string {
     r.at,
     r.model,
     String(r.status),
-    r.keyPrefix ?? `(key gone) ${r.owner}`,
+    r.keyPrefix === null ? `(key gone) ${r.owner}` : `llmgw_${r.keyPrefix}_…`,
     r.requestId,
     r.replicaId === null ? "-" : `${r.replicaId}${r.isReplicaGone ? " (gone)" : ""}`,
     r.nodeName ?? r.nodeId ?? "-",
