@@ -6,7 +6,7 @@ import type { FailedRequest, NoNodeReason } from "@llmgw/api";
 import type { UsageRecordRow } from "@llmgw/db";
 
 /** External endpoints are named `external:MODEL#n` by the gateway's endpoint index. */
-export const EXTERNAL_ENDPOINT_PREFIX = "external:";
+const EXTERNAL_ENDPOINT_PREFIX = "external:";
 
 export interface FailedLookups {
   /** Key id → its visible prefix. */
