@@ -1,12 +1,12 @@
 // Logs, keys, usage and events in a real browser against `llmgw dev`: a node's engine log follows
 // while requests arrive; a key created in the console streams a chat completion through /v1 with
-// the official `openai` client, shows up in usage and in events, and is revoked; the same views
-// read in Turkish with Turkish numbers. Screenshots of each view in both languages land in
-// e2e/artifacts/.
+// the official `openai` client, shows up in usage and in events, and is revoked; a failed request
+// listed on Usage opens its node's log on its lines; the same views read in Turkish with Turkish
+// numbers. Screenshots of each view in both languages land in e2e/artifacts/.
 import OpenAI from "openai";
 import { expect, test, type Page } from "@playwright/test";
 import { ARTIFACTS, devFacts } from "./facts";
-import { seed } from "./factories";
+import { adminApi, seed } from "./factories";
 import { chooseLanguage, openConsole } from "./session";
 
 const READY_TIMEOUT_MS = 90_000;
@@ -212,6 +212,63 @@ test("a key created in the console streams through /v1, shows in usage and event
       messages: [{ role: "user", content: "x" }],
     }),
   ).rejects.toMatchObject({ status: 401 });
+});
+
+test("a failed request is listed on Usage, and Show on node opens its node's log on its lines", async ({
+  page,
+}) => {
+  const name = "e2e-failing";
+  // A simulated engine that answers every /v1 request with 500: each one is a failed request.
+  await seed.model({
+    name,
+    source: `file:///var/lib/llmgw/sim/${name}`,
+    profiles: [{ name: "sim", engine: "sim", memory_gb: 1, args: ["--fault", "status-5xx:1"] }],
+    replicas: { min: 1, max: 1 },
+  });
+  // Until its replica is ready the gateway answers 503 itself; then the engine's 500 comes through.
+  // Each try has its own id, so the one that reached the engine is listed once.
+  let requestId = "";
+  await expect
+    .poll(
+      async () => {
+        requestId = `e2e-failed-${Date.now()}`;
+        const res = await fetch(`${devFacts().apiUrl}/v1/chat/completions`, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${devFacts().apiKey ?? ""}`,
+            "content-type": "application/json",
+            "x-request-id": requestId,
+          },
+          body: JSON.stringify({ model: name, messages: [{ role: "user", content: "fail" }] }),
+        });
+        await res.text();
+        return res.status;
+      },
+      { timeout: READY_TIMEOUT_MS, intervals: [2_000] },
+    )
+    .toBe(500);
+
+  await openConsole(page);
+  await page.getByTestId("nav-usage").click();
+  await page.getByTestId("failed-model-filter").selectOption(name);
+  const row = page.locator(`[data-testid="failed-row"][data-request-id="${requestId}"]`);
+  await expect(row.getByTestId("failed-status")).toHaveText("500", { timeout: 30_000 });
+  await page.screenshot({ path: `${ARTIFACTS}/failed-requests-en.png`, fullPage: true });
+  await row.getByTestId("failed-show-on-node").click();
+
+  await expect(page.getByTestId("logs-page")).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/nodes/[^/]+/logs\\?request=${requestId}$`));
+  await expect(page.getByTestId("logs-request")).toHaveValue(requestId);
+  const found = page.getByTestId("logs-request-found");
+  await expect(found).toBeVisible();
+  expect(Number(await found.getAttribute("data-count"))).toBeGreaterThanOrEqual(2);
+  const output = page.getByTestId("logs-output");
+  await expect(output).toContainText(`Received request chatcmpl-${requestId}`);
+  await expect(output).toContainText(`Finished request chatcmpl-${requestId}`);
+  await expect(output).toContainText('"status":500');
+  await page.screenshot({ path: `${ARTIFACTS}/failed-request-logs-en.png`, fullPage: true });
+
+  await adminApi().models.remove.mutate({ name });
 });
 
 test("a crashing engine raises the sidebar's attention badge; acknowledging on Events clears it", async ({

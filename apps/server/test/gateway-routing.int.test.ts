@@ -1,8 +1,9 @@
 // The gateway's admission and routing end to end: a real server, a real agent with simulated
 // cards and sim-engine replicas started with `--control`, so one replica of a model can be made to
 // fail or to report a long queue while its sibling stays healthy. Covers the admission queue,
-// weighting by the engines' scraped queues, a retry onto a healthy replica, on-demand models and
-// the immediate answers for parked and unplaceable models.
+// weighting by the engines' scraped queues, a retry onto a healthy replica, on-demand models,
+// the immediate answers for parked and unplaceable models, and a failed request found in the
+// failed-requests list with its node, whose log search returns the request's lines.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { otlpAttributes, startOtlpReceiver, waitFor, type OtlpReceiver } from "@llmgw/testing";
 import { must } from "@llmgw/domain";
@@ -335,5 +336,52 @@ describe("gateway admission and routing", () => {
     expect(error.message).toMatch(
       /model "crashy" is parked after 5 failed starts: engine exited .+; an operator must run `llmgw ctl retry crashy`/s,
     );
+  });
+
+  it("lists a request that failed with the node it ran on, whose log search finds its lines", async () => {
+    const pair = (await ready("pair", 2)) as [Replica, Replica];
+    for (const replica of pair) await control(replica, { faults: ["status-5xx:1"] });
+    const requestId = "failed-it-1";
+    const res = await fetch(`${server.apiUrl}/v1/chat/completions`, {
+      method: "POST",
+      headers: {
+        ...{ authorization: `Bearer ${key}`, "content-type": "application/json" },
+        "x-request-id": requestId,
+      },
+      body: chat("pair"),
+    });
+    expect(res.status).toBe(500);
+    await res.text();
+    for (const replica of pair) await control(replica, { faults: [] });
+
+    // Usage rows are written about once a second, off the request path.
+    const failed = await waitFor(
+      async () =>
+        (await api.usage.failed.query({ model: "pair" })).requests.find(
+          (r) => r.requestId === requestId,
+        ),
+      { what: "the failed request in usage.failed", timeoutMs: 15_000 },
+    );
+    const node = must(
+      (await api.nodes.list.query()).find((n) => n.name === "it-gwr-gpu"),
+      "the node",
+    );
+    expect(failed).toMatchObject({ model: "pair", status: 500, noNodeReason: null });
+    expect(failed).toMatchObject({ nodeId: node.id, nodeName: "it-gwr-gpu", isReplicaGone: false });
+    expect(pair.map((r) => r.id)).toContain(failed.replicaId);
+    expect(key.startsWith(`llmgw_${must(failed.keyPrefix, "the key's prefix")}_`)).toBe(true);
+
+    // The node found from the replica holds the request's lines: the engine that answered 500.
+    const found = await api.logs.get.query({
+      node: must(failed.nodeId, "the failed request's node"),
+      requestId,
+      everySource: true,
+    });
+    const answered = found.records.filter((r) => r.source === failed.replicaId);
+    expect(answered.map((r) => r.message)).toEqual([
+      `Received request chatcmpl-${requestId}`,
+      `Finished request chatcmpl-${requestId}`,
+    ]);
+    expect(found.lines.some((line) => /"status":500/.test(line))).toBe(true);
   });
 });

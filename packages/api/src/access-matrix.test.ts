@@ -73,6 +73,7 @@ const RULES: Record<string, Rule> = {
   "joinTokens.joinInfo": "admin",
   "usage.query": "operator",
   "usage.series": "viewer",
+  "usage.failed": "operator",
   "events.list": "viewer",
   "events.attention": "viewer",
   "events.acknowledge": "operator",

@@ -77,6 +77,7 @@ import type { ClusterStatus } from "./status/schemas";
 import type { ExploreAnswer, ExploreInput } from "./explore/schemas";
 import type { FacilityHoldView, FacilityView, NodeCordonInput } from "./facility/schemas";
 import type { UsageQueryInput, UsageReport, UsageSeries, UsageSeriesInput } from "./usage/schemas";
+import type { FailedRequestsInput, FailedRequestsPage } from "./usage/failed-schemas";
 
 export { ServiceError } from "./service-error";
 
@@ -285,6 +286,8 @@ export interface UsageService {
   query(input: UsageQueryInput): Promise<UsageReport>;
   /** Time buckets with latency p50/p95, per model or owner. */
   series(input: UsageSeriesInput): Promise<UsageSeries>;
+  /** Failed requests (status 400 or more) newest first, each with the node it ran on. */
+  failed(input: FailedRequestsInput): Promise<FailedRequestsPage>;
 }
 
 export interface EventsService {

@@ -31,3 +31,4 @@ export * from "./replicas/schemas";
 export * from "./sign-in/schemas";
 export * from "./status/schemas";
 export * from "./usage/schemas";
+export * from "./usage/failed-schemas";

@@ -290,6 +290,12 @@ export function fakeServices() {
         points: [],
         totals: [],
       })),
+      failed: vi.fn(async () => ({
+        since: "2030-01-01T00:00:00.000Z",
+        until: "2030-01-02T00:00:00.000Z",
+        requests: [],
+        nextCursor: null,
+      })),
     },
     events: {
       list: vi.fn(async () => ({ events: [], nextCursor: null })),

@@ -1,9 +1,9 @@
 // Usage reports from `usage_records`: sums per owner and model over a time range, and time buckets
 // with latency percentiles for the console's charts. Everything is computed in SQL that PGlite and
-// PostgreSQL both run (percentile_cont, floor over epoch seconds).
+// PostgreSQL both run (percentile_cont, floor over epoch seconds). The failed requests one by one
+// are failed-requests.ts.
 import { and, eq, gt, gte, lt, sql, usageRecords, type Database } from "@llmgw/db";
 import {
-  ServiceError,
   USAGE_RANGES,
   type UsageQueryInput,
   type UsageReport,
@@ -11,25 +11,13 @@ import {
   type UsageSeriesInput,
   type UsageService,
 } from "@llmgw/api";
-
-const DEFAULT_RANGE_MS = 24 * 3_600_000;
+import { failedRequests } from "./failed-requests";
+import { usageWindow } from "./usage-window";
 
 export function createUsageService(db: Database, nowMs: () => number): UsageService {
   return {
     async query(input: UsageQueryInput): Promise<UsageReport> {
-      const until = input.until ? new Date(input.until) : new Date(nowMs());
-      const since = input.since
-        ? new Date(input.since)
-        : new Date(until.getTime() - DEFAULT_RANGE_MS);
-      if (since >= until)
-        throw new ServiceError(
-          "invalid",
-          `since (${since.toISOString()}) must be before until (${until.toISOString()})`,
-          {
-            code: "usage.range_backwards",
-            params: { since: since.toISOString(), until: until.toISOString() },
-          },
-        );
+      const { since, until } = usageWindow(input, nowMs());
       const where = and(
         gt(usageRecords.at, since),
         lt(usageRecords.at, until),
@@ -57,6 +45,7 @@ export function createUsageService(db: Database, nowMs: () => number): UsageServ
       return { since: since.toISOString(), until: until.toISOString(), rows };
     },
     series: (input) => usageSeries(db, input, nowMs()),
+    failed: (input) => failedRequests(db, input, nowMs()),
   };
 }
 

@@ -1,14 +1,17 @@
 "use client";
 // Usage of /v1 over a chosen range: requests, tokens, latency and errors in time buckets per model
 // or per owner (recharts), and a table of the range's totals with p50/p95. Refreshes by itself.
+// Operators also see the range's failed requests one by one, each linking to its node's log.
 import type { UsageRange, UsageSeries } from "@llmgw/api";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useCanWrite } from "../../hooks/use-can-write";
 import { formatNumber } from "../../lib/format";
 import { chartRows, seriesGroups } from "../../lib/usage";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
+import { FailedRequests } from "./failed-requests";
 import { UsageChart } from "./usage-chart";
 import { UsageTable } from "./usage-table";
 
@@ -74,6 +77,7 @@ export function UsagePage() {
   const trpc = useTRPC();
   const [range, setRange] = useState<UsageRange>("1h");
   const [groupBy, setGroupBy] = useState<GroupBy>("model");
+  const canSeeFailures = useCanWrite();
   const seriesQuery = useQuery(
     trpc.usage.series.queryOptions(
       { range, groupBy },
@@ -135,6 +139,7 @@ export function UsagePage() {
           <Charts series={series} range={range} />
         </>
       ) : null}
+      {canSeeFailures ? <FailedRequests range={range} /> : null}
     </section>
   );
 }

@@ -16,6 +16,7 @@ import { mirrorCommands } from "./mirrors";
 import { modelCommands } from "./models";
 import { quotaCommands } from "./quotas";
 import { releaseCommands } from "./releases";
+import { requestCommands } from "./requests";
 import { controlPlaneCommands } from "./control-planes";
 import { upgradeCommands } from "./upgrade";
 import { sessionCommands } from "./session";
@@ -28,6 +29,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   ...keyCommands,
   ...joinTokenCommands,
   ...usageCommands,
+  ...requestCommands,
   ...eventCommands,
   ...identityCommands,
   ...mcpCommands,

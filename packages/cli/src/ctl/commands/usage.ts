@@ -5,7 +5,7 @@ import { renderTable } from "../table";
 import { printJson, type Command } from "./command";
 
 /** `--since 24h` means 24 hours ago; an ISO time is passed through for the server to check. */
-function sinceIso(value: string | undefined, nowMs: number): string | undefined {
+export function sinceIso(value: string | undefined, nowMs: number): string | undefined {
   if (value === undefined) return undefined;
   if (/^\d+[smhdw]$/.test(value.trim()))
     return new Date(nowMs - parseDurationSeconds("since", value) * 1_000).toISOString();
