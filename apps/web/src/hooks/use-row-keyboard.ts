@@ -11,6 +11,8 @@ interface RowKeyboardOptions {
   onOpen(id: string): void;
   /** Shift+Enter; without it Shift+Enter opens the row like Enter. */
   onOpenInWindow?(id: string): void;
+  /** While a dialog is open over the table, its keys are the dialog's. */
+  isPaused?: boolean;
 }
 
 /** The id `delta` rows away from the selection, clamped to the ends; the first row when none. */
@@ -45,7 +47,8 @@ export function useRowKeyboard(options: RowKeyboardOptions): void {
         event.target.closest("a,button")
       )
         return;
-      const { rowIds, selectedId, onSelect, onOpen, onOpenInWindow } = optionsRef.current;
+      const { rowIds, selectedId, onSelect, onOpen, onOpenInWindow, isPaused } = optionsRef.current;
+      if (isPaused) return;
       const delta = DELTAS[event.key];
       if (delta !== undefined) {
         event.preventDefault();
