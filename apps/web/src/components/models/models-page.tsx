@@ -5,6 +5,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useCanWrite, useIsAdmin } from "../../hooks/use-can-write";
+import { useHiddenColumns } from "../../hooks/use-desk-state";
+import { useRowNavigation } from "../../hooks/use-row-navigation";
 import { describeError } from "../../lib/errors";
 import { sortModels } from "../../lib/models";
 import { useTRPC } from "../../trpc/react";
@@ -19,6 +21,11 @@ import { SizingDialog } from "./sizing-dialog";
 import type { SizingAction } from "./sizing-form";
 
 const MODELS_REFETCH_INTERVAL_MS = 2000;
+
+/** A model opens as its replicas, as the palette opens it. */
+function modelPath(name: string): string {
+  return `/replicas?model=${encodeURIComponent(name)}`;
+}
 
 function useModelWrites() {
   const trpc = useTRPC();
@@ -74,6 +81,10 @@ export function ModelsPage() {
     [modelsQuery.data],
   );
   const catalogNames = useMemo(() => new Set((models ?? []).map((model) => model.name)), [models]);
+  const isDialogOpen =
+    isAddOpen || [removing, editingFallbacks, editingOwner, editingAdapters, sizing].some(Boolean);
+  const navigation = useRowNavigation([...catalogNames], modelPath, isDialogOpen);
+  const columnChoice = useHiddenColumns("models");
 
   const failed = retry.isError ? retry : remove.isError ? remove : null;
   const actions: ModelActions = {
@@ -149,7 +160,12 @@ export function ModelsPage() {
       ) : null}
       {models && models.length > 0 ? (
         <div className="table-scroll">
-          <ModelsTable models={models} actions={actions} />
+          <ModelsTable
+            models={models}
+            actions={actions}
+            navigation={navigation}
+            columnChoice={columnChoice}
+          />
         </div>
       ) : null}
       {isAddOpen ? (

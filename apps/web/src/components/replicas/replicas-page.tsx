@@ -5,12 +5,14 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
+import { useHiddenColumns } from "../../hooks/use-desk-state";
+import { useRowNavigation } from "../../hooks/use-row-navigation";
 import { describeError } from "../../lib/errors";
 import { sortModels, sortReplicas } from "../../lib/models";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
 import { InlineSelect } from "../ui/inline-select";
-import { ReplicasTable } from "./replicas-table";
+import { replicaLogsPath, ReplicasTable } from "./replicas-table";
 
 const REPLICAS_REFETCH_INTERVAL_MS = 2000;
 
@@ -62,6 +64,14 @@ export function ReplicasPage() {
     () => (replicasQuery.data ? sortReplicas(replicasQuery.data) : undefined),
     [replicasQuery.data],
   );
+  const navigation = useRowNavigation(
+    (replicas ?? []).map((replica) => replica.id),
+    (id) => {
+      const replica = replicas?.find((candidate) => candidate.id === id);
+      return replica ? replicaLogsPath(replica) : "/replicas";
+    },
+  );
+  const columnChoice = useHiddenColumns("replicas");
   const setModel = (next: string) =>
     router.replace(next ? `${pathname}?model=${encodeURIComponent(next)}` : pathname);
 
@@ -110,7 +120,7 @@ export function ReplicasPage() {
       ) : null}
       {replicas && replicas.length > 0 ? (
         <div className="table-scroll">
-          <ReplicasTable replicas={replicas} />
+          <ReplicasTable replicas={replicas} navigation={navigation} columnChoice={columnChoice} />
         </div>
       ) : null}
     </section>

@@ -8,8 +8,11 @@ import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import { parseReplicaMessage, parseWeightsNote } from "../../lib/replica-message";
 import { useNow } from "../../hooks/use-now";
+import type { RowNavigation } from "../../hooks/use-row-navigation";
 import { ABSENT, formatNumber, formatPercent, upperForDisplay } from "../../lib/format";
+import type { ColumnChoice } from "../ui/column-chooser";
 import { DataGrid, DetailRow, type GridColumn, type RowAttributes } from "../ui/data-grid";
+import { openInWindowItem, RowMenu } from "../ui/row-menu";
 import { momentColumn } from "../ui/moment-column";
 
 function PhaseBadge({ phase }: { phase: ReplicaPhase }) {
@@ -62,14 +65,16 @@ function PhaseCell({ replica, lang }: { replica: ReplicaView; lang: string }) {
   );
 }
 
-function useReplicaColumns(): GridColumn<ReplicaView>[] {
+function useReplicaColumns(onOpenInWindow: (id: string) => void): GridColumn<ReplicaView>[] {
   const { t, i18n } = useTranslation("replicas");
+  const { t: tc } = useTranslation();
   const lang = i18n.language;
   const nowMs = useNow();
   return [
     {
       id: "id",
       header: t("columns.id"),
+      isFixed: true,
       className: "mono",
       render: (replica) => (
         <span className="truncate replica-id" title={replica.id}>
@@ -141,6 +146,17 @@ function useReplicaColumns(): GridColumn<ReplicaView>[] {
       nowMs,
       lang,
     }),
+    {
+      id: "menu",
+      header: t("columns.menu"),
+      isFixed: true,
+      render: (replica) => (
+        <RowMenu
+          label={t("rowMenu", { id: replica.id })}
+          items={[openInWindowItem(tc("openLogsInNewWindow"), () => onOpenInWindow(replica.id))]}
+        />
+      ),
+    },
   ];
 }
 
@@ -182,10 +198,21 @@ function ShardsRow({ replica, columnCount }: { replica: ReplicaView; columnCount
   );
 }
 
-export function ReplicasTable({ replicas }: { replicas: ReplicaView[] }) {
+/** Where a replica opens: its engine's log on its node (the leader's, for one spanning nodes). */
+export function replicaLogsPath(replica: Pick<ReplicaView, "id" | "nodeId">): string {
+  return `/nodes/${encodeURIComponent(replica.nodeId)}/logs?source=${encodeURIComponent(replica.id)}`;
+}
+
+interface ReplicasTableProps {
+  replicas: ReplicaView[];
+  navigation: RowNavigation;
+  columnChoice: ColumnChoice;
+}
+
+export function ReplicasTable({ replicas, navigation, columnChoice }: ReplicasTableProps) {
   return (
     <DataGrid
-      columns={useReplicaColumns()}
+      columns={useReplicaColumns(navigation.onOpenInWindow)}
       rows={replicas}
       rowKey={(replica) => replica.id}
       rowProps={replicaRowProps}
@@ -193,6 +220,12 @@ export function ReplicasTable({ replicas }: { replicas: ReplicaView[] }) {
         replica.shards.length > 0 ? <ShardsRow replica={replica} columnCount={columnCount} /> : null
       }
       testId="replicas-table"
+      selection={{
+        selectedKey: navigation.selectedId,
+        onSelect: navigation.onSelect,
+        onOpen: navigation.onOpen,
+      }}
+      columnChoice={columnChoice}
     />
   );
 }
