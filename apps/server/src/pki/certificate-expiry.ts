@@ -6,7 +6,7 @@
 import type { EventParams } from "@llmgw/api";
 
 /** Looked at this often: expiry is a matter of days, joins and renewals of seconds. */
-export const CERTIFICATE_CHECK_EVERY_MS = 10_000;
+const CERTIFICATE_CHECK_EVERY_MS = 10_000;
 
 export interface ExpiringCertificate {
   nodeId: string;
