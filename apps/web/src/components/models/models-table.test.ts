@@ -28,6 +28,8 @@ function render(language: Language, hiddenIds: string[] = []): string {
   const i18n = createI18n(language);
   const table = createElement(ModelsTable, {
     models: [model("qwen-7b"), model("llama-8b")],
+    sorting: { sort: { key: "ready", direction: "desc" }, onSort: none },
+    empty: null,
     actions,
     navigation: { selectedId: "llama-8b", onSelect: none, onOpen: none, onOpenInWindow: none },
     columnChoice: { hiddenIds, onToggle: none },
@@ -45,10 +47,17 @@ describe("ModelsTable", () => {
     expect(html).toMatch(/data-model-name="qwen-7b"[^>]*aria-selected="false"/);
   });
 
+  it("sorts by its columns, and says which way", () => {
+    const html = render("en");
+    expect(html).toMatch(/<th[^>]*aria-sort="descending"[^>]*>.*?Ready \/ desired/);
+    expect(html).toContain('data-testid="sort-updated"');
+    expect(html).not.toContain('data-testid="sort-actions"');
+  });
+
   it("leaves out hidden columns, never the name or the actions", () => {
     const html = render("en", ["owner", "name", "actions"]);
-    expect(html).not.toMatch(/<th[^>]*>Owner</);
-    expect(html).toMatch(/<th[^>]*>Name</);
+    expect(html).not.toMatch(/<th[^>]*>(<button[^>]*>)?Owner</);
+    expect(html).toMatch(/<th[^>]*><button[^>]*>Name</);
     expect(html).toMatch(/<th[^>]*>Actions</);
     expect(html).toContain('data-testid="column-toggle-owner"');
     expect(html).not.toContain('data-testid="column-toggle-actions"');

@@ -4,13 +4,15 @@
 // open an extra row beneath their model.
 import type { ModelView } from "@llmgw/api";
 import Link from "next/link";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNow } from "../../hooks/use-now";
 import type { RowNavigation } from "../../hooks/use-row-navigation";
 import { ABSENT, formatDateTime, formatNumber, formatRelativeTime } from "../../lib/format";
 import { adaptersOf } from "../../lib/adapters";
 import { canRetry, definitionEngines } from "../../lib/models";
+import type { SortState } from "../../lib/sort";
+import type { ModelSortKey } from "../../lib/table-order";
 import type { ColumnChoice } from "../ui/column-chooser";
 import { DataGrid, DetailRow, type GridColumn } from "../ui/data-grid";
 import { openInWindowItem, RowMenu } from "../ui/row-menu";
@@ -226,7 +228,7 @@ function useModelColumns(
   actions: ModelActions,
   expansion: Expansion,
   onOpenInWindow: (name: string) => void,
-): GridColumn<ModelView>[] {
+): GridColumn<ModelView, ModelSortKey>[] {
   const { t, i18n } = useTranslation("models");
   const lang = i18n.language;
   const nowMs = useNow();
@@ -238,6 +240,7 @@ function useModelColumns(
     {
       id: "name",
       ...header("name"),
+      sortKey: "name",
       isFixed: true,
       className: "col-name",
       render: (model) => <span className="name-cell">{model.name}</span>,
@@ -245,6 +248,7 @@ function useModelColumns(
     {
       id: "state",
       ...header("state"),
+      sortKey: "state",
       render: (model) => (
         <StateCell
           model={model}
@@ -256,6 +260,7 @@ function useModelColumns(
     {
       id: "ready",
       ...header("ready"),
+      sortKey: "ready",
       isNumeric: true,
       render: (model) => <ReadyLink model={model} lang={lang} />,
     },
@@ -267,10 +272,16 @@ function useModelColumns(
         return engines.length ? <span className="mono">{engines.join(", ")}</span> : ABSENT;
       },
     },
-    { id: "owner", ...header("owner"), render: (model) => model.owner ?? ABSENT },
+    {
+      id: "owner",
+      ...header("owner"),
+      sortKey: "owner",
+      render: (model) => model.owner ?? ABSENT,
+    },
     {
       id: "updated",
       ...header("updated"),
+      sortKey: "updated",
       cellProps: (model) => ({ title: formatDateTime(model.updatedAt, lang) }),
       render: (model) =>
         t("updatedBy", {
@@ -292,12 +303,17 @@ function useModelColumns(
 
 interface ModelsTableProps {
   models: ModelView[];
+  sorting: { sort: SortState<ModelSortKey>; onSort(key: ModelSortKey): void };
+  /** Shown under the table when the filter left no rows. */
+  empty: ReactNode;
   actions: ModelActions;
   navigation: RowNavigation;
   columnChoice: ColumnChoice;
 }
 
-export function ModelsTable({ models, actions, navigation, columnChoice }: ModelsTableProps) {
+export function ModelsTable(props: ModelsTableProps) {
+  const { models, actions, navigation, columnChoice } = props;
+  const { t } = useTranslation("models");
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const expansion: Expansion = {
     // A model that became placeable again drops its open reasons row on its own.
@@ -324,6 +340,8 @@ export function ModelsTable({ models, actions, navigation, columnChoice }: Model
       }
       className="models-grid"
       testId="models-table"
+      sorting={{ ...props.sorting, titleFor: (column) => t("sortBy", { column }) }}
+      empty={props.empty}
       selection={{
         selectedKey: navigation.selectedId,
         onSelect: navigation.onSelect,

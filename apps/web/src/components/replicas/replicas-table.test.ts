@@ -35,7 +35,12 @@ function render(
     createElement(
       I18nextProvider,
       { i18n },
-      createElement(ReplicasTable, { replicas, navigation, columnChoice }),
+      createElement(ReplicasTable, {
+        replicas,
+        sorting: { sort: { key: "phase", direction: "asc" }, onSort: () => undefined },
+        navigation,
+        columnChoice,
+      }),
     ),
   );
 }
@@ -82,6 +87,8 @@ describe("ReplicasTable", () => {
     expect(html).toContain('aria-label="Actions for replica r/1"');
     expect(html).not.toMatch(/<th[^>]*>Endpoint</);
     expect(html).toMatch(/<th[^>]*>ID</);
+    expect(html).toMatch(/<th[^>]*aria-sort="ascending"[^>]*><button[^>]*>Phase</);
+    expect(html).toContain('data-testid="sort-lastUsed"');
     expect(replicaLogsPath({ id: "r/1", nodeId: "id a" })).toBe("/nodes/id%20a/logs?source=r%2F1");
   });
 

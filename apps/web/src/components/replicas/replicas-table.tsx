@@ -7,6 +7,8 @@ import Link from "next/link";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import { parseReplicaMessage, parseWeightsNote } from "../../lib/replica-message";
+import type { SortState } from "../../lib/sort";
+import type { ReplicaSortKey } from "../../lib/table-order";
 import { useNow } from "../../hooks/use-now";
 import type { RowNavigation } from "../../hooks/use-row-navigation";
 import { ABSENT, formatNumber, formatPercent, upperForDisplay } from "../../lib/format";
@@ -65,7 +67,9 @@ function PhaseCell({ replica, lang }: { replica: ReplicaView; lang: string }) {
   );
 }
 
-function useReplicaColumns(onOpenInWindow: (id: string) => void): GridColumn<ReplicaView>[] {
+function useReplicaColumns(
+  onOpenInWindow: (id: string) => void,
+): GridColumn<ReplicaView, ReplicaSortKey>[] {
   const { t, i18n } = useTranslation("replicas");
   const { t: tc } = useTranslation();
   const lang = i18n.language;
@@ -85,6 +89,7 @@ function useReplicaColumns(onOpenInWindow: (id: string) => void): GridColumn<Rep
     {
       id: "model",
       header: t("columns.model"),
+      sortKey: "model",
       render: (replica) => (
         <Link href={`/replicas?model=${encodeURIComponent(replica.model)}`}>{replica.model}</Link>
       ),
@@ -92,6 +97,7 @@ function useReplicaColumns(onOpenInWindow: (id: string) => void): GridColumn<Rep
     {
       id: "node",
       header: t("columns.node"),
+      sortKey: "node",
       render: (replica) =>
         replica.shards.length > 0 ? (
           <span>{t("shards.nodes", { count: replica.shards.length })}</span>
@@ -117,12 +123,14 @@ function useReplicaColumns(onOpenInWindow: (id: string) => void): GridColumn<Rep
     {
       id: "engine",
       header: t("columns.engine"),
+      sortKey: "engine",
       className: "mono",
       render: (replica) => replica.engine,
     },
     {
       id: "phase",
       header: t("columns.phase"),
+      sortKey: "phase",
       render: (replica) => <PhaseCell replica={replica} lang={lang} />,
     },
     {
@@ -131,15 +139,17 @@ function useReplicaColumns(onOpenInWindow: (id: string) => void): GridColumn<Rep
       className: "mono",
       render: (replica) => replica.endpoint ?? ABSENT,
     },
-    momentColumn({
+    momentColumn<ReplicaView, ReplicaSortKey>({
       id: "phaseChanged",
+      sortKey: "phaseChanged",
       header: t("columns.phaseChanged"),
       at: (replica) => replica.phaseChangedAt,
       nowMs,
       lang,
     }),
-    momentColumn({
+    momentColumn<ReplicaView, ReplicaSortKey>({
       id: "lastUsed",
+      sortKey: "lastUsed",
       header: t("columns.lastUsed"),
       at: (replica) => replica.lastUsedAt,
       empty: <span className="muted">{t("never")}</span>,
@@ -205,11 +215,13 @@ export function replicaLogsPath(replica: Pick<ReplicaView, "id" | "nodeId">): st
 
 interface ReplicasTableProps {
   replicas: ReplicaView[];
+  sorting: { sort: SortState<ReplicaSortKey>; onSort(key: ReplicaSortKey): void };
   navigation: RowNavigation;
   columnChoice: ColumnChoice;
 }
 
-export function ReplicasTable({ replicas, navigation, columnChoice }: ReplicasTableProps) {
+export function ReplicasTable({ replicas, sorting, navigation, columnChoice }: ReplicasTableProps) {
+  const { t } = useTranslation("replicas");
   return (
     <DataGrid
       columns={useReplicaColumns(navigation.onOpenInWindow)}
@@ -220,6 +232,7 @@ export function ReplicasTable({ replicas, navigation, columnChoice }: ReplicasTa
         replica.shards.length > 0 ? <ShardsRow replica={replica} columnCount={columnCount} /> : null
       }
       testId="replicas-table"
+      sorting={{ ...sorting, titleFor: (column) => t("sortBy", { column }) }}
       selection={{
         selectedKey: navigation.selectedId,
         onSelect: navigation.onSelect,
