@@ -35,7 +35,7 @@ export function ariaSortOf<Key extends string>(
 }
 
 /** Numbers by value; text by numeric collation, which keeps node-2 before node-10. */
-export function compareValues(a: string | number, b: string | number): number {
+function compareValues(a: string | number, b: string | number): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
   return String(a).localeCompare(String(b), undefined, { numeric: true });
 }
