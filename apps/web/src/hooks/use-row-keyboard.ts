@@ -39,12 +39,12 @@ export function useRowKeyboard(options: RowKeyboardOptions): void {
       const isFilter =
         event.target instanceof HTMLElement && event.target.hasAttribute(FILTER_INPUT_ATTRIBUTE);
       if (isTypingTarget(event.target) && !isFilter) return;
-      // Buttons and links handle Enter themselves; only rows are ours.
+      // Buttons, links and the column chooser's summary handle Enter themselves; only rows are ours.
       if (
         event.key === "Enter" &&
         !isFilter &&
         event.target instanceof HTMLElement &&
-        event.target.closest("a,button")
+        event.target.closest("a,button,summary")
       )
         return;
       const { rowIds, selectedId, onSelect, onOpen, onOpenInWindow, isPaused } = optionsRef.current;
