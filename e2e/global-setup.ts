@@ -20,6 +20,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // A crash-looping model is parked after five failed starts; with the default backoff
       // (5 s doubling) that takes over a minute, so the desktop spec's parked model waits less.
       LLMGW_FAILURE_BACKOFF_MS: "500",
+      // Node certificates live 30 days; with a 31-day warning every certificate is "near expiry"
+      // from its issue, so the desktop spec's node that joins sees certificate.expiring at once
+      // (the dev fleet's own three are announced while it starts, before any spec looks).
+      LLMGW_NODE_CERT_WARN_DAYS: "31",
     },
   });
   const factsPath = join(home.path, "dev.json");

@@ -1,9 +1,10 @@
 // The console as a desktop application, in Chromium: its manifest and service worker pass the
 // browser's own installability check (DevTools protocol), the window as display-mode standalone
 // is titled with the page and the cluster and captured in both languages (screenshots in
-// e2e/artifacts/), a node opens in a window of its own that shares the session, a parked model
-// raises a desktop notification, and the shell survives the control plane going away and comes
-// back with it by itself.
+// e2e/artifacts/), a node, a model and a replica's log open in windows of their own that share the
+// session, a hidden column stays hidden, a parked model and a node's certificate near expiry raise
+// desktop notifications, and the shell survives the control plane going away and comes back with
+// it by itself.
 //
 // For the outage the spec runs a console of its own (`llmgw web`) whose way to the dev fleet's
 // control plane is a TCP relay started here: closing the relay is, to the console, exactly a
@@ -11,7 +12,15 @@
 import { readFileSync } from "node:fs";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { freePort, spawnLlmgw, tempDir, type SpawnedProcess, type TempDir } from "@llmgw/testing";
+import { join } from "node:path";
+import {
+  freePort,
+  joinAs,
+  spawnLlmgw,
+  tempDir,
+  type SpawnedProcess,
+  type TempDir,
+} from "@llmgw/testing";
 import { adminApi, seed } from "./factories";
 import { ADMIN_SESSION_PATH, ARTIFACTS, devFacts } from "./facts";
 import { chooseLanguage } from "./session";
@@ -87,6 +96,15 @@ test.describe("installed", () => {
     await profile.remove();
   });
 
+  let isCapturing = false;
+  /** Notifications allowed for the console, and every one it makes recorded (see above). */
+  async function captureNotifications(): Promise<void> {
+    if (isCapturing) return;
+    isCapturing = true;
+    await context.grantPermissions(["notifications"], { origin: devFacts().consoleUrl });
+    await context.addInitScript(CAPTURE_NOTIFICATIONS);
+  }
+
   test("the console passes Chromium's installability check", async () => {
     const page = await context.newPage();
     await adminApi().auth.setLocale.mutate({ locale: "en" });
@@ -150,8 +168,7 @@ test.describe("installed", () => {
   test("a parked model raises one desktop notification of the kinds chosen", async () => {
     const name = "e2e-desk-parked";
     const consoleUrl = devFacts().consoleUrl;
-    await context.grantPermissions(["notifications"], { origin: consoleUrl });
-    await context.addInitScript(CAPTURE_NOTIFICATIONS);
+    await captureNotifications();
     const page = await context.newPage();
     await page.goto(`${consoleUrl}/account`);
     await expect(page.getByTestId("notifications-permission")).toHaveAttribute(
@@ -184,6 +201,97 @@ test.describe("installed", () => {
       await adminApi().models.remove.mutate({ name });
       await page.close();
     }
+  });
+
+  test("a node whose certificate nears expiry raises a desktop notification", async () => {
+    // global-setup gives the control plane a warning window longer than a certificate lives, so
+    // the node joining here is announced (certificate.expiring) within a tick of its join.
+    const consoleUrl = devFacts().consoleUrl;
+    await captureNotifications();
+    const page = await context.newPage();
+    // The watcher's first answer is the past; the node must join after it.
+    const firstFeed = page.waitForResponse((response) => response.url().includes("events.list"));
+    await page.goto(`${consoleUrl}/account`);
+    await page.getByTestId("notify-kind-certificateExpiring").check();
+    await firstFeed;
+
+    const nodeId = `e2e-desk-cert-${Date.now()}`;
+    const { token } = await adminApi().joinTokens.create.mutate({
+      ttlSeconds: 300,
+      uses: 1,
+      description: "desktop spec: a certificate near expiry",
+    });
+    const caPem = readFileSync(join(process.env.LLMGW_E2E_HOME ?? "", "pki", "ca.crt"), "utf8");
+    // A node that joined and never connected: it holds a certificate, as a dead agent's node does.
+    await joinAs({ agentUrl: devFacts().agentUrl, caPem, joinToken: token }, nodeId);
+    const titles = () =>
+      page.evaluate(() => (window as unknown as Captured).__notified.map((n) => n.title));
+    await expect
+      .poll(titles, { timeout: 60_000 })
+      .toContain(`The certificate of node ${nodeId} expires soon`);
+    await page.close();
+  });
+
+  test("a model and a replica's log open in windows of their own", async () => {
+    const consoleUrl = devFacts().consoleUrl;
+    const page = await context.newPage();
+    await page.goto(`${consoleUrl}/models`);
+    const modelRow = page.getByTestId("model-row").first();
+    await expect(modelRow).toBeVisible();
+    const model = (await modelRow.getAttribute("data-model-name")) ?? "";
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press("ArrowDown");
+    await expect(modelRow).toHaveAttribute("aria-selected", "true");
+    const byKeyboard = context.waitForEvent("page");
+    await page.keyboard.press("Shift+Enter");
+    const modelWindow = await byKeyboard;
+    await expect(modelWindow).toHaveURL(
+      `${consoleUrl}/replicas?model=${encodeURIComponent(model)}`,
+    );
+    // The model's replicas, not the sign-in page: the window has the session.
+    await expect(modelWindow.getByTestId("current-user")).toBeVisible();
+    await expect(modelWindow.getByTestId("replicas-model-filter")).toHaveValue(model);
+    await expect(page).toHaveURL(`${consoleUrl}/models`);
+    await modelWindow.close();
+
+    // A replica opens as its engine's log; its row menu opens that in a window of its own.
+    await page.goto(`${consoleUrl}/replicas`);
+    const replicaRow = page.getByTestId("replica-row").first();
+    await expect(replicaRow).toBeVisible({ timeout: 60_000 });
+    const replicaId = (await replicaRow.getAttribute("data-replica-id")) ?? "";
+    const opened = context.waitForEvent("page");
+    await replicaRow.getByTestId("row-menu").click();
+    await page.getByTestId("open-in-new-window").click();
+    const logsWindow = await opened;
+    await expect(logsWindow).toHaveURL(
+      new RegExp(`/nodes/[^/]+/logs\\?source=${encodeURIComponent(replicaId)}$`),
+    );
+    await expect(logsWindow.getByTestId("logs-source")).toHaveValue(replicaId);
+    await expect(page).toHaveURL(`${consoleUrl}/replicas`);
+    await Promise.all([logsWindow.close(), page.close()]);
+  });
+
+  test("a column hidden in the nodes table stays hidden after a reload", async () => {
+    const page = await context.newPage();
+    await page.goto(`${devFacts().consoleUrl}/nodes`);
+    const headers = page.getByTestId("nodes-table").locator("thead th");
+    await expect(page.getByTestId("node-row").first()).toBeVisible();
+    await expect(headers.filter({ hasText: "Agent" })).toHaveCount(1);
+    const shownCount = await headers.count();
+    await page.getByTestId("column-chooser").locator("summary").click();
+    await page.getByTestId("column-toggle-agentVersion").uncheck();
+    await expect(headers).toHaveCount(shownCount - 1);
+    await expect(headers.filter({ hasText: "Agent" })).toHaveCount(0);
+
+    await page.reload();
+    await expect(page.getByTestId("node-row").first()).toBeVisible();
+    await expect(headers).toHaveCount(shownCount - 1);
+    await expect(headers.filter({ hasText: "Agent" })).toHaveCount(0);
+    // Shown again, for whoever looks at this table next on this profile.
+    await page.getByTestId("column-chooser").locator("summary").click();
+    await page.getByTestId("column-toggle-agentVersion").check();
+    await expect(headers).toHaveCount(shownCount);
+    await page.close();
   });
 });
 

@@ -2,6 +2,8 @@
 export interface DevFacts {
   consoleUrl: string;
   apiUrl: string;
+  /** The agent port (`wss://…`), where nodes join. */
+  agentUrl: string;
   adminUser: string;
   adminPassword: string;
   /** The /v1 key `llmgw dev` made for the admin. */

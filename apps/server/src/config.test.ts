@@ -88,6 +88,13 @@ describe("parseServerConfig", () => {
     expect(parseServerConfig([], { LLMGW_NODE_CERT_TTL_SECONDS: "30" }).nodeCertValidSeconds).toBe(
       30,
     );
+    expect(config.nodeCertWarnBeforeMs).toBe(7 * 86_400_000);
+    expect(parseServerConfig([], { LLMGW_NODE_CERT_WARN_DAYS: "31" }).nodeCertWarnBeforeMs).toBe(
+      31 * 86_400_000,
+    );
+    expect(() => parseServerConfig([], { LLMGW_NODE_CERT_WARN_DAYS: "-1" })).toThrow(
+      /LLMGW_NODE_CERT_WARN_DAYS/,
+    );
   });
 
   it("reads facility.budgets and names a bad entry", () => {

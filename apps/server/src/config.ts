@@ -48,6 +48,7 @@ const envSchema = z.object({
     .int()
     .min(10, "LLMGW_NODE_CERT_TTL_SECONDS must be at least 10 (it is for tests of renewal)")
     .optional(),
+  LLMGW_NODE_CERT_WARN_DAYS: z.coerce.number().min(0).max(825).default(7),
   LLMGW_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   LLMGW_MISSED_HEARTBEATS: z.coerce.number().int().min(1).max(100).default(3),
   LLMGW_ADMIN_PASSWORD: z
@@ -214,6 +215,8 @@ export interface ServerConfig {
   agentTls: { names: string[]; addresses: string[] };
   /** How long a node certificate lives (LLMGW_NODE_CERT_DAYS, or the seconds override for tests). */
   nodeCertValidSeconds: number;
+  /** A node certificate this close to expiry, not renewed, is announced (certificate.expiring). */
+  nodeCertWarnBeforeMs: number;
   /** When set, GET /metrics needs `Authorization: Bearer <this>`; unset, it is open (scrapers). */
   metricsToken: string | null;
   heartbeatIntervalMs: number;
@@ -336,6 +339,7 @@ export function parseServerConfig(
     agentPort: e.LLMGW_AGENT_PORT,
     agentTls: splitTlsNames(e.LLMGW_AGENT_TLS_NAMES),
     nodeCertValidSeconds: e.LLMGW_NODE_CERT_TTL_SECONDS ?? e.LLMGW_NODE_CERT_DAYS * 86_400,
+    nodeCertWarnBeforeMs: e.LLMGW_NODE_CERT_WARN_DAYS * 86_400_000,
     metricsToken: e.LLMGW_METRICS_TOKEN ?? null,
     heartbeatIntervalMs: e.LLMGW_HEARTBEAT_INTERVAL_MS,
     missedHeartbeatsMax: e.LLMGW_MISSED_HEARTBEATS,

@@ -22,6 +22,7 @@ import { startGateway } from "./gateway/start-gateway";
 import { registerGuardMetrics } from "./guard/guard-metrics";
 import { createMetrics } from "./metrics";
 import { openClusterPki } from "./pki/cluster-pki";
+import { startCertificateExpiryWatch } from "./pki/certificate-expiry";
 import { registerCertificateMetrics } from "./pki/certificate-metrics";
 import { joinInfoOf } from "./pki/join-info";
 import { createJoinTokens } from "./pki/join-tokens";
@@ -217,6 +218,12 @@ async function startLeading(
       else if (previous === "unreachable") events.record("node.back", live.nodeId, params);
     },
   });
+  const expiryWatch = startCertificateExpiryWatch({
+    ...{ certificates: pki.certificates, warnBeforeMs: config.nodeCertWarnBeforeMs, nowMs },
+    nodeName: (nodeId) => registry.get(nodeId)?.register.nodeName ?? nodeId,
+    isLeader,
+    record: (kind, subjectId, params) => events.record(kind, subjectId, params),
+  });
   // A standby must know where the leader is before its API port answers anything.
   await directory.start();
   const http = await startApiPort({
@@ -243,6 +250,7 @@ async function startLeading(
     agentPort: agents.port,
     async stop() {
       sweep.stop();
+      expiryWatch.stop();
       await Promise.all([http.close(), agents.close()]);
       await gateway.stop();
       await federation.stop();

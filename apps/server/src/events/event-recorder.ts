@@ -52,6 +52,7 @@ const EVENT_KIND_META: Record<
   "upgrade.node-started": { severity: "info", subjectType: "node" },
   "upgrade.node-done": { severity: "info", subjectType: "node" },
   "upgrade.node-failed": { severity: "error", subjectType: "node" },
+  "certificate.expiring": { severity: "warning", subjectType: "node" },
 };
 
 export interface EventRecorder {

@@ -11,6 +11,8 @@ interface RowKeyboardOptions {
   onOpen(id: string): void;
   /** Shift+Enter; without it Shift+Enter opens the row like Enter. */
   onOpenInWindow?(id: string): void;
+  /** While a dialog is open over the table, its keys are the dialog's. */
+  isPaused?: boolean;
 }
 
 /** The id `delta` rows away from the selection, clamped to the ends; the first row when none. */
@@ -37,15 +39,16 @@ export function useRowKeyboard(options: RowKeyboardOptions): void {
       const isFilter =
         event.target instanceof HTMLElement && event.target.hasAttribute(FILTER_INPUT_ATTRIBUTE);
       if (isTypingTarget(event.target) && !isFilter) return;
-      // Buttons and links handle Enter themselves; only rows are ours.
+      // Buttons, links and the column chooser's summary handle Enter themselves; only rows are ours.
       if (
         event.key === "Enter" &&
         !isFilter &&
         event.target instanceof HTMLElement &&
-        event.target.closest("a,button")
+        event.target.closest("a,button,summary")
       )
         return;
-      const { rowIds, selectedId, onSelect, onOpen, onOpenInWindow } = optionsRef.current;
+      const { rowIds, selectedId, onSelect, onOpen, onOpenInWindow, isPaused } = optionsRef.current;
+      if (isPaused) return;
       const delta = DELTAS[event.key];
       if (delta !== undefined) {
         event.preventDefault();

@@ -16,6 +16,17 @@ describe("event message params", () => {
     expect(eventMessageParams(parked, "tr", words).failures).toBe("1.234");
   });
 
+  it("shows a certificate's expiry as a date and time in the page's language, not as ISO", () => {
+    const expiring = {
+      kind: "certificate.expiring" as const,
+      params: { node: "gpu-1", expiresAt: "2026-12-10T08:00:00.000Z", daysLeft: 6 },
+    };
+    const shown = eventMessageParams(expiring, "en", words);
+    expect(shown.expiresAt).not.toContain("T08:00");
+    expect(shown.expiresAt).toContain("2026");
+    expect(shown.daysLeft).toBe("6");
+  });
+
   it("says CPU for an empty card list and none for cleared fallbacks", () => {
     const placed = { kind: "replica.placed" as const, params: { cards: "" } };
     expect(eventMessageParams(placed, "en", words).cards).toBe("CPU");

@@ -2,7 +2,7 @@
 // numbers formatted per locale, milliseconds as seconds, an empty card list as "CPU". The sentence
 // itself comes from the locale files by kind, never from the server.
 import type { EventView } from "@llmgw/api";
-import { formatNumber } from "./format";
+import { formatDateTime, formatNumber } from "./format";
 
 /** How a key is shown without its secret: the visible prefix only. */
 export function keyLabel(prefix: string): string {
@@ -25,8 +25,9 @@ export function eventMessageParams(
     out[key] =
       typeof value === "number" ? formatNumber(value, lang) : value === null ? "" : String(value);
   }
-  const { lostAfterMs, cards, fallbacks } = event.params;
+  const { lostAfterMs, cards, fallbacks, expiresAt } = event.params;
   if (typeof lostAfterMs === "number") out.seconds = formatNumber(lostAfterMs / 1000, lang, 0);
+  if (typeof expiresAt === "string") out.expiresAt = formatDateTime(expiresAt, lang);
   if (typeof cards === "string")
     out.cards =
       cards === ""

@@ -6,8 +6,8 @@ import {
   definitionEngines,
   parseDefinitionText,
   sortModels,
-  sortReplicas,
 } from "./models";
+import { REPLICA_SORT_DEFAULT, sortReplicasBy } from "./table-order";
 
 function model(overrides: Partial<ModelView>): ModelView {
   return {
@@ -89,11 +89,14 @@ describe("ordering", () => {
   });
 
   it("sorts replicas by model, node and id", () => {
-    const ids = sortReplicas([
-      replica({ id: "3", model: "b", nodeName: "n1" }),
-      replica({ id: "2", model: "a", nodeName: "n2" }),
-      replica({ id: "1", model: "a", nodeName: "n10" }),
-    ]).map((r) => r.id);
+    const ids = sortReplicasBy(
+      [
+        replica({ id: "3", model: "b", nodeName: "n1" }),
+        replica({ id: "2", model: "a", nodeName: "n2" }),
+        replica({ id: "1", model: "a", nodeName: "n10" }),
+      ],
+      REPLICA_SORT_DEFAULT,
+    ).map((r) => r.id);
     expect(ids).toEqual(["2", "1", "3"]);
   });
 });

@@ -1,6 +1,6 @@
 // Pure helpers for the models and replicas views: what a definition says about engines, how the
 // definition editor's text becomes an object, how the tables order and filter rows.
-import type { ModelView, ReplicaView } from "@llmgw/api";
+import type { ModelView } from "@llmgw/api";
 import { messageOf } from "@llmgw/domain";
 
 /** The engines a definition's profiles name, once each in profile order. */
@@ -61,14 +61,6 @@ export const DEFINITION_TEMPLATE = `${JSON.stringify(
 /** Models by name with numeric collation, so the order never shifts between refreshes. */
 export function sortModels(models: readonly ModelView[]): ModelView[] {
   return [...models].sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
-}
-
-/** Replicas grouped by model, then node, then id: stable while phases change under them. */
-export function sortReplicas(replicas: readonly ReplicaView[]): ReplicaView[] {
-  const compare = (a: string, b: string) => a.localeCompare(b, undefined, { numeric: true });
-  return [...replicas].sort(
-    (a, b) => compare(a.model, b.model) || compare(a.nodeName, b.nodeName) || compare(a.id, b.id),
-  );
 }
 
 /** Whether the operator can act on the model now: a parked model waits for a retry. */

@@ -1,7 +1,7 @@
 // Pure helpers for the nodes views: how a node's cards are summarised, how the table filters and
 // sorts. Kept out of the components so they can be unit-tested without a DOM.
 import type { GpuView, NodeView } from "@llmgw/api";
-import type { SortState as GenericSortState } from "./sort";
+import { sortRowsBy, type SortState as GenericSortState } from "./sort";
 
 export interface GpuGroup {
   name: string;
@@ -110,26 +110,13 @@ const SORT_VALUES: Record<SortKey, (node: NodeView) => string | number> = {
   lastSeen: (node) => new Date(node.lastSeenAt).getTime(),
 };
 
-function compareValues(a: string | number, b: string | number): number {
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  // Numeric collation keeps node-2 before node-10, which is how fleets are usually named.
-  return String(a).localeCompare(String(b), undefined, { numeric: true });
-}
-
 /** Sorted copy; ties fall back to the name so rows never swap places between refreshes. */
 export function sortNodes(nodes: readonly NodeView[], sort: SortState): NodeView[] {
-  const value = SORT_VALUES[sort.key];
-  const sign = sort.direction === "asc" ? 1 : -1;
-  return [...nodes].sort(
-    (a, b) =>
-      sign * compareValues(value(a), value(b)) ||
-      compareValues(a.name, b.name) ||
-      compareValues(a.id, b.id),
-  );
+  return sortRowsBy(nodes, sort, SORT_VALUES, [(node) => node.name, (node) => node.id]);
 }
 
 export function isSortKey(value: unknown): value is SortKey {
-  return typeof value === "string" && value in SORT_VALUES;
+  return typeof value === "string" && Object.hasOwn(SORT_VALUES, value);
 }
 
 /**

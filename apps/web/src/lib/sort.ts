@@ -33,3 +33,32 @@ export function ariaSortOf<Key extends string>(
   if (sort.key !== key) return "none";
   return sort.direction === "asc" ? "ascending" : "descending";
 }
+
+/** Numbers by value; text by numeric collation, which keeps node-2 before node-10. */
+function compareValues(a: string | number, b: string | number): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  return String(a).localeCompare(String(b), undefined, { numeric: true });
+}
+
+/**
+ * A sorted copy by the column `sort` names (`values` gives each column's value of a row); ties
+ * fall back to `ties`, in order, so rows never swap places between refreshes.
+ */
+export function sortRowsBy<Row, Key extends string>(
+  rows: readonly Row[],
+  sort: SortState<Key>,
+  values: Record<Key, (row: Row) => string | number>,
+  ties: readonly ((row: Row) => string)[],
+): Row[] {
+  const value = values[sort.key];
+  const sign = sort.direction === "asc" ? 1 : -1;
+  return [...rows].sort((a, b) => {
+    const byColumn = sign * compareValues(value(a), value(b));
+    if (byColumn !== 0) return byColumn;
+    for (const tie of ties) {
+      const byTie = compareValues(tie(a), tie(b));
+      if (byTie !== 0) return byTie;
+    }
+    return 0;
+  });
+}

@@ -36,6 +36,7 @@ export const EVENT_KINDS = [
   "upgrade.node-started",
   "upgrade.node-done",
   "upgrade.node-failed",
+  "certificate.expiring",
 ] as const;
 export const eventKindSchema = z.enum(EVENT_KINDS);
 export type EventKind = z.infer<typeof eventKindSchema>;

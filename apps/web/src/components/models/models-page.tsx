@@ -2,11 +2,21 @@
 // The catalog: what the cluster is asked to serve and how far each model got, live. Writes (add,
 // retry, remove) refresh the list at once instead of waiting for the next tick.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useCanWrite, useIsAdmin } from "../../hooks/use-can-write";
+import { isString, useDeskState, useHiddenColumns } from "../../hooks/use-desk-state";
+import { useRowNavigation } from "../../hooks/use-row-navigation";
+import { FILTER_INPUT_ATTRIBUTE } from "../../hooks/use-shell-shortcuts";
 import { describeError } from "../../lib/errors";
-import { sortModels } from "../../lib/models";
+import { isSortStateOf, toggleSort, type SortState } from "../../lib/sort";
+import {
+  isModelSortKey,
+  matchesModelFilter,
+  MODEL_SORT_DEFAULT,
+  sortModelsBy,
+  type ModelSortKey,
+} from "../../lib/table-order";
 import { useTRPC } from "../../trpc/react";
 import { ConfirmDialog } from "../confirm-dialog";
 import { ErrorPanel } from "../error-panel";
@@ -19,6 +29,12 @@ import { SizingDialog } from "./sizing-dialog";
 import type { SizingAction } from "./sizing-form";
 
 const MODELS_REFETCH_INTERVAL_MS = 2000;
+const isModelsSort = isSortStateOf(isModelSortKey);
+
+/** A model opens as its replicas, as the palette opens it. */
+function modelPath(name: string): string {
+  return `/replicas?model=${encodeURIComponent(name)}`;
+}
 
 function useModelWrites() {
   const trpc = useTRPC();
@@ -69,11 +85,33 @@ export function ModelsPage() {
       placeholderData: keepPreviousData,
     }),
   );
+  const [filter, setFilter] = useDeskState("table.models.filter", isString, "");
+  const [sort, setSort] = useDeskState<SortState<ModelSortKey>>(
+    "table.models.sort",
+    isModelsSort,
+    MODEL_SORT_DEFAULT,
+  );
+  const onSort = useCallback(
+    (key: ModelSortKey) => setSort((current) => toggleSort(current, key)),
+    [setSort],
+  );
   const models = useMemo(
-    () => (modelsQuery.data ? sortModels(modelsQuery.data) : undefined),
-    [modelsQuery.data],
+    () => (modelsQuery.data ? sortModelsBy(modelsQuery.data, sort) : undefined),
+    [modelsQuery.data, sort],
+  );
+  const shownModels = useMemo(
+    () => (models ?? []).filter((model) => matchesModelFilter(model, filter)),
+    [models, filter],
   );
   const catalogNames = useMemo(() => new Set((models ?? []).map((model) => model.name)), [models]);
+  const isDialogOpen =
+    isAddOpen || [removing, editingFallbacks, editingOwner, editingAdapters, sizing].some(Boolean);
+  const navigation = useRowNavigation(
+    shownModels.map((model) => model.name),
+    modelPath,
+    isDialogOpen,
+  );
+  const columnChoice = useHiddenColumns("models");
 
   const failed = retry.isError ? retry : remove.isError ? remove : null;
   const actions: ModelActions = {
@@ -100,8 +138,25 @@ export function ModelsPage() {
     <section className="page">
       <div className="toolbar">
         <h1>{t("title")}</h1>
+        <input
+          className="filter"
+          type="search"
+          data-testid="models-filter"
+          {...{ [FILTER_INPUT_ATTRIBUTE]: "" }}
+          aria-label={t("filterLabel")}
+          placeholder={t("filterPlaceholder")}
+          value={filter}
+          onChange={(event) => setFilter(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === "Escape" && filter) setFilter("");
+          }}
+        />
         <span className="muted" data-testid="models-count">
-          {models ? t("count", { count: models.length }) : null}
+          {models
+            ? filter
+              ? t("shownOfTotal", { shown: shownModels.length, total: models.length })
+              : t("count", { count: models.length })
+            : null}
         </span>
         <button
           type="button"
@@ -149,7 +204,14 @@ export function ModelsPage() {
       ) : null}
       {models && models.length > 0 ? (
         <div className="table-scroll">
-          <ModelsTable models={models} actions={actions} />
+          <ModelsTable
+            models={shownModels}
+            sorting={{ sort, onSort }}
+            empty={<p className="muted empty-filter">{t("empty.noMatch", { query: filter })}</p>}
+            actions={actions}
+            navigation={navigation}
+            columnChoice={columnChoice}
+          />
         </div>
       ) : null}
       {isAddOpen ? (

@@ -4,13 +4,18 @@
 // open an extra row beneath their model.
 import type { ModelView } from "@llmgw/api";
 import Link from "next/link";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNow } from "../../hooks/use-now";
+import type { RowNavigation } from "../../hooks/use-row-navigation";
 import { ABSENT, formatDateTime, formatNumber, formatRelativeTime } from "../../lib/format";
 import { adaptersOf } from "../../lib/adapters";
 import { canRetry, definitionEngines } from "../../lib/models";
+import type { SortState } from "../../lib/sort";
+import type { ModelSortKey } from "../../lib/table-order";
+import type { ColumnChoice } from "../ui/column-chooser";
 import { DataGrid, DetailRow, type GridColumn } from "../ui/data-grid";
+import { openInWindowItem, RowMenu } from "../ui/row-menu";
 import { ModelStateBadge } from "./model-state-badge";
 import { SIZING_ACTIONS, type SizingAction } from "./sizing-form";
 
@@ -73,12 +78,26 @@ function StateCell({
   return <ModelStateBadge state={model.state} />;
 }
 
-function ActionsCell({ model, actions }: { model: ModelView; actions: ModelActions }) {
+function ActionsCell({
+  model,
+  actions,
+  onOpenInWindow,
+}: {
+  model: ModelView;
+  actions: ModelActions;
+  onOpenInWindow(name: string): void;
+}) {
   const { t } = useTranslation("models");
+  const { t: tc } = useTranslation();
   const isBusy = actions.busyName === model.name;
   const disabledTitle = actions.canWrite ? undefined : t("readOnly");
   return (
-    <span className="row-actions">
+    // A double click on a button is two clicks on it, not a wish to leave the page.
+    <span className="row-actions" onDoubleClick={(event) => event.stopPropagation()}>
+      <RowMenu
+        label={t("rowMenu", { name: model.name })}
+        items={[openInWindowItem(tc("openInNewWindow"), () => onOpenInWindow(model.name))]}
+      />
       {canRetry(model) ? (
         <button
           type="button"
@@ -205,7 +224,11 @@ interface Expansion {
   toggle(name: string): void;
 }
 
-function useModelColumns(actions: ModelActions, expansion: Expansion): GridColumn<ModelView>[] {
+function useModelColumns(
+  actions: ModelActions,
+  expansion: Expansion,
+  onOpenInWindow: (name: string) => void,
+): GridColumn<ModelView, ModelSortKey>[] {
   const { t, i18n } = useTranslation("models");
   const lang = i18n.language;
   const nowMs = useNow();
@@ -217,12 +240,15 @@ function useModelColumns(actions: ModelActions, expansion: Expansion): GridColum
     {
       id: "name",
       ...header("name"),
+      sortKey: "name",
+      isFixed: true,
       className: "col-name",
       render: (model) => <span className="name-cell">{model.name}</span>,
     },
     {
       id: "state",
       ...header("state"),
+      sortKey: "state",
       render: (model) => (
         <StateCell
           model={model}
@@ -234,6 +260,7 @@ function useModelColumns(actions: ModelActions, expansion: Expansion): GridColum
     {
       id: "ready",
       ...header("ready"),
+      sortKey: "ready",
       isNumeric: true,
       render: (model) => <ReadyLink model={model} lang={lang} />,
     },
@@ -245,10 +272,16 @@ function useModelColumns(actions: ModelActions, expansion: Expansion): GridColum
         return engines.length ? <span className="mono">{engines.join(", ")}</span> : ABSENT;
       },
     },
-    { id: "owner", ...header("owner"), render: (model) => model.owner ?? ABSENT },
+    {
+      id: "owner",
+      ...header("owner"),
+      sortKey: "owner",
+      render: (model) => model.owner ?? ABSENT,
+    },
     {
       id: "updated",
       ...header("updated"),
+      sortKey: "updated",
       cellProps: (model) => ({ title: formatDateTime(model.updatedAt, lang) }),
       render: (model) =>
         t("updatedBy", {
@@ -259,13 +292,28 @@ function useModelColumns(actions: ModelActions, expansion: Expansion): GridColum
     {
       id: "actions",
       ...header("actions"),
+      isFixed: true,
       className: "col-actions",
-      render: (model) => <ActionsCell model={model} actions={actions} />,
+      render: (model) => (
+        <ActionsCell model={model} actions={actions} onOpenInWindow={onOpenInWindow} />
+      ),
     },
   ];
 }
 
-export function ModelsTable({ models, actions }: { models: ModelView[]; actions: ModelActions }) {
+interface ModelsTableProps {
+  models: ModelView[];
+  sorting: { sort: SortState<ModelSortKey>; onSort(key: ModelSortKey): void };
+  /** Shown under the table when the filter left no rows. */
+  empty: ReactNode;
+  actions: ModelActions;
+  navigation: RowNavigation;
+  columnChoice: ColumnChoice;
+}
+
+export function ModelsTable(props: ModelsTableProps) {
+  const { models, actions, navigation, columnChoice } = props;
+  const { t } = useTranslation("models");
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const expansion: Expansion = {
     // A model that became placeable again drops its open reasons row on its own.
@@ -279,7 +327,7 @@ export function ModelsTable({ models, actions }: { models: ModelView[]; actions:
   };
   return (
     <DataGrid
-      columns={useModelColumns(actions, expansion)}
+      columns={useModelColumns(actions, expansion, navigation.onOpenInWindow)}
       rows={models}
       rowKey={(model) => model.name}
       rowProps={(model) => ({
@@ -292,6 +340,14 @@ export function ModelsTable({ models, actions }: { models: ModelView[]; actions:
       }
       className="models-grid"
       testId="models-table"
+      sorting={{ ...props.sorting, titleFor: (column) => t("sortBy", { column }) }}
+      empty={props.empty}
+      selection={{
+        selectedKey: navigation.selectedId,
+        onSelect: navigation.onSelect,
+        onOpen: navigation.onOpen,
+      }}
+      columnChoice={columnChoice}
     />
   );
 }

@@ -2,13 +2,11 @@
 // The fleet at a glance: live list, filter, sort, keyboard selection, and the empty and error
 // states that tell the operator what to do next.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { isString, useDeskState } from "../../hooks/use-desk-state";
-import { useRowKeyboard } from "../../hooks/use-row-keyboard";
+import { isString, useDeskState, useHiddenColumns } from "../../hooks/use-desk-state";
+import { useRowNavigation } from "../../hooks/use-row-navigation";
 import { FILTER_INPUT_ATTRIBUTE } from "../../hooks/use-shell-shortcuts";
-import { openInNewWindow } from "../../lib/desk/new-window";
 import { describeError } from "../../lib/errors";
 import { isSortKey, matchesFilter, sortNodes, type SortKey, type SortState } from "../../lib/nodes";
 import { isSortStateOf, toggleSort } from "../../lib/sort";
@@ -40,10 +38,9 @@ export function NodesPage() {
   const { t } = useTranslation("nodes");
   const { t: tc } = useTranslation();
   const trpc = useTRPC();
-  const router = useRouter();
   const [filter, setFilter] = useDeskState("table.nodes.filter", isString, "");
   const [sort, setSort] = useDeskState<SortState>("table.nodes.sort", isNodesSort, DEFAULT_SORT);
-  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const columnChoice = useHiddenColumns("nodes");
   const nodesQuery = useQuery(
     trpc.nodes.list.queryOptions(undefined, {
       refetchInterval: NODES_REFETCH_INTERVAL_MS,
@@ -65,21 +62,10 @@ export function NodesPage() {
     (key: SortKey) => setSort((current) => toggleSort(current, key)),
     [setSort],
   );
-  const onOpen = useCallback(
-    (id: string) => router.push(`/nodes/${encodeURIComponent(id)}`),
-    [router],
+  const navigation = useRowNavigation(
+    visibleNodes.map((node) => node.id),
+    (id) => `/nodes/${encodeURIComponent(id)}`,
   );
-  const onOpenInWindow = useCallback(
-    (id: string) => openInNewWindow(`/nodes/${encodeURIComponent(id)}`),
-    [],
-  );
-  useRowKeyboard({
-    rowIds: visibleNodes.map((node) => node.id),
-    selectedId,
-    onSelect: setSelectedId,
-    onOpen,
-    onOpenInWindow,
-  });
 
   return (
     <section className="page">
@@ -133,11 +119,9 @@ export function NodesPage() {
           <NodesTable
             nodes={visibleNodes}
             sort={sort}
-            selectedId={selectedId}
             onSort={onSort}
-            onSelect={setSelectedId}
-            onOpen={onOpen}
-            onOpenInWindow={onOpenInWindow}
+            navigation={navigation}
+            columnChoice={columnChoice}
             empty={<p className="muted empty-filter">{t("empty.noMatch", { query: filter })}</p>}
           />
         </div>

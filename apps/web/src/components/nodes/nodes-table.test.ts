@@ -19,16 +19,19 @@ const nodes = [
   nodeFixture({ id: "b", name: "gpu-b" }),
 ];
 
-function render(language: Language): string {
+function render(language: Language, hiddenIds: string[] = []): string {
   const i18n = createI18n(language);
   const table = createElement(NodesTable, {
     nodes,
     sort: { key: "name", direction: "asc" },
-    selectedId: null,
     onSort: () => undefined,
-    onSelect: () => undefined,
-    onOpen: () => undefined,
-    onOpenInWindow: () => undefined,
+    navigation: {
+      selectedId: null,
+      onSelect: () => undefined,
+      onOpen: () => undefined,
+      onOpenInWindow: () => undefined,
+    },
+    columnChoice: { hiddenIds, onToggle: () => undefined },
     empty: null,
   });
   return renderToStaticMarkup(createElement(I18nextProvider, { i18n }, table));
@@ -48,6 +51,19 @@ describe("NodesTable location and cordon", () => {
     expect(html.match(/data-testid="row-menu"/g)).toHaveLength(2);
     expect(html).toContain('aria-label="Actions for gpu-b"');
     expect(render("tr")).toContain('aria-label="gpu-b için işlemler"');
+  });
+
+  it("leaves out the columns the person hid, and offers only the ones that may be hidden", () => {
+    const html = render("en", ["location", "name", "menu"]);
+    expect(html).not.toMatch(/<th[^>]*>Location</);
+    expect(html).not.toContain("dc1/-/-/r12/p7");
+    // A node's name and its menu stay, whatever an older desk says.
+    expect(html).toMatch(/<th[^>]*>(<button[^>]*>)?Name</);
+    expect(html.match(/data-testid="row-menu"/g)).toHaveLength(2);
+    expect(html).toContain('data-testid="column-toggle-location"');
+    expect(html).not.toContain('data-testid="column-toggle-name"');
+    expect(html).not.toContain('data-testid="column-toggle-menu"');
+    expect(render("en")).toMatch(/<th[^>]*>Location</);
   });
 
   it("speaks Turkish", () => {

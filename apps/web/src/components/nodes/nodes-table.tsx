@@ -8,6 +8,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNow } from "../../hooks/use-now";
+import type { RowNavigation } from "../../hooks/use-row-navigation";
 import {
   ABSENT,
   formatBytes,
@@ -26,7 +27,8 @@ import {
   type SortState,
 } from "../../lib/nodes";
 import { DataGrid, type GridColumn, type RowAttributes } from "../ui/data-grid";
-import { RowMenu, type RowMenuItem } from "../ui/row-menu";
+import type { ColumnChoice } from "../ui/column-chooser";
+import { openInWindowItem, RowMenu, type RowMenuItem } from "../ui/row-menu";
 import { LabelChips, SimulatedBadge, StateBadge } from "./node-badges";
 
 interface CellContext {
@@ -40,6 +42,7 @@ interface Column {
   id: string;
   sortKey?: SortKey;
   isNumeric?: boolean;
+  isFixed?: boolean;
   render(node: NodeView, context: CellContext): ReactNode;
 }
 
@@ -97,6 +100,7 @@ const COLUMNS: Column[] = [
   {
     id: "name",
     sortKey: "name",
+    isFixed: true,
     render: (node) => (
       <span className="name-cell">
         <Link href={`/nodes/${encodeURIComponent(node.id)}`} data-testid="node-link">
@@ -175,6 +179,7 @@ const COLUMNS: Column[] = [
   },
   {
     id: "menu",
+    isFixed: true,
     render: (node, context) => (
       <RowMenu
         label={context.t("rowMenu", { name: node.name })}
@@ -187,11 +192,9 @@ const COLUMNS: Column[] = [
 interface NodesTableProps {
   nodes: NodeView[];
   sort: SortState;
-  selectedId: string | null;
   onSort(key: SortKey): void;
-  onSelect(id: string): void;
-  onOpen(id: string): void;
-  onOpenInWindow(id: string): void;
+  navigation: RowNavigation;
+  columnChoice: ColumnChoice;
   /** Shown under the table when the filter left no rows. */
   empty: ReactNode;
 }
@@ -203,22 +206,16 @@ function nodeRowProps(node: NodeView): RowAttributes {
 export function NodesTable({
   nodes,
   sort,
-  selectedId,
   onSort,
-  onSelect,
-  onOpen,
-  onOpenInWindow,
+  navigation,
+  columnChoice,
   empty,
 }: NodesTableProps) {
   const { t, i18n } = useTranslation("nodes");
   const { t: tc } = useTranslation();
   const nowMs = useNow();
   const menuItemsFor = (node: NodeView): RowMenuItem[] => [
-    {
-      label: tc("openInNewWindow"),
-      testId: "open-in-new-window",
-      onSelect: () => onOpenInWindow(node.id),
-    },
+    openInWindowItem(tc("openInNewWindow"), () => navigation.onOpenInWindow(node.id)),
   ];
   const context: CellContext = { lang: i18n.language, nowMs, t, menuItemsFor };
   const columns = COLUMNS.map((column): GridColumn<NodeView, SortKey> => ({
@@ -234,7 +231,12 @@ export function NodesTable({
       rowProps={nodeRowProps}
       testId="nodes-table"
       sorting={{ sort, onSort, titleFor: (column) => t("sortBy", { column }) }}
-      selection={{ selectedKey: selectedId, onSelect, onOpen }}
+      selection={{
+        selectedKey: navigation.selectedId,
+        onSelect: navigation.onSelect,
+        onOpen: navigation.onOpen,
+      }}
+      columnChoice={columnChoice}
       empty={empty}
     />
   );

@@ -3,16 +3,26 @@
 // filter lives in the URL (?model=) so the Models page can link straight to one model's replicas.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useMemo } from "react";
+import { useCallback, useMemo } from "react";
 import { useTranslation } from "react-i18next";
+import { useDeskState, useHiddenColumns } from "../../hooks/use-desk-state";
+import { useRowNavigation } from "../../hooks/use-row-navigation";
 import { describeError } from "../../lib/errors";
-import { sortModels, sortReplicas } from "../../lib/models";
+import { sortModels } from "../../lib/models";
+import { isSortStateOf, toggleSort, type SortState } from "../../lib/sort";
+import {
+  isReplicaSortKey,
+  REPLICA_SORT_DEFAULT,
+  sortReplicasBy,
+  type ReplicaSortKey,
+} from "../../lib/table-order";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
 import { InlineSelect } from "../ui/inline-select";
-import { ReplicasTable } from "./replicas-table";
+import { replicaLogsPath, ReplicasTable } from "./replicas-table";
 
 const REPLICAS_REFETCH_INTERVAL_MS = 2000;
+const isReplicasSort = isSortStateOf(isReplicaSortKey);
 
 function useModelNames(): string[] | undefined {
   const trpc = useTRPC();
@@ -58,10 +68,27 @@ export function ReplicasPage() {
       placeholderData: keepPreviousData,
     }),
   );
-  const replicas = useMemo(
-    () => (replicasQuery.data ? sortReplicas(replicasQuery.data) : undefined),
-    [replicasQuery.data],
+  const [sort, setSort] = useDeskState<SortState<ReplicaSortKey>>(
+    "table.replicas.sort",
+    isReplicasSort,
+    REPLICA_SORT_DEFAULT,
   );
+  const onSort = useCallback(
+    (key: ReplicaSortKey) => setSort((current) => toggleSort(current, key)),
+    [setSort],
+  );
+  const replicas = useMemo(
+    () => (replicasQuery.data ? sortReplicasBy(replicasQuery.data, sort) : undefined),
+    [replicasQuery.data, sort],
+  );
+  const navigation = useRowNavigation(
+    (replicas ?? []).map((replica) => replica.id),
+    (id) => {
+      const replica = replicas?.find((candidate) => candidate.id === id);
+      return replica ? replicaLogsPath(replica) : "/replicas";
+    },
+  );
+  const columnChoice = useHiddenColumns("replicas");
   const setModel = (next: string) =>
     router.replace(next ? `${pathname}?model=${encodeURIComponent(next)}` : pathname);
 
@@ -110,7 +137,12 @@ export function ReplicasPage() {
       ) : null}
       {replicas && replicas.length > 0 ? (
         <div className="table-scroll">
-          <ReplicasTable replicas={replicas} />
+          <ReplicasTable
+            replicas={replicas}
+            sorting={{ sort, onSort }}
+            navigation={navigation}
+            columnChoice={columnChoice}
+          />
         </div>
       ) : null}
     </section>

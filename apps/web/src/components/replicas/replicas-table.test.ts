@@ -7,7 +7,7 @@ import { I18nextProvider } from "react-i18next";
 import { describe, expect, it } from "vitest";
 import { createI18n } from "../../i18n/create-i18n";
 import type { Language } from "../../lib/preferences";
-import { ReplicasTable } from "./replicas-table";
+import { replicaLogsPath, ReplicasTable } from "./replicas-table";
 
 function replica(overrides: Partial<ReplicaView>): ReplicaView {
   return {
@@ -18,10 +18,30 @@ function replica(overrides: Partial<ReplicaView>): ReplicaView {
   };
 }
 
-function render(replicas: ReplicaView[], language: Language = "en"): string {
+function render(
+  replicas: ReplicaView[],
+  language: Language = "en",
+  hiddenIds: string[] = [],
+): string {
   const i18n = createI18n(language);
+  const navigation = {
+    selectedId: null,
+    onSelect: () => undefined,
+    onOpen: () => undefined,
+    onOpenInWindow: () => undefined,
+  };
+  const columnChoice = { hiddenIds, onToggle: () => undefined };
   return renderToStaticMarkup(
-    createElement(I18nextProvider, { i18n }, createElement(ReplicasTable, { replicas })),
+    createElement(
+      I18nextProvider,
+      { i18n },
+      createElement(ReplicasTable, {
+        replicas,
+        sorting: { sort: { key: "phase", direction: "asc" }, onSort: () => undefined },
+        navigation,
+        columnChoice,
+      }),
+    ),
   );
 }
 
@@ -60,6 +80,16 @@ describe("ReplicasTable", () => {
     const html = render([replica({})]);
     expect(html).not.toContain("replica-shards");
     expect(html).toContain('data-testid="replica-node-link"');
+  });
+
+  it("gives every replica a menu, opens it as its engine's log, and hides the columns hidden", () => {
+    const html = render([replica({ id: "r/1", nodeId: "id a" })], "en", ["endpoint", "id"]);
+    expect(html).toContain('aria-label="Actions for replica r/1"');
+    expect(html).not.toMatch(/<th[^>]*>Endpoint</);
+    expect(html).toMatch(/<th[^>]*>ID</);
+    expect(html).toMatch(/<th[^>]*aria-sort="ascending"[^>]*><button[^>]*>Phase</);
+    expect(html).toContain('data-testid="sort-lastUsed"');
+    expect(replicaLogsPath({ id: "r/1", nodeId: "id a" })).toBe("/nodes/id%20a/logs?source=r%2F1");
   });
 
   it("speaks Turkish", () => {

@@ -7,9 +7,14 @@ import Link from "next/link";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import { parseReplicaMessage, parseWeightsNote } from "../../lib/replica-message";
+import type { SortState } from "../../lib/sort";
+import type { ReplicaSortKey } from "../../lib/table-order";
 import { useNow } from "../../hooks/use-now";
+import type { RowNavigation } from "../../hooks/use-row-navigation";
 import { ABSENT, formatNumber, formatPercent, upperForDisplay } from "../../lib/format";
+import type { ColumnChoice } from "../ui/column-chooser";
 import { DataGrid, DetailRow, type GridColumn, type RowAttributes } from "../ui/data-grid";
+import { openInWindowItem, RowMenu } from "../ui/row-menu";
 import { momentColumn } from "../ui/moment-column";
 
 function PhaseBadge({ phase }: { phase: ReplicaPhase }) {
@@ -62,14 +67,18 @@ function PhaseCell({ replica, lang }: { replica: ReplicaView; lang: string }) {
   );
 }
 
-function useReplicaColumns(): GridColumn<ReplicaView>[] {
+function useReplicaColumns(
+  onOpenInWindow: (id: string) => void,
+): GridColumn<ReplicaView, ReplicaSortKey>[] {
   const { t, i18n } = useTranslation("replicas");
+  const { t: tc } = useTranslation();
   const lang = i18n.language;
   const nowMs = useNow();
   return [
     {
       id: "id",
       header: t("columns.id"),
+      isFixed: true,
       className: "mono",
       render: (replica) => (
         <span className="truncate replica-id" title={replica.id}>
@@ -80,6 +89,7 @@ function useReplicaColumns(): GridColumn<ReplicaView>[] {
     {
       id: "model",
       header: t("columns.model"),
+      sortKey: "model",
       render: (replica) => (
         <Link href={`/replicas?model=${encodeURIComponent(replica.model)}`}>{replica.model}</Link>
       ),
@@ -87,6 +97,7 @@ function useReplicaColumns(): GridColumn<ReplicaView>[] {
     {
       id: "node",
       header: t("columns.node"),
+      sortKey: "node",
       render: (replica) =>
         replica.shards.length > 0 ? (
           <span>{t("shards.nodes", { count: replica.shards.length })}</span>
@@ -112,12 +123,14 @@ function useReplicaColumns(): GridColumn<ReplicaView>[] {
     {
       id: "engine",
       header: t("columns.engine"),
+      sortKey: "engine",
       className: "mono",
       render: (replica) => replica.engine,
     },
     {
       id: "phase",
       header: t("columns.phase"),
+      sortKey: "phase",
       render: (replica) => <PhaseCell replica={replica} lang={lang} />,
     },
     {
@@ -126,21 +139,34 @@ function useReplicaColumns(): GridColumn<ReplicaView>[] {
       className: "mono",
       render: (replica) => replica.endpoint ?? ABSENT,
     },
-    momentColumn({
+    momentColumn<ReplicaView, ReplicaSortKey>({
       id: "phaseChanged",
+      sortKey: "phaseChanged",
       header: t("columns.phaseChanged"),
       at: (replica) => replica.phaseChangedAt,
       nowMs,
       lang,
     }),
-    momentColumn({
+    momentColumn<ReplicaView, ReplicaSortKey>({
       id: "lastUsed",
+      sortKey: "lastUsed",
       header: t("columns.lastUsed"),
       at: (replica) => replica.lastUsedAt,
       empty: <span className="muted">{t("never")}</span>,
       nowMs,
       lang,
     }),
+    {
+      id: "menu",
+      header: t("columns.menu"),
+      isFixed: true,
+      render: (replica) => (
+        <RowMenu
+          label={t("rowMenu", { id: replica.id })}
+          items={[openInWindowItem(tc("openLogsInNewWindow"), () => onOpenInWindow(replica.id))]}
+        />
+      ),
+    },
   ];
 }
 
@@ -182,10 +208,23 @@ function ShardsRow({ replica, columnCount }: { replica: ReplicaView; columnCount
   );
 }
 
-export function ReplicasTable({ replicas }: { replicas: ReplicaView[] }) {
+/** Where a replica opens: its engine's log on its node (the leader's, for one spanning nodes). */
+export function replicaLogsPath(replica: Pick<ReplicaView, "id" | "nodeId">): string {
+  return `/nodes/${encodeURIComponent(replica.nodeId)}/logs?source=${encodeURIComponent(replica.id)}`;
+}
+
+interface ReplicasTableProps {
+  replicas: ReplicaView[];
+  sorting: { sort: SortState<ReplicaSortKey>; onSort(key: ReplicaSortKey): void };
+  navigation: RowNavigation;
+  columnChoice: ColumnChoice;
+}
+
+export function ReplicasTable({ replicas, sorting, navigation, columnChoice }: ReplicasTableProps) {
+  const { t } = useTranslation("replicas");
   return (
     <DataGrid
-      columns={useReplicaColumns()}
+      columns={useReplicaColumns(navigation.onOpenInWindow)}
       rows={replicas}
       rowKey={(replica) => replica.id}
       rowProps={replicaRowProps}
@@ -193,6 +232,13 @@ export function ReplicasTable({ replicas }: { replicas: ReplicaView[] }) {
         replica.shards.length > 0 ? <ShardsRow replica={replica} columnCount={columnCount} /> : null
       }
       testId="replicas-table"
+      sorting={{ ...sorting, titleFor: (column) => t("sortBy", { column }) }}
+      selection={{
+        selectedKey: navigation.selectedId,
+        onSelect: navigation.onSelect,
+        onOpen: navigation.onOpen,
+      }}
+      columnChoice={columnChoice}
     />
   );
 }

@@ -10,7 +10,9 @@ import {
   type ReactNode,
   type TdHTMLAttributes,
 } from "react";
+import { shownColumns } from "../../lib/desk/columns";
 import { ariaSortOf, type SortState } from "../../lib/sort";
+import { ColumnChooser, type ColumnChoice } from "./column-chooser";
 
 /** Unique among the rows: React's key, and what selection names a row by. */
 type RowKey = string;
@@ -25,6 +27,8 @@ export interface GridColumn<Row, Key extends string = string> {
   render(row: Row): ReactNode;
   sortKey?: Key;
   isNumeric?: boolean;
+  /** Always shown: the column that names a row, or its menu. */
+  isFixed?: boolean;
   /** On the header and on every cell of the column. */
   className?: string;
   /** On the header only, where a column sizes itself by its header. */
@@ -54,6 +58,8 @@ export interface DataGridProps<Row, Key extends string = string> {
   rowProps?(row: Row): RowAttributes;
   sorting?: GridSorting<Key>;
   selection?: GridSelection;
+  /** The person may hide columns ("Columns" above the table); hidden ones are not drawn. */
+  columnChoice?: ColumnChoice;
   /** Rows shown beneath a row, such as its opened details (a `DetailRow` spans `columnCount`). */
   renderAfterRow?(row: Row, columnCount: number): ReactNode;
   /** Shown after the table while it has no rows. */
@@ -149,9 +155,16 @@ function GridRow<Row, Key extends string>({
   );
 }
 
-export function DataGrid<Row, Key extends string = string>(props: DataGridProps<Row, Key>) {
+export function DataGrid<Row, Key extends string = string>(allProps: DataGridProps<Row, Key>) {
+  const choice = allProps.columnChoice;
+  const props = { ...allProps, columns: shownColumns(allProps.columns, choice?.hiddenIds) };
   return (
     <>
+      {choice ? (
+        <div className="grid-tools">
+          <ColumnChooser columns={allProps.columns} choice={choice} />
+        </div>
+      ) : null}
       <table className={classNames("grid", props.className)} data-testid={props.testId}>
         <thead>
           <tr>

@@ -5,8 +5,9 @@ import type { ReactNode } from "react";
 import { formatDateTime, formatRelativeTime } from "../../lib/format";
 import type { GridColumn } from "./data-grid";
 
-interface MomentColumnOptions<Row> {
+interface MomentColumnOptions<Row, Key extends string> {
   id: string;
+  sortKey?: Key;
   header: string;
   at(row: Row): string | null;
   /** Shown when the moment is absent; only moments that may be absent need it. */
@@ -19,10 +20,13 @@ interface MomentColumnOptions<Row> {
   lang: string;
 }
 
-export function momentColumn<Row>(options: MomentColumnOptions<Row>): GridColumn<Row> {
+export function momentColumn<Row, Key extends string = string>(
+  options: MomentColumnOptions<Row, Key>,
+): GridColumn<Row, Key> {
   const { at, nowMs, lang, suffix } = options;
   return {
     id: options.id,
+    sortKey: options.sortKey,
     header: options.header,
     cellProps: (row) => {
       const iso = at(row);

@@ -10,6 +10,11 @@ export interface RowMenuItem {
   onSelect(): void;
 }
 
+/** The "Open in new window" entry of a row's menu (the node, the model, the replica's logs). */
+export function openInWindowItem(label: string, open: () => void): RowMenuItem {
+  return { label, testId: "open-in-new-window", onSelect: open };
+}
+
 export function RowMenu({ label, items }: { label: string; items: readonly RowMenuItem[] }) {
   const [isOpen, setOpen] = useState(false);
   const menuRef = useRef<HTMLSpanElement>(null);

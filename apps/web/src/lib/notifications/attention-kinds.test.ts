@@ -53,6 +53,21 @@ describe("planNotification", () => {
     ]);
   });
 
+  it("counts each node with an expiring certificate once, named by the node", () => {
+    const expiring = (id: number, node: string): Row => ({
+      id,
+      kind: "certificate.expiring",
+      subjectId: `id-${node}`,
+      params: { node, expiresAt: "2026-12-10T08:00:00.000Z", daysLeft: 6 },
+    });
+    expect(planNotification([expiring(41, "gpu-9")], 40, ["certificateExpiring"])).toEqual({
+      groups: [{ kind: "certificateExpiring", count: 1, example: "gpu-9" }],
+      newestId: 41,
+    });
+    expect(planNotification([expiring(41, "gpu-9")], 40, ALL)).toBeNull();
+    expect(eventKindsFor(["certificateExpiring"])).toEqual(["certificate.expiring"]);
+  });
+
   it("says nothing of events already seen, of kinds not chosen, or of other kinds", () => {
     const events: Row[] = [
       unreachable(5, "old"),

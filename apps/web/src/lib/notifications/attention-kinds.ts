@@ -8,6 +8,7 @@ const NOTIFY_KINDS = {
   nodeUnreachable: ["node.unreachable", "node.lost"],
   modelParked: ["model.parked", "model.unplaceable"],
   engineFailed: ["replica.failed"],
+  certificateExpiring: ["certificate.expiring"],
 } as const satisfies Record<string, readonly EventKind[]>;
 
 export type NotifyKind = keyof typeof NOTIFY_KINDS;
