@@ -22,7 +22,7 @@ import { PARTIAL_PREFIX } from "./layout";
 
 const LIST_TIMEOUT_MS = 15_000;
 /** The directory inside the cache entry holding the repository's files. */
-export const HUB_REPO_DIR = "repo";
+const HUB_REPO_DIR = "repo";
 
 type Common = Omit<DownloadRequest, "url" | "what" | "file" | "expectedSha256" | "expectedFrom">;
 
