@@ -3,11 +3,12 @@
 // agent with simulated cards and the simulated engine. The primary is killed while the node is
 // fetching from it: the fetch moves to the peer, and the server marks the primary down. A file
 // whose published sha256 does not match is refused, naming the file; a file a catalog model
-// loads cannot be removed from a mirror.
+// loads cannot be removed from a mirror. A hub id (hf:ORG/NAME) is fetched from the mirrors in
+// the layout huggingface_hub reads through HF_ENDPOINT, past a mirror lacking a listed file.
 import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { createReadStream, existsSync } from "node:fs";
-import { mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -18,6 +19,11 @@ import { simGpuModel, startFleet, type Fleet } from "./harness";
 const MODEL_FILE = "org/tiny/model.safetensors";
 const BAD_FILE = "org/bad/model.safetensors";
 const SPARE_FILE = "org/spare/model.safetensors";
+const HUB_REPO = "org/hubtiny";
+const HUB_FILES = {
+  "config.json": '{"architectures":["LlamaForCausalLM"]}',
+  "model.safetensors": "simulated hub weights",
+};
 /** Large enough that the throttled primary is still sending when it is killed. */
 const WEIGHTS = Buffer.alloc(8 * 1024 * 1024, 5);
 const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
@@ -71,9 +77,29 @@ async function putFile(root: string, relative: string, content: Buffer | string)
   await writeFile(path.join(root, relative), content);
 }
 
-/** A mirror's files: the weights, a file published with a sha256 it does not have, a spare. */
-async function mirrorRoot(prefix: string): Promise<string> {
+/**
+ * A hub repository in the HF_ENDPOINT layout: the list (as the hub's API gives it, LFS files with
+ * lfs.sha256) at api/models/ORG/NAME/revision/main, the files at ORG/NAME/resolve/main/FILE.
+ */
+async function putHubRepo(root: string, files: Record<string, string>): Promise<void> {
+  const weights = HUB_FILES["model.safetensors"];
+  const siblings = [
+    { rfilename: ".gitattributes" },
+    { rfilename: "config.json" },
+    { rfilename: "model.safetensors", lfs: { sha256: sha256(weights), size: weights.length } },
+  ];
+  await putFile(root, `api/models/${HUB_REPO}/revision/main`, JSON.stringify({ siblings }));
+  for (const [name, content] of Object.entries(files))
+    await putFile(root, `${HUB_REPO}/resolve/main/${name}`, content);
+}
+
+/**
+ * A mirror's files: the weights, a file published with a sha256 it does not have, a spare, and
+ * the hub repository (without its config.json on the primary).
+ */
+async function mirrorRoot(prefix: string, hubFiles: Record<string, string>): Promise<string> {
   const root = (await tempDir(prefix)).path;
+  await putHubRepo(root, hubFiles);
   await putFile(root, MODEL_FILE, WEIGHTS);
   await putFile(root, `${MODEL_FILE}.sha256`, `${sha256(WEIGHTS)}  model.safetensors\n`);
   await putFile(root, BAD_FILE, "simulated weights, changed after publishing");
@@ -88,8 +114,9 @@ describe("mirrors", () => {
   let peer: FileServer;
 
   beforeAll(async () => {
-    primary = await startFileServer(await mirrorRoot("it-mirror-primary"), true);
-    peer = await startFileServer(await mirrorRoot("it-mirror-peer"), false);
+    const { "config.json": _lacking, ...primaryHubFiles } = HUB_FILES;
+    primary = await startFileServer(await mirrorRoot("it-mirror-primary", primaryHubFiles), true);
+    peer = await startFileServer(await mirrorRoot("it-mirror-peer", HUB_FILES), false);
     fleet = await startFleet({
       env: {
         LLMGW_RESYNC_INTERVAL_MS: "300",
@@ -114,6 +141,50 @@ describe("mirrors", () => {
       files?.server.closeAllConnections();
       files?.server.close();
     }
+  });
+
+  it("fetches a hub id from the mirrors in the HF layout, past a mirror lacking a listed file", async () => {
+    await fleet.api.models.add.mutate({ definition: simGpuModel("hubbed", `hf:${HUB_REPO}`) });
+    await fleet.readyReplicas("hubbed", 1);
+    // The primary was asked first: its list names config.json, which it does not hold.
+    expect(primary.gets).toContain(`api/models/${HUB_REPO}/revision/main`);
+    expect(peer.gets).toContain(`${HUB_REPO}/resolve/main/model.safetensors`);
+    expect(peer.gets).not.toContain(`${HUB_REPO}/resolve/main/.gitattributes`);
+    const repo = path.join(
+      fleet.agent("it-mirror-gpu").dataDir,
+      "cache",
+      sha256(`hf:${HUB_REPO}`).slice(0, 16),
+      "repo",
+    );
+    expect((await readdir(repo)).sort()).toEqual(["config.json", "model.safetensors"]);
+    expect(await readFile(path.join(repo, "model.safetensors"), "utf8")).toBe(
+      HUB_FILES["model.safetensors"],
+    );
+
+    // `ctl mirror list` says which mirror holds the whole repository.
+    const hubOn = (
+      mirrors: Awaited<ReturnType<typeof fleet.api.mirrors.list.query>>,
+      name: string,
+    ) => mirrors.find((m) => m.name === name)?.files.find((f) => f.path === `hf:${HUB_REPO}`);
+    const mirrors = await waitFor(
+      async () => {
+        const listed = await fleet.api.mirrors.list.query();
+        return hubOn(listed, "primary")?.isHeld === false ? listed : undefined;
+      },
+      { what: "the primary's holdings of the hub repository looked up", timeoutMs: 30_000 },
+    );
+    expect(hubOn(mirrors, "peer")).toEqual({
+      path: `hf:${HUB_REPO}`,
+      models: ["hubbed"],
+      isHeld: true,
+    });
+    // A file of a repository the catalog loads cannot be removed from a mirror.
+    await expect(
+      fleet.api.mirrors.remove.mutate({
+        mirror: "peer",
+        path: `${HUB_REPO}/resolve/main/model.safetensors`,
+      }),
+    ).rejects.toThrow("is loaded by hubbed");
   });
 
   it("moves the fetch to the peer when the primary is killed mid-download", async () => {

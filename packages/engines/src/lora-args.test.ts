@@ -46,11 +46,12 @@ describe("LoRA adapters on each engine's command line", () => {
     expect(after(args, "--max-lora-rank")).toEqual(["12"]);
   });
 
-  it("llama.cpp loads each --lora unapplied, so the base model answers plain requests", () => {
+  it("llama.cpp loads each adapter at scale 0, so the base model answers plain requests", () => {
     const { args } = engineAdapters.llamacpp.buildCommand(launch({ gpus: [] }));
-    expect(after(args, "--lora")).toEqual(["/cache/weights/aa11"]);
-    expect(args.filter((arg) => arg === "--lora")).toHaveLength(2);
-    expect(args).toContain("--lora-init-without-apply");
+    expect(after(args, "--lora-scaled")).toEqual(["/cache/weights/aa11:0"]);
+    expect(args.filter((arg) => arg === "--lora-scaled")).toHaveLength(2);
+    // --lora (scale 1) would apply every adapter to requests naming none, unapplied or not.
+    expect(args).not.toContain("--lora");
   });
 
   it("the simulator reads vLLM's flags", () => {

@@ -1,7 +1,7 @@
 // How each engine is told to load a replica's LoRA adapters. Every adapter is served under
 // `SERVED_NAME:ADAPTER`, the name clients send, so the gateway forwards the request unchanged
 // wherever the engine can name adapters (vLLM, SGLang, the simulator). llama.cpp names none: it
-// loads them unapplied, and the gateway applies one per request by its index in the list.
+// loads them at scale 0, and the gateway applies one per request by its index in the list.
 import { VLLM_LORA_RANKS } from "@llmgw/domain";
 import type { LaunchAdapter, ReplicaLaunch } from "./types";
 
@@ -51,9 +51,12 @@ export function sglangLoraArgs(launch: ReplicaLaunch): string[] {
   ];
 }
 
-/** Loaded but not applied, so the base model answers plain requests unchanged. */
+/**
+ * Loaded at scale 0, so the base model answers plain requests unchanged; the gateway sets one to
+ * scale 1 per request. Not `--lora PATH --lora-init-without-apply`: llama-server keeps `--lora`'s
+ * scale 1 as every request's default, so a request naming no adapter would get all of them
+ * (seen with the real engine, apps/server/test/llamacpp-lora-real.int.test.ts).
+ */
 export function llamaCppLoraArgs(launch: ReplicaLaunch): string[] {
-  const adapters = adaptersOf(launch);
-  if (adapters.length === 0) return [];
-  return [...adapters.flatMap((adapter) => ["--lora", adapter.path]), "--lora-init-without-apply"];
+  return adaptersOf(launch).flatMap((adapter) => ["--lora-scaled", `${adapter.path}:0`]);
 }

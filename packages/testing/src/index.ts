@@ -69,6 +69,7 @@ export {
   type DirectoryTestPerson,
 } from "./ldap-directory-data.ts";
 export { TINY_LLAMA, tinyLlamaGguf, type LlamaShape } from "./tiny-llama-gguf.ts";
+export { TINY_LORA, tinyLlamaLoraGguf } from "./tiny-llama-lora-gguf.ts";
 export { checkpointWorkflow } from "./comfy-workflow.ts";
 export { startCpuAgent } from "./cpu-agent.ts";
 export {

@@ -104,6 +104,11 @@ function tensors(vocabSize: number, shape: LlamaShape): GgufTensor[] {
   ];
 }
 
+/** How many tokens the tiny model's vocabulary holds (the rows of `output.weight`). */
+export function tinyLlamaVocabSize(): number {
+  return vocabulary().tokens.length;
+}
+
 /**
  * The whole GGUF file, byte for byte the same on every call with the same shape. A larger shape
  * (the CPU decode calibration's, bench/cpu-decode) makes a model big enough to be memory-bound.

@@ -1,12 +1,13 @@
 // Turns a model source into a path an engine can load, fetching into the weight cache when the
 // source is remote. Local sources (absolute paths, file:// URLs) are referenced in place and never
 // copied: they are the operator's files, often hundreds of gigabytes, and a copy would double the
-// disk they take while reclaim could never remove either. Hub ids need a route to the hub, which
+// disk they take while reclaim could never remove either. Hub ids are fetched from the mirrors when
+// the control plane names any (hub-mirror-fetch.ts); otherwise they need a route to the hub, which
 // most GPU nodes do not have, so without one configured the fetch fails and says how to mirror.
 import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { sourceKind, type MirrorSetting } from "@llmgw/domain";
+import { hubRepoOf, sourceKind, type MirrorSetting } from "@llmgw/domain";
 import {
   checkPickle,
   describeSource,
@@ -22,6 +23,7 @@ import {
   safeFileName,
   writeFileAtomic,
 } from "./layout";
+import { fetchHubFromMirrors, HubRepoNotOnMirrors } from "./hub-mirror-fetch";
 import { fetchFromMirrors, isCachedCopyIntact } from "./mirror-fetch";
 import { SourceConfigs } from "./source-config";
 
@@ -33,7 +35,7 @@ export interface ResolveOptions {
   signal?: AbortSignal;
   /** The simulator loads no weights, so a hub id is passed through without a route to the hub. */
   isSimulator?: boolean;
-  /** Where a mirror:PATH source is fetched from, in the order to try (StartReplica.mirrors). */
+  /** Where a mirror:PATH source or a hub id is fetched from, in the order to try (StartReplica.mirrors). */
   mirrors?: readonly MirrorSetting[];
 }
 
@@ -86,20 +88,36 @@ export class WeightCache {
     checkPickle(source, options.allowPickle);
     const kind = sourceKind(source);
     if (kind === "file") return resolveLocal(source, options.isSimulator === true);
-    if (kind === "hub") return this.resolveHub(source, options);
+    if (kind === "hub") return this.resolveHubId(source, options);
     if (kind === "url" || kind === "mirror") return this.download(source, options);
     throw new WeightFetchError(
       `source "${source}" is not a Hugging Face id, an http(s):// URL, a file:// URL or an absolute path`,
     );
   }
 
-  private resolveHub(source: string, options: ResolveOptions): ResolvedWeights {
+  /**
+   * A hub id is fetched from the mirrors when the control plane named any; when none of them
+   * holds the repository, or none is named, the engine loads it from the hub (or the simulator
+   * loads nothing).
+   */
+  private async resolveHubId(source: string, options: ResolveOptions): Promise<ResolvedWeights> {
+    if ((options.mirrors ?? []).length === 0) return this.resolveHub(source, options, "");
+    try {
+      return await this.download(source, options);
+    } catch (error) {
+      if (!(error instanceof HubRepoNotOnMirrors)) throw error;
+      if (options.isSimulator !== true && this.options.hubUrl === undefined) throw error;
+      return this.resolveHub(source, options, ` (${error.message})`);
+    }
+  }
+
+  private resolveHub(source: string, options: ResolveOptions, why: string): ResolvedWeights {
     const id = source.replace(/^hf:/, "");
     if (options.isSimulator)
       return {
         modelPath: id,
         cacheName: undefined,
-        note: `hub id ${id} not fetched: the simulator loads no weights`,
+        note: `hub id ${id} not fetched: the simulator loads no weights${why}`,
       };
     if (this.options.hubUrl === undefined) {
       throw new WeightFetchError(
@@ -111,7 +129,7 @@ export class WeightCache {
     return {
       modelPath: id,
       cacheName: undefined,
-      note: `hub id ${id} loaded by the engine from ${this.options.hubUrl}`,
+      note: `hub id ${id} loaded by the engine from ${this.options.hubUrl}${why}`,
     };
   }
 
@@ -122,7 +140,7 @@ export class WeightCache {
     if (
       manifest !== undefined &&
       manifest.source === source &&
-      (await isFile(path.join(entryDir, manifest.file))) &&
+      (await isPresent(path.join(entryDir, manifest.file))) &&
       (await isCachedCopyIntact(entryDir, manifest, this.options.log))
     ) {
       return {
@@ -153,8 +171,12 @@ export class WeightCache {
       onProgress: options.onProgress,
       signal: options.signal,
     };
-    let fetched: { file: string; receivedBytes: number; sha256: string; from: string };
-    if (sourceKind(source) === "mirror") {
+    let fetched: { file: string; receivedBytes: number; sha256?: string; from: string };
+    const repo = hubRepoOf(source);
+    if (repo !== undefined) {
+      const hub = await fetchHubFromMirrors(repo, options.mirrors ?? [], common);
+      fetched = { ...hub, from: `${hub.from} (${hub.files} files of hf:${repo})` };
+    } else if (sourceKind(source) === "mirror") {
       fetched = await fetchFromMirrors(source, options.mirrors ?? [], common);
     } else {
       const file = fileNameFor(source);
@@ -166,7 +188,7 @@ export class WeightCache {
       source,
       file: fetched.file,
       sizeBytes: fetched.receivedBytes,
-      sha256: fetched.sha256,
+      ...(fetched.sha256 === undefined ? {} : { sha256: fetched.sha256 }),
       fetchedByAgent: true,
       fetchedAtMs: this.nowMs(),
     };
@@ -210,9 +232,11 @@ function fileNameFor(source: string): string {
   return safeFileName(decodeURIComponent(new URL(source).pathname.split("/").pop() ?? ""));
 }
 
-async function isFile(file: string): Promise<boolean> {
+/** A fetched file, or the directory a hub repository was fetched into. */
+async function isPresent(file: string): Promise<boolean> {
   try {
-    return (await stat(file)).isFile();
+    const info = await stat(file);
+    return info.isFile() || info.isDirectory();
   } catch {
     return false;
   }

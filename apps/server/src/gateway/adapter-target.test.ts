@@ -52,6 +52,34 @@ describe("withAdapterSelection", () => {
 
   it("leaves the body alone for an engine that names its adapters, and for the base model", () => {
     expect(withAdapterSelection(raw, targetOf("vllm", "qwen:legal"))).toBe(raw);
-    expect(withAdapterSelection(raw, targetOf("llamacpp", "qwen"))).toBe(raw);
+    const plain = Buffer.from(JSON.stringify({ model: "qwen", messages: [] }));
+    expect(
+      JSON.parse(withAdapterSelection(plain, targetOf("llamacpp", "qwen")).toString()),
+    ).toEqual({ model: "qwen", messages: [] });
+  });
+
+  it("drops a client's own lora field, which would apply an adapter through the base name", () => {
+    const attack = { model: "qwen", messages: [], lora: [{ id: 1, scale: 1 }] };
+    const sent = withAdapterSelection(
+      Buffer.from(JSON.stringify(attack)),
+      targetOf("llamacpp", "qwen"),
+    );
+    expect(JSON.parse(sent.toString("utf8"))).toEqual({ model: "qwen", messages: [] });
+    const escaped = Buffer.from('{"model":"qwen","messages":[],"\\u006cora":[{"id":1,"scale":1}]}');
+    const unescaped = withAdapterSelection(escaped, targetOf("llamacpp", "qwen"));
+    expect(JSON.parse(unescaped.toString("utf8"))).toEqual({ model: "qwen", messages: [] });
+    const scaled = {
+      model: "qwen:sql",
+      messages: [],
+      lora: [
+        { id: 0, scale: 40 },
+        { id: 1, scale: 1 },
+      ],
+    };
+    const chosen = withAdapterSelection(
+      Buffer.from(JSON.stringify(scaled)),
+      targetOf("llamacpp", "qwen:sql"),
+    );
+    expect(JSON.parse(chosen.toString("utf8")).lora).toEqual([{ id: 0, scale: 1 }]);
   });
 });

@@ -34,11 +34,15 @@ export function servedNames(definition: ModelDefinition): string[] {
 /**
  * llama.cpp loads a model's adapters unapplied and names none of them, so the request says which
  * to apply by its index (llama-server's per-request `lora` field). The other engines ignore the
- * field and pick the adapter by the model name, which the body keeps.
+ * field and pick the adapter by the model name, which the body keeps. A client's own `lora` is
+ * never passed on to llama.cpp: it would apply an adapter the key is not allowed through the base
+ * model's name (or at any scale).
  */
 export function withAdapterSelection(raw: Buffer, target: RequestTarget): Buffer {
   const usesLlamaCpp = target.definition.profiles.some((profile) => profile.engine === "llamacpp");
-  if (target.adapterIndex === undefined || !usesLlamaCpp) return raw;
-  const body = JSON.parse(raw.toString("utf8")) as Record<string, unknown>;
+  // Parsed whenever the model has adapters: a key can be spelt with JSON escapes ("\u006cora").
+  if (!usesLlamaCpp || target.definition.adapters.length === 0) return raw;
+  const { lora: _client, ...body } = JSON.parse(raw.toString("utf8")) as Record<string, unknown>;
+  if (target.adapterIndex === undefined) return Buffer.from(JSON.stringify(body));
   return Buffer.from(JSON.stringify({ ...body, lora: [{ id: target.adapterIndex, scale: 1 }] }));
 }

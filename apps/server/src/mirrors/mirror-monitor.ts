@@ -1,7 +1,7 @@
 // The mirrors of the server's settings as the control plane sees them (docs/mirrors.md): each one
 // asked on a timer whether it answers (HEAD of its base URL, timed), and for each file the catalog
-// loads from the mirrors whether it holds it (HEAD of the file). The order nodes are sent the
-// mirrors in follows the answers; removing a file is refused while a catalog model loads it.
+// loads from the mirrors whether it holds it (HEAD of the file; for a hub id, its file list and
+// every file it lists, hub-holdings.ts). The order nodes are sent the mirrors in follows the answers; removing a file is refused while a catalog model loads it.
 import type { Actor, MirrorRemoveResult, MirrorView, MirrorsService } from "@llmgw/api";
 import { ServiceError } from "@llmgw/api";
 import {
@@ -10,11 +10,13 @@ import {
   mirrorOrder,
   mirrorPathOf,
   mirrorPathsInCatalog,
+  hubReposInCatalog,
   type MirrorSetting,
   type ModelDefinition,
 } from "@llmgw/domain";
 import { request, type Agent } from "undici";
 import { createGuardedAgent } from "../outbound/guarded-agent";
+import { holdsHubRepo, hubUsersOf } from "./hub-holdings";
 
 /** A check that takes longer than this counts as failed, whatever the interval. */
 const CHECK_TIMEOUT_MAX_MS = 3_000;
@@ -28,7 +30,7 @@ export interface MirrorState {
   checkedAtMs: number | null;
   latencyMs: number | null;
   lastError: string | null;
-  /** Path → whether a HEAD of it answered 200, as last looked. */
+  /** Path (or `hf:ORG/NAME`) → whether the mirror held it, as last looked. */
   holds: Map<string, boolean>;
 }
 
@@ -86,7 +88,7 @@ export class MirrorMonitor implements MirrorsService {
   }
 
   async list(): Promise<MirrorView[]> {
-    const users = mirrorPathsInCatalog(this.deps.models());
+    const users = catalogFiles(this.deps.models());
     return this.states.map((state, index) => ({
       name: state.setting.name,
       baseUrl: state.setting.baseUrl,
@@ -113,7 +115,9 @@ export class MirrorMonitor implements MirrorsService {
         `"${path}" is not a path on a mirror; give it as a mirror:PATH source names it (org/model/file.safetensors)`,
         { code: "mirror.path_invalid", params: { path } },
       );
-    const models = mirrorPathsInCatalog(this.deps.models()).get(filePath);
+    const models =
+      mirrorPathsInCatalog(this.deps.models()).get(filePath) ??
+      hubUsersOf(filePath, this.deps.models());
     if (models !== undefined)
       throw new ServiceError(
         "conflict",
@@ -160,7 +164,7 @@ export class MirrorMonitor implements MirrorsService {
   }
 
   private async checkAll(): Promise<void> {
-    const paths = [...mirrorPathsInCatalog(this.deps.models()).keys()];
+    const paths = [...catalogFiles(this.deps.models()).keys()];
     await Promise.all(this.states.map((state) => this.check(state, paths)));
   }
 
@@ -186,11 +190,17 @@ export class MirrorMonitor implements MirrorsService {
   private async lookUpFiles(state: MirrorState, paths: readonly string[]): Promise<void> {
     const holds = new Map<string, boolean>();
     for (const path of paths.slice(0, FILES_LOOKED_UP_MAX)) {
-      const status = await this.head(mirrorFileUrl(state.setting.baseUrl, path)).catch(() => 0);
-      holds.set(path, status === 200);
+      if (path.startsWith("hf:")) {
+        const lookup = { agent: this.agent, timeoutMs: this.timeoutMs(), head: this.headOr0 };
+        holds.set(path, await holdsHubRepo(state.setting.baseUrl, path, lookup).catch(() => false));
+        continue;
+      }
+      holds.set(path, (await this.headOr0(mirrorFileUrl(state.setting.baseUrl, path))) === 200);
     }
     state.holds = holds;
   }
+
+  private readonly headOr0 = (url: string): Promise<number> => this.head(url).catch(() => 0);
 
   private async head(url: string): Promise<number> {
     const answer = await request(url, {
@@ -205,6 +215,11 @@ export class MirrorMonitor implements MirrorsService {
   private timeoutMs(): number {
     return Math.min(this.deps.checkIntervalMs, CHECK_TIMEOUT_MAX_MS);
   }
+}
+
+/** The catalog's mirror paths and hub repositories (`hf:ORG/NAME`), with the models loading each. */
+function catalogFiles(models: readonly ModelDefinition[]): Map<string, string[]> {
+  return new Map([...mirrorPathsInCatalog(models), ...hubReposInCatalog(models)]);
 }
 
 function mirrorNotFound(mirror: string, list: readonly MirrorSetting[]): ServiceError {

@@ -132,6 +132,12 @@ describe("startRequestFor and mirrors", () => {
     expect(start?.mirrors).toEqual(mirrors);
   });
 
+  it("sends them to a model named by a hub id, which the node fetches from the mirrors", () => {
+    const model = definition({ source: "hf:org/tiny" });
+    const start = startRequestFor(record, model, SECRET, 1_000, 0, undefined, mirrors);
+    expect(start?.mirrors).toEqual(mirrors);
+  });
+
   it("sends them for an adapter on the mirrors too, and none to a model that needs none", () => {
     const withAdapter = definition({
       adapters: [{ name: "sql", source: "mirror:org/sql/adapter_model.safetensors" }],
@@ -139,8 +145,9 @@ describe("startRequestFor and mirrors", () => {
     expect(
       startRequestFor(record, withAdapter, SECRET, 1_000, 0, undefined, mirrors)?.mirrors,
     ).toHaveLength(2);
-    expect(
-      startRequestFor(record, definition(), SECRET, 1_000, 0, undefined, mirrors)?.mirrors,
-    ).toEqual([]);
+    const local = definition({ source: "/models/bge.gguf" });
+    expect(startRequestFor(record, local, SECRET, 1_000, 0, undefined, mirrors)?.mirrors).toEqual(
+      [],
+    );
   });
 });

@@ -29,10 +29,16 @@ function engineContext(profile: Profile, contextTokens: number): number {
   return contextTokens * (profile.slots ?? 1);
 }
 
-/** Whether the weights or an adapter are a mirror:PATH, which the node needs the mirrors for. */
+/**
+ * Whether the weights or an adapter are a mirror:PATH or a hub id, which the node fetches from
+ * the mirrors (docs/mirrors.md).
+ */
 function loadsFromMirrors(model: ModelDefinition): boolean {
   const sources = [model.source, ...model.adapters.map((adapter) => adapter.source)];
-  return sources.some((source) => source !== undefined && sourceKind(source) === "mirror");
+  return sources.some((source) => {
+    const kind = source === undefined ? undefined : sourceKind(source);
+    return kind === "mirror" || kind === "hub";
+  });
 }
 
 /**

@@ -72,6 +72,20 @@ describe("a model's adapters", () => {
     ).toEqual([]);
   });
 
+  it("refuse a llama.cpp adapter path llama-server's --lora-scaled PATH:SCALE,… would cut", () => {
+    const cpu = [{ name: "cpu", engine: "llamacpp" as const }];
+    for (const source of ["/l/a:b.gguf", "file:///l/a,b.gguf"])
+      expect(
+        errorsOf(
+          model({ source: "/m/tiny.gguf", profiles: cpu, adapters: [{ name: "sql", source }] }),
+        ).join("\n"),
+      ).toMatch(/llama\.cpp cannot load a LoRA whose path holds ":" or ","/);
+    const fileUrl = [{ name: "sql", source: "file:///l/sql.gguf" }];
+    expect(errorsOf(model({ source: "/m/tiny.gguf", profiles: cpu, adapters: fileUrl }))).toEqual(
+      [],
+    );
+  });
+
   it("are held to each engine's rank and count limits", () => {
     expect(
       errorsOf(

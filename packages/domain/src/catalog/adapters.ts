@@ -95,6 +95,16 @@ function checkAdapterSource(
         message: `adapter "${adapter.name}": llama.cpp loads a LoRA only as one .gguf file; convert it with llama.cpp's convert_lora_to_gguf.py and give that file`,
       },
     ];
+  // llama-server reads `--lora-scaled PATH:SCALE,…`: a node path with ":" or "," would be cut.
+  const local =
+    sourceKind(adapter.source) === "file" ? adapter.source.replace(/^file:\/\//i, "") : "";
+  if (wantsGguf && /[:,]/.test(local))
+    return [
+      {
+        path,
+        message: `adapter "${adapter.name}": llama.cpp cannot load a LoRA whose path holds ":" or ","; move or link the file to a path without them`,
+      },
+    ];
   return [];
 }
 

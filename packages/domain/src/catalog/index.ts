@@ -14,3 +14,4 @@ export {
   type SourceKind,
 } from "./source";
 export * from "./mirrors";
+export * from "./hub-mirror";
