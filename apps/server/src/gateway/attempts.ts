@@ -11,6 +11,7 @@ import { externalKeyOf, type ExternalKeyDeps } from "./external";
 import { withModel } from "./fallbacks";
 import type { RequestTrace } from "./request-trace";
 import { callUpstream, type UpstreamResult } from "./upstream";
+import type { StreamGuard } from "../guard/stream-guard";
 
 /** Failed attempts (5xx, connection errors) per request: the first and one retry. */
 const FAILED_ATTEMPTS_MAX = 2;
@@ -32,6 +33,8 @@ export interface ForwardJob {
    * a header to add. Absent for streams and for callers no answer policy covers.
    */
   rewriteAnswer?: (body: Buffer) => Promise<{ body: Buffer; header: string | null }>;
+  /** Reads a streamed answer as it is relayed (the guard); absent when no answer policy covers. */
+  guardStream?: () => StreamGuard;
 }
 
 export interface ForwardDeps extends ExternalKeyDeps {

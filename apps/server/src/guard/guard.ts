@@ -118,7 +118,12 @@ export class Guard {
 
   /** Whether any policy reads this stage for the caller, so callers can skip buffering. */
   async covers(stage: GuardStage, levels: readonly string[]): Promise<boolean> {
-    return policiesFor(await this.policies(), levels, stage).length > 0;
+    return (await this.covering(stage, levels)).length > 0;
+  }
+
+  /** The policies that read this stage for the caller. */
+  async covering(stage: GuardStage, levels: readonly string[]): Promise<GuardPolicy[]> {
+    return policiesFor(await this.policies(), levels, stage);
   }
 
   async inspect(
