@@ -91,6 +91,7 @@ describe("the guard in llmgw server", () => {
       name: "stream-answers",
       appliesTo: ["team:streams"],
       stages: ["answer"],
+      checks: ["injection", "pii"],
       judgeModel: "judge-sim",
       fail: "closed",
     });
