@@ -132,7 +132,7 @@ export class StreamGuard {
     const delta = choice.delta;
     const holder = delta && typeof delta === "object" ? (delta as Record<string, unknown>) : choice;
     const key = holder === choice ? "text" : "content";
-    const piece = typeof holder[key] === "string" ? (holder[key]) : "";
+    const piece = typeof holder[key] === "string" ? holder[key] : "";
     state.raw += piece;
     const isFinishing = choice.finish_reason != null;
     if (state.redactor) {
