@@ -9,6 +9,7 @@ import { chatRequestSchema, completionRequestSchema, promptTexts } from "./schem
 import { SseWriter } from "./stream";
 import { countPromptTokens, generateReply, type Reply } from "./text";
 import { judgeReply, judgedText } from "./judge";
+import { sayReply } from "./say";
 
 interface Job {
   kind: "chat" | "completion";
@@ -73,7 +74,9 @@ async function runJob(ctx: RequestContext, job: Job): Promise<void> {
   }
   // A simulated adapter answers differently from its base model: its name seeds the words too.
   const seedText = job.model === ctx.config.model ? job.prompt : `${job.model}\n${job.prompt}`;
-  const reply = job.judged ? judgeReply(job.judged) : generateReply(seedText, job.maxTokens);
+  const reply = job.judged
+    ? judgeReply(job.judged)
+    : (sayReply(job.prompt, job.maxTokens) ?? generateReply(seedText, job.maxTokens));
   const slot = await ctx.load.admit(promptTokens, ctx.signal);
   let outcome: "stop" | "length" | "abort" = "abort";
   try {

@@ -11,6 +11,7 @@ import { externalKeyOf, type ExternalKeyDeps } from "./external";
 import { withModel } from "./fallbacks";
 import type { RequestTrace } from "./request-trace";
 import { callUpstream, type UpstreamResult } from "./upstream";
+import type { StreamGuard } from "../guard/stream-guard";
 
 /** Failed attempts (5xx, connection errors) per request: the first and one retry. */
 const FAILED_ATTEMPTS_MAX = 2;
@@ -32,6 +33,10 @@ export interface ForwardJob {
    * a header to add. Absent for streams and for callers no answer policy covers.
    */
   rewriteAnswer?: (body: Buffer) => Promise<{ body: Buffer; header: string | null }>;
+  /** The body for one endpoint, when it depends on its engine (the guard's judge constraint). */
+  bodyFor?: (endpoint: Endpoint) => Buffer;
+  /** Reads a streamed answer as it is relayed (the guard); absent when no answer policy covers. */
+  guardStream?: () => StreamGuard;
 }
 
 export interface ForwardDeps extends ExternalKeyDeps {
@@ -231,7 +236,7 @@ function attemptOnce(
     agent: external ? deps.externalAgent : deps.agent,
     url,
     method: job.method,
-    body: external && job.body ? withModel(job.body, external.upstreamModel) : job.body,
+    body: bodyOf(job, endpoint),
     replicaKey: key,
     requestId: job.requestId,
     // The trace is this cluster's: it goes to its own engines, not to an external provider.
@@ -245,6 +250,12 @@ function attemptOnce(
     () => span?.end("error"),
   );
   return result;
+}
+
+function bodyOf(job: ForwardJob, endpoint: Endpoint): Buffer | null {
+  const body = job.bodyFor ? job.bodyFor(endpoint) : job.body;
+  const external = endpoint.external;
+  return external && body ? withModel(body, external.upstreamModel) : body;
 }
 
 export function settle(

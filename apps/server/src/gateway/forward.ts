@@ -8,6 +8,7 @@ import { GUARD_HEADER } from "../guard/v1-guard";
 import { GatewayError } from "./errors";
 import { UsageScanner, type TokenUsage } from "./usage-scan";
 import { UsageChunkFilter } from "./usage-stream";
+import type { StreamGuard } from "../guard/stream-guard";
 
 export type { ForwardDeps, ForwardJob } from "./attempts";
 
@@ -64,12 +65,11 @@ export async function forward(
     usage: null,
     firstByteAtMs: null,
   };
-  const filter =
-    job.dropsUsageChunk && result.headers["content-type"]?.startsWith("text/event-stream")
-      ? new UsageChunkFilter()
-      : null;
+  const isSse = result.headers["content-type"]?.startsWith("text/event-stream") === true;
+  const filter = job.dropsUsageChunk && isSse ? new UsageChunkFilter() : null;
+  const guard = isSse && result.status === 200 ? (job.guardStream?.() ?? null) : null;
   const upstream = job.trace?.open("llmgw.upstream", { "llmgw.endpoint": endpoint.id });
-  const broke = await relay(result.body, { scanner, filter }, res, job.signal);
+  const broke = await relay(result.body, { scanner, filter, guard }, res, job.signal);
   upstream?.end(broke ? "upstream_interrupted" : result.status);
   if (!answer.isSettled)
     settle(deps, endpoint, broke && !job.signal.aborted ? "connection-error" : result.status);
@@ -107,22 +107,27 @@ async function rewritten(
 
 /**
  * Copies the answer to the client, waiting for it to drain; returns the error that cut it short.
- * The scanner reads the engine's bytes; the client gets them through the filter, when there is one.
+ * The scanner reads the engine's bytes; the client gets them through the guard and the filter,
+ * when there are. A guard that blocks the answer ends it with its error event; the rest of the
+ * engine's answer is left unread (the connection to it closes).
  */
 export async function relay(
   body: AsyncIterable<Buffer>,
-  through: { scanner: UsageScanner; filter: UsageChunkFilter | null },
+  through: { scanner: UsageScanner; filter: UsageChunkFilter | null; guard?: StreamGuard | null },
   res: ServerResponse,
   signal: AbortSignal,
 ): Promise<Error | null> {
-  const { scanner, filter } = through;
+  const { scanner, filter, guard } = through;
+  const toClient = (bytes: Buffer) => (filter ? filter.push(bytes) : bytes);
   try {
     for await (const chunk of body) {
       scanner.see(chunk);
-      const out = filter ? filter.push(chunk) : chunk;
+      const out = toClient(guard ? await guard.push(chunk) : chunk);
       if (out.length > 0 && !res.write(out)) await once(res, "drain", { signal });
+      if (guard?.isCut) break;
     }
-    res.end(filter?.end());
+    const last = guard && !guard.isCut ? toClient(await guard.end()) : null;
+    res.end(filter ? Buffer.concat([last ?? Buffer.alloc(0), filter.end()]) : last);
     return null;
   } catch (error) {
     return error as Error;

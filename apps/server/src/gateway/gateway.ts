@@ -23,6 +23,7 @@ import { bearerKeyOf } from "./bearer";
 import { serveComfyImages, type ComfyImageDeps } from "./comfy/comfy-images";
 import type { Guard } from "../guard/guard";
 import { GUARD_HEADER, guardV1Json, type V1Who } from "../guard/v1-guard";
+import { StreamGuard } from "../guard/stream-guard";
 import { HOP_HEADER, checkHops } from "../federation/hop";
 import { forwardToPeer, type PeerForwardDeps } from "../federation/peer-forward";
 
@@ -163,6 +164,17 @@ function answer(
       "unsupported_endpoint",
     );
   return serveComfyImages(deps, { ...job, definition, raw: job.body }, res, noEndpoint);
+}
+
+/** The guard for a streamed answer, when a policy reads this caller's answers. */
+async function streamGuardFor(
+  guard: Guard,
+  isStream: boolean,
+  who: V1Who,
+): Promise<(() => StreamGuard) | undefined> {
+  if (!isStream) return undefined;
+  const policies = await guard.covering("answer", who.levels);
+  return policies.length > 0 ? () => new StreamGuard(guard, who, policies) : undefined;
 }
 
 /** Why a key's requests must stay in this cluster (its residency, or no_store), or null. */
@@ -310,6 +322,7 @@ async function serve(
             const read = await guardV1Json(deps.guard, "answer", who, answer);
             return { body: read.raw, header: read.header ?? prompt.header };
           },
+      guardStream: await streamGuardFor(deps.guard, body.isStream, who),
     };
     outcome = await answer(deps, job, res, noEndpoint);
   } catch (error) {

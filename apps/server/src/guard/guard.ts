@@ -27,7 +27,11 @@ export interface GuardDecision {
   reason: string;
   /** The policies that covered the caller at this stage. */
   policies: string[];
+  /** How long the judges asked took, in all (absent when none was asked). */
+  judgeMs?: number;
 }
+
+export type JudgmentOutcome = "allow" | "injection" | "failed";
 
 export interface GuardDeps {
   db: Database;
@@ -41,6 +45,7 @@ export class Guard {
   private refreshing: Promise<void> | null = null;
   private judge: JudgeAsk | null = null;
   private counters: ((stage: GuardStage, outcome: GuardOutcome, policy: string) => void)[] = [];
+  private timers: ((model: string, outcome: JudgmentOutcome, seconds: number) => void)[] = [];
 
   constructor(private readonly deps: GuardDeps) {}
 
@@ -50,6 +55,10 @@ export class Guard {
 
   onDecision(count: (stage: GuardStage, outcome: GuardOutcome, policy: string) => void): void {
     this.counters.push(count);
+  }
+
+  onJudgment(time: (model: string, outcome: JudgmentOutcome, seconds: number) => void): void {
+    this.timers.push(time);
   }
 
   /** One judgment, for the judge check; throws when no judge is bound or it fails. */
@@ -118,7 +127,12 @@ export class Guard {
 
   /** Whether any policy reads this stage for the caller, so callers can skip buffering. */
   async covers(stage: GuardStage, levels: readonly string[]): Promise<boolean> {
-    return policiesFor(await this.policies(), levels, stage).length > 0;
+    return (await this.covering(stage, levels)).length > 0;
+  }
+
+  /** The policies that read this stage for the caller. */
+  async covering(stage: GuardStage, levels: readonly string[]): Promise<GuardPolicy[]> {
+    return policiesFor(await this.policies(), levels, stage);
   }
 
   async inspect(
@@ -128,12 +142,18 @@ export class Guard {
   ): Promise<GuardDecision> {
     const covering = policiesFor(await this.policies(), who.levels, stage);
     if (covering.length === 0) return { outcome: "passed", texts, reason: "", policies: [] };
-    const decision = await this.decide(covering, texts);
+    const timed = { judgeMs: 0, asked: false };
+    const decision = await this.decide(covering, texts, timed);
+    if (timed.asked) decision.judgeMs = timed.judgeMs;
     this.record(stage, who, decision);
     return decision;
   }
 
-  private async decide(covering: GuardPolicy[], texts: string[]): Promise<GuardDecision> {
+  private async decide(
+    covering: GuardPolicy[],
+    texts: string[],
+    timed: { judgeMs: number; asked: boolean },
+  ): Promise<GuardDecision> {
     const policies = covering.map((p) => p.name);
     const joined = texts.join("\n");
     let failedOpen = "";
@@ -141,7 +161,12 @@ export class Guard {
       const hit = findInjection(joined);
       if (hit) return { outcome: "withheld", texts, reason: `rule ${hit.rule}`, policies };
       if (!policy.judgeModel) continue;
+      const startedMs = this.deps.nowMs();
       const judged = await this.askJudge(policy, joined);
+      const tookMs = this.deps.nowMs() - startedMs;
+      timed.judgeMs += tookMs;
+      timed.asked = true;
+      for (const time of this.timers) time(policy.judgeModel, judged.kind, tookMs / 1_000);
       if (judged.kind === "injection")
         return { outcome: "withheld", texts, reason: `judge: ${judged.reason}`, policies };
       if (judged.kind === "failed") {
@@ -197,6 +222,7 @@ export class Guard {
           reason: decision.reason,
           policies: decision.policies,
           requestId: who.requestId,
+          ...(decision.judgeMs === undefined ? {} : { judgeMs: decision.judgeMs }),
         },
       })
       .catch((error: unknown) => this.deps.log(`guard: could not audit: ${messageOf(error)}`));

@@ -1,8 +1,14 @@
 // Asks a judge model from the catalog through the gateway's own routing (breakers, least loaded
 // replica first), with the policy's budget as a hard deadline: a judge that cannot answer in time
-// is a failed judgment, which the policy's fail: closed/open then decides.
+// is a failed judgment, which the policy's fail: closed/open then decides. The answer is held to
+// the verdict's shape by the engine where it can (see judgeConstraint).
 import { randomUUID } from "node:crypto";
-import { judgeRequestBody, parseJudgeVerdict, type JudgeVerdict } from "@llmgw/domain";
+import {
+  judgeConstraint,
+  judgeRequestBody,
+  parseJudgeVerdict,
+  type JudgeVerdict,
+} from "@llmgw/domain";
 import { firstAcceptableAnswer, settle, type ForwardDeps } from "../gateway/attempts";
 import { GatewayError } from "../gateway/errors";
 
@@ -14,6 +20,11 @@ export function judgeAsker(deps: ForwardDeps) {
       path: "/v1/chat/completions",
       method: "POST" as const,
       body: Buffer.from(JSON.stringify(judgeRequestBody(model, text))),
+      // Each engine is held to the verdict's shape its own way (a grammar, a JSON schema).
+      bodyFor: (endpoint: { engine: string }) =>
+        Buffer.from(
+          JSON.stringify({ ...judgeRequestBody(model, text), ...judgeConstraint(endpoint.engine) }),
+        ),
       requestId: `guard-${randomUUID()}`,
       accept: "application/json",
       signal,

@@ -84,21 +84,28 @@ export async function guardV1Json(
 }
 
 function refuseBlocked(decision: GuardDecision, stage: GuardStage): void {
+  const refusal = guardRefusal(decision, stage);
+  if (refusal) throw refusal;
+}
+
+/** The refusal for a blocked decision (withheld, or refused by a judge that failed closed), else null. */
+export function guardRefusal(decision: GuardDecision, stage: GuardStage): GatewayError | null {
   const policies = decision.policies.join(", ");
   const what = stage === "prompt" ? "the prompt" : "the answer";
   if (decision.outcome === "withheld")
-    throw new GatewayError(
+    return new GatewayError(
       400,
       `${what} was withheld by guard policy ${policies}: it holds instructions for the model (${decision.reason})`,
       "invalid_request_error",
       "guard_withheld",
     );
   if (decision.outcome === "refused")
-    throw new GatewayError(
+    return new GatewayError(
       503,
       `guard policy ${policies} fails closed and its judge did not answer in time; retry shortly or ask an administrator to check the judge (llmgw ctl guard judge check)`,
       "service_unavailable",
       "guard_judge_unavailable",
       { "retry-after": "5" },
     );
+  return null;
 }

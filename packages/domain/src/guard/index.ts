@@ -4,3 +4,4 @@ export * from "./pii";
 export * from "./injection";
 export * from "./policy";
 export * from "./judge";
+export * from "./pii-stream";

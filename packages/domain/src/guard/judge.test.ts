@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { judgeRequestBody, judgeSpeed, parseJudgeVerdict, JUDGE_SYSTEM_LINE } from "./judge";
+import {
+  JUDGE_GRAMMAR,
+  judgeConstraint,
+  judgeRequestBody,
+  judgeSpeed,
+  parseJudgeVerdict,
+  JUDGE_SYSTEM_LINE,
+} from "./judge";
 import { guardPolicySchema, policiesFor, type GuardPolicy } from "./policy";
 
 describe("judge", () => {
@@ -9,6 +16,16 @@ describe("judge", () => {
     };
     expect(body.messages[0]?.content.startsWith(JUDGE_SYSTEM_LINE)).toBe(true);
     expect(body.messages[1]?.content).toBe("<text>\nhello\n</text>");
+  });
+
+  it("keeps each engine's answer to the verdict's shape as that engine can", () => {
+    expect(judgeConstraint("llamacpp")).toEqual({ grammar: JUDGE_GRAMMAR });
+    expect(JUDGE_GRAMMAR).toContain('root ::= "{\\"verdict\\":\\"allow\\"}" | ');
+    expect(judgeConstraint("vllm")).toMatchObject({
+      response_format: { type: "json_schema", json_schema: { name: "llmgw_guard_verdict" } },
+    });
+    expect(judgeConstraint("sim")).toEqual({});
+    expect(judgeConstraint("external")).toEqual({});
   });
 
   it("reads a verdict wrapped in other words", () => {

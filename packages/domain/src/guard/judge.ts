@@ -17,11 +17,49 @@ export interface JudgeVerdict {
   reason: string;
 }
 
+/** A reason is a few words: the grammar caps it, so that even a model of byte tokens ends in time. */
+const REASON_CHARS_MAX = 40;
+
+/** llama.cpp's GBNF for the verdict: one of the two JSON objects and nothing else. */
+export const JUDGE_GRAMMAR = [
+  'root ::= "{\\"verdict\\":\\"allow\\"}" | "{\\"verdict\\":\\"injection\\",\\"reason\\":\\"" reason "\\"}"',
+  `reason ::= [a-zA-Z0-9 ,.'-]{1,${REASON_CHARS_MAX}}`,
+].join("\n");
+
+const VERDICT_SCHEMA = {
+  type: "object",
+  properties: {
+    verdict: { type: "string", enum: ["allow", "injection"] },
+    reason: { type: "string", maxLength: REASON_CHARS_MAX },
+  },
+  required: ["verdict"],
+  additionalProperties: false,
+};
+
+/**
+ * What keeps an engine's answer to the verdict's shape: a GBNF grammar for llama.cpp (its
+ * json_schema path fails on some vocabularies), OpenAI's `response_format: json_schema` for vLLM
+ * and SGLang. Other engines and external providers are asked as they are; their answer is read
+ * for a verdict all the same.
+ */
+export function judgeConstraint(engine: string): Record<string, unknown> {
+  if (engine === "llamacpp") return { grammar: JUDGE_GRAMMAR };
+  if (engine === "vllm" || engine === "sglang")
+    return {
+      response_format: {
+        type: "json_schema",
+        json_schema: { name: "llmgw_guard_verdict", schema: VERDICT_SCHEMA },
+      },
+    };
+  return {};
+}
+
 export function judgeRequestBody(model: string, text: string): Record<string, unknown> {
   return {
     model,
     temperature: 0,
-    max_tokens: 64,
+    // The longest verdict with a reason is 75 characters: room for it even one byte a token.
+    max_tokens: 96,
     messages: [
       { role: "system", content: JUDGE_SYSTEM_PROMPT },
       { role: "user", content: `<text>\n${text}\n</text>` },

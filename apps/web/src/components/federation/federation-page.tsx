@@ -2,7 +2,7 @@
 // /admin/federation, for administrators: the peer clusters whose models are offered here as
 // PEER/MODEL, with whether each is in routing, how long its /ready took, why it is out, and its
 // models (withdrawn ones marked); "Sync now" reads their /v1/models again; "Add peer" opens the
-// add form. Peers are removed with `llmgw ctl federation remove`.
+// add form; "Remove" takes a peer out, after asking.
 import type { PeerView } from "@llmgw/api";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -12,6 +12,7 @@ import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
 import { DataGrid, type GridColumn } from "../ui/data-grid";
 import { AddPeerForm } from "./add-peer-form";
+import { RemovePeerDialog } from "./remove-peer-dialog";
 
 const REFETCH_INTERVAL_MS = 5_000;
 
@@ -21,6 +22,7 @@ export function FederationPage() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [isAdding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<string | null>(null);
   const peers = useQuery(
     trpc.federation.list.queryOptions(undefined, {
       refetchInterval: REFETCH_INTERVAL_MS,
@@ -38,7 +40,12 @@ export function FederationPage() {
       onSettled: () => queryClient.invalidateQueries(trpc.federation.list.queryFilter()),
     }),
   );
-  const columns = usePeerColumns();
+  const remove = useMutation(
+    trpc.federation.remove.mutationOptions({
+      onSettled: () => queryClient.invalidateQueries(trpc.federation.list.queryFilter()),
+    }),
+  );
+  const columns = usePeerColumns(setRemoving);
   return (
     <section className="page" data-testid="federation-page">
       <div className="toolbar">
@@ -70,6 +77,11 @@ export function FederationPage() {
           error={add.error}
           isPending={add.isPending}
         />
+      ) : null}
+      {remove.isError ? (
+        <p className="form-error" role="alert" data-testid="federation-remove-error">
+          {describeError(remove.error, tc)}
+        </p>
       ) : null}
       {sync.isError ? (
         <p className="form-error" role="alert">
@@ -116,11 +128,22 @@ export function FederationPage() {
           />
         </div>
       ) : null}
+      {removing ? (
+        <RemovePeerDialog
+          name={removing}
+          isBusy={remove.isPending}
+          onCancel={() => setRemoving(null)}
+          onConfirm={() => {
+            remove.mutate({ name: removing });
+            setRemoving(null);
+          }}
+        />
+      ) : null}
     </section>
   );
 }
 
-function usePeerColumns(): GridColumn<PeerView>[] {
+export function usePeerColumns(onRemove: (name: string) => void): GridColumn<PeerView>[] {
   const { t, i18n } = useTranslation("federation");
   return [
     {
@@ -170,6 +193,21 @@ function usePeerColumns(): GridColumn<PeerView>[] {
       id: "tags",
       header: t("col.tags"),
       render: (peer) => (peer.sendsTags ? t("sendsTags") : t("keepsTags")),
+    },
+    {
+      id: "actions",
+      header: t("col.actions"),
+      render: (peer) => (
+        <button
+          type="button"
+          className="control control-small control-danger"
+          onClick={() => onRemove(peer.name)}
+          data-testid="federation-remove"
+        >
+          {t("actions.remove")}
+        </button>
+      ),
+      cellProps: () => ({ className: "col-actions" }),
     },
   ];
 }

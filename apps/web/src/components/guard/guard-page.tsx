@@ -1,7 +1,7 @@
 "use client";
 // /admin/guard, for administrators: the guard's policies (who each covers, the texts it reads,
-// what it looks for, its judge and what happens when the judge is slow or down), removing one,
-// and the judge check. Policies are added with `llmgw ctl guard policy add`.
+// what it looks for, its judge and what happens when the judge is slow or down), adding one (or
+// replacing one of the same name), removing one after asking, and the judge check.
 import type { GuardPolicyView } from "@llmgw/api";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -11,6 +11,7 @@ import { useTRPC } from "../../trpc/react";
 import { ConfirmDialog } from "../confirm-dialog";
 import { ErrorPanel } from "../error-panel";
 import { DataGrid, type GridColumn } from "../ui/data-grid";
+import { AddPolicyForm } from "./add-policy-form";
 import { JudgeCheck } from "./judge-check";
 
 const REFETCH_INTERVAL_MS = 5_000;
@@ -21,6 +22,7 @@ export function GuardPage() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [removing, setRemoving] = useState<string | null>(null);
+  const [isAdding, setAdding] = useState(false);
   const policies = useQuery(
     trpc.guard.policies.list.queryOptions(undefined, {
       refetchInterval: REFETCH_INTERVAL_MS,
@@ -32,6 +34,12 @@ export function GuardPage() {
       onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.guard.pathKey() }),
     }),
   );
+  const add = useMutation(
+    trpc.guard.policies.add.mutationOptions({
+      onSuccess: () => setAdding(false),
+      onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.guard.pathKey() }),
+    }),
+  );
   const columns = usePolicyColumns(setRemoving);
   return (
     <section className="page" data-testid="guard-page">
@@ -40,8 +48,27 @@ export function GuardPage() {
         <span className="muted" data-testid="guard-count">
           {policies.data ? t("count", { count: policies.data.length }) : null}
         </span>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => setAdding(true)}
+          data-testid="guard-add"
+        >
+          {t("add.open")}
+        </button>
       </div>
       <p className="muted">{t("intro")}</p>
+      {isAdding ? (
+        <AddPolicyForm
+          send={(input) => add.mutate(input)}
+          onClose={() => {
+            add.reset();
+            setAdding(false);
+          }}
+          error={add.error}
+          isPending={add.isPending}
+        />
+      ) : null}
       {remove.isError ? (
         <p className="form-error" role="alert" data-testid="guard-action-error">
           {describeError(remove.error, tc)}
