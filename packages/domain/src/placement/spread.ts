@@ -34,19 +34,27 @@ export function domainCounts(fleet: Fleet, domain: string): Map<string, number> 
 export function noteSpread(fleet: Fleet, replica: ExistingReplica): void {
   const only = replica.shards.length === 1 ? replica.shards[0] : undefined;
   if (only !== undefined) {
+    // The node's own counts for its domains are the fleet's: no lookup by the domain's name.
     const usage = fleet.byId.get(only.nodeId);
-    if (usage) for (const domain of usage.spreadDomains) noteDomain(fleet, domain, replica.model);
+    const domains = usage?.spreadDomains ?? NO_DOMAINS;
+    for (let at = 0; at < domains.length; at += 1)
+      noteDomain(fleet, domains[at] as string, usage?.spreadCounts[at], replica.model);
     return;
   }
   const domains = new Set<string>();
   for (const shard of replica.shards)
     for (const domain of fleet.byId.get(shard.nodeId)?.spreadDomains ?? NO_DOMAINS)
       domains.add(domain);
-  for (const domain of domains) noteDomain(fleet, domain, replica.model);
+  for (const domain of domains) noteDomain(fleet, domain, undefined, replica.model);
 }
 
-function noteDomain(fleet: Fleet, domain: string, model: string): void {
-  const counts = domainCounts(fleet, domain);
+function noteDomain(
+  fleet: Fleet,
+  domain: string,
+  known: Map<string, number> | undefined,
+  model: string,
+): void {
+  const counts = known ?? domainCounts(fleet, domain);
   const count = counts.get(model) ?? 0;
   counts.set(model, count + 1);
   if (count > 0) return;
