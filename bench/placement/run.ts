@@ -158,7 +158,10 @@ async function main(): Promise<number> {
   }
   if (!values.smoke && !values["no-write"]) {
     const existing = existsSync(DOCS) ? readFileSync(DOCS, "utf8") : undefined;
-    const section = placementSection({ measurements, reconciled, persisted }, info);
+    // The load at the end beside the one at the start: on a shared machine, how busy it was.
+    const end = loadavg()[0]?.toFixed(1) ?? "?";
+    const machine = `${info.machine} and ${end} at the end`;
+    const section = placementSection({ measurements, reconciled, persisted }, { ...info, machine });
     writeFileSync(DOCS, withBenchSection("placement", existing, section));
     console.error(`placement bench: wrote ${DOCS}`);
   }

@@ -19,8 +19,20 @@ const LABEL_PREFIX = "llmgw.io/";
  */
 export const FABRIC_LABEL = `${LABEL_PREFIX}fabric`;
 
+/**
+ * Each kind's label, made once: placement reads a node's rack and PDU for every node of every
+ * pass, and a key built per read was a new string to hash for each lookup.
+ */
+const DOMAIN_LABELS: Readonly<Record<DomainKind, string>> = {
+  site: `${LABEL_PREFIX}site`,
+  room: `${LABEL_PREFIX}room`,
+  row: `${LABEL_PREFIX}row`,
+  rack: `${LABEL_PREFIX}rack`,
+  pdu: `${LABEL_PREFIX}pdu`,
+};
+
 export function domainLabel(kind: DomainKind): string {
-  return `${LABEL_PREFIX}${kind}`;
+  return DOMAIN_LABELS[kind];
 }
 
 export function isDomainKind(word: string): word is DomainKind {

@@ -73,6 +73,11 @@ function noteClass(classes: Map<string, ClassInfo>, card: PlacementCard): void {
   known.computeCapability = Math.min(known.computeCapability, card.computeCapability);
 }
 
+const isAlike = (a: PlacementCard, b: PlacementCard) =>
+  a.gpuClass === b.gpuClass &&
+  a.memoryGb === b.memoryGb &&
+  a.computeCapability === b.computeCapability;
+
 function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
@@ -82,13 +87,21 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 function addNode(fleet: Fleet, usage: NodeUsage): void {
   fleet.nodes.push(usage);
   fleet.byId.set(usage.node.id, usage);
-  for (const card of usage.node.cards) noteClass(fleet.classes, card);
+  // A node's cards are mostly alike: one alike to the card before it changes no class's minimum.
+  let previous: PlacementCard | undefined;
+  for (const card of usage.node.cards) {
+    if (previous === undefined || !isAlike(card, previous)) noteClass(fleet.classes, card);
+    previous = card;
+  }
   for (const gpuClass of usage.gpuClasses) pushTo(fleet.nodesByClass, gpuClass, usage);
   if (usage.gpuClasses.length > 1) fleet.multiClassNodes.push(usage);
   for (const source of usage.cachedSources) pushTo(fleet.nodesBySource, source, usage);
   for (const domain of usage.spreadDomains) pushTo(fleet.nodesByDomain, domain, usage);
-  if (usage.spreadDomains.length > 0)
-    usage.spreadCounts = usage.spreadDomains.map((domain) => domainCounts(fleet, domain));
+  if (usage.spreadDomains.length > 0) {
+    const counts: Map<string, number>[] = [];
+    for (const domain of usage.spreadDomains) counts.push(domainCounts(fleet, domain));
+    usage.spreadCounts = counts;
+  }
 }
 
 export function buildFleet(

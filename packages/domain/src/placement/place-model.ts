@@ -57,7 +57,8 @@ export function placeModelReplicas(
   const policy = input.policy ?? DEFAULT_PLACEMENT_POLICY;
   fleet ??= buildFleet(input.nodes, input.replicas);
   return asks.map(({ model, replicaId, preferredRole }): ModelPlacementResult => {
-    const refusals: { profile: string; summary: string; rejections: NodeRejection[] }[] = [];
+    // Made at the first refusal: most asks are placed by their first profile and need none.
+    let refusals: { profile: string; summary: string; rejections: NodeRejection[] }[] | undefined;
     for (const profile of model.profiles) {
       const asked = placementRequestFor(model, profile, replicaId);
       const preferred = preferredRequest(asked, policy.roleLabel, preferredRole);
@@ -66,7 +67,7 @@ export function placeModelReplicas(
       const request = preferred !== null && onPreferred?.ok ? preferred : asked;
       const result = onPreferred?.ok ? onPreferred : placeOne(fleet, policy, asked);
       if (!result.ok) {
-        refusals.push({
+        (refusals ??= []).push({
           profile: profile.name,
           summary: result.summary,
           rejections: result.rejections,
@@ -76,7 +77,7 @@ export function placeModelReplicas(
       const refusal = admit?.(model, profile, result.shards) ?? null;
       if (refusal !== null) {
         const summary = `model "${model.name}" profile "${profile.name}": ${refusal}`;
-        refusals.push({ profile: profile.name, summary, rejections: [] });
+        (refusals ??= []).push({ profile: profile.name, summary, rejections: [] });
         continue;
       }
       const { memoryGb, cpuCores, drawWattsPerCard } = request;
@@ -98,8 +99,9 @@ export function placeModelReplicas(
       if (result.gpuClass !== undefined) placed.gpuClass = result.gpuClass;
       return placed;
     }
-    const summary = refusals.map((refusal) => refusal.summary).join("; ");
-    return { ok: false, replicaId, summary, profiles: refusals };
+    const profiles = refusals ?? [];
+    const summary = profiles.map((refusal) => refusal.summary).join("; ");
+    return { ok: false, replicaId, summary, profiles };
   });
 }
 

@@ -123,6 +123,24 @@ const SOURCE_WORDS: Record<CountedDraw["from"], string> = {
 const sourcesOf = (from: ReadonlySet<DrawSource>): string =>
   from.size === 0 ? "" : ` by ${[...from].map((source) => SOURCE_WORDS[source]).join(" and ")}`;
 
+/**
+ * Whether the request would break a budget on this node: brokenBudget's test without its sentence,
+ * for the search, which asks it of every candidate and reads no reasons.
+ */
+export function breaksBudget(
+  fleet: Fleet,
+  usage: NodeUsage,
+  request: PlacementRequest,
+  gpuClass: string | undefined,
+): boolean {
+  const budgets = usage.node.powerBudgets;
+  if (budgets === undefined || budgets.length === 0 || gpuClass === undefined) return false;
+  const added = addedWatts(usage, request, gpuClass);
+  for (const budget of budgets)
+    if ((fleet.drawWattsByDomain.get(budget.domain) ?? 0) + added > budget.watts) return true;
+  return false;
+}
+
 /** The first budget the request would break on this node, with the watts; undefined: none. */
 export function brokenBudget(
   fleet: Fleet,

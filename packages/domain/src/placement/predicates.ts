@@ -5,7 +5,7 @@ import { describeGpuNeed, meetsGpuNeed } from "../catalog/gpu-need";
 import type { GpuNeed } from "../catalog/gpu-need";
 import { domainLabel, domainOf } from "../facility/domains";
 import { freeOf } from "./fleet";
-import { brokenBudget } from "./power";
+import { breaksBudget, brokenBudget } from "./power";
 import type { Fleet, NodeUsage } from "./fleet-types";
 import type { PlacementCard, PlacementPolicy, PlacementRequest } from "./types";
 
@@ -217,16 +217,27 @@ const domain = predicate(
   },
 );
 
-function powerProblem({ request, usage, classes, fleet }: NodeCheck): string | undefined {
+/** The class whose cards the power check counts: the first with enough free cards. */
+function powerClass({ request, usage, classes }: NodeCheck): string | undefined {
+  for (const name of classes) if (freeOf(usage, name) >= request.gpus) return name;
+  return undefined;
+}
+
+function powerProblem(check: NodeCheck): string | undefined {
+  const { usage, fleet } = check;
   if (fleet === undefined || usage.node.powerBudgets === undefined) return undefined;
-  const gpuClass = classes.find((name) => freeOf(usage, name) >= request.gpus);
-  return brokenBudget(fleet, usage, request, gpuClass);
+  return brokenBudget(fleet, usage, check.request, powerClass(check));
 }
 
 // Last: it needs the cards the replica would take, which the checks before it make sure exist.
+// The search asks every candidate, so passing builds no sentence; only a refusal read does.
 const power = predicate(
   "power",
-  (check) => powerProblem(check) === undefined,
+  (check) => {
+    const { usage, fleet } = check;
+    if (fleet === undefined || usage.node.powerBudgets === undefined) return true;
+    return !breaksBudget(fleet, usage, check.request, powerClass(check));
+  },
   (check) => powerProblem(check) ?? "",
 );
 

@@ -43,10 +43,16 @@ const emptyHeld = (): HeldAmounts => ({ gpus: new Map(), cores: 0, memoryGb: 0 }
 export const holdsQuota = (phase: ReplicaPhaseName): boolean =>
   phase !== "stopped" && phase !== "failed";
 
-/** A card's class on its node; the profile's named class when the node no longer reports it. */
-function cardClass(node: PlacementNode | undefined, index: number, profile?: ModelProfile): string {
-  const card = node?.cards.find((c) => c.index === index);
-  if (card) return card.gpuClass;
+/**
+ * A card's class on its node; the profile's named class when the node no longer reports it. The
+ * first card with that index, as find would give, by a loop that allocates no closure.
+ */
+export function cardClass(
+  node: PlacementNode | undefined,
+  index: number,
+  profile?: ModelProfile,
+): string {
+  if (node) for (const card of node.cards) if (card.index === index) return card.gpuClass;
   return typeof profile?.gpu === "string" ? profile.gpu : "unknown";
 }
 
@@ -90,38 +96,19 @@ export function addReplicaTo(
   }
 }
 
+/** What one scope holds, made on first use. */
+export function heldOfScope(heldByScope: Map<string, HeldAmounts>, scope: string): HeldAmounts {
+  let held = heldByScope.get(scope);
+  if (!held) heldByScope.set(scope, (held = emptyHeld()));
+  return held;
+}
+
 /** The holdings of every scope of a chain, made on first use. */
 export function chainHeld(
   heldByScope: Map<string, HeldAmounts>,
   chain: readonly string[],
 ): HeldAmounts[] {
-  return chain.map((scope) => {
-    let held = heldByScope.get(scope);
-    if (!held) heldByScope.set(scope, (held = emptyHeld()));
-    return held;
-  });
-}
-
-/** Adds (sign 1) or takes away (sign -1) `amounts` from what `into` holds. */
-function addHeld(into: HeldAmounts, amounts: HeldAmounts, sign: 1 | -1 = 1): void {
-  for (const [gpuClass, cards] of amounts.gpus)
-    into.gpus.set(gpuClass, (into.gpus.get(gpuClass) ?? 0) + sign * cards);
-  into.cores += sign * amounts.cores;
-  into.memoryGb += sign * amounts.memoryGb;
-}
-
-/** Adds what a replica holds to every scope of its owner chain. */
-export function addToChain(
-  heldByScope: Map<string, HeldAmounts>,
-  chain: readonly string[],
-  amounts: HeldAmounts,
-  sign: 1 | -1 = 1,
-): void {
-  for (const scope of chain) {
-    let held = heldByScope.get(scope);
-    if (!held) heldByScope.set(scope, (held = emptyHeld()));
-    addHeld(held, amounts, sign);
-  }
+  return chain.map((scope) => heldOfScope(heldByScope, scope));
 }
 
 /**

@@ -93,11 +93,34 @@ function lostNodeOf(
   nowMs: number,
   policy: ReconcilePolicy,
 ): string | undefined {
-  const isLost = (nodeId: string) => isNodeLost(state.nodesById.get(nodeId), nowMs, policy);
+  // No closure over the node map: this runs for every replica, and a function made per call
+  // (named, under the build's keep-names helper) cost more than the lookups.
+  const { nodesById } = state;
   if (!replica.shards || replica.shards.length === 0)
-    return isLost(replica.nodeId) ? replica.nodeId : undefined;
-  for (const shard of replica.shards) if (isLost(shard.nodeId)) return shard.nodeId;
+    return isNodeLost(nodesById.get(replica.nodeId), nowMs, policy) ? replica.nodeId : undefined;
+  for (const shard of replica.shards)
+    if (isNodeLost(nodesById.get(shard.nodeId), nowMs, policy)) return shard.nodeId;
   return undefined;
+}
+
+/**
+ * Whether a replica's node is neither lost nor draining: lostNodeOf and drainOf both undefined,
+ * with one lookup of the node for a replica on one node, the common case a settled pass asks of
+ * every replica.
+ */
+function isOnLiveNode(
+  replica: ObservedReplica,
+  state: PassState,
+  nowMs: number,
+  policy: ReconcilePolicy,
+): boolean {
+  if (replica.shards && replica.shards.length > 0)
+    return (
+      lostNodeOf(replica, state, nowMs, policy) === undefined &&
+      drainOf(replica, state) === undefined
+    );
+  const node = state.nodesById.get(replica.nodeId);
+  return !isNodeLost(node, nowMs, policy) && node?.node.drain === undefined;
 }
 
 /** Replicas on lost nodes are given up (their cards come back only when the node does). */
@@ -170,15 +193,16 @@ function planPlacements(
       onRefused(model, result, state, actions, { outdated, atLimit: limited.atLimit });
       return;
     }
-    const place: ReconcileAction = {
+    // The class set on the action, not spread from an object made for it, once per placement.
+    const place: ReconcileAction & { kind: "place" } = {
       kind: "place",
       model: name,
       replicaId: result.replicaId,
       profile: result.profile,
       revision: model.revision,
       shards: result.shards,
-      ...(result.gpuClass === undefined ? {} : { gpuClass: result.gpuClass }),
     };
+    if (result.gpuClass !== undefined) place.gpuClass = result.gpuClass;
     actions.push(place);
     const profile = model.definition.profiles.find((p) => p.name === result.profile);
     existingOf(state).push({
@@ -261,8 +285,7 @@ function isSettled(
     if (
       replica.phase !== "ready" ||
       replica.modelRevision !== model.revision ||
-      lostNodeOf(replica, state, nowMs, policy) !== undefined ||
-      drainOf(replica, state) !== undefined
+      !isOnLiveNode(replica, state, nowMs, policy)
     )
       return false;
   return true;

@@ -6,17 +6,16 @@ import type { ModelDefinition, ModelProfile } from "../catalog/model-definition"
 import type { ReplicaShard } from "../placement/types";
 import {
   addReplicaTo,
-  addToChain,
-  amountOf,
+  cardClass,
   chainHeld,
+  heldOfScope,
   heldByScope,
-  heldOf,
   holdsQuota,
   nodesByIdOf,
   replicaHeld,
   type HeldAmounts,
 } from "../quota/accounting";
-import type { QuotaResource, ScopeQuota } from "../quota/types";
+import type { QuotaAmounts, QuotaResource, ScopeQuota } from "../quota/types";
 import type {
   DesiredModel,
   ObservedReplica,
@@ -37,6 +36,23 @@ export interface QuotaPass {
   released: Set<string>;
   /** Replicas within a guarantee of their owner chain; worked out when a pass first asks. */
   guaranteed?: Set<string>;
+  /** What the placement being admitted asks; refilled for each (see countAsk). */
+  ask?: PlacementAsk;
+}
+
+/**
+ * What a placement asks of its owner chain: cards per class (classes in the order its cards name
+ * them), cores and memory. Counted into arrays the pass keeps and refills, because every placement
+ * of a pass is checked against its limits and counted: a replica record and a map of amounts per
+ * check were the largest share of what a pass at fleet scale allocated.
+ */
+interface PlacementAsk {
+  /** How many classes the ask names: the arrays are only ever written over, never cut. */
+  size: number;
+  classes: string[];
+  cards: number[];
+  cores: number;
+  memoryGb: number;
 }
 
 export function createQuotaPass(
@@ -91,18 +107,70 @@ export function askOf(pass: QuotaPass, profile: ModelProfile, shards: readonly R
   return replicaHeld(replica, profile, nodesOf(pass));
 }
 
-function resourcesAsked(asked: HeldAmounts): QuotaResource[] {
-  const resources: QuotaResource[] = [];
-  for (const [gpuClass, cards] of asked.gpus) if (cards > 0) resources.push(`gpus:${gpuClass}`);
-  if (asked.cores > 0) resources.push("cores");
-  if (asked.memoryGb > 0) resources.push("memory");
-  return resources;
-}
-
 function describeAmount(resource: QuotaResource, held: number, limit: number): string {
   if (resource === "cores") return `${held} of its limit of ${limit} cores`;
   if (resource === "memory") return `${held} GiB of its limit of ${limit} GiB of memory`;
   return `${held} of its limit of ${limit} ${resource.slice("gpus:".length)} cards`;
+}
+
+/** Counts what a replica of `profile` on these shards would hold, as askOf does, into `pass.ask`. */
+function countAsk(
+  pass: QuotaPass,
+  profile: ModelProfile,
+  shards: readonly ReplicaShard[],
+): PlacementAsk {
+  // Not emptied by setting the lengths to 0: V8 drops an emptied array's storage, and the next
+  // push allocates it again.
+  const ask = (pass.ask ??= { size: 0, classes: [], cards: [], cores: 0, memoryGb: 0 });
+  ask.size = 0;
+  const nodes = nodesOf(pass);
+  for (const shard of shards) {
+    const node = nodes.get(shard.nodeId)?.node;
+    for (const index of shard.cardIndexes) {
+      const gpuClass = cardClass(node, index, profile);
+      let at = 0;
+      while (at < ask.size && ask.classes[at] !== gpuClass) at += 1;
+      if (at < ask.size) ask.cards[at] = (ask.cards[at] as number) + 1;
+      else {
+        ask.classes[at] = gpuClass;
+        ask.cards[at] = 1;
+        ask.size += 1;
+      }
+    }
+  }
+  // A replica with no shard at all is counted as on one node, as accounting counts it.
+  const nodeCount = Math.max(shards.length, 1);
+  ask.cores = profile.cpu_cores * nodeCount;
+  ask.memoryGb = profile.memory_gb * nodeCount;
+  return ask;
+}
+
+/** The first resource the ask would take past `limit`, worded, or null; cards, cores, memory. */
+function pastLimit(
+  scope: string,
+  limit: QuotaAmounts,
+  held: HeldAmounts | undefined,
+  ask: PlacementAsk,
+): string | null {
+  for (let at = 0; at < ask.size; at += 1) {
+    const gpuClass = ask.classes[at] as string;
+    const most = limit.gpus[gpuClass];
+    if (most === undefined) continue;
+    const after = (held?.gpus.get(gpuClass) ?? 0) + (ask.cards[at] as number);
+    if (after > most)
+      return `${scope} would hold ${describeAmount(`gpus:${gpuClass}`, after, most)}`;
+  }
+  if (ask.cores > 0 && limit.cores !== undefined) {
+    const after = (held?.cores ?? 0) + ask.cores;
+    if (after > limit.cores)
+      return `${scope} would hold ${describeAmount("cores", after, limit.cores)}`;
+  }
+  if (ask.memoryGb > 0 && limit.memoryGb !== undefined) {
+    const after = (held?.memoryGb ?? 0) + ask.memoryGb;
+    if (after > limit.memoryGb)
+      return `${scope} would hold ${describeAmount("memory", after, limit.memoryGb)}`;
+  }
+  return null;
 }
 
 /**
@@ -117,17 +185,12 @@ export function limitRefusal(
 ): string | null {
   const chain = chainOf(pass, model.name);
   if (!chain.some((scope) => pass.quotaByScope.get(scope)?.limit)) return null;
-  const asked = askOf(pass, profile, shards);
+  const ask = countAsk(pass, profile, shards);
   for (const scope of chain) {
     const limit = pass.quotaByScope.get(scope)?.limit;
     if (!limit) continue;
-    const held = heldMap(pass).get(scope);
-    for (const resource of resourcesAsked(asked)) {
-      const most = amountOf(limit, resource);
-      if (most === undefined) continue;
-      const after = (held ? heldOf(held, resource) : 0) + heldOf(asked, resource);
-      if (after > most) return `${scope} would hold ${describeAmount(resource, after, most)}`;
-    }
+    const refusal = pastLimit(scope, limit, heldMap(pass).get(scope), ask);
+    if (refusal !== null) return refusal;
   }
   return null;
 }
@@ -140,7 +203,18 @@ export function notePlaced(
   shards: readonly ReplicaShard[],
 ): void {
   const chain = chainOf(pass, model);
-  if (chain.length > 0) addToChain(heldMap(pass), chain, askOf(pass, profile, shards));
+  if (chain.length === 0) return;
+  const ask = countAsk(pass, profile, shards);
+  const heldByScope = heldMap(pass);
+  for (const scope of chain) {
+    const held = heldOfScope(heldByScope, scope);
+    for (let at = 0; at < ask.size; at += 1) {
+      const gpuClass = ask.classes[at] as string;
+      held.gpus.set(gpuClass, (held.gpus.get(gpuClass) ?? 0) + (ask.cards[at] as number));
+    }
+    held.cores += ask.cores;
+    held.memoryGb += ask.memoryGb;
+  }
 }
 
 /**
