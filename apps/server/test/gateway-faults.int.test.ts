@@ -8,6 +8,7 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateText, streamText } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "@llmgw/testing";
 import {
   simGpuModel,
   simWeightsSource,
@@ -185,6 +186,16 @@ describe("the /v1 gateway under engine faults", () => {
     for (const chunk of chunks) expect(chunk.choices).toBeDefined();
     expect(parsed.at(-1)?.error?.code).toBe("upstream_interrupted");
     expect((await attempts("sim-drop")) - before).toBe(1);
+    // The usage row keeps the code, so the cut stream is listed among the failed requests.
+    const requestId = res.headers.get("x-request-id");
+    const listed = await waitFor(
+      async () =>
+        (await fleet.api.usage.failed.query({ model: "sim-drop" })).requests.find(
+          (r) => r.requestId === requestId,
+        ),
+      { what: "the cut stream in usage.failed", timeoutMs: 15_000 },
+    );
+    expect(listed).toMatchObject({ status: 200, errorCode: "upstream_interrupted" });
   });
 
   describe("with the Vercel ai SDK as the client", () => {

@@ -1,6 +1,7 @@
-// The failed-requests list on a real PGlite store: only statuses of 400 or more, newest first in
-// pages, filtered by model and window, each row with its key's prefix and the node its replica ran
-// on, read from the live replica or, for one since stopped, from its placement event.
+// The failed-requests list on a real PGlite store: only statuses of 400 or more, or a stream cut
+// with an error code after its 200; newest first in pages, filtered by model and window, each row
+// with its key's prefix and the node its replica ran on, read from the live replica or, for one
+// since stopped, from its placement event.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   apiKeys,
@@ -62,17 +63,17 @@ beforeAll(async () => {
       ...{ subjectId: "rep-away", params: { model: "qwen", node: "gpu-z", nodeId: "node-z" } },
     },
   ]);
-  await store.db
-    .insert(usageRecords)
-    .values([
-      usage("ok-1", 200, { at: minutesAgo(50) }),
-      usage("old-500", 500, { at: minutesAgo(60 * 30) }),
-      usage("gone-502", 502, { replicaId: "rep-gone", at: minutesAgo(40) }),
-      usage("limit-429", 429, { replicaId: null, keyId: "key-deleted", at: minutesAgo(30) }),
-      usage("other-500", 500, { model: "llama", replicaId: "rep-away", at: minutesAgo(20) }),
-      usage("ok-2", 200, { at: minutesAgo(15) }),
-      usage("live-503", 503, { at: minutesAgo(10) }),
-    ]);
+  await store.db.insert(usageRecords).values([
+    usage("ok-1", 200, { at: minutesAgo(50) }),
+    usage("old-500", 500, { at: minutesAgo(60 * 30) }),
+    usage("gone-502", 502, { replicaId: "rep-gone", at: minutesAgo(40) }),
+    usage("limit-429", 429, { replicaId: null, keyId: "key-deleted", at: minutesAgo(30) }),
+    usage("other-500", 500, { model: "llama", replicaId: "rep-away", at: minutesAgo(20) }),
+    usage("ok-2", 200, { at: minutesAgo(15) }),
+    // A stream that began with 200 and was cut by an error event has failed too.
+    usage("cut-200", 200, { errorCode: "upstream_interrupted", at: minutesAgo(12) }),
+    usage("live-503", 503, { at: minutesAgo(10) }),
+  ]);
 });
 afterAll(async () => store?.close());
 
@@ -80,10 +81,12 @@ describe("failed requests", () => {
   it("lists the day's failures newest first, each with its key prefix and node", async () => {
     const page = await failedRequests(store.db, { limit: 50 }, nowMs);
     expect(page.requests.map((r) => r.requestId)).toEqual([
-      ...["live-503", "other-500", "limit-429", "gone-502"],
+      ...["live-503", "cut-200", "other-500", "limit-429", "gone-502"],
     ]);
     expect(page.nextCursor).toBeNull();
-    const [live, away, limited, gone] = page.requests;
+    const [live, cut, away, limited, gone] = page.requests;
+    expect(cut).toMatchObject({ status: 200, errorCode: "upstream_interrupted", nodeId: "node-a" });
+    expect(live?.errorCode).toBeNull();
     expect(live).toMatchObject({ keyPrefix: "llmgw_ab12", nodeId: "node-a", nodeName: "gpu-a" });
     expect(live).toMatchObject({ isReplicaGone: false, noNodeReason: null, status: 503 });
     expect(away).toMatchObject({ nodeId: "node-z", nodeName: "gpu-z" });
@@ -99,7 +102,7 @@ describe("failed requests", () => {
     const cursor = first.nextCursor ?? 0;
     expect(cursor).toBeGreaterThan(0);
     const second = await failedRequests(store.db, { limit: 3, cursor }, nowMs);
-    expect(second.requests.map((r) => r.requestId)).toEqual(["gone-502"]);
+    expect(second.requests.map((r) => r.requestId)).toEqual(["limit-429", "gone-502"]);
     expect(second.nextCursor).toBeNull();
   });
 
@@ -111,7 +114,11 @@ describe("failed requests", () => {
       { limit: 50, since: minutesAgo(25).toISOString() },
       nowMs,
     );
-    expect(lastQuarter.requests.map((r) => r.requestId)).toEqual(["live-503", "other-500"]);
+    expect(lastQuarter.requests.map((r) => r.requestId)).toEqual([
+      "live-503",
+      "cut-200",
+      "other-500",
+    ]);
     const twoDays = await failedRequests(
       store.db,
       { limit: 50, since: minutesAgo(48 * 60).toISOString() },

@@ -1,5 +1,5 @@
 // Failed /v1 requests one by one for the Usage page and `llmgw ctl requests failed`: usage rows with
-// a status of 400 or more, newest first with cursor paging, each with its key's prefix and the node
+// a status of 400 or more or an error code (a stream cut after its 200), newest first with cursor paging, each with its key's prefix and the node
 // its replica ran on, read from the replicas the store holds or, for one since gone, from the
 // event that recorded its placement.
 import {
@@ -11,7 +11,9 @@ import {
   gt,
   gte,
   inArray,
+  isNotNull,
   lt,
+  or,
   nodes,
   replicas,
   usageRecords,
@@ -22,7 +24,10 @@ import type { FailedRequestsInput, FailedRequestsPage } from "@llmgw/api";
 import { failedRequestView, placementOf, replicaIdsOf, type FailedLookups } from "./failed-view";
 import { usageWindow } from "./usage-window";
 
-/** A request failed when its answer's status was 400 or more (what the usage rows record). */
+/**
+ * A request failed when its answer's status was 400 or more, or when it ended with an error code:
+ * a stream that began with 200 and was cut by an error event.
+ */
 const FAILED_STATUS_MIN = 400;
 
 export async function failedRequests(
@@ -36,7 +41,7 @@ export async function failedRequests(
     .from(usageRecords)
     .where(
       and(
-        gte(usageRecords.status, FAILED_STATUS_MIN),
+        or(gte(usageRecords.status, FAILED_STATUS_MIN), isNotNull(usageRecords.errorCode)),
         gt(usageRecords.at, since),
         lt(usageRecords.at, until),
         input.model ? eq(usageRecords.model, input.model) : undefined,

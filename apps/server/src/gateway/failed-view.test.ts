@@ -16,6 +16,7 @@ function usageRow(overrides: Partial<UsageRecordRow> = {}): UsageRecordRow {
     latencyMs: 42,
     ttftMs: null,
     status: 500,
+    errorCode: "replica_error",
     at: new Date("2030-01-01T10:00:00Z"),
     ...overrides,
   };
@@ -39,6 +40,7 @@ describe("failedRequestView", () => {
       model: "qwen",
       endpoint: "/v1/chat/completions",
       status: 500,
+      errorCode: "replica_error",
       requestId: "req-1",
       owner: "team:ml",
       keyPrefix: "llmgw_ab12",

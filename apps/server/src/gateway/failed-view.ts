@@ -60,6 +60,7 @@ export function failedRequestView(row: UsageRecordRow, lookups: FailedLookups): 
     model: row.model,
     endpoint: row.endpoint,
     status: row.status,
+    errorCode: row.errorCode,
     requestId: row.requestId,
     owner: row.owner,
     keyPrefix: lookups.keyPrefixes.get(row.keyId) ?? null,

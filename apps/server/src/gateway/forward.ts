@@ -18,6 +18,8 @@ export interface ForwardOutcome {
   replicaId: string | null;
   usage: TokenUsage | null;
   firstByteAtMs: number | null;
+  /** The code of the error event that ended a stream begun with 200; absent when none did. */
+  errorCode?: string;
 }
 
 export async function forward(
@@ -79,7 +81,13 @@ export async function forward(
     );
     endBroken(res, result.headers["content-type"], endpoint.id);
   }
-  return { ...outcome, usage: scanner.usage(), firstByteAtMs: scanner.firstByteAtMs };
+  const errorCode = broke && !job.signal.aborted ? BROKEN_CODE : (guard?.cutCode ?? undefined);
+  return {
+    ...outcome,
+    usage: scanner.usage(),
+    firstByteAtMs: scanner.firstByteAtMs,
+    ...(errorCode ? { errorCode } : {}),
+  };
 }
 
 /** A whole answer read, then changed by the guard before any of it reaches the client. */
@@ -134,6 +142,8 @@ export async function relay(
   }
 }
 
+const BROKEN_CODE = "upstream_interrupted";
+
 /** A stream cut mid-way ends with an explicit error event, so clients do not take it for a whole answer. */
 function endBroken(res: ServerResponse, contentType: string | undefined, replicaId: string): void {
   if (res.destroyed) return;
@@ -141,7 +151,7 @@ function endBroken(res: ServerResponse, contentType: string | undefined, replica
     const error = {
       message: `the stream from replica ${replicaId} broke off before it finished`,
       type: "server_error",
-      code: "upstream_interrupted",
+      code: BROKEN_CODE,
     };
     res.end(`data: ${JSON.stringify({ error })}\n\n`);
   } else res.destroy();

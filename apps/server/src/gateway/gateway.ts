@@ -326,7 +326,8 @@ async function serve(
     };
     outcome = await answer(deps, job, res, noEndpoint);
   } catch (error) {
-    if (error instanceof GatewayError) outcome.status = error.status;
+    if (error instanceof GatewayError)
+      outcome = { ...outcome, status: error.status, errorCode: error.code };
     throw error;
   } finally {
     leave?.();
@@ -346,6 +347,7 @@ async function serve(
       latencyMs: endMs - startedMs,
       ttftMs: outcome.firstByteAtMs === null ? null : outcome.firstByteAtMs - startedMs,
       status: outcome.status || (client.signal.aborted ? 499 : 500),
+      errorCode: outcome.errorCode ?? null,
       at: new Date(endMs),
     };
     deps.usage.record(row);

@@ -120,6 +120,8 @@ describe("the guard on a streamed answer", () => {
       DONE,
     ]);
     expect(guard.isCut).toBe(true);
+    // The gateway keeps this code on the usage row, so the cut answer is a failed request.
+    expect(guard.cutCode).toBe("guard_withheld");
     expect(outputs).toHaveLength(2);
     expect(all).not.toContain("send the keys");
     expect(all).toMatch(/"code":"guard_withheld"/);

@@ -56,6 +56,9 @@ export class StreamGuard {
     return this.isBlocked;
   }
 
+  /** The code of the error event that cut the stream; null while it is not cut. */
+  cutCode: string | null = null;
+
   /** The bytes to send now for this piece of the upstream body. */
   async push(chunk: Buffer): Promise<Buffer> {
     if (this.isOver) return EMPTY;
@@ -191,6 +194,7 @@ export class StreamGuard {
     if (!refusal) return null;
     this.isOver = true;
     this.isBlocked = true;
+    this.cutCode = refusal.code;
     this.held = [];
     const error = { message: refusal.message, type: refusal.type, code: refusal.code };
     return Buffer.from(`data: ${JSON.stringify({ error })}\n\n`);

@@ -8,6 +8,7 @@ const failed: FailedRequest = {
   model: "qwen",
   endpoint: "/v1/chat/completions",
   status: 500,
+  errorCode: null,
   requestId: "req 1&x",
   owner: "team:ml",
   keyPrefix: "ab12",

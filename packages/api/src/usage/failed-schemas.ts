@@ -56,6 +56,8 @@ export const failedRequestSchema = z.object({
   model: z.string(),
   endpoint: z.string(),
   status: z.number(),
+  /** The code the client was given (`upstream_interrupted`, `model_not_ready`…); null if none was kept. */
+  errorCode: z.string().nullable(),
   requestId: z.string(),
   owner: z.string(),
   /** The key's visible prefix; null when the key no longer exists. Never the secret. */

@@ -19,6 +19,11 @@ export const usageRecords = pgTable(
     /** Time to the first byte of the answer; null when nothing was sent. */
     ttftMs: integer("ttft_ms"),
     status: integer("status").notNull(),
+    /**
+     * The error code the client was given, when the request failed: a refusal's code, or the code
+     * of the error event that ended a stream begun with 200 (`upstream_interrupted`, a guard's).
+     */
+    errorCode: text("error_code"),
     at: timestamp("at", { withTimezone: true }).notNull(),
   },
   (table) => [

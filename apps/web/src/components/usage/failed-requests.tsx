@@ -54,7 +54,8 @@ function useFailedColumns(): GridColumn<FailedRequest>[] {
       header: t("failed.columns.status"),
       isNumeric: true,
       cellProps: () => ({ "data-testid": "failed-status" }),
-      render: (r) => String(r.status),
+      // A stream cut after its 200 shows the code of the error event that ended it.
+      render: (r) => (r.errorCode === null ? String(r.status) : `${r.status} ${r.errorCode}`),
     },
     {
       id: "key",

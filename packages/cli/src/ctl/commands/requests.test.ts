@@ -16,6 +16,7 @@ const failed: FailedRequest = {
   model: "qwen",
   endpoint: "/v1/chat/completions",
   status: 500,
+  errorCode: "replica_error",
   requestId: "req-9",
   owner: "team:ml",
   keyPrefix: "ab12",
@@ -55,13 +56,22 @@ describe("ctl requests failed", () => {
       until: "2030-01-02T00:00:00.000Z",
       requests: [
         failed,
-        { ...failed, id: 8, requestId: "req-8", replicaId: "qwen-0", isReplicaGone: true },
+        {
+          ...failed,
+          id: 8,
+          status: 200,
+          errorCode: "upstream_interrupted",
+          requestId: "req-8",
+          replicaId: "qwen-0",
+          isReplicaGone: true,
+        },
       ],
       nextCursor: 8,
     };
     const text = failedTable(page);
     expect(text).toMatch(/TIME +MODEL +STATUS +KEY +REQUEST +REPLICA +NODE/);
-    expect(text).toMatch(/qwen +500 +llmgw_ab12_… +req-9 +qwen-1 +gpu-a/);
+    expect(text).toMatch(/qwen +500 replica_error +llmgw_ab12_… +req-9 +qwen-1 +gpu-a/);
+    expect(text).toMatch(/qwen +200 upstream_interrupted +llmgw_ab12_… +req-8 +qwen-0 \(gone\)/);
     expect(text).toContain("qwen-0 (gone)");
     expect(text).toContain("  req-8: llmgw ctl logs gpu-a --request req-8");
     expect(text).toContain("more are older");

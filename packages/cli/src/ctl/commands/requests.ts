@@ -35,7 +35,8 @@ export function failedTable(page: FailedRequestsPage): string {
   const rows = page.requests.map((r) => [
     r.at,
     r.model,
-    String(r.status),
+    // A stream cut after its 200 shows the code of the error event that ended it.
+    r.errorCode === null ? String(r.status) : `${r.status} ${r.errorCode}`,
     r.keyPrefix === null ? `(key gone) ${r.owner}` : `llmgw_${r.keyPrefix}_…`,
     r.requestId,
     r.replicaId === null ? "-" : `${r.replicaId}${r.isReplicaGone ? " (gone)" : ""}`,
