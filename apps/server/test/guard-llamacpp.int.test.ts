@@ -1,25 +1,25 @@
 // The guard's judge on a real llama.cpp: a real agent on this machine serves the project's tiny
-// llama GGUF with llama-server from the shared engine cache (see llamacpp-real.int.test.ts, whose
-// build step this shares), and a fail: closed prompt policy names it as its judge. The tiny model's
+// llama GGUF with llama-server from the shared engine cache (built once by
+// ensureLlamacppBuilt, as for llamacpp-real.int.test.ts), and a fail: closed prompt policy names it as its judge. The tiny model's
 // weights are noise, so its verdicts mean nothing; the guard holds its answer to the verdict's shape
 // with a GBNF grammar, and this test asserts the pipeline: the judge is asked on the real engine,
 // its verdict read (never a failed judgment), the decision audited and timed, and requests refused
 // with guard_judge_unavailable once that engine is stopped.
-import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { must } from "@llmgw/domain";
-import { repoRoot, startCpuAgent, tempDir, tinyLlamaGguf, waitFor } from "@llmgw/testing";
+import {
+  startCpuAgent,
+  tempDir,
+  tinyLlamaGguf,
+  waitFor,
+  enginePid,
+  ensureLlamacppBuilt,
+  LLAMACPP_BUILD_TIMEOUT_MS,
+  LLAMACPP_ENGINE_DIR,
+} from "@llmgw/testing";
 import { startFleet, type Fleet } from "./harness";
 
-const BUILD_TIMEOUT_MS = 90 * 60_000;
-const ENGINE_DIR = join(
-  process.env.XDG_CACHE_HOME ?? join(os.homedir(), ".cache"),
-  "llmgw",
-  "engines",
-);
 const NODE = "it-judge-cpu";
 const JUDGE = "judge-tiny";
 /**
@@ -34,16 +34,6 @@ const TEXTS = [
   "Write to ada@example.com about the failed backup.",
   "List three reasons a GPU node may drop out of the fleet.",
 ];
-
-function ensureBuilt(): void {
-  const result = spawnSync(
-    process.execPath,
-    [join(repoRoot(), "scripts", "build-llamacpp.mjs"), "--engine-dir", ENGINE_DIR],
-    { encoding: "utf8", timeout: BUILD_TIMEOUT_MS },
-  );
-  if (result.status !== 0)
-    throw new Error(`building llama.cpp failed: ${result.stderr}${result.stdout.slice(-4000)}`);
-}
 
 describe("the guard's judge on a real llama.cpp", () => {
   let fleet: Fleet;
@@ -70,13 +60,13 @@ describe("the guard's judge on a real llama.cpp", () => {
     );
 
   beforeAll(async () => {
-    ensureBuilt();
+    ensureLlamacppBuilt();
     const modelFile = join((await tempDir("it-judge-gguf")).path, "tiny-llama.gguf");
     writeFileSync(modelFile, tinyLlamaGguf());
     fleet = await startFleet({ env: { LLMGW_RESYNC_INTERVAL_MS: "300" } });
     dataDir = (await tempDir("it-judge-agent")).path;
     fleet.agents.set(NODE, {
-      process: startCpuAgent(fleet.server, NODE, dataDir, ENGINE_DIR),
+      process: startCpuAgent(fleet.server, NODE, dataDir, LLAMACPP_ENGINE_DIR),
       dataDir,
     });
     await fleet.api.models.add.mutate({
@@ -106,7 +96,7 @@ describe("the guard's judge on a real llama.cpp", () => {
       fail: "closed",
       budgetMs: BUDGET_MS,
     });
-  }, BUILD_TIMEOUT_MS + 180_000);
+  }, LLAMACPP_BUILD_TIMEOUT_MS + 180_000);
 
   afterAll(async () => fleet?.stop(Boolean(process.env.IT_DUMP)));
 
@@ -157,10 +147,7 @@ describe("the guard's judge on a real llama.cpp", () => {
   });
 
   it("refuses with guard_judge_unavailable while the judge's engine is stopped (fail: closed)", async () => {
-    const state = JSON.parse(readFileSync(join(dataDir, "replicas.json"), "utf8")) as {
-      replicas?: { pid?: number }[];
-    };
-    const pid = must(state.replicas?.[0]?.pid, "llama-server's pid");
+    const pid = enginePid(dataDir);
     process.kill(pid, "SIGSTOP");
     try {
       const answer = await chat("Is the cluster healthy?");

@@ -5,42 +5,25 @@
 //
 // The llama.cpp build comes from the shared engine cache (scripts/build-llamacpp.mjs builds it
 // there when missing, as llamacpp-real.int.test.ts does: about 45 minutes on a 2-core machine).
-import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { must } from "@llmgw/domain";
-import { repoRoot, startCpuAgent, tempDir, tinyLlamaGguf, tinyLlamaLoraGguf } from "@llmgw/testing";
+import {
+  startCpuAgent,
+  tempDir,
+  tinyLlamaGguf,
+  tinyLlamaLoraGguf,
+  enginePid,
+  ensureLlamacppBuilt,
+  LLAMACPP_BUILD_TIMEOUT_MS,
+  LLAMACPP_ENGINE_DIR,
+} from "@llmgw/testing";
 import { startFleet, type Fleet } from "./harness";
 
-const BUILD_TIMEOUT_MS = 90 * 60_000;
-const ENGINE_DIR = join(
-  process.env.XDG_CACHE_HOME ?? join(os.homedir(), ".cache"),
-  "llmgw",
-  "engines",
-);
 const NODE = "it-cpu-lora";
 const MODEL = "tiny-llama";
-
-function ensureBuilt(): void {
-  const result = spawnSync(
-    process.execPath,
-    [join(repoRoot(), "scripts", "build-llamacpp.mjs"), "--engine-dir", ENGINE_DIR],
-    { encoding: "utf8", timeout: BUILD_TIMEOUT_MS },
-  );
-  if (result.status !== 0)
-    throw new Error(`building llama.cpp failed: ${result.stderr}${result.stdout.slice(-4000)}`);
-}
-
-/** The engine's pid as the agent recorded it (replicas.json in its data dir). */
-function enginePid(dataDir: string): number {
-  const state = JSON.parse(readFileSync(join(dataDir, "replicas.json"), "utf8")) as {
-    replicas?: Array<{ pid?: number }>;
-  };
-  return must(state.replicas?.[0]?.pid, "the engine's recorded pid");
-}
 
 describe("a real LoRA adapter on a real llama.cpp", () => {
   let fleet: Fleet;
@@ -64,7 +47,7 @@ describe("a real LoRA adapter on a real llama.cpp", () => {
   };
 
   beforeAll(async () => {
-    ensureBuilt();
+    ensureLlamacppBuilt();
     const files = (await tempDir("it-lora-gguf")).path;
     const modelFile = join(files, "tiny-llama.gguf");
     loraFile = join(files, "tiny-sql-lora.gguf");
@@ -72,7 +55,7 @@ describe("a real LoRA adapter on a real llama.cpp", () => {
     writeFileSync(loraFile, tinyLlamaLoraGguf());
     fleet = await startFleet({ env: { LLMGW_RESYNC_INTERVAL_MS: "300" } });
     dataDir = (await tempDir("it-agent-cpu-lora")).path;
-    const agent = startCpuAgent(fleet.server, NODE, dataDir, ENGINE_DIR);
+    const agent = startCpuAgent(fleet.server, NODE, dataDir, LLAMACPP_ENGINE_DIR);
     fleet.agents.set(NODE, { process: agent, dataDir });
     await fleet.api.models.add.mutate({
       definition: {
@@ -88,7 +71,7 @@ describe("a real LoRA adapter on a real llama.cpp", () => {
     endpoint = must((await fleet.readyReplicas(MODEL, 1, 120_000))[0], "a ready replica").endpoint;
     baseKey = (await fleet.api.keys.create.mutate({ owner: "team:ml", models: [MODEL] })).key;
     adapterKey = (await fleet.api.keys.create.mutate({ owner: "team:ml", models: ["tiny*"] })).key;
-  }, BUILD_TIMEOUT_MS + 180_000);
+  }, LLAMACPP_BUILD_TIMEOUT_MS + 180_000);
 
   afterAll(async () => fleet?.stop(Boolean(process.env.IT_DUMP)));
 

@@ -3,47 +3,27 @@
 // through /v1 for the official openai client. The model is the tiny llama GGUF the project makes
 // itself (packages/testing), so nothing is downloaded but the pinned llama.cpp source, once.
 //
-// Without a build in the cache, beforeAll builds it first with scripts/build-llamacpp.mjs: on this
-// project's 2-core shared machine a fresh build took about 45 minutes (configure included), a
-// cached one about a second.
-import { spawnSync } from "node:child_process";
+// Without a build in the cache, beforeAll builds it first (ensureLlamacppBuilt in packages/testing,
+// shared with the other real llama.cpp tests).
 import { readFileSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { must } from "@llmgw/domain";
-import { repoRoot, startCpuAgent, tempDir, tinyLlamaGguf, waitFor } from "@llmgw/testing";
+import {
+  startCpuAgent,
+  tempDir,
+  tinyLlamaGguf,
+  waitFor,
+  enginePid,
+  ensureLlamacppBuilt,
+  LLAMACPP_BUILD_TIMEOUT_MS,
+  LLAMACPP_ENGINE_DIR,
+} from "@llmgw/testing";
 import { startFleet, type Fleet } from "./harness";
 
-const BUILD_TIMEOUT_MS = 90 * 60_000;
-const ENGINE_DIR = join(
-  process.env.XDG_CACHE_HOME ?? join(os.homedir(), ".cache"),
-  "llmgw",
-  "engines",
-);
 const NODE = "it-cpu-1";
 const MODEL = "tiny-llama";
-
-function ensureBuilt(): void {
-  const started = Date.now();
-  const result = spawnSync(
-    process.execPath,
-    [join(repoRoot(), "scripts", "build-llamacpp.mjs"), "--engine-dir", ENGINE_DIR],
-    { encoding: "utf8", timeout: BUILD_TIMEOUT_MS },
-  );
-  if (result.status !== 0)
-    throw new Error(`building llama.cpp failed: ${result.stderr}${result.stdout.slice(-4000)}`);
-  console.log(`llama.cpp build checked in ${Math.round((Date.now() - started) / 1000)} s`);
-}
-
-/** The engine's pid as the agent recorded it (replicas.json in its data dir). */
-function enginePid(dataDir: string): number {
-  const state = JSON.parse(readFileSync(join(dataDir, "replicas.json"), "utf8")) as {
-    replicas?: Array<{ pid?: number }>;
-  };
-  return must(state.replicas?.[0]?.pid, "the engine's recorded pid");
-}
 
 describe("llama.cpp for real on a CPU node", () => {
   let fleet: Fleet;
@@ -53,12 +33,12 @@ describe("llama.cpp for real on a CPU node", () => {
   const client = () => new OpenAI({ apiKey: key, baseURL: fleet.v1, maxRetries: 0 });
 
   beforeAll(async () => {
-    ensureBuilt();
+    ensureLlamacppBuilt();
     const modelFile = join((await tempDir("it-gguf")).path, "tiny-llama.gguf");
     writeFileSync(modelFile, tinyLlamaGguf());
     fleet = await startFleet({ env: { LLMGW_RESYNC_INTERVAL_MS: "300" } });
     dataDir = (await tempDir("it-agent-cpu")).path;
-    const agent = startCpuAgent(fleet.server, NODE, dataDir, ENGINE_DIR);
+    const agent = startCpuAgent(fleet.server, NODE, dataDir, LLAMACPP_ENGINE_DIR);
     fleet.agents.set(NODE, { process: agent, dataDir });
     await fleet.api.models.add.mutate({
       definition: {
@@ -72,7 +52,7 @@ describe("llama.cpp for real on a CPU node", () => {
     });
     endpoint = must((await fleet.readyReplicas(MODEL, 1, 120_000))[0], "a ready replica").endpoint;
     key = (await fleet.api.keys.create.mutate({ owner: "team:ml", models: ["tiny*"] })).key;
-  }, BUILD_TIMEOUT_MS + 180_000);
+  }, LLAMACPP_BUILD_TIMEOUT_MS + 180_000);
 
   afterAll(async () => fleet?.stop(Boolean(process.env.IT_DUMP)));
 
@@ -146,7 +126,7 @@ describe("llama.cpp for real on a CPU node", () => {
   it("adopts the same llama-server (same pid) after the agent restarts", async () => {
     const pid = enginePid(dataDir);
     await fleet.agent(NODE).process.stop();
-    const agent = startCpuAgent(fleet.server, NODE, dataDir, ENGINE_DIR);
+    const agent = startCpuAgent(fleet.server, NODE, dataDir, LLAMACPP_ENGINE_DIR);
     fleet.agents.set(NODE, { process: agent, dataDir });
     await waitFor(
       async () =>

@@ -26,6 +26,12 @@ export {
   type ServerHandle,
   type ServerSetup,
 } from "./llmgw-fleet.ts";
+export {
+  enginePid,
+  ensureLlamacppBuilt,
+  LLAMACPP_BUILD_TIMEOUT_MS,
+  LLAMACPP_ENGINE_DIR,
+} from "./llamacpp.ts";
 export { llmgwBin, repoRoot } from "./paths.ts";
 export {
   startPostgres,
