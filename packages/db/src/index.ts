@@ -3,4 +3,19 @@ export * from "./client";
 export * from "./copy-store";
 export { StoreInUseError } from "./pglite-lock";
 export * from "./schema/index";
-export { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
+export {
+  and,
+  asc,
+  desc,
+  eq,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  ne,
+  or,
+  sql,
+} from "drizzle-orm";
