@@ -7,7 +7,6 @@ import { useTranslation } from "react-i18next";
 import { useCanWrite, useIsAdmin } from "../../hooks/use-can-write";
 import { isString, useDeskState, useHiddenColumns } from "../../hooks/use-desk-state";
 import { useRowNavigation } from "../../hooks/use-row-navigation";
-import { FILTER_INPUT_ATTRIBUTE } from "../../hooks/use-shell-shortcuts";
 import { describeError } from "../../lib/errors";
 import { isSortStateOf, toggleSort, type SortState } from "../../lib/sort";
 import {
@@ -27,6 +26,7 @@ import { ModelsTable, type ModelActions } from "./models-table";
 import { OwnerDialog } from "./owner-dialog";
 import { SizingDialog } from "./sizing-dialog";
 import type { SizingAction } from "./sizing-form";
+import { FilterInput } from "../ui/filter-input";
 
 const MODELS_REFETCH_INTERVAL_MS = 2000;
 const isModelsSort = isSortStateOf(isModelSortKey);
@@ -138,18 +138,12 @@ export function ModelsPage() {
     <section className="page">
       <div className="toolbar">
         <h1>{t("title")}</h1>
-        <input
-          className="filter"
-          type="search"
-          data-testid="models-filter"
-          {...{ [FILTER_INPUT_ATTRIBUTE]: "" }}
-          aria-label={t("filterLabel")}
+        <FilterInput
+          testId="models-filter"
+          label={t("filterLabel")}
           placeholder={t("filterPlaceholder")}
           value={filter}
-          onChange={(event) => setFilter(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === "Escape" && filter) setFilter("");
-          }}
+          onChange={setFilter}
         />
         <span className="muted" data-testid="models-count">
           {models

@@ -6,13 +6,13 @@ import { useCallback, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { isString, useDeskState, useHiddenColumns } from "../../hooks/use-desk-state";
 import { useRowNavigation } from "../../hooks/use-row-navigation";
-import { FILTER_INPUT_ATTRIBUTE } from "../../hooks/use-shell-shortcuts";
 import { describeError } from "../../lib/errors";
 import { isSortKey, matchesFilter, sortNodes, type SortKey, type SortState } from "../../lib/nodes";
 import { isSortStateOf, toggleSort } from "../../lib/sort";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
 import { NodesTable } from "./nodes-table";
+import { FilterInput } from "../ui/filter-input";
 
 export const NODES_REFETCH_INTERVAL_MS = 2000;
 const AGENT_PORT_DEFAULT = 8081;
@@ -71,18 +71,12 @@ export function NodesPage() {
     <section className="page">
       <div className="toolbar">
         <h1>{t("title")}</h1>
-        <input
-          className="filter"
-          type="search"
-          data-testid="nodes-filter"
-          {...{ [FILTER_INPUT_ATTRIBUTE]: "" }}
-          aria-label={t("filterLabel")}
+        <FilterInput
+          testId="nodes-filter"
+          label={t("filterLabel")}
           placeholder={t("filterPlaceholder")}
           value={filter}
-          onChange={(event) => setFilter(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === "Escape" && filter) setFilter("");
-          }}
+          onChange={setFilter}
         />
         <span className="muted" data-testid="nodes-count">
           {allNodes
