@@ -8,6 +8,7 @@ function exchange(method = "GET", url = "/cp/v1/api/trpc/nodes.list") {
   const answer = { status: 0, body: "" };
   const res = {
     headersSent: false,
+    shouldKeepAlive: true,
     writeHead(status: number) {
       answer.status = status;
       return this;
@@ -19,16 +20,20 @@ function exchange(method = "GET", url = "/cp/v1/api/trpc/nodes.list") {
   return { req, res, answer };
 }
 
-function optionsFor(peer: ControlPlanePeer) {
+function optionsFor(peer: ControlPlanePeer, underCap = false) {
   const handle = vi.fn();
   const admit = vi.fn();
   const options: AgentHttpOptions = {
-    routes: [{ method: "*", path: "/cp/v1/api/", access: "control-plane", handle }],
+    routes: [
+      { method: "*", path: "/cp/v1/api/", access: "control-plane", handle },
+      { method: "GET", path: "/agent/v1/releases/", access: "node", handle },
+      { method: "POST", path: "/agent/v1/join", access: "open", handle },
+    ],
     identify: () => ({ ok: true, nodeId: "node-1" }),
     identifyControlPlane: () => peer,
     admit,
     // Over the cap for strangers: a control plane is not counted as one.
-    overCap: () => ({ status: 429, message: "too many", headers: {} }),
+    overCap: () => (underCap ? null : { status: 429, message: "too many", headers: {} }),
     log: () => undefined,
   };
   return { options, handle, admit };
@@ -62,5 +67,27 @@ describe("control-plane routes on the agent port", () => {
     const { req, res, answer } = exchange();
     handleAgentRequest(options, req, res);
     expect([answer.status, handle.mock.calls.length]).toEqual([401, 0]);
+  });
+});
+
+describe("node and open routes on the agent port", () => {
+  it("take an identified node's connection out of the strangers' count and register timer", () => {
+    // Else a node's release download is cut 10 s after its connection was made.
+    const { options, handle, admit } = optionsFor({ ok: false, status: 403, reason: "" }, true);
+    const { req, res } = exchange("GET", "/agent/v1/releases/llmgw-1.2.3.tgz");
+    handleAgentRequest(options, req, res);
+    expect(handle).toHaveBeenCalledWith(expect.anything(), "node-1");
+    expect(admit).toHaveBeenCalledWith(req);
+    expect(res.shouldKeepAlive).toBe(true);
+  });
+
+  it("close a stranger's connection after the answer instead of keeping it for another", () => {
+    // The register timer still runs on it: a second request on it would be cut mid-way.
+    const { options, handle, admit } = optionsFor({ ok: false, status: 403, reason: "" }, true);
+    const { req, res } = exchange("POST", "/agent/v1/join");
+    handleAgentRequest(options, req, res);
+    expect(handle).toHaveBeenCalledWith(expect.anything(), null);
+    expect(admit).not.toHaveBeenCalled();
+    expect(res.shouldKeepAlive).toBe(false);
   });
 });

@@ -41,7 +41,10 @@ export interface AgentHttpOptions {
   routes: readonly AgentRoute[];
   identify(socket: TLSSocket): PeerIdentity;
   identifyControlPlane(socket: TLSSocket): ControlPlanePeer;
-  /** A control plane's connection is no stranger's: it leaves the unregistered count and timer. */
+  /**
+   * A control plane's or an identified node's connection is no stranger's: it leaves the
+   * unregistered count and its register timer (a release download may take longer than that).
+   */
   admit(req: IncomingMessage): void;
   /** Answers a refusal when the address has too many unregistered sockets open. */
   overCap(
@@ -103,9 +106,18 @@ function admitted(
     sendJson(res, limit.status, { code: "too_many", message: limit.message }, limit.headers);
     return false;
   }
-  if (route.access !== "node") return null;
+  if (route.access !== "node") {
+    // A stranger's connection keeps its register timer, which cuts it 10 s after it was made
+    // whatever it is doing: so it is closed after this answer rather than kept for another
+    // request (a client reusing it, as Node's keep-alive agent does, would be cut mid-request).
+    res.shouldKeepAlive = false;
+    return null;
+  }
   const peer = options.identify(req.socket as TLSSocket);
-  if (peer.ok) return peer.nodeId;
+  if (peer.ok) {
+    options.admit(req);
+    return peer.nodeId;
+  }
   sendJson(res, 401, { code: "unauthenticated", message: peer.reason });
   return false;
 }
