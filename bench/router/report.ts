@@ -304,7 +304,7 @@ export function routerSection(results: RouterResults, info: RunInfo): string {
     "",
     "Size axis: the same instant engine behind the same llmgw, first with only the benchmark's replicas,",
     `then with ${(results.sizes[1]?.others ?? 0).toLocaleString("en-US")} ready replicas of other models (80 a model) placed by its reconciler on`,
-    "stand-in nodes of 1,000 simulated cards and reported at an engine of their own; direct and llmgw",
+    "stand-in nodes of 250 simulated cards and reported at an engine of their own; direct and llmgw",
     "take turns one request at a time at each size. Those nodes heartbeat as agents do, so the larger",
     "fleet's own upkeep is in the second row too.",
     "",

@@ -257,8 +257,12 @@ async function sizeAxis(
   };
   const alone = await at(0);
   log(`size axis: placing ${size.others} replicas of other models`);
-  const others = await fleet.grow(size.others);
-  return [alone, await at(others)];
+  // A fleet that does not grow is a failed run, but the figures taken so far are still printed.
+  const others = await fleet.grow(size.others).catch((error: unknown) => {
+    problems.push(`the size axis could not grow the fleet: ${String(error)}`);
+    return null;
+  });
+  return others === null ? [alone] : [alone, await at(others)];
 }
 
 /** P5 compares like with like only if the switch does what it says, and only that. */
@@ -287,9 +291,17 @@ async function main(): Promise<number> {
       "no-write": { type: "boolean", default: false },
       machine: { type: "string" },
       "cpu-prof": { type: "string" },
+      others: { type: "string" },
     },
   });
-  const size = values.smoke ? SMOKE : values.quick ? QUICK : FULL;
+  const chosen = values.smoke ? SMOKE : values.quick ? QUICK : FULL;
+  // `--others N`: the size axis's fleet alone, e.g. a quick run at the full run's size.
+  const others = values.others === undefined ? chosen.others : Number(values.others);
+  if (!Number.isInteger(others) || others < 1)
+    throw new Error(
+      `--others must be a whole number of replicas, at least 1, not ${values.others}`,
+    );
+  const size = { ...chosen, others };
   const machine = values.machine ? `${values.machine}; ${describeMachine()}` : describeMachine();
   const problems: string[] = [];
   const loadErrors: LoadError[] = [];

@@ -1,7 +1,8 @@
 // The size axis: the llmgw server that is measured grows from the benchmark's own replicas to
 // thousands of replicas of other models, placed by its real reconciler on stand-in nodes (up to
-// 1,000 simulated cards each, the agent protocol's limit is 1,024) and reported ready at an engine
-// of their own, so the load scraper's calls to them never reach the measured engine.
+// 250 simulated cards each: a node's Register frame must fit the agent port's 64 KiB first-frame
+// cap, which 1,000 cards do not) and reported ready at an engine of their own, so the load
+// scraper's calls to them never reach the measured engine.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { createTRPCClient } from "@trpc/client";
@@ -9,7 +10,7 @@ import type { AppRouter } from "@llmgw/api";
 import { joinAs, tempDir, waitFor, type ServerHandle } from "@llmgw/testing";
 import { startStandInAgent, type StandInAgent } from "./stand-in-agent";
 
-const CARDS_PER_NODE = 1_000;
+const CARDS_PER_NODE = 250;
 const REPLICAS_PER_MODEL = 80;
 
 interface Grown {
@@ -28,15 +29,20 @@ export async function growFleet(
   const agents: StandInAgent[] = [];
   for (let node = 0; node * CARDS_PER_NODE < others; node += 1) {
     const nodeName = `bench-fleet-${node}`;
-    const identity = await joinAs(server, `bench-${nodeName}`);
+    const identity = await joinAs(server, `bench-${nodeName}`).catch((error: unknown) => {
+      throw new Error(`joining stand-in node ${nodeName}: ${String(error)}`);
+    });
     agents.push(
       await startStandInAgent({
         ...{ agentUrl: server.agentUrl, nodeName, engines: new Map() },
         tls: { ca: server.caPem, cert: identity.cert, key: identity.key },
         otherModelsPort: otherEnginePort,
         cardCount: Math.min(CARDS_PER_NODE, others - node * CARDS_PER_NODE),
+      }).catch((error: unknown) => {
+        throw new Error(`connecting stand-in node ${nodeName}: ${String(error)}`);
       }),
     );
+    if (process.env.LLMGW_BENCH_VERBOSE) console.error(`size axis: stand-in node ${nodeName} up`);
   }
   const weights = join((await tempDir("bench-fleet-weights")).path, "other.safetensors");
   await writeFile(weights, "the benchmark engine reads no weights");
@@ -56,14 +62,23 @@ export async function growFleet(
       },
     });
   }
-  await waitFor(
+  // Counts by phase at the last look, so a fleet that does not get ready says where it stuck.
+  let phases = "none listed yet";
+  const ready = waitFor(
     async () => {
-      const ready = (await api.replicas.list.query({})).filter(
-        (r) => r.model.startsWith("bench-other-") && r.phase === "ready",
+      const listed = (await api.replicas.list.query({})).filter((r) =>
+        r.model.startsWith("bench-other-"),
       );
-      return ready.length >= others;
+      const counts = new Map<string, number>();
+      for (const replica of listed) counts.set(replica.phase, (counts.get(replica.phase) ?? 0) + 1);
+      phases = [...counts].map(([phase, n]) => `${n} ${phase}`).join(", ") || "none listed";
+      if (process.env.LLMGW_BENCH_VERBOSE) console.error(`size axis: ${phases}`);
+      return (counts.get("ready") ?? 0) >= others;
     },
     { what: `${others} ready replicas of other models`, timeoutMs: 300_000, intervalMs: 2_000 },
   );
+  await ready.catch((error: unknown) => {
+    throw new Error(`${String(error)} (at the last look: ${phases})`);
+  });
   return { agents, others };
 }
