@@ -1,8 +1,9 @@
-// The heatmap benchmark (P8): serves the built console with `next start`, opens /bench/heatmap in
-// Debian's Chromium through Playwright, and times update-to-paint of the heatmap component and of a
-// raw-canvas baseline on the same page. Prints a markdown table and writes it to docs/benchmarks.md.
-// `--smoke` runs a few updates: it fails on errors (wrong cell count, a grid with too many DOM
-// nodes, no paint), never on timings.
+// The heatmap benchmark (P8, P9): serves the built console with `next start`, opens /bench/heatmap
+// in Debian's Chromium through Playwright, and times update-to-paint of the heatmap component and of
+// a raw-canvas baseline on the same page, and hover (pointer move to tooltip painted) on the
+// component. Prints markdown tables and writes them to docs/benchmarks.md. `--smoke` runs a few
+// updates and hovers: it fails on errors (wrong cell count, a grid with too many DOM nodes, no
+// paint, no tooltip), never on timings.
 import { withBenchSection } from "../section";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -12,7 +13,7 @@ import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
 import { chromium, type Page } from "playwright-core";
 import { freePort, waitFor } from "@llmgw/testing";
-import { heatmapSection, P8, resultsTable, type Scenario } from "./report";
+import { heatmapSection, hoverTable, P8, resultsTable, type Scenario } from "./report";
 
 /** What apps/web/src/components/bench/heatmap-bench.tsx puts on window (read inside the page). */
 interface BenchGlobal {
@@ -20,6 +21,7 @@ interface BenchGlobal {
     cells: number;
     measure(surface: "component" | "baseline", changeShare: number): Promise<number>;
     domNodesInGrid(): number;
+    hover(pick: number): Promise<number>;
   };
 }
 
@@ -27,10 +29,10 @@ const COMMAND = "npm run bench:heatmap";
 const ROOT = join(import.meta.dirname, "..", "..");
 const WEB = join(ROOT, "apps", "web");
 const DOCS = join(ROOT, "docs", "benchmarks.md");
-const EXPECTED_CELLS = 16_384;
+const EXPECTED_CELLS = 81_920;
 const SHARES = [1, 0.1];
-const FULL = { warmup: 10, updates: 60 };
-const SMOKE = { warmup: 1, updates: 3 };
+const FULL = { warmup: 10, updates: 60, hovers: 100 };
+const SMOKE = { warmup: 1, updates: 3, hovers: 3 };
 const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
@@ -93,6 +95,23 @@ async function runScenario(page: Page, share: number, sizes: typeof FULL): Promi
   return scenario;
 }
 
+/** Hovers `count` different cards in view (after two to warm up); -1 marks a missing tooltip. */
+async function measureHovers(page: Page, count: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = -2; i < count; i++) {
+    const ms = await page.evaluate(
+      (pick) => {
+        const bench = (globalThis as unknown as BenchGlobal).llmgwHeatmapBench;
+        if (!bench) throw new Error("the page has no llmgwHeatmapBench; is it /bench/heatmap?");
+        return bench.hover(pick);
+      },
+      37 * (i + 2),
+    );
+    if (i >= 0) times.push(ms);
+  }
+  return times;
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -133,6 +152,7 @@ async function main(): Promise<number> {
     });
     const scenarios: Scenario[] = [];
     for (const share of SHARES) scenarios.push(await runScenario(page, share, sizes));
+    const hovers = await measureHovers(page, sizes.hovers);
     const problems = [
       ...errors.map((message) => `page error: ${message}`),
       ...(cells !== EXPECTED_CELLS || canvasCells !== EXPECTED_CELLS
@@ -146,8 +166,10 @@ async function main(): Promise<number> {
         .filter((ms) => !Number.isFinite(ms) || ms <= 0)
         .slice(0, 1)
         .map(() => "an update never reached the screen"),
+      ...(hovers.some((ms) => ms < 0) ? ["a hover showed no tooltip, or another card's"] : []),
     ];
     console.log(resultsTable(scenarios));
+    console.log(hoverTable(hovers));
     console.log(`DOM nodes in the grid: ${domNodes}`);
     if (problems.length > 0) {
       console.error(`heatmap bench: ${problems.join("; ")}`);
@@ -162,7 +184,10 @@ async function main(): Promise<number> {
         domNodes,
       };
       const existing = existsSync(DOCS) ? readFileSync(DOCS, "utf8") : undefined;
-      writeFileSync(DOCS, withBenchSection("heatmap", existing, heatmapSection(scenarios, info)));
+      writeFileSync(
+        DOCS,
+        withBenchSection("heatmap", existing, heatmapSection(scenarios, hovers, info)),
+      );
       console.error(`heatmap bench: wrote ${DOCS}`);
     }
     return 0;

@@ -20,7 +20,11 @@ import { HeatmapPainter } from "../../lib/heatmap/painter";
 /** Tests and tools find a card's position through this, since the cells are not DOM nodes. */
 interface HeatmapProbe {
   cellCenter(nodeId: string, cardIndex: number): { x: number; y: number } | null;
+  /** Up to 500 cards (spread evenly) lying between two heights of the canvas, with their centres. */
+  cellsIn(top: number, bottom: number): { cell: number; x: number; y: number }[];
 }
+
+const PROBE_CELLS_MAX = 500;
 
 interface HeatmapCanvasProps {
   cells: FleetCells;
@@ -136,6 +140,23 @@ export function HeatmapCanvas(props: HeatmapCanvasProps) {
           return { x: (layout.cellX[cell] ?? 0) + half, y: (layout.cellY[cell] ?? 0) + half };
         }
         return null;
+      },
+      cellsIn(top, bottom) {
+        if (!layout) return [];
+        const half = layout.cellSizePx / 2;
+        const inside: number[] = [];
+        for (let cell = 0; cell < layout.cellY.length; cell++) {
+          const y = layout.cellY[cell] ?? -1;
+          if (y >= top && y + layout.cellSizePx <= bottom) inside.push(cell);
+        }
+        const step = Math.max(1, Math.floor(inside.length / PROBE_CELLS_MAX));
+        return inside
+          .filter((_, i) => i % step === 0)
+          .map((cell) => ({
+            cell,
+            x: (layout.cellX[cell] ?? 0) + half,
+            y: (layout.cellY[cell] ?? 0) + half,
+          }));
       },
     };
     Object.assign(canvas, { heatmapProbe: probe });

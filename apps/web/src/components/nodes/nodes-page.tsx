@@ -109,7 +109,7 @@ export function NodesPage() {
       {nodesQuery.isPending ? <p className="muted">{tc("loading")}</p> : null}
       {allNodes && allNodes.length === 0 ? <EmptyFleet /> : null}
       {allNodes && allNodes.length > 0 ? (
-        <div className="table-scroll">
+        <div className="table-scroll table-scroll-fill">
           <NodesTable
             nodes={visibleNodes}
             sort={sort}

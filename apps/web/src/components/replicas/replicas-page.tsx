@@ -136,7 +136,7 @@ export function ReplicasPage() {
         </div>
       ) : null}
       {replicas && replicas.length > 0 ? (
-        <div className="table-scroll">
+        <div className="table-scroll table-scroll-fill">
           <ReplicasTable
             replicas={replicas}
             sorting={{ sort, onSort }}

@@ -1,18 +1,22 @@
 "use client";
 // The one table of the console. A table is its columns (a header, how a row renders in it and,
 // when it sorts, the key it sorts by) and its rows; the grid owns the markup, the sort buttons with
-// aria-sort, row selection and the empty state, so every table reads and behaves alike.
+// aria-sort, row selection and the empty state, so every table reads and behaves alike. A table
+// that can hold thousands of rows draws only those near the viewport (`virtualize`).
 import {
   Fragment,
   useEffect,
   useRef,
+  useState,
   type HTMLAttributes,
   type ReactNode,
   type TdHTMLAttributes,
 } from "react";
+import { must } from "@llmgw/domain";
 import { shownColumns } from "../../lib/desk/columns";
 import { ariaSortOf, type SortState } from "../../lib/sort";
 import { ColumnChooser, type ColumnChoice } from "./column-chooser";
+import { ROW_INDEX_ATTRIBUTE, VirtualBody } from "./virtual-body";
 
 /** Unique among the rows: React's key, and what selection names a row by. */
 type RowKey = string;
@@ -64,6 +68,11 @@ export interface DataGridProps<Row, Key extends string = string> {
   renderAfterRow?(row: Row, columnCount: number): ReactNode;
   /** Shown after the table while it has no rows. */
   empty?: ReactNode;
+  /**
+   * Draw only the rows near the viewport. The table's parent must be the box that scrolls (give it
+   * a bounded height, as `.table-scroll-fill` does); `rowHeightPx` is a first guess at a row's height.
+   */
+  virtualize?: { rowHeightPx: number };
 }
 
 function classNames(...names: (string | false | undefined)[]): string | undefined {
@@ -117,26 +126,36 @@ function selectionProps(
   };
 }
 
+/** How a virtual body measures a row it draws. */
+interface VirtualRow {
+  index: number;
+  measureRef(element: HTMLTableRowElement | null): void;
+}
+
 function GridRow<Row, Key extends string>({
   row,
   rowKey,
   props,
+  virtualRow,
 }: {
   row: Row;
   rowKey: RowKey;
   props: DataGridProps<Row, Key>;
+  virtualRow?: VirtualRow;
 }) {
   const selectedRowRef = useRef<HTMLTableRowElement>(null);
   const { isSelected, ...selected } = selectionProps(rowKey, props.selection);
   const own = props.rowProps?.(row) ?? {};
   useEffect(() => {
-    if (isSelected) selectedRowRef.current?.scrollIntoView({ block: "nearest" });
-  }, [isSelected]);
+    // A virtual body scrolls to the selection itself (the row may not be drawn yet).
+    if (isSelected && !virtualRow) selectedRowRef.current?.scrollIntoView({ block: "nearest" });
+  }, [isSelected, virtualRow]);
   return (
     <tr
       {...own}
       {...selected}
-      ref={isSelected ? selectedRowRef : undefined}
+      {...(virtualRow ? { [ROW_INDEX_ATTRIBUTE]: virtualRow.index } : {})}
+      ref={virtualRow ? virtualRow.measureRef : isSelected ? selectedRowRef : undefined}
       className={classNames(own.className, isSelected && "selected")}
     >
       {props.columns.map((column) => {
@@ -158,6 +177,18 @@ function GridRow<Row, Key extends string>({
 export function DataGrid<Row, Key extends string = string>(allProps: DataGridProps<Row, Key>) {
   const choice = allProps.columnChoice;
   const props = { ...allProps, columns: shownColumns(allProps.columns, choice?.hiddenIds) };
+  // State, not a ref: the virtual body needs the table (its scroll box) as soon as it is mounted.
+  const [table, setTable] = useState<HTMLTableElement | null>(null);
+  const renderRow = (row: Row, virtualRow?: VirtualRow) => {
+    const key = props.rowKey(row);
+    return (
+      <Fragment key={key}>
+        <GridRow row={row} rowKey={key} props={props} virtualRow={virtualRow} />
+        {props.renderAfterRow?.(row, props.columns.length)}
+      </Fragment>
+    );
+  };
+  const { rows, virtualize, selection } = props;
   return (
     <>
       {choice ? (
@@ -165,7 +196,12 @@ export function DataGrid<Row, Key extends string = string>(allProps: DataGridPro
           <ColumnChooser columns={allProps.columns} choice={choice} />
         </div>
       ) : null}
-      <table className={classNames("grid", props.className)} data-testid={props.testId}>
+      <table
+        ref={setTable}
+        className={classNames("grid", props.className)}
+        data-testid={props.testId}
+        data-virtual={virtualize ? "" : undefined}
+      >
         <thead>
           <tr>
             {props.columns.map((column) => (
@@ -174,15 +210,22 @@ export function DataGrid<Row, Key extends string = string>(allProps: DataGridPro
           </tr>
         </thead>
         <tbody>
-          {props.rows.map((row) => {
-            const key = props.rowKey(row);
-            return (
-              <Fragment key={key}>
-                <GridRow row={row} rowKey={key} props={props} />
-                {props.renderAfterRow?.(row, props.columns.length)}
-              </Fragment>
-            );
-          })}
+          {virtualize ? (
+            <VirtualBody
+              table={table}
+              count={rows.length}
+              rowHeightPx={virtualize.rowHeightPx}
+              columnCount={props.columns.length}
+              selectedKey={selection?.selectedKey ?? null}
+              indexOfKey={(key) => rows.findIndex((row) => props.rowKey(row) === key)}
+              rowKey={(index) => props.rowKey(must(rows[index], "a virtual row"))}
+              renderRow={(index, measureRef) =>
+                renderRow(must(rows[index], "a virtual row"), { index, measureRef })
+              }
+            />
+          ) : (
+            rows.map((row) => renderRow(row))
+          )}
         </tbody>
       </table>
       {props.rows.length === 0 ? props.empty : null}

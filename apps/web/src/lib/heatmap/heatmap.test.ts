@@ -11,6 +11,7 @@ import {
   LABEL_HEIGHT_PX,
 } from "./layout";
 import { HeatmapPainter, type PaintSurface } from "./painter";
+import { seededRandom } from "./synthetic";
 import { must } from "@llmgw/domain";
 
 describe("heatmap layout", () => {
@@ -63,6 +64,48 @@ describe("heatmap layout", () => {
     expect(hitTest(layout, 5, 5)).toBe(-1); // the label strip
     expect(hitTest(layout, 999, 999)).toBe(-1);
   });
+
+  it(
+    "hit-tests 81,920 cards (nodes of 0 to 8) exactly as a scan of every cell would",
+    {
+      timeout: 30_000,
+    },
+    () => {
+      const random = seededRandom(5);
+      const counts = Array.from({ length: 10_240 }, (_, i) =>
+        i % 7 === 3 ? Math.floor(random() * 9) : 8,
+      );
+      const layout = computeLayout(counts, 1100, CELL_SIZE_MIN_PX);
+      const size = layout.cellSizePx;
+      // Every cell's centre and corners find that cell (mismatches collected: 245,760 expects are slow).
+      const wrong: number[] = [];
+      for (let cell = 0; cell < layout.cellX.length; cell++) {
+        const [x, y] = [must(layout.cellX[cell], "cell x"), must(layout.cellY[cell], "cell y")];
+        const found = [
+          hitTest(layout, x + size / 2, y + size / 2),
+          hitTest(layout, x, y),
+          hitTest(layout, x + size - 0.01, y + size - 0.01),
+        ];
+        if (found.some((hit) => hit !== cell)) wrong.push(cell);
+      }
+      expect(wrong).toEqual([]);
+      // Random points, gaps included, agree with the scan.
+      const scan = (x: number, y: number) => {
+        for (let cell = 0; cell < layout.cellX.length; cell++) {
+          const [cx, cy] = [layout.cellX[cell] ?? NaN, layout.cellY[cell] ?? NaN];
+          if (x >= cx && x < cx + size && y >= cy && y < cy + size) return cell;
+        }
+        return -1;
+      };
+      for (let i = 0; i < 100; i++) {
+        const [x, y] = [
+          random() * (layout.widthPx + 20) - 10,
+          random() * (layout.heightPx + 20) - 10,
+        ];
+        expect(hitTest(layout, x, y)).toBe(scan(x, y));
+      }
+    },
+  );
 });
 
 describe("heatmap colour scale", () => {
