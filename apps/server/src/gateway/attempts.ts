@@ -133,7 +133,8 @@ export async function keyFor(
   endpoint: Endpoint,
   tally: Pick<Tally, "unreadable">,
 ): Promise<string | null> {
-  if (!endpoint.external) return deriveReplicaKey(deps.replicaSecret, endpoint.id);
+  if (!endpoint.external)
+    return (endpoint.replicaKey ??= deriveReplicaKey(deps.replicaSecret, endpoint.id));
   const url = checkOutboundUrl(endpoint.baseUrl, deps.allowPrivateUpstreams);
   if (!url.ok)
     throw new GatewayError(

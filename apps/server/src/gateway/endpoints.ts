@@ -47,6 +47,8 @@ export interface Endpoint {
   weight: number;
   /** Set for a provider key; absent for a replica. */
   external?: ExternalTarget;
+  /** A replica's derived key, made on its first request (an HMAC, not made again for each). */
+  replicaKey?: string;
 }
 
 /** What the pool reads of the replica book: a record by id, and every change as it is made. */
