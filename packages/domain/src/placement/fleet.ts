@@ -35,7 +35,9 @@ function indexNode(node: PlacementNode, position: number): NodeUsage {
   const gpuClasses = classesOf(node.cards);
   const freeCounts = gpuClasses.map(() => 0);
   let freeTotal = 0;
+  let mostCardWatts = 0;
   for (const card of node.cards) {
+    mostCardWatts = Math.max(mostCardWatts, card.drawWatts ?? 0);
     if (!card.isHealthy) continue;
     const at = gpuClasses.indexOf(card.gpuClass);
     freeCounts[at] = (freeCounts[at] as number) + 1;
@@ -49,6 +51,7 @@ function indexNode(node: PlacementNode, position: number): NodeUsage {
     holders: [],
     freeCounts,
     freeTotal,
+    mostCardWatts,
     memoryGbUsed: 0,
     memoryShare: shareOf(0, node),
     cpuCoresUsed: 0,

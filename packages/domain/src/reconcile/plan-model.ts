@@ -5,7 +5,7 @@ import { fleetFrom } from "../placement/fleet-cache";
 import { placeModelReplicas, type PlacementAdmission } from "../placement/place-model";
 import { isNodeLost } from "./nodes";
 import { existingOf, placementNodesOf, type PassState } from "./pass-state";
-import { limitRefusal, notePlaced, noteStopped, type QuotaPass } from "./quota-pass";
+import { admitPlacement, noteStopped, type QuotaPass } from "./quota-pass";
 import { onRefused } from "./refused";
 import type {
   DesiredModel,
@@ -221,9 +221,8 @@ function planPlacements(
  */
 function limitAdmission(quota: QuotaPass, limited: { atLimit: boolean }): PlacementAdmission {
   return (model, profile, shards) => {
-    const refusal = limitRefusal(quota, model, profile, shards);
-    if (refusal === null) notePlaced(quota, model.name, profile, shards);
-    else limited.atLimit = true;
+    const refusal = admitPlacement(quota, model, profile, shards);
+    if (refusal !== null) limited.atLimit = true;
     return refusal;
   };
 }
