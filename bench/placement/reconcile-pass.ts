@@ -6,11 +6,13 @@
 // classed within its guarantee or borrowed. A *full pass* places every replica from empty; a
 // *no-change pass* plans every model of a settled fleet and must decide nothing.
 import {
+  createPlanCache,
   DEFAULT_RECONCILE_POLICY,
   parseModelDefinition,
   planReconcile,
   type DesiredModel,
   type ObservedReplica,
+  type PlanCache,
   type QuotaAmounts,
   type ReconcileAction,
   type ReconcileInput,
@@ -26,6 +28,8 @@ export interface ReconcileScenario {
   input: Omit<ReconcileInput, "newReplicaId" | "replicas">;
   replicas: number;
   quotas: number;
+  /** Kept from pass to pass as the reconciler keeps it: the nodes do not change between passes. */
+  cache: PlanCache;
 }
 
 /** A definition per model of the scenario, as the catalog would hold it. */
@@ -103,6 +107,7 @@ function reconcileScenario(scenario: Scenario): ReconcileScenario {
     },
     replicas: scenario.requests.length,
     quotas: quotas.length,
+    cache: createPlanCache(),
   };
 }
 
@@ -111,6 +116,7 @@ export function fullPass(scenario: ReconcileScenario): ReconcileAction[] {
   return planReconcile({
     ...scenario.input,
     replicas: [],
+    cache: scenario.cache,
     newReplicaId: (model) => `${model}/r${(next += 1)}`,
   }).actions;
 }
@@ -144,6 +150,7 @@ export function noChangePass(
   return planReconcile({
     ...scenario.input,
     replicas: settled,
+    cache: scenario.cache,
     newReplicaId: () => "unused",
   }).actions;
 }

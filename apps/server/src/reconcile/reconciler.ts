@@ -1,7 +1,7 @@
 // The level-triggered loop. Events (a catalog swap, an agent registering or leaving, a phase
 // change, a retry) only mark a model dirty; one loop drains the dirty set a model at a time, and
 // a periodic resync marks every model, so a lost event or a node going lost with time is caught.
-import { planReconcile, type ObservedReplica, messageOf } from "@llmgw/domain";
+import { createPlanCache, planReconcile, type ObservedReplica, messageOf } from "@llmgw/domain";
 import { randomBytes } from "node:crypto";
 import { reconcileNodes } from "../fleet/placement-nodes";
 import type { ReconcileDeps } from "./deps";
@@ -86,6 +86,8 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
   const dirty = new Set<string>();
   const warnings = new PlacementWarnings();
   const autoscaler = new Autoscaler(deps, deps.load);
+  // The node map and placement index, reused by the next pass while the nodes are unchanged.
+  const planCache = createPlanCache();
   let running: Promise<void> | null = null;
   let isStopped = false;
 
@@ -125,6 +127,7 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
       policy: deps.policy,
       quotas: deps.quotas.quotas(),
       only: names,
+      cache: planCache,
       newReplicaId,
     });
     const unplaceable = new Set(

@@ -22,6 +22,12 @@ export interface NodeUsage {
   freeCounts: number[];
   /** The sum of freeCounts, kept as cards are held: the class index's bucket. */
   freeTotal: number;
+  /**
+   * The most any of the node's cards draws by its own figure (0 for none): with the request's
+   * declared draw, a bound on what its cards add, so the power check decides most nodes without
+   * reading their cards.
+   */
+  mostCardWatts: number;
   memoryGbUsed: number;
   /** memoryGbUsed over the node's memory, kept as it changes: the CPU index compares it often. */
   memoryShare: number;

@@ -35,7 +35,9 @@ function indexNode(node: PlacementNode, position: number): NodeUsage {
   const gpuClasses = classesOf(node.cards);
   const freeCounts = gpuClasses.map(() => 0);
   let freeTotal = 0;
+  let mostCardWatts = 0;
   for (const card of node.cards) {
+    mostCardWatts = Math.max(mostCardWatts, card.drawWatts ?? 0);
     if (!card.isHealthy) continue;
     const at = gpuClasses.indexOf(card.gpuClass);
     freeCounts[at] = (freeCounts[at] as number) + 1;
@@ -49,6 +51,7 @@ function indexNode(node: PlacementNode, position: number): NodeUsage {
     holders: [],
     freeCounts,
     freeTotal,
+    mostCardWatts,
     memoryGbUsed: 0,
     memoryShare: shareOf(0, node),
     cpuCoresUsed: 0,
@@ -129,6 +132,47 @@ export function buildFleet(
   nodes.forEach((node, position) => addNode(fleet, indexNode(node, position)));
   for (const replica of replicas) addReplica(fleet, replica);
   return fleet;
+}
+
+/** The node's usage as buildFleet makes it, before any replica: in place, keeping its maps. */
+function clearUsage(usage: NodeUsage): void {
+  usage.freeCounts.fill(0);
+  let freeTotal = 0;
+  for (const card of usage.node.cards) {
+    if (!card.isHealthy) continue;
+    const at = usage.gpuClasses.indexOf(card.gpuClass);
+    usage.freeCounts[at] = (usage.freeCounts[at] as number) + 1;
+    freeTotal += 1;
+  }
+  usage.freeTotal = freeTotal;
+  // Written over, not cut: an array cut to length 0 loses its storage and allocates it again.
+  usage.holders.fill(undefined);
+  usage.memoryGbUsed = 0;
+  usage.memoryShare = shareOf(0, usage.node);
+  usage.cpuCoresUsed = 0;
+  usage.replicaCount = 0;
+  // An empty map reads as no map: every reader asks `has` or `get ?? 0`.
+  usage.modelCounts?.clear();
+}
+
+/**
+ * Takes every replica out of a fleet, leaving it as `buildFleet` over the same nodes and no
+ * replicas would: what depends on the nodes alone (their records, classes, domains, sources) is
+ * kept; what replicas changed is emptied, and the ordered lists are dropped, to be built again on
+ * first use as a new fleet's are.
+ */
+export function clearFleet(fleet: Fleet): void {
+  for (const usage of fleet.nodes) clearUsage(usage);
+  fleet.nodesByModel.clear();
+  fleet.drawWattsByDomain.clear();
+  fleet.domainsNearModel.clear();
+  // Emptied in place: each node's spreadCounts holds these very maps.
+  for (const counts of fleet.domainModelCounts.values()) counts.clear();
+  fleet.indexes.roleLabel = undefined;
+  fleet.indexes.byClass.clear();
+  fleet.indexes.cpu.clear();
+  fleet.version = 0;
+  fleet.refusals = { version: 0, byShape: new Map() };
 }
 
 function holdCard(usage: NodeUsage, cardIndex: number, replicaId: string): void {

@@ -135,9 +135,16 @@ export function breaksBudget(
 ): boolean {
   const budgets = usage.node.powerBudgets;
   if (budgets === undefined || budgets.length === 0 || gpuClass === undefined) return false;
-  const added = addedWatts(usage, request, gpuClass);
-  for (const budget of budgets)
-    if ((fleet.drawWattsByDomain.get(budget.domain) ?? 0) + added > budget.watts) return true;
+  // No card adds more than the most any card draws or the declared draw, whichever is higher: when
+  // even that many fit every budget, the node passes without its cards being read.
+  const most = request.gpus * Math.max(usage.mostCardWatts, request.drawWattsPerCard ?? 0);
+  let added = -1;
+  for (const budget of budgets) {
+    const drawn = fleet.drawWattsByDomain.get(budget.domain) ?? 0;
+    if (drawn + most <= budget.watts) continue;
+    if (added < 0) added = addedWatts(usage, request, gpuClass);
+    if (drawn + added > budget.watts) return true;
+  }
   return false;
 }
 

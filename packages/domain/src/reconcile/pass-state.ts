@@ -10,9 +10,9 @@ import type { DesiredModel, ObservedReplica, ReconcileInput, ReconcileNode } fro
 export interface PassState {
   input: ReconcileInput;
   byName: ReadonlyMap<string, DesiredModel>;
-  nodesById: Map<string, ReconcileNode>;
+  nodesById: ReadonlyMap<string, ReconcileNode>;
   /** The nodes as placement reads them; built at the pass's first placement (`placementNodesOf`). */
-  placementNodes?: PlacementNode[];
+  placementNodes?: readonly PlacementNode[];
   /**
    * Every replica holding resources, as placement reads it; grows as the pass places. Built at
    * the pass's first placement (`existingOf`): a pass that places nothing never reads it.
@@ -46,9 +46,14 @@ export interface RoomState {
   usedNodes: Set<string>;
 }
 
-export function placementNodesOf(state: PassState): PlacementNode[] {
-  state.placementNodes ??= state.input.nodes.map((node) => node.node);
-  return state.placementNodes;
+export function placementNodesOf(state: PassState): readonly PlacementNode[] {
+  if (state.placementNodes) return state.placementNodes;
+  // The cache's list is valid for this pass: planReconcile checked its nodes first.
+  const cache = state.input.cache;
+  const nodes = cache?.placementNodes ?? state.input.nodes.map((node) => node.node);
+  if (cache) cache.placementNodes = nodes;
+  state.placementNodes = nodes;
+  return nodes;
 }
 
 /** The pass's placement view of every live replica, built on first use. */

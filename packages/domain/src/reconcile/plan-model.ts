@@ -1,11 +1,11 @@
 // Planning one model: failures and parking first, then which replicas count, then what to stop
 // and what to place so the count is exact. Every decision carries a sentence for the operator.
 import { replaceNotBeforeMs } from "./failure-backoff";
-import { buildFleet } from "../placement/fleet";
+import { fleetFrom } from "../placement/fleet-cache";
 import { placeModelReplicas, type PlacementAdmission } from "../placement/place-model";
 import { isNodeLost } from "./nodes";
 import { existingOf, placementNodesOf, type PassState } from "./pass-state";
-import { limitRefusal, notePlaced, noteStopped, type QuotaPass } from "./quota-pass";
+import { admitPlacement, noteStopped, type QuotaPass } from "./quota-pass";
 import { onRefused } from "./refused";
 import type {
   DesiredModel,
@@ -183,7 +183,7 @@ function planPlacements(
     replicas: existingOf(state),
     policy: state.input.policy.placement,
   };
-  state.fleet ??= buildFleet(input.nodes, input.replicas);
+  state.fleet ??= fleetFrom(state.input.cache?.fleet, input.nodes, input.replicas);
   const quota = state.quota;
   const limited = { atLimit: false };
   const admit = quota && limitAdmission(quota, limited);
@@ -221,9 +221,8 @@ function planPlacements(
  */
 function limitAdmission(quota: QuotaPass, limited: { atLimit: boolean }): PlacementAdmission {
   return (model, profile, shards) => {
-    const refusal = limitRefusal(quota, model, profile, shards);
-    if (refusal === null) notePlaced(quota, model.name, profile, shards);
-    else limited.atLimit = true;
+    const refusal = admitPlacement(quota, model, profile, shards);
+    if (refusal !== null) limited.atLimit = true;
     return refusal;
   };
 }

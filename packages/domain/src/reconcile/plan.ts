@@ -4,7 +4,7 @@
 import { PRIORITY_CLASSES } from "../catalog/model-definition";
 import type { PassState } from "./pass-state";
 import { planModel } from "./plan-model";
-import { nodesByIdOf } from "../quota/accounting";
+import { nodesByIdFrom } from "./plan-cache";
 import { createQuotaPass, noteStopped } from "./quota-pass";
 import { asWhole } from "./shards";
 import type { DesiredModel, ObservedReplica, ReconcileAction, ReconcileInput } from "./types";
@@ -50,7 +50,8 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
     if (list) list.push(replica);
     else replicasByModel.set(replica.model, [replica]);
   }
-  const nodesById = nodesByIdOf(input.nodes);
+  // First: it checks the cache's nodes, which the rest of the pass then reads.
+  const nodesById = nodesByIdFrom(input.cache, input.nodes);
   const healthByName = new Map(input.health.map((health) => [health.name, health]));
   const state: PassState = {
     input: { ...input, replicas },

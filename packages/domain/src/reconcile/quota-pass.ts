@@ -195,16 +195,31 @@ export function limitRefusal(
   return null;
 }
 
-/** Counts a placement against its owner chain. */
-export function notePlaced(
+/**
+ * limitRefusal, and when it refuses nothing, counts the placement against its owner chain at once
+ * for the next ask; the ask is counted once, as every placement of a pass is asked both.
+ */
+export function admitPlacement(
   pass: QuotaPass,
-  model: string,
+  model: ModelDefinition,
   profile: ModelProfile,
   shards: readonly ReplicaShard[],
-): void {
-  const chain = chainOf(pass, model);
-  if (chain.length === 0) return;
+): string | null {
+  const chain = chainOf(pass, model.name);
+  if (chain.length === 0) return null;
   const ask = countAsk(pass, profile, shards);
+  for (const scope of chain) {
+    const limit = pass.quotaByScope.get(scope)?.limit;
+    if (!limit) continue;
+    const refusal = pastLimit(scope, limit, heldMap(pass).get(scope), ask);
+    if (refusal !== null) return refusal;
+  }
+  countInto(pass, chain, ask);
+  return null;
+}
+
+/** Adds an ask to what every scope of the chain holds. */
+function countInto(pass: QuotaPass, chain: readonly string[], ask: PlacementAsk): void {
   const heldByScope = heldMap(pass);
   for (const scope of chain) {
     const held = heldOfScope(heldByScope, scope);

@@ -3,6 +3,7 @@
 import type { ModelDefinition } from "../catalog/model-definition";
 import type { PlacementNode, PlacementPolicy, ReplicaShard } from "../placement/types";
 import type { ScopeQuota } from "../quota/types";
+import type { PlanCache } from "./plan-cache";
 
 export const REPLICA_PHASE_NAMES = [
   "placing",
@@ -125,6 +126,12 @@ export interface ReconcileInput {
   quotas?: readonly ScopeQuota[];
   /** Plan only these models (a dirty set); every model in the catalog or holding replicas when absent. */
   only?: readonly string[];
+  /**
+   * What the caller keeps between passes (`createPlanCache`): the node map and placement index,
+   * reused while the nodes are the same objects. Absent: every pass builds its own. The actions
+   * are the same either way; a cache serves one caller's passes, one at a time.
+   */
+  cache?: PlanCache;
   /** Names a new replica; injected so planning stays a pure function. */
   newReplicaId(model: string): string;
 }

@@ -1,0 +1,85 @@
+// Before/after in one process: `node --expose-gc bench/placement/side-by-side.mjs <git-ref> [gpu
+// nodes] [rounds]` bundles bench/placement/reconcile-pass.ts twice with esbuild as the release
+// does (bundled, no keep-names), once over <git-ref>'s packages/domain and bench/placement and once
+// over the working tree's, then alternates full and no-change reconcile passes of the two, round
+// by round, so both see the same load. Prints the median process CPU time per pass (it moves far
+// less with other work than the wall clock), the median and best wall time, and the load average.
+// Not part of the benchmark: a tool for measuring a change on a shared machine.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { build } from "esbuild";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const [ref = "HEAD", size = "10000", rounds = "7"] = process.argv.slice(2);
+const work = mkdtempSync(join(tmpdir(), "placement-side-by-side-"));
+execFileSync("sh", [
+  "-c",
+  `git -C "${ROOT}" archive "${ref}" packages/domain bench/placement | tar -x -C "${work}"`,
+]);
+
+async function bundle(name, root) {
+  const entry = join(work, `${name}-entry.ts`);
+  const pass = join(root, "bench", "placement", "reconcile-pass.ts");
+  writeFileSync(
+    entry,
+    `export { buildScenario } from ${JSON.stringify(join(root, "bench", "placement", "fleet.ts"))};\n` +
+      `export { fullPass, noChangePass, prepareReconcile } from ${JSON.stringify(pass)};\n`,
+  );
+  const outfile = join(work, `${name}.mjs`);
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    alias: { "@llmgw/domain": join(root, "packages", "domain", "src", "index.ts") },
+    nodePaths: [join(ROOT, "packages", "domain", "node_modules"), join(ROOT, "node_modules")],
+    tsconfigRaw: {},
+    logLevel: "error",
+  });
+  return import(outfile);
+}
+
+const modules = { before: await bundle("before", work), after: await bundle("after", ROOT) };
+const prepared = {};
+for (const [name, m] of Object.entries(modules)) {
+  prepared[name] = m.prepareReconcile(m.buildScenario(Number(size)));
+  if (prepared[name].problems.length > 0) throw new Error(`${name}: ${prepared[name].problems}`);
+}
+const samples = {};
+function pass(name, kind) {
+  const m = modules[name];
+  const { scenario, settled } = prepared[name];
+  globalThis.gc?.({ type: "minor" });
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  if (kind === "full") m.fullPass(scenario);
+  else m.noChangePass(scenario, settled);
+  const wall = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  (samples[`${kind} ${name}`] ??= []).push([(used.user + used.system) / 1000, wall]);
+}
+const kinds = ["full", "no-change"];
+for (const kind of kinds) for (const name of ["before", "after"]) pass(name, kind);
+for (const key of Object.keys(samples)) samples[key] = [];
+const loadStart = loadavg()[0];
+for (let round = 0; round < Number(rounds); round += 1)
+  for (const kind of kinds)
+    for (const name of round % 2 === 0 ? ["before", "after"] : ["after", "before"])
+      pass(name, kind);
+const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+console.log(`${size} GPU nodes, ${rounds} rounds, ${ref} (before) vs the working tree (after)`);
+for (const [key, runs] of Object.entries(samples))
+  console.log(
+    `${key.padEnd(17)} CPU ms ${median(runs.map((r) => r[0]))
+      .toFixed(1)
+      .padStart(7)}   wall ms ${median(runs.map((r) => r[1]))
+      .toFixed(1)
+      .padStart(7)} (best ${Math.min(...runs.map((r) => r[1])).toFixed(1)})`,
+  );
+console.log(
+  `load average ${loadStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end`,
+);
