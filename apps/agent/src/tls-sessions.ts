@@ -48,6 +48,7 @@ export class TlsSessionCache {
 
   /** Drops what is kept for `url` (the server refused the node: start afresh next time). */
   forget(url: string): void {
-    for (const key of this.sessions.keys()) if (key.startsWith(`${url}\n`)) this.sessions.delete(key);
+    for (const key of this.sessions.keys())
+      if (key.startsWith(`${url}\n`)) this.sessions.delete(key);
   }
 }
