@@ -88,8 +88,9 @@ function main(): void {
   const ms = (us: number) => (us / 1000).toFixed(0).padStart(7);
   const pct = (us: number) => ((100 * us) / Math.max(1, totalUs - idleUs)).toFixed(1).padStart(5);
   const print = (title: string, table: Map<string, number>) => {
-    console.log(`\n${title} (ms, % of busy time)`);
-    for (const [key, us] of [...table].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`\n${title} (ms, % of busy time; idle left out)`);
+    const rows = [...table].filter(([key]) => !key.startsWith("(idle)"));
+    for (const [key, us] of rows.sort((a, b) => b[1] - a[1]).slice(0, top))
       console.log(`${ms(us)} ${pct(us)}%  ${key}`);
   };
   console.log(

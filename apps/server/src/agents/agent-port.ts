@@ -14,7 +14,7 @@ import type { ControlPlane } from "../reconcile/control-plane";
 import type { ReleaseStore } from "../releases/release-store";
 import { RELEASE_FETCH_PREFIX, serveRelease } from "../releases/release-routes";
 import { SERVER_VERSION } from "../version";
-import { throttledLog } from "./agent-admission";
+import { burstLimitedLog, throttledLog } from "./agent-admission";
 import type { AgentRoute } from "./agent-http";
 import { startAgentServer, type AgentServer } from "./agent-server";
 import type { ClusterPki } from "../pki/cluster-pki";
@@ -25,6 +25,12 @@ import { createAgentSession } from "./session";
 
 /** A flood of refused sockets must not become a flood of log lines: one a period at most. */
 const REFUSAL_LOG_INTERVAL_MS = 10_000;
+/** Registered/disconnected lines logged per second at most; the rest are counted. */
+const SESSION_LOG_BURST = {
+  limit: 20,
+  intervalMs: 1_000,
+  what: "nodes registered or disconnected",
+};
 /** Nodes whose engine build is read in one query at most. */
 const ENGINE_BUILD_READS_MAX = 1_000;
 
@@ -61,6 +67,7 @@ export interface AgentPortOptions {
 export function startAgentPort(options: AgentPortOptions): Promise<AgentServer> {
   const { config, plane, inventory, metrics, log } = options;
   const logRefusal = throttledLog(log, REFUSAL_LOG_INTERVAL_MS, options.nowMs);
+  const logSession = burstLimitedLog(log, SESSION_LOG_BURST, options.nowMs);
   // Every Register is answered with the stored engine build, so a reconnect resyncs it; nodes
   // registering together are looked up together.
   const sendEngineBuild = createWriteBatch<Register>({
@@ -119,7 +126,7 @@ export function startAgentPort(options: AgentPortOptions): Promise<AgentServer> 
           log(line);
         },
         onRegistered: (register) => {
-          log(
+          logSession(
             `node ${register.nodeName} (${register.nodeId}) registered from ${socket.remoteAddress}`,
           );
           void inventory.registered(register);
@@ -127,7 +134,7 @@ export function startAgentPort(options: AgentPortOptions): Promise<AgentServer> 
           void sendEngineBuild(register);
         },
         onDisconnected: (nodeId) => {
-          log(`node ${nodeId} disconnected`);
+          logSession(`node ${nodeId} disconnected`);
           void inventory.disconnected(nodeId);
           plane.onDisconnected(nodeId);
         },
