@@ -24,6 +24,7 @@ const JOINS_AT_ONCE = 8;
 const JOIN_ATTEMPTS = 5;
 const JOIN_RETRY_PAUSE_MS = 500;
 export const HEARTBEAT_INTERVAL_MS = 2_000;
+const PROFILED_STOP_GRACE_MS = 120_000;
 
 export interface Stand {
   server: ServerHandle;
@@ -50,6 +51,8 @@ export async function startLlmgw(
     : [globalThis.process.execPath, [...nodeArgs, llmgwBin(), "server"]];
   const process = spawnProcess(command, args, {
     name: "llmgw",
+    // A profiled server writes its profile on the way out, which takes longer than a plain stop.
+    ...(nodeArgs.length > 0 ? { stopGraceMs: PROFILED_STOP_GRACE_MS } : {}),
     env: {
       ...other.env,
       LLMGW_HOME: setup.homeDir,

@@ -1,7 +1,7 @@
 // One simulated agent session: the node's own certificate over mutual TLS, a Register built from
 // apps/agent's simulated hardware, then a Heartbeat every interval with samples that move as the
 // simulation steps. Thousands of these share the harness process; each holds one socket.
-import { createSimulation, type Simulation } from "@llmgw/agent";
+import { createSimulation, TlsSessionCache, type Simulation } from "@llmgw/agent";
 import { AGENT_WS_PATH, decodeEnvelope, encodeEnvelope, type EnvelopeInit } from "@llmgw/proto";
 import WebSocket from "ws";
 
@@ -25,6 +25,8 @@ const ACK_TIMEOUT_MS = 30_000;
 export class SimAgent {
   readonly simulation: Simulation;
   private ws: WebSocket | undefined;
+  /** As the real agent does: the server's last TLS session is offered again on reconnect. */
+  private readonly tlsSessions = new TlsSessionCache();
   private timer: NodeJS.Timeout | undefined;
   private marker: { value: bigint; sent: (atMs: number) => void } | undefined;
   heartbeatsSent = 0;
@@ -46,6 +48,7 @@ export class SimAgent {
     this.registeredAtMs = undefined;
     const ws = new WebSocket(`${target.url}${AGENT_WS_PATH}`, {
       ...this.tls,
+      createConnection: this.tlsSessions.connector(target.url, this.tls.cert),
       perMessageDeflate: false,
     });
     this.ws = ws;

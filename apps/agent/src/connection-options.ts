@@ -15,6 +15,7 @@ import type { GpuSampleValues } from "./discovery/nvidia-smi";
 import type { Logger } from "./log-ring";
 import type { RandomFn } from "./random";
 import type { ReplicaStatusInit } from "./replicas/replica-deps";
+import type { TlsSessionCache } from "./tls-sessions";
 
 export type RegisterInit = MessageInitShape<typeof RegisterSchema>;
 
@@ -70,6 +71,8 @@ export interface ConnectionOptions {
    * certificate is used from the next one on.
    */
   tls?: () => { ca: string; cert: string; key: string } | null;
+  /** Where TLS sessions are kept for resumption (default: one cache for this connection). */
+  tlsSessions?: TlsSessionCache;
   /**
    * Serves the control plane's requests (replicas, logs, reclaim). A returned frame is sent back
    * with the request's request_id; a thrown error becomes an Error frame.

@@ -27,6 +27,7 @@ import {
 } from "./connection-options";
 import { DEFAULT_IDLE_MS, DEFAULT_PING_TIMEOUT_MS, watchLiveness, type Liveness } from "./liveness";
 import { ServerRotation } from "./server-list";
+import { TlsSessionCache } from "./tls-sessions";
 
 const STOP_GRACE_MS = 2000;
 
@@ -57,10 +58,12 @@ export class AgentConnection {
   private reconnectTimer: unknown;
   private requestCounter = 0;
   private currentState: ConnectionState = "idle";
+  private readonly tlsSessions: TlsSessionCache;
 
   constructor(private readonly options: ConnectionOptions) {
     this.rotation = new ServerRotation(options.serverUrls);
     this.timers = options.timers ?? realTimers;
+    this.tlsSessions = options.tlsSessions ?? new TlsSessionCache();
     this.backoff = createBackoff({
       ...(options.backoff ?? DEFAULT_BACKOFF),
       random: options.random,
@@ -104,9 +107,13 @@ export class AgentConnection {
   private connect(): void {
     const serverUrl = this.rotation.take();
     this.currentState = "connecting";
+    const tls = this.options.tls?.() ?? null;
     const socket = new WebSocket(agentSocketUrl(serverUrl), {
       // Mutual TLS: the cluster CA is the only trust anchor, the node certificate its identity.
-      ...(this.options.tls?.() ?? {}),
+      // The last session this server gave is offered again: a reconnect resumes the handshake.
+      ...(tls && serverUrl.startsWith("wss:")
+        ? { ...tls, createConnection: this.tlsSessions.connector(serverUrl, tls.cert) }
+        : {}),
       maxPayload: MAX_FRAME_BYTES,
       handshakeTimeout: this.options.handshakeTimeoutMs ?? 10_000,
       perMessageDeflate: false,
@@ -326,6 +333,7 @@ export class AgentConnection {
     session.liveness?.stop();
     if (this.session !== session || this.currentState === "stopped") return;
     if (AUTH_CLOSE_CODES.includes(code)) {
+      this.tlsSessions.forget(session.serverUrl);
       this.options.logger.error("refused by server", {
         server: session.serverUrl,
         code,

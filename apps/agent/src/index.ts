@@ -19,6 +19,7 @@ export {
   type ConnectionOptions,
   type ConnectionState,
 } from "./connection-options";
+export { TlsSessionCache, type TlsConnector } from "./tls-sessions";
 export { createBackoff, backoffCeilingMs, DEFAULT_BACKOFF, type Backoff } from "./backoff";
 export {
   parseNvidiaSmiCsv,

@@ -6,6 +6,7 @@ import {
   meterPreRegister,
   PRE_REGISTER_BYTES_MAX,
   REGISTER_TIMEOUT_MS,
+  burstLimitedLog,
   throttledLog,
 } from "./agent-admission";
 
@@ -90,5 +91,29 @@ describe("throttledLog", () => {
     nowMs = 10_000;
     log("d");
     expect(lines).toEqual(["a", "d (and 2 more like it since the last line)"]);
+  });
+});
+
+describe("burstLimitedLog", () => {
+  it("passes the first lines of a burst and counts the rest once the interval ends", () => {
+    vi.useFakeTimers();
+    let nowMs = 0;
+    const lines: string[] = [];
+    const log = burstLimitedLog(
+      (line) => lines.push(line),
+      { limit: 2, intervalMs: 1_000, what: "nodes disconnected" },
+      () => nowMs,
+    );
+    for (let i = 0; i < 2_000; i++) log(`node ${i} disconnected`);
+    expect(lines).toEqual(["node 0 disconnected", "node 1 disconnected"]);
+    nowMs = 1_000;
+    vi.advanceTimersByTime(1_000);
+    expect(lines.at(-1)).toBe(
+      "1998 more lines like these (nodes disconnected) left out in 1000 ms",
+    );
+    log("node 5 registered");
+    expect(lines).toHaveLength(4);
+    expect(lines.at(-1)).toBe("node 5 registered");
+    vi.useRealTimers();
   });
 });

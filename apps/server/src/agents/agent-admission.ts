@@ -121,3 +121,38 @@ export function throttledLog(log: (line: string) => void, intervalMs: number, no
     skipped = 0;
   };
 }
+
+/**
+ * Passes at most `limit` lines per interval; past that, counts them and says how many were left
+ * out once the interval ends. A fleet reconnecting at once logs a few lines and a count, not 4,000
+ * lines: a blocked stdout (a slow reader on its pipe) stalled the whole server.
+ */
+export function burstLimitedLog(
+  log: (line: string) => void,
+  options: { limit: number; intervalMs: number; what: string },
+  nowMs: () => number,
+) {
+  let windowStartMs = -Infinity;
+  let used = 0;
+  let skipped = 0;
+  const summarize = () => {
+    if (skipped > 0)
+      log(
+        `${skipped} more lines like these (${options.what}) left out in ${options.intervalMs} ms`,
+      );
+    skipped = 0;
+  };
+  return (line: string) => {
+    if (nowMs() - windowStartMs >= options.intervalMs) {
+      summarize();
+      windowStartMs = nowMs();
+      used = 0;
+    }
+    if (used < options.limit) {
+      used += 1;
+      return log(line);
+    }
+    if (skipped === 0) setTimeout(summarize, options.intervalMs).unref();
+    skipped += 1;
+  };
+}

@@ -2,17 +2,19 @@
 // session's life means to the rest of the server (the inventory saved, the reconciler told, the
 // refusals counted and logged without flooding).
 import type { Database } from "@llmgw/db";
+import type { Register } from "@llmgw/proto";
 import { messageOf } from "@llmgw/domain";
 import type { ServerConfig } from "../config";
-import { sendStoredEngineBuild } from "../fleet/engine-builds";
+import { sendStoredEngineBuilds } from "../fleet/engine-builds";
 import type { InventoryWriter } from "../fleet/inventory";
+import { createWriteBatch } from "../fleet/write-batch";
 import type { FleetRegistry } from "../fleet/registry";
 import type { ServerMetrics } from "../metrics";
 import type { ControlPlane } from "../reconcile/control-plane";
 import type { ReleaseStore } from "../releases/release-store";
 import { RELEASE_FETCH_PREFIX, serveRelease } from "../releases/release-routes";
 import { SERVER_VERSION } from "../version";
-import { throttledLog } from "./agent-admission";
+import { burstLimitedLog, throttledLog } from "./agent-admission";
 import type { AgentRoute } from "./agent-http";
 import { startAgentServer, type AgentServer } from "./agent-server";
 import type { ClusterPki } from "../pki/cluster-pki";
@@ -23,6 +25,14 @@ import { createAgentSession } from "./session";
 
 /** A flood of refused sockets must not become a flood of log lines: one a period at most. */
 const REFUSAL_LOG_INTERVAL_MS = 10_000;
+/** Registered/disconnected lines logged per second at most; the rest are counted. */
+const SESSION_LOG_BURST = {
+  limit: 20,
+  intervalMs: 1_000,
+  what: "nodes registered or disconnected",
+};
+/** Nodes whose engine build is read in one query at most. */
+const ENGINE_BUILD_READS_MAX = 1_000;
 
 export interface AgentPortOptions {
   config: Pick<
@@ -57,6 +67,19 @@ export interface AgentPortOptions {
 export function startAgentPort(options: AgentPortOptions): Promise<AgentServer> {
   const { config, plane, inventory, metrics, log } = options;
   const logRefusal = throttledLog(log, REFUSAL_LOG_INTERVAL_MS, options.nowMs);
+  const logSession = burstLimitedLog(log, SESSION_LOG_BURST, options.nowMs);
+  // Every Register is answered with the stored engine build, so a reconnect resyncs it; nodes
+  // registering together are looked up together.
+  const sendEngineBuild = createWriteBatch<Register>({
+    maxItems: ENGINE_BUILD_READS_MAX,
+    write: (registers) =>
+      sendStoredEngineBuilds({ db: options.db, links: options.links }, registers).catch(
+        (error: unknown) =>
+          log(
+            `sending the engine build to ${registers.length} registered node(s) failed: ${messageOf(error)}`,
+          ),
+      ),
+  });
   return startAgentServer({
     host: config.agentHost,
     port: config.agentPort,
@@ -103,19 +126,15 @@ export function startAgentPort(options: AgentPortOptions): Promise<AgentServer> 
           log(line);
         },
         onRegistered: (register) => {
-          log(
+          logSession(
             `node ${register.nodeName} (${register.nodeId}) registered from ${socket.remoteAddress}`,
           );
           void inventory.registered(register);
           plane.onRegistered(register.nodeId, register.replicas);
-          // Every Register is answered with the stored engine build, so a reconnect resyncs it.
-          sendStoredEngineBuild({ db: options.db, links: options.links }, register).catch(
-            (error: unknown) =>
-              log(`sending the engine build to ${register.nodeId} failed: ${messageOf(error)}`),
-          );
+          void sendEngineBuild(register);
         },
         onDisconnected: (nodeId) => {
-          log(`node ${nodeId} disconnected`);
+          logSession(`node ${nodeId} disconnected`);
           void inventory.disconnected(nodeId);
           plane.onDisconnected(nodeId);
         },

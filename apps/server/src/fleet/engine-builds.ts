@@ -2,7 +2,7 @@
 // none). The store is written first, then the node's agent is told at once; every Register is
 // answered with the stored choice again, so a node that reconnects, or meets a restarted or new
 // control plane, always holds it. What the node made of it comes back in its heartbeats.
-import { eq, nodeEngineBuilds, type Database, type NodeEngineBuildRow } from "@llmgw/db";
+import { eq, inArray, nodeEngineBuilds, type Database, type NodeEngineBuildRow } from "@llmgw/db";
 import { ServiceError, type EngineBuildView, type NodesService } from "@llmgw/api";
 import { ENGINE_BUILD_CHOICES, isEngineBuildChoice, type EngineBuildChoice } from "@llmgw/domain";
 import { AGENT_FEATURE, type EngineBuildReport, type Register } from "@llmgw/proto";
@@ -53,15 +53,23 @@ export function nodeEngineBuilder(deps: EngineBuildDeps): NodesService["engineBu
 }
 
 /** Sends the node its stored choice (auto when none is stored): after every Register. */
-export async function sendStoredEngineBuild(
+/** Sends each registered node its stored engine build: one read for the lot (a reconnect storm). */
+export async function sendStoredEngineBuilds(
   deps: Pick<EngineBuildDeps, "db" | "links">,
-  register: Pick<Register, "nodeId" | "features">,
+  registers: ReadonlyArray<Pick<Register, "nodeId" | "features">>,
 ): Promise<void> {
-  const [row] = await deps.db
+  const ids = [...new Set(registers.map((register) => register.nodeId))];
+  const rows = await deps.db
     .select()
     .from(nodeEngineBuilds)
-    .where(eq(nodeEngineBuilds.nodeId, register.nodeId));
-  tellNode(deps.links, register, choiceOf(row));
+    .where(
+      ids.length === 1
+        ? eq(nodeEngineBuilds.nodeId, ids[0] ?? "")
+        : inArray(nodeEngineBuilds.nodeId, ids),
+    );
+  const byNode = new Map(rows.map((row) => [row.nodeId, row]));
+  for (const register of registers)
+    tellNode(deps.links, register, choiceOf(byNode.get(register.nodeId)));
 }
 
 function tellNode(

@@ -1,8 +1,11 @@
 // Node last-seen times on a real PGlite store and a real PostgreSQL: the liveness sweep's batch
 // (more nodes than one statement takes, so the chunks are exercised) lands every node's own time,
-// leaves nodes outside the batch alone, and an unknown node id in it changes nothing.
+// leaves nodes outside the batch alone, and an unknown node id in it changes nothing. A burst of
+// registrations (a reconnect storm) is written in batches with the same result as one by one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asc, nodes, openStore, type Store } from "@llmgw/db";
+import { create } from "@bufbuild/protobuf";
+import { asc, eq, gpus, nodes, openStore, sql, type Store } from "@llmgw/db";
+import { RegisterSchema, type Register } from "@llmgw/proto";
 import { startPostgres, tempDir } from "@llmgw/testing";
 import { createInventoryWriter } from "./inventory";
 
@@ -57,5 +60,59 @@ describe.each(STORES)("node last-seen times on %s", (_name, open) => {
     for (let i = 0; i < NODES - 1; i++)
       expect(stored[i]?.lastSeenAt.getTime(), id(i)).toBe(start + (i + 1) * 1_000);
     expect(stored[NODES - 1]?.lastSeenAt.getTime()).toBe(start);
+  });
+
+  it("saves a burst of registrations in batches as it would one by one", async () => {
+    const logged: string[] = [];
+    const writer = createInventoryWriter(
+      store.db,
+      { get: () => undefined },
+      () => start,
+      (line) => logged.push(line),
+    );
+    const reg = (i: number) => `reg-${String(i).padStart(4, "0")}`;
+    const register = (nodeId: string, name: string, uuids: string[]): Register =>
+      create(RegisterSchema, {
+        nodeId,
+        nodeName: name,
+        agentVersion: "2.0.0",
+        hardware: {
+          gpus: uuids.map((uuid, index) => ({ uuid, index, name: "H100", memoryBytesTotal: 80n })),
+        },
+      });
+    const cardsOf = (i: number) => Array.from({ length: 8 }, (_, card) => `GPU-${reg(i)}-${card}`);
+    // More than one batch; node 0 twice (the later one wins), node 2 takes one of node 1's cards,
+    // and a node the store already has is written over.
+    const burst = [
+      ...Array.from({ length: 700 }, (_, i) => register(reg(i), reg(i), cardsOf(i))),
+      register(reg(0), "renamed", cardsOf(0).slice(0, 4)),
+      register(reg(2), reg(2), [...cardsOf(2), `GPU-${reg(1)}-7`]),
+      register(id(0), "re-registered", []),
+    ];
+    await Promise.all(burst.map((each) => writer.registered(each)));
+    expect(logged).toEqual([]);
+
+    const stored = await store.db
+      .select({ id: nodes.id, name: nodes.name })
+      .from(nodes)
+      .where(sql`${nodes.id} like ${"reg-%"}`);
+    expect(stored).toHaveLength(700);
+    const [first] = await store.db
+      .select()
+      .from(nodes)
+      .where(eq(nodes.id, reg(0)));
+    expect(first?.name).toBe("renamed");
+    const cards = await store.db
+      .select()
+      .from(gpus)
+      .where(sql`${gpus.nodeId} like ${"reg-%"}`);
+    expect(cards).toHaveLength(700 * 8 - 4);
+    const moved = cards.find((card) => card.uuid === `GPU-${reg(1)}-7`);
+    expect(moved?.nodeId).toBe(reg(2));
+    const [old] = await store.db
+      .select()
+      .from(nodes)
+      .where(eq(nodes.id, id(0)));
+    expect(old?.name).toBe("re-registered");
   });
 });

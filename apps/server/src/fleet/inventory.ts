@@ -1,13 +1,17 @@
 // Persists what agents report at registration, and when each node was last heard, so the fleet
 // is known again after a restart.
-import { messageOf } from "@llmgw/domain";
+import { messageOf, must } from "@llmgw/domain";
 import { eq, gpus, inArray, nodes, sql, type Database } from "@llmgw/db";
 import type { Gpu, Register } from "@llmgw/proto";
 import type { FleetRegistry } from "./registry";
+import { createWriteBatch } from "./write-batch";
 
-async function saveRegistration(db: Database, register: Register, now: Date): Promise<void> {
+/** Registrations saved in one transaction at most (8 cards each: 4,000 card rows). */
+const REGISTERS_PER_BATCH = 500;
+
+function nodeRow(register: Register, now: Date) {
   const hw = register.hardware;
-  const row = {
+  return {
     id: register.nodeId,
     name: register.nodeName,
     agentVersion: register.agentVersion,
@@ -27,13 +31,17 @@ async function saveRegistration(db: Database, register: Register, now: Date): Pr
     diskBytesTotal: Number(hw?.diskBytesTotal ?? 0n),
     lastSeenAt: now,
   };
+}
+
+async function saveRegistration(db: Database, register: Register, now: Date): Promise<void> {
+  const row = nodeRow(register, now);
   await db.transaction(async (tx) => {
     await tx
       .insert(nodes)
       .values({ ...row, firstSeenAt: now })
       .onConflictDoUpdate({ target: nodes.id, set: row });
     await tx.delete(gpus).where(eq(gpus.nodeId, register.nodeId));
-    const cards = (hw?.gpus ?? []).map((gpu) => gpuRow(register.nodeId, gpu, now));
+    const cards = (register.hardware?.gpus ?? []).map((gpu) => gpuRow(register.nodeId, gpu, now));
     if (cards.length > 0) {
       // A card moved from another node (or a re-imaged node) belongs to this one now.
       await tx.delete(gpus).where(
@@ -43,6 +51,66 @@ async function saveRegistration(db: Database, register: Register, now: Date): Pr
         ),
       );
       await tx.insert(gpus).values(cards);
+    }
+  });
+}
+
+const excluded = (column: { name: string }) => sql`excluded.${sql.identifier(column.name)}`;
+/** Cards per INSERT: 15 parameters each, well under PostgreSQL's 65,535 per statement. */
+const CARDS_PER_INSERT = 2_000;
+
+/**
+ * Many nodes' registrations in one transaction of a few statements, as saveRegistration does for
+ * one: a reconnect storm of 2,000 agents was 8,000 statements in 2,000 transactions.
+ */
+async function saveRegistrations(
+  db: Database,
+  registers: readonly Register[],
+  now: Date,
+): Promise<void> {
+  const rows = registers.map((register) => ({ ...nodeRow(register, now), firstSeenAt: now }));
+  const cardsByUuid = new Map(
+    registers.flatMap((register) =>
+      (register.hardware?.gpus ?? []).map((gpu) => [gpu.uuid, gpuRow(register.nodeId, gpu, now)]),
+    ),
+  );
+  const cards = [...cardsByUuid.values()];
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(nodes)
+      .values(rows)
+      .onConflictDoUpdate({
+        target: nodes.id,
+        set: {
+          name: excluded(nodes.name),
+          agentVersion: excluded(nodes.agentVersion),
+          labels: excluded(nodes.labels),
+          engines: excluded(nodes.engines),
+          features: excluded(nodes.features),
+          isSimulated: excluded(nodes.isSimulated),
+          simulationProfile: excluded(nodes.simulationProfile),
+          host: excluded(nodes.host),
+          memoryBytesTotal: excluded(nodes.memoryBytesTotal),
+          diskBytesTotal: excluded(nodes.diskBytesTotal),
+          lastSeenAt: excluded(nodes.lastSeenAt),
+        },
+      });
+    await tx.delete(gpus).where(
+      inArray(
+        gpus.nodeId,
+        rows.map((row) => row.id),
+      ),
+    );
+    for (let start = 0; start < cards.length; start += CARDS_PER_INSERT) {
+      const chunk = cards.slice(start, start + CARDS_PER_INSERT);
+      // A card moved from another node (or a re-imaged node) belongs to this one now.
+      await tx.delete(gpus).where(
+        inArray(
+          gpus.uuid,
+          chunk.map((card) => card.uuid),
+        ),
+      );
+      await tx.insert(gpus).values(chunk);
     }
   });
 }
@@ -89,7 +157,10 @@ async function saveLastSeenMany(
   }
 }
 
-/** Saves node inventory as agent sessions come and go; a failed write is logged, never thrown. */
+/**
+ * Saves node inventory as agent sessions come and go; a failed write is logged, never thrown.
+ * Registrations and disconnections that arrive together are written together.
+ */
 export interface InventoryWriter {
   /** A node registered: its inventory (host, cards) is saved anew. */
   registered(register: Register): Promise<void>;
@@ -107,14 +178,38 @@ export function createInventoryWriter(
 ): InventoryWriter {
   const persist = (what: string, work: Promise<void>) =>
     work.catch((error: unknown) => log(`could not save ${what}: ${messageOf(error)}`));
+  const saveOne = (register: Register) =>
+    persist(`node ${register.nodeId}`, saveRegistration(db, register, new Date()));
+  const lastSeenOf = (nodeId: string) => ({
+    nodeId,
+    at: new Date(registry.get(nodeId)?.lastSeenMs ?? nowMs()),
+  });
+  const saveSeenOne = (nodeId: string) =>
+    persist(`node ${nodeId}`, saveLastSeen(db, nodeId, lastSeenOf(nodeId).at));
+  // A batch that fails is written again a node at a time, so one bad node fails only itself.
+  const registered = createWriteBatch<Register>({
+    maxItems: REGISTERS_PER_BATCH,
+    write: async (batch) => {
+      const latest = [...new Map(batch.map((register) => [register.nodeId, register])).values()];
+      if (latest.length === 1) return saveOne(must(latest[0], "a register"));
+      await saveRegistrations(db, latest, new Date()).catch(async () => {
+        for (const register of latest) await saveOne(register);
+      });
+    },
+  });
+  const disconnected = createWriteBatch<string>({
+    maxItems: LAST_SEEN_BATCH,
+    write: async (batch) => {
+      const ids = [...new Set(batch)];
+      if (ids.length === 1) return saveSeenOne(must(ids[0], "a node id"));
+      await saveLastSeenMany(db, ids.map(lastSeenOf)).catch(async () => {
+        for (const nodeId of ids) await saveSeenOne(nodeId);
+      });
+    },
+  });
   return {
-    registered: (register) =>
-      persist(`node ${register.nodeId}`, saveRegistration(db, register, new Date())),
-    disconnected: (nodeId) =>
-      persist(
-        `node ${nodeId}`,
-        saveLastSeen(db, nodeId, new Date(registry.get(nodeId)?.lastSeenMs ?? nowMs())),
-      ),
+    registered,
+    disconnected,
     lastSeen: (seen) =>
       persist(`the last-seen times of ${seen.length} nodes`, saveLastSeenMany(db, seen)),
   };

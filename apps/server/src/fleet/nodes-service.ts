@@ -1,6 +1,8 @@
 // The nodes the API shows: the stored inventory, overlaid with live state from agent sessions.
 import {
   asc,
+  eq,
+  or,
   gpus,
   nodeEngineBuilds,
   nodes,
@@ -16,7 +18,7 @@ import {
   type NodeView,
   type NodesService,
 } from "@llmgw/api";
-import { assessPcieLink, nodeLiveness, type LivenessPolicy } from "@llmgw/domain";
+import { assessPcieLink, must, nodeLiveness, type LivenessPolicy } from "@llmgw/domain";
 import { engineBuildView } from "./engine-builds";
 import { engineInstallViews, offeredEngines } from "./engine-installs";
 import { GPU_HISTORY_SAMPLES_MAX } from "./gpu-history";
@@ -29,16 +31,14 @@ export function createNodesService(
   policy: LivenessPolicy,
   nowMs: () => number,
 ): Omit<NodesService, "remove" | "label" | "cordon" | "engineBuild"> {
-  const load = async (): Promise<NodeView[]> => {
-    const [nodeRows, gpuRows, buildRows] = await Promise.all([
-      db.select().from(nodes).orderBy(asc(nodes.name)),
-      db.select().from(gpus).orderBy(asc(gpus.index)),
-      db.select().from(nodeEngineBuilds),
-    ]);
+  const views = (nodeRows: NodeRow[], gpuRows: GpuRow[], buildRows: NodeEngineBuildRow[]) => {
     const builds = new Map(buildRows.map((build) => [build.nodeId, build]));
     const cardsByNode = new Map<string, GpuRow[]>();
-    for (const card of gpuRows)
-      cardsByNode.set(card.nodeId, [...(cardsByNode.get(card.nodeId) ?? []), card]);
+    for (const card of gpuRows) {
+      const cards = cardsByNode.get(card.nodeId);
+      if (cards) cards.push(card);
+      else cardsByNode.set(card.nodeId, [card]);
+    }
     const now = nowMs();
     return nodeRows.map((row) =>
       toView(
@@ -52,14 +52,33 @@ export function createNodesService(
       ),
     );
   };
+  const load = async (): Promise<NodeView[]> => {
+    const [nodeRows, gpuRows, buildRows] = await Promise.all([
+      db.select().from(nodes).orderBy(asc(nodes.name)),
+      db.select().from(gpus).orderBy(asc(gpus.index)),
+      db.select().from(nodeEngineBuilds),
+    ]);
+    return views(nodeRows, gpuRows, buildRows);
+  };
+  // One node's rows only: at 2,000 nodes reading them all (16,000 cards) for one answer kept a
+  // polled node's fresh heartbeat seconds away. Live samples come from the registry either way.
   const get = async (id: string): Promise<NodeView> => {
-    const node = (await load()).find((view) => view.id === id || view.name === id);
-    if (!node)
+    const [row] = await db
+      .select()
+      .from(nodes)
+      .where(or(eq(nodes.id, id), eq(nodes.name, id)))
+      .orderBy(asc(nodes.name))
+      .limit(1);
+    if (!row)
       throw new ServiceError("not_found", `node "${id}" is not known`, {
         code: "node.not_found",
         params: { node: id },
       });
-    return node;
+    const [gpuRows, buildRows] = await Promise.all([
+      db.select().from(gpus).where(eq(gpus.nodeId, row.id)).orderBy(asc(gpus.index)),
+      db.select().from(nodeEngineBuilds).where(eq(nodeEngineBuilds.nodeId, row.id)),
+    ]);
+    return must(views([row], gpuRows, buildRows)[0], "the node's view");
   };
   return {
     list: load,
