@@ -33,6 +33,23 @@ function encodeKey(key: string): string {
   return key.split("/").map(s3Encode).join("/");
 }
 
+/** SigV4 for S3 with the store's keys; the secret is read only when a signature is made. */
+export function s3Signer(access: S3Access): SignatureV4 {
+  return new SignatureV4({
+    credentials: () =>
+      Promise.resolve({
+        accessKeyId: access.accessKeyId,
+        secretAccessKey: access.secretAccessKey.reveal(),
+      }),
+    region: access.region,
+    service: "s3",
+    sha256: Sha256,
+    // S3 takes the path as sent: each segment encoded once, not twice.
+    uriEscapePath: false,
+    applyChecksum: false,
+  });
+}
+
 export class S3Store {
   private readonly signer: SignatureV4;
 
@@ -42,19 +59,7 @@ export class S3Store {
     private readonly access: S3Access,
     private readonly io: { agent: Agent; nowMs(): number },
   ) {
-    this.signer = new SignatureV4({
-      credentials: () =>
-        Promise.resolve({
-          accessKeyId: access.accessKeyId,
-          secretAccessKey: access.secretAccessKey.reveal(),
-        }),
-      region: access.region,
-      service: "s3",
-      sha256: Sha256,
-      // S3 takes the path as sent: each segment encoded once, not twice.
-      uriEscapePath: false,
-      applyChecksum: false,
-    });
+    this.signer = s3Signer(access);
   }
 
   /** How `mirror list` shows it: the bucket and prefix, and the endpoint. */
@@ -63,28 +68,15 @@ export class S3Store {
   }
 
   /** A GET of PATH a node may send without keys until `expiresSeconds` from now (at most 7 days). */
-  async presignGet(path: string, expiresSeconds: number): Promise<string> {
-    const endpoint = new URL(this.access.endpoint);
-    const requestPath = this.requestPath(path);
-    const signed = await this.signer.presign(
-      {
-        method: "GET",
-        protocol: endpoint.protocol,
-        hostname: endpoint.hostname,
-        ...(endpoint.port !== "" && { port: Number(endpoint.port) }),
-        path: requestPath,
-        query: {},
-        headers: { host: endpoint.host, [CONTENT_SHA256]: UNSIGNED_PAYLOAD },
-      },
-      {
-        signingDate: new Date(this.io.nowMs()),
-        expiresIn: Math.max(1, Math.min(expiresSeconds, SIGNED_URL_SECONDS_MAX)),
-        // The payload hash is what the signature covers, not a header the node must send.
-        unhoistableHeaders: new Set([CONTENT_SHA256]),
-        unsignableHeaders: new Set([CONTENT_SHA256]),
-      },
+  presignGet(path: string, expiresSeconds: number): Promise<string> {
+    const at = new Date(this.io.nowMs());
+    return presignedGet(
+      this.signer,
+      this.access.endpoint,
+      this.requestPath(path),
+      at,
+      expiresSeconds,
     );
-    return `${endpoint.origin}${requestPath}?${queryString(signed.query ?? {})}`;
   }
 
   /** A signed HEAD of the bucket (HeadBucket): 200 when the keys work and the bucket is there. */
@@ -149,6 +141,38 @@ export class S3Store {
   }
 }
 
+/**
+ * A presigned GET of `requestPath` (already S3-encoded) at `endpoint`: SigV4 in the query, the
+ * payload unsigned, only the host header signed, so the URL alone is the permission.
+ */
+export async function presignedGet(
+  signer: SignatureV4,
+  endpointOrigin: string,
+  requestPath: string,
+  signingDate: Date,
+  expiresSeconds: number,
+): Promise<string> {
+  const endpoint = new URL(endpointOrigin);
+  const signed = await signer.presign(
+    {
+      method: "GET",
+      protocol: endpoint.protocol,
+      hostname: endpoint.hostname,
+      ...(endpoint.port !== "" && { port: Number(endpoint.port) }),
+      path: requestPath,
+      query: {},
+      headers: { host: endpoint.host, [CONTENT_SHA256]: UNSIGNED_PAYLOAD },
+    },
+    {
+      signingDate,
+      expiresIn: Math.max(1, Math.min(expiresSeconds, SIGNED_URL_SECONDS_MAX)),
+      // The payload hash is what the signature covers, not a header the node must send.
+      unhoistableHeaders: new Set([CONTENT_SHA256]),
+      unsignableHeaders: new Set([CONTENT_SHA256]),
+    },
+  );
+  return `${endpoint.origin}${requestPath}?${queryString(signed.query ?? {})}`;
+}
 
 /** The query as SigV4 canonicalises it: keys sorted, keys and values S3-encoded. */
 function queryString(query: Record<string, string | string[] | null>): string {
