@@ -60,7 +60,8 @@ async function iam(endpoint: string, params: Record<string, string>): Promise<st
     method: "POST",
     headers: {
       "content-type": "application/x-www-form-urlencoded",
-      authorization: "AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/iam/aws4_request, Signature=x",
+      authorization:
+        "AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/iam/aws4_request, Signature=x",
     },
     body: new URLSearchParams({ Version: "2010-05-08", ...params }),
   });
@@ -105,6 +106,7 @@ export async function startMoto(options: { bucket: string; auth: boolean }): Pro
   const send = (method: string, path: string, body?: Buffer | string) =>
     signedFetch(endpoint, keys, method, path, body);
   const made = await send("PUT", `/${options.bucket}`);
-  if (!made.ok) throw new Error(`moto: creating the bucket: HTTP ${made.status} ${await made.text()}`);
+  if (!made.ok)
+    throw new Error(`moto: creating the bucket: HTTP ${made.status} ${await made.text()}`);
   return { endpoint, process: child, ...keys, send, stop: async () => void (await child.stop()) };
 }
