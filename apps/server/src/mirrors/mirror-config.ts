@@ -77,7 +77,6 @@ export interface MirrorsConfig {
   signedUrlSeconds: number;
 }
 
-
 function s3AccessSchema(prefix: string) {
   const required = (what: string) =>
     z
@@ -134,7 +133,9 @@ export function s3AccessFrom(
       SECRET_ACCESS_KEY: read("SECRET_ACCESS_KEY"),
     });
     if (!parsed.success) {
-      errors.push(...parsed.error.issues.map((issue) => `mirror "${mirror.name}": ${issue.message}`));
+      errors.push(
+        ...parsed.error.issues.map((issue) => `mirror "${mirror.name}": ${issue.message}`),
+      );
       continue;
     }
     s3.set(mirror.name, {

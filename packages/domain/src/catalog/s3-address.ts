@@ -25,7 +25,6 @@ export function parseS3Address(address: string): S3Location | string {
   return { bucket, prefix: segments.length === 0 ? "" : `${segments.join("/")}/` };
 }
 
-
 /** `store` → `LLMGW_MIRROR_STORE_`: the server settings an S3 mirror of that name reads. */
 export function s3SettingPrefix(name: string): string {
   return `LLMGW_MIRROR_${name.toUpperCase().replaceAll("-", "_")}_`;

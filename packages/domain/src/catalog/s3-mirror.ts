@@ -37,7 +37,9 @@ export function isPathFor(sources: readonly (string | undefined)[], path: string
     const file = mirrorPathOf(source);
     if (file !== undefined) return path === file || path === `${file}.sha256`;
     const repo = hubRepoOf(source);
-    return repo !== undefined && (path === hubListPath(repo) || path.startsWith(`${repo}/resolve/`));
+    return (
+      repo !== undefined && (path === hubListPath(repo) || path.startsWith(`${repo}/resolve/`))
+    );
   });
 }
 
