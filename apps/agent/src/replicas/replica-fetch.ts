@@ -76,7 +76,7 @@ export async function fetchAdapters(
  * A mirror as the server sent it: an empty base URL is an S3 store, reached only through the URLs
  * the server signed per file (a path without one is one it does not serve).
  */
-export function mirrorAddressOf(frame: MirrorFrame): MirrorAddress {
+function mirrorAddressOf(frame: MirrorFrame): MirrorAddress {
   if (frame.baseUrl !== "") return { name: frame.name, baseUrl: frame.baseUrl };
   return {
     name: frame.name,

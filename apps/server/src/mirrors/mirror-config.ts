@@ -117,7 +117,7 @@ function s3AccessSchema(prefix: string) {
  * Each S3 mirror's endpoint, region and keys from its LLMGW_MIRROR_<NAME>_* settings (the
  * environment or the home's settings file), or the sentences naming what is missing or wrong.
  */
-export function s3AccessFrom(
+function s3AccessFrom(
   list: readonly MirrorSetting[],
   settings: Readonly<Record<string, string | undefined>>,
 ): { ok: true; s3: Map<string, S3Access> } | { ok: false; errors: string[] } {
