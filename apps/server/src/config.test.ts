@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -109,7 +110,12 @@ describe("parseServerConfig", () => {
 
   it("reads the mirrors, the primary first, and names a bad entry", () => {
     const home = { LLMGW_HOME: "/srv/llmgw" };
-    expect(parseServerConfig([], home).mirrors).toEqual({ list: [], checkIntervalMs: 15_000 });
+    expect(parseServerConfig([], home).mirrors).toEqual({
+      list: [],
+      checkIntervalMs: 15_000,
+      s3: new Map(),
+      signedUrlSeconds: 900,
+    });
     const config = parseServerConfig([], {
       ...home,
       LLMGW_MIRRORS: "main=http://10.0.0.9:8000/models,backup=https://m2.lan/",
@@ -119,7 +125,58 @@ describe("parseServerConfig", () => {
       "https://m2.lan/",
     ]);
     expect(() => parseServerConfig([], { ...home, LLMGW_MIRRORS: "main=ftp://x/" })).toThrow(
-      /LLMGW_MIRRORS: mirror "main": "ftp:\/\/x\/" is not an http\(s\):\/\/ URL/,
+      /LLMGW_MIRRORS: mirror "main": "ftp:\/\/x\/" is not an http\(s\):\/\/ or s3:\/\/ URL/,
+    );
+  });
+
+  it("reads an S3 mirror's endpoint, region and keys, and never prints the secret", () => {
+    const secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+    const config = parseServerConfig([], {
+      LLMGW_HOME: "/srv/llmgw",
+      LLMGW_MIRRORS: "main=http://10.0.0.9/models/,big-store=s3://models/llm",
+      LLMGW_MIRROR_BIG_STORE_ENDPOINT: "http://10.0.0.5:9000",
+      LLMGW_MIRROR_BIG_STORE_ACCESS_KEY_ID: "AKIAIOSFODNN7EXAMPLE",
+      LLMGW_MIRROR_BIG_STORE_SECRET_ACCESS_KEY: secret,
+    });
+    expect(config.mirrors.list[1]).toEqual({
+      name: "big-store",
+      baseUrl: "s3://models/llm/",
+      s3: { bucket: "models", prefix: "llm/" },
+    });
+    const access = config.mirrors.s3.get("big-store");
+    expect(access).toMatchObject({
+      endpoint: "http://10.0.0.5:9000",
+      region: "us-east-1",
+      accessKeyId: "AKIAIOSFODNN7EXAMPLE",
+    });
+    expect(access?.secretAccessKey.reveal()).toBe(secret);
+    expect(JSON.stringify(config)).not.toContain(secret);
+    expect(inspect(config, { depth: 10 })).not.toContain(secret);
+    expect(String(access?.secretAccessKey)).toBe("[redacted]");
+  });
+
+  it("refuses to start naming an S3 mirror's missing or bad settings", () => {
+    const base = { LLMGW_HOME: "/srv/llmgw", LLMGW_MIRRORS: "store=s3://models/llm/" };
+    expect(() => parseServerConfig([], base)).toThrow(
+      /mirror "store": LLMGW_MIRROR_STORE_ENDPOINT is not set .*LLMGW_MIRROR_STORE_ACCESS_KEY_ID is not set.*LLMGW_MIRROR_STORE_SECRET_ACCESS_KEY is not set/,
+    );
+    const keys = {
+      LLMGW_MIRROR_STORE_ACCESS_KEY_ID: "AKIA1",
+      LLMGW_MIRROR_STORE_SECRET_ACCESS_KEY: "s",
+    };
+    expect(() =>
+      parseServerConfig([], { ...base, ...keys, LLMGW_MIRROR_STORE_ENDPOINT: "http://h:9/bucket" }),
+    ).toThrow(
+      /LLMGW_MIRROR_STORE_ENDPOINT "http:\/\/h:9\/bucket" must be an http\(s\):\/\/ origin/,
+    );
+    expect(() => parseServerConfig([], { ...base, LLMGW_MIRRORS: "store=s3://A_B/" })).toThrow(
+      /mirror "store": "s3:\/\/A_B\/" does not name an S3 bucket/,
+    );
+    expect(() =>
+      parseServerConfig([], { ...base, LLMGW_MIRRORS: "store=s3://models/../x/" }),
+    ).toThrow(/the prefix after the bucket may hold only/);
+    expect(() => parseServerConfig([], { LLMGW_MIRROR_SIGNED_URL_SECONDS: "604801" })).toThrow(
+      /at most 604800 \(7 days, the most S3 allows\)/,
     );
   });
 

@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { parsePowerBudgets } from "@llmgw/domain";
 import { TRACING_ENV, tracingConfigFrom, type GatewayConfig } from "./gateway/gateway-config";
-import { MIRRORS_ENV, type MirrorsConfig } from "./mirrors/mirror-config";
+import { MIRRORS_ENV, mirrorsConfigFrom, type MirrorsConfig } from "./mirrors/mirror-config";
 import { readSettingsFile, SettingsFileError } from "./install/settings-file";
 
 const DEFAULT_HOME = ".llmgw";
@@ -327,6 +327,7 @@ export function parseServerConfig(
     throw new ConfigError(
       "LLMGW_GATEWAY_CHECKS=off opens /v1 to anyone: it is for benchmarks and needs LLMGW_BIND=127.0.0.1",
     );
+  const mirrors = mirrorsConfigFrom(e, merged, (message) => new ConfigError(message));
   const homeDir = resolve(e.LLMGW_HOME);
   return {
     homeDir,
@@ -376,7 +377,7 @@ export function parseServerConfig(
       checkIntervalMs: e.LLMGW_FEDERATION_CHECK_MS,
       syncIntervalMs: e.LLMGW_FEDERATION_SYNC_MS,
     },
-    mirrors: { list: e.LLMGW_MIRRORS, checkIntervalMs: e.LLMGW_MIRROR_CHECK_MS },
+    mirrors,
     mcp: {
       isPrivateAllowed: e.LLMGW_MCP_ALLOW_PRIVATE === "1" || e.LLMGW_MCP_ALLOW_PRIVATE === "true",
       breakerOpenMs: e.LLMGW_MCP_BREAKER_OPEN_MS,

@@ -39,7 +39,7 @@ import { ControlPlaneDirectory } from "./leader/control-planes";
 import { createControlPlanesService } from "./leader/control-planes-service";
 import { SERVER_VERSION } from "./version";
 import { recordAudit } from "./identity/audit";
-import type { MirrorSetting } from "@llmgw/domain";
+import type { MirrorAddress } from "@llmgw/domain";
 import { controlPlaneApiRoute, type RequestHandler } from "./standby/control-plane-api";
 import { isFlagError, runServerSubcommand, SERVER_USAGE } from "./install/subcommands";
 import { messageOf } from "@llmgw/domain";
@@ -141,18 +141,20 @@ async function startLeading(
   );
   const peerModels = { known: (_name: string) => false };
   const judgeModels = { current: (): ReadonlySet<string> => new Set() };
-  const mirrorOrder = { order: (): MirrorSetting[] => [] };
+  const mirrorOrder = { order: (): MirrorAddress[] => [] };
   const plane = await startControlPlane({
     ...{ ...shared, leadership: elector, peerModels, judgeModels },
     mirrorOrder,
   });
   const mirrors = new MirrorMonitor({
-    ...{ list: config.mirrors.list, checkIntervalMs: config.mirrors.checkIntervalMs },
+    ...config.mirrors,
     models: () => plane.catalog.current().models,
     audit: (actor, action, target) => recordAudit(db, { actor: actor.username, action, target }),
     ...{ nowMs, log },
   });
   mirrors.start();
+  // A model added to the catalog gets its S3 mirror URLs signed now, not at the next check.
+  plane.catalog.subscribe(() => mirrors.refresh());
   mirrorOrder.order = () => mirrors.order();
   const federation = new Federation({
     store: new PeersStore(db, plane.masterKey),

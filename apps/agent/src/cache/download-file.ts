@@ -1,7 +1,7 @@
 // One HTTP download into a cache entry: streamed to a partial file beside the target, hashed as it
 // arrives, renamed into place only once whole and (when a checksum is expected) matching. Whatever
 // goes wrong, the partial file is removed: nothing half-written or unverified is ever kept.
-import { messageOf, pickleExtension } from "@llmgw/domain";
+import { messageOf, pickleExtension, s3ErrorCodeOf } from "@llmgw/domain";
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
@@ -33,6 +33,8 @@ export interface DownloadRequest {
   /** Where the expected checksum came from, for the refusal's sentence. */
   expectedFrom?: string;
   fetchImpl: typeof fetch;
+  /** How an error answer is told (an S3 store's names its code); default: the status. */
+  describeRefusal?: ((status: number, code: string | undefined) => string) | undefined;
   onProgress?: ((progress: FetchProgress) => void) | undefined;
   signal?: AbortSignal | undefined;
 }
@@ -59,10 +61,12 @@ async function open(request: DownloadRequest): Promise<Response> {
       throw new WeightFetchError(`fetching ${request.what}: ${messageOf(error)}`);
     });
   if (!response.ok || response.body === null) {
+    // An S3 store says why in an XML body; only its <Code> is read (never its echo of the request).
+    const isXml = /xml/i.test(response.headers.get("content-type") ?? "");
+    const code = isXml ? s3ErrorCodeOf(await response.text().catch(() => "")) : undefined;
     await response.body?.cancel().catch(() => undefined);
-    throw new WeightFetchError(
-      `fetching ${request.what}: the server answered HTTP ${response.status}`,
-    );
+    const answered = request.describeRefusal?.(response.status, code) ?? `HTTP ${response.status}`;
+    throw new WeightFetchError(`fetching ${request.what}: the server answered ${answered}`);
   }
   // A redirect can land on a pickle the source's own name did not show.
   if (response.url !== "" && response.url !== request.url)

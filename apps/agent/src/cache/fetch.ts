@@ -7,7 +7,7 @@
 import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { hubRepoOf, sourceKind, type MirrorSetting } from "@llmgw/domain";
+import { hubRepoOf, sourceKind, type MirrorAddress } from "@llmgw/domain";
 import {
   checkPickle,
   describeSource,
@@ -36,7 +36,7 @@ export interface ResolveOptions {
   /** The simulator loads no weights, so a hub id is passed through without a route to the hub. */
   isSimulator?: boolean;
   /** Where a mirror:PATH source or a hub id is fetched from, in the order to try (StartReplica.mirrors). */
-  mirrors?: readonly MirrorSetting[];
+  mirrors?: readonly MirrorAddress[];
 }
 
 export interface ResolvedWeights {

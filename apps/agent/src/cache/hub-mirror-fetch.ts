@@ -11,20 +11,24 @@ import {
   hubFilePath,
   hubListPath,
   messageOf,
-  mirrorFileUrl,
+  mirrorUrlOf,
   parseHubFileList,
   pickleExtension,
   type HubFile,
-  type MirrorSetting,
+  type MirrorAddress,
 } from "@llmgw/domain";
 import { downloadFile, WeightFetchError, type DownloadRequest } from "./download-file";
+import { notSigned, refusalOf } from "./mirror-fetch";
 import { PARTIAL_PREFIX } from "./layout";
 
 const LIST_TIMEOUT_MS = 15_000;
 /** The directory inside the cache entry holding the repository's files. */
 const HUB_REPO_DIR = "repo";
 
-type Common = Omit<DownloadRequest, "url" | "what" | "file" | "expectedSha256" | "expectedFrom">;
+type Common = Omit<
+  DownloadRequest,
+  "url" | "what" | "file" | "expectedSha256" | "expectedFrom" | "describeRefusal"
+>;
 
 export interface HubFetched {
   /** The engine's model, relative to the entry: the repository, or its one GGUF file. */
@@ -39,13 +43,13 @@ export class HubRepoNotOnMirrors extends WeightFetchError {}
 
 class NotHeld extends Error {}
 
-async function fileList(mirror: MirrorSetting, repo: string, common: Common): Promise<HubFile[]> {
+async function fileList(mirror: MirrorAddress, repo: string, common: Common): Promise<HubFile[]> {
   const signals = [AbortSignal.timeout(LIST_TIMEOUT_MS)];
   if (common.signal) signals.push(common.signal);
   const listPath = hubListPath(repo);
-  const response = await common.fetchImpl(mirrorFileUrl(mirror.baseUrl, listPath), {
-    signal: AbortSignal.any(signals),
-  });
+  const url = mirrorUrlOf(mirror, listPath);
+  if (url === undefined) throw new Error(notSigned(mirror, listPath));
+  const response = await common.fetchImpl(url, { signal: AbortSignal.any(signals) });
   if (response.status === 404) {
     await response.body?.cancel().catch(() => undefined);
     throw new NotHeld(`it does not hold hf:${repo} (HTTP 404 for ${listPath})`);
@@ -67,7 +71,7 @@ function modelFileOf(files: readonly HubFile[]): string {
 }
 
 async function fetchFromOne(
-  mirror: MirrorSetting,
+  mirror: MirrorAddress,
   repo: string,
   files: readonly HubFile[],
   staging: string,
@@ -79,6 +83,9 @@ async function fetchFromOne(
   let before = 0;
   for (const file of files) {
     const target = path.join(staging, file.path);
+    const url = mirrorUrlOf(mirror, hubFilePath(repo, file.path));
+    if (url === undefined)
+      throw new Error(`${file.path} of hf:${repo}: ${notSigned(mirror, file.path)}`);
     await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
     const downloaded = await downloadFile({
       ...common,
@@ -88,7 +95,8 @@ async function fetchFromOne(
           receivedBytes: before + progress.receivedBytes,
           totalBytes: knownTotal,
         }),
-      url: mirrorFileUrl(mirror.baseUrl, hubFilePath(repo, file.path)),
+      url,
+      describeRefusal: refusalOf(mirror),
       what: `${file.path} of hf:${repo} on mirror ${mirror.name}`,
       file: path.basename(target),
       expectedSha256: file.sha256,
@@ -105,7 +113,7 @@ async function fetchFromOne(
 
 export async function fetchHubFromMirrors(
   repo: string,
-  mirrors: readonly MirrorSetting[],
+  mirrors: readonly MirrorAddress[],
   common: Common,
 ): Promise<HubFetched> {
   const failures: string[] = [];

@@ -7,11 +7,12 @@ import { createReadStream } from "node:fs";
 import path from "node:path";
 import {
   messageOf,
-  mirrorFileUrl,
   mirrorPathOf,
+  mirrorUrlOf,
+  s3Refusal,
   sourceKind,
   sourceSha256Of,
-  type MirrorSetting,
+  type MirrorAddress,
 } from "@llmgw/domain";
 import { downloadFile, WeightFetchError, type DownloadRequest } from "./download-file";
 import { safeFileName, type CacheManifest } from "./layout";
@@ -20,7 +21,10 @@ import { safeFileName, type CacheManifest } from "./layout";
 const SHA256_FILE_MAX_BYTES = 4_096;
 const SHA256_FILE_TIMEOUT_MS = 15_000;
 
-type Common = Omit<DownloadRequest, "url" | "what" | "file" | "expectedSha256" | "expectedFrom">;
+type Common = Omit<
+  DownloadRequest,
+  "url" | "what" | "file" | "expectedSha256" | "expectedFrom" | "describeRefusal"
+>;
 
 export interface MirrorFetched {
   file: string;
@@ -30,32 +34,57 @@ export interface MirrorFetched {
   from: string;
 }
 
-/** The checksum the mirror publishes at `URL.sha256` (sha256sum's format); undefined on 404. */
-async function publishedSha256(url: string, common: Common): Promise<string | undefined> {
+/**
+ * The checksum the mirror publishes at `PATH.sha256` (sha256sum's format); undefined on 404, or
+ * when an S3 store's server signed no URL for it. `name` is how messages name it: the URL may
+ * carry a signature, which no message shows.
+ */
+async function publishedSha256(
+  url: string | undefined,
+  name: string,
+  common: Common,
+): Promise<string | undefined> {
+  if (url === undefined) return undefined;
   const signals = [AbortSignal.timeout(SHA256_FILE_TIMEOUT_MS)];
   if (common.signal) signals.push(common.signal);
-  const response = await common.fetchImpl(`${url}.sha256`, { signal: AbortSignal.any(signals) });
+  const response = await common.fetchImpl(url, { signal: AbortSignal.any(signals) });
   if (response.status === 404) {
     await response.body?.cancel().catch(() => undefined);
     return undefined;
   }
-  if (!response.ok)
-    throw new Error(`its ${path.basename(url)}.sha256 answered HTTP ${response.status}`);
+  if (!response.ok) throw new Error(`its ${name} answered HTTP ${response.status}`);
   const text = (await response.text()).slice(0, SHA256_FILE_MAX_BYTES).trim();
   const match = /^([0-9a-fA-F]{64})(?:\s|$)/.exec(text);
-  if (!match?.[1]) throw new Error(`its ${path.basename(url)}.sha256 holds no sha256`);
+  if (!match?.[1]) throw new Error(`its ${name} holds no sha256`);
   return match[1].toLowerCase();
 }
 
+/** Why an S3 store is passed over for a path its server signed no URL for. */
+export function notSigned(mirror: MirrorAddress, filePath: string): string {
+  return mirror.signedUrls === undefined
+    ? `it gave no address (an S3 store, which this agent version cannot read; upgrade the agent)`
+    : `it does not serve ${filePath}: the server signed no URL for it (the store lacked it, or did not answer, at the server's last look)`;
+}
+
+/** An S3 store's refusal names its code and what to check; others, their status. */
+export function refusalOf(mirror: MirrorAddress) {
+  return mirror.signedUrls === undefined
+    ? undefined
+    : (status: number, code: string | undefined) => s3Refusal(mirror.name, status, code);
+}
+
 async function fetchFromOne(
-  mirror: MirrorSetting,
+  mirror: MirrorAddress,
   filePath: string,
   named: string | undefined,
   common: Common,
 ): Promise<MirrorFetched> {
-  const url = mirrorFileUrl(mirror.baseUrl, filePath);
-  const published = named === undefined ? await publishedSha256(url, common) : undefined;
+  const url = mirrorUrlOf(mirror, filePath);
+  if (url === undefined) throw new Error(notSigned(mirror, filePath));
   const file = safeFileName(path.posix.basename(filePath));
+  const shaUrl = mirrorUrlOf(mirror, `${filePath}.sha256`);
+  const published =
+    named === undefined ? await publishedSha256(shaUrl, `${file}.sha256`, common) : undefined;
   const what = `${filePath} on mirror ${mirror.name}`;
   const downloaded = await downloadFile({
     ...common,
@@ -64,13 +93,14 @@ async function fetchFromOne(
     file,
     expectedSha256: named ?? published,
     expectedFrom: named !== undefined ? "the source" : `the mirror's ${file}.sha256`,
+    describeRefusal: refusalOf(mirror),
   });
   return { ...downloaded, file, from: `mirror ${mirror.name}` };
 }
 
 export async function fetchFromMirrors(
   source: string,
-  mirrors: readonly MirrorSetting[],
+  mirrors: readonly MirrorAddress[],
   common: Common,
 ): Promise<MirrorFetched> {
   const filePath = mirrorPathOf(source);

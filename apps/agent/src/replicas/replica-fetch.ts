@@ -1,9 +1,9 @@
 // A replica's FETCHING phase: its weights and adapters into the node's cache, with a watchdog that
 // aborts a download that makes no progress for the start timeout (progress, not total time, so a
 // 400 GB download is not cut off by a timeout meant for an engine's warm-up).
-import { messageOf } from "@llmgw/domain";
+import { messageOf, type MirrorAddress } from "@llmgw/domain";
 import type { LaunchAdapter } from "@llmgw/engines";
-import type { StartReplica } from "@llmgw/proto";
+import type { MirrorAddress as MirrorFrame, StartReplica } from "@llmgw/proto";
 import type { ResolvedWeights } from "../cache/fetch";
 import type { LaunchPlan } from "./launch-plan";
 import { standInWeights, type ReplicaDeps } from "./replica-deps";
@@ -33,7 +33,7 @@ export async function fetchWatched(options: {
     return await deps.weights.resolve(options.source, {
       allowPickle: spec.allowPickle,
       isSimulator: options.plan.adapter.name === "sim",
-      mirrors: spec.mirrors.map(({ name, baseUrl }) => ({ name, baseUrl })),
+      mirrors: spec.mirrors.map(mirrorAddressOf),
       signal: abort.signal,
       onProgress: (progress) => options.onProgress(progress.receivedBytes, progress.totalBytes),
     });
@@ -70,4 +70,18 @@ export async function fetchAdapters(
     });
   }
   return fetched;
+}
+
+/**
+ * A mirror as the server sent it: an empty base URL is an S3 store, reached only through the URLs
+ * the server signed per file (a path without one is one it does not serve).
+ */
+function mirrorAddressOf(frame: MirrorFrame): MirrorAddress {
+  if (frame.baseUrl !== "") return { name: frame.name, baseUrl: frame.baseUrl };
+  return {
+    name: frame.name,
+    baseUrl: "",
+    signedUrls: frame.signedUrls,
+    expiresUnixMs: Number(frame.expiresUnixMs),
+  };
 }

@@ -11,12 +11,16 @@ import {
   mirrorPathOf,
   mirrorPathsInCatalog,
   hubReposInCatalog,
+  type MirrorAddress,
   type MirrorSetting,
   type ModelDefinition,
 } from "@llmgw/domain";
 import { request, type Agent } from "undici";
 import { createGuardedAgent } from "../outbound/guarded-agent";
 import { holdsHubRepo, hubUsersOf } from "./hub-holdings";
+import type { S3Access } from "./mirror-config";
+import { lookAtS3 } from "./s3-holdings";
+import { S3Store } from "./s3-store";
 
 /** A check that takes longer than this counts as failed, whatever the interval. */
 const CHECK_TIMEOUT_MAX_MS = 3_000;
@@ -32,11 +36,17 @@ export interface MirrorState {
   lastError: string | null;
   /** Path (or `hf:ORG/NAME`) → whether the mirror held it, as last looked. */
   holds: Map<string, boolean>;
+  /** An S3 store: how the server reaches it, and the URLs last signed for nodes. */
+  s3?: { store: S3Store; signedUrls: Record<string, string>; expiresUnixMs: number };
 }
 
 export interface MirrorMonitorDeps {
   list: readonly MirrorSetting[];
   checkIntervalMs: number;
+  /** The S3 stores' endpoints and keys, by mirror name (none: no S3 mirror). */
+  s3?: ReadonlyMap<string, S3Access>;
+  /** How long a URL signed for a node stays good (default 900 s). */
+  signedUrlSeconds?: number;
   /** The catalog's models, read at each check and each removal. */
   models(): readonly ModelDefinition[];
   audit(actor: Actor, action: string, target: string): Promise<void>;
@@ -52,14 +62,26 @@ export class MirrorMonitor implements MirrorsService {
   constructor(private readonly deps: MirrorMonitorDeps) {
     // Mirrors are on the company's network: private addresses may be reached, metadata never.
     this.agent = createGuardedAgent({ allowPrivate: true, who: "mirrors" });
-    this.states = deps.list.map((setting) => ({
-      setting,
-      isUp: undefined,
-      checkedAtMs: null,
-      latencyMs: null,
-      lastError: null,
-      holds: new Map(),
-    }));
+    this.states = deps.list.map((setting) => {
+      const access = deps.s3?.get(setting.name);
+      const io = { agent: this.agent, nowMs: deps.nowMs };
+      const store =
+        setting.s3 && access ? new S3Store(setting.name, setting.s3, access, io) : undefined;
+      return {
+        setting,
+        isUp: undefined,
+        checkedAtMs: null,
+        latencyMs: null,
+        lastError: null,
+        holds: new Map(),
+        ...(store && { s3: { store, signedUrls: {}, expiresUnixMs: 0 } }),
+      };
+    });
+  }
+
+  /** Looks again now (the catalog changed): an S3 store's URLs are signed for new models. */
+  refresh(): void {
+    if (this.states.length > 0) void this.checkAll();
   }
 
   start(): void {
@@ -74,12 +96,21 @@ export class MirrorMonitor implements MirrorsService {
     await this.agent.close();
   }
 
-  /** The mirrors in the order a node should try them now. */
-  order(): MirrorSetting[] {
+  /**
+   * The mirrors in the order a node should try them now; an S3 store with the URLs last signed
+   * for the catalog's files (nodes never get its keys).
+   */
+  order(): MirrorAddress[] {
     const byName = new Map(this.states.map((state) => [state.setting.name, state]));
-    return mirrorOrder(this.deps.list, (name) => {
+    const ordered = mirrorOrder(this.deps.list, (name) => {
       const isUp = byName.get(name)?.isUp;
       return isUp === undefined ? undefined : isUp ? "up" : "down";
+    });
+    return ordered.map((setting) => {
+      const s3 = byName.get(setting.name)?.s3;
+      if (!s3) return { name: setting.name, baseUrl: setting.baseUrl };
+      const { signedUrls, expiresUnixMs } = s3;
+      return { name: setting.name, baseUrl: "", signedUrls, expiresUnixMs };
     });
   }
 
@@ -91,7 +122,7 @@ export class MirrorMonitor implements MirrorsService {
     const users = catalogFiles(this.deps.models());
     return this.states.map((state, index) => ({
       name: state.setting.name,
-      baseUrl: state.setting.baseUrl,
+      baseUrl: state.s3?.store.address() ?? state.setting.baseUrl,
       isPrimary: index === 0,
       state: state.isUp === undefined ? "unknown" : state.isUp ? "up" : "down",
       checkedAt: state.checkedAtMs === null ? null : new Date(state.checkedAtMs).toISOString(),
@@ -143,13 +174,9 @@ export class MirrorMonitor implements MirrorsService {
       );
     let status: number;
     try {
-      const answer = await request(mirrorFileUrl(state.setting.baseUrl, filePath), {
-        method: "DELETE",
-        dispatcher: this.agent,
-        signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
-      });
-      await answer.body.dump();
-      status = answer.statusCode;
+      status = state.s3
+        ? await this.deleteFromS3(state.s3.store, filePath)
+        : await this.deleteOverHttp(state.setting.baseUrl, filePath);
     } catch (error) {
       throw failed(`it did not answer (${messageOf(error)})`);
     }
@@ -163,6 +190,23 @@ export class MirrorMonitor implements MirrorsService {
     if (status < 200 || status >= 300) throw failed(`it answered HTTP ${status}`);
   }
 
+  private async deleteOverHttp(baseUrl: string, filePath: string): Promise<number> {
+    const answer = await request(mirrorFileUrl(baseUrl, filePath), {
+      method: "DELETE",
+      dispatcher: this.agent,
+      signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
+    });
+    await answer.body.dump();
+    return answer.statusCode;
+  }
+
+  /** S3 answers DELETE of a missing key with 204, so a HEAD first says whether it holds it. */
+  private async deleteFromS3(store: S3Store, filePath: string): Promise<number> {
+    const held = await store.head(filePath, DELETE_TIMEOUT_MS);
+    if (held.status !== 200) return held.status;
+    return (await store.delete(filePath, DELETE_TIMEOUT_MS)).status;
+  }
+
   private async checkAll(): Promise<void> {
     const paths = [...catalogFiles(this.deps.models()).keys()];
     await Promise.all(this.states.map((state) => this.check(state, paths)));
@@ -171,8 +215,7 @@ export class MirrorMonitor implements MirrorsService {
   /** One timed HEAD of the mirror's base URL; while it answers, the catalog's files on it. */
   private async check(state: MirrorState, paths: readonly string[]): Promise<void> {
     const startedMs = this.deps.nowMs();
-    const failure = await this.head(state.setting.baseUrl).then(
-      (status) => (status < 500 ? null : `its ${state.setting.baseUrl} answered HTTP ${status}`),
+    const failure = await this.answers(state).catch(
       (error: unknown) => `it did not answer within ${this.timeoutMs()} ms: ${messageOf(error)}`,
     );
     const wasUp = state.isUp;
@@ -187,7 +230,31 @@ export class MirrorMonitor implements MirrorsService {
     if (failure === null) await this.lookUpFiles(state, paths);
   }
 
+  /** null when the mirror answers; else why not. An S3 store must also take the keys. */
+  private async answers(state: MirrorState): Promise<string | null> {
+    if (state.s3) {
+      const answer = await state.s3.store.check(this.timeoutMs());
+      return answer.status === 200
+        ? null
+        : `its bucket answered ${state.s3.store.describe(answer)}`;
+    }
+    const status = await this.head(state.setting.baseUrl);
+    return status < 500 ? null : `its ${state.setting.baseUrl} answered HTTP ${status}`;
+  }
+
   private async lookUpFiles(state: MirrorState, paths: readonly string[]): Promise<void> {
+    if (state.s3) {
+      const options = {
+        timeoutMs: this.timeoutMs(),
+        signedUrlSeconds: this.deps.signedUrlSeconds ?? 900,
+        nowMs: this.deps.nowMs(),
+      };
+      const look = await lookAtS3(state.s3.store, paths.slice(0, FILES_LOOKED_UP_MAX), options);
+      state.holds = look.holds;
+      state.s3.signedUrls = look.signedUrls;
+      state.s3.expiresUnixMs = look.expiresUnixMs;
+      return;
+    }
     const holds = new Map<string, boolean>();
     for (const path of paths.slice(0, FILES_LOOKED_UP_MAX)) {
       if (path.startsWith("hf:")) {

@@ -7,7 +7,7 @@ import {
   DEFAULT_RECONCILE_POLICY,
   type LivenessPolicy,
   messageOf,
-  type MirrorSetting,
+  type MirrorAddress,
 } from "@llmgw/domain";
 import type { ReplicaStatus } from "@llmgw/proto";
 import type { NodeLinks } from "../agents/node-links";
@@ -81,7 +81,7 @@ export interface ControlPlaneOptions {
   /** Which models are a guard policy's judge (the guard answers, once it exists). */
   judgeModels?: JudgeModelNames;
   /** The order nodes are sent the mirrors in (the mirror monitor answers, once it started). */
-  mirrorOrder?: { order(): MirrorSetting[] };
+  mirrorOrder?: { order(): MirrorAddress[] };
   nowMs(): number;
   log(line: string): void;
 }

@@ -1,7 +1,7 @@
 // What the reconciler and the agent reports share: the stores of desired and observed state, the
 // live fleet, and the way to reach nodes. Nothing outside reconcile/ gets this bag: the gateway
 // and the API services get the read-only `FleetView` and a `DemandSink`.
-import type { LivenessPolicy, MirrorSetting, ReconcilePolicy } from "@llmgw/domain";
+import type { LivenessPolicy, MirrorAddress, ReconcilePolicy } from "@llmgw/domain";
 import type { NodeLinks } from "../agents/node-links";
 import type { CatalogStore } from "../catalog/catalog-store";
 import type { EventRecorder } from "../events/event-recorder";
@@ -53,7 +53,7 @@ export interface ReconcileDeps {
   /** The models a guard policy names as its judge: their new replicas go to judge nodes first. */
   judgeModels?: JudgeModelNames;
   /** The mirrors in the order a node should try them; absent: none named in the settings. */
-  mirrorOrder?: () => readonly MirrorSetting[];
+  mirrorOrder?: () => readonly MirrorAddress[];
   nowMs(): number;
   log(line: string): void;
 }

@@ -125,17 +125,18 @@ describe("startRequestFor and mirrors", () => {
     { name: "peer", baseUrl: "http://10.0.0.8/" },
     { name: "primary", baseUrl: "http://10.0.0.9/" },
   ];
+  const sent = mirrors.map((mirror) => ({ ...mirror, signedUrls: {}, expiresUnixMs: 0n }));
 
   it("sends the mirrors, in the order given, to a model loading a mirror path", () => {
     const model = definition({ source: "mirror:org/bge/model.safetensors" });
     const start = startRequestFor(record, model, SECRET, 1_000, 0, undefined, mirrors);
-    expect(start?.mirrors).toEqual(mirrors);
+    expect(start?.mirrors).toEqual(sent);
   });
 
   it("sends them to a model named by a hub id, which the node fetches from the mirrors", () => {
     const model = definition({ source: "hf:org/tiny" });
     const start = startRequestFor(record, model, SECRET, 1_000, 0, undefined, mirrors);
-    expect(start?.mirrors).toEqual(mirrors);
+    expect(start?.mirrors).toEqual(sent);
   });
 
   it("sends them for an adapter on the mirrors too, and none to a model that needs none", () => {
@@ -149,5 +150,44 @@ describe("startRequestFor and mirrors", () => {
     expect(startRequestFor(record, local, SECRET, 1_000, 0, undefined, mirrors)?.mirrors).toEqual(
       [],
     );
+  });
+});
+
+describe("startRequestFor and an S3 store", () => {
+  const signedUrls = {
+    "org/bge/model.safetensors": "http://s3/models/org/bge/model.safetensors?X-Amz-Signature=a",
+    "org/bge/model.safetensors.sha256":
+      "http://s3/m/org/bge/model.safetensors.sha256?X-Amz-Signature=b",
+    "org/other/model.safetensors": "http://s3/models/org/other/model.safetensors?X-Amz-Signature=c",
+    "api/models/org/tiny/revision/main":
+      "http://s3/m/api/models/org/tiny/revision/main?X-Amz-Signature=d",
+    "org/tiny/resolve/main/config.json":
+      "http://s3/m/org/tiny/resolve/main/config.json?X-Amz-Signature=e",
+  };
+  const store = { name: "store", baseUrl: "", signedUrls, expiresUnixMs: 1_900_000_000_000 };
+
+  it("sends only the signed URLs of the files the replica reads, and no base URL", () => {
+    const model = definition({ source: "mirror:org/bge/model.safetensors" });
+    const start = startRequestFor(record, model, SECRET, 1_000, 0, undefined, [store]);
+    expect(start?.mirrors).toEqual([
+      {
+        name: "store",
+        baseUrl: "",
+        signedUrls: {
+          "org/bge/model.safetensors": signedUrls["org/bge/model.safetensors"],
+          "org/bge/model.safetensors.sha256": signedUrls["org/bge/model.safetensors.sha256"],
+        },
+        expiresUnixMs: 1_900_000_000_000n,
+      },
+    ]);
+  });
+
+  it("sends a hub repository's list and files", () => {
+    const model = definition({ source: "hf:org/tiny" });
+    const start = startRequestFor(record, model, SECRET, 1_000, 0, undefined, [store]);
+    expect(Object.keys(start?.mirrors?.[0]?.signedUrls ?? {})).toEqual([
+      "api/models/org/tiny/revision/main",
+      "org/tiny/resolve/main/config.json",
+    ]);
   });
 });

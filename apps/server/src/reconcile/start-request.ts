@@ -1,7 +1,7 @@
 // The StartReplica frame for a replica: what to run, on which cards, with its derived key. Also
 // used for the DesiredReplicas snapshot a node gets after it registers.
 import { deriveReplicaKey } from "@llmgw/engines";
-import { sourceKind, type MirrorSetting, type ModelDefinition } from "@llmgw/domain";
+import { addressFor, sourceKind, type MirrorAddress, type ModelDefinition } from "@llmgw/domain";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { StartReplicaSchema } from "@llmgw/proto";
 import type { ReplicaRecord } from "./replica-book";
@@ -42,6 +42,23 @@ function loadsFromMirrors(model: ModelDefinition): boolean {
 }
 
 /**
+ * The mirrors as sent for the model: an S3 store's signed URLs cut to the paths it reads, its
+ * base URL empty (an agent that cannot read signed URLs then passes over it).
+ */
+function mirrorsFor(model: ModelDefinition, mirrors: readonly MirrorAddress[]) {
+  const sources = [model.source, ...model.adapters.map((adapter) => adapter.source)];
+  return mirrors.map((mirror) => {
+    const address = addressFor(mirror, sources);
+    return {
+      name: address.name,
+      baseUrl: address.baseUrl,
+      signedUrls: address.signedUrls ?? {},
+      expiresUnixMs: BigInt(address.expiresUnixMs ?? 0),
+    };
+  });
+}
+
+/**
  * The frame for one shard (rank 0 unless given). A worker shard of a replica spanning nodes gets
  * its own cards, its rank and the leader's address; before the leader has reported that address
  * it gets the frame with none, which its agent takes as "keep it if running, do not start it".
@@ -53,7 +70,7 @@ export function startRequestFor(
   startTimeoutMs: number,
   rank = 0,
   contextTokens?: number,
-  mirrors: readonly MirrorSetting[] = [],
+  mirrors: readonly MirrorAddress[] = [],
 ): StartReplicaInit | null {
   const profile = model.profiles.find((p) => p.name === record.profile);
   if (!profile) return null;
@@ -83,7 +100,7 @@ export function startRequestFor(
       source: adapter.source,
       rank: adapter.rank ?? 0,
     })),
-    mirrors: loadsFromMirrors(model) ? mirrors.map(({ name, baseUrl }) => ({ name, baseUrl })) : [],
+    mirrors: loadsFromMirrors(model) ? mirrorsFor(model, mirrors) : [],
   };
   return init;
 }

@@ -15,3 +15,5 @@ export {
 } from "./source";
 export * from "./mirrors";
 export * from "./hub-mirror";
+export * from "./s3-mirror";
+export * from "./s3-address";

@@ -21,7 +21,7 @@ describe("parseMirrors", () => {
     if (parsed.ok) return;
     expect(parsed.errors).toEqual([
       expect.stringContaining('mirror "http://x/": write NAME=URL'),
-      expect.stringContaining("not an http(s):// URL"),
+      expect.stringContaining("not an http(s):// or s3:// URL"),
       expect.stringContaining("user or password"),
       expect.stringContaining('"not a url" is not a URL'),
       expect.stringContaining("query or fragment"),

@@ -1,12 +1,15 @@
 // Mirrors: servers in the company's network holding model files, named in the server's settings
 // (LLMGW_MIRRORS, docs/mirrors.md). The first is the primary, the rest its peers holding the same
 // files. Which order a node tries them in, and which catalog models need a file, are decided here.
+import { parseS3Address, type S3Location } from "./s3-address";
 import { mirrorPathOf } from "./source";
 
 export interface MirrorSetting {
   name: string;
-  /** Ends in "/": file paths are resolved against it. */
+  /** Ends in "/": file paths are resolved against it. For an S3 store, `s3://BUCKET/PREFIX/`. */
   baseUrl: string;
+  /** Set for an S3-compatible store: the server signs each file's address for the node. */
+  s3?: S3Location;
 }
 
 const MIRROR_NAME = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;
@@ -17,6 +20,11 @@ function parseMirror(entry: string): MirrorSetting | string {
   const address = entry.slice(equals + 1).trim();
   if (!MIRROR_NAME.test(name))
     return `mirror "${entry}": write NAME=URL, the name in lower-case letters, digits and - (up to 32)`;
+  if (address.startsWith("s3://")) {
+    const s3 = parseS3Address(address);
+    if (typeof s3 === "string") return `mirror "${name}": ${s3}`;
+    return { name, baseUrl: `s3://${s3.bucket}/${s3.prefix}`, s3 };
+  }
   let url: URL;
   try {
     url = new URL(address);
@@ -24,7 +32,7 @@ function parseMirror(entry: string): MirrorSetting | string {
     return `mirror "${name}": "${address}" is not a URL`;
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
-    return `mirror "${name}": "${address}" is not an http(s):// URL`;
+    return `mirror "${name}": "${address}" is not an http(s):// or s3:// URL`;
   if (url.username !== "" || url.password !== "")
     return `mirror "${name}": the URL carries a user or password, which every node and log would see; give the mirror's files without them`;
   if (url.search !== "" || url.hash !== "")
