@@ -13,6 +13,7 @@ interface Reply {
   id?: number;
   method?: string;
   params?: { chunk?: string };
+  result?: { result?: { value?: unknown } };
   error?: { message: string };
 }
 
@@ -39,13 +40,13 @@ export class Inspector {
     return new Inspector(ws);
   }
 
-  private call(method: string, params: object = {}): Promise<void> {
+  private call(method: string, params: object = {}): Promise<Reply> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, (reply) => {
         this.waiting.delete(id);
         if (reply.error) reject(new Error(`${method}: ${reply.error.message}`));
-        else resolve();
+        else resolve(reply);
       });
       this.ws.send(JSON.stringify({ id, method, params }));
     });
@@ -69,6 +70,18 @@ export class Inspector {
         out.end((error?: Error | null) => (error ? reject(error) : resolve())),
       );
     }
+  }
+
+  /** The process's own `process.memoryUsage()` (call collectGarbage first for a settled one). */
+  async memoryUsage(): Promise<NodeJS.MemoryUsage> {
+    const reply = await this.call("Runtime.evaluate", {
+      expression: "process.memoryUsage()",
+      returnByValue: true,
+    });
+    const value = reply.result?.result?.value;
+    if (typeof value !== "object" || value === null)
+      throw new Error("Runtime.evaluate answered no process.memoryUsage()");
+    return value as NodeJS.MemoryUsage;
   }
 
   close(): void {

@@ -1,5 +1,5 @@
 // The memory benchmark (P10): `tsx memory/run.ts [--agents 2000] [--keys 10000] [--minutes 30]
-// [--stores pglite,postgres] [--from release|checkout] [--gc] [--snapshots DIR] [--smoke] [--no-write]` starts a control
+// [--stores pglite,postgres] [--from release|checkout] [--release DIR] [--gc] [--snapshots DIR] [--smoke] [--no-write]` starts a control
 // plane on each store in turn and reads its memory at rest, with N simulated agents heartbeating,
 // then with K API keys each used once on /v1 (so the key lookup has seen them all), and then once a
 // minute while the agents keep beating and a trickle of requests uses the keys at random; it
@@ -191,6 +191,7 @@ async function main(): Promise<number> {
       minutes: { type: "string", default: "30" },
       stores: { type: "string", default: "pglite,postgres" },
       from: { type: "string", default: "release" },
+      release: { type: "string" },
       smoke: { type: "boolean", default: false },
       gc: { type: "boolean", default: false },
       snapshots: { type: "string" },
@@ -213,8 +214,10 @@ async function main(): Promise<number> {
   const machine = `${cores.length} × ${cores[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average (1 / 5 / 15 min) ${load()} at the start`;
   let command: string | undefined;
   if (values.from === "release") {
-    log("building a release");
-    command = join((await buildRelease()).releaseDir, "bin", "llmgw");
+    // `--release DIR` reuses an unpacked release (two runs at once need not build twice).
+    const releaseDir =
+      values.release ?? (log("building a release"), (await buildRelease()).releaseDir);
+    command = join(releaseDir, "bin", "llmgw");
   }
   const problems: string[] = [];
   const results: StoreResult[] = [];
