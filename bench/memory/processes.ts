@@ -29,7 +29,9 @@ function llmgw(releaseDir: string | undefined, args: string[]): [string, string[
 
 async function reading(what: string, from: string, spawned: SpawnedProcess): Promise<string> {
   const match = await spawned.waitForOutput(INSPECTOR_LISTENING, 60_000);
-  const inspector = await Inspector.connect(match[1] ?? "");
+  const inspector = await Inspector.connect(match[1] ?? "").catch((error: unknown) => {
+    throw new Error(`${what} (${from}): ${String(error)}; its output:\n${spawned.output()}`);
+  });
   try {
     await inspector.collectGarbage();
     const usage = await inspector.memoryUsage();
@@ -46,7 +48,7 @@ async function reading(what: string, from: string, spawned: SpawnedProcess): Pro
 
 async function measure(from: string, releaseDir: string | undefined, settleMs: number) {
   const command = releaseDir ? join(releaseDir, "bin", "llmgw") : undefined;
-  const { server } = await startLlmgw(1, [], { command });
+  const { server } = await startLlmgw(4, [], { command });
   const env = { NODE_OPTIONS: INSPECT_FLAG };
   const dataDir = (await tempDir("bench-mem-agent")).path;
   const [agentCmd, agentArgs] = llmgw(releaseDir, [
