@@ -9,7 +9,7 @@ const MIB = 2 ** 20;
 const PATH_DEPTH = 5;
 
 /** DevTools' grouping: objects by constructor, the rest by kind. */
-export function classOf(g: HeapGraph, node: number): string {
+function classOf(g: HeapGraph, node: number): string {
   const type = g.nodeTypes[g.nodeType[node] as number] ?? "?";
   const name = g.strings[g.nodeName[node] as number] ?? "?";
   if (type === "object" || type === "native") return name || "(anonymous object)";
@@ -31,7 +31,7 @@ function edgeLabel(g: HeapGraph, from: number, to: number): string {
   return " ⊃ ";
 }
 
-export interface HeapSummary {
+interface HeapSummary {
   totalMib: number;
   classes: Array<{ name: string; count: number; selfMib: number; retainedMib: number }>;
   objects: Array<{ name: string; retainedMib: number; path: string }>;
