@@ -20,6 +20,8 @@ export interface RunInfo {
   keys: number;
   minutes: number;
   from: string;
+  /** Whether each reading came after a forced full garbage collection. */
+  gc: boolean;
 }
 
 const P10_RSS_MIB = 300;
@@ -75,13 +77,16 @@ export function memorySection(results: StoreResult[], info: RunInfo): string {
       "the agents beat and a trickle of requests uses random keys. RSS is the node process's " +
       "(`VmRSS`); V8's split comes from the server's own `/metrics`; _external_ holds Buffers and " +
       "PGlite's WebAssembly memory (an ArrayBuffer); _rest_ is RSS less V8's reserved heap and " +
-      "external memory: compiled code, native allocations and thread stacks.",
+      "external memory: compiled code, native allocations and thread stacks. " +
+      (info.gc
+        ? "Each reading came after a full garbage collection forced through the server's inspector (`--gc`)."
+        : "The readings were taken without forcing a garbage collection, so V8's heap holds garbage not yet collected."),
     "",
     stagesTable(results, info),
     "",
     barsTable(results, info),
     "",
     `Run ${info.date} on ${info.machine}; ${info.loadAtEnd} at the end.`,
-    `Command: \`${info.command} -- --agents ${info.agents} --keys ${info.keys} --minutes ${info.minutes}\` (\`--smoke --no-write\` is the quick check).`,
+    `Command: \`${info.command} -- --agents ${info.agents} --keys ${info.keys} --minutes ${info.minutes}${info.gc ? " --gc" : ""}\` (\`--smoke --no-write\` is the quick check).`,
   ].join("\n");
 }

@@ -1,13 +1,16 @@
 // The memory benchmark (P10): `tsx memory/run.ts [--agents 2000] [--keys 10000] [--minutes 30]
-// [--stores pglite,postgres] [--from release|checkout] [--smoke] [--no-write]` starts a control
+// [--stores pglite,postgres] [--from release|checkout] [--release DIR] [--gc] [--snapshots DIR] [--smoke] [--no-write]` starts a control
 // plane on each store in turn and reads its memory at rest, with N simulated agents heartbeating,
 // then with K API keys each used once on /v1 (so the key lookup has seen them all), and then once a
 // minute while the agents keep beating and a trickle of requests uses the keys at random; it
 // reports the least-squares slope of those minutes. Each reading splits the node process's RSS into
 // V8's heap and external memory (buffers, and PGlite's WebAssembly memory). It writes its section
-// of docs/benchmarks.md. `--smoke` runs 20 agents, 200 keys and one minute, and fails only when a
+// of docs/benchmarks.md. `--gc` forces a full garbage collection before each reading, through the
+// server's inspector (opened on loopback for the bench only); `--snapshots DIR` also writes a heap
+// snapshot at each stage into DIR and, once the run is over, what heap-top.ts makes of each (a
+// .txt beside it). `--smoke` runs 20 agents, 200 keys and one minute, and fails only when a
 // reading is missing or an agent or key never worked.
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -20,6 +23,9 @@ import { connectAll } from "../agents/measure";
 import { SimAgent } from "../agents/sim-agent";
 import { buildRelease } from "../release/build";
 import { memorySection, type StoreResult } from "./report";
+import { readHeapSnapshot } from "./heap-graph";
+import { summarize, summaryText } from "./heap-top";
+import { Inspector, INSPECT_FLAG, INSPECTOR_LISTENING } from "./inspector";
 import { sampleMemory, type MemorySample } from "./sample";
 
 const COMMAND = "npm run bench:memory";
@@ -80,6 +86,10 @@ interface Options {
   keys: number;
   minutes: number;
   command: string | undefined;
+  gc: boolean;
+  snapshotDir: string | undefined;
+  /** The snapshots written, for heap-top once the run is over. */
+  snapshots: string[];
 }
 
 async function measureStore(
@@ -90,15 +100,32 @@ async function measureStore(
   const env: Record<string, string> = {};
   if (store === "postgres") env.DATABASE_URL = (await startPostgres()).url;
   // The cap on unregistered sockets per address covers the joins' keep-alive sockets as well.
+  if (options.gc) env.NODE_OPTIONS = INSPECT_FLAG;
   const { server } = await startLlmgw(options.agents * 2 + 16, [], {
     env,
     command: options.command,
   });
-  const read = () => sampleMemory(server.apiUrl, server.process.pid);
+  let inspector: Inspector | undefined;
+  /** A reading (after a forced collection with --gc) and, with --snapshots, a heap snapshot. */
+  const read = async (stage?: string) => {
+    await inspector?.collectGarbage();
+    const sample = await sampleMemory(server.apiUrl, server.process.pid);
+    if (stage && inspector && options.snapshotDir) {
+      const path = join(options.snapshotDir, `${store}-${stage}.heapsnapshot`);
+      await inspector.heapSnapshot(path);
+      options.snapshots.push(path);
+      log(`${store}: wrote ${path}`);
+    }
+    return sample;
+  };
   let agents: SimAgent[] = [];
   try {
+    if (options.gc) {
+      const match = await server.process.waitForOutput(INSPECTOR_LISTENING, 10_000);
+      inspector = await Inspector.connect(match[1] ?? "");
+    }
     await sleep(SETTLE_MS);
-    const atRest = await read();
+    const atRest = await read("1-at-rest");
     log(
       `${store}: at rest ${(atRest.rssBytes / 2 ** 20).toFixed(0)} MiB; joining ${options.agents} agents`,
     );
@@ -110,7 +137,7 @@ async function measureStore(
       ...(await connectAll(agents, { url: server.agentUrl, isAcked: true }, HEARTBEAT_INTERVAL_MS)),
     );
     await sleep(SETTLE_MS);
-    const withAgents = await read();
+    const withAgents = await read("2-with-agents");
     log(
       `${store}: with agents ${(withAgents.rssBytes / 2 ** 20).toFixed(0)} MiB; ${options.keys} keys`,
     );
@@ -120,7 +147,7 @@ async function measureStore(
     if (refused > 0)
       problems.push(`${store}: ${refused} of ${keys.length} keys were refused on /v1/models`);
     await sleep(SETTLE_MS);
-    const withKeys = await read();
+    const withKeys = await read("3-with-keys");
     const minutes: Array<{ atMin: number; sample: MemorySample }> = [];
     const trickleStart = Date.now();
     for (let minute = 1; minute <= options.minutes; minute++) {
@@ -128,7 +155,8 @@ async function measureStore(
         await useKeys(`${server.apiUrl}/v1`, [keys[Math.floor(Math.random() * keys.length)] ?? ""]);
         await sleep(50);
       }
-      minutes.push({ atMin: minute, sample: await read() });
+      const stage = minute === options.minutes ? "4-after-trickle" : undefined;
+      minutes.push({ atMin: minute, sample: await read(stage) });
       log(
         `${store}: minute ${minute}: ${((minutes.at(-1)?.sample.rssBytes ?? 0) / 2 ** 20).toFixed(0)} MiB`,
       );
@@ -145,6 +173,7 @@ async function measureStore(
       slopeMibPerMin,
     };
   } finally {
+    inspector?.close();
     for (const agent of agents) agent.drop();
     await server.process.stop();
   }
@@ -162,7 +191,10 @@ async function main(): Promise<number> {
       minutes: { type: "string", default: "30" },
       stores: { type: "string", default: "pglite,postgres" },
       from: { type: "string", default: "release" },
+      release: { type: "string" },
       smoke: { type: "boolean", default: false },
+      gc: { type: "boolean", default: false },
+      snapshots: { type: "string" },
       "no-write": { type: "boolean", default: false },
     },
   });
@@ -182,13 +214,31 @@ async function main(): Promise<number> {
   const machine = `${cores.length} × ${cores[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average (1 / 5 / 15 min) ${load()} at the start`;
   let command: string | undefined;
   if (values.from === "release") {
-    log("building a release");
-    command = join((await buildRelease()).releaseDir, "bin", "llmgw");
+    // `--release DIR` reuses an unpacked release (two runs at once need not build twice).
+    const releaseDir =
+      values.release ?? (log("building a release"), (await buildRelease()).releaseDir);
+    command = join(releaseDir, "bin", "llmgw");
   }
   const problems: string[] = [];
   const results: StoreResult[] = [];
+  const snapshotDir = values.snapshots;
+  if (snapshotDir) mkdirSync(snapshotDir, { recursive: true });
+  const gc = values.gc || snapshotDir !== undefined;
+  const snapshots: string[] = [];
   for (const store of stores as Array<"pglite" | "postgres">)
-    results.push(await measureStore(store, { agents, keys: keyCount, minutes, command }, problems));
+    results.push(
+      await measureStore(
+        store,
+        { agents, keys: keyCount, minutes, command, gc, snapshotDir, snapshots },
+        problems,
+      ),
+    );
+  // Read after the run: the harness also hosts the agents, and a large snapshot takes a while.
+  for (const path of snapshots) {
+    const text = summaryText(summarize(readHeapSnapshot(path)));
+    writeFileSync(path.replace(/\.heapsnapshot$/, ".txt"), `${text}\n`);
+    log(`${path}:\n${text}`);
+  }
   const info = {
     command: COMMAND,
     date: new Date().toISOString().slice(0, 10),
@@ -198,6 +248,7 @@ async function main(): Promise<number> {
     keys: keyCount,
     minutes,
     from: values.from,
+    gc,
   };
   const section = memorySection(results, info);
   console.log(section);

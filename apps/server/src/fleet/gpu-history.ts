@@ -1,9 +1,14 @@
 // A few minutes of GPU samples per node, in memory, for the console's charts and for spotting
 // idle replicas. Each node keeps a fixed-size ring of heartbeats, so memory stays bounded however
-// long the server runs (150 beats × 8 cards × a few numbers per node); a restart starts empty.
+// long the server runs; a restart starts empty. The ring is flat typed arrays (a slot per beat, a
+// column per card, NaN for a value the card did not report) and each card's uuid is stored once per
+// node, not once per sample: about 32 KiB for a node of 8 cards, where an object per sample
+// took about 296 KiB (measured by filling 200 nodes' rings; see docs/benchmarks.md).
 import type { GpuSample } from "@llmgw/proto";
 
 export const GPU_HISTORY_SAMPLES_MAX = 150;
+/** Distinct uuids one node's table holds before the ones no slot uses any more are dropped. */
+export const GPU_HISTORY_UUIDS_MAX = 256;
 
 interface CardPoint {
   uuid: string;
@@ -17,30 +22,149 @@ export interface HistoryPoint {
   cards: CardPoint[];
 }
 
+const orNaN = (value: number | undefined) => (value === undefined ? NaN : value);
+const orNull = (value: number) => (Number.isNaN(value) ? null : value);
+
 class Ring {
-  private readonly points: (HistoryPoint | undefined)[];
+  private readonly atMs: Float64Array;
+  private readonly cardCount: Uint16Array;
+  /** Cards per slot the columns have room for; grows when a beat carries more. */
+  private width = 0;
+  private card = new Uint16Array(0);
+  private utilization = new Float64Array(0);
+  private memory = new Float64Array(0);
+  private temperature = new Float64Array(0);
+  private uuids: string[] = [];
+  private uuidIndex = new Map<string, number>();
   private next = 0;
   private size = 0;
 
   constructor(readonly capacity: number) {
-    this.points = new Array<HistoryPoint | undefined>(capacity);
+    this.atMs = new Float64Array(capacity);
+    this.cardCount = new Uint16Array(capacity);
   }
 
-  push(point: HistoryPoint): void {
-    this.points[this.next] = point;
+  push(atMs: number, samples: readonly GpuSample[]): void {
+    if (samples.length > this.width) this.widen(samples.length);
+    const slot = this.next;
+    // The slot's old uuids are no longer needed by it, so a full table may drop them.
+    this.cardCount[slot] = 0;
+    this.atMs[slot] = atMs;
+    const base = slot * this.width;
+    for (let i = 0; i < samples.length; i += 1) {
+      const sample = samples[i] as GpuSample;
+      this.card[base + i] = this.indexOf(sample.uuid);
+      this.utilization[base + i] = orNaN(sample.utilizationPercent);
+      this.memory[base + i] =
+        sample.memoryBytesUsed === undefined ? NaN : Number(sample.memoryBytesUsed);
+      this.temperature[base + i] = orNaN(sample.temperatureCelsius);
+      this.cardCount[slot] = i + 1;
+    }
     this.next = (this.next + 1) % this.capacity;
     this.size = Math.min(this.capacity, this.size + 1);
   }
 
-  /** Oldest first. */
-  toArray(): HistoryPoint[] {
+  /** Slots oldest first, at or after `sinceMs`. */
+  private *slots(sinceMs: number): Generator<number> {
     const start = (this.next - this.size + this.capacity) % this.capacity;
-    const ordered: HistoryPoint[] = [];
     for (let i = 0; i < this.size; i += 1) {
-      const point = this.points[(start + i) % this.capacity];
-      if (point) ordered.push(point);
+      const slot = (start + i) % this.capacity;
+      if ((this.atMs[slot] as number) >= sinceMs) yield slot;
     }
-    return ordered;
+  }
+
+  points(sinceMs: number): HistoryPoint[] {
+    const out: HistoryPoint[] = [];
+    for (const slot of this.slots(sinceMs)) {
+      const cards: CardPoint[] = [];
+      for (let i = 0; i < (this.cardCount[slot] as number); i += 1) {
+        const at = slot * this.width + i;
+        cards.push({
+          uuid: this.uuids[this.card[at] as number] as string,
+          utilizationPercent: orNull(this.utilization[at] as number),
+          memoryBytesUsed: orNull(this.memory[at] as number),
+          temperatureCelsius: orNull(this.temperature[at] as number),
+        });
+      }
+      out.push({ atMs: this.atMs[slot] as number, cards });
+    }
+    return out;
+  }
+
+  peakUtilization(uuid: string, sinceMs: number): { percent: number; samples: number } | null {
+    const index = this.uuidIndex.get(uuid);
+    if (index === undefined) return null;
+    let percent = -Infinity;
+    let samples = 0;
+    for (const slot of this.slots(sinceMs)) {
+      for (let i = 0; i < (this.cardCount[slot] as number); i += 1) {
+        const at = slot * this.width + i;
+        if (this.card[at] !== index) continue;
+        const value = this.utilization[at] as number;
+        if (!Number.isNaN(value)) {
+          percent = Math.max(percent, value);
+          samples += 1;
+        }
+        break;
+      }
+    }
+    return samples === 0 ? null : { percent, samples };
+  }
+
+  /** How many uuids the node's table holds. */
+  get uuidCount(): number {
+    return this.uuids.length;
+  }
+
+  private widen(width: number): void {
+    const old = { width: this.width, card: this.card, columns: this.columns() };
+    this.width = width;
+    this.card = new Uint16Array(this.capacity * width);
+    this.utilization = new Float64Array(this.capacity * width);
+    this.memory = new Float64Array(this.capacity * width);
+    this.temperature = new Float64Array(this.capacity * width);
+    const columns = this.columns();
+    for (let slot = 0; slot < this.capacity; slot += 1) {
+      for (let i = 0; i < old.width; i += 1) {
+        const from = slot * old.width + i;
+        const to = slot * width + i;
+        this.card[to] = old.card[from] as number;
+        columns.forEach((column, c) => (column[to] = old.columns[c]?.[from] as number));
+      }
+    }
+  }
+
+  private columns(): Float64Array[] {
+    return [this.utilization, this.memory, this.temperature];
+  }
+
+  private indexOf(uuid: string): number {
+    const known = this.uuidIndex.get(uuid);
+    if (known !== undefined) return known;
+    if (this.uuids.length >= GPU_HISTORY_UUIDS_MAX) this.dropUnusedUuids();
+    this.uuids.push(uuid);
+    this.uuidIndex.set(uuid, this.uuids.length - 1);
+    return this.uuids.length - 1;
+  }
+
+  /** Keeps only the uuids some slot still holds (a node whose cards change keeps a bounded table). */
+  private dropUnusedUuids(): void {
+    const remap = new Map<number, number>();
+    const kept: string[] = [];
+    for (let slot = 0; slot < this.capacity; slot += 1) {
+      for (let i = 0; i < (this.cardCount[slot] as number); i += 1) {
+        const at = slot * this.width + i;
+        const old = this.card[at] as number;
+        let now = remap.get(old);
+        if (now === undefined) {
+          now = kept.push(this.uuids[old] as string) - 1;
+          remap.set(old, now);
+        }
+        this.card[at] = now;
+      }
+    }
+    this.uuids = kept;
+    this.uuidIndex = new Map(kept.map((uuid, index) => [uuid, index]));
   }
 }
 
@@ -56,21 +180,12 @@ export class GpuHistory {
       ring = new Ring(this.samplesMax);
       this.rings.set(nodeId, ring);
     }
-    ring.push({
-      atMs,
-      cards: samples.map((sample) => ({
-        uuid: sample.uuid,
-        utilizationPercent: sample.utilizationPercent ?? null,
-        memoryBytesUsed:
-          sample.memoryBytesUsed === undefined ? null : Number(sample.memoryBytesUsed),
-        temperatureCelsius: sample.temperatureCelsius ?? null,
-      })),
-    });
+    ring.push(atMs, samples);
   }
 
   /** Oldest first; empty for a node never heard from. */
   points(nodeId: string, sinceMs = 0): HistoryPoint[] {
-    return (this.rings.get(nodeId)?.toArray() ?? []).filter((point) => point.atMs >= sinceMs);
+    return this.rings.get(nodeId)?.points(sinceMs) ?? [];
   }
 
   /**
@@ -82,14 +197,11 @@ export class GpuHistory {
     uuid: string,
     sinceMs: number,
   ): { percent: number; samples: number } | null {
-    let percent = -Infinity;
-    let samples = 0;
-    for (const point of this.points(nodeId, sinceMs)) {
-      const value = point.cards.find((card) => card.uuid === uuid)?.utilizationPercent;
-      if (value == null) continue;
-      percent = Math.max(percent, value);
-      samples += 1;
-    }
-    return samples === 0 ? null : { percent, samples };
+    return this.rings.get(nodeId)?.peakUtilization(uuid, sinceMs) ?? null;
+  }
+
+  /** How many card uuids one node's ring remembers (bounded; for tests). */
+  uuidCount(nodeId: string): number {
+    return this.rings.get(nodeId)?.uuidCount ?? 0;
   }
 }

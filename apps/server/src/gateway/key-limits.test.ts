@@ -3,7 +3,7 @@
 import type { ApiKeyRow } from "@llmgw/db";
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "./errors";
-import { KeyLimits } from "./key-limits";
+import { KEY_LIMITS_SWEEP_MS, KeyLimits } from "./key-limits";
 
 const key = (over: Partial<ApiKeyRow>): ApiKeyRow => ({
   ...{ id: "k1", prefix: "llmgw_ab12", keyHash: "", owner: "team:ml", models: ["*"] },
@@ -57,5 +57,39 @@ describe("KeyLimits", () => {
     expect(admitted(limits, row, 10)).toBe(2);
     planes = 1;
     expect(admitted(limits, row, 10)).toBe(2);
+  });
+
+  it("drops the counters of keys idle for a minute, so keys used once are not kept for ever", () => {
+    const limits = new KeyLimits();
+    for (let i = 0; i < 1_000; i += 1) {
+      limits.admit(key({ id: `k${i}` }), 1_000);
+      limits.release(`k${i}`, 10, 2_000);
+    }
+    expect(limits.size).toBe(1_000);
+    limits.admit(key({ id: "later" }), 1_000 + KEY_LIMITS_SWEEP_MS + 2_000);
+    expect(limits.size).toBe(1);
+  });
+
+  it("keeps the counters of a key counted in the last minute, so its limit still holds", () => {
+    const limits = new KeyLimits();
+    const t0 = 100_000;
+    const a = key({ id: "a", requestsPerMinute: 1 });
+    limits.admit(key({ id: "b" }), t0);
+    limits.admit(a, t0 + 30_000);
+    limits.release("a", 0, t0 + 30_500);
+    limits.admit(key({ id: "b" }), t0 + KEY_LIMITS_SWEEP_MS);
+    expect(admitted(limits, a, 1, t0 + KEY_LIMITS_SWEEP_MS + 1_000)).toBe(0);
+  });
+
+  it("keeps the counters of a key with a request in flight, however old", () => {
+    const limits = new KeyLimits();
+    const t0 = 100_000;
+    const a = key({ id: "a", concurrentMax: 1 });
+    limits.admit(key({ id: "b" }), t0);
+    limits.admit(a, t0 + 1_000);
+    limits.admit(key({ id: "b" }), t0 + 2 * KEY_LIMITS_SWEEP_MS);
+    expect(admitted(limits, a, 1, t0 + 2 * KEY_LIMITS_SWEEP_MS + 1_000)).toBe(0);
+    limits.release("a", 0, t0 + 2 * KEY_LIMITS_SWEEP_MS + 2_000);
+    expect(admitted(limits, a, 1, t0 + 2 * KEY_LIMITS_SWEEP_MS + 3_000)).toBe(1);
   });
 });

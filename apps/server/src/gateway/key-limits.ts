@@ -3,9 +3,15 @@
 // admits its share of a limit (the limit over the live control planes, rounded up), so together
 // they never admit much more than the limit, and a key whose clients use one control plane gets
 // that control plane's share: split, not shared, so no request waits on the store to be counted.
+// A key's counters are kept only while they hold something: once a minute, those of keys with no
+// request in flight and nothing counted in the last minute are dropped (they would count nothing),
+// so 10,000 keys used once do not keep 10,000 pairs of windows.
 import type { ApiKeyRow } from "@llmgw/db";
 import { MinuteWindow } from "@llmgw/domain";
 import { GatewayError } from "./errors";
+
+/** How often idle keys' counters are dropped. */
+export const KEY_LIMITS_SWEEP_MS = 60_000;
 
 interface KeyCounters {
   requests: MinuteWindow;
@@ -15,12 +21,14 @@ interface KeyCounters {
 
 export class KeyLimits {
   private readonly counters = new Map<string, KeyCounters>();
+  private sweptAtMs = 0;
 
   /** `controlPlanes`: how many control planes share each limit now (at least 1). */
   constructor(private readonly controlPlanes: () => number = () => 1) {}
 
   /** Admits one request or throws a 429; the caller must call `release` when it ends. */
   admit(key: ApiKeyRow, nowMs: number): void {
+    this.sweep(nowMs);
     const c = this.of(key.id);
     const planes = Math.max(1, Math.floor(this.controlPlanes()));
     const share = (limit: number | null) => (limit === null ? null : Math.ceil(limit / planes));
@@ -59,6 +67,21 @@ export class KeyLimits {
     const c = this.of(keyId);
     c.inFlight = Math.max(0, c.inFlight - 1);
     if (tokensUsed > 0) c.tokens.add(nowMs, tokensUsed);
+  }
+
+  /** How many keys have counters now. */
+  get size(): number {
+    return this.counters.size;
+  }
+
+  /** Drops the counters of keys with nothing in flight and nothing counted in the last minute. */
+  private sweep(nowMs: number): void {
+    if (nowMs - this.sweptAtMs < KEY_LIMITS_SWEEP_MS) return;
+    this.sweptAtMs = nowMs;
+    for (const [keyId, c] of this.counters) {
+      if (c.inFlight === 0 && c.requests.total(nowMs) === 0 && c.tokens.total(nowMs) === 0)
+        this.counters.delete(keyId);
+    }
   }
 
   private of(keyId: string): KeyCounters {
