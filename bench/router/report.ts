@@ -288,6 +288,7 @@ export function routerSection(results: RouterResults, info: RunInfo): string {
     `Command (from the repository root): \`${info.command}\` (\`npm run bench:router\`; \`--smoke\` runs each`,
     "part once, briefly, and fails only on a wrong or failed answer, never on timing; `--quick` runs the",
     "whole method with 1–2 s runs and 200 other replicas, to try the benchmark, and writes nothing;",
+    "`--others N` sets the size axis's replicas of other models, e.g. `--quick --others 4000`;",
     "`--cpu-prof DIR` has the llmgw with checks on write a V8 CPU profile of its whole run into DIR;",
     "`--no-write` leaves this file alone).",
     "",
