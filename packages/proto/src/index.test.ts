@@ -52,7 +52,17 @@ const START_REPLICA = {
   nodeCount: 2,
   leaderAddress: "10.0.0.4:29500",
   adapters: [{ name: "sql", source: "https://mirror.lan/sql-lora.safetensors", rank: 16 }],
-  mirrors: [{ name: "primary", baseUrl: "http://10.0.0.9:8000/models/" }],
+  mirrors: [
+    { name: "primary", baseUrl: "http://10.0.0.9:8000/models/", signedUrls: {}, expiresUnixMs: 0n },
+    {
+      name: "store",
+      baseUrl: "",
+      signedUrls: {
+        "org/m/model.gguf": "https://s3.lan/models/org/m/model.gguf?X-Amz-Signature=ab",
+      },
+      expiresUnixMs: 1_900_000_000_000n,
+    },
+  ],
 };
 
 const ENGINE_INSTALL = {

@@ -15,6 +15,18 @@ const STORES: [string, () => Promise<Store>][] = [
   ["PostgreSQL", async () => openStore({ kind: "postgres", url: (await startPostgres()).url })],
 ];
 
+/** An inventory writer on the store, with no live nodes, the clock at `nowMs`, logging to a list. */
+function writerOf(db: Parameters<typeof createInventoryWriter>[0], nowMs: number) {
+  const logged: string[] = [];
+  const writer = createInventoryWriter(
+    db,
+    { get: () => undefined },
+    () => nowMs,
+    (line) => logged.push(line),
+  );
+  return { writer, logged };
+}
+
 describe.each(STORES)("node last-seen times on %s", (_name, open) => {
   let store: Store;
   const start = Date.parse("2030-06-01T00:00:00Z");
@@ -37,13 +49,7 @@ describe.each(STORES)("node last-seen times on %s", (_name, open) => {
   afterAll(async () => store?.close());
 
   it("writes each node's own time in batches and touches no other node", async () => {
-    const logged: string[] = [];
-    const writer = createInventoryWriter(
-      store.db,
-      { get: () => undefined },
-      () => start,
-      (line) => logged.push(line),
-    );
+    const { writer, logged } = writerOf(store.db, start);
     // Every node but the last, each with a time of its own, and one id the store never heard of.
     const seen = Array.from({ length: NODES - 1 }, (_, i) => ({
       nodeId: id(i),
@@ -63,13 +69,7 @@ describe.each(STORES)("node last-seen times on %s", (_name, open) => {
   });
 
   it("saves a burst of registrations in batches as it would one by one", async () => {
-    const logged: string[] = [];
-    const writer = createInventoryWriter(
-      store.db,
-      { get: () => undefined },
-      () => start,
-      (line) => logged.push(line),
-    );
+    const { writer, logged } = writerOf(store.db, start);
     const reg = (i: number) => `reg-${String(i).padStart(4, "0")}`;
     const register = (nodeId: string, name: string, uuids: string[]): Register =>
       create(RegisterSchema, {
