@@ -33,35 +33,13 @@ function nodeRow(register: Register, now: Date) {
   };
 }
 
-async function saveRegistration(db: Database, register: Register, now: Date): Promise<void> {
-  const row = nodeRow(register, now);
-  await db.transaction(async (tx) => {
-    await tx
-      .insert(nodes)
-      .values({ ...row, firstSeenAt: now })
-      .onConflictDoUpdate({ target: nodes.id, set: row });
-    await tx.delete(gpus).where(eq(gpus.nodeId, register.nodeId));
-    const cards = (register.hardware?.gpus ?? []).map((gpu) => gpuRow(register.nodeId, gpu, now));
-    if (cards.length > 0) {
-      // A card moved from another node (or a re-imaged node) belongs to this one now.
-      await tx.delete(gpus).where(
-        inArray(
-          gpus.uuid,
-          cards.map((card) => card.uuid),
-        ),
-      );
-      await tx.insert(gpus).values(cards);
-    }
-  });
-}
-
 const excluded = (column: { name: string }) => sql`excluded.${sql.identifier(column.name)}`;
 /** Cards per INSERT: 15 parameters each, well under PostgreSQL's 65,535 per statement. */
 const CARDS_PER_INSERT = 2_000;
 
 /**
- * Many nodes' registrations in one transaction of a few statements, as saveRegistration does for
- * one: a reconnect storm of 2,000 agents was 8,000 statements in 2,000 transactions.
+ * Nodes' registrations (one or many) in one transaction of a few statements: each node's row and
+ * its cards anew. A reconnect storm of 2,000 agents was 8,000 statements in 2,000 transactions.
  */
 async function saveRegistrations(
   db: Database,
@@ -179,7 +157,7 @@ export function createInventoryWriter(
   const persist = (what: string, work: Promise<void>) =>
     work.catch((error: unknown) => log(`could not save ${what}: ${messageOf(error)}`));
   const saveOne = (register: Register) =>
-    persist(`node ${register.nodeId}`, saveRegistration(db, register, new Date()));
+    persist(`node ${register.nodeId}`, saveRegistrations(db, [register], new Date()));
   const lastSeenOf = (nodeId: string) => ({
     nodeId,
     at: new Date(registry.get(nodeId)?.lastSeenMs ?? nowMs()),
