@@ -53,7 +53,12 @@ const START_REPLICA = {
   leaderAddress: "10.0.0.4:29500",
   adapters: [{ name: "sql", source: "https://mirror.lan/sql-lora.safetensors", rank: 16 }],
   mirrors: [
-    { name: "primary", baseUrl: "http://10.0.0.9:8000/models/", signedUrls: {}, expiresUnixMs: 0n },
+    {
+      name: "primary",
+      baseUrl: "http://10.0.0.9:8000/models/",
+      signedUrls: {} as Record<string, string>,
+      expiresUnixMs: 0n,
+    },
     {
       name: "store",
       baseUrl: "",
