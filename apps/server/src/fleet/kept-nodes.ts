@@ -38,7 +38,12 @@ export class KeptNodes {
     const kept = nodes.map((now) => {
       const was = this.byId.get(now.node.id);
       let record = now;
-      if (was !== undefined && sameValue(was.node, now.node)) {
+      // Free disk first: it changes with most heartbeats, and settles most comparisons at once.
+      if (
+        was !== undefined &&
+        was.node.diskGbFree === now.node.diskGbFree &&
+        sameValue(was.node, now.node)
+      ) {
         record =
           was.unreachableSinceMs === now.unreachableSinceMs
             ? was
