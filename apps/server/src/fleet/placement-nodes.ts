@@ -1,5 +1,6 @@
 // What placement and reconciling see of the live fleet: each registered node's cards, memory and
-// liveness, derived from its agent session when asked, never cached between passes.
+// liveness, derived from its agent session when asked. Only what a registration fixes of a card is
+// read once per registration; the reconciler keeps records that come out unchanged (KeptNodes).
 import {
   ENGINES,
   countedDraw,
