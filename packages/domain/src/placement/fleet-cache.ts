@@ -51,7 +51,7 @@ function sameSources(a: readonly string[] = NO_SOURCES, b: readonly string[] = N
  * sources. What else a node says (reachability, holds, labels, memory, disk, budgets) placement
  * reads from the node when it asks, and the ordered lists are rebuilt every pass.
  */
-export function sameIndexedFields(a: PlacementNode, b: PlacementNode): boolean {
+function sameIndexedFields(a: PlacementNode, b: PlacementNode): boolean {
   if (a.id !== b.id || a.cards.length !== b.cards.length) return false;
   for (let at = 0; at < a.cards.length; at += 1) {
     const [x, y] = [a.cards[at], b.cards[at]] as [
