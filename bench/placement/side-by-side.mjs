@@ -1,8 +1,9 @@
 // Before/after in one process: `node --expose-gc bench/placement/side-by-side.mjs <git-ref> [gpu
 // nodes] [rounds]` bundles bench/placement/reconcile-pass.ts twice with esbuild as the release
 // does (bundled, no keep-names), once over <git-ref>'s packages/domain and bench/placement and once
-// over the working tree's, then alternates full and no-change reconcile passes of the two, round
-// by round, so both see the same load. Prints the median process CPU time per pass (it moves far
+// over the working tree's, then alternates their reconcile passes (full, no-change, and full after
+// every node's record was remade as heartbeats remake them), round by round, so both see the same
+// load. Prints the median process CPU time per pass (it moves far
 // less with other work than the wall clock), the median and best wall time, and the load average.
 // Not part of the benchmark: a tool for measuring a change on a shared machine.
 import { execFileSync } from "node:child_process";
@@ -50,19 +51,37 @@ for (const [name, m] of Object.entries(modules)) {
   if (prepared[name].problems.length > 0) throw new Error(`${name}: ${prepared[name].problems}`);
 }
 const samples = {};
+/**
+ * Every node remade as a new record, as the server's `reconcileNodes` remakes a node whose
+ * heartbeat changed its free disk or measured draw: the same fleet in new objects.
+ */
+function heartbeat(scenario, beat) {
+  const nodes = scenario.input.nodes.map(({ node, unreachableSinceMs }) => ({
+    node: {
+      ...node,
+      diskGbFree: node.diskGbFree + (beat % 2) / 1000,
+      cards: node.cards.map((card) => ({ ...card })),
+    },
+    unreachableSinceMs,
+  }));
+  scenario.input = { ...scenario.input, nodes };
+}
+let beats = 0;
 function pass(name, kind) {
   const m = modules[name];
   const { scenario, settled } = prepared[name];
+  if (kind === "full, beat") heartbeat(scenario, (beats += 1));
   globalThis.gc?.({ type: "minor" });
   const cpu = process.cpuUsage();
   const started = performance.now();
-  if (kind === "full") m.fullPass(scenario);
+  if (kind !== "no-change") m.fullPass(scenario);
   else m.noChangePass(scenario, settled);
   const wall = performance.now() - started;
   const used = process.cpuUsage(cpu);
   (samples[`${kind} ${name}`] ??= []).push([(used.user + used.system) / 1000, wall]);
 }
-const kinds = ["full", "no-change"];
+// "full, beat": a full pass after every node's record was remade, as heartbeats remake them.
+const kinds = ["full", "no-change", "full, beat"];
 for (const kind of kinds) for (const name of ["before", "after"]) pass(name, kind);
 for (const key of Object.keys(samples)) samples[key] = [];
 const loadStart = loadavg()[0];
@@ -74,12 +93,18 @@ const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1]
 console.log(`${size} GPU nodes, ${rounds} rounds, ${ref} (before) vs the working tree (after)`);
 for (const [key, runs] of Object.entries(samples))
   console.log(
-    `${key.padEnd(17)} CPU ms ${median(runs.map((r) => r[0]))
+    `${key.padEnd(22)} CPU ms ${median(runs.map((r) => r[0]))
       .toFixed(1)
       .padStart(7)}   wall ms ${median(runs.map((r) => r[1]))
       .toFixed(1)
       .padStart(7)} (best ${Math.min(...runs.map((r) => r[1])).toFixed(1)})`,
   );
+for (const [name, { scenario }] of Object.entries(prepared)) {
+  const { reused, built, refreshed } = scenario.cache.fleet;
+  console.log(
+    `${name}: index reused ${reused}, built ${built}, nodes taken in ${refreshed ?? "-"}`,
+  );
+}
 console.log(
   `load average ${loadStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end`,
 );

@@ -1,5 +1,6 @@
 // What placement and reconciling see of the live fleet: each registered node's cards, memory and
-// liveness, derived from its agent session when asked, never cached between passes.
+// liveness, derived from its agent session when asked. Only what a registration fixes of a card is
+// read once per registration; the reconciler keeps records that come out unchanged (KeptNodes).
 import {
   ENGINES,
   countedDraw,
@@ -24,6 +25,42 @@ const GB = 1e9;
 const isKnownEngine = (name: string): name is Engine =>
   (ENGINES as readonly string[]).includes(name);
 
+type GpuInfo = NonNullable<LiveNode["register"]["hardware"]>["gpus"][number];
+
+/** What a card's registration fixes, read once per registration rather than once per pass. */
+interface CardBase {
+  uuid: string;
+  index: number;
+  gpuClass: string;
+  memoryGb: number;
+  computeCapability: number;
+  powerLimitWatts: number | undefined;
+  derivedWatts: number | undefined;
+}
+
+// By the registration's card list, which a session never changes: a new registration is a new
+// message. Parsing card names (a few regular expressions each) for 80,000 cards was a large part
+// of making the records at 10,000 nodes, every pass.
+const cardBases = new WeakMap<readonly GpuInfo[], readonly CardBase[]>();
+const NO_GPUS: readonly GpuInfo[] = [];
+
+function cardBasesOf(gpus: readonly GpuInfo[]): readonly CardBase[] {
+  let bases = cardBases.get(gpus);
+  if (bases === undefined) {
+    bases = gpus.map((gpu) => ({
+      uuid: gpu.uuid,
+      index: gpu.index,
+      gpuClass: normaliseGpuClass(gpu.name),
+      memoryGb: Number(gpu.memoryBytesTotal) / GB,
+      computeCapability: parseComputeCapability(gpu.computeCapability) ?? 0,
+      powerLimitWatts: gpu.powerLimitWatts,
+      derivedWatts: derivedDrawWatts(gpu.name),
+    }));
+    cardBases.set(gpus, bases);
+  }
+  return bases;
+}
+
 function placementNodeOf(
   live: LiveNode,
   isReachable: boolean,
@@ -47,14 +84,14 @@ function placementNodeOf(
     name: live.register.nodeName,
     isReachable,
     labels,
-    cards: (hw?.gpus ?? []).map((gpu) => ({
-      index: gpu.index,
-      gpuClass: normaliseGpuClass(gpu.name),
-      memoryGb: Number(gpu.memoryBytesTotal) / GB,
-      computeCapability: parseComputeCapability(gpu.computeCapability) ?? 0,
+    cards: cardBasesOf(hw?.gpus ?? NO_GPUS).map((card) => ({
+      index: card.index,
+      gpuClass: card.gpuClass,
+      memoryGb: card.memoryGb,
+      computeCapability: card.computeCapability,
       // No health signal on the wire yet; a card the agent lists is taken as usable.
       isHealthy: true,
-      ...drawOf(gpu.name, gpu.powerLimitWatts, live.samplesByUuid.get(gpu.uuid)?.powerWatts),
+      ...drawOf(card, live.samplesByUuid.get(card.uuid)?.powerWatts),
     })),
     memoryGbTotal: Number(hw?.memoryBytesTotal ?? 0n) / GB,
     cpuCoresTotal: hw?.cpu?.cores ?? 0,
@@ -72,13 +109,12 @@ function placementNodeOf(
  * per-card draw is the profile's, so placement adds it per request.
  */
 function drawOf(
-  cardName: string,
-  powerLimitWatts: number | undefined,
+  card: CardBase,
   measuredWatts: number | undefined,
 ): Pick<PlacementCard, "drawWatts" | "drawFrom"> {
   const draw = countedDraw({
-    "power limit": powerLimitWatts,
-    derived: derivedDrawWatts(cardName),
+    "power limit": card.powerLimitWatts,
+    derived: card.derivedWatts,
     measured: measuredWatts,
   });
   return draw === undefined ? {} : { drawWatts: draw.watts, drawFrom: draw.from };

@@ -3,6 +3,7 @@
 // a periodic resync marks every model, so a lost event or a node going lost with time is caught.
 import { createPlanCache, planReconcile, type ObservedReplica, messageOf } from "@llmgw/domain";
 import { randomBytes } from "node:crypto";
+import { KeptNodes } from "../fleet/kept-nodes";
 import { reconcileNodes } from "../fleet/placement-nodes";
 import type { ReconcileDeps } from "./deps";
 import { Autoscaler } from "./autoscaler";
@@ -70,9 +71,12 @@ function withUse(deps: ReconcileDeps, nowMs: number): ObservedReplica[] {
   }));
 }
 
-/** The live nodes as planning reads them, with those the book still places replicas on. */
-function nodesNow(deps: ReconcileDeps, nowMs: number) {
-  return reconcileNodes(
+/**
+ * The live nodes as planning reads them, with those the book still places replicas on; a node
+ * whose record is unchanged since the last pass is handed over as the same object (`kept`).
+ */
+function nodesNow(deps: ReconcileDeps, kept: KeptNodes, nowMs: number) {
+  const nodes = reconcileNodes(
     deps.registry,
     new Set(deps.book.active().map((r) => r.nodeId)),
     nowMs,
@@ -80,14 +84,17 @@ function nodesNow(deps: ReconcileDeps, nowMs: number) {
     deps.startedAtMs,
     { restartGraceMs: deps.restartGraceMs, lostAfterMs: deps.policy.lostAfterMs },
   );
+  return kept.keep(nodes);
 }
 
 export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): Reconciler {
   const dirty = new Set<string>();
   const warnings = new PlacementWarnings();
   const autoscaler = new Autoscaler(deps, deps.load);
-  // The node map and placement index, reused by the next pass while the nodes are unchanged.
+  // The node map and placement index, reused by the next pass while the nodes are unchanged, and
+  // the node records, kept so that unchanged nodes are the same objects pass after pass.
   const planCache = createPlanCache();
+  const keptNodes = new KeptNodes();
   let running: Promise<void> | null = null;
   let isStopped = false;
 
@@ -102,7 +109,7 @@ export function startReconciler(deps: ReconcileDeps, resyncIntervalMs: number): 
     const nowMs = deps.nowMs();
     const catalog = deps.catalog.current();
     const replicas = withUse(deps, nowMs);
-    const nodes = nodesNow(deps, nowMs);
+    const nodes = nodesNow(deps, keptNodes, nowMs);
     const demanded = catalog.models.map((definition) => ({
       definition,
       revision: deps.catalog.meta(definition.name)?.revision ?? 1,

@@ -120,6 +120,7 @@ function snapshot(fleet: Fleet) {
       ),
       freeCounts: usage.freeCounts,
       freeTotal: usage.freeTotal,
+      mostCardWatts: usage.mostCardWatts,
       memoryGbUsed: usage.memoryGbUsed,
       memoryShare: usage.memoryShare,
       cpuCoresUsed: usage.cpuCoresUsed,
@@ -151,19 +152,46 @@ function same(kept: Fleet, fresh: Fleet, where: string): void {
   if (JSON.stringify(a) !== JSON.stringify(b)) expect(a, where).toEqual(b);
 }
 
+/**
+ * Some nodes as a heartbeat remakes them: new objects with new free disk and measured draw, and
+ * now and then what placement reads when it asks (reachability, a hold, memory) changed too, or
+ * a card's health, which each pass counts again.
+ */
+function heartbeat(random: RandomFn, nodes: PlacementNode[]): void {
+  for (let at = 0; at < nodes.length; at += 1) {
+    if (random() < 0.5) continue;
+    const was = nodes[at] as PlacementNode;
+    const other = random();
+    nodes[at] = {
+      ...was,
+      diskGbFree: Math.floor(random() * 2_000),
+      cards: was.cards.map((card, index) => ({
+        ...card,
+        drawWatts: 200 + Math.floor(random() * 600),
+        // Now and then a card goes bad or comes back.
+        isHealthy: other >= 0.1 && other < 0.13 && index === 0 ? !card.isHealthy : card.isHealthy,
+      })),
+      ...(other < 0.1 ? { isReachable: !was.isReachable } : {}),
+      ...(other > 0.95 ? { hold: "held for the test" } : {}),
+      ...(other > 0.9 && other <= 0.95 ? { memoryGbTotal: was.memoryGbTotal * 2 } : {}),
+    };
+  }
+}
+
 function nextNodes(random: RandomFn, nodes: PlacementNode[], step: number): PlacementNode[] {
   const change = random();
   // Most passes see the same nodes; the rest change one, add one or drop one.
-  if (change < 0.6) return nodes;
+  if (change < 0.5) return nodes;
   const next = [...nodes];
-  if (change < 0.75) next[Math.floor(random() * next.length)] = randomNode(random, `n${step}`);
+  if (change < 0.6) heartbeat(random, next);
+  else if (change < 0.75) next[Math.floor(random() * next.length)] = randomNode(random, `n${step}`);
   else if (change < 0.85) next.push(randomNode(random, `n${step}`));
   else if (change < 0.95 && next.length > 2) next.splice(Math.floor(random() * next.length), 1);
   // else: the same nodes in a new array, which is still a reuse
   return next;
 }
 
-function check(seed: number): { reused: number; built: number } {
+function check(seed: number): { reused: number; built: number; refreshed: number } {
   const random = seededRandom(seed);
   let nodes = Array.from({ length: 12 + Math.floor(random() * 20) }, (_, at) =>
     randomNode(random, `n-${at}`),
@@ -175,6 +203,10 @@ function check(seed: number): { reused: number; built: number } {
     const kept = fleetFrom(cache, nodes, replicas);
     const fresh = buildFleet(nodes, replicas);
     same(kept, fresh, `seed ${seed} step ${step}`);
+    // Every record reads the node passed now, not the one it was built over.
+    kept.nodes.forEach((usage, at) => {
+      if (usage.node !== nodes[at]) expect(usage.node, `seed ${seed} step ${step}`).toBe(nodes[at]);
+    });
     // Placing on both builds the ordered lists on both and must answer alike, request by request.
     const requests = Array.from({ length: 1 + Math.floor(random() * 8) }, (_, at) =>
       randomRequest(random, at),
@@ -191,32 +223,57 @@ function check(seed: number): { reused: number; built: number } {
     }
     same(kept, fresh, `seed ${seed} step ${step} after placing`);
   }
-  return { reused: cache.reused, built: cache.built };
+  return { reused: cache.reused, built: cache.built, refreshed: cache.refreshed };
 }
 
 describe("the placement index kept between passes", () => {
   it("equals an index built from scratch after any sequence of passes (seeded)", () => {
     let reused = 0;
     let built = 0;
+    let refreshed = 0;
     for (let seed = 1; seed <= 20; seed += 1) {
       const counts = check(seed);
       reused += counts.reused;
       built += counts.built;
+      refreshed += counts.refreshed;
     }
-    // Both paths were exercised, many times each.
+    // Every path was exercised, many times each: nodes kept, nodes taken in, index rebuilt.
     expect(reused).toBeGreaterThan(150);
-    expect(built).toBeGreaterThan(150);
+    expect(built).toBeGreaterThan(100);
+    expect(refreshed).toBeGreaterThan(300);
     // A few seconds on a quiet machine; the default 5 s is short on a loaded one.
   }, 60_000);
 
-  it("is rebuilt when a node is a new object, even with the same content", () => {
-    const nodes = [node("a"), node("b")];
+  it("takes in a node remade by a heartbeat, and is rebuilt when what it indexed changed", () => {
+    const nodes = [node("a", { labels: { [domainLabel("rack")]: "r1" } }), node("b")];
     const cache = createFleetCache();
     fleetFrom(cache, nodes, []);
     fleetFrom(cache, [...nodes], []);
-    expect(cache).toMatchObject({ reused: 1, built: 1 });
-    fleetFrom(cache, [nodes[0] as PlacementNode, { ...(nodes[1] as PlacementNode) }], []);
-    expect(cache).toMatchObject({ reused: 1, built: 2 });
+    expect(cache).toMatchObject({ reused: 1, built: 1, refreshed: 0 });
+    const b = nodes[1] as PlacementNode;
+    const beat = {
+      ...b,
+      diskGbFree: 7,
+      cards: b.cards.map((card) => ({ ...card, drawWatts: 650 })),
+    };
+    const fleet = fleetFrom(cache, [nodes[0] as PlacementNode, beat], []);
+    expect(cache).toMatchObject({ reused: 2, built: 1, refreshed: 1 });
+    expect(fleet.byId.get("b")).toMatchObject({ node: beat, mostCardWatts: 650 });
+    // A card gone bad is counted again by the pass: taken in, and no longer free.
+    const unhealthy = {
+      ...beat,
+      cards: beat.cards.map((card, at) => ({ ...card, isHealthy: at > 0 })),
+    };
+    const after = fleetFrom(cache, [nodes[0] as PlacementNode, unhealthy], []);
+    expect(cache).toMatchObject({ reused: 3, built: 1, refreshed: 2 });
+    expect(after.byId.get("b")?.freeTotal).toBe(b.cards.length - 1);
+    // A card fewer, or another rack: what the index holds changed, so it is built again.
+    const smaller = { ...unhealthy, cards: unhealthy.cards.slice(1) };
+    fleetFrom(cache, [nodes[0] as PlacementNode, smaller], []);
+    expect(cache).toMatchObject({ reused: 3, built: 2 });
+    const moved = { ...(nodes[0] as PlacementNode), labels: { [domainLabel("rack")]: "r2" } };
+    fleetFrom(cache, [moved, smaller], []);
+    expect(cache).toMatchObject({ reused: 3, built: 3 });
   });
 
   it("is not reused after the caller changes the array it passed", () => {

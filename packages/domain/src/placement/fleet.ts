@@ -31,13 +31,18 @@ function shareOf(memoryGbUsed: number, node: PlacementNode): number {
   return memoryGbUsed / Math.max(node.memoryGbTotal, 1);
 }
 
+/** The most any of the cards draws by its own figure; 0 for none. */
+export function mostCardWattsOf(cards: readonly PlacementCard[]): number {
+  let most = 0;
+  for (const card of cards) most = Math.max(most, card.drawWatts ?? 0);
+  return most;
+}
+
 function indexNode(node: PlacementNode, position: number): NodeUsage {
   const gpuClasses = classesOf(node.cards);
   const freeCounts = gpuClasses.map(() => 0);
   let freeTotal = 0;
-  let mostCardWatts = 0;
   for (const card of node.cards) {
-    mostCardWatts = Math.max(mostCardWatts, card.drawWatts ?? 0);
     if (!card.isHealthy) continue;
     const at = gpuClasses.indexOf(card.gpuClass);
     freeCounts[at] = (freeCounts[at] as number) + 1;
@@ -51,7 +56,7 @@ function indexNode(node: PlacementNode, position: number): NodeUsage {
     holders: [],
     freeCounts,
     freeTotal,
-    mostCardWatts,
+    mostCardWatts: mostCardWattsOf(node.cards),
     memoryGbUsed: 0,
     memoryShare: shareOf(0, node),
     cpuCoresUsed: 0,

@@ -19,6 +19,13 @@ export function spreadDomainsOf(node: PlacementNode): readonly string[] {
   return domains ?? NO_DOMAINS;
 }
 
+/** Whether two nodes name the same rack and PDU, as spreadDomainsOf reads them, making no list. */
+export function sameSpreadDomains(a: PlacementNode, b: PlacementNode): boolean {
+  for (const kind of SPREAD_KINDS)
+    if (domainOf(a.labels, kind) !== domainOf(b.labels, kind)) return false;
+  return true;
+}
+
 /** The replicas per model a spread domain holds, made on first use and shared by its nodes. */
 export function domainCounts(fleet: Fleet, domain: string): Map<string, number> {
   let counts = fleet.domainModelCounts.get(domain);

@@ -56,7 +56,10 @@ function advance(world: SimWorld): void {
   }
 }
 
-/** Most steps keep the node objects; some replace one, unreachable, draining or as it was. */
+/**
+ * Most steps keep the node objects; some replace one: unreachable, draining, as it was, remade by
+ * a heartbeat (new free disk and measured draw), or with a card fewer (which the index counted).
+ */
 function nextNodes(random: RandomFn, nodes: readonly ReconcileNode[], nowMs: number) {
   if (random() < 0.8) return nodes;
   const next = [...nodes];
@@ -64,15 +67,32 @@ function nextNodes(random: RandomFn, nodes: readonly ReconcileNode[], nowMs: num
   const base = NODES[at] as ReconcileNode;
   const change = random();
   next[at] =
-    change < 0.3
+    change < 0.2
       ? { node: { ...base.node, isReachable: false }, unreachableSinceMs: nowMs - 60_000 }
-      : change < 0.5
+      : change < 0.35
         ? { node: { ...base.node, drain: "drained for the test" }, unreachableSinceMs: null }
-        : { node: { ...base.node }, unreachableSinceMs: null };
+        : change < 0.5
+          ? { node: { ...base.node }, unreachableSinceMs: null }
+          : change < 0.75
+            ? {
+                node: {
+                  ...base.node,
+                  diskGbFree: Math.floor(random() * 1_000),
+                  cards: base.node.cards.map((card) => ({
+                    ...card,
+                    drawWatts: 300 + Math.floor(random() * 400),
+                  })),
+                },
+                unreachableSinceMs: null,
+              }
+            : { node: { ...base.node, cards: base.node.cards.slice(1) }, unreachableSinceMs: null };
   return next;
 }
 
-function planBothWays(seed: number, steps: number): { reused: number; built: number } {
+function planBothWays(
+  seed: number,
+  steps: number,
+): { reused: number; built: number; refreshed: number } {
   const world = newWorld(seededRandom(seed));
   const random = seededRandom(seed + 1);
   const cache = createPlanCache();
@@ -101,21 +121,26 @@ function planBothWays(seed: number, steps: number): { reused: number; built: num
     world.nextReplica += without.filter((action) => action.kind === "place").length;
     execute(world, without);
   }
-  return { reused: cache.fleet.reused, built: cache.fleet.built };
+  const { reused, built, refreshed } = cache.fleet;
+  return { reused, built, refreshed };
 }
 
 describe("planning with a cache kept between passes", () => {
   it("decides what planning without one does, pass after pass (seeded)", () => {
     let reused = 0;
     let built = 0;
+    let refreshed = 0;
     for (const seed of [3, 17, 4242]) {
       const counts = planBothWays(seed, 400);
       reused += counts.reused;
       built += counts.built;
+      refreshed += counts.refreshed;
     }
-    // Passes that placed over a kept index, and passes that had to build one, both happened.
+    // Passes that placed over a kept index, passes that had to build one, and nodes taken into a
+    // kept index as new objects all happened.
     expect(reused).toBeGreaterThan(50);
-    expect(built).toBeGreaterThan(50);
+    expect(built).toBeGreaterThan(20);
+    expect(refreshed).toBeGreaterThan(50);
     // Seconds on a quiet machine; the default 5 s is short on a loaded one.
   }, 120_000);
 });

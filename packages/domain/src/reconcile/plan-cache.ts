@@ -1,7 +1,8 @@
-// What a reconciler keeps from one planning pass to the next: the node map and the placement index
-// over the nodes, reused while the nodes are the same objects in the same order (see
-// placement/fleet-cache.ts). A pass over a settled fleet then looks up no node it did not need
-// to, and a pass that places reuses every node's record. Planning gives the same actions with or
+// What a reconciler keeps from one planning pass to the next: the node map, reused while the
+// nodes are the same objects in the same order, and the placement index over the nodes, reused
+// while they are or differ only in what indexing ignores (see placement/fleet-cache.ts). A pass
+// over a settled fleet then looks up no node it did not need to, and a pass that places reuses
+// every node's record. Planning gives the same actions with or
 // without it; the tests hold the two to each other.
 import { createFleetCache, sameItems, type FleetCache } from "../placement/fleet-cache";
 import type { PlacementNode } from "../placement/types";
