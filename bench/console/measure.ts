@@ -23,49 +23,35 @@ interface Probe {
   clickPaintedAtMs?: number;
 }
 
-/** The few browser globals the probe uses (bench/ compiles without the DOM library). */
-interface BrowserGlobals {
-  document: {
-    querySelector(selector: string): unknown;
-    addEventListener(type: "click", listener: () => void, options: { capture: boolean }): void;
-  };
-  sessionStorage: { getItem(key: string): string | null };
-  MutationObserver: new (callback: () => void) => {
-    observe(target: unknown, options: Record<string, boolean>): void;
-    disconnect(): void;
-  };
-  requestAnimationFrame(callback: () => void): number;
-}
-
-/** Runs in every new document before its scripts; reads the selector the runner left for it. */
-function installProbe(key: string): void {
-  const browser = globalThis as unknown as BrowserGlobals;
-  const probe: Probe = {};
-  Object.assign(globalThis, { llmgwConsoleProbe: probe });
-  const selector = browser.sessionStorage.getItem(key);
+/**
+ * Runs in every new document before its scripts; reads the selector the runner left for it. Kept
+ * as source text: tsx compiles functions with name helpers that do not exist inside the page.
+ */
+const PROBE_SOURCE = `(() => {
+  const probe = {};
+  globalThis.llmgwConsoleProbe = probe;
+  const selector = sessionStorage.getItem(${JSON.stringify(READY_KEY)});
   if (selector) {
-    const observer = new browser.MutationObserver(() => {
-      if (!browser.document.querySelector(selector)) return;
+    const observer = new MutationObserver(() => {
+      if (!document.querySelector(selector)) return;
       probe.readyAtMs = performance.now();
       observer.disconnect();
     });
-    observer.observe(browser.document, { childList: true, subtree: true, characterData: true });
+    observer.observe(document, { childList: true, subtree: true, characterData: true });
   }
-  const onClick = () => {
+  document.addEventListener("click", () => {
     if (probe.clickAtMs !== undefined) return;
     probe.clickAtMs = performance.now();
-    browser.requestAnimationFrame(() => {
+    requestAnimationFrame(() => {
       const channel = new MessageChannel();
-      channel.port1.addEventListener("message", () => (probe.clickPaintedAtMs = performance.now()));
-      channel.port1.start();
+      channel.port1.onmessage = () => { probe.clickPaintedAtMs = performance.now(); };
       channel.port2.postMessage(null);
     });
-  };
-  browser.document.addEventListener("click", onClick, { capture: true });
-}
+  }, { capture: true });
+})();`;
 
 export async function installConsoleProbe(page: Page): Promise<void> {
-  await page.addInitScript(installProbe, READY_KEY);
+  await page.addInitScript({ content: PROBE_SOURCE });
 }
 
 /**
@@ -81,9 +67,7 @@ export async function timeNavigation(
   await page.evaluate(
     ([key, value]) => {
       const storage = (
-        globalThis as unknown as Pick<BrowserGlobals, "sessionStorage"> & {
-          sessionStorage: { setItem(key: string, value: string): void };
-        }
+        globalThis as unknown as { sessionStorage: { setItem(key: string, value: string): void } }
       ).sessionStorage;
       storage.setItem(key, value);
     },

@@ -87,7 +87,8 @@ async function openPages(fleet: ConsoleFleet, loads: number) {
     const results: PageResult[] = [];
     for (const target of pages) {
       const result = await measurePage(page, fleet, target, loads).catch((error: unknown) => {
-        throw new Error(`${target.route}: ${String(error)}`);
+        const seen = errors.length > 0 ? ` (page errors: ${errors.join("; ")})` : "";
+        throw new Error(`${target.route}: ${String(error)}${seen}`);
       });
       results.push(result);
       console.error(
