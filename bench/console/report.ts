@@ -7,6 +7,8 @@ export const P9_INTERACTIVE_MS_MAX = 1_000;
 export interface PageResult {
   route: string;
   timings: PageTiming[];
+  /** Why the page could not be measured (its content never showed, a click was never answered). */
+  failure?: string;
 }
 
 export interface RunInfo {
@@ -31,11 +33,18 @@ function median(values: readonly number[]): number {
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : "—");
 
 export function slowestMedianMs(results: readonly PageResult[]): number {
-  return Math.max(...results.map((r) => median(r.timings.map((t) => t.interactiveMs))));
+  // A page that never became interactive counts as infinitely slow.
+  return Math.max(
+    ...results.map((r) =>
+      r.failure !== undefined ? Infinity : median(r.timings.map((t) => t.interactiveMs)),
+    ),
+  );
 }
 
 export function pagesTable(results: readonly PageResult[]): string {
   const rows = results.map((r) => {
+    if (r.failure !== undefined)
+      return `| \`${r.route}\` | — | — | — | **not met**: ${r.failure.replaceAll("|", "\\|")} | 0 |`;
     const interactive = r.timings.map((t) => t.interactiveMs);
     const slowest = Math.max(...interactive);
     const met = median(interactive) <= P9_INTERACTIVE_MS_MAX ? "met" : "**not met**";

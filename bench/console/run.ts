@@ -20,7 +20,7 @@ const COMMAND = "npm run bench:console";
 const ROOT = join(import.meta.dirname, "..", "..");
 const WEB = join(ROOT, "apps", "web");
 const DOCS = join(ROOT, "docs", "benchmarks.md");
-const FULL = { nodes: 2_000, replicas: 4_000, loads: 5 };
+const FULL = { nodes: 2_000, replicas: 4_000, loads: 3 };
 const SMOKE = { nodes: 20, replicas: 40, loads: 1 };
 /** A harmless element of the main content to click where the ready element is a button. */
 const CLICK: Record<string, string> = { "/explore": "h1" };
@@ -86,10 +86,13 @@ async function openPages(fleet: ConsoleFleet, loads: number) {
     const load = loadavg()[0] ?? 0;
     const results: PageResult[] = [];
     for (const target of pages) {
-      const result = await measurePage(page, fleet, target, loads).catch((error: unknown) => {
-        const seen = errors.length > 0 ? ` (page errors: ${errors.join("; ")})` : "";
-        throw new Error(`${target.route}: ${String(error)}${seen}`);
-      });
+      const result = await measurePage(page, fleet, target, loads).catch(
+        (error: unknown): PageResult => {
+          const seen = errors.length > 0 ? ` (page errors: ${errors.join("; ")})` : "";
+          const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+          return { route: target.route, timings: [], failure: `${message ?? ""}${seen}` };
+        },
+      );
       results.push(result);
       console.error(
         `console bench: ${target.route} ${result.timings.map((t) => t.interactiveMs.toFixed(0)).join(" ")} ms`,
@@ -118,7 +121,9 @@ async function main(): Promise<number> {
     const { results, answers, errors, load } = await openPages(fleet, size.loads);
     console.log(pagesTable(results));
     console.log(answersTable(answers));
-    if (errors.length > 0) {
+    const failures = results.filter((r) => r.failure !== undefined);
+    for (const r of failures) console.error(`console bench: ${r.route}: ${r.failure ?? ""}`);
+    if (errors.length > 0 || (values.smoke && failures.length > 0)) {
       console.error(`console bench: page errors: ${errors.join("; ")}`);
       return 1;
     }
@@ -139,7 +144,7 @@ async function main(): Promise<number> {
       );
       console.error(`console bench: wrote ${DOCS}`);
     }
-    return 0;
+    return failures.length > 0 ? 1 : 0;
   } finally {
     await fleet.stop();
   }
