@@ -2,7 +2,7 @@
 import type { AnswerSize, PageTiming } from "./measure";
 
 /** P9: every page interactive within 1 s of navigation. */
-export const P9_INTERACTIVE_MS_MAX = 1_000;
+const P9_INTERACTIVE_MS_MAX = 1_000;
 
 export interface PageResult {
   route: string;
@@ -32,7 +32,7 @@ function median(values: readonly number[]): number {
 
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : "—");
 
-export function slowestMedianMs(results: readonly PageResult[]): number {
+function slowestMedianMs(results: readonly PageResult[]): number {
   // A page that never became interactive counts as infinitely slow.
   return Math.max(
     ...results.map((r) =>
