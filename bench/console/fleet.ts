@@ -65,6 +65,8 @@ async function connectStandIns(
           cardCount: CARDS_PER_NODE,
         }),
       );
+      if (agents.length % 250 === 0)
+        log(`console bench: ${agents.length} stand-in agents connected`);
     }
   };
   await Promise.all(Array.from({ length: AGENTS_AT_ONCE }, worker));
