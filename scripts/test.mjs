@@ -173,6 +173,9 @@ step("benchmark smoke (release)", () =>
 step("benchmark smoke (heatmap)", () =>
   pnpm(["--filter", "@llmgw/bench", "exec", "tsx", "heatmap/run.ts", "--smoke", "--no-write"]),
 );
+step("benchmark smoke (console)", () =>
+  pnpm(["--filter", "@llmgw/bench", "exec", "tsx", "console/run.ts", "--smoke", "--no-write"]),
+);
 const playwrightReport = join(RESULTS, "playwright.json");
 console.log("\n=== browser end-to-end tests (Playwright, Debian Chromium)");
 const e2eOk =

@@ -34,6 +34,19 @@ export interface StandInAgent {
   close(): void;
 }
 
+/** A stand-in keeps no logs; it answers with one line that says so (the console's logs page opens). */
+function logsReply(nodeName: string) {
+  const line = `${nodeName}: a stand-in agent (simulated) that runs no engine and keeps no logs`;
+  return {
+    source: "agent",
+    lines: [line],
+    sources: ["agent"],
+    error: "",
+    records: [],
+    linesSearched: 0,
+  };
+}
+
 export async function startStandInAgent(options: StandInAgentOptions): Promise<StandInAgent> {
   const ws = new WebSocket(`${options.agentUrl}${AGENT_WS_PATH}`, {
     ...options.tls,
@@ -67,7 +80,7 @@ export async function startStandInAgent(options: StandInAgentOptions): Promise<S
   };
   let heartbeat: NodeJS.Timeout | undefined;
   ws.on("message", (data: Buffer) => {
-    const { msg } = decodeEnvelope(new Uint8Array(data));
+    const { requestId, msg } = decodeEnvelope(new Uint8Array(data));
     if (msg.case === "registerAck") {
       heartbeat = setInterval(
         () =>
@@ -88,6 +101,8 @@ export async function startStandInAgent(options: StandInAgentOptions): Promise<S
         send({ msg: { case: "replicaStatus", value: { ...status, phase: ReplicaPhase.STOPPED } } });
     } else if (msg.case === "ping")
       send({ msg: { case: "pong", value: { sentAtMs: msg.value.sentAtMs } } });
+    else if (msg.case === "logsRequest")
+      send({ requestId, msg: { case: "logsReply", value: logsReply(options.nodeName) } });
   });
   ws.on("close", () => clearInterval(heartbeat));
   await new Promise<void>((resolve, reject) => {
@@ -110,7 +125,7 @@ export async function startStandInAgent(options: StandInAgentOptions): Promise<S
         nodeId: `bench-${options.nodeName}`,
         nodeName: options.nodeName,
         agentVersion: "bench",
-        features: ["replicas"],
+        features: ["replicas", "logs"],
         engines: ["sim"],
         simulated: true,
         simulationProfile: "bench",

@@ -1,7 +1,7 @@
 "use client";
 // The fleet's cards on one <canvas>. React owns only the frame around it (a container, the canvas,
-// one hover outline and one tooltip): the cells are painted by HeatmapPainter straight from typed
-// arrays, and a refresh repaints only the cells whose colour bucket changed. The layout is
+// one hover outline and one tooltip): the cells are painted by HeatmapPainter into a pixel buffer
+// straight from typed arrays, and a refresh rewrites only the cards whose colour bucket changed. The layout is
 // recomputed only when the set of nodes or the available size changes, so the grid never jumps.
 import {
   useCallback,
@@ -12,10 +12,10 @@ import {
   useState,
   type ReactNode,
 } from "react";
-import { bucketStyles, type HeatmapMetric } from "../../lib/heatmap/colour";
+import { bucketPixels, type HeatmapMetric } from "../../lib/heatmap/colour";
 import { bucketsFor, layoutKey, valuesOf, type FleetCells } from "../../lib/heatmap/cells";
 import { fitLayout, hitTest, type HeatmapLayout } from "../../lib/heatmap/layout";
-import { HeatmapPainter } from "../../lib/heatmap/painter";
+import { canvasStage, HeatmapPainter } from "../../lib/heatmap/painter";
 
 /** Tests and tools find a card's position through this, since the cells are not DOM nodes. */
 interface HeatmapProbe {
@@ -58,6 +58,16 @@ function cssVariable(name: string, fallback: string): string {
   return value || fallback;
 }
 
+/** A CSS colour as RGBA bytes, as the browser resolves it (any syntax the theme uses). */
+function cssColourRgba(css: string): [number, number, number, number] {
+  const context = document.createElement("canvas").getContext("2d", { willReadFrequently: true });
+  if (!context) return [85, 85, 85, 255];
+  context.fillStyle = css;
+  context.fillRect(0, 0, 1, 1);
+  const [red = 0, green = 0, blue = 0, alpha = 0] = context.getImageData(0, 0, 1, 1).data;
+  return [red, green, blue, alpha];
+}
+
 /** Colours come from the theme's CSS variables; a theme switch changes data-theme on <html>. */
 function useThemeVersion(): number {
   const [version, setVersion] = useState(0);
@@ -81,7 +91,7 @@ function useCanvasSetup(
   const [painter, setPainter] = useState<HeatmapPainter | null>(null);
   useLayoutEffect(() => {
     const context = canvas?.getContext("2d");
-    setPainter(context ? new HeatmapPainter(context) : null);
+    setPainter(context ? new HeatmapPainter(context, canvasStage()) : null);
   }, [canvas]);
   useLayoutEffect(() => {
     if (!canvas || !painter || !layout) return;
@@ -95,7 +105,7 @@ function useCanvasSetup(
   }, [canvas, painter, layout, labels]);
   useLayoutEffect(() => {
     painter?.setTheme({
-      bucketStyles: bucketStyles(cssVariable("--heatmap-empty", "#555")),
+      bucketPixels: bucketPixels(cssColourRgba(cssVariable("--heatmap-empty", "#555"))),
       labelStyle: cssVariable("--text-muted", "#888"),
       labelFont: "11px system-ui, sans-serif",
     });
@@ -110,8 +120,10 @@ export function HeatmapCanvas(props: HeatmapCanvasProps) {
   const [hovered, setHovered] = useState<{ cell: number; x: number; y: number } | null>(null);
   const size = useSize(container);
   const themeVersion = useThemeVersion();
-  const key = layoutKey(cells);
   const cardCounts = cells.cardCounts;
+  // A refresh that only brings new readings keeps these arrays, so the key (a string over every
+  // node) is not rebuilt on each update or hover.
+  const key = useMemo(() => layoutKey(cells), [cells.nodes, cardCounts]);
   // The layout depends on which nodes exist and their card counts (the key), not on readings.
   const labels = useMemo(() => cells.nodes.map((node) => node.name), [key]);
   const layout = useMemo(

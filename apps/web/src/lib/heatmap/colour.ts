@@ -71,6 +71,25 @@ export function bucketStyles(noReadingCss: string): string[] {
   return styles;
 }
 
+const IS_LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** One RGBA pixel as a Uint32Array element of an ImageData's buffer holds it (platform byte order). */
+export function packRgba(red: number, green: number, blue: number, alpha = 255): number {
+  const packed = IS_LITTLE_ENDIAN
+    ? (alpha << 24) | (blue << 16) | (green << 8) | red
+    : (red << 24) | (green << 16) | (blue << 8) | alpha;
+  return packed >>> 0;
+}
+
+/** One packed pixel per bucket, as bucketStyles (index 255 is "no reading", given by the theme). */
+export function bucketPixels(noReading: readonly [number, number, number, number]): Uint32Array {
+  const pixels = new Uint32Array(BUCKETS + 1);
+  for (let bucket = 0; bucket < BUCKETS; bucket++)
+    pixels[bucket] = packRgba(...rampColour(bucket / (BUCKETS - 1)));
+  pixels[NO_READING] = packRgba(...noReading);
+  return pixels;
+}
+
 /** A CSS gradient of the ramp for the legend. */
 export function legendGradient(): string {
   const stops = RAMP.map((rgb, i) => `${toCss(rgb)} ${Math.round((i / (RAMP.length - 1)) * 100)}%`);

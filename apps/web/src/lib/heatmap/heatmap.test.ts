@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { bucketOf, bucketStyles, legendTicks, NO_READING, rampColour } from "./colour";
 import { gpuFixture, nodeFixture } from "../fixtures";
-import { bucketsFor, fleetCells, layoutKey } from "./cells";
+import { fleetCells, layoutKey } from "./cells";
 import {
   CELL_SIZE_MAX_PX,
   CELL_SIZE_MIN_PX,
@@ -10,7 +10,6 @@ import {
   hitTest,
   LABEL_HEIGHT_PX,
 } from "./layout";
-import { HeatmapPainter, type PaintSurface } from "./painter";
 import { seededRandom } from "./synthetic";
 import { must } from "@llmgw/domain";
 
@@ -131,78 +130,6 @@ describe("heatmap colour scale", () => {
     expect(styles).toHaveLength(256);
     expect(styles[NO_READING]).toBe("#333");
     expect(legendTicks("temperature", 3)).toEqual([25, 57.5, 90]);
-  });
-});
-
-function recordingSurface() {
-  const rects: { style: string; x: number; y: number }[] = [];
-  const surface = {
-    fillStyle: "",
-    font: "",
-    textBaseline: "top",
-    clearRect: () => rects.splice(0),
-    fillText: () => undefined,
-    fillRect(x: number, y: number) {
-      rects.push({ style: String(surface.fillStyle), x, y });
-    },
-  };
-  return { surface: surface as unknown as PaintSurface, rects };
-}
-
-describe("heatmap painter", () => {
-  const layout = computeLayout([4, 4], 500, 10);
-  const theme = { bucketStyles: bucketStyles("grey"), labelStyle: "white", labelFont: "10px sans" };
-
-  it("paints every cell first, then only the cells whose bucket changed", () => {
-    const { surface, rects } = recordingSurface();
-    const painter = new HeatmapPainter(surface);
-    painter.setLayout(layout, ["a", "b"]);
-    painter.setTheme(theme);
-    const values = new Float32Array([0, 10, 20, 30, 40, 50, 60, NaN]);
-    expect(painter.paint(bucketsFor(values, "utilization"))).toBe(8);
-    expect(rects).toHaveLength(8);
-    rects.length = 0;
-    values[2] = 95;
-    values[7] = 5;
-    expect(painter.paint(bucketsFor(values, "utilization"))).toBe(2);
-    expect(rects.map((rect) => rect.x)).toEqual(
-      expect.arrayContaining([layout.cellX[2], layout.cellX[7]]),
-    );
-    expect(rects.find((rect) => rect.x === layout.cellX[2])?.style).toBe(
-      theme.bucketStyles[bucketOf("utilization", 95)],
-    );
-    rects.length = 0;
-    expect(painter.paint(bucketsFor(values, "utilization"))).toBe(0);
-    expect(rects).toHaveLength(0);
-  });
-
-  it("sets each colour once per frame however many cells share it", () => {
-    const { surface } = recordingSurface();
-    let styleChanges = 0;
-    const counting = new Proxy(surface, {
-      set(target, key, value) {
-        if (key === "fillStyle") styleChanges += 1;
-        return Reflect.set(target, key, value);
-      },
-    });
-    const painter = new HeatmapPainter(counting);
-    painter.setLayout(layout, []);
-    painter.setTheme(theme);
-    painter.paint(bucketsFor(new Float32Array([1, 99, 1, 99, 1, 99, 1, 99]), "utilization"));
-    expect(styleChanges).toBe(2);
-  });
-
-  it("repaints everything after a theme change or invalidate", () => {
-    const { surface } = recordingSurface();
-    const painter = new HeatmapPainter(surface);
-    painter.setLayout(layout, []);
-    painter.setTheme(theme);
-    const buckets = bucketsFor(new Float32Array(8).fill(40), "utilization");
-    painter.paint(buckets);
-    painter.setTheme({ ...theme, labelStyle: "black" });
-    expect(painter.paint(buckets)).toBe(8);
-    painter.invalidate();
-    expect(painter.paint(buckets)).toBe(8);
   });
 });
 

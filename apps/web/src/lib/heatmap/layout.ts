@@ -125,43 +125,57 @@ export function fitLayout(
   return computeLayout(cardCounts, widthPx, low);
 }
 
-/** The index of the last block at or before (x, y) in shelf order, or -1: two binary searches. */
-function blockAt(blocks: readonly HeatmapBlock[], x: number, y: number): number {
-  // Blocks run shelf by shelf (y ascending), left to right in a shelf (x ascending).
-  let low = 0;
-  let high = blocks.length - 1;
-  let shelfEnd = -1;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    if ((blocks[middle]?.y ?? 0) <= y) {
-      shelfEnd = middle;
-      low = middle + 1;
-    } else high = middle - 1;
-  }
-  if (shelfEnd < 0) return -1;
-  const shelfY = blocks[shelfEnd]?.y ?? 0;
-  let found = -1;
-  low = 0;
-  high = shelfEnd;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    const block = blocks[middle];
-    const isBefore = block !== undefined && (block.y < shelfY || block.x <= x);
-    if (isBefore) {
-      found = middle;
-      low = middle + 1;
-    } else high = middle - 1;
-  }
-  return found >= 0 && blocks[found]?.y === shelfY ? found : -1;
+/** Which block covers each pixel column of each shelf: hover becomes two array reads. */
+interface HitGrid {
+  /** The shelf each pixel row belongs to, or -1 in the gaps between shelves. */
+  shelfOfRow: Int32Array;
+  /** Per shelf, `widthPx` entries: the block covering that pixel column, or -1. */
+  blockOfColumn: Int32Array;
+  widthPx: number;
+}
+
+const hitGrids = new WeakMap<HeatmapLayout, HitGrid>();
+
+/** Built on the first hover of a layout (fitLayout tries several sizes; only one is shown). */
+function hitGridFor(layout: HeatmapLayout): HitGrid {
+  const cached = hitGrids.get(layout);
+  if (cached) return cached;
+  const widthPx = Math.ceil(
+    layout.blocks.reduce((widest, block) => Math.max(widest, block.x + block.width), 1),
+  );
+  const shelfTops = [...new Set(layout.blocks.map((block) => block.y))];
+  const shelfOfRow = new Int32Array(Math.ceil(layout.heightPx)).fill(-1);
+  const blockOfColumn = new Int32Array(shelfTops.length * widthPx).fill(-1);
+  let shelf = -1;
+  let shelfY = -1;
+  layout.blocks.forEach((block, index) => {
+    if (block.y !== shelfY) [shelf, shelfY] = [shelf + 1, block.y];
+    shelfOfRow.fill(shelf, block.y, block.y + block.height);
+    const row = shelf * widthPx;
+    blockOfColumn.fill(index, row + block.x, row + block.x + block.width);
+  });
+  const grid = { shelfOfRow, blockOfColumn, widthPx };
+  hitGrids.set(layout, grid);
+  return grid;
+}
+
+/** The block whose box column/shelf holds (x, y), or -1: index arithmetic, no search. */
+function blockAt(layout: HeatmapLayout, x: number, y: number): number {
+  if (x < 0 || y < 0) return -1;
+  const grid = hitGridFor(layout);
+  const column = Math.floor(x);
+  const shelf = grid.shelfOfRow[Math.floor(y)] ?? -1;
+  if (shelf < 0 || column >= grid.widthPx) return -1;
+  return grid.blockOfColumn[shelf * grid.widthPx + column] ?? -1;
 }
 
 /**
- * The cell under a point, or -1. Finds the node's block by binary search over the shelves (so a
- * pointer move over 10,240 nodes costs some 30 comparisons), then does arithmetic inside it.
+ * The cell under a point, or -1. Finds the node's block in the hit grid (two array reads), then
+ * does arithmetic inside it, so a pointer move costs the same over 10 nodes or 10,240.
  */
 export function hitTest(layout: HeatmapLayout, x: number, y: number): number {
   const pitch = layout.pitchPx;
-  const block = layout.blocks[blockAt(layout.blocks, x, y)];
+  const block = layout.blocks[blockAt(layout, x, y)];
   if (!block) return -1;
   if (x < block.x || x >= block.x + block.width || y < block.y || y >= block.y + block.height)
     return -1;

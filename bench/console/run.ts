@@ -1,0 +1,153 @@
+// The console benchmark (P9): a real server with a simulated fleet of P9's size (bench/console/
+// fleet.ts), the console served by `llmgw web`, and Debian's Chromium through Playwright signing in
+// and opening every console page, timing navigation → interactive (bench/console/measure.ts).
+// Prints markdown tables and writes them to docs/benchmarks.md. `--smoke` runs a small fleet and one
+// load a page: it fails on errors (a page that never shows its content, a click never answered),
+// never on timings.
+import { withBenchSection } from "../section";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { chromium, type Page } from "playwright-core";
+import { ADMIN_PASSWORD } from "@llmgw/testing";
+import { CARDS_PER_NODE, startConsoleFleet, type ConsoleFleet } from "./fleet";
+import { installConsoleProbe, recordAnswers, timeNavigation } from "./measure";
+import { consolePages, type ConsolePage } from "./pages";
+import { answersTable, consoleSection, pagesTable, type PageResult } from "./report";
+
+const COMMAND = "npm run bench:console";
+const ROOT = join(import.meta.dirname, "..", "..");
+const WEB = join(ROOT, "apps", "web");
+const DOCS = join(ROOT, "docs", "benchmarks.md");
+const FULL = { nodes: 2_000, replicas: 4_000, loads: 3 };
+const SMOKE = { nodes: 20, replicas: 40, loads: 1 };
+/** A harmless element of the main content to click where the ready element is a button. */
+const CLICK: Record<string, string> = { "/explore": "h1" };
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+function describeMachine(load: number): string {
+  const cores = cpus();
+  const memoryGib = Math.round(totalmem() / 2 ** 30);
+  return `${cores.length} × ${cores[0]?.model.trim() ?? "unknown CPU"}, ${memoryGib} GiB, load average ${load.toFixed(1)} when the pages were opened`;
+}
+
+async function signIn(page: Page, consoleUrl: string): Promise<void> {
+  await page.goto(`${consoleUrl}/sign-in`);
+  await page.getByTestId("signin-username").fill("admin");
+  await page.getByTestId("signin-password").fill(ADMIN_PASSWORD);
+  await page.getByTestId("signin-submit").click();
+  await page.waitForURL(/\/cluster$/, { timeout: 60_000 });
+}
+
+function urlOf(fleet: ConsoleFleet, route: string): string {
+  const nodeId = encodeURIComponent(fleet.nodeIds[0] ?? "");
+  return `${fleet.consoleUrl}${route.replace("[id]", nodeId)}`;
+}
+
+/** One warm-up load, then `loads` timed ones. "/" returns to the last page: /cluster is opened first. */
+async function measurePage(page: Page, fleet: ConsoleFleet, target: ConsolePage, loads: number) {
+  const result: PageResult = { route: target.route, timings: [] };
+  for (let i = -1; i < loads; i++) {
+    if (target.route === "/") await page.goto(urlOf(fleet, "/cluster"));
+    const timing = await timeNavigation(
+      page,
+      urlOf(fleet, target.route),
+      target.ready,
+      CLICK[target.route],
+    );
+    if (i >= 0) result.timings.push(timing);
+  }
+  return result;
+}
+
+async function openPages(fleet: ConsoleFleet, loads: number) {
+  const pages = consolePages(WEB);
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await installConsoleProbe(page);
+    await signIn(page, fleet.consoleUrl);
+    const answers = recordAnswers(page);
+    const load = loadavg()[0] ?? 0;
+    const results: PageResult[] = [];
+    for (const target of pages) {
+      const result = await measurePage(page, fleet, target, loads).catch(
+        (error: unknown): PageResult => {
+          const seen = errors.length > 0 ? ` (page errors: ${errors.join("; ")})` : "";
+          const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+          return { route: target.route, timings: [], failure: `${message ?? ""}${seen}` };
+        },
+      );
+      results.push(result);
+      console.error(
+        `console bench: ${target.route} ${result.timings.map((t) => t.interactiveMs.toFixed(0)).join(" ")} ms`,
+      );
+    }
+    return { results, answers, errors, load };
+  } finally {
+    await browser.close();
+  }
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      smoke: { type: "boolean", default: false },
+      "no-write": { type: "boolean", default: false },
+    },
+  });
+  if (!existsSync(join(WEB, ".next", "BUILD_ID")))
+    throw new Error("the console is not built: run `node scripts/ensure.mjs --web` first");
+  const size = values.smoke ? SMOKE : FULL;
+  const startedMs = Date.now();
+  const fleet = await startConsoleFleet(size, (line) => console.error(line));
+  const fleetReadyS = (Date.now() - startedMs) / 1000;
+  try {
+    const { results, answers, errors, load } = await openPages(fleet, size.loads);
+    console.log(pagesTable(results));
+    console.log(answersTable(answers));
+    const failures = results.filter((r) => r.failure !== undefined);
+    for (const r of failures) console.error(`console bench: ${r.route}: ${r.failure ?? ""}`);
+    if (errors.length > 0 || (values.smoke && failures.length > 0)) {
+      console.error(`console bench: page errors: ${errors.join("; ")}`);
+      return 1;
+    }
+    if (!values.smoke && !values["no-write"]) {
+      const info = {
+        command: COMMAND,
+        date: new Date().toISOString().slice(0, 10),
+        machine: describeMachine(load),
+        nodes: size.nodes,
+        cards: size.nodes * CARDS_PER_NODE,
+        replicas: size.replicas,
+        fleetReadyS,
+      };
+      const existing = existsSync(DOCS) ? readFileSync(DOCS, "utf8") : undefined;
+      writeFileSync(
+        DOCS,
+        withBenchSection("console", existing, consoleSection(results, answers, info)),
+      );
+      console.error(`console bench: wrote ${DOCS}`);
+    }
+    return failures.length > 0 ? 1 : 0;
+  } finally {
+    await fleet.stop();
+  }
+}
+
+process.exitCode = await main();
