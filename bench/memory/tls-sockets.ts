@@ -1,11 +1,12 @@
 // What one agent connection costs the server in memory, by layer: `tsx memory/tls-sockets.ts
-// [--sockets 2000] [--variants tcp,tls,wss]` starts a server child per variant, opens N
-// long-lived client connections to it from this process, each sending a Register-sized frame then
-// a Heartbeat-sized one, and prints the server's growth per connection after a forced garbage
-// collection: RSS, V8's heap, external memory, and the native rest (glibc's heap among it).
-// Variants: `tcp` (plain sockets), `tls` (mutual TLS as the agent port asks it, no WebSocket),
-// `ws` (WebSocket without TLS), `wss` (the agent port's https + ws with mutual TLS), and `wss-*`
-// variants of it that `serve()` below names.
+// [--sockets 2000] [--variants tcp,tls,ws,wss]` starts a server child per variant, opens N
+// long-lived client connections to it from this process, each sending a Register-sized frame
+// (answered with a small one) then a Heartbeat-sized one every 2 s, and prints the server's growth
+// per connection after a forced garbage collection: RSS, V8's heap, external memory, and the
+// native rest (glibc's main heap among it). Variants: `tcp` (plain sockets), `tls` (TLS with a
+// client certificate, as the agent port asks it, no WebSocket), `ws` (WebSocket, no TLS), `wss`
+// (https + ws with client certificates, as the agent port). A TLS variant ending in `-anon` asks
+// for no client certificate; one ending in `-tls12` stops at TLS 1.2.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
@@ -22,7 +23,10 @@ import WebSocket, { WebSocketServer } from "ws";
 const REGISTER_BYTES = 3_000;
 const HEARTBEAT_BYTES = 700;
 const CONNECTS_AT_ONCE = 32;
-const SETTLE_MS = 2_000;
+/** Connections heartbeat this long before a reading (three beats of 2 s). */
+const SETTLE_MS = 6_000;
+const HEARTBEAT_INTERVAL_MS = 2_000;
+const ACK_BYTES = 100;
 
 interface Reading {
   rssBytes: number;
@@ -68,7 +72,9 @@ function serve(variant: string, home: string): void {
     minVersion: "TLSv1.2" as const,
     ...(variant.endsWith("-tls12") ? { maxVersion: "TLSv1.2" as const } : {}),
   };
+  // Reads and discards; the first frame is answered, as a RegisterAck answers a Register.
   const discard = (socket: Socket) => {
+    socket.once("data", () => socket.write(Buffer.alloc(ACK_BYTES, 3)));
     socket.on("data", () => undefined);
     socket.on("error", () => undefined);
   };
@@ -86,6 +92,7 @@ function serve(variant: string, home: string): void {
       perMessageDeflate: false,
     });
     wss.on("connection", (ws) => {
+      ws.once("message", () => ws.send(Buffer.alloc(ACK_BYTES, 3)));
       ws.on("message", () => undefined);
       ws.on("error", () => undefined);
     });
@@ -120,8 +127,11 @@ async function openOne(variant: string, port: number, tls: ClientTls): Promise<(
       ws.once("error", reject);
     });
     ws.send(register);
-    ws.send(heartbeat);
-    return () => ws.terminate();
+    const timer = setInterval(() => ws.send(heartbeat), HEARTBEAT_INTERVAL_MS);
+    return () => {
+      clearInterval(timer);
+      ws.terminate();
+    };
   }
   const socket =
     variant === "tcp"
@@ -133,8 +143,11 @@ async function openOne(variant: string, port: number, tls: ClientTls): Promise<(
     socket.once("error", reject);
   });
   socket.write(register);
-  socket.write(heartbeat);
-  return () => socket.destroy();
+  const timer = setInterval(() => socket.write(heartbeat), HEARTBEAT_INTERVAL_MS);
+  return () => {
+    clearInterval(timer);
+    socket.destroy();
+  };
 }
 
 async function measure(variant: string, home: string, sockets: number, tls: ClientTls) {
