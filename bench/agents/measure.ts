@@ -1,6 +1,6 @@
 // The three P7 measurements over a fleet of SimAgents: CPU per heartbeat frame over a steady
 // window, how soon a heartbeat's sample shows through the API, and a reconnect storm.
-import type { TRPCClient } from "@trpc/client";
+import { TRPCClientError, type TRPCClient } from "@trpc/client";
 import type { AppRouter } from "@llmgw/api";
 import { groupUsage } from "./proc";
 import type { SimAgent, Target } from "./sim-agent";
@@ -11,7 +11,7 @@ const VISIBLE_TIMEOUT_MS = 10_000;
 const STORM_DEADLINE_MS = 10_000;
 /** After the storm's deadline, agents still out keep retrying this long, as a real agent would. */
 const STORM_RETRY_MS = 30_000;
-const STORM_RETRY_PAUSE_MS = 500;
+const RETRY_PAUSE_MS = 500;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -36,6 +36,29 @@ export async function connectAll(
     }
   };
   await Promise.all(Array.from({ length: atOnce }, worker));
+  return failures;
+}
+
+/**
+ * Connects every agent as connectAll does, and dials the ones that failed again after a pause, as
+ * a real agent would, until `deadlineMs` has passed; answers the last failure of each still out.
+ */
+export async function connectWithRetries(
+  agents: SimAgent[],
+  target: Target,
+  intervalMs: number,
+  deadlineMs: number,
+  atOnce = CONNECTS_AT_ONCE,
+): Promise<string[]> {
+  const startMs = Date.now();
+  let pending = agents;
+  let failures: string[] = [];
+  while (pending.length > 0) {
+    failures = await connectAll(pending, target, intervalMs, Math.min(atOnce, pending.length));
+    pending = pending.filter((agent) => agent.registeredAtMs === undefined);
+    if (pending.length === 0 || Date.now() - startMs >= deadlineMs) break;
+    await sleep(RETRY_PAUSE_MS);
+  }
   return failures;
 }
 
@@ -68,9 +91,26 @@ export async function steadyWindow(
   };
 }
 
+/** Answers whether nodes.get knows `nodeId` yet; any other failure is thrown. */
+async function isKnown(api: TRPCClient<AppRouter>, nodeId: string): Promise<boolean> {
+  try {
+    await api.nodes.get.query({ id: nodeId });
+    return true;
+  } catch (error) {
+    if (
+      error instanceof TRPCClientError &&
+      (error as TRPCClientError<AppRouter>).data?.code === "NOT_FOUND"
+    )
+      return false;
+    throw error;
+  }
+}
+
 /**
- * Marks the next heartbeat of each sampled agent and polls nodes.get until card 0 shows the mark:
- * the delay from the frame leaving the agent to the API answering with it.
+ * Waits until nodes.get knows each sampled agent (its registration is written in a batch after the
+ * RegisterAck), then marks its next heartbeat and polls nodes.get until card 0 shows the mark: the
+ * delay from the frame leaving the agent to the API answering with it. An agent that is not
+ * registered, or that the API does not know in time, is a problem named, not a crash.
  */
 export async function visibilityDelays(
   agents: SimAgent[],
@@ -79,6 +119,21 @@ export async function visibilityDelays(
 ): Promise<number[]> {
   const delays: number[] = [];
   for (const [at, agent] of agents.entries()) {
+    if (agent.registeredAtMs === undefined) {
+      problems.push(`${agent.nodeId}: sampled for visibility but not registered`);
+      continue;
+    }
+    const knownFromMs = Date.now();
+    while (!(await isKnown(api, agent.nodeId))) {
+      if (Date.now() - knownFromMs > VISIBLE_TIMEOUT_MS) break;
+      await sleep(POLL_INTERVAL_MS);
+    }
+    if (Date.now() - knownFromMs > VISIBLE_TIMEOUT_MS) {
+      problems.push(
+        `${agent.nodeId}: registered ${((knownFromMs - agent.registeredAtMs) / 1000).toFixed(1)} s before, yet nodes.get did not know it within ${VISIBLE_TIMEOUT_MS} ms`,
+      );
+      continue;
+    }
     const mark = 1_000_000_000n + BigInt(at) * 4096n;
     const sentAt = agent.markNext(mark);
     const startedMs = Date.now();
@@ -112,12 +167,13 @@ export async function reconnectStorm(
 ): Promise<Storm> {
   for (const agent of agents) agent.drop();
   const startMs = Date.now();
-  let pending = agents;
-  while (pending.length > 0 && Date.now() - startMs < STORM_DEADLINE_MS + STORM_RETRY_MS) {
-    await connectAll(pending, target, intervalMs, pending.length);
-    pending = pending.filter((agent) => agent.registeredAtMs === undefined);
-    if (pending.length > 0) await sleep(STORM_RETRY_PAUSE_MS);
-  }
+  await connectWithRetries(
+    agents,
+    target,
+    intervalMs,
+    STORM_DEADLINE_MS + STORM_RETRY_MS,
+    agents.length,
+  );
   const times = agents.flatMap((agent) =>
     agent.registeredAtMs === undefined ? [] : [agent.registeredAtMs - startMs],
   );

@@ -81,6 +81,9 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     const pending = admission.find(req.socket);
     return pending?.isOverCap ? admission.refusal(pending.address) : null;
   };
+  // The node each upgrading socket's certificate named, from verifyClient to "connection" (the
+  // same turn: ws upgrades as soon as verifyClient answers), so the certificate is read once.
+  const identified = new WeakMap<object, string>();
   const http: Server = createServer(
     {
       ...options.tls,
@@ -114,16 +117,20 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
       const elsewhere = options.refusesAgents?.() ?? null;
       if (elsewhere !== null) return answer(false, 503, elsewhere, { "Retry-After": "1" });
       const peer = options.identify(req.socket as TLSSocket);
-      if (peer.ok) return answer(true);
+      if (peer.ok) {
+        identified.set(req.socket, peer.nodeId);
+        return answer(true);
+      }
       options.onRefused(address, peer.reason);
       answer(false, 401, peer.reason);
     },
   });
   wss.on("connection", (ws, req) => {
     const pending = admission.find(req.socket);
-    const peer = options.identify(req.socket as TLSSocket);
-    if (pending && peer.ok)
-      attach(ws, req.socket as TLSSocket, { pending, nodeId: peer.nodeId }, options);
+    const nodeId = identified.get(req.socket);
+    identified.delete(req.socket);
+    if (pending && nodeId !== undefined)
+      attach(ws, req.socket as TLSSocket, { pending, nodeId }, options);
     else ws.terminate();
   });
   // A connection error must never take the process down.
