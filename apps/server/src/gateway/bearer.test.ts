@@ -6,6 +6,7 @@ describe("bearerKeyOf", () => {
   it("reads the key after Bearer, in any case, with surrounding spaces", () => {
     expect(bearerKeyOf("Bearer llmgw_abc")).toEqual({ ok: true, key: "llmgw_abc" });
     expect(bearerKeyOf("  bearer   llmgw_abc  ")).toEqual({ ok: true, key: "llmgw_abc" });
+    expect(bearerKeyOf("Bearer\tllmgw_abc")).toEqual({ ok: true, key: "llmgw_abc" });
   });
 
   it("calls an absent or empty header a missing key", () => {
@@ -23,5 +24,10 @@ describe("bearerKeyOf", () => {
       why: expect.stringMatching(/scheme "Basic"/),
     });
     expect(bearerKeyOf("Bearer")).toMatchObject({ ok: false, code: "malformed_authorization" });
+    expect(bearerKeyOf("Bearer ")).toMatchObject({ ok: false, code: "malformed_authorization" });
+    expect(bearerKeyOf("Bearer a\nb")).toMatchObject({
+      ok: false,
+      code: "malformed_authorization",
+    });
   });
 });

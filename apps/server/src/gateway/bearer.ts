@@ -6,7 +6,12 @@ export type BearerKey =
   | { ok: true; key: string }
   | { ok: false; code: "missing_api_key" | "malformed_authorization"; why: string };
 
+/** What nearly every client sends: `Bearer ` and one word. Read without trimming and splitting. */
+const PLAIN_BEARER = /^Bearer (\S+)$/;
+
 export function bearerKeyOf(header: string | undefined): BearerKey {
+  const plain = header === undefined ? null : PLAIN_BEARER.exec(header);
+  if (plain?.[1] !== undefined) return { ok: true, key: plain[1] };
   if (header === undefined || header.trim() === "")
     return {
       ok: false,

@@ -40,21 +40,44 @@ const USAGE_STREAM_PATHS: ReadonlySet<string> = new Set([
   "/v1/completions",
 ]);
 
-export async function readBody(req: IncomingMessage, bytesMax = BODY_BYTES_MAX): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > bytesMax)
-      throw new GatewayError(
-        413,
-        `the request body is larger than ${bytesMax} bytes`,
-        "invalid_request_error",
-        "request_too_large",
+/**
+ * The whole body, read with plain listeners (an async iterator costs promises per chunk). Past
+ * `bytesMax` the request is destroyed, nothing more is read, and the answer is a 413 naming the
+ * bound; a request that fails or closes before its end rejects with that failure.
+ */
+export function readBody(req: IncomingMessage, bytesMax = BODY_BYTES_MAX): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (error: unknown, body?: Buffer) => {
+      if (settled) return;
+      settled = true;
+      req.off("data", onData);
+      if (body) resolve(body);
+      else reject(error instanceof Error ? error : new Error(String(error)));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= bytesMax) {
+        chunks.push(chunk);
+        return;
+      }
+      req.destroy();
+      settle(
+        new GatewayError(
+          413,
+          `the request body is larger than ${bytesMax} bytes`,
+          "invalid_request_error",
+          "request_too_large",
+        ),
       );
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+    };
+    req.on("data", onData);
+    req.on("end", () => settle(null, Buffer.concat(chunks, size)));
+    req.on("error", (error) => settle(error));
+    req.on("close", () => settle(new Error("the request closed before its body ended")));
+  });
 }
 
 const invalid = (message: string, code = "invalid_value") =>

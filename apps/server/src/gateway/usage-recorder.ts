@@ -2,8 +2,9 @@
 // away they wait in a bounded queue (store-queue.ts) and are written, in order and once each, when
 // it returns; only past the bound are new rows dropped, logged and counted.
 import { messageOf } from "@llmgw/domain";
-import { apiKeys, eq, usageRecords, type Database, type NewUsageRecord } from "@llmgw/db";
+import { apiKeys, eq, type Database, type NewUsageRecord } from "@llmgw/db";
 import { StoreQueue } from "../store-queue";
+import { insertUsageRecords } from "./usage-insert";
 
 const FLUSH_EVERY_MS = 1_000;
 const BATCH_MAX = 500;
@@ -40,7 +41,7 @@ export class UsageRecorder {
   }
 
   private async write(batch: NewUsageRecord[]): Promise<void> {
-    await this.db.insert(usageRecords).values(batch);
+    await insertUsageRecords(this.db, batch);
     // The rows are in: a failure from here on must not write them a second time. A key's last use
     // is advisory, so it is only logged; the next batch of that key sets it again.
     try {

@@ -1,8 +1,10 @@
 // API keys: the tRPC service (create, list, revoke) and the lookup /v1 does on every request.
-// Rows are cached by prefix (key-cache.ts) so a request costs no query; a revoke here drops the
-// cached row at once, and another control plane sharing the store sees it within 5 s. While the
-// store is out of reach or slow, a key's last answer keeps serving (up to 10 minutes), so a
-// PostgreSQL restart fails and holds up no request of a key seen before it.
+// Rows are cached by prefix (key-cache.ts) so a request costs no query, and a key's checksum and
+// HMAC are checked once (verified-keys.ts) while its revocation and expiry are read from the row
+// every time; a revoke here drops the cached row at once, and another control plane sharing the
+// store sees it within 5 s. While the store is out of reach or slow, a key's last answer keeps
+// serving (up to 10 minutes), so a PostgreSQL restart fails and holds up no request of a key seen
+// before it.
 import { randomUUID } from "node:crypto";
 import { apiKeys, desc, eq, type ApiKeyRow, type Database } from "@llmgw/db";
 import {
@@ -17,6 +19,7 @@ import type { EventRecorder } from "../events/event-recorder";
 import { hashApiKey, hashesEqual, newApiKey } from "./key-hash";
 import { recordAudit } from "../identity/audit";
 import { KeyCache } from "./key-cache";
+import { VerifiedKeys } from "./verified-keys";
 
 type KeyCheck = { ok: true; key: ApiKeyRow } | { ok: false; why: string };
 
@@ -63,6 +66,10 @@ export function createKeysService(
     nowMs,
   );
   const byPrefix = (prefix: string) => cache.get(prefix);
+  // A key's checksum and HMAC are checked once, not on every request; its row's state every time.
+  const verified = new VerifiedKeys((presented, keyHash) =>
+    hashesEqual(hashApiKey(pepper, presented), keyHash),
+  );
   return {
     async create(input, actor) {
       const created = await createKey(db, pepper, input, actor, nowMs());
@@ -96,6 +103,7 @@ export function createKeysService(
           { code: "key.not_found", params: { id } },
         );
       cache.drop(row.prefix);
+      verified.forget(row.keyHash);
       events?.record("key.revoked", row.id, {
         owner: row.owner,
         prefix: row.prefix,
@@ -110,10 +118,14 @@ export function createKeysService(
       return keyView(row, nowMs());
     },
     async check(presented) {
-      const parsed = parseApiKey(presented);
-      if (!parsed.ok) return { ok: false, why: parsed.why };
-      const row = await byPrefix(parsed.prefix);
-      if (!row || !hashesEqual(hashApiKey(pepper, presented), row.keyHash))
+      let prefix = verified.prefixOf(presented);
+      if (prefix === undefined) {
+        const parsed = parseApiKey(presented);
+        if (!parsed.ok) return { ok: false, why: parsed.why };
+        prefix = parsed.prefix;
+      }
+      const row = await byPrefix(prefix);
+      if (!row || !verified.matches(presented, prefix, row.keyHash))
         return { ok: false, why: "the API key is not known" };
       if (row.revokedAt)
         return {

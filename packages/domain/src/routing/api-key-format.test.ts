@@ -30,4 +30,13 @@ describe("model allowlist", () => {
     expect(modelAllowed([], "qwen-7b")).toBe(false);
     expect(modelAllowed(["llama", "qwen*"], "qwen-7b")).toBe(true);
   });
+
+  it("answers the same for a pattern asked again, past the bound of patterns it compiles", () => {
+    for (let round = 0; round < 2; round++) {
+      expect(modelPatternMatches("*", "a\nb")).toBe(false);
+      expect(modelPatternMatches("q*n", "qwen")).toBe(true);
+      expect(modelPatternMatches("q*n", "qwen2")).toBe(false);
+      for (let i = 0; i < 1_200; i++) expect(modelPatternMatches(`m${i}-*`, `m${i}-x`)).toBe(true);
+    }
+  });
 });
