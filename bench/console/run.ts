@@ -9,7 +9,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { chromium, type Page } from "playwright-core";
+import { type Page } from "playwright-core";
+import { launchChromium } from "../chromium";
 import { ADMIN_PASSWORD } from "@llmgw/testing";
 import { CARDS_PER_NODE, startConsoleFleet, type ConsoleFleet } from "./fleet";
 import { installConsoleProbe, recordAnswers, timeNavigation } from "./measure";
@@ -24,16 +25,6 @@ const FULL = { nodes: 2_000, replicas: 4_000, loads: 3 };
 const SMOKE = { nodes: 20, replicas: 40, loads: 1 };
 /** A harmless element of the main content to click where the ready element is a button. */
 const CLICK: Record<string, string> = { "/explore": "h1" };
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 function describeMachine(load: number): string {
   const cores = cpus();
@@ -72,10 +63,7 @@ async function measurePage(page: Page, fleet: ConsoleFleet, target: ConsolePage,
 
 async function openPages(fleet: ConsoleFleet, loads: number) {
   const pages = consolePages(WEB);
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     const errors: string[] = [];

@@ -11,7 +11,8 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
-import { chromium, type Page } from "playwright-core";
+import { type Page } from "playwright-core";
+import { launchChromium } from "../chromium";
 import { freePort, waitFor } from "@llmgw/testing";
 import { heatmapSection, hoverTable, P8, resultsTable, type Scenario } from "./report";
 
@@ -33,16 +34,6 @@ const EXPECTED_CELLS = 81_920;
 const SHARES = [1, 0.1];
 const FULL = { warmup: 10, updates: 60, hovers: 100 };
 const SMOKE = { warmup: 1, updates: 3, hovers: 3 };
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 function describeMachine(): string {
   const cores = cpus();
@@ -121,10 +112,7 @@ async function main(): Promise<number> {
   });
   const sizes = values.smoke ? SMOKE : FULL;
   const server = await startConsole(await freePort());
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 1400 } });
     const errors: string[] = [];
