@@ -25,7 +25,7 @@ import { simGpuModel, simWeightsSource, startFleet, type Fleet } from "./harness
 import { checkPlacements } from "./control-plane-faults";
 import { sleep, startLoad, startSampler, type RunningLoad } from "./fault-load";
 import { engineRecords, inject, type SoakWorld } from "./soak/faults";
-import { explainFailure, OrphanEngines, reconcileUsage } from "./soak/invariants";
+import { explainFailure, OrphanEngines, reconcileUsage, settledSince } from "./soak/invariants";
 import { soakSection, type SoakResult } from "./soak/report";
 import { faultSchedule } from "./soak/schedule";
 
@@ -96,14 +96,13 @@ describe(`R7: a ${MINUTES}-minute soak under faults`, () => {
     await postgres?.stop();
   });
 
-  /** Every model ready at its size, none parked. */
-  const settled = async () => {
-    const models = await fleet.api.models.list.query();
-    return MODELS.every((m) => {
+  /** Every model ready at its size, none parked, in a `models.list` answer. */
+  const settledIn = (models: Awaited<ReturnType<typeof fleet.api.models.list.query>>) =>
+    MODELS.every((m) => {
       const view = models.find((v) => v.name === m.name);
-      return view && !view.isParked && view.replicasReady >= m.size;
+      return view !== undefined && !view.isParked && view.replicasReady >= m.size;
     });
-  };
+  const settled = async () => settledIn(await fleet.api.models.list.query());
 
   it(
     "keeps every invariant, explains every failed request and counts every request once",
@@ -141,14 +140,19 @@ describe(`R7: a ${MINUTES}-minute soak under faults`, () => {
           engineRecords(fleet.agent(n.name).dataDir).map((e) => ({ ...e, node: n.name })),
         );
         found.push(...orphans.check(engines, new Set(held.map((r) => r.id)), Date.now()));
-        for (const model of await fleet.api.models.list.query()) {
+        const models = await fleet.api.models.list.query();
+        for (const model of models) {
           if (model.state === "parked" && !model.lastError)
             found.push(`${model.name} is parked and says no reason`);
           if (model.state === "unplaceable" && model.unplaceableReasons.length === 0)
             found.push(`${model.name} is unplaceable and says no reason`);
         }
         const atS = Math.round((Date.now() - startedMs) / 1000);
-        return { atMs: Date.now(), found: found.map((what) => `at ${atS} s: ${what}`) };
+        return {
+          atMs: Date.now(),
+          found: found.map((what) => `at ${atS} s: ${what}`),
+          settled: settledIn(models),
+        };
       }, 1_000);
 
       // The server's resident memory once a minute (P10: no growth over a long run).
@@ -185,10 +189,15 @@ describe(`R7: a ${MINUTES}-minute soak under faults`, () => {
       const tallies = await Promise.all(loads.map((load) => load.stop()));
       const samples = await checker.stop();
       const memory = await rss.stop();
-      const settledAtMs = await waitFor(async () => ((await settled()) ? Date.now() : undefined), {
-        what: "every soak model ready at its size again",
-        timeoutMs: 90_000,
-      }).catch(() => null);
+      // When every model was ready at its size again after the last fault: the first sample after
+      // it from which every later one found them so, read from the checker's samples (it polls
+      // while the load still runs); if the last samples did not, wait for it now.
+      const settledAtMs =
+        settledSince(samples, lastFaultEndMs) ??
+        (await waitFor(async () => ((await settled()) ? Date.now() : undefined), {
+          what: "every soak model ready at its size again",
+          timeoutMs: 90_000,
+        }).catch(() => null));
 
       const requests = tallies.flatMap((t) => t.requests);
       const explained = new Map<string, number>();

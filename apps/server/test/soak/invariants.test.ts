@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { explainFailure, OrphanEngines, reconcileUsage } from "./invariants";
+import { explainFailure, OrphanEngines, reconcileUsage, settledSince } from "./invariants";
 
 const refusal = (status: number, code?: string) => ({
   kind: "refused" as const,
@@ -96,5 +96,29 @@ describe("OrphanEngines", () => {
     expect(orphans.check([], new Set(), 20_000)).toEqual([]);
     expect(orphans.check(b, new Set(), 40_000)).toEqual([]);
     expect(orphans.check(b, new Set(), 71_000)).toHaveLength(1);
+  });
+});
+
+describe("settledSince", () => {
+  const at = (atMs: number, settled: boolean) => ({ atMs, settled });
+
+  it("takes the first sample after the fault from which every later one is settled", () => {
+    const samples = [
+      at(0, false),
+      at(1_000, true),
+      at(2_000, false),
+      at(3_000, true),
+      at(4_000, true),
+    ];
+    expect(settledSince(samples, 500)).toBe(3_000);
+  });
+
+  it("ignores samples before the fault ended, settled or not", () => {
+    expect(settledSince([at(0, true), at(1_000, false), at(2_000, true)], 1_500)).toBe(2_000);
+    expect(settledSince([at(0, true), at(1_000, true)], 1_500)).toBeUndefined();
+  });
+
+  it("says nothing when the last sample was not settled", () => {
+    expect(settledSince([at(1_000, true), at(2_000, false)], 0)).toBeUndefined();
   });
 });

@@ -104,3 +104,21 @@ export class OrphanEngines {
     return found;
   }
 }
+
+/**
+ * When the fleet was settled again after `afterMs`: the time of the first sample at or after it
+ * from which every later sample found it settled. Undefined when the last sample did not (or no
+ * sample came after `afterMs`), so the caller has to wait for it.
+ */
+export function settledSince(
+  samples: ReadonlyArray<{ atMs: number; settled: boolean }>,
+  afterMs: number,
+): number | undefined {
+  let since: number | undefined;
+  for (const { atMs, settled } of samples) {
+    if (atMs < afterMs) continue;
+    if (!settled) since = undefined;
+    else since ??= atMs;
+  }
+  return since;
+}
