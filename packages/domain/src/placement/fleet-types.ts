@@ -116,11 +116,22 @@ export interface CandidateIndexes {
   /** GPU class → role → its single-class nodes, bucketed by free cards (fullest fitting first). */
   byClass: Map<string, Map<string, OrderedNodes>>;
   /**
-   * Role → every reachable node, those without cards in the first list and those with cards in
-   * the second, each bucketed by replica count, then by memory share: CPU replicas keep off GPU
+   * Role → every reachable node, those without cards in one list and those with cards in
+   * another, each bucketed by replica count, then by memory share: CPU replicas keep off GPU
    * nodes while they can, and spread.
    */
-  cpu: Map<string, readonly [OrderedNodes, OrderedNodes]>;
+  cpu: Map<string, CpuLists>;
+}
+
+/**
+ * The CPU lists of one role. The list of nodes with cards is built only when a CPU request finds
+ * too few nodes without cards, which at fleet scale is rare: built with the other, it was sorted
+ * once per pass and then kept in order through every GPU placement (each moves a node with cards)
+ * for no reader.
+ */
+export interface CpuLists {
+  withoutCards: OrderedNodes;
+  withCards?: OrderedNodes;
 }
 
 export interface SortedNodes {

@@ -6,7 +6,7 @@
 // node met first in the original candidate order, so the answer is exactly what scoring every
 // candidate would give; exhaustiveFits does that and the tests hold the two to each other.
 import type { Fleet, NodeUsage, OrderedNodes, SortedNodes } from "./fleet-types";
-import { classIndex, cpuIndexes } from "./node-index";
+import { classIndex, cpuIndexes, cpuWithCards } from "./node-index";
 import { nodeFits, type NodeCheck } from "./predicates";
 import {
   cannotBeat,
@@ -91,9 +91,11 @@ function orderedFits(fleet: Fleet, check: NodeCheck, wanted: number): RankedFit[
   const role = check.request.nodeSelector[roleLabel] ?? "";
   if (check.request.gpu === undefined) {
     // Nodes without cards first, each list by replica count: the order of the CPU score.
-    for (const index of cpuIndexes(fleet, roleLabel, role))
-      for (const list of index.buckets)
-        if (takeFrom(list, check, 0, found, fleet, wanted)) return found;
+    const lists = cpuIndexes(fleet, roleLabel, role);
+    for (const list of lists.withoutCards.buckets)
+      if (takeFrom(list, check, 0, found, fleet, wanted)) return found;
+    for (const list of cpuWithCards(fleet, lists, roleLabel, role).buckets)
+      if (takeFrom(list, check, 0, found, fleet, wanted)) return found;
     return found;
   }
   // Fewest free cards first (packing), then the classes in the request's order, then position.
