@@ -2,6 +2,7 @@
 // from them (Fleet), and the candidate lists ordered by score (CandidateIndexes). They live apart
 // from the code that builds and updates them so that fleet.ts, node-index.ts and sorted-nodes.ts
 // import them without importing each other in a circle.
+import type { ModelCounts } from "./model-counts";
 import type { NodeRejection, PlacementNode } from "./types";
 
 export interface NodeUsage {
@@ -34,7 +35,7 @@ export interface NodeUsage {
   cpuCoresUsed: number;
   replicaCount: number;
   /** Replicas per model on this node; absent until the first, as most nodes hold few models. */
-  modelCounts?: Map<string, number>;
+  modelCounts?: ModelCounts;
   cachedSources: ReadonlySet<string>;
   /** The node's rack and PDU as `rack=r12`, `pdu=p7`: the domains replicas spread across. */
   spreadDomains: readonly string[];

@@ -3,6 +3,7 @@
 // pass over every card of every replica again. Private to placement: callers see only the pure
 // functions built on it.
 import type { ClassInfo, Fleet, NodeUsage } from "./fleet-types";
+import { ModelCounts } from "./model-counts";
 import { reindexNode, unindexNode } from "./node-index";
 import { noteDraw } from "./power";
 import { domainCounts, noteSpread, spreadDomainsOf } from "./spread";
@@ -156,7 +157,7 @@ function clearUsage(usage: NodeUsage): void {
   usage.memoryShare = shareOf(0, usage.node);
   usage.cpuCoresUsed = 0;
   usage.replicaCount = 0;
-  // An empty map reads as no map: every reader asks `has` or `get ?? 0`.
+  // Empty counts read as none: every reader asks `has` or `get ?? 0`.
   usage.modelCounts?.clear();
 }
 
@@ -196,10 +197,8 @@ function holdCard(usage: NodeUsage, cardIndex: number, replicaId: string): void 
 }
 
 function noteModel(fleet: Fleet, usage: NodeUsage, model: string): void {
-  usage.modelCounts ??= new Map();
-  const count = usage.modelCounts.get(model) ?? 0;
-  usage.modelCounts.set(model, count + 1);
-  if (count === 0) pushTo(fleet.nodesByModel, model, usage);
+  usage.modelCounts ??= new ModelCounts();
+  if (usage.modelCounts.add(model) === 0) pushTo(fleet.nodesByModel, model, usage);
 }
 
 /** Counts a replica against its nodes; shards on nodes the fleet does not know are ignored. */
