@@ -23,6 +23,8 @@ export interface NodeUsage {
   freeCounts: number[];
   /** The sum of freeCounts, kept as cards are held: the class index's bucket. */
   freeTotal: number;
+  /** Healthy cards per class of `node` as emptying the record counts them; see clearFleet. */
+  healthy?: HealthyCards;
   /**
    * The most any of the node's cards draws by its own figure (0 for none): with the request's
    * declared draw, a bound on what its cards add, so the power check decides most nodes without
@@ -45,6 +47,13 @@ export interface NodeUsage {
    * model reads the node and one map, not the fleet's maps by the domain's name.
    */
   spreadCounts: readonly Map<string, number>[];
+}
+
+/** Healthy cards per class, in `gpuClasses` order, with their sum and the record they count. */
+export interface HealthyCards {
+  perClass: readonly number[];
+  total: number;
+  of: PlacementNode;
 }
 
 export interface ClassInfo {

@@ -2,7 +2,7 @@
 // replicas are placed, so one placement costs a look at the few nodes that could take it, never a
 // pass over every card of every replica again. Private to placement: callers see only the pure
 // functions built on it.
-import type { ClassInfo, Fleet, NodeUsage } from "./fleet-types";
+import type { ClassInfo, Fleet, HealthyCards, NodeUsage } from "./fleet-types";
 import { ModelCounts } from "./model-counts";
 import { reindexNode, unindexNode } from "./node-index";
 import { noteDraw } from "./power";
@@ -140,17 +140,32 @@ export function buildFleet(
   return fleet;
 }
 
-/** The node's usage as buildFleet makes it, before any replica: in place, keeping its maps. */
-function clearUsage(usage: NodeUsage): void {
-  usage.freeCounts.fill(0);
-  let freeTotal = 0;
+/**
+ * The node's healthy cards per class (in `gpuClasses` order) and in all, counted once per node
+ * object: a record is never changed in place (the plan cache already takes the same object for
+ * the same node), so a pass over nodes that are last pass's objects reads none of their cards.
+ */
+function healthyOf(usage: NodeUsage): HealthyCards {
+  if (usage.healthy?.of === usage.node) return usage.healthy;
+  const perClass = usage.gpuClasses.map(() => 0);
+  let total = 0;
   for (const card of usage.node.cards) {
     if (!card.isHealthy) continue;
     const at = usage.gpuClasses.indexOf(card.gpuClass);
-    usage.freeCounts[at] = (usage.freeCounts[at] as number) + 1;
-    freeTotal += 1;
+    perClass[at] = (perClass[at] as number) + 1;
+    total += 1;
   }
-  usage.freeTotal = freeTotal;
+  const healthy: HealthyCards = { perClass, total, of: usage.node };
+  usage.healthy = healthy;
+  return healthy;
+}
+
+/** The node's usage as buildFleet makes it, before any replica: in place, keeping its maps. */
+function clearUsage(usage: NodeUsage): void {
+  const healthy = healthyOf(usage);
+  const { perClass } = healthy;
+  for (let at = 0; at < perClass.length; at += 1) usage.freeCounts[at] = perClass[at] as number;
+  usage.freeTotal = healthy.total;
   // Written over, not cut: an array cut to length 0 loses its storage and allocates it again.
   usage.holders.fill(undefined);
   usage.memoryGbUsed = 0;
