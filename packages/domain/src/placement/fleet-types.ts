@@ -47,6 +47,25 @@ export interface NodeUsage {
    * model reads the node and one map, not the fleet's maps by the domain's name.
    */
   spreadCounts: readonly Map<string, number>[];
+  /** The marks of `spreadDomains`, in the same order, shared like spreadCounts (see NearModel). */
+  spreadMarks: readonly DomainMark[];
+}
+
+/** A spread domain's mark: equal to NearModel.serial while it holds a replica of NearModel.model. */
+export interface DomainMark {
+  stamp: number;
+}
+
+/**
+ * The model whose racks and PDUs are marked now. A search asks of every node it visits whether
+ * its rack or PDU holds the request's model: two map lookups per node, over maps spread across a
+ * large heap. Marking that model's domains once (a handful) makes each ask two reads of the node's
+ * marks; a search for another model marks again under a new serial, and counting a replica into
+ * a domain marks it at once while its model is the one marked.
+ */
+export interface NearModel {
+  model: string | undefined;
+  serial: number;
 }
 
 /** Healthy cards per class, in `gpuClasses` order, with their sum and the record they count. */
@@ -94,6 +113,9 @@ export interface Fleet {
    * index says. Domains, not their nodes: a replica marks two names, not every node of its rack.
    */
   domainsNearModel: Map<string, string[]>;
+  /** Spread domain → its mark, made with its counts and shared by its nodes. */
+  domainMarks: Map<string, DomainMark>;
+  near: NearModel;
   /** Candidate lists ordered by score, built on first use and kept current by addReplica. */
   indexes: CandidateIndexes;
   /** Bumped by every change, so a cached refusal is reused only while nothing has moved. */

@@ -2,11 +2,11 @@
 // replicas are placed, so one placement costs a look at the few nodes that could take it, never a
 // pass over every card of every replica again. Private to placement: callers see only the pure
 // functions built on it.
-import type { ClassInfo, Fleet, HealthyCards, NodeUsage } from "./fleet-types";
+import type { ClassInfo, DomainMark, Fleet, HealthyCards, NodeUsage } from "./fleet-types";
 import { ModelCounts } from "./model-counts";
 import { reindexNode, unindexNode } from "./node-index";
 import { noteDraw } from "./power";
-import { domainCounts, noteSpread, spreadDomainsOf } from "./spread";
+import { domainCounts, domainMark, noteSpread, spreadDomainsOf } from "./spread";
 import type { ExistingReplica, PlacementCard, PlacementNode } from "./types";
 
 // Most nodes cache nothing the catalog names and a CPU node has no classes; they share one empty
@@ -14,6 +14,7 @@ import type { ExistingReplica, PlacementCard, PlacementNode } from "./types";
 const NO_SOURCES: ReadonlySet<string> = new Set();
 const NO_CLASSES: readonly string[] = [];
 const NO_COUNTS: readonly Map<string, number>[] = [];
+const NO_MARKS: readonly DomainMark[] = [];
 
 function classesOf(cards: readonly PlacementCard[]): readonly string[] {
   if (cards.length === 0) return NO_CLASSES;
@@ -66,6 +67,7 @@ function indexNode(node: PlacementNode, position: number): NodeUsage {
     cachedSources: node.cachedSources?.length ? new Set(node.cachedSources) : NO_SOURCES,
     spreadDomains: spreadDomainsOf(node),
     spreadCounts: NO_COUNTS,
+    spreadMarks: NO_MARKS,
   };
 }
 
@@ -108,8 +110,13 @@ function addNode(fleet: Fleet, usage: NodeUsage): void {
   for (const domain of usage.spreadDomains) pushTo(fleet.nodesByDomain, domain, usage);
   if (usage.spreadDomains.length > 0) {
     const counts: Map<string, number>[] = [];
-    for (const domain of usage.spreadDomains) counts.push(domainCounts(fleet, domain));
+    const marks: DomainMark[] = [];
+    for (const domain of usage.spreadDomains) {
+      counts.push(domainCounts(fleet, domain));
+      marks.push(domainMark(fleet, domain));
+    }
     usage.spreadCounts = counts;
+    usage.spreadMarks = marks;
   }
 }
 
@@ -131,6 +138,8 @@ export function buildFleet(
     drawWattsByDomain: new Map(),
     domainModelCounts: new Map(),
     domainsNearModel: new Map(),
+    domainMarks: new Map(),
+    near: { model: undefined, serial: 0 },
     indexes: { byClass: new Map(), cpu: new Map() },
     version: 0,
     refusals: { version: 0, byShape: new Map() },
@@ -187,6 +196,8 @@ export function clearFleet(fleet: Fleet): void {
   fleet.nodesByModel.clear();
   fleet.drawWattsByDomain.clear();
   fleet.domainsNearModel.clear();
+  // No domain holds a replica now: the next search marks its model's domains under a new serial.
+  fleet.near.model = undefined;
   // Emptied in place: each node's spreadCounts holds these very maps.
   for (const counts of fleet.domainModelCounts.values()) counts.clear();
   fleet.indexes.roleLabel = undefined;
