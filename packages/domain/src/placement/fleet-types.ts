@@ -63,7 +63,7 @@ export interface DomainMark {
  * marks; a search for another model marks again under a new serial, and counting a replica into
  * a domain marks it at once while its model is the one marked.
  */
-export interface NearModel {
+interface NearModel {
   model: string | undefined;
   serial: number;
 }
