@@ -61,7 +61,8 @@ export function median(values: readonly number[]): number {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
-function timeMs(run: () => unknown): number {
+/** A run's wall time in ms, started on an empty young generation (see settle). */
+export function timeMs(run: () => unknown): number {
   settle();
   const started = performance.now();
   run();

@@ -3,6 +3,7 @@
 import type { Measurement } from "./measure";
 import type { PersistMeasurement } from "./persist";
 import type { ReconcileMeasurement } from "./reconcile-pass";
+import type { ServerNodesMeasurement } from "./server-nodes";
 
 /** P6 in docs/goals.md, as numbers. */
 const P6 = {
@@ -66,6 +67,19 @@ export function reconcileTable(reconciled: readonly ReconcileMeasurement[]): str
       ];
       return `| ${cells.join(" | ")} |`;
     }),
+  ].join("\n");
+}
+
+/** The server's work before each pass: making the node records, keeping the unchanged ones. */
+export function serverNodesTable(server: readonly ServerNodesMeasurement[]): string {
+  if (server.length === 0) return "";
+  return [
+    "| GPU nodes | nodes | since the last pass | `reconcileNodes` ms | `KeptNodes.keep` ms | before planning, ms | runs |",
+    "|---:|---:|---|---:|---:|---:|---:|",
+    ...server.flatMap((m) => [
+      `| ${whole(m.gpuNodes)} | ${whole(m.nodes)} | every node's heartbeat | ${ms(m.makeAfterBeatMs)} | ${ms(m.keepAfterBeatMs)} | ${ms(m.makeAfterBeatMs + m.keepAfterBeatMs)} | ${m.runs} |`,
+      `| ${whole(m.gpuNodes)} | ${whole(m.nodes)} | no heartbeat | ${ms(m.makeQuietMs)} | ${ms(m.keepQuietMs)} | ${ms(m.makeQuietMs + m.keepQuietMs)} | ${m.runs} |`,
+    ]),
   ].join("\n");
 }
 
@@ -163,11 +177,12 @@ export function barsTable(
 export interface PlacementResults {
   measurements: readonly Measurement[];
   reconciled: readonly ReconcileMeasurement[];
+  server: readonly ServerNodesMeasurement[];
   persisted: readonly PersistMeasurement[];
 }
 
 export function placementSection(
-  { measurements, reconciled, persisted }: PlacementResults,
+  { measurements, reconciled, server, persisted }: PlacementResults,
   info: RunInfo,
 ): string {
   return [
@@ -208,6 +223,15 @@ export function placementSection(
     "included); `bench/placement/side-by-side.mjs` measures the code bundled as the release bundles it.",
     "",
     reconcileTable(reconciled),
+    "",
+    "The server's own work before it plans (`bench/placement/server-nodes.ts`), not in the passes",
+    "above: every reconcile pass makes each node's record from its agent session (`reconcileNodes`,",
+    "over a live `FleetRegistry` holding the same fleet as agents would register it) and hands the",
+    "planner last pass's object for every record that came out equal (`KeptNodes`). Timed once after",
+    "every node sent a heartbeat with new free disk and card draw (every record made anew and found",
+    "changed) and once with no heartbeat since the last pass (every record kept).",
+    "",
+    serverNodesTable(server),
     "",
     "With persistence: placed from empty and every placement written to the store as the reconciler",
     "writes it (`bench/placement/persist.ts`: the same record, `ReplicaBook` and SQL) into an emptied",

@@ -20,6 +20,12 @@ import {
   type Sample,
 } from "./measure";
 import { prepareReconcile, type ReconcileSample } from "./reconcile-pass";
+import {
+  prepareServerNodes,
+  sampleServerNodes,
+  summariseServerNodes,
+  type ServerNodesSample,
+} from "./server-nodes";
 import { measurePersisted, type PersistMeasurement, type WriteMode } from "./persist";
 import {
   barsTable,
@@ -27,6 +33,7 @@ import {
   placementSection,
   reconcileTable,
   resultsTable,
+  serverNodesTable,
   type RunInfo,
 } from "./report";
 
@@ -115,18 +122,27 @@ async function main(): Promise<number> {
     .map((each) => prepareReconcile(each.scenario));
   const samples: Sample[][] = prepared.map(() => []);
   const reconcileSamples: ReconcileSample[][] = reconciles.map(() => []);
+  // The server's work before planning, at the largest size only (where the bars are read).
+  const servers = prepared
+    .filter((each) => each.scenario.gpuNodes === reconcileSizes[reconcileSizes.length - 1])
+    .map((each) => prepareServerNodes(each.scenario));
+  const serverSamples: ServerNodesSample[][] = servers.map(() => []);
   // Round after round over every size, so load from other work on the machine hits them alike.
   for (let round = 0; round < runs; round += 1) {
     prepared.forEach((each, at) => samples[at]?.push(sample(each)));
     reconciles.forEach((each, at) => reconcileSamples[at]?.push(sampleReconcile(each)));
+    servers.forEach((each, at) => serverSamples[at]?.push(sampleServerNodes(each)));
   }
   const measurements = prepared.map((each, at) => summarise(each, samples[at] ?? []));
   const reconciled = reconciles.map((each, at) =>
     summariseReconcile(each, reconcileSamples[at] ?? []),
   );
+  const server = servers.map((each, at) => summariseServerNodes(each, serverSamples[at] ?? []));
   const problems = [...prepared, ...reconciles].flatMap((each) =>
     each.problems.map((problem) => `${each.scenario.gpuNodes} nodes: ${problem}`),
   );
+  for (const each of servers)
+    problems.push(...each.problems.map((problem) => `${each.gpuNodes} nodes: ${problem}`));
   const largest = prepared[prepared.length - 1]?.scenario;
   const base = prepared.find((each) => each.scenario.gpuNodes === RATIO_BASE_NODES)?.scenario;
   const writes = values.smoke
@@ -146,6 +162,7 @@ async function main(): Promise<number> {
     [
       resultsTable(measurements),
       reconcileTable(reconciled),
+      serverNodesTable(server),
       barsTable(reconciled, persisted),
       persistTable(persisted),
     ]
@@ -161,7 +178,10 @@ async function main(): Promise<number> {
     // The load at the end beside the one at the start: on a shared machine, how busy it was.
     const end = loadavg()[0]?.toFixed(1) ?? "?";
     const machine = `${info.machine} and ${end} at the end`;
-    const section = placementSection({ measurements, reconciled, persisted }, { ...info, machine });
+    const section = placementSection(
+      { measurements, reconciled, server, persisted },
+      { ...info, machine },
+    );
     writeFileSync(DOCS, withBenchSection("placement", existing, section));
     console.error(`placement bench: wrote ${DOCS}`);
   }

@@ -11,6 +11,7 @@ import {
   parseComputeCapability,
   unreachableAfterMs,
   type LivenessPolicy,
+  type CountedDraw,
   type PlacementCard,
   type PlacementNode,
   type Engine,
@@ -84,15 +85,23 @@ function placementNodeOf(
     name: live.register.nodeName,
     isReachable,
     labels,
-    cards: cardBasesOf(hw?.gpus ?? NO_GPUS).map((card) => ({
-      index: card.index,
-      gpuClass: card.gpuClass,
-      memoryGb: card.memoryGb,
-      computeCapability: card.computeCapability,
-      // No health signal on the wire yet; a card the agent lists is taken as usable.
-      isHealthy: true,
-      ...drawOf(card, live.samplesByUuid.get(card.uuid)?.powerWatts),
-    })),
+    cards: cardBasesOf(hw?.gpus ?? NO_GPUS).map((card) => {
+      const placed: PlacementCard = {
+        index: card.index,
+        gpuClass: card.gpuClass,
+        memoryGb: card.memoryGb,
+        computeCapability: card.computeCapability,
+        // No health signal on the wire yet; a card the agent lists is taken as usable.
+        isHealthy: true,
+      };
+      // Set, not spread from a record made for it: 80,000 cards a pass at 10,000 nodes.
+      const draw = drawOf(card, live.samplesByUuid.get(card.uuid)?.powerWatts);
+      if (draw !== undefined) {
+        placed.drawWatts = draw.watts;
+        placed.drawFrom = draw.from;
+      }
+      return placed;
+    }),
     memoryGbTotal: Number(hw?.memoryBytesTotal ?? 0n) / GB,
     cpuCoresTotal: hw?.cpu?.cores ?? 0,
     diskGbFree: Number(diskBytesFree) / GB,
@@ -108,16 +117,12 @@ function placementNodeOf(
  * published board power (derived) and what its last heartbeat measured. The catalog's declared
  * per-card draw is the profile's, so placement adds it per request.
  */
-function drawOf(
-  card: CardBase,
-  measuredWatts: number | undefined,
-): Pick<PlacementCard, "drawWatts" | "drawFrom"> {
-  const draw = countedDraw({
+function drawOf(card: CardBase, measuredWatts: number | undefined): CountedDraw | undefined {
+  return countedDraw({
     "power limit": card.powerLimitWatts,
     derived: card.derivedWatts,
     measured: measuredWatts,
   });
-  return draw === undefined ? {} : { drawWatts: draw.watts, drawFrom: draw.from };
 }
 
 /** Since when a node has not answered, or null while it answers. */

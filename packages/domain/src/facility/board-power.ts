@@ -51,6 +51,9 @@ export interface CountedDraw {
   from: DrawSource;
 }
 
+/** The order figures are weighed in: on a tie the earlier one is counted. */
+const DRAW_SOURCES = ["catalog", "power limit", "derived", "measured"] as const;
+
 /**
  * The highest of a card's figures (declared: the catalog's per-card draw or the card's power limit;
  * derived from its model; measured by its last heartbeat); undefined when none is above zero. On a
@@ -59,11 +62,16 @@ export interface CountedDraw {
 export function countedDraw(
   figures: Partial<Record<DrawSource, number | null | undefined>>,
 ): CountedDraw | undefined {
-  let best: CountedDraw | undefined;
-  for (const from of ["catalog", "power limit", "derived", "measured"] as const) {
-    const watts = figures[from];
-    if (watts !== null && watts !== undefined && watts > 0 && watts > (best?.watts ?? 0))
-      best = { watts, from };
+  // The highest figure by plain numbers, one record at the end: the server asks this for every
+  // card of every node each reconcile pass (80,000 at 10,000 nodes).
+  let watts = 0;
+  let from: DrawSource | undefined;
+  for (const source of DRAW_SOURCES) {
+    const figure = figures[source];
+    if (figure !== null && figure !== undefined && figure > 0 && figure > watts) {
+      watts = figure;
+      from = source;
+    }
   }
-  return best;
+  return from === undefined ? undefined : { watts, from };
 }

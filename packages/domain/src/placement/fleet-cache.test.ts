@@ -125,7 +125,7 @@ function snapshot(fleet: Fleet) {
       memoryShare: usage.memoryShare,
       cpuCoresUsed: usage.cpuCoresUsed,
       replicaCount: usage.replicaCount,
-      modelCounts: entries(usage.modelCounts ?? new Map()),
+      modelCounts: usage.modelCounts?.entries() ?? [],
       cachedSources: [...usage.cachedSources],
       spreadDomains: usage.spreadDomains,
       spreadCounts: usage.spreadCounts.map(entries),

@@ -2,6 +2,7 @@
 // from them (Fleet), and the candidate lists ordered by score (CandidateIndexes). They live apart
 // from the code that builds and updates them so that fleet.ts, node-index.ts and sorted-nodes.ts
 // import them without importing each other in a circle.
+import type { ModelCounts } from "./model-counts";
 import type { NodeRejection, PlacementNode } from "./types";
 
 export interface NodeUsage {
@@ -22,6 +23,8 @@ export interface NodeUsage {
   freeCounts: number[];
   /** The sum of freeCounts, kept as cards are held: the class index's bucket. */
   freeTotal: number;
+  /** Healthy cards per class of `node` as emptying the record counts them; see clearFleet. */
+  healthy?: HealthyCards;
   /**
    * The most any of the node's cards draws by its own figure (0 for none): with the request's
    * declared draw, a bound on what its cards add, so the power check decides most nodes without
@@ -34,7 +37,7 @@ export interface NodeUsage {
   cpuCoresUsed: number;
   replicaCount: number;
   /** Replicas per model on this node; absent until the first, as most nodes hold few models. */
-  modelCounts?: Map<string, number>;
+  modelCounts?: ModelCounts;
   cachedSources: ReadonlySet<string>;
   /** The node's rack and PDU as `rack=r12`, `pdu=p7`: the domains replicas spread across. */
   spreadDomains: readonly string[];
@@ -44,6 +47,32 @@ export interface NodeUsage {
    * model reads the node and one map, not the fleet's maps by the domain's name.
    */
   spreadCounts: readonly Map<string, number>[];
+  /** The marks of `spreadDomains`, in the same order, shared like spreadCounts (see NearModel). */
+  spreadMarks: readonly DomainMark[];
+}
+
+/** A spread domain's mark: equal to NearModel.serial while it holds a replica of NearModel.model. */
+export interface DomainMark {
+  stamp: number;
+}
+
+/**
+ * The model whose racks and PDUs are marked now. A search asks of every node it visits whether
+ * its rack or PDU holds the request's model: two map lookups per node, over maps spread across a
+ * large heap. Marking that model's domains once (a handful) makes each ask two reads of the node's
+ * marks; a search for another model marks again under a new serial, and counting a replica into
+ * a domain marks it at once while its model is the one marked.
+ */
+interface NearModel {
+  model: string | undefined;
+  serial: number;
+}
+
+/** Healthy cards per class, in `gpuClasses` order, with their sum and the record they count. */
+export interface HealthyCards {
+  perClass: readonly number[];
+  total: number;
+  of: PlacementNode;
 }
 
 export interface ClassInfo {
@@ -84,6 +113,9 @@ export interface Fleet {
    * index says. Domains, not their nodes: a replica marks two names, not every node of its rack.
    */
   domainsNearModel: Map<string, string[]>;
+  /** Spread domain → its mark, made with its counts and shared by its nodes. */
+  domainMarks: Map<string, DomainMark>;
+  near: NearModel;
   /** Candidate lists ordered by score, built on first use and kept current by addReplica. */
   indexes: CandidateIndexes;
   /** Bumped by every change, so a cached refusal is reused only while nothing has moved. */
@@ -116,11 +148,22 @@ export interface CandidateIndexes {
   /** GPU class → role → its single-class nodes, bucketed by free cards (fullest fitting first). */
   byClass: Map<string, Map<string, OrderedNodes>>;
   /**
-   * Role → every reachable node, those without cards in the first list and those with cards in
-   * the second, each bucketed by replica count, then by memory share: CPU replicas keep off GPU
+   * Role → every reachable node, those without cards in one list and those with cards in
+   * another, each bucketed by replica count, then by memory share: CPU replicas keep off GPU
    * nodes while they can, and spread.
    */
-  cpu: Map<string, readonly [OrderedNodes, OrderedNodes]>;
+  cpu: Map<string, CpuLists>;
+}
+
+/**
+ * The CPU lists of one role. The list of nodes with cards is built only when a CPU request finds
+ * too few nodes without cards, which at fleet scale is rare: built with the other, it was sorted
+ * once per pass and then kept in order through every GPU placement (each moves a node with cards)
+ * for no reader.
+ */
+export interface CpuLists {
+  withoutCards: OrderedNodes;
+  withCards?: OrderedNodes;
 }
 
 export interface SortedNodes {

@@ -2,10 +2,11 @@
 // replicas are placed, so one placement costs a look at the few nodes that could take it, never a
 // pass over every card of every replica again. Private to placement: callers see only the pure
 // functions built on it.
-import type { ClassInfo, Fleet, NodeUsage } from "./fleet-types";
+import type { ClassInfo, DomainMark, Fleet, HealthyCards, NodeUsage } from "./fleet-types";
+import { ModelCounts } from "./model-counts";
 import { reindexNode, unindexNode } from "./node-index";
 import { noteDraw } from "./power";
-import { domainCounts, noteSpread, spreadDomainsOf } from "./spread";
+import { domainCounts, domainMark, noteSpread, spreadDomainsOf } from "./spread";
 import type { ExistingReplica, PlacementCard, PlacementNode } from "./types";
 
 // Most nodes cache nothing the catalog names and a CPU node has no classes; they share one empty
@@ -13,6 +14,7 @@ import type { ExistingReplica, PlacementCard, PlacementNode } from "./types";
 const NO_SOURCES: ReadonlySet<string> = new Set();
 const NO_CLASSES: readonly string[] = [];
 const NO_COUNTS: readonly Map<string, number>[] = [];
+const NO_MARKS: readonly DomainMark[] = [];
 
 function classesOf(cards: readonly PlacementCard[]): readonly string[] {
   if (cards.length === 0) return NO_CLASSES;
@@ -65,6 +67,7 @@ function indexNode(node: PlacementNode, position: number): NodeUsage {
     cachedSources: node.cachedSources?.length ? new Set(node.cachedSources) : NO_SOURCES,
     spreadDomains: spreadDomainsOf(node),
     spreadCounts: NO_COUNTS,
+    spreadMarks: NO_MARKS,
   };
 }
 
@@ -107,8 +110,13 @@ function addNode(fleet: Fleet, usage: NodeUsage): void {
   for (const domain of usage.spreadDomains) pushTo(fleet.nodesByDomain, domain, usage);
   if (usage.spreadDomains.length > 0) {
     const counts: Map<string, number>[] = [];
-    for (const domain of usage.spreadDomains) counts.push(domainCounts(fleet, domain));
+    const marks: DomainMark[] = [];
+    for (const domain of usage.spreadDomains) {
+      counts.push(domainCounts(fleet, domain));
+      marks.push(domainMark(fleet, domain));
+    }
     usage.spreadCounts = counts;
+    usage.spreadMarks = marks;
   }
 }
 
@@ -130,6 +138,8 @@ export function buildFleet(
     drawWattsByDomain: new Map(),
     domainModelCounts: new Map(),
     domainsNearModel: new Map(),
+    domainMarks: new Map(),
+    near: { model: undefined, serial: 0 },
     indexes: { byClass: new Map(), cpu: new Map() },
     version: 0,
     refusals: { version: 0, byShape: new Map() },
@@ -139,24 +149,39 @@ export function buildFleet(
   return fleet;
 }
 
-/** The node's usage as buildFleet makes it, before any replica: in place, keeping its maps. */
-function clearUsage(usage: NodeUsage): void {
-  usage.freeCounts.fill(0);
-  let freeTotal = 0;
+/**
+ * The node's healthy cards per class (in `gpuClasses` order) and in all, counted once per node
+ * object: a record is never changed in place (the plan cache already takes the same object for
+ * the same node), so a pass over nodes that are last pass's objects reads none of their cards.
+ */
+function healthyOf(usage: NodeUsage): HealthyCards {
+  if (usage.healthy?.of === usage.node) return usage.healthy;
+  const perClass = usage.gpuClasses.map(() => 0);
+  let total = 0;
   for (const card of usage.node.cards) {
     if (!card.isHealthy) continue;
     const at = usage.gpuClasses.indexOf(card.gpuClass);
-    usage.freeCounts[at] = (usage.freeCounts[at] as number) + 1;
-    freeTotal += 1;
+    perClass[at] = (perClass[at] as number) + 1;
+    total += 1;
   }
-  usage.freeTotal = freeTotal;
+  const healthy: HealthyCards = { perClass, total, of: usage.node };
+  usage.healthy = healthy;
+  return healthy;
+}
+
+/** The node's usage as buildFleet makes it, before any replica: in place, keeping its maps. */
+function clearUsage(usage: NodeUsage): void {
+  const healthy = healthyOf(usage);
+  const { perClass } = healthy;
+  for (let at = 0; at < perClass.length; at += 1) usage.freeCounts[at] = perClass[at] as number;
+  usage.freeTotal = healthy.total;
   // Written over, not cut: an array cut to length 0 loses its storage and allocates it again.
   usage.holders.fill(undefined);
   usage.memoryGbUsed = 0;
   usage.memoryShare = shareOf(0, usage.node);
   usage.cpuCoresUsed = 0;
   usage.replicaCount = 0;
-  // An empty map reads as no map: every reader asks `has` or `get ?? 0`.
+  // Empty counts read as none: every reader asks `has` or `get ?? 0`.
   usage.modelCounts?.clear();
 }
 
@@ -171,6 +196,8 @@ export function clearFleet(fleet: Fleet): void {
   fleet.nodesByModel.clear();
   fleet.drawWattsByDomain.clear();
   fleet.domainsNearModel.clear();
+  // No domain holds a replica now: the next search marks its model's domains under a new serial.
+  fleet.near.model = undefined;
   // Emptied in place: each node's spreadCounts holds these very maps.
   for (const counts of fleet.domainModelCounts.values()) counts.clear();
   fleet.indexes.roleLabel = undefined;
@@ -196,10 +223,8 @@ function holdCard(usage: NodeUsage, cardIndex: number, replicaId: string): void 
 }
 
 function noteModel(fleet: Fleet, usage: NodeUsage, model: string): void {
-  usage.modelCounts ??= new Map();
-  const count = usage.modelCounts.get(model) ?? 0;
-  usage.modelCounts.set(model, count + 1);
-  if (count === 0) pushTo(fleet.nodesByModel, model, usage);
+  usage.modelCounts ??= new ModelCounts();
+  if (usage.modelCounts.add(model) === 0) pushTo(fleet.nodesByModel, model, usage);
 }
 
 /** Counts a replica against its nodes; shards on nodes the fleet does not know are ignored. */

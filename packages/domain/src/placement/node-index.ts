@@ -3,7 +3,7 @@
 // A list holds only reachable nodes of one role (the others never pass) and, for a GPU class,
 // only nodes whose cards are all of that class; the few with several classes are weighed one by
 // one in search.ts.
-import type { CandidateIndexes, Fleet, NodeUsage, OrderedNodes } from "./fleet-types";
+import type { CandidateIndexes, CpuLists, Fleet, NodeUsage, OrderedNodes } from "./fleet-types";
 import { insertNode, removeNode, sortedNodes } from "./sorted-nodes";
 
 export function freeCardsTotal(usage: NodeUsage): number {
@@ -40,8 +40,9 @@ function remove(index: OrderedNodes, usage: NodeUsage): void {
   if (list) removeNode(list, usage);
 }
 
-function cpuListOf(lists: readonly [OrderedNodes, OrderedNodes], usage: NodeUsage): OrderedNodes {
-  return hasCards(usage) ? lists[1] : lists[0];
+/** The node's CPU list, or undefined where that list is not built yet (nothing to keep in order). */
+function cpuListOf(lists: CpuLists, usage: NodeUsage): OrderedNodes | undefined {
+  return hasCards(usage) ? lists.withCards : lists.withoutCards;
 }
 
 function isInClassIndex(usage: NodeUsage): usage is NodeUsage & { soleClass: string } {
@@ -57,8 +58,9 @@ function roleOf(usage: NodeUsage, roleLabel: string | undefined): string {
 export function unindexNode(indexes: CandidateIndexes, usage: NodeUsage): void {
   if (!usage.node.isReachable || indexes.roleLabel === undefined) return;
   const role = roleOf(usage, indexes.roleLabel);
-  const cpu = indexes.cpu.get(role);
-  if (cpu) remove(cpuListOf(cpu, usage), usage);
+  const cpuList = indexes.cpu.get(role);
+  const cpu = cpuList && cpuListOf(cpuList, usage);
+  if (cpu) remove(cpu, usage);
   if (!isInClassIndex(usage)) return;
   const index = indexes.byClass.get(usage.soleClass)?.get(role);
   if (index) remove(index, usage);
@@ -67,8 +69,9 @@ export function unindexNode(indexes: CandidateIndexes, usage: NodeUsage): void {
 export function reindexNode(indexes: CandidateIndexes, usage: NodeUsage): void {
   if (!usage.node.isReachable || indexes.roleLabel === undefined) return;
   const role = roleOf(usage, indexes.roleLabel);
-  const cpu = indexes.cpu.get(role);
-  if (cpu) insert(cpuListOf(cpu, usage), usage);
+  const cpuList = indexes.cpu.get(role);
+  const cpu = cpuList && cpuListOf(cpuList, usage);
+  if (cpu) insert(cpu, usage);
   if (!isInClassIndex(usage)) return;
   const index = indexes.byClass.get(usage.soleClass)?.get(role);
   if (index) insert(index, usage);
@@ -123,27 +126,36 @@ export function classIndex(
   return index;
 }
 
-export function cpuIndexes(
-  fleet: Fleet,
-  roleLabel: string,
-  role: string,
-): readonly [OrderedNodes, OrderedNodes] {
+function cpuList(members: NodeUsage[]): OrderedNodes {
+  return fill(
+    { bucketOf: (usage) => usage.replicaCount, compare: byMemoryShare, buckets: [] },
+    members,
+    true,
+  );
+}
+
+function isCpuMember(usage: NodeUsage, roleLabel: string, role: string): boolean {
+  return usage.node.isReachable && roleOf(usage, roleLabel) === role;
+}
+
+/** The role's list of reachable nodes without cards: where CPU requests look first. */
+export function cpuIndexes(fleet: Fleet, roleLabel: string, role: string): CpuLists {
   const indexes = indexesFor(fleet, roleLabel);
   const known = indexes.cpu.get(role);
   if (known) return known;
-  const reachable = fleet.nodes.filter(
-    (usage) => usage.node.isReachable && roleOf(usage, roleLabel) === role,
-  );
-  const list = (members: NodeUsage[]): OrderedNodes =>
-    fill(
-      { bucketOf: (usage) => usage.replicaCount, compare: byMemoryShare, buckets: [] },
-      members,
-      true,
-    );
-  const lists = [
-    list(reachable.filter((usage) => !hasCards(usage))),
-    list(reachable.filter(hasCards)),
-  ] as const;
+  const lists: CpuLists = {
+    withoutCards: cpuList(
+      fleet.nodes.filter((usage) => !hasCards(usage) && isCpuMember(usage, roleLabel, role)),
+    ),
+  };
   indexes.cpu.set(role, lists);
   return lists;
+}
+
+/** The role's list of reachable nodes with cards, built on first read and kept from then on. */
+export function cpuWithCards(fleet: Fleet, lists: CpuLists, roleLabel: string, role: string) {
+  lists.withCards ??= cpuList(
+    fleet.nodes.filter((usage) => hasCards(usage) && isCpuMember(usage, roleLabel, role)),
+  );
+  return lists.withCards;
 }

@@ -6,7 +6,7 @@
 // node met first in the original candidate order, so the answer is exactly what scoring every
 // candidate would give; exhaustiveFits does that and the tests hold the two to each other.
 import type { Fleet, NodeUsage, OrderedNodes, SortedNodes } from "./fleet-types";
-import { classIndex, cpuIndexes } from "./node-index";
+import { classIndex, cpuIndexes, cpuWithCards } from "./node-index";
 import { nodeFits, type NodeCheck } from "./predicates";
 import {
   cannotBeat,
@@ -56,11 +56,11 @@ function byRank(a: RankedFit, b: RankedFit): number {
   return compareScores(a.score, b.score) || a.order - b.order;
 }
 
-function isSetApart(usage: NodeUsage, request: PlacementRequest): boolean {
+function isSetApart(fleet: Fleet, usage: NodeUsage, request: PlacementRequest): boolean {
   return (
     usage.modelCounts?.has(request.model) === true ||
     usage.cachedSources.has(request.source) ||
-    isNearModel(usage, request.model)
+    isNearModel(fleet, usage, request.model)
   );
 }
 
@@ -76,7 +76,7 @@ function takeFrom(
   if (list === undefined) return false;
   for (const block of list.blocks)
     for (const usage of block) {
-      if (isSetApart(usage, check.request)) continue;
+      if (isSetApart(fleet, usage, check.request)) continue;
       check.usage = usage;
       if (nodeFits(check)) found.push(fitOf(check, fleet, rank));
       if (found.length >= wanted) return true;
@@ -91,9 +91,11 @@ function orderedFits(fleet: Fleet, check: NodeCheck, wanted: number): RankedFit[
   const role = check.request.nodeSelector[roleLabel] ?? "";
   if (check.request.gpu === undefined) {
     // Nodes without cards first, each list by replica count: the order of the CPU score.
-    for (const index of cpuIndexes(fleet, roleLabel, role))
-      for (const list of index.buckets)
-        if (takeFrom(list, check, 0, found, fleet, wanted)) return found;
+    const lists = cpuIndexes(fleet, roleLabel, role);
+    for (const list of lists.withoutCards.buckets)
+      if (takeFrom(list, check, 0, found, fleet, wanted)) return found;
+    for (const list of cpuWithCards(fleet, lists, roleLabel, role).buckets)
+      if (takeFrom(list, check, 0, found, fleet, wanted)) return found;
     return found;
   }
   // Fewest free cards first (packing), then the classes in the request's order, then position.
@@ -144,7 +146,7 @@ function weighEach(
   nodes: Iterable<NodeUsage> | undefined,
   check: NodeCheck,
   fleet: Fleet,
-  keep: (usage: NodeUsage, request: PlacementRequest) => boolean,
+  keep: (fleet: Fleet, usage: NodeUsage, request: PlacementRequest) => boolean,
   best: RankedFit[],
   scratch: number[],
 ): void {
@@ -153,7 +155,7 @@ function weighEach(
   for (const usage of nodes ?? NO_NODES) {
     const worst = best.length < wanted ? undefined : best[wanted - 1];
     if (worst !== undefined && cannotBeat(usage, request, worst.score)) continue;
-    if (!keep(usage, request) || !isCandidate(usage, check)) continue;
+    if (!keep(fleet, usage, request) || !isCandidate(usage, check)) continue;
     const gpuClass =
       request.gpu === undefined ? undefined : classOnNode(usage, classes, request.gpus);
     // No class with enough free cards: the cards check would refuse this node.
@@ -169,11 +171,12 @@ function weighEach(
 
 // Each node is weighed by one pass only: a node near the model (its rack or PDU holds a replica)
 // by the near pass, one holding the model but in no such domain by the model pass.
-const withoutModel = (usage: NodeUsage, request: PlacementRequest) =>
-  usage.modelCounts?.has(request.model) !== true && !isNearModel(usage, request.model);
-const withoutModelOrWeights = (usage: NodeUsage, request: PlacementRequest) =>
-  withoutModel(usage, request) && !usage.cachedSources.has(request.source);
-const notNear = (usage: NodeUsage, request: PlacementRequest) => !isNearModel(usage, request.model);
+const withoutModel = (fleet: Fleet, usage: NodeUsage, request: PlacementRequest) =>
+  usage.modelCounts?.has(request.model) !== true && !isNearModel(fleet, usage, request.model);
+const withoutModelOrWeights = (fleet: Fleet, usage: NodeUsage, request: PlacementRequest) =>
+  withoutModel(fleet, usage, request) && !usage.cachedSources.has(request.source);
+const notNear = (fleet: Fleet, usage: NodeUsage, request: PlacementRequest) =>
+  !isNearModel(fleet, usage, request.model);
 const anyNode = () => true;
 
 /** The best nodes for a request: one, or `request.nodes` for a multi-node replica, best first. */

@@ -3,7 +3,7 @@
 // prefers the node whose domains hold the fewest. The counts live in the fleet and change as
 // replicas are added, like the per-node counts.
 import { domainOf, type DomainKind } from "../facility/domains";
-import type { Fleet, NodeUsage } from "./fleet-types";
+import type { DomainMark, Fleet, NodeUsage } from "./fleet-types";
 import type { ExistingReplica, PlacementNode } from "./types";
 
 const SPREAD_KINDS: readonly DomainKind[] = ["rack", "pdu"];
@@ -33,6 +33,13 @@ export function domainCounts(fleet: Fleet, domain: string): Map<string, number> 
   return counts;
 }
 
+/** A spread domain's mark (see NearModel), made on first use and shared by its nodes. */
+export function domainMark(fleet: Fleet, domain: string): DomainMark {
+  let mark = fleet.domainMarks.get(domain);
+  if (!mark) fleet.domainMarks.set(domain, (mark = { stamp: 0 }));
+  return mark;
+}
+
 /**
  * Counts a replica once in each rack and PDU its shards are in. A replica on one node needs no
  * set to count each domain once (a node names each kind once), and most replicas are on one node:
@@ -45,26 +52,35 @@ export function noteSpread(fleet: Fleet, replica: ExistingReplica): void {
     const usage = fleet.byId.get(only.nodeId);
     const domains = usage?.spreadDomains ?? NO_DOMAINS;
     for (let at = 0; at < domains.length; at += 1)
-      noteDomain(fleet, domains[at] as string, usage?.spreadCounts[at], replica.model);
+      noteDomain(
+        fleet,
+        domains[at] as string,
+        usage?.spreadCounts[at],
+        usage?.spreadMarks[at],
+        replica.model,
+      );
     return;
   }
   const domains = new Set<string>();
   for (const shard of replica.shards)
     for (const domain of fleet.byId.get(shard.nodeId)?.spreadDomains ?? NO_DOMAINS)
       domains.add(domain);
-  for (const domain of domains) noteDomain(fleet, domain, undefined, replica.model);
+  for (const domain of domains) noteDomain(fleet, domain, undefined, undefined, replica.model);
 }
 
 function noteDomain(
   fleet: Fleet,
   domain: string,
   known: Map<string, number> | undefined,
+  knownMark: DomainMark | undefined,
   model: string,
 ): void {
   const counts = known ?? domainCounts(fleet, domain);
   const count = counts.get(model) ?? 0;
   counts.set(model, count + 1);
   if (count > 0) return;
+  if (fleet.near.model === model)
+    (knownMark ?? domainMark(fleet, domain)).stamp = fleet.near.serial;
   const near = fleet.domainsNearModel.get(model);
   if (near) near.push(domain);
   else fleet.domainsNearModel.set(model, [domain]);
@@ -77,8 +93,24 @@ export function nearCount(usage: NodeUsage, model: string): number {
   return total;
 }
 
-export function isNearModel(usage: NodeUsage, model: string): boolean {
-  for (const counts of usage.spreadCounts) if (counts.has(model)) return true;
+/** The serial the model's domains are marked with, marking them first if another model's are. */
+function markNear(fleet: Fleet, model: string): number {
+  const near = fleet.near;
+  if (near.model === model) return near.serial;
+  near.model = model;
+  near.serial += 1;
+  for (const domain of fleet.domainsNearModel.get(model) ?? NO_DOMAINS)
+    domainMark(fleet, domain).stamp = near.serial;
+  return near.serial;
+}
+
+/** Whether the node's rack or PDU holds a replica of the model. */
+export function isNearModel(fleet: Fleet, usage: NodeUsage, model: string): boolean {
+  const marks = usage.spreadMarks;
+  if (marks.length === 0) return false;
+  const serial = markNear(fleet, model);
+  for (let at = 0; at < marks.length; at += 1)
+    if ((marks[at] as DomainMark).stamp === serial) return true;
   return false;
 }
 
