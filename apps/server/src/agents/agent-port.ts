@@ -125,11 +125,12 @@ export function startAgentPort(options: AgentPortOptions): Promise<AgentServer> 
           if (line.includes("refused")) metrics.refusedAgents.inc();
           log(line);
         },
+        // The RegisterAck waits for this write, so an acknowledged node is known to nodes.get.
+        saveRegistration: inventory.registered,
         onRegistered: (register) => {
           logSession(
             `node ${register.nodeName} (${register.nodeId}) registered from ${socket.remoteAddress}`,
           );
-          void inventory.registered(register);
           plane.onRegistered(register.nodeId, register.replicas);
           void sendEngineBuild(register);
         },
