@@ -1,6 +1,7 @@
 // The three P7 measurements over a fleet of SimAgents: CPU per heartbeat frame over a steady
 // window, how soon a heartbeat's sample shows through the API, and a reconnect storm.
 import { TRPCClientError, type TRPCClient } from "@trpc/client";
+import { createBackoff, DEFAULT_BACKOFF } from "@llmgw/agent";
 import type { AppRouter } from "@llmgw/api";
 import { groupUsage } from "./proc";
 import type { SimAgent, Target } from "./sim-agent";
@@ -40,25 +41,48 @@ export async function connectAll(
 }
 
 /**
- * Connects every agent as connectAll does, and dials the ones that failed again after a pause, as
- * a real agent would, until `deadlineMs` has passed; answers the last failure of each still out.
+ * Connects every agent, `atOnce` at a time, each dialing again on its own when its dial fails (not
+ * after the whole round), until `deadlineMs` has passed; answers the last failure of each still
+ * out. With `agentBackoff` every dial waits first as apps/agent's reconnect does (full jitter,
+ * 0–0.5 s after a session that worked, the ceiling doubling after each failure); without it a
+ * failed dial waits 0.5 s.
  */
 export async function connectWithRetries(
   agents: SimAgent[],
   target: Target,
   intervalMs: number,
   deadlineMs: number,
-  atOnce = CONNECTS_AT_ONCE,
+  options: { atOnce?: number; agentBackoff?: boolean; onFailedDial?(why: string): void } = {},
 ): Promise<string[]> {
+  const atOnce = options.atOnce ?? CONNECTS_AT_ONCE;
   const startMs = Date.now();
-  let pending = agents;
-  let failures: string[] = [];
-  while (pending.length > 0) {
-    failures = await connectAll(pending, target, intervalMs, Math.min(atOnce, pending.length));
-    pending = pending.filter((agent) => agent.registeredAtMs === undefined);
-    if (pending.length === 0 || Date.now() - startMs >= deadlineMs) break;
-    await sleep(RETRY_PAUSE_MS);
-  }
+  const failures: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let at = next++; at < agents.length; at = next++) {
+      const agent = agents[at];
+      if (!agent) continue;
+      const backoff = options.agentBackoff
+        ? createBackoff({ ...DEFAULT_BACKOFF, random: Math.random })
+        : undefined;
+      for (;;) {
+        if (backoff) await sleep(backoff.nextDelayMs());
+        try {
+          await agent.connect(target, Math.random() * intervalMs);
+          break;
+        } catch (error) {
+          const why = error instanceof Error ? error.message : String(error);
+          options.onFailedDial?.(why);
+          if (Date.now() - startMs >= deadlineMs) {
+            failures.push(`${agent.nodeId}: ${why}`);
+            break;
+          }
+          if (!backoff) await sleep(RETRY_PAUSE_MS);
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(atOnce, agents.length) }, worker));
   return failures;
 }
 
@@ -156,9 +180,16 @@ export interface Storm {
   registeredInTheEnd: number;
   lastRegisteredMs: number;
   readyInApi: number;
+  /** Dials that failed during the storm (each agent dials again after its backoff). */
+  failedDials: number;
+  /** A few of their reasons, node id left out, with how often each was seen. */
+  failureReasons: string[];
 }
 
-/** Cuts every socket at once, then every agent dials back at once; counts who is registered when. */
+/**
+ * Cuts every socket at once, then every agent dials back as apps/agent does (its jittered
+ * reconnect delay, then its backoff after a failed dial); counts who is registered when.
+ */
 export async function reconnectStorm(
   agents: SimAgent[],
   target: Target,
@@ -167,13 +198,17 @@ export async function reconnectStorm(
 ): Promise<Storm> {
   for (const agent of agents) agent.drop();
   const startMs = Date.now();
-  await connectWithRetries(
-    agents,
-    target,
-    intervalMs,
-    STORM_DEADLINE_MS + STORM_RETRY_MS,
-    agents.length,
-  );
+  const reasons = new Map<string, number>();
+  let failedDials = 0;
+  await connectWithRetries(agents, target, intervalMs, STORM_DEADLINE_MS + STORM_RETRY_MS, {
+    atOnce: agents.length,
+    agentBackoff: true,
+    onFailedDial: (why) => {
+      failedDials += 1;
+      const reason = why.replace(/^sim-\d+: /, "");
+      reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    },
+  });
   const times = agents.flatMap((agent) =>
     agent.registeredAtMs === undefined ? [] : [agent.registeredAtMs - startMs],
   );
@@ -186,5 +221,10 @@ export async function reconnectStorm(
     registeredInTheEnd: times.length,
     lastRegisteredMs: Math.max(0, ...times),
     readyInApi: nodes.filter((node) => node.state === "ready").length,
+    failedDials,
+    failureReasons: [...reasons]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([reason, count]) => `${count} × ${reason}`),
   };
 }

@@ -73,13 +73,15 @@ over the interval. The baseline is a bare \`ws\` server with the same TLS (the s
 client certificates required) that reads each frame and discards it, fed the same agents' frames in
 the same run. CPU is the server process's own (utime + stime from /proc) over a ${info.seconds} s
 steady window, divided by the heartbeats sent in it. An agent whose dial fails (on a loaded machine
-a handshake can miss the agent port's 10 s register window) dials again after 0.5 s, for up to 30 s,
-as a real agent would. *Visible in the API*: a sampled node that registered is first waited for until
-\`nodes.get\` knows it (its registration is written in a batch after the RegisterAck; one not known
-within 10 s is a named error); then its next heartbeat carries a marked card-memory value and
-\`nodes.get\` is polled every 10 ms until it shows it (the delay runs from the frame leaving the
-agent). *Storm*: every socket is cut at once and every agent dials back at once; an agent that fails
-retries after 0.5 s. The per-address cap on unregistered sockets is raised to the fleet size, since
+a handshake can miss the agent port's 10 s register window) dials again on its own after 0.5 s, for up
+to 30 s, as a real agent would. *Visible in the API*: a sampled node that registered (the RegisterAck
+comes once its registration is written, so \`nodes.get\` knows it; one not known within 10 s is a
+named error) gets a marked card-memory value in its next heartbeat, and \`nodes.get\` is polled every
+10 ms until it shows it (the delay runs from the frame leaving the agent). *Storm*: every socket is
+cut at once and every agent dials back as apps/agent does: after its jittered reconnect delay (0 to
+0.5 s), and after a failed dial its backoff (full jitter, the ceiling doubling from 1 s); the agent
+port runs at most 64 TLS handshakes at once and closes further connections at once. The bench prints
+how many dials failed and why. The per-address cap on unregistered sockets is raised to the fleet size, since
 every simulated agent dials from 127.0.0.1.
 
 Command (from the repository root): \`${info.command}\` (\`--agents 500,1000,2000\` runs each size on a

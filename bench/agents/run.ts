@@ -94,6 +94,9 @@ async function measureSize(
 
   log(`${options.agents} agents: reconnect storm`);
   const storm = await reconnectStorm(agents, llmgwTarget, HEARTBEAT_INTERVAL_MS, api);
+  log(
+    `${options.agents} agents: storm: ${storm.registeredInDeadline} registered within 10 s, the last after ${(storm.lastRegisteredMs / 1000).toFixed(1)} s; ${storm.failedDials} dials failed${storm.failureReasons.length > 0 ? ` (${storm.failureReasons.join("; ")})` : ""}`,
+  );
   if (storm.registeredInTheEnd < storm.agents)
     problems.push(
       `storm: ${storm.agents - storm.registeredInTheEnd} agents never registered again`,

@@ -6,7 +6,7 @@
 import { messageOf } from "@llmgw/domain";
 import type { IncomingMessage } from "node:http";
 import { createServer, type Server } from "node:https";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import type { TLSSocket } from "node:tls";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { frameBytes } from "./frame-bytes";
@@ -20,6 +20,8 @@ import {
 import {
   AgentAdmission,
   CLOSE_GRACE_MS,
+  HandshakeGate,
+  HANDSHAKES_AT_ONCE_MAX,
   meterPreRegister,
   PRE_REGISTER_BYTES_MAX,
   REGISTER_FRAME_BYTES_MAX,
@@ -45,6 +47,8 @@ export interface AgentServerOptions {
   maxFrameBytes: number;
   /** Sockets from one address that may be connected and not yet registered at once. */
   unregisteredPerAddressMax: number;
+  /** TLS handshakes run at once; more connections are closed at once (HANDSHAKES_AT_ONCE_MAX). */
+  handshakesAtOnceMax?: number;
   /** The server's key and certificate, and the cluster CA client certificates must chain to. */
   tls: { key: string; cert: string; ca: string };
   /** The HTTPS routes beside the WebSocket. */
@@ -99,7 +103,20 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
       handleAgentRequest({ ...options, overCap, admit, log: options.log }, req, res);
     },
   );
-  http.on("secureConnection", (socket: TLSSocket) => admission.accept(socket));
+  // A reconnect storm is let in a few handshakes at a time: the rest are closed before any TLS
+  // work and dial again after their backoff, so the handshakes let in finish in time.
+  const gate = new HandshakeGate(options.handshakesAtOnceMax ?? HANDSHAKES_AT_ONCE_MAX);
+  http.on("connection", (socket: Socket) => {
+    if (!gate.connected(socket))
+      options.onRefused(
+        socket.remoteAddress ?? "",
+        `${gate.max} TLS handshakes were under way; dial again after a pause`,
+      );
+  });
+  http.on("secureConnection", (socket: TLSSocket) => {
+    gate.handshaken(socket);
+    admission.accept(socket);
+  });
   // A failed handshake (a plain ws:// client, a wrong CA) must never take the process down.
   http.on("tlsClientError", () => undefined);
   const wss = new WebSocketServer({

@@ -6,13 +6,18 @@ import {
   ErrorCode,
   RegisterSchema,
   type Envelope,
+  type Register,
   type EnvelopeInit,
 } from "@llmgw/proto";
 import { FleetRegistry } from "../fleet/registry";
 import type { AgentSocket } from "./agent-socket";
 import { createAgentSession } from "./session";
 
-function harness(certificateNodeId = "node-1", agentUrls?: () => readonly string[]) {
+function harness(
+  certificateNodeId = "node-1",
+  agentUrls?: () => readonly string[],
+  saveRegistration?: (register: Register) => Promise<void>,
+) {
   const sent: EnvelopeInit[] = [];
   const closed: Array<{ code: number; reason: string }> = [];
   const socket: AgentSocket = {
@@ -34,6 +39,7 @@ function harness(certificateNodeId = "node-1", agentUrls?: () => readonly string
     onDisconnected: () => undefined,
     log: (line) => logs.push(line),
     ...(agentUrls ? { agentUrls } : {}),
+    ...(saveRegistration ? { saveRegistration } : {}),
   });
   return {
     session,
@@ -132,6 +138,59 @@ describe("agent session", () => {
     registry.connect(create(RegisterSchema, { nodeId: "node-1", nodeName: "n1" }), 999_999, 2_000);
     first.session.onClose();
     expect(registry.get("node-1")?.isConnected).toBe(true);
+  });
+});
+
+describe("agent session: the RegisterAck waits for the registration to be written", () => {
+  const deferred = () => {
+    let settle: { resolve(): void; reject(error: Error): void } = {
+      resolve: () => undefined,
+      reject: () => undefined,
+    };
+    const promise = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+    return { promise, ...settle };
+  };
+  const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("sends no RegisterAck until the node's registration is saved (nodes.get knows it by then)", async () => {
+    const write = deferred();
+    const saved: string[] = [];
+    const h = harness("node-1", undefined, (r) => {
+      saved.push(r.nodeId);
+      return write.promise;
+    });
+    h.session.onEnvelope(register());
+    expect(saved).toEqual(["node-1"]);
+    // Live at once (heartbeats are recorded), but not acknowledged while the write is pending.
+    expect(h.session.isRegistered()).toBe(true);
+    expect(h.registry.get("node-1")?.isConnected).toBe(true);
+    await flush();
+    expect(h.sent).toEqual([]);
+    expect(h.registered).toEqual([]);
+    write.resolve();
+    await flush();
+    expect(h.sent[0]).toMatchObject({ requestId: "r1", msg: { case: "registerAck" } });
+    expect(h.registered).toEqual(["node-1"]);
+  });
+
+  it("acknowledges a node whose write failed (it is live; the writer logged the failure)", async () => {
+    const write = deferred();
+    const h = harness("node-1", undefined, () => write.promise);
+    h.session.onEnvelope(register());
+    write.reject(new Error("store down"));
+    await flush();
+    expect(h.sent[0]).toMatchObject({ msg: { case: "registerAck" } });
+  });
+
+  it("acknowledges nothing on a socket that closed while its registration was written", async () => {
+    const write = deferred();
+    const h = harness("node-1", undefined, () => write.promise);
+    h.session.onEnvelope(register());
+    h.session.onClose();
+    write.resolve();
+    await flush();
+    expect(h.sent).toEqual([]);
+    expect(h.registered).toEqual([]);
   });
 });
 

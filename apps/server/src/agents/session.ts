@@ -17,6 +17,13 @@ export interface SessionDeps {
   serverVersion: string;
   registry: FleetRegistry;
   nowMs(): number;
+  /**
+   * Writes the node's registration to the store. The RegisterAck waits for it, so an acknowledged
+   * node is known to the API (`nodes.get`) at once; a failed write is logged by the writer, and the
+   * node is acknowledged all the same (it is live; the next registration writes it again).
+   */
+  saveRegistration?(register: Register): Promise<void>;
+  /** After the RegisterAck: the node is live and acknowledged. */
   onRegistered(register: Register): void;
   onDisconnected(nodeId: string): void;
   log(line: string): void;
@@ -37,6 +44,7 @@ let nextSessionId = 1;
 export function createAgentSession(socket: AgentSocket, deps: SessionDeps): AgentSessionHandler {
   const sessionId = nextSessionId++;
   let nodeId: string | null = null;
+  let isClosed = false;
 
   const nameOf = (id: string) => deps.registry.get(id)?.register.nodeName ?? id;
   const refuse = (code: ErrorCode, message: string) =>
@@ -61,19 +69,26 @@ export function createAgentSession(socket: AgentSocket, deps: SessionDeps): Agen
     deps.registry.connect(msg, sessionId, deps.nowMs());
     deps.registry.sources.accept(msg.nodeName, msg.sourceConfigs, deps.log);
     deps.links?.attach(nodeId, sessionId, socket);
-    socket.send({
-      requestId: envelope.requestId,
-      msg: {
-        case: "registerAck",
-        value: {
-          nodeId,
-          heartbeatIntervalMs: deps.heartbeatIntervalMs,
-          serverVersion: deps.serverVersion,
-          agentUrls: [...(deps.agentUrls?.() ?? [])],
+    const acknowledge = () => {
+      // The socket closed while the registration was written: nothing to acknowledge.
+      if (isClosed) return;
+      socket.send({
+        requestId: envelope.requestId,
+        msg: {
+          case: "registerAck",
+          value: {
+            nodeId: msg.nodeId,
+            heartbeatIntervalMs: deps.heartbeatIntervalMs,
+            serverVersion: deps.serverVersion,
+            agentUrls: [...(deps.agentUrls?.() ?? [])],
+          },
         },
-      },
-    });
-    deps.onRegistered(msg);
+      });
+      deps.onRegistered(msg);
+    };
+    const saved = deps.saveRegistration?.(msg);
+    if (saved) void saved.then(acknowledge, acknowledge);
+    else acknowledge();
   };
 
   return {
@@ -127,6 +142,7 @@ export function createAgentSession(socket: AgentSocket, deps: SessionDeps): Agen
       }
     },
     onClose() {
+      isClosed = true;
       if (nodeId === null) return;
       deps.registry.disconnect(nodeId, sessionId, deps.nowMs());
       deps.links?.detach(nodeId, sessionId);

@@ -1,9 +1,10 @@
 // Persists what agents report at registration, and when each node was last heard, so the fleet
 // is known again after a restart.
 import { messageOf, must } from "@llmgw/domain";
-import { eq, gpus, inArray, nodes, sql, type Database } from "@llmgw/db";
+import { eq, nodes, sql, type Database } from "@llmgw/db";
 import type { Gpu, Register } from "@llmgw/proto";
 import type { FleetRegistry } from "./registry";
+import { writeRegistrations } from "./registration-write";
 import { createWriteBatch } from "./write-batch";
 
 /** Registrations saved in one transaction at most (8 cards each: 4,000 card rows). */
@@ -33,64 +34,23 @@ function nodeRow(register: Register, now: Date) {
   };
 }
 
-const excluded = (column: { name: string }) => sql`excluded.${sql.identifier(column.name)}`;
-/** Cards per INSERT: 15 parameters each, well under PostgreSQL's 65,535 per statement. */
-const CARDS_PER_INSERT = 2_000;
-
 /**
  * Nodes' registrations (one or many) in one transaction of a few statements: each node's row and
- * its cards anew. A reconnect storm of 2,000 agents was 8,000 statements in 2,000 transactions.
+ * its cards anew (registration-write.ts). A reconnect storm of 2,000 agents was 8,000 statements in
+ * 2,000 transactions, then 4 statements a batch whose parameters Drizzle built one by one.
  */
 async function saveRegistrations(
   db: Database,
   registers: readonly Register[],
   now: Date,
 ): Promise<void> {
-  const rows = registers.map((register) => ({ ...nodeRow(register, now), firstSeenAt: now }));
+  const rows = registers.map((register) => nodeRow(register, now));
   const cardsByUuid = new Map(
     registers.flatMap((register) =>
       (register.hardware?.gpus ?? []).map((gpu) => [gpu.uuid, gpuRow(register.nodeId, gpu, now)]),
     ),
   );
-  const cards = [...cardsByUuid.values()];
-  await db.transaction(async (tx) => {
-    await tx
-      .insert(nodes)
-      .values(rows)
-      .onConflictDoUpdate({
-        target: nodes.id,
-        set: {
-          name: excluded(nodes.name),
-          agentVersion: excluded(nodes.agentVersion),
-          labels: excluded(nodes.labels),
-          engines: excluded(nodes.engines),
-          features: excluded(nodes.features),
-          isSimulated: excluded(nodes.isSimulated),
-          simulationProfile: excluded(nodes.simulationProfile),
-          host: excluded(nodes.host),
-          memoryBytesTotal: excluded(nodes.memoryBytesTotal),
-          diskBytesTotal: excluded(nodes.diskBytesTotal),
-          lastSeenAt: excluded(nodes.lastSeenAt),
-        },
-      });
-    await tx.delete(gpus).where(
-      inArray(
-        gpus.nodeId,
-        rows.map((row) => row.id),
-      ),
-    );
-    for (let start = 0; start < cards.length; start += CARDS_PER_INSERT) {
-      const chunk = cards.slice(start, start + CARDS_PER_INSERT);
-      // A card moved from another node (or a re-imaged node) belongs to this one now.
-      await tx.delete(gpus).where(
-        inArray(
-          gpus.uuid,
-          chunk.map((card) => card.uuid),
-        ),
-      );
-      await tx.insert(gpus).values(chunk);
-    }
-  });
+  await writeRegistrations(db, rows, [...cardsByUuid.values()]);
 }
 
 function gpuRow(nodeId: string, gpu: Gpu, now: Date) {

@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { DEFAULT_LIVENESS } from "@llmgw/domain";
 import { RegisterSchema } from "@llmgw/proto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { startLivenessSweep } from "./liveness-sweep";
+import { startLivenessSweep, TRANSITION_LINES_MAX } from "./liveness-sweep";
 import { FleetRegistry } from "./registry";
 
 const T0 = 100_000;
@@ -42,5 +42,31 @@ describe("startLivenessSweep", () => {
         { nodeId: "b", at: T0 },
       ],
     ]);
+  });
+
+  it("logs at most TRANSITION_LINES_MAX transitions a round and counts the rest in one line", () => {
+    const registry = new FleetRegistry();
+    const count = 500;
+    for (let i = 0; i < count; i++)
+      registry.connect(create(RegisterSchema, { nodeId: `n${i}`, nodeName: `n${i}` }), i, T0);
+    const lines: string[] = [];
+    const sweep = startLivenessSweep({
+      registry,
+      policy: DEFAULT_LIVENESS,
+      nowMs: () => Date.now(),
+      log: (line) => lines.push(line),
+      saveLastSeen: () => Promise.resolve(),
+    });
+    vi.advanceTimersByTime(1_000);
+    // Every node drops at once (a reconnect storm): one round sees all of them go.
+    for (let i = 0; i < count; i++) registry.disconnect(`n${i}`, i, Date.now());
+    lines.length = 0;
+    vi.advanceTimersByTime(1_000);
+    sweep.stop();
+    expect(lines).toHaveLength(TRANSITION_LINES_MAX + 1);
+    expect(lines[0]).toMatch(/^node n0 is /);
+    expect(lines.at(-1)).toMatch(
+      new RegExp(`^${count - TRANSITION_LINES_MAX} more nodes changed state in this round \\(`),
+    );
   });
 });
