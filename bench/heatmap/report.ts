@@ -86,12 +86,12 @@ from applying it (for the component: a React state update through \`flushSync\`)
 has been painted (a task posted from the next \`requestAnimationFrame\`). The baseline is the simplest direct
 canvas code for the same picture: every cell, \`fillStyle\` + \`fillRect\`, every update. Updates alternate
 between the two surfaces, so load from other work on the machine hits both alike. The component paints
-through a pixel buffer: it writes the pixels of the cards whose colour bucket changed into a \`Uint32Array\`,
-puts the rectangle around them onto an offscreen canvas (one \`putImageData\`) and copies that onto the
-visible canvas (one \`drawImage\`, no smoothing). Changed cards spread over the whole fleet make that
-rectangle the whole canvas, so an update costs about the same at 10 % as at 100 %: copying and compositing
-the canvas, not drawing cards, is what is left. At this size the cells are 4 px and the 1,100 × 640 px
-surface scrolls; both canvases hold every card.
+through a pixel buffer, and only the band of its canvas inside the scroll area's view: it writes the pixels
+of the cards in view whose colour bucket changed into a \`Uint32Array\`, puts the rectangle around them onto
+an offscreen canvas (one \`putImageData\`) and copies that onto the visible canvas (one \`drawImage\`, no
+smoothing). Cards out of view keep their last colour until a scroll brings them into view, when they are
+written the same way. At this size the cells are 4 px and the 1,100 × 640 px surface scrolls over a canvas
+about four times its height; both canvases hold every card, the baseline draws every one.
 
 ${resultsTable(scenarios)}
 

@@ -24,6 +24,8 @@ const RULES: Record<string, Rule> = {
   "auth.tokens": "self",
   "auth.revokeToken": "self",
   "nodes.list": "viewer",
+  "nodes.summary": "viewer",
+  "nodes.cards": "viewer",
   "nodes.get": "viewer",
   "nodes.history": "viewer",
   "nodes.remove": "admin",

@@ -21,6 +21,7 @@ export * from "./mcp/schemas";
 export * from "./mirrors/schemas";
 export * from "./models/schemas";
 export * from "./nodes/schemas";
+export * from "./nodes/summary";
 export * from "./people/schemas";
 export * from "./quotas/schemas";
 export * from "./reclaim/schemas";

@@ -69,7 +69,7 @@ function joinTokenView(): JoinTokenView {
 export function fakeServices() {
   return {
     nodes: {
-      list: vi.fn(async () => []),
+      list: vi.fn(async (): Promise<NodeView[]> => []),
       get: vi.fn(async (id: string): Promise<NodeView> => {
         throw unknownNode(id);
       }),

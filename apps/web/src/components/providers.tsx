@@ -2,12 +2,12 @@
 // Everything a console page needs from React context: preferences (language, theme), the query
 // cache and the typed tRPC client. Created once per tab.
 import type { AppRouter } from "@llmgw/api";
-import { TRPC_BATCH_CALLS_MAX, TRPC_PATH } from "@llmgw/api/schemas";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink } from "@trpc/client";
+import { createTRPCClient } from "@trpc/client";
 import { useState, type ReactNode } from "react";
 import { useIsClient } from "../hooks/use-is-client";
 import { isPermanentError } from "../lib/errors";
+import { consoleLinks } from "../lib/trpc-links";
 import { TRPCProvider } from "../trpc/react";
 import { AppRuntime } from "./app-runtime";
 import { PreferencesProvider } from "./preferences";
@@ -27,10 +27,7 @@ function createQueryClient(): QueryClient {
 }
 
 function createClient() {
-  // Same-origin path: the console's route handler relays it to the control plane with the cookie.
-  return createTRPCClient<AppRouter>({
-    links: [httpBatchLink({ url: TRPC_PATH, maxItems: TRPC_BATCH_CALLS_MAX })],
-  });
+  return createTRPCClient<AppRouter>({ links: consoleLinks() });
 }
 
 function ClientProviders({ children }: { children: ReactNode }) {

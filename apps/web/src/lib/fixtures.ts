@@ -1,5 +1,6 @@
 // Node and card factories for the console's unit tests; defaults look like a real H100 host.
-import type { GpuView, NodeView } from "@llmgw/api";
+import type { GpuView, NodeSummary, NodeView } from "@llmgw/api";
+import { nodeSummaryOf } from "@llmgw/api/schemas";
 
 export function gpuFixture(overrides: Partial<GpuView> = {}): GpuView {
   return {
@@ -59,4 +60,9 @@ export function nodeFixture(overrides: Partial<NodeView> = {}): NodeView {
     gpus: [],
     ...overrides,
   };
+}
+
+/** The nodes table's row for a node built like `nodeFixture`'s (the server summarises the same way). */
+export function nodeSummaryFixture(overrides: Partial<NodeView> = {}): NodeSummary {
+  return nodeSummaryOf(nodeFixture(overrides));
 }

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { gpuFixture, NARROW_PCIE_LINK, nodeFixture } from "./fixtures";
+import { gpuFixture, NARROW_PCIE_LINK, nodeSummaryFixture } from "./fixtures";
 import {
-  gpuMemoryBytesTotal,
-  groupGpusByName,
+  gpuCount,
   isPcieDegraded,
   labelPairs,
   matchesFilter,
@@ -11,24 +10,13 @@ import {
   sortNodes,
 } from "./nodes";
 
-describe("groupGpusByName", () => {
-  it("counts cards per model in first-seen order", () => {
-    const gpus = [
-      gpuFixture({ index: 0 }),
-      gpuFixture({ index: 1, name: "NVIDIA L40S" }),
-      gpuFixture({ index: 2 }),
-    ];
-    expect(groupGpusByName(gpus)).toEqual([
-      { name: "NVIDIA H100 80GB HBM3", count: 2 },
-      { name: "NVIDIA L40S", count: 1 },
-    ]);
-    expect(groupGpusByName([])).toEqual([]);
-  });
-
-  it("sums GPU memory", () => {
-    expect(
-      gpuMemoryBytesTotal(nodeFixture({ gpus: [gpuFixture(), gpuFixture({ index: 1 })] })),
-    ).toBe(2 * 81_559 * 1024 ** 2);
+describe("gpuCount", () => {
+  it("counts the cards of every model", () => {
+    const node = nodeSummaryFixture({
+      gpus: [gpuFixture(), gpuFixture({ index: 1, name: "NVIDIA L40S" }), gpuFixture({ index: 2 })],
+    });
+    expect(gpuCount(node)).toBe(3);
+    expect(gpuCount(nodeSummaryFixture({ gpus: [] }))).toBe(0);
   });
 });
 
@@ -45,7 +33,7 @@ describe("isPcieDegraded", () => {
 });
 
 describe("matchesFilter", () => {
-  const node = nodeFixture({
+  const node = nodeSummaryFixture({
     name: "gpu-7",
     labels: { zone: "ist-1" },
     simulated: true,
@@ -62,9 +50,9 @@ describe("matchesFilter", () => {
 
 describe("sortNodes", () => {
   const nodes = [
-    nodeFixture({ id: "a", name: "node-10", gpus: [gpuFixture()] }),
-    nodeFixture({ id: "b", name: "node-2", gpus: [] }),
-    nodeFixture({ id: "c", name: "node-1", gpus: [gpuFixture(), gpuFixture({ index: 1 })] }),
+    nodeSummaryFixture({ id: "a", name: "node-10", gpus: [gpuFixture()] }),
+    nodeSummaryFixture({ id: "b", name: "node-2", gpus: [] }),
+    nodeSummaryFixture({ id: "c", name: "node-1", gpus: [gpuFixture(), gpuFixture({ index: 1 })] }),
   ];
 
   it("sorts names numerically and can reverse", () => {
@@ -100,7 +88,7 @@ describe("sortNodes", () => {
 
 describe("nodeWarnings", () => {
   it("counts cards on a degraded PCIe link and flags a nearly full disk", () => {
-    const node = nodeFixture({
+    const node = nodeSummaryFixture({
       gpus: [
         gpuFixture(),
         gpuFixture({ index: 1, pcieWidthCurrent: 8, pcieLink: NARROW_PCIE_LINK }),
@@ -111,16 +99,16 @@ describe("nodeWarnings", () => {
       { kind: "pcie", value: 1 },
       { kind: "diskLow", value: 5 },
     ]);
-    expect(nodeWarnings(nodeFixture({ gpus: [gpuFixture()] }))).toEqual([]);
+    expect(nodeWarnings(nodeSummaryFixture({ gpus: [gpuFixture()] }))).toEqual([]);
   });
 
   it("lets the filter find nodes with warnings and the table sort by them", () => {
-    const warned = nodeFixture({
+    const warned = nodeSummaryFixture({
       id: "w",
       name: "b-warned",
       gpus: [gpuFixture({ pcieWidthCurrent: 8, pcieLink: NARROW_PCIE_LINK })],
     });
-    const clean = nodeFixture({ id: "c", name: "a-clean", gpus: [gpuFixture()] });
+    const clean = nodeSummaryFixture({ id: "c", name: "a-clean", gpus: [gpuFixture()] });
     expect(matchesFilter(warned, "warning")).toBe(true);
     expect(matchesFilter(warned, "pcie")).toBe(true);
     expect(matchesFilter(clean, "warning")).toBe(false);

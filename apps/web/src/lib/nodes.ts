@@ -1,23 +1,8 @@
-// Pure helpers for the nodes views: how a node's cards are summarised, how the table filters and
-// sorts. Kept out of the components so they can be unit-tested without a DOM.
-import type { GpuView, NodeView } from "@llmgw/api";
+// Pure helpers for the nodes views: how the table filters and sorts the node summaries
+// (`nodes.summary`), how a card's link is judged. Kept out of the components so they can be
+// unit-tested without a DOM.
+import type { GpuView, NodeSummary } from "@llmgw/api";
 import { sortRowsBy, type SortState as GenericSortState } from "./sort";
-
-export interface GpuGroup {
-  name: string;
-  count: number;
-}
-
-/** Cards grouped by model name in first-seen order, so `8 × H100` reads as one entry. */
-export function groupGpusByName(gpus: readonly GpuView[]): GpuGroup[] {
-  const groups = new Map<string, number>();
-  for (const gpu of gpus) groups.set(gpu.name, (groups.get(gpu.name) ?? 0) + 1);
-  return [...groups].map(([name, count]) => ({ name, count }));
-}
-
-export function gpuMemoryBytesTotal(node: NodeView): number {
-  return node.gpus.reduce((sum, gpu) => sum + gpu.memoryBytesTotal, 0);
-}
 
 /**
  * A link is degraded when, as seated, it carries less than the card could: fewer lanes in use, or
@@ -38,10 +23,9 @@ export interface NodeWarning {
 const DISK_FREE_WARN_PERCENT = 10;
 
 /** What an operator should look at on this node, most important first. */
-export function nodeWarnings(node: NodeView): NodeWarning[] {
+export function nodeWarnings(node: NodeSummary): NodeWarning[] {
   const warnings: NodeWarning[] = [];
-  const degraded = node.gpus.filter(isPcieDegraded).length;
-  if (degraded > 0) warnings.push({ kind: "pcie", value: degraded });
+  if (node.pcieDegradedCount > 0) warnings.push({ kind: "pcie", value: node.pcieDegradedCount });
   if (node.disk.bytesFree != null && node.disk.bytesTotal > 0) {
     const freePercent = (node.disk.bytesFree / node.disk.bytesTotal) * 100;
     if (freePercent < DISK_FREE_WARN_PERCENT)
@@ -60,7 +44,7 @@ export function labelPairs(labels: Record<string, string>): string[] {
  * Every word of the query must appear somewhere in the node's searchable text. Identifiers are
  * matched with locale-independent lowercasing so `gpu=H100` finds the same nodes in every language.
  */
-export function matchesFilter(node: NodeView, query: string): boolean {
+export function matchesFilter(node: NodeSummary, query: string): boolean {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
   const haystack = [
@@ -72,7 +56,7 @@ export function matchesFilter(node: NodeView, query: string): boolean {
     node.os,
     node.arch,
     ...labelPairs(node.labels),
-    ...node.gpus.map((gpu) => gpu.name),
+    ...node.gpuGroups.map((group) => group.name),
     // "warning" finds every node with one; "pcie" or "disklow" a kind.
     ...nodeWarnings(node).map((warning) => `warning ${warning.kind}`),
   ]
@@ -96,13 +80,18 @@ export type SortKey =
 
 export type SortState = GenericSortState<SortKey>;
 
-const SORT_VALUES: Record<SortKey, (node: NodeView) => string | number> = {
+/** Cards on the node, all models together. */
+export function gpuCount(node: NodeSummary): number {
+  return node.gpuGroups.reduce((sum, group) => sum + group.count, 0);
+}
+
+const SORT_VALUES: Record<SortKey, (node: NodeSummary) => string | number> = {
   name: (node) => node.name,
   state: (node) => node.state,
-  gpus: (node) => node.gpus.length,
-  gpuMemory: gpuMemoryBytesTotal,
-  cpuCores: (node) => node.cpu.cores,
-  memory: (node) => node.memory.bytesTotal,
+  gpus: gpuCount,
+  gpuMemory: (node) => node.gpuMemoryBytesTotal,
+  cpuCores: (node) => node.cpuCores,
+  memory: (node) => node.memoryBytesTotal,
   disk: (node) => node.disk.bytesFree ?? -1,
   agentVersion: (node) => node.agentVersion,
   simulated: (node) => (node.simulated ? 1 : 0),
@@ -111,7 +100,7 @@ const SORT_VALUES: Record<SortKey, (node: NodeView) => string | number> = {
 };
 
 /** Sorted copy; ties fall back to the name so rows never swap places between refreshes. */
-export function sortNodes(nodes: readonly NodeView[], sort: SortState): NodeView[] {
+export function sortNodes(nodes: readonly NodeSummary[], sort: SortState): NodeSummary[] {
   return sortRowsBy(nodes, sort, SORT_VALUES, [(node) => node.name, (node) => node.id]);
 }
 

@@ -7,11 +7,23 @@ import {
   nodeViewSchema,
   removedNodeSchema,
 } from "./schemas";
+import { fleetCardsOf, fleetCardsSchema, nodeSummaryOf, nodeSummarySchema } from "./summary";
 import { nodeCordonInputSchema } from "../facility/schemas";
 import { adminProcedure, authedProcedure, listQuery, router } from "../trpc";
 
 export const nodesRouter = router({
+  /** Every node in full: the CLI's list. The console polls the two light forms below. */
   list: listQuery(nodeViewSchema, (services) => services.nodes.list()),
+
+  /** A summary per node: what the nodes table shows (P9: a tenth of `list` at 2,000 nodes). */
+  summary: listQuery(nodeSummarySchema, async (services) =>
+    (await services.nodes.list()).map(nodeSummaryOf),
+  ),
+
+  /** Every card's figures as columns, for the heatmap. */
+  cards: authedProcedure
+    .output(fleetCardsSchema)
+    .query(async ({ ctx }) => fleetCardsOf(await ctx.services.nodes.list())),
 
   get: authedProcedure
     .input(nodeIdInputSchema)

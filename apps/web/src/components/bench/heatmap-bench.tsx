@@ -8,6 +8,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { useTranslation } from "react-i18next";
 import { bucketOf, bucketStyles } from "../../lib/heatmap/colour";
+import { fleetCardsOf } from "@llmgw/api/schemas";
 import { fleetCells, type FleetCells } from "../../lib/heatmap/cells";
 import { fitLayout, type HeatmapLayout } from "../../lib/heatmap/layout";
 import { must } from "@llmgw/domain";
@@ -95,7 +96,10 @@ function paintBaseline(
 
 export function HeatmapBench() {
   const { t } = useTranslation("cluster");
-  const base = useMemo(() => fleetCells(syntheticFleet(NODES, CARDS_PER_NODE, 7)), []);
+  const base = useMemo(
+    () => fleetCells(fleetCardsOf(syntheticFleet(NODES, CARDS_PER_NODE, 7))),
+    [],
+  );
   const [cells, setCells] = useState<FleetCells>(base);
   const baselineRef = useRef<HTMLCanvasElement>(null);
   const gridRef = useRef<HTMLDivElement>(null);

@@ -24,17 +24,24 @@ export function CellTooltip({
   const { t: tc } = useTranslation();
   const lang = i18n.language;
   const node = cells.nodes[cells.nodeOfCell[cell] ?? -1];
-  const gpu = node?.gpus.find((card) => card.index === cells.cardOfCell[cell]);
-  if (!node || !gpu) return null;
+  if (!node) return null;
+  const reading = (values: Float32Array | Float64Array) => {
+    const value = values[cell] ?? NaN;
+    return Number.isNaN(value) ? null : value;
+  };
+  const name = cells.cardNames[cells.nameOfCell[cell] ?? -1] ?? "";
   const rows: [string, string][] = [
     [t("tooltip.node"), node.name],
-    [t("tooltip.card"), `${gpu.index} · ${gpu.name}`],
+    [t("tooltip.card"), `${cells.cardOfCell[cell] ?? ""} · ${name}`],
     [t("tooltip.model"), ownership?.replica.model ?? t("tooltip.free")],
     [t("tooltip.replica"), ownership?.replica.id ?? t("tooltip.noOwner")],
     [t("tooltip.owner"), ownership?.owner ?? t("tooltip.noOwner")],
-    [t("tooltip.utilization"), formatPercent(gpu.utilizationPercent, lang)],
-    [t("tooltip.memory"), formatBytesPair(gpu.memoryBytesUsed, gpu.memoryBytesTotal, lang)],
-    [t("tooltip.temperature"), formatCelsius(gpu.temperatureCelsius, lang)],
+    [t("tooltip.utilization"), formatPercent(reading(cells.utilization), lang)],
+    [
+      t("tooltip.memory"),
+      formatBytesPair(reading(cells.memoryBytesUsed), cells.memoryBytesTotal[cell] ?? 0, lang),
+    ],
+    [t("tooltip.temperature"), formatCelsius(reading(cells.temperature), lang)],
   ];
   return (
     <>

@@ -2,6 +2,7 @@
 // The landing page: every card of the fleet on one canvas, coloured by the chosen metric, beside
 // the capacity that is left and the replicas that could be stopped. Everything polls; previous
 // data stays on screen while a refresh is under way, so nothing jumps.
+import type { FleetCardsView } from "@llmgw/api";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useCallback, useMemo, useState } from "react";
@@ -21,6 +22,14 @@ import { HeatmapLegend } from "./heatmap-legend";
 
 const CLUSTER_REFETCH_INTERVAL_MS = 2000;
 const SIDE_REFETCH_INTERVAL_MS = 5000;
+const EMPTY_FLEET: FleetCardsView = {
+  nodes: [],
+  cardNames: [],
+  cards: {
+    ...{ index: [], nameOfCard: [], memoryMiBTotal: [], memoryMiBUsed: [] },
+    ...{ utilizationPercent: [], temperatureCelsius: [] },
+  },
+};
 
 function storedMetric(): HeatmapMetric {
   const stored = readStored(STORAGE_KEYS.clusterMetric);
@@ -59,7 +68,7 @@ function useClusterData() {
   const live = { placeholderData: keepPreviousData };
   return {
     nodes: useQuery(
-      trpc.nodes.list.queryOptions(undefined, {
+      trpc.nodes.cards.queryOptions(undefined, {
         ...live,
         refetchInterval: CLUSTER_REFETCH_INTERVAL_MS,
       }),
@@ -95,7 +104,7 @@ export function ClusterPage() {
   const [metric, setMetric] = useState<HeatmapMetric>(storedMetric);
   const data = useClusterData();
   const nodes = data.nodes.data;
-  const cells = useMemo(() => fleetCells(nodes ?? []), [nodes]);
+  const cells = useMemo(() => fleetCells(nodes ?? EMPTY_FLEET), [nodes]);
   const ownership = useMemo(() => {
     const owners = new Map((data.models.data ?? []).map((model) => [model.name, model.owner]));
     const byCard = new Map<string, CellOwnership>();
@@ -130,7 +139,7 @@ export function ClusterPage() {
     [cells, ownership],
   );
   const cardCount = cells.nodeOfCell.length;
-  const simulatedCount = (nodes ?? []).filter((node) => node.simulated && node.gpus.length).length;
+  const simulatedCount = cells.nodes.filter((node) => node.simulated).length;
 
   const heatmap =
     data.nodes.isError && !nodes ? (

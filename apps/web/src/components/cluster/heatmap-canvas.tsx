@@ -3,6 +3,7 @@
 // one hover outline and one tooltip): the cells are painted by HeatmapPainter into a pixel buffer
 // straight from typed arrays, and a refresh rewrites only the cards whose colour bucket changed. The layout is
 // recomputed only when the set of nodes or the available size changes, so the grid never jumps.
+// Only the cards in view are painted; a scroll paints those it brings into view.
 import {
   useCallback,
   useEffect,
@@ -113,6 +114,43 @@ function useCanvasSetup(
   return painter;
 }
 
+/** The rows of the canvas inside its scroll area and the window: the painter writes only those. */
+function setViewport(painter: HeatmapPainter, canvas: HTMLElement, container: HTMLElement): void {
+  const box = canvas.getBoundingClientRect();
+  const view = container.getBoundingClientRect();
+  const top = Math.max(view.top, 0) - box.top;
+  const bottom = Math.min(view.bottom, window.innerHeight) - box.top;
+  painter.setViewport(top, bottom);
+}
+
+/** A scroll (of the area or any ancestor) paints the cards it brings into view, once a frame. */
+function useRevealOnScroll(
+  painter: HeatmapPainter | null,
+  canvas: HTMLElement | null,
+  container: HTMLElement | null,
+  buckets: { current: Uint8Array },
+): void {
+  useEffect(() => {
+    if (!painter || !canvas || !container) return;
+    let frame = 0;
+    const onScroll = () => {
+      if (frame !== 0) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        setViewport(painter, canvas, container);
+        painter.paint(buckets.current);
+      });
+    };
+    window.addEventListener("scroll", onScroll, { capture: true, passive: true });
+    window.addEventListener("resize", onScroll, { passive: true });
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener("scroll", onScroll, { capture: true });
+      window.removeEventListener("resize", onScroll);
+    };
+  }, [painter, canvas, container, buckets]);
+}
+
 export function HeatmapCanvas(props: HeatmapCanvasProps) {
   const { cells, metric, onPainted } = props;
   const [container, setContainer] = useState<HTMLDivElement | null>(null);
@@ -134,11 +172,13 @@ export function HeatmapCanvas(props: HeatmapCanvasProps) {
   const buckets = useRef<Uint8Array>(new Uint8Array(0));
 
   useLayoutEffect(() => {
-    if (!painter || !layout) return;
+    if (!painter || !layout || !canvas || !container) return;
     buckets.current = bucketsFor(valuesOf(cells, metric), metric, buckets.current);
+    setViewport(painter, canvas, container);
     const painted = painter.paint(buckets.current);
     onPainted?.(painted);
-  }, [painter, layout, cells, metric, themeVersion, onPainted]);
+  }, [painter, layout, canvas, container, cells, metric, themeVersion, onPainted]);
+  useRevealOnScroll(painter, canvas, container, buckets);
 
   useEffect(() => {
     if (!canvas) return;

@@ -42,7 +42,7 @@ export function NodesPage() {
   const [sort, setSort] = useDeskState<SortState>("table.nodes.sort", isNodesSort, DEFAULT_SORT);
   const columnChoice = useHiddenColumns("nodes");
   const nodesQuery = useQuery(
-    trpc.nodes.list.queryOptions(undefined, {
+    trpc.nodes.summary.queryOptions(undefined, {
       refetchInterval: NODES_REFETCH_INTERVAL_MS,
       placeholderData: keepPreviousData,
     }),

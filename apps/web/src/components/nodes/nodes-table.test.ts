@@ -5,18 +5,18 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { describe, expect, it } from "vitest";
 import { createI18n } from "../../i18n/create-i18n";
-import { nodeFixture } from "../../lib/fixtures";
+import { nodeSummaryFixture } from "../../lib/fixtures";
 import type { Language } from "../../lib/preferences";
 import { NodesTable } from "./nodes-table";
 
 const nodes = [
-  nodeFixture({
+  nodeSummaryFixture({
     id: "a",
     name: "gpu-a",
     labels: { "llmgw.io/site": "dc1", "llmgw.io/rack": "r12", "llmgw.io/pdu": "p7" },
     cordon: "draining",
   }),
-  nodeFixture({ id: "b", name: "gpu-b" }),
+  nodeSummaryFixture({ id: "b", name: "gpu-b" }),
 ];
 
 function render(language: Language, hiddenIds: string[] = []): string {

@@ -1,7 +1,7 @@
 "use client";
 // The dense fleet table. Columns are data: each names its sort key (if sortable) and how a node
 // renders in it, so adding a column is one entry here plus one translation.
-import type { NodeView } from "@llmgw/api";
+import type { NodeSummary } from "@llmgw/api";
 import { formatLocation } from "@llmgw/domain";
 import type { TFunction } from "i18next";
 import Link from "next/link";
@@ -18,14 +18,7 @@ import {
   formatPercent,
   formatRelativeTime,
 } from "../../lib/format";
-import {
-  gpuMemoryBytesTotal,
-  groupGpusByName,
-  labelPairs,
-  nodeWarnings,
-  type SortKey,
-  type SortState,
-} from "../../lib/nodes";
+import { labelPairs, nodeWarnings, type SortKey, type SortState } from "../../lib/nodes";
 import { DataGrid, type GridColumn, type RowAttributes } from "../ui/data-grid";
 import type { ColumnChoice } from "../ui/column-chooser";
 import { openInWindowItem, RowMenu, type RowMenuItem } from "../ui/row-menu";
@@ -35,7 +28,7 @@ interface CellContext {
   lang: string;
   nowMs: number;
   t: TFunction<"nodes">;
-  menuItemsFor(node: NodeView): RowMenuItem[];
+  menuItemsFor(node: NodeSummary): RowMenuItem[];
 }
 
 interface Column {
@@ -43,12 +36,12 @@ interface Column {
   sortKey?: SortKey;
   isNumeric?: boolean;
   isFixed?: boolean;
-  render(node: NodeView, context: CellContext): ReactNode;
+  render(node: NodeSummary, context: CellContext): ReactNode;
 }
 
-function GpuSummary({ node, context }: { node: NodeView; context: CellContext }) {
-  if (node.gpus.length === 0) return <span className="muted">{context.t("cpuOnly")}</span>;
-  const text = groupGpusByName(node.gpus)
+function GpuSummary({ node, context }: { node: NodeSummary; context: CellContext }) {
+  if (node.gpuGroups.length === 0) return <span className="muted">{context.t("cpuOnly")}</span>;
+  const text = node.gpuGroups
     .map((group) => context.t("gpuGroup", { count: group.count, name: group.name }))
     .join(", ");
   return (
@@ -58,7 +51,7 @@ function GpuSummary({ node, context }: { node: NodeView; context: CellContext })
   );
 }
 
-function WarningsCell({ node, context }: { node: NodeView; context: CellContext }) {
+function WarningsCell({ node, context }: { node: NodeSummary; context: CellContext }) {
   const warnings = nodeWarnings(node);
   if (warnings.length === 0) return null;
   return (
@@ -137,19 +130,19 @@ const COLUMNS: Column[] = [
     sortKey: "gpuMemory",
     isNumeric: true,
     render: (node, { lang }) =>
-      node.gpus.length ? formatBytes(gpuMemoryBytesTotal(node), lang) : ABSENT,
+      node.gpuGroups.length ? formatBytes(node.gpuMemoryBytesTotal, lang) : ABSENT,
   },
   {
     id: "cpuCores",
     sortKey: "cpuCores",
     isNumeric: true,
-    render: (node, { lang }) => formatNumber(node.cpu.cores, lang),
+    render: (node, { lang }) => formatNumber(node.cpuCores, lang),
   },
   {
     id: "memory",
     sortKey: "memory",
     isNumeric: true,
-    render: (node, { lang }) => formatBytes(node.memory.bytesTotal, lang),
+    render: (node, { lang }) => formatBytes(node.memoryBytesTotal, lang),
   },
   {
     id: "disk",
@@ -190,7 +183,7 @@ const COLUMNS: Column[] = [
 ];
 
 interface NodesTableProps {
-  nodes: NodeView[];
+  nodes: NodeSummary[];
   sort: SortState;
   onSort(key: SortKey): void;
   navigation: RowNavigation;
@@ -202,7 +195,7 @@ interface NodesTableProps {
 /** A fleet of thousands of nodes draws only the rows in view (P9); a row is about 27 px tall. */
 const NODE_ROWS_VIRTUAL = { rowHeightPx: 27 };
 
-function nodeRowProps(node: NodeView): RowAttributes {
+function nodeRowProps(node: NodeSummary): RowAttributes {
   return { "data-testid": "node-row", "data-node-id": node.id, "data-node-name": node.name };
 }
 
@@ -217,11 +210,11 @@ export function NodesTable({
   const { t, i18n } = useTranslation("nodes");
   const { t: tc } = useTranslation();
   const nowMs = useNow();
-  const menuItemsFor = (node: NodeView): RowMenuItem[] => [
+  const menuItemsFor = (node: NodeSummary): RowMenuItem[] => [
     openInWindowItem(tc("openInNewWindow"), () => navigation.onOpenInWindow(node.id)),
   ];
   const context: CellContext = { lang: i18n.language, nowMs, t, menuItemsFor };
-  const columns = COLUMNS.map((column): GridColumn<NodeView, SortKey> => ({
+  const columns = COLUMNS.map((column): GridColumn<NodeSummary, SortKey> => ({
     ...column,
     header: t(`columns.${column.id as "name"}`),
     render: (node) => column.render(node, context),

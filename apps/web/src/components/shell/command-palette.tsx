@@ -31,7 +31,7 @@ export function CommandPalette({ open, onOpenChange, goTo }: CommandPaletteProps
   const { t } = useTranslation();
   const trpc = useTRPC();
   const nodes = useQuery(
-    trpc.nodes.list.queryOptions(undefined, { enabled: open, staleTime: 5000 }),
+    trpc.nodes.summary.queryOptions(undefined, { enabled: open, staleTime: 5000 }),
   );
   const models = useQuery(
     trpc.models.list.queryOptions(undefined, { enabled: open, staleTime: 5000 }),

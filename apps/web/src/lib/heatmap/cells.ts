@@ -1,49 +1,54 @@
-// The fleet as heatmap cells: one per card, in node order, with each metric's reading in a typed
-// array (NaN where there is none), so a refresh turns into buckets without building objects.
-import type { NodeView } from "@llmgw/api";
+// The fleet as heatmap cells: one per card, in the order `nodes.cards` gives them (nodes by name,
+// their cards by index), with each metric's reading in a typed array (NaN where there is none), so
+// a refresh turns into buckets without building objects.
+import type { FleetCardsView } from "@llmgw/api";
 import { bucketOf, type HeatmapMetric } from "./colour";
 
+const MIB = 2 ** 20;
+
 export interface FleetCells {
-  nodes: readonly NodeView[];
+  nodes: FleetCardsView["nodes"];
+  cardNames: readonly string[];
   /** Cards per node, in node order: the layout's input. */
   cardCounts: number[];
   nodeOfCell: Uint32Array;
   cardOfCell: Uint16Array;
+  nameOfCell: Uint16Array;
+  memoryBytesTotal: Float64Array;
+  /** NaN where the card reported none. */
+  memoryBytesUsed: Float64Array;
   utilization: Float32Array;
   memory: Float32Array;
   temperature: Float32Array;
 }
 
-/** Nodes with cards, sorted by name (stable across refreshes), then their cards by index. */
-export function fleetCells(nodes: readonly NodeView[]): FleetCells {
-  const sorted = nodes
-    .filter((node) => node.gpus.length > 0)
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const cardCounts = sorted.map((node) => node.gpus.length);
-  const total = cardCounts.reduce((sum, count) => sum + count, 0);
+const orNaN = (value: number | null | undefined): number => value ?? NaN;
+
+/** Typed columns over the server's; nodes without cards never reach here. */
+export function fleetCells(view: FleetCardsView): FleetCells {
+  const cardCounts = view.nodes.map((node) => node.cardCount);
+  const { cards } = view;
+  const total = cards.index.length;
   const cells: FleetCells = {
-    nodes: sorted,
-    cardCounts,
+    ...{ nodes: view.nodes, cardNames: view.cardNames, cardCounts },
     nodeOfCell: new Uint32Array(total),
-    cardOfCell: new Uint16Array(total),
-    utilization: new Float32Array(total),
+    cardOfCell: Uint16Array.from(cards.index),
+    nameOfCell: Uint16Array.from(cards.nameOfCard),
+    memoryBytesTotal: Float64Array.from(cards.memoryMiBTotal, (mib) => mib * MIB),
+    memoryBytesUsed: Float64Array.from(cards.memoryMiBUsed, (mib) => orNaN(mib) * MIB),
+    utilization: Float32Array.from(cards.utilizationPercent, orNaN),
     memory: new Float32Array(total),
-    temperature: new Float32Array(total),
+    temperature: Float32Array.from(cards.temperatureCelsius, orNaN),
   };
   let cell = 0;
-  sorted.forEach((node, nodeIndex) => {
-    for (const gpu of node.gpus) {
-      cells.nodeOfCell[cell] = nodeIndex;
-      cells.cardOfCell[cell] = gpu.index;
-      cells.utilization[cell] = gpu.utilizationPercent ?? NaN;
-      cells.memory[cell] =
-        gpu.memoryBytesUsed == null || gpu.memoryBytesTotal <= 0
-          ? NaN
-          : (gpu.memoryBytesUsed / gpu.memoryBytesTotal) * 100;
-      cells.temperature[cell] = gpu.temperatureCelsius ?? NaN;
-      cell += 1;
-    }
+  cardCounts.forEach((count, nodeIndex) => {
+    cells.nodeOfCell.fill(nodeIndex, cell, cell + count);
+    cell += count;
   });
+  for (let c = 0; c < total; c++) {
+    const totalBytes = cells.memoryBytesTotal[c] ?? 0;
+    cells.memory[c] = totalBytes > 0 ? ((cells.memoryBytesUsed[c] ?? NaN) / totalBytes) * 100 : NaN;
+  }
   return cells;
 }
 

@@ -12,6 +12,7 @@ import {
 } from "./layout";
 import { seededRandom } from "./synthetic";
 import { must } from "@llmgw/domain";
+import { fleetCardsOf } from "@llmgw/api/schemas";
 
 describe("heatmap layout", () => {
   it("places every card once, node blocks side by side, four cards to a row", () => {
@@ -135,24 +136,29 @@ describe("heatmap colour scale", () => {
 
 describe("fleet cells", () => {
   it("keeps nodes with cards, sorted by name, with NaN for missing readings", () => {
-    const cells = fleetCells([
-      nodeFixture({
-        id: "b",
-        name: "b",
-        gpus: [gpuFixture(), gpuFixture({ index: 1, utilizationPercent: null })],
-      }),
-      nodeFixture({ id: "cpu", name: "a-cpu", gpus: [] }),
-      nodeFixture({
-        id: "a",
-        name: "a",
-        gpus: [gpuFixture({ memoryBytesUsed: (81_559 * 1024 ** 2) / 2 })],
-      }),
-    ]);
+    const cells = fleetCells(
+      fleetCardsOf([
+        nodeFixture({
+          id: "b",
+          name: "b",
+          gpus: [gpuFixture(), gpuFixture({ index: 1, utilizationPercent: null })],
+        }),
+        nodeFixture({ id: "cpu", name: "a-cpu", gpus: [] }),
+        nodeFixture({
+          id: "a",
+          name: "a",
+          gpus: [gpuFixture({ memoryBytesUsed: (81_559 * 1024 ** 2) / 2 })],
+        }),
+      ]),
+    );
     expect(cells.nodes.map((node) => node.id)).toEqual(["a", "b"]);
     expect(cells.cardCounts).toEqual([1, 2]);
     expect([...cells.cardOfCell]).toEqual([0, 0, 1]);
     expect(cells.memory[0]).toBeCloseTo(50);
     expect(Number.isNaN(cells.utilization[2])).toBe(true);
+    expect([...cells.nodeOfCell]).toEqual([0, 1, 1]);
+    expect(cells.cardNames[cells.nameOfCell[1] ?? -1]).toBe("NVIDIA H100 80GB HBM3");
+    expect(cells.memoryBytesTotal[1]).toBe(81_559 * 1024 ** 2);
     expect(layoutKey(cells)).toBe("a:1,b:2");
   });
 });

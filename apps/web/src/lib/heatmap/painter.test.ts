@@ -98,6 +98,44 @@ describe("heatmap painter", () => {
     expect(puts.at(-1)).toMatchObject({ x: 0, y: 0, width: 500 });
   });
 
+  it("writes and copies only the cards in view, and those a scroll brings into view", () => {
+    // 64 nodes of 4 cards on a 100-pixel-wide area: a tall canvas, scrolled in a short view.
+    const tall = computeLayout(new Array<number>(64).fill(4), 100, 10);
+    expect(tall.hasLabels).toBe(false);
+    const { stage, surface, puts } = recordingCanvas();
+    const painter = new HeatmapPainter(surface, stage);
+    painter.setLayout(tall, []);
+    painter.setTheme(theme);
+    painter.setViewport(0, 50);
+    const values = new Float32Array(256).fill(40);
+    const inView = (top: number, bottom: number) =>
+      [...tall.cellY].filter((y) => y + 10 > top && y < bottom).length;
+    const firstBand = inView(0, 50);
+    expect(firstBand).toBeGreaterThan(0);
+    expect(firstBand).toBeLessThan(256);
+    expect(painter.paint(bucketsFor(values, "utilization"))).toBe(firstBand);
+    expect(puts.at(-1)).toEqual({ x: 0, y: 0, width: 100, height: 50 });
+    const below = must(
+      tall.cellY.findIndex((y) => y >= 200),
+      "a card below the view",
+    );
+    expect(painter.pixelAt(...cellCorner(tall, below))).toBe(0);
+    // Scrolled down: the cards now in view are written, those painted before are not again.
+    painter.setViewport(200, 250);
+    expect(painter.paint(bucketsFor(values, "utilization"))).toBe(inView(200, 250));
+    expect(painter.pixelAt(...cellCorner(tall, below))).toBe(
+      theme.bucketPixels[bucketOf("utilization", 40)],
+    );
+    painter.setViewport(0, 50);
+    expect(painter.paint(bucketsFor(values, "utilization"))).toBe(0);
+    // An update out of view waits for its scroll; one in view is painted at once.
+    values[below] = 95;
+    values[0] = 95;
+    expect(painter.paint(bucketsFor(values, "utilization"))).toBe(1);
+    painter.setViewport(200, 250);
+    expect(painter.paint(bucketsFor(values, "utilization"))).toBe(1);
+  });
+
   it("draws node labels after the copy, so the buffer cannot cover them", () => {
     const labelled = computeLayout([4, 4], 500, 20);
     expect(labelled.hasLabels).toBe(true);

@@ -5,6 +5,9 @@
 // with one drawImage, scaled to the device's pixels without smoothing. At 81,920 cards this is a
 // few typed-array writes per card instead of 81,920 fillRect calls. Node labels are not in the
 // buffer (putImageData would overwrite them): they are drawn on the visible canvas after the copy.
+// Only the band of the canvas in view is written and copied (P9: at 81,920 cards the canvas is about
+// four times the height of its scroll area); cards out of view keep their old colour in
+// `painted` and are written when a scroll brings them into view (`setViewport`, then `paint`).
 import type { HeatmapLayout } from "./layout";
 import { NO_READING } from "./colour";
 
@@ -38,11 +41,16 @@ export interface DirtyRect {
   height: number;
 }
 
+/** `painted` holds this for a card never written since the last full paint. */
+const UNPAINTED = 0xffff;
+
 export class HeatmapPainter {
   private layout: HeatmapLayout | null = null;
   private labels: readonly string[] = [];
   private theme: PaintTheme | null = null;
-  private painted = new Uint8Array(0);
+  private painted = new Uint16Array(0);
+  /** The rows of the canvas in view, in CSS pixels; everything until told otherwise. */
+  private view = { top: 0, bottom: Infinity };
   private image: ImageData | null = null;
   private pixels = new Uint32Array(0);
   private stride = 0;
@@ -59,7 +67,7 @@ export class HeatmapPainter {
     this.layout = layout;
     this.labels = labels;
     if (this.painted.length !== layout.cellX.length)
-      this.painted = new Uint8Array(layout.cellX.length);
+      this.painted = new Uint16Array(layout.cellX.length);
     const widthPx = Math.max(1, Math.ceil(bufferWidthPx(layout)));
     const heightPx = Math.max(1, Math.ceil(layout.heightPx));
     this.image = this.stage.allocate(widthPx, heightPx);
@@ -78,6 +86,11 @@ export class HeatmapPainter {
     this.needsFullPaint = true;
   }
 
+  /** The rows of the canvas in view (CSS pixels); the next paint writes the cards there. */
+  setViewport(top: number, bottom: number): void {
+    this.view = { top: Math.max(0, top), bottom: Math.max(top, bottom) };
+  }
+
   /** The packed pixel at (x, y) of the buffer, in CSS pixels (tests read the picture with it). */
   pixelAt(x: number, y: number): number {
     return this.pixels[Math.floor(y) * this.stride + Math.floor(x)] ?? 0;
@@ -89,24 +102,30 @@ export class HeatmapPainter {
     if (!layout || !theme || !image || buckets.length !== this.painted.length) return 0;
     const isFull = this.needsFullPaint;
     this.needsFullPaint = false;
-    const dirty = this.writeChanged(layout, theme.bucketPixels, buckets, isFull);
-    this.painted.set(buckets);
-    // Labels spill past their block, so a fleet with labels (large cells, few cards) is recopied whole.
-    const rect =
-      isFull || (layout.hasLabels && dirty.changed > 0)
-        ? { x: 0, y: 0, width: image.width, height: image.height }
-        : dirty.rect;
+    if (isFull) this.painted.fill(UNPAINTED);
+    // Labels spill past their block, so a fleet with labels (large cells, few cards: a short
+    // canvas) is written and recopied whole.
+    const view = layout.hasLabels ? { top: 0, bottom: Infinity } : this.view;
+    const dirty = this.writeChanged(layout, theme.bucketPixels, buckets, view);
+    const top = Math.min(view.top, image.height);
+    const whole = {
+      x: 0,
+      y: top,
+      width: image.width,
+      height: Math.min(view.bottom, image.height) - top,
+    };
+    const rect = isFull || (layout.hasLabels && dirty.changed > 0) ? whole : dirty.rect;
     this.lastDirty = rect;
     if (rect.width > 0 && rect.height > 0) this.copy(layout, theme, image, rect);
     return dirty.changed;
   }
 
-  /** Writes the changed cells' pixels; returns how many and the rectangle around them. */
+  /** Writes the changed cells in view; returns how many and the rectangle around them. */
   private writeChanged(
     layout: HeatmapLayout,
     colours: Uint32Array,
     buckets: Uint8Array,
-    isFull: boolean,
+    view: { top: number; bottom: number },
   ): { changed: number; rect: DirtyRect } {
     const { pixels, stride, painted } = this;
     const size = layout.cellSizePx;
@@ -114,9 +133,11 @@ export class HeatmapPainter {
     let changed = 0;
     for (let cell = 0; cell < buckets.length; cell++) {
       const bucket = buckets[cell] ?? NO_READING;
-      if (!isFull && bucket === painted[cell]) continue;
-      const x = layout.cellX[cell] ?? 0;
+      if (bucket === painted[cell]) continue;
       const y = layout.cellY[cell] ?? 0;
+      if (y + size <= view.top || y >= view.bottom) continue;
+      const x = layout.cellX[cell] ?? 0;
+      painted[cell] = bucket;
       const colour = colours[bucket] ?? colours[NO_READING] ?? 0;
       for (let row = y; row < y + size; row++) {
         const start = row * stride + x;

@@ -1,0 +1,16 @@
+// The whole-fleet lists travel alone (their size must not hold back a page's small answers); the
+// rest stay batched.
+import { describe, expect, it } from "vitest";
+import { consoleLinks, travelsAlone } from "./trpc-links";
+
+describe("travelsAlone", () => {
+  it("sends the fleet-sized lists alone and batches everything else", () => {
+    expect(travelsAlone("nodes.cards")).toBe(true);
+    expect(travelsAlone("nodes.summary")).toBe(true);
+    expect(travelsAlone("replicas.list")).toBe(true);
+    expect(travelsAlone("nodes.get")).toBe(false);
+    expect(travelsAlone("events.attention")).toBe(false);
+    expect(travelsAlone("status.get")).toBe(false);
+    expect(consoleLinks()).toHaveLength(1);
+  });
+});

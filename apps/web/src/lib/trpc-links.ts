@@ -1,0 +1,30 @@
+// How the console's tRPC calls travel. Calls are batched into one request, except those whose
+// answers grow with the fleet: a batch answers only when its slowest call is done, so at 2,000 nodes
+// a page's small answers (a count, the status panel) waited on the fleet's cards (P9). Those go
+// alone, in parallel with the batch.
+import type { AppRouter } from "@llmgw/api";
+import { TRPC_BATCH_CALLS_MAX, TRPC_PATH } from "@llmgw/api/schemas";
+import { httpBatchLink, httpLink, splitLink, type TRPCLink } from "@trpc/client";
+
+/** Calls whose answer is a whole-fleet list: each travels in a request of its own. */
+const UNBATCHED_PATHS: ReadonlySet<string> = new Set([
+  "nodes.list",
+  "nodes.summary",
+  "nodes.cards",
+  "replicas.list",
+]);
+
+export function travelsAlone(path: string): boolean {
+  return UNBATCHED_PATHS.has(path);
+}
+
+export function consoleLinks(): TRPCLink<AppRouter>[] {
+  // Same-origin path: the console's route handler relays it to the control plane with the cookie.
+  return [
+    splitLink({
+      condition: (op) => travelsAlone(op.path),
+      true: httpLink({ url: TRPC_PATH }),
+      false: httpBatchLink({ url: TRPC_PATH, maxItems: TRPC_BATCH_CALLS_MAX }),
+    }),
+  ];
+}
