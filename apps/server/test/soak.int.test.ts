@@ -228,6 +228,7 @@ describe(`R7: a ${MINUTES}-minute soak under faults`, () => {
         store: "PostgreSQL 15",
         machine: `${cpus().length} × ${cpus()[0]?.model.trim() ?? "CPU"}, Node ${process.version}, load average ${loadavg()[0]?.toFixed(1)} at the end`,
         faults,
+        failedAtS: tallies.flatMap((t) => t.failures.map((f) => (f.atMs - startedMs) / 1000)),
         requests: {
           sent: requests.length,
           ok: requests.filter((r) => r.end.kind === "ok").length,

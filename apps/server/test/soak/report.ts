@@ -9,6 +9,8 @@ export interface SoakResult {
   store: string;
   machine: string;
   faults: Array<{ atS: number; kind: string; what: string }>;
+  /** When each failed request ended, in seconds from the start, to lay them against the faults. */
+  failedAtS: number[];
   requests: { sent: number; ok: number; explained: Map<string, number>; unexplained: string[] };
   samples: number;
   violations: string[];
@@ -29,9 +31,11 @@ export function soakSection(result: SoakResult): string {
       `${result.minutes} --seed ${result.seed}` +
       "` (writes this section).",
     "",
-    "| at | fault | what happened |",
-    "|---:|---|---|",
-    ...result.faults.map((f) => `| ${formatAt(f.atS)} | ${f.kind} | ${f.what} |`),
+    "| at | fault | what happened | requests failed until the next fault |",
+    "|---:|---|---|---|",
+    ...failuresByFault(result.faults, result.failedAtS).map(
+      ({ fault: f, failed }) => `| ${formatAt(f.atS)} | ${f.kind} | ${f.what} | ${failed} |`,
+    ),
     "",
     "| requests sent | streamed to the end | failed, explained | failed, unexplained |",
     "|---:|---:|---:|---:|",
@@ -54,6 +58,34 @@ export function soakSection(result: SoakResult): string {
       : `Every model was ready at its size again ${result.settledS.toFixed(1)} s after the last fault ended.`,
   ];
   return lines.join("\n") + "\n";
+}
+
+/**
+ * Each fault with the requests that failed after it and before the next one (with when the first
+ * and last of them ended), so a run's failures can be put down to what caused them. Failures before
+ * the first fault come first, as a row of their own, when there are any.
+ */
+export function failuresByFault<F extends { atS: number }>(
+  faults: readonly F[],
+  failedAtS: readonly number[],
+): Array<{ fault: F | { atS: number; kind: string; what: string }; failed: string }> {
+  const sorted = [...failedAtS].sort((a, b) => a - b);
+  const bands: Array<{ fault: F | { atS: number; kind: string; what: string }; from: number }> = [
+    { fault: { atS: 0, kind: "(none yet)", what: "before the first fault" }, from: 0 },
+    ...faults.map((fault) => ({ fault, from: fault.atS })),
+  ];
+  const rows = bands.map((band, at) => {
+    const until = bands[at + 1]?.from ?? Number.POSITIVE_INFINITY;
+    const inBand = sorted.filter((t) => t >= band.from && t < until);
+    const failed =
+      inBand.length === 0
+        ? "0"
+        : `${inBand.length} (${formatAt(inBand[0] as number)}–${formatAt(inBand.at(-1) as number)})`;
+    return { fault: band.fault, failed, count: inBand.length };
+  });
+  return rows
+    .filter((row, at) => at > 0 || row.count > 0)
+    .map(({ fault, failed }) => ({ fault, failed }));
 }
 
 function describeRss(samples: ReadonlyArray<{ atMin: number; mib: number }>): string {
