@@ -49,8 +49,9 @@ function replicas(count: number, port: number): { endpoints: Endpoint[]; begun: 
   return { endpoints, begun: () => read.size };
 }
 
-function scraperOver(endpoints: Endpoint[]) {
-  const agent = new Agent({ connections: 16 });
+function scraperOver(endpoints: Endpoint[], lines: string[] = []) {
+  // A connection for each replica, so no scrape waits in the agent's queue past its 1.5 s timeout.
+  const agent = new Agent({ connections: 128 });
   const scraper = startLoadScraper({
     pool: { replicaEndpoints: () => endpoints } as unknown as EndpointPool,
     agent,
@@ -58,7 +59,7 @@ function scraperOver(endpoints: Endpoint[]) {
     intervalMs: 3_600_000,
     sink: { record: () => undefined },
     nowMs: () => Date.now(),
-    log: () => undefined,
+    log: (line) => lines.push(line),
   });
   stops.push(() => {
     scraper.stop();
@@ -70,14 +71,16 @@ function scraperOver(endpoints: Endpoint[]) {
 describe("load scraper", () => {
   it("does not start thousands of scrapes in one turn of the event loop, and still reads every replica", async () => {
     const { port } = await engine();
-    const { endpoints, begun } = replicas(300, port);
-    const scraper = scraperOver(endpoints);
+    const { endpoints, begun } = replicas(120, port);
+    const lines: string[] = [];
+    const scraper = scraperOver(endpoints, lines);
     const round = scraper.scrapeOnce();
     // Starting them all at once held the loop for 100 ms and more at 4,000 replicas.
     expect(begun()).toBeLessThanOrEqual(50);
     await round;
-    expect(begun()).toBe(300);
-    expect(endpoints.every((endpoint) => endpoint.waiting === 3)).toBe(true);
+    expect(begun()).toBe(120);
+    const unread = endpoints.filter((endpoint) => endpoint.waiting !== 3).map((e) => e.id);
+    expect(unread, lines.join("\n")).toEqual([]);
   });
 
   it("sends each replica its own derived key, derived once and kept", async () => {
