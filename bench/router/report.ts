@@ -53,6 +53,12 @@ export interface SizeResult {
   directP99Ms: number;
   llmgwP50Ms: number;
   llmgwP99Ms: number;
+  /**
+   * The llmgw server's event-loop delay over the run (prom-client's monitorEventLoopDelay at 10 ms
+   * resolution, read from its /metrics before and after), the 10 ms resolution taken off: how long
+   * a timer waited behind other work on the server's one thread. Null when it could not be read.
+   */
+  loopDelay: { p99Ms: number; maxMs: number } | null;
 }
 
 export interface RouterResults {
@@ -146,12 +152,14 @@ export function sizeTable(results: RouterResults): string {
       ms(size.directP99Ms),
       ms(size.llmgwP99Ms),
       signedMs(size.llmgwP99Ms - size.directP99Ms),
+      size.loopDelay ? ms(size.loopDelay.p99Ms) : "—",
+      size.loopDelay ? ms(size.loopDelay.maxMs) : "—",
     ];
     return `| ${cells.join(" | ")} |`;
   });
   return [
-    "| replicas of other models in llmgw's book | direct p50 ms | llmgw p50 ms | added p50 | direct p99 ms | llmgw p99 ms | added p99 |",
-    "|---:|---:|---:|---:|---:|---:|---:|",
+    "| replicas of other models in llmgw's book | direct p50 ms | llmgw p50 ms | added p50 | direct p99 ms | llmgw p99 ms | added p99 | llmgw event-loop delay p99 ms | max ms |",
+    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...rows,
   ].join("\n");
 }
