@@ -53,6 +53,12 @@ export interface SizeResult {
   directP99Ms: number;
   llmgwP50Ms: number;
   llmgwP99Ms: number;
+  /**
+   * The llmgw server's event-loop delay over the run (prom-client's monitorEventLoopDelay at 10 ms
+   * resolution, read from its /metrics before and after), the 10 ms resolution taken off: how long
+   * a timer waited behind other work on the server's one thread. Null when it could not be read.
+   */
+  loopDelay: { p99Ms: number; maxMs: number } | null;
 }
 
 export interface RouterResults {
@@ -146,12 +152,14 @@ export function sizeTable(results: RouterResults): string {
       ms(size.directP99Ms),
       ms(size.llmgwP99Ms),
       signedMs(size.llmgwP99Ms - size.directP99Ms),
+      size.loopDelay ? ms(size.loopDelay.p99Ms) : "—",
+      size.loopDelay ? ms(size.loopDelay.maxMs) : "—",
     ];
     return `| ${cells.join(" | ")} |`;
   });
   return [
-    "| replicas of other models in llmgw's book | direct p50 ms | llmgw p50 ms | added p50 | direct p99 ms | llmgw p99 ms | added p99 |",
-    "|---:|---:|---:|---:|---:|---:|---:|",
+    "| replicas of other models in llmgw's book | direct p50 ms | llmgw p50 ms | added p50 | direct p99 ms | llmgw p99 ms | added p99 | llmgw event-loop delay p99 ms | max ms |",
+    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...rows,
   ].join("\n");
 }
@@ -307,7 +315,9 @@ export function routerSection(results: RouterResults, info: RunInfo): string {
     `then with ${(results.sizes[1]?.others ?? 0).toLocaleString("en-US")} ready replicas of other models (80 a model) placed by its reconciler on`,
     "stand-in nodes of 250 simulated cards and reported at an engine of their own; direct and llmgw",
     "take turns one request at a time at each size. Those nodes heartbeat as agents do, so the larger",
-    "fleet's own upkeep is in the second row too.",
+    "fleet's own upkeep is in the second row too. The event-loop delay is the llmgw server's own, over",
+    "each row's run: how long its one thread was held by other work (prom-client's",
+    "monitorEventLoopDelay read from its /metrics before and after, the 10 ms resolution taken off).",
     "",
     sizeTable(results),
     "",

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { cleanupAll } from "@llmgw/testing";
 import { MODEL, startFleet, type Fleet } from "./fleet";
+import { readLoopDelay } from "./size";
 import { chatBody, load, median, oneAtATime, p50, p99, type Load, type Target } from "./measure";
 import {
   barsTable,
@@ -241,6 +242,8 @@ async function sizeAxis(
   const plain = chatBody(MODEL.instant, false);
   const at = async (others: number): Promise<SizeResult> => {
     log(`size axis: ${size.count} requests per target with ${others} replicas of other models`);
+    const llmgwTarget = pair.find((t) => t.name === "llmgw");
+    if (llmgwTarget) await readLoopDelay(llmgwTarget.origin);
     const taken = await oneAtATime(
       pair,
       plain,
@@ -253,6 +256,7 @@ async function sizeAxis(
       others,
       ...{ directP50Ms: p50(direct), directP99Ms: p99(direct) },
       ...{ llmgwP50Ms: p50(llmgw), llmgwP99Ms: p99(llmgw) },
+      loopDelay: llmgwTarget ? await readLoopDelay(llmgwTarget.origin) : null,
     };
   };
   const alone = await at(0);

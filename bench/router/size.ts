@@ -82,3 +82,30 @@ export async function growFleet(
   });
   return { agents, others };
 }
+
+/** prom-client samples the event loop's delay with a 10 ms timer: that much of every reading is the timer's own. */
+const LOOP_RESOLUTION_MS = 10;
+
+/**
+ * The server's event-loop delay since its /metrics was last read (prom-client resets its
+ * histogram on every read): call once before a run to start afresh and once after to read it.
+ */
+export async function readLoopDelay(
+  origin: string,
+): Promise<{ p99Ms: number; maxMs: number } | null> {
+  const text = await fetch(`${origin}/metrics`)
+    .then((answer) => (answer.ok ? answer.text() : ""))
+    .catch(() => "");
+  const seconds = (name: string) => {
+    const match = new RegExp(
+      `^llmgw_process_nodejs_eventloop_lag_${name}_seconds(?:\\{[^}]*\\})? (\\S+)$`,
+      "m",
+    ).exec(text);
+    return match ? Number(match[1]) : Number.NaN;
+  };
+  const p99 = seconds("p99");
+  const max = seconds("max");
+  if (!Number.isFinite(p99) || !Number.isFinite(max)) return null;
+  const delay = (s: number) => Math.max(0, s * 1_000 - LOOP_RESOLUTION_MS);
+  return { p99Ms: delay(p99), maxMs: delay(max) };
+}

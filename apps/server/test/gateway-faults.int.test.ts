@@ -85,6 +85,18 @@ describe("the /v1 gateway under engine faults", () => {
 
   afterAll(async () => fleet?.stop(Boolean(process.env.IT_DUMP)));
 
+  it("passes a plain answer on with the engine's length, not re-chunked", async () => {
+    const answer = await post("/chat/completions", {
+      model: "sim-ok",
+      messages: [{ role: "user", content: "hi" }],
+    });
+    const bytes = Buffer.from(await answer.arrayBuffer());
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("transfer-encoding")).toBeNull();
+    expect(answer.headers.get("content-length")).toBe(String(bytes.length));
+    expect(JSON.parse(bytes.toString()).object).toBe("chat.completion");
+  });
+
   it("keeps upstream attempts within 1.2 × client requests when every replica fails (R5)", async () => {
     const requests = 20;
     const before = await attempts("sim-all-fail");

@@ -60,16 +60,22 @@ export async function forward(
       firstByteAtMs: scanner.firstByteAtMs,
     };
   }
-  res.writeHead(result.status, { ...result.headers, "x-request-id": job.requestId });
+  const isSse = result.headers["content-type"]?.startsWith("text/event-stream") === true;
+  const filter = job.dropsUsageChunk && isSse ? new UsageChunkFilter() : null;
+  const guard = isSse && result.status === 200 ? (job.guardStream?.() ?? null) : null;
+  // A body passed on byte for byte keeps its length for the client too.
+  const length = filter === null && guard === null ? result.length : undefined;
+  res.writeHead(result.status, {
+    ...result.headers,
+    ...(length !== undefined ? { "content-length": length } : {}),
+    "x-request-id": job.requestId,
+  });
   const outcome = {
     status: result.status,
     replicaId: endpoint.id,
     usage: null,
     firstByteAtMs: null,
   };
-  const isSse = result.headers["content-type"]?.startsWith("text/event-stream") === true;
-  const filter = job.dropsUsageChunk && isSse ? new UsageChunkFilter() : null;
-  const guard = isSse && result.status === 200 ? (job.guardStream?.() ?? null) : null;
   const upstream = job.trace?.open("llmgw.upstream", { "llmgw.endpoint": endpoint.id });
   const broke = await relay(result.body, { scanner, filter, guard }, res, job.signal);
   upstream?.end(broke ? "upstream_interrupted" : result.status);

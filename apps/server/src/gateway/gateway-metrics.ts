@@ -110,18 +110,45 @@ export function registerGatewayMetrics(
       for (const r of queues.refusals()) this.inc({ model: r.model, reason: r.reason }, r.count);
     },
   });
+  // prom-client hashes a label object on every call; the labelled series are kept here instead,
+  // one per model (and status, kind, replica), as many as the series themselves.
+  const requestsOf = childrenOf((key: [string, string]) =>
+    requests.labels({ model: key[0], status: key[1] }),
+  );
+  const promptOf = childrenOf((key: [string]) => tokens.labels({ model: key[0], kind: "prompt" }));
+  const completionOf = childrenOf((key: [string]) =>
+    tokens.labels({ model: key[0], kind: "completion" }),
+  );
+  const attemptsOf = childrenOf((key: [string, string]) =>
+    attempts.labels({ model: key[0], replica: key[1] }),
+  );
+  const latencyOf = childrenOf((key: [string]) => latency.labels({ model: key[0] }));
+  const ttftOf = childrenOf((key: [string]) => ttft.labels({ model: key[0] }));
   return {
     attempt(model, replicaId) {
-      attempts.inc({ model, replica: replicaId });
+      attemptsOf([model, replicaId]).inc();
     },
     observe(row) {
-      requests.inc({ model: row.model, status: String(row.status) });
-      if (row.promptTokens) tokens.inc({ model: row.model, kind: "prompt" }, row.promptTokens);
-      if (row.completionTokens)
-        tokens.inc({ model: row.model, kind: "completion" }, row.completionTokens);
-      latency.observe({ model: row.model }, row.latencyMs / 1_000);
+      requestsOf([row.model, String(row.status)]).inc();
+      if (row.promptTokens) promptOf([row.model]).inc(row.promptTokens);
+      if (row.completionTokens) completionOf([row.model]).inc(row.completionTokens);
+      latencyOf([row.model]).observe(row.latencyMs / 1_000);
       if (row.ttftMs !== null && row.ttftMs !== undefined)
-        ttft.observe({ model: row.model }, row.ttftMs / 1_000);
+        ttftOf([row.model]).observe(row.ttftMs / 1_000);
     },
+  };
+}
+
+/** One labelled series per distinct key, made on first use and kept. */
+function childrenOf<Key extends string[], Child>(make: (key: Key) => Child): (key: Key) => Child {
+  const made = new Map<string, Child>();
+  return (key) => {
+    const id = key.join("\u0000");
+    let child = made.get(id);
+    if (child === undefined) {
+      child = make(key);
+      made.set(id, child);
+    }
+    return child;
   };
 }

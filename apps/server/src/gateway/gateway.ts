@@ -23,7 +23,7 @@ import { bearerKeyOf } from "./bearer";
 import { serveComfyImages, type ComfyImageDeps } from "./comfy/comfy-images";
 import type { Guard } from "../guard/guard";
 import { GUARD_HEADER, guardV1Json, type V1Who } from "../guard/v1-guard";
-import { StreamGuard } from "../guard/stream-guard";
+import { answerReaders } from "../guard/answer-readers";
 import { HOP_HEADER, checkHops } from "../federation/hop";
 import { forwardToPeer, type PeerForwardDeps } from "../federation/peer-forward";
 
@@ -166,17 +166,6 @@ function answer(
   return serveComfyImages(deps, { ...job, definition, raw: job.body }, res, noEndpoint);
 }
 
-/** The guard for a streamed answer, when a policy reads this caller's answers. */
-async function streamGuardFor(
-  guard: Guard,
-  isStream: boolean,
-  who: V1Who,
-): Promise<(() => StreamGuard) | undefined> {
-  if (!isStream) return undefined;
-  const policies = await guard.covering("answer", who.levels);
-  return policies.length > 0 ? () => new StreamGuard(guard, who, policies) : undefined;
-}
-
 /** Why a key's requests must stay in this cluster (its residency, or no_store), or null. */
 function keyStaysLocal(key: ApiKeyRow): "residency_local" | "no_store" | null {
   if (key.noStore) return "no_store";
@@ -294,6 +283,7 @@ async function serve(
       return;
     }
     const serving = model;
+    const answerPolicies = await deps.guard.covering("answer", who.levels);
     leave = await trace.step("llmgw.queue", { "llmgw.model": serving }, () =>
       deps.queues.enter(serving, client.signal),
     );
@@ -316,13 +306,8 @@ async function serve(
       signal: client.signal,
       dropsUsageChunk: body.isStream && !body.wantsUsage,
       trace,
-      rewriteAnswer: body.isStream
-        ? undefined
-        : async (answer: Buffer) => {
-            const read = await guardV1Json(deps.guard, "answer", who, answer);
-            return { body: read.raw, header: read.header ?? prompt.header };
-          },
-      guardStream: await streamGuardFor(deps.guard, body.isStream, who),
+      // Read by the guard only when a policy reads this caller's answers; else piped through.
+      ...answerReaders(deps.guard, who, answerPolicies, body.isStream, prompt.header),
     };
     outcome = await answer(deps, job, res, noEndpoint);
   } catch (error) {

@@ -10,11 +10,14 @@ import {
   isEngineName,
   parseEngineMetrics,
 } from "@llmgw/engines";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { request, type Dispatcher } from "undici";
 import type { LoadSink } from "../reconcile/replica-load";
 import type { Endpoint, EndpointPool } from "./endpoints";
 
 const SCRAPE_TIMEOUT_MS = 1_500;
+/** Scrapes started in one turn of the event loop: about 50 µs each, so a few ms at most. */
+const SCRAPES_PER_TURN = 50;
 const BODY_MAX_BYTES = 4 * 1024 * 1024;
 
 const finiteOrNull = (value: number | undefined): number | null =>
@@ -57,7 +60,10 @@ export function startLoadScraper(options: LoadScraperOptions): LoadScraper {
     try {
       const answer = await request(`${endpoint.baseUrl}/metrics`, {
         dispatcher: agent,
-        headers: { authorization: `Bearer ${deriveReplicaKey(replicaSecret, endpoint.id)}` },
+        // The key the gateway's requests send too, derived once per endpoint (attempts.ts).
+        headers: {
+          authorization: `Bearer ${(endpoint.replicaKey ??= deriveReplicaKey(replicaSecret, endpoint.id))}`,
+        },
         headersTimeout: SCRAPE_TIMEOUT_MS,
         bodyTimeout: SCRAPE_TIMEOUT_MS,
         signal: AbortSignal.timeout(SCRAPE_TIMEOUT_MS),
@@ -85,9 +91,22 @@ export function startLoadScraper(options: LoadScraperOptions): LoadScraper {
     }
   };
 
+  // Every scrape is in flight at once (so dead replicas time out together, not one after
+  // another), but they are started a few at a time with a turn of the event loop between: starting
+  // thousands in one go held the loop for 100 ms and more, and /v1 requests waited behind it.
+  const startAll = async (endpoints: readonly Endpoint[]): Promise<void> => {
+    const started: Promise<void>[] = [];
+    for (let from = 0; from < endpoints.length; from += SCRAPES_PER_TURN) {
+      if (from > 0) await nextTurn();
+      for (const endpoint of endpoints.slice(from, from + SCRAPES_PER_TURN))
+        started.push(scrapeOne(endpoint));
+    }
+    await Promise.allSettled(started);
+  };
+
   const scrapeOnce = async (): Promise<void> => {
     if (round) return round;
-    round = Promise.allSettled(pool.replicaEndpoints().map(scrapeOne)).then(() => {
+    round = startAll(pool.replicaEndpoints()).finally(() => {
       round = null;
     });
     return round;

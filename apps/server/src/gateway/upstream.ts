@@ -33,6 +33,11 @@ export type UpstreamResult =
       kind: "response";
       status: number;
       headers: Record<string, string>;
+      /**
+       * The engine's content-length, when it sent one: a relay that passes the body on unchanged
+       * sends it too, so a small answer goes out in one write rather than as chunks and an end.
+       */
+      length: string | undefined;
       body: Dispatcher.ResponseData["body"];
     }
   | { kind: "connection-error"; message: string; code: string | undefined };
@@ -60,7 +65,14 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamResult> 
       const value = answer.headers[name];
       if (typeof value === "string") passed[name] = value;
     }
-    return { kind: "response", status: answer.statusCode, headers: passed, body: answer.body };
+    const length = answer.headers["content-length"];
+    return {
+      kind: "response",
+      status: answer.statusCode,
+      headers: passed,
+      length: typeof length === "string" ? length : undefined,
+      body: answer.body,
+    };
   } catch (error) {
     const cause = (error as { cause?: { code?: unknown } }).cause;
     const code = (error as { code?: unknown }).code ?? cause?.code;
