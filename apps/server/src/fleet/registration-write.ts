@@ -3,7 +3,8 @@
 // the usage rows do (gateway/usage-insert.ts). Drizzle building an INSERT of 15 parameters a card
 // for a storm's batch of 500 nodes (4,000 cards, 60,000 parameters) was most of the server's
 // non-TLS CPU in a reconnect storm: its per-parameter checks and the garbage they left.
-import { sql, type Database } from "@llmgw/db";
+import type { Database } from "@llmgw/db";
+import { fields, jsonStatement, names, recordset } from "../json-recordset";
 
 /** A node's row as a registration writes it: [JSON field, column, SQL type]. */
 const NODE_COLUMNS = [
@@ -43,30 +44,20 @@ const CARD_COLUMNS = [
 export type NodeRegistrationRow = Record<(typeof NODE_COLUMNS)[number][0], unknown>;
 export type CardRegistrationRow = Record<(typeof CARD_COLUMNS)[number][0], unknown>;
 
-const recordset = (columns: ReadonlyArray<readonly [string, string, string]>) =>
-  `json_to_recordset($1::text::json) AS r(${columns.map(([field, , type]) => `"${field}" ${type}`).join(", ")})`;
-const fields = (columns: ReadonlyArray<readonly [string, string, string]>) =>
-  columns.map(([field]) => `"${field}"`).join(", ");
-const names = (columns: ReadonlyArray<readonly [string, string, string]>) =>
-  columns.map(([, column]) => column).join(", ");
-
 // The first sighting is kept on a conflict: first_seen_at is only set for a new row.
-const UPSERT_NODES =
+const UPSERT_NODES = jsonStatement(
   `INSERT INTO nodes (${names(NODE_COLUMNS)}, first_seen_at) ` +
-  `SELECT ${fields(NODE_COLUMNS)}, "lastSeenAt" FROM ${recordset(NODE_COLUMNS)} ` +
-  `ON CONFLICT (id) DO UPDATE SET ${NODE_COLUMNS.filter(([, column]) => column !== "id")
-    .map(([, column]) => `${column} = excluded.${column}`)
-    .join(", ")}`;
+    `SELECT ${fields(NODE_COLUMNS)}, "lastSeenAt" FROM ${recordset(NODE_COLUMNS)} ` +
+    `ON CONFLICT (id) DO UPDATE SET ${NODE_COLUMNS.filter(([, column]) => column !== "id")
+      .map(([, column]) => `${column} = excluded.${column}`)
+      .join(", ")}`,
+);
 const ELEMENTS = "(SELECT json_array_elements_text($1::text::json))";
-const DELETE_CARDS_OF_NODES = `DELETE FROM gpus WHERE node_id IN ${ELEMENTS}`;
-const DELETE_CARDS_BY_UUID = `DELETE FROM gpus WHERE uuid IN ${ELEMENTS}`;
-const INSERT_CARDS = `INSERT INTO gpus (${names(CARD_COLUMNS)}) SELECT ${fields(CARD_COLUMNS)} FROM ${recordset(CARD_COLUMNS)}`;
-
-/** `text` with `$1` bound to `value` as JSON text (one parameter, whatever the batch's size). */
-const withJson = (text: string, value: unknown) => {
-  const [head, tail] = text.split("$1");
-  return sql`${sql.raw(head ?? "")}${JSON.stringify(value)}${sql.raw(tail ?? "")}`;
-};
+const DELETE_CARDS_OF_NODES = jsonStatement(`DELETE FROM gpus WHERE node_id IN ${ELEMENTS}`);
+const DELETE_CARDS_BY_UUID = jsonStatement(`DELETE FROM gpus WHERE uuid IN ${ELEMENTS}`);
+const INSERT_CARDS = jsonStatement(
+  `INSERT INTO gpus (${names(CARD_COLUMNS)}) SELECT ${fields(CARD_COLUMNS)} FROM ${recordset(CARD_COLUMNS)}`,
+);
 
 /**
  * In one transaction: each node's row (inserted, or updated keeping its first sighting), its old
@@ -79,21 +70,11 @@ export async function writeRegistrations(
 ): Promise<void> {
   if (nodeRows.length === 0) return;
   await db.transaction(async (tx) => {
-    await tx.execute(withJson(UPSERT_NODES, nodeRows));
-    await tx.execute(
-      withJson(
-        DELETE_CARDS_OF_NODES,
-        nodeRows.map((row) => row.id),
-      ),
-    );
+    await tx.execute(UPSERT_NODES(nodeRows));
+    await tx.execute(DELETE_CARDS_OF_NODES(nodeRows.map((row) => row.id)));
     if (cardRows.length === 0) return;
     // A card moved from another node (or a re-imaged node) belongs to this one now.
-    await tx.execute(
-      withJson(
-        DELETE_CARDS_BY_UUID,
-        cardRows.map((row) => row.uuid),
-      ),
-    );
-    await tx.execute(withJson(INSERT_CARDS, cardRows));
+    await tx.execute(DELETE_CARDS_BY_UUID(cardRows.map((row) => row.uuid)));
+    await tx.execute(INSERT_CARDS(cardRows));
   });
 }

@@ -4,7 +4,8 @@
 // (postgres-js) keeps the fixed text prepared on each connection; PGlite parses a few hundred bytes.
 // The JSON keys are the rows' own field names (a Date goes as its ISO instant), so a row is written
 // as `.values()` wrote it; a key outside USAGE_COLUMNS (an `id`) is not read.
-import { sql, type Database, type NewUsageRecord } from "@llmgw/db";
+import type { Database, NewUsageRecord } from "@llmgw/db";
+import { fields, jsonStatement, names, recordset } from "../json-recordset";
 
 /** Every column a usage row sets, as [field, column, SQL type]; `id` comes from its sequence. */
 export const USAGE_COLUMNS = [
@@ -23,13 +24,8 @@ export const USAGE_COLUMNS = [
   ["at", "at", "timestamptz"],
 ] as const satisfies readonly (readonly [keyof NewUsageRecord, string, string])[];
 
-const INSERT_HEAD = sql.raw(
-  `INSERT INTO usage_records (${USAGE_COLUMNS.map(([, column]) => column).join(", ")}) ` +
-    `SELECT ${USAGE_COLUMNS.map(([field]) => `"${field}"`).join(", ")} FROM json_to_recordset(`,
-);
-// `::text::json`: sent as text, so neither driver serializes the already-made JSON a second time.
-const INSERT_TAIL = sql.raw(
-  `::text::json) AS r(${USAGE_COLUMNS.map(([field, , type]) => `"${field}" ${type}`).join(", ")})`,
+const INSERT = jsonStatement(
+  `INSERT INTO usage_records (${names(USAGE_COLUMNS)}) SELECT ${fields(USAGE_COLUMNS)} FROM ${recordset(USAGE_COLUMNS)}`,
 );
 
 export async function insertUsageRecords(
@@ -37,5 +33,5 @@ export async function insertUsageRecords(
   rows: readonly NewUsageRecord[],
 ): Promise<void> {
   if (rows.length === 0) return;
-  await db.execute(sql`${INSERT_HEAD}${JSON.stringify(rows)}${INSERT_TAIL}`);
+  await db.execute(INSERT(rows));
 }
