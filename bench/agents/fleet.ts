@@ -17,6 +17,7 @@ import {
   type SpawnedProcess,
 } from "@llmgw/testing";
 import type { NodeTls } from "./sim-agent";
+import { eachAtOnce } from "../each-at-once";
 
 const BENCH_DIR = join(import.meta.dirname, "..");
 const SERVER_START_MS = 180_000;
@@ -142,12 +143,8 @@ export interface SimNode {
 /** Each node joins as a real agent does: its own key, a CSR, a certificate from the join route. */
 export async function joinNodes(server: ServerHandle, names: string[]): Promise<SimNode[]> {
   const nodes: SimNode[] = new Array<SimNode>(names.length);
-  let next = 0;
-  const worker = async () => {
-    for (let at = next++; at < names.length; at = next++) {
-      nodes[at] = await joinWithRetries(server, names[at] ?? "");
-    }
-  };
-  await Promise.all(Array.from({ length: JOINS_AT_ONCE }, worker));
+  await eachAtOnce(names, JOINS_AT_ONCE, async (name, at) => {
+    nodes[at] = await joinWithRetries(server, name);
+  });
   return nodes;
 }

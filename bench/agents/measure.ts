@@ -5,6 +5,7 @@ import { createBackoff, DEFAULT_BACKOFF } from "@llmgw/agent";
 import type { AppRouter } from "@llmgw/api";
 import { groupUsage } from "./proc";
 import type { SimAgent, Target } from "./sim-agent";
+import { eachAtOnce } from "../each-at-once";
 
 const CONNECTS_AT_ONCE = 64;
 const POLL_INTERVAL_MS = 10;
@@ -24,19 +25,13 @@ export async function connectAll(
   atOnce = CONNECTS_AT_ONCE,
 ): Promise<string[]> {
   const failures: string[] = [];
-  let next = 0;
-  const worker = async () => {
-    for (let at = next++; at < agents.length; at = next++) {
-      const agent = agents[at];
-      if (!agent) continue;
-      try {
-        await agent.connect(target, Math.random() * intervalMs);
-      } catch (error) {
-        failures.push(`${agent.nodeId}: ${error instanceof Error ? error.message : String(error)}`);
-      }
+  await eachAtOnce(agents, atOnce, async (agent) => {
+    try {
+      await agent.connect(target, Math.random() * intervalMs);
+    } catch (error) {
+      failures.push(`${agent.nodeId}: ${error instanceof Error ? error.message : String(error)}`);
     }
-  };
-  await Promise.all(Array.from({ length: atOnce }, worker));
+  });
   return failures;
 }
 
@@ -57,32 +52,26 @@ export async function connectWithRetries(
   const atOnce = options.atOnce ?? CONNECTS_AT_ONCE;
   const startMs = Date.now();
   const failures: string[] = [];
-  let next = 0;
-  const worker = async () => {
-    for (let at = next++; at < agents.length; at = next++) {
-      const agent = agents[at];
-      if (!agent) continue;
-      const backoff = options.agentBackoff
-        ? createBackoff({ ...DEFAULT_BACKOFF, random: Math.random })
-        : undefined;
-      for (;;) {
-        if (backoff) await sleep(backoff.nextDelayMs());
-        try {
-          await agent.connect(target, Math.random() * intervalMs);
+  await eachAtOnce(agents, atOnce, async (agent) => {
+    const backoff = options.agentBackoff
+      ? createBackoff({ ...DEFAULT_BACKOFF, random: Math.random })
+      : undefined;
+    for (;;) {
+      if (backoff) await sleep(backoff.nextDelayMs());
+      try {
+        await agent.connect(target, Math.random() * intervalMs);
+        break;
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        options.onFailedDial?.(why);
+        if (Date.now() - startMs >= deadlineMs) {
+          failures.push(`${agent.nodeId}: ${why}`);
           break;
-        } catch (error) {
-          const why = error instanceof Error ? error.message : String(error);
-          options.onFailedDial?.(why);
-          if (Date.now() - startMs >= deadlineMs) {
-            failures.push(`${agent.nodeId}: ${why}`);
-            break;
-          }
-          if (!backoff) await sleep(RETRY_PAUSE_MS);
         }
+        if (!backoff) await sleep(RETRY_PAUSE_MS);
       }
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(atOnce, agents.length) }, worker));
+  });
   return failures;
 }
 

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { freePort, spawnLlmgw, tempDir, waitFor, type SpawnedProcess } from "@llmgw/testing";
 import { adminApi, joinNodes, startLlmgw } from "../agents/fleet";
 import { startStandInAgent, type StandInAgent } from "../router/stand-in-agent";
+import { eachAtOnce } from "../each-at-once";
 
 export const CARDS_PER_NODE = 8;
 const REPLICAS_PER_MODEL = 80;
@@ -49,27 +50,20 @@ async function connectStandIns(
   const joined = await joinNodes(server, names);
   log(`console bench: ${joined.length} nodes joined`);
   const agents: StandInAgent[] = [];
-  let next = 0;
-  const worker = async () => {
-    for (let at = next++; at < joined.length; at = next++) {
-      const node = joined[at];
-      if (!node) continue;
-      agents.push(
-        await startStandInAgent({
-          agentUrl: server.agentUrl,
-          tls: node.tls,
-          // The stand-in registers as `bench-<nodeName>`, the identity its certificate was issued to.
-          nodeName: node.nodeId.replace(/^bench-/, ""),
-          engines: new Map(),
-          otherModelsPort: enginePort,
-          cardCount: CARDS_PER_NODE,
-        }),
-      );
-      if (agents.length % 250 === 0)
-        log(`console bench: ${agents.length} stand-in agents connected`);
-    }
-  };
-  await Promise.all(Array.from({ length: AGENTS_AT_ONCE }, worker));
+  await eachAtOnce(joined, AGENTS_AT_ONCE, async (node) => {
+    agents.push(
+      await startStandInAgent({
+        agentUrl: server.agentUrl,
+        tls: node.tls,
+        // The stand-in registers as `bench-<nodeName>`, the identity its certificate was issued to.
+        nodeName: node.nodeId.replace(/^bench-/, ""),
+        engines: new Map(),
+        otherModelsPort: enginePort,
+        cardCount: CARDS_PER_NODE,
+      }),
+    );
+    if (agents.length % 250 === 0) log(`console bench: ${agents.length} stand-in agents connected`);
+  });
   return { agents, nodeIds: joined.map((node) => node.nodeId) };
 }
 

@@ -27,6 +27,7 @@ import { readHeapSnapshot } from "./heap-graph";
 import { summarize, summaryText } from "./heap-top";
 import { Inspector, INSPECT_FLAG, INSPECTOR_LISTENING } from "./inspector";
 import { sampleMemory, type MemorySample } from "./sample";
+import { eachAtOnce } from "../each-at-once";
 
 const COMMAND = "npm run bench:memory";
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -45,18 +46,9 @@ const load = () =>
     .map((value) => value.toFixed(1))
     .join(" / ");
 
-/** Runs `work` over `items`, `atOnce` at a time. */
-async function pool<T>(items: T[], atOnce: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  const worker = async () => {
-    for (let at = next++; at < items.length; at = next++) await work(items[at] as T);
-  };
-  await Promise.all(Array.from({ length: atOnce }, worker));
-}
-
 async function makeKeys(api: TRPCClient<AppRouter>, count: number): Promise<string[]> {
   const keys: string[] = [];
-  await pool(
+  await eachAtOnce(
     Array.from({ length: count }, (_, at) => at),
     KEYS_AT_ONCE,
     async (at) => {
@@ -73,7 +65,7 @@ async function makeKeys(api: TRPCClient<AppRouter>, count: number): Promise<stri
 /** Each key asks /v1/models once; answers how many were refused. */
 async function useKeys(v1Url: string, keys: string[]): Promise<number> {
   let refused = 0;
-  await pool(keys, KEYS_AT_ONCE, async (key) => {
+  await eachAtOnce(keys, KEYS_AT_ONCE, async (key) => {
     const response = await fetch(`${v1Url}/models`, {
       headers: { authorization: `Bearer ${key}` },
     });
