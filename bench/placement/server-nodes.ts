@@ -87,7 +87,15 @@ function beatAll(prepared: ServerNodesPrepared, nowMs: number): void {
 const NOW_MS = Date.parse("2026-12-01T00:00:00Z");
 
 function makeRecords(prepared: ServerNodesPrepared): ReconcileNode[] {
-  return reconcileNodes(prepared.registry, [], NOW_MS + prepared.beats, DEFAULT_LIVENESS, 0);
+  return reconcileNodes(
+    prepared.registry,
+    [],
+    NOW_MS + prepared.beats,
+    DEFAULT_LIVENESS,
+    0,
+    undefined,
+    prepared.kept,
+  );
 }
 
 export function prepareServerNodes(scenario: Scenario): ServerNodesPrepared {

@@ -17,10 +17,20 @@ export class FacilityOverlay {
   private readonly cordonByNode = new Map<string, CordonState>();
   private holdList: FacilityHold[] = [];
   private budgetList: { domain: string; watts: number }[] = [];
+  private changes = 0;
+
+  /**
+   * Moves on with every change made here, so a node record made from the overlay can be kept
+   * while this stays the same (KeptNodes).
+   */
+  get version(): number {
+    return this.changes;
+  }
 
   /** facility.budgets from the server's settings: placement refuses what would pass them. */
   setBudgets(budgets: readonly { domain: string; watts: number }[]): void {
     this.budgetList = [...budgets];
+    this.changes += 1;
   }
 
   /** The budgets of the domains a node with these labels is in. */
@@ -39,6 +49,7 @@ export class FacilityOverlay {
   setLabels(nodeId: string, labels: Record<string, string>): void {
     if (Object.keys(labels).length === 0) this.labelsByNode.delete(nodeId);
     else this.labelsByNode.set(nodeId, { ...labels });
+    this.changes += 1;
   }
 
   /** The agent's labels with the store's over them: what placement and every view read. */
@@ -53,6 +64,7 @@ export class FacilityOverlay {
   setCordon(nodeId: string, state: CordonState | null): void {
     if (state === null) this.cordonByNode.delete(nodeId);
     else this.cordonByNode.set(nodeId, state);
+    this.changes += 1;
   }
 
   holds(): readonly FacilityHold[] {
@@ -61,5 +73,6 @@ export class FacilityOverlay {
 
   setHolds(holds: readonly FacilityHold[]): void {
     this.holdList = [...holds];
+    this.changes += 1;
   }
 }

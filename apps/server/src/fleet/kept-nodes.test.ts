@@ -89,7 +89,7 @@ describe("node records kept between reconciler passes", () => {
 
   /** One pass as the reconciler makes it; the placements are recorded as the book would. */
   function pass(nowMs: number, min: number) {
-    nodes = kept.keep(reconcileNodes(registry, [], nowMs, DEFAULT_LIVENESS, 0));
+    nodes = kept.keep(reconcileNodes(registry, [], nowMs, DEFAULT_LIVENESS, 0, undefined, kept));
     const input = (): ReconcileInput => {
       let id = next;
       return {
@@ -165,5 +165,65 @@ describe("node records kept between reconciler passes", () => {
     // Eight cards on one node fit nowhere: the stale index would have placed it on `spare`.
     expect(placedOn(actions)).toEqual([]);
     expect(actions.map((a) => a.kind)).toContain("unplaceable");
+  });
+});
+
+describe("a node's record made again only when what it is made from changed", () => {
+  const registry = new FleetRegistry();
+  register(registry, "a", 2, 1, 0);
+  const kept = new KeptNodes();
+  const recordNow = (nowMs: number) => {
+    const [record] = kept.keep(
+      reconcileNodes(registry, [], nowMs, DEFAULT_LIVENESS, 0, undefined, kept),
+    );
+    if (!record) throw new Error("no record for node a");
+    return record.node;
+  };
+  const heartbeat = (nowMs: number, diskBytesFree: bigint, powerWatts: number) =>
+    registry.heartbeat(
+      "a",
+      registry.get("a")?.sessionId ?? 0,
+      create(HeartbeatSchema, {
+        diskBytesFree,
+        sentAtMs: BigInt(nowMs),
+        gpus: [0, 1].map((index) => ({ uuid: `a-GPU-${index}`, powerWatts })),
+      }),
+      nowMs,
+    );
+
+  it("keeps it while nothing changed, and makes it again after a heartbeat, an overlay change, a lapse and a new session", () => {
+    heartbeat(1_000, 900_000_000_000n, 300);
+    const first = recordNow(1_100);
+    expect(recordNow(1_200)).toBe(first);
+    expect(kept.unchanged).toBe(1);
+
+    // The same free disk, a new measured draw above the cards' 700 W limit: a heartbeat whose
+    // only news is the draw must still be read.
+    heartbeat(2_000, 900_000_000_000n, 760);
+    const drawn = recordNow(2_100);
+    expect(drawn).not.toBe(first);
+    expect(drawn.cards.map((card) => card.drawWatts)).toEqual([760, 760]);
+    heartbeat(3_000, 800_000_000_000n, 760);
+    const emptier = recordNow(3_100);
+    expect(emptier.diskGbFree).toBe(800);
+    expect(recordNow(3_200)).toBe(emptier);
+
+    registry.facility.setCordon("a", "cordoned");
+    const cordoned = recordNow(3_300);
+    expect(cordoned.hold).toMatch(/is cordoned/);
+    registry.facility.setLabels("a", { "llmgw.io/rack": "r9" });
+    expect(recordNow(3_400).labels).toMatchObject({ "llmgw.io/rack": "r9" });
+
+    // No heartbeat for long enough: time alone makes it unreachable.
+    const silentMs =
+      DEFAULT_LIVENESS.heartbeatIntervalMs * (DEFAULT_LIVENESS.missedHeartbeatsMax + 2);
+    const lapsed = recordNow(3_000 + silentMs);
+    expect(lapsed.isReachable).toBe(false);
+
+    // A new session of the same node (one card fewer) is a new record at once.
+    register(registry, "a", 1, 2, 60_000);
+    heartbeat(60_000, 800_000_000_000n, 760);
+    expect(recordNow(60_100).cards).toHaveLength(1);
+    expect(kept.unchanged).toBe(2);
   });
 });

@@ -3,8 +3,27 @@
 // (`createPlanCache` in @llmgw/domain) only for records that are the same objects as last pass's,
 // or that differ only in what the index ignores (free disk, measured draw). A record that comes
 // out equal to the one before, field by field, is handed over as that same object here, so a pass
-// over a fleet whose heartbeats changed nothing placement reads reuses all of it.
-import type { ReconcileNode } from "@llmgw/domain";
+// over a fleet whose heartbeats changed nothing placement reads reuses all of it. Before that, a
+// node whose session, last heartbeat and facility overlay are all as they were when its record
+// was made is not made again at all (`recordOf`): at 10,000 nodes making and comparing every
+// record was most of a settled pass.
+import type { PlacementNode, ReconcileNode } from "@llmgw/domain";
+import type { FacilityOverlay } from "./facility-overlay";
+import type { LiveNode } from "./registry";
+
+/**
+ * What a node's record was made from. A session is a new `LiveNode`; a heartbeat is a new message
+ * (the registry replaces it, with the card samples read from it, and changes it nowhere else);
+ * the overlay counts its own changes. Reachability, which time alone changes, is asked each pass.
+ */
+interface Stamp {
+  live: LiveNode;
+  heartbeat: LiveNode["heartbeat"];
+  facility: FacilityOverlay;
+  facilityVersion: number;
+  isReachable: boolean;
+  node: PlacementNode;
+}
 
 /** Deep equality over plain records, arrays and primitives: what a node's record is made of. */
 function sameValue(a: unknown, b: unknown): boolean {
@@ -28,21 +47,57 @@ function sameValue(a: unknown, b: unknown): boolean {
 
 export class KeptNodes {
   private byId = new Map<string, ReconcileNode>();
+  private stamps = new Map<string, Stamp>();
   /** Records handed over as last pass's objects, and records made anew: for tests. */
   kept = 0;
   made = 0;
+  /** Records not made again, nothing they were made from having changed: for tests. */
+  unchanged = 0;
+
+  /**
+   * The node's record: the one made last time if its session, last heartbeat, facility overlay
+   * and reachability are unchanged since, otherwise `make()`'s (remembered for next time).
+   */
+  recordOf(
+    live: LiveNode,
+    isReachable: boolean,
+    facility: FacilityOverlay,
+    make: () => PlacementNode,
+  ): PlacementNode {
+    const was = this.stamps.get(live.nodeId);
+    if (
+      was !== undefined &&
+      was.live === live &&
+      was.heartbeat === live.heartbeat &&
+      was.facility === facility &&
+      was.facilityVersion === facility.version &&
+      was.isReachable === isReachable
+    ) {
+      this.unchanged += 1;
+      return was.node;
+    }
+    const node = make();
+    const { heartbeat } = live;
+    const facilityVersion = facility.version;
+    this.stamps.set(live.nodeId, { live, heartbeat, facility, facilityVersion, isReachable, node });
+    return node;
+  }
 
   /** `nodes` with each record equal to last pass's replaced by that object; remembers the rest. */
   keep(nodes: readonly ReconcileNode[]): ReconcileNode[] {
     const next = new Map<string, ReconcileNode>();
+    const stamps = new Map<string, Stamp>();
     const kept = nodes.map((now) => {
       const was = this.byId.get(now.node.id);
+      const stamp = this.stamps.get(now.node.id);
+      if (stamp !== undefined) stamps.set(now.node.id, stamp);
       let record = now;
-      // Free disk first: it changes with most heartbeats, and settles most comparisons at once.
+      // The same object (its record was not made again) first; then free disk: it changes with
+      // most heartbeats, and settles most comparisons at once.
       if (
         was !== undefined &&
-        was.node.diskGbFree === now.node.diskGbFree &&
-        sameValue(was.node, now.node)
+        (was.node === now.node ||
+          (was.node.diskGbFree === now.node.diskGbFree && sameValue(was.node, now.node)))
       ) {
         record =
           was.unreachableSinceMs === now.unreachableSinceMs
@@ -54,6 +109,7 @@ export class KeptNodes {
       return record;
     });
     this.byId = next;
+    this.stamps = stamps;
     return kept;
   }
 }

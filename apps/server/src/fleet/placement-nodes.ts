@@ -19,6 +19,7 @@ import {
 } from "@llmgw/domain";
 import { engineInstallsOf, offeredEngines } from "./engine-installs";
 import type { FacilityOverlay } from "./facility-overlay";
+import type { KeptNodes } from "./kept-nodes";
 import type { FleetRegistry, LiveNode } from "./registry";
 
 const GB = 1e9;
@@ -147,7 +148,9 @@ function unreachableSince(
  * Every node the planner must know: live sessions, plus any node replicas were placed on that has
  * not spoken since this server started. Those count as unreachable from a moment chosen so they
  * become lost `restartGraceMs` after the start: agents reconnecting with backoff get that long to
- * come back and have their engines adopted before anything is rebuilt.
+ * come back and have their engines adopted before anything is rebuilt. Given `kept` (the
+ * reconciler's), a node whose session, heartbeat and overlay have not changed since its record was
+ * made keeps that record instead of having a new one made.
  */
 export function reconcileNodes(
   registry: Pick<FleetRegistry, "all" | "facility">,
@@ -159,13 +162,16 @@ export function reconcileNodes(
     restartGraceMs: 0,
     lostAfterMs: 0,
   },
+  kept?: Pick<KeptNodes, "recordOf">,
 ): ReconcileNode[] {
   const unseenSinceMs =
     startedAtMs + Math.max(0, restartGrace.restartGraceMs - restartGrace.lostAfterMs);
   const nodes = registry.all().map((live): ReconcileNode => {
     const since = unreachableSince(live, nowMs, policy, { startedAtMs, unseenSinceMs });
+    const isReachable = since === null;
+    const make = () => placementNodeOf(live, isReachable, registry.facility);
     return {
-      node: placementNodeOf(live, since === null, registry.facility),
+      node: kept ? kept.recordOf(live, isReachable, registry.facility, make) : make(),
       unreachableSinceMs: since,
     };
   });

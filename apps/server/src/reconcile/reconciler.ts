@@ -83,6 +83,7 @@ function nodesNow(deps: ReconcileDeps, kept: KeptNodes, nowMs: number) {
     deps.liveness,
     deps.startedAtMs,
     { restartGraceMs: deps.restartGraceMs, lostAfterMs: deps.policy.lostAfterMs },
+    kept,
   );
   return kept.keep(nodes);
 }

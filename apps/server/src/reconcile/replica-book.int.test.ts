@@ -110,6 +110,37 @@ describe.each(STORES)("replica book on %s", (_name, open) => {
     ).toEqual(["r1", "r2"]);
   });
 
+  it("writes any text as given: quotes, backslashes, commas, braces, NULL, blanks, line breaks", async () => {
+    const book = await ReplicaBook.open(store.db, (line) => logged.push(line));
+    // Each column travels as one array literal: text that looks like its syntax must stay text.
+    const awkward = [
+      'say "hi"',
+      "back\\slash\\",
+      "a,b",
+      "{x}",
+      "NULL",
+      "null",
+      " padded ",
+      "",
+      "two\nlines\ttab",
+      "ünïcode ✓ 模型",
+      '\\"',
+    ];
+    await book.insertMany(
+      awkward.map((text, i) =>
+        record(`odd-${i}`, { model: text, message: text, host: text, nodeId: `n,${text}` }),
+      ),
+    );
+    await book.flush();
+    const rows = await store.db.select().from(replicas).orderBy(asc(replicas.id));
+    expect(rows.map((r) => [r.model, r.message, r.host, r.nodeId])).toEqual(
+      [...awkward.entries()]
+        .sort(([a], [b]) => (`odd-${a}` < `odd-${b}` ? -1 : 1))
+        .map(([, text]) => [text, text, text, `n,${text}`]),
+    );
+    expect(logged).toEqual([]);
+  });
+
   it("saves none of a batch that fails, and says which write failed", async () => {
     const book = await ReplicaBook.open(store.db, (line) => logged.push(line));
     // The same id twice in one statement is refused by PostgreSQL; it is in the second of the two

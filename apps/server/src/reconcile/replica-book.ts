@@ -5,14 +5,15 @@ import { messageOf } from "@llmgw/domain";
 import { eq, replicas as replicasTable, type Database } from "@llmgw/db";
 import type { ObservedReplica, ReconcileAction, ReplicaPhaseName } from "@llmgw/domain";
 import {
-  insertShardRows,
+  insertShardColumns,
   loadShards,
+  shardColumns,
   placedShards,
   updateShardRow,
   type ShardRecord,
 } from "./replica-shards";
 import { nodeIdsOf, RecordIndex } from "./replica-index";
-import { fromRow, toRow, upsertRows } from "./replica-rows";
+import { fromRow, replicaColumns, toRow, upsertColumns, type ReplicaColumns } from "./replica-rows";
 
 export interface ReplicaRecord extends ObservedReplica {
   engine: string;
@@ -204,17 +205,20 @@ export class ReplicaBook {
   insertMany(records: readonly ReplicaRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
     for (const record of records) this.keep(record);
-    const rows = records.map(toRow);
+    // Taken now, as the records are: the write waits its turn, and a record may change meanwhile.
+    const batches: ReplicaColumns[] = [];
+    for (let at = 0; at < records.length; at += ROWS_PER_STATEMENT)
+      batches.push(replicaColumns(records.slice(at, at + ROWS_PER_STATEMENT)));
+    const shards = shardColumns(records);
     const what =
       records.length === 1 ? `replica ${records[0]?.id}` : `${records.length} placed replicas`;
-    const spanning = records.filter((record) => record.shards !== undefined);
-    if (rows.length <= ROWS_PER_STATEMENT && spanning.length === 0)
-      return this.write(what, () => upsertRows(this.db, rows));
+    const [only] = batches;
+    if (batches.length === 1 && only && shards === undefined)
+      return this.write(what, () => upsertColumns(this.db, only));
     return this.write(what, () =>
       this.db.transaction(async (tx) => {
-        for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT)
-          await upsertRows(tx, rows.slice(at, at + ROWS_PER_STATEMENT));
-        await insertShardRows(tx, spanning);
+        for (const batch of batches) await upsertColumns(tx, batch);
+        if (shards) await insertShardColumns(tx, shards);
       }),
     );
   }

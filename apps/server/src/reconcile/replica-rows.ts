@@ -1,6 +1,14 @@
 // A replica record as a row of the `replicas` table and back, and the batched upsert the book
 // writes placements with.
-import { replicas as replicasTable, sql, type Database, type ReplicaRow } from "@llmgw/db";
+import type { Database, ReplicaRow } from "@llmgw/db";
+import {
+  arrayStatement,
+  columnNames,
+  selectColumns,
+  unnestRows,
+  type ArrayColumns,
+  type ArrayElement,
+} from "../column-arrays";
 import type { ReplicaRecord } from "./replica-book";
 
 /** How a replica stopped because its node was lost is told apart when read back. */
@@ -50,67 +58,88 @@ export function toRow(record: ReplicaRecord) {
   };
 }
 
-type Row = ReturnType<typeof toRow>;
+/** A replica's row as a placement writes it: [column, SQL type], in the table's order. */
+const REPLICA_COLUMNS = [
+  ["id", "text"],
+  ["model", "text"],
+  ["profile", "text"],
+  ["model_revision", "integer"],
+  ["node_id", "text"],
+  ["gpu_indexes", "jsonb"],
+  ["engine", "text"],
+  ["phase", "text"],
+  ["message", "text"],
+  ["host", "text"],
+  ["port", "integer"],
+  ["created_at", "timestamptz"],
+  ["phase_changed_at", "timestamptz"],
+  ["last_used_at", "timestamptz"],
+] as const satisfies ArrayColumns;
 
 // An upsert of many rows sets each conflicting row from its own new values (`excluded`), the
 // multi-row form of `set: toRow(record)`.
-const UPSERT_SET_SQL = sql.raw(
-  (
-    [
-      "model",
-      "profile",
-      "modelRevision",
-      "nodeId",
-      "gpuIndexes",
-      "engine",
-      "phase",
-      "message",
-      "host",
-      "port",
-      "createdAt",
-      "phaseChangedAt",
-      "lastUsedAt",
-    ] as const satisfies readonly Exclude<keyof Row, "id">[]
-  )
-    .map((key) => `${replicasTable[key].name} = excluded.${replicasTable[key].name}`)
-    .join(", "),
+const UPSERT = arrayStatement(
+  `INSERT INTO replicas (${columnNames(REPLICA_COLUMNS)}) SELECT ${selectColumns(REPLICA_COLUMNS)} FROM ${unnestRows(REPLICA_COLUMNS)} ` +
+    `ON CONFLICT (id) DO UPDATE SET ${REPLICA_COLUMNS.filter(([column]) => column !== "id")
+      .map(([column]) => `${column} = excluded.${column}`)
+      .join(", ")}`,
+  REPLICA_COLUMNS.length,
 );
 
+/** The rows of some records, column by column, as they are now (what `toRow` would write). */
+export type ReplicaColumns = ArrayElement[][];
+
 /**
- * Upserts rows as one JSON parameter unpacked by the database (`jsonb_to_recordset`): a statement
- * of thousands of rows costs one parameter to bind rather than fourteen per row, which is where a
- * multi-row VALUES spends its time on both PostgreSQL and PGlite.
+ * The records' rows, column by column, taken now: the book writes them later, and a record may
+ * change before then. Times go as ISO text; a pass's records share theirs, made once.
  */
-export async function upsertRows(db: Pick<Database, "execute">, rows: Row[]): Promise<void> {
-  const json = JSON.stringify(rows.map(jsonRow));
-  await db.execute(sql`
-    insert into ${replicasTable} (id, model, profile, model_revision, node_id, gpu_indexes, engine,
-      phase, message, host, port, created_at, phase_changed_at, last_used_at)
-    select id, model, profile, model_revision, node_id, gpu_indexes, engine, phase, message, host,
-      port, created_at, phase_changed_at, last_used_at
-    from jsonb_to_recordset(${json}::jsonb) as r(id text, model text, profile text,
-      model_revision integer, node_id text, gpu_indexes jsonb, engine text, phase text,
-      message text, host text, port integer, created_at timestamptz,
-      phase_changed_at timestamptz, last_used_at timestamptz)
-    on conflict (id) do update set ${UPSERT_SET_SQL}`);
+export function replicaColumns(records: readonly ReplicaRecord[]): ReplicaColumns {
+  const columns: ArrayElement[][] = REPLICA_COLUMNS.map(() => []);
+  const iso = isoOnce();
+  for (const record of records) {
+    const row: ArrayElement[] = [
+      record.id,
+      record.model,
+      record.profile,
+      record.modelRevision,
+      record.nodeId,
+      JSON.stringify(record.gpuIndexes),
+      record.engine,
+      record.phase,
+      record.message,
+      record.host,
+      record.port,
+      iso(record.createdAtMs),
+      iso(record.phaseChangedAtMs),
+      record.lastUsedAtMs === null ? null : iso(record.lastUsedAtMs),
+    ];
+    row.forEach((value, at) => columns[at]?.push(value));
+  }
+  return columns;
 }
 
-/** A row as JSON for jsonb_to_recordset: column names as the table spells them, times as ISO. */
-function jsonRow(row: Row): Record<string, unknown> {
-  return {
-    id: row.id,
-    model: row.model,
-    profile: row.profile,
-    model_revision: row.modelRevision,
-    node_id: row.nodeId,
-    gpu_indexes: row.gpuIndexes,
-    engine: row.engine,
-    phase: row.phase,
-    message: row.message,
-    host: row.host,
-    port: row.port,
-    created_at: row.createdAt.toISOString(),
-    phase_changed_at: row.phaseChangedAt.toISOString(),
-    last_used_at: row.lastUsedAt === null ? null : row.lastUsedAt.toISOString(),
+/** `new Date(ms).toISOString()`, remembering the last answer (a batch's times are mostly one). */
+function isoOnce(): (ms: number) => string {
+  let lastMs = Number.NaN;
+  let last = "";
+  return (ms) => {
+    if (ms !== lastMs) {
+      lastMs = ms;
+      last = new Date(ms).toISOString();
+    }
+    return last;
   };
+}
+
+/**
+ * Upserts rows given column by column, one fixed statement with a text parameter per column that
+ * the database unpacks with `unnest`: thousands of rows cost fourteen parameters to bind, not
+ * fourteen per row, and no key per value as a JSON record set sends.
+ */
+export async function upsertColumns(
+  db: Pick<Database, "execute">,
+  columns: ReplicaColumns,
+): Promise<void> {
+  if ((columns[0]?.length ?? 0) === 0) return;
+  await db.execute(UPSERT(columns));
 }

@@ -9,6 +9,14 @@ import {
   type Database,
   type ReplicaShardRow,
 } from "@llmgw/db";
+import {
+  arrayStatement,
+  columnNames,
+  selectColumns,
+  unnestRows,
+  type ArrayColumns,
+  type ArrayElement,
+} from "../column-arrays";
 
 export interface ShardRecord extends ObservedShard {
   gpuIndexes: number[];
@@ -70,16 +78,53 @@ export async function loadShards(db: Database): Promise<Map<string, ShardRecord[
   return byReplica;
 }
 
-/** Writes the shards of replicas just recorded (after their replica rows, which they reference). */
-export async function insertShardRows(
-  db: Pick<Database, "insert">,
+/** A shard's row as a placement writes it: [column, SQL type], in the table's order. */
+const SHARD_COLUMNS = [
+  ["replica_id", "text"],
+  ["rank", "integer"],
+  ["node_id", "text"],
+  ["gpu_indexes", "jsonb"],
+  ["phase", "text"],
+  ["message", "text"],
+  ["phase_changed_at", "timestamptz"],
+] as const satisfies ArrayColumns;
+
+const INSERT_SHARDS = arrayStatement(
+  `INSERT INTO replica_shards (${columnNames(SHARD_COLUMNS)}) SELECT ${selectColumns(SHARD_COLUMNS)} FROM ${unnestRows(SHARD_COLUMNS)} ` +
+    "ON CONFLICT DO NOTHING",
+  SHARD_COLUMNS.length,
+);
+
+/**
+ * The shards of replicas just placed, column by column, taken now (the book writes them later);
+ * undefined when none of the replicas spans nodes.
+ */
+export function shardColumns(
   records: readonly { id: string; shards?: readonly ShardRecord[] }[],
+): ArrayElement[][] | undefined {
+  const columns: ArrayElement[][] = SHARD_COLUMNS.map(() => []);
+  for (const record of records)
+    for (const shard of record.shards ?? []) {
+      const row: ArrayElement[] = [
+        record.id,
+        shard.rank,
+        shard.nodeId,
+        JSON.stringify(shard.gpuIndexes),
+        shard.phase,
+        shard.message,
+        new Date(shard.phaseChangedAtMs).toISOString(),
+      ];
+      row.forEach((value, at) => columns[at]?.push(value));
+    }
+  return (columns[0]?.length ?? 0) === 0 ? undefined : columns;
+}
+
+/** Writes the shards of replicas just recorded (after their replica rows, which they reference). */
+export async function insertShardColumns(
+  db: Pick<Database, "execute">,
+  columns: ArrayElement[][],
 ): Promise<void> {
-  const rows = records.flatMap((record) =>
-    (record.shards ?? []).map((shard) => toRow(record.id, shard)),
-  );
-  if (rows.length === 0) return;
-  await db.insert(shardsTable).values(rows).onConflictDoNothing();
+  await db.execute(INSERT_SHARDS(columns));
 }
 
 export async function updateShardRow(
