@@ -10,7 +10,8 @@ import { createWriteBatch } from "./write-batch";
 /** Registrations saved in one transaction at most (8 cards each: 4,000 card rows). */
 const REGISTERS_PER_BATCH = 500;
 
-function nodeRow(register: Register, now: Date) {
+/** A node's row as its registration writes it (nodes-service shows it from this until written). */
+export function nodeRow(register: Register, now: Date) {
   const hw = register.hardware;
   return {
     id: register.nodeId,
@@ -53,7 +54,8 @@ async function saveRegistrations(
   await writeRegistrations(db, rows, [...cardsByUuid.values()]);
 }
 
-function gpuRow(nodeId: string, gpu: Gpu, now: Date) {
+/** A card's row as a registration writes it. */
+export function gpuRow(nodeId: string, gpu: Gpu, now: Date) {
   return {
     uuid: gpu.uuid,
     nodeId,
