@@ -10,13 +10,13 @@
  */
 export const HANDSHAKES_AT_ONCE_MAX = 64;
 /** Connections that may wait for a handshake place; one past it is closed (a flood, not a fleet). */
-export const HANDSHAKE_QUEUE_MAX = 20_000;
+const HANDSHAKE_QUEUE_MAX = 20_000;
 /**
  * How long a connection may wait for its place. An agent gives up on a dial after 10 s, so one that
  * waited longer than this would not finish its handshake in time: it is closed instead, and dials
  * again after its backoff.
  */
-export const HANDSHAKE_QUEUE_WAIT_MS = 6_000;
+const HANDSHAKE_QUEUE_WAIT_MS = 6_000;
 
 /** The TCP side of a connection, as the gate sees it. */
 export interface GateSocket {
