@@ -217,3 +217,24 @@ export async function reconnectStorm(
       .map(([reason, count]) => `${count} × ${reason}`),
   };
 }
+
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
+
+/**
+ * Where the registered agents' last dials spent their time: dial to open (TCP, TLS, the upgrade)
+ * and open to RegisterAck (the registration written), p50 / p90 / max in ms, and how many TLS
+ * sessions were resumed.
+ */
+export function dialSummary(agents: readonly SimAgent[]): string {
+  const dials = agents.flatMap((agent) => (agent.lastDial ? [agent.lastDial] : []));
+  const spread = (values: number[]) => {
+    const sorted = values.sort((a, b) => a - b);
+    return [50, 90, 100].map((p) => percentile(sorted, p).toFixed(0)).join(" / ");
+  };
+  const resumed = dials.filter((dial) => dial.isResumed).length;
+  return (
+    `dial to open ${spread(dials.map((dial) => dial.openMs))} ms, open to RegisterAck ` +
+    `${spread(dials.map((dial) => dial.ackMs))} ms (p50 / p90 / max), ${resumed} of ${dials.length} TLS sessions resumed`
+  );
+}

@@ -74,14 +74,16 @@ client certificates required) that reads each frame and discards it, fed the sam
 the same run. CPU is the server process's own (utime + stime from /proc) over a ${info.seconds} s
 steady window, divided by the heartbeats sent in it. An agent whose dial fails (on a loaded machine
 a handshake can miss the agent port's 10 s register window) dials again on its own after 0.5 s, for up
-to 30 s, as a real agent would. *Visible in the API*: a sampled node that registered (the RegisterAck
-comes once its registration is written, so \`nodes.get\` knows it; one not known within 10 s is a
-named error) gets a marked card-memory value in its next heartbeat, and \`nodes.get\` is polled every
+to 30 s, as a real agent would. *Visible in the API*: a sampled node that registered (the API shows
+a live node from its registration until its batched write lands, so \`nodes.get\` knows it once
+acknowledged; one not known within 10 s is a named error) gets a marked card-memory value in its next heartbeat, and \`nodes.get\` is polled every
 10 ms until it shows it (the delay runs from the frame leaving the agent). *Storm*: every socket is
 cut at once and every agent dials back as apps/agent does: after its jittered reconnect delay (0 to
 0.5 s), and after a failed dial its backoff (full jitter, the ceiling doubling from 1 s); the agent
-port runs at most 64 TLS handshakes at once and closes further connections at once. The bench prints
-how many dials failed and why. The per-address cap on unregistered sockets is raised to the fleet size, since
+port runs at most 64 TLS handshakes at once and further connections wait their turn (closed after
+6 s of waiting). Each agent keeps its TLS session and secure context as apps/agent does, so a
+reconnect resumes its handshake. The bench prints how many dials failed and why, and where the
+dials' time went (dial to open, open to RegisterAck). The per-address cap on unregistered sockets is raised to the fleet size, since
 every simulated agent dials from 127.0.0.1.
 
 Command (from the repository root): \`${info.command}\` (\`--agents 500,1000,2000\` runs each size on a

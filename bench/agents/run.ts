@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { must } from "@llmgw/domain";
 import { cleanupAll } from "@llmgw/testing";
@@ -14,6 +15,7 @@ import { HEARTBEAT_INTERVAL_MS, joinNodes, startStand, type Stand } from "./flee
 import {
   connectAll,
   connectWithRetries,
+  dialSummary,
   reconnectStorm,
   steadyWindow,
   visibilityDelays,
@@ -29,6 +31,14 @@ const VISIBILITY_SAMPLE = 20;
 const CONNECT_RETRY_MS = 30_000;
 
 const startedMs = Date.now();
+const loopHistogram = monitorEventLoopDelay({ resolution: 10 });
+loopHistogram.enable();
+/** The bench's own event loop delay since the last call (p99 / max ms), then starts afresh. */
+function loopDelay(): string {
+  const text = `p99 ${(loopHistogram.percentile(99) / 1e6).toFixed(0)} / max ${(loopHistogram.max / 1e6).toFixed(0)} ms`;
+  loopHistogram.reset();
+  return text;
+}
 const log = (line: string) =>
   console.error(`agents bench: ${((Date.now() - startedMs) / 1000).toFixed(0)} s: ${line}`);
 
@@ -78,24 +88,36 @@ async function measureSize(
   for (const agent of agents) agent.drop();
 
   log(`${options.agents} agents: llmgw, ${options.seconds} s window`);
+  const connectStartMs = Date.now();
+  loopDelay();
   // On a loaded machine a handshake can miss the agent port's 10 s window; a real agent dials again.
   problems.push(
     ...(await connectWithRetries(agents, llmgwTarget, HEARTBEAT_INTERVAL_MS, CONNECT_RETRY_MS)).map(
       (failure) => `connect: ${failure}`,
     ),
   );
+  log(
+    `${options.agents} agents: connected to llmgw in ${((Date.now() - connectStartMs) / 1000).toFixed(1)} s; ${dialSummary(agents)}; bench event loop delay ${loopDelay()}`,
+  );
   await new Promise((resolve) => setTimeout(resolve, warmUpMs));
   const llmgwWindow = await steadyWindow(agents, server.process.pid, options.seconds);
 
-  log(`${options.agents} agents: visibility in the API`);
+  log(
+    `${options.agents} agents: visibility in the API; bench event loop delay in the window ${loopDelay()}`,
+  );
   const step = Math.max(1, Math.floor(agents.length / VISIBILITY_SAMPLE));
   const sample = agents.filter((_, at) => at % step === 0).slice(0, VISIBILITY_SAMPLE);
   const visibleMs = await visibilityDelays(sample, api, problems);
 
-  log(`${options.agents} agents: reconnect storm`);
+  log(
+    `${options.agents} agents: reconnect storm; bench event loop delay while polling ${loopDelay()}`,
+  );
   const storm = await reconnectStorm(agents, llmgwTarget, HEARTBEAT_INTERVAL_MS, api);
   log(
     `${options.agents} agents: storm: ${storm.registeredInDeadline} registered within 10 s, the last after ${(storm.lastRegisteredMs / 1000).toFixed(1)} s; ${storm.failedDials} dials failed${storm.failureReasons.length > 0 ? ` (${storm.failureReasons.join("; ")})` : ""}`,
+  );
+  log(
+    `${options.agents} agents: storm: ${dialSummary(agents)}; bench event loop delay ${loopDelay()}`,
   );
   if (storm.registeredInTheEnd < storm.agents)
     problems.push(

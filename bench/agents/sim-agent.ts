@@ -32,6 +32,8 @@ export class SimAgent {
   heartbeatsSent = 0;
   /** When the current socket was registered (acked, or opened for the bare server); unset while out. */
   registeredAtMs: number | undefined;
+  /** The last dial that registered: ms from dialing to the socket open (TCP, TLS, upgrade), then to the RegisterAck. */
+  lastDial: { openMs: number; ackMs: number; isResumed: boolean } | undefined;
 
   constructor(
     readonly nodeId: string,
@@ -46,6 +48,7 @@ export class SimAgent {
   async connect(target: Target, firstBeatMs: number): Promise<void> {
     this.stop();
     this.registeredAtMs = undefined;
+    const dialMs = performance.now();
     const ws = new WebSocket(`${target.url}${AGENT_WS_PATH}`, {
       ...this.tls,
       createConnection: this.tlsSessions.connector(target.url, this.tls.cert),
@@ -57,10 +60,17 @@ export class SimAgent {
       ws.once("open", resolve);
       ws.once("error", reject);
     });
+    const openMs = performance.now();
     const registered = target.isAcked ? this.awaitAck(ws) : Promise.resolve();
     ws.send(encodeEnvelope(this.registerFrame()));
     await registered;
     this.registeredAtMs = Date.now();
+    const tcp = (ws as unknown as { _socket?: { isSessionReused?(): boolean } })._socket;
+    this.lastDial = {
+      openMs: openMs - dialMs,
+      ackMs: performance.now() - openMs,
+      isResumed: tcp?.isSessionReused?.() ?? false,
+    };
     const beat = () => this.beat();
     this.timer = setTimeout(() => {
       beat();

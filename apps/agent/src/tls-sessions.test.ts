@@ -104,4 +104,16 @@ describe("TLS session resumption on the agent's connections", () => {
     expect(cache.size).toBe(0);
     expect(await dial(cache, tls)).toMatchObject({ isResumed: false });
   });
+
+  it("builds the node's secure context once and again only for a renewed certificate", async () => {
+    const cache = new TlsSessionCache();
+    const tls = await nodeIdentity("node-d");
+    const first = cache.secureContextFor(tls);
+    expect(cache.secureContextFor({ ...tls })).toBe(first);
+    // Dials with the kept context still authenticate the node.
+    expect(await dial(cache, tls)).toMatchObject({ isAuthorized: true, commonName: "node-d" });
+    const renewed = await nodeIdentity("node-d");
+    expect(cache.secureContextFor(renewed)).not.toBe(first);
+    expect(await dial(cache, renewed)).toMatchObject({ isAuthorized: true, commonName: "node-d" });
+  });
 });

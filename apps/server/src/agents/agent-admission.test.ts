@@ -3,7 +3,6 @@ import type { Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   AgentAdmission,
-  HandshakeGate,
   meterPreRegister,
   PRE_REGISTER_BYTES_MAX,
   REGISTER_TIMEOUT_MS,
@@ -116,42 +115,5 @@ describe("burstLimitedLog", () => {
     expect(lines).toHaveLength(4);
     expect(lines.at(-1)).toBe("node 5 registered");
     vi.useRealTimers();
-  });
-});
-
-describe("HandshakeGate (a reconnect storm let in a few handshakes at a time)", () => {
-  const tcp = (remotePort: number) => {
-    const socket = Object.assign(new EventEmitter(), {
-      remoteAddress: "10.0.0.9",
-      remotePort,
-      destroy: vi.fn(),
-    });
-    return socket;
-  };
-
-  it("closes a connection past the limit at once, before any TLS work", () => {
-    const gate = new HandshakeGate(2);
-    const [a, b, c] = [tcp(1), tcp(2), tcp(3)];
-    expect(gate.connected(a)).toBe(true);
-    expect(gate.connected(b)).toBe(true);
-    expect(gate.connected(c)).toBe(false);
-    expect(c.destroy).toHaveBeenCalledOnce();
-    expect(a.destroy).not.toHaveBeenCalled();
-    expect(gate.handshaking).toBe(2);
-  });
-
-  it("frees a place when a handshake finishes or its socket closes, and never counts one twice", () => {
-    const gate = new HandshakeGate(2);
-    const [a, b, c, d] = [tcp(1), tcp(2), tcp(3), tcp(4)];
-    gate.connected(a);
-    gate.connected(b);
-    gate.handshaken(a);
-    expect(gate.connected(c)).toBe(true);
-    b.emit("close");
-    expect(gate.handshaking).toBe(1);
-    // A finished handshake's later close frees nothing more.
-    a.emit("close");
-    expect(gate.connected(d)).toBe(true);
-    expect(gate.connected(tcp(5))).toBe(false);
   });
 });

@@ -14,13 +14,6 @@ export const PRE_REGISTER_BYTES_MAX = REGISTER_FRAME_BYTES_MAX + 4 * 1024;
 export const REGISTER_TIMEOUT_MS = 10_000;
 /** How long a socket the server closes has to take its close frame before it is cut. */
 export const CLOSE_GRACE_MS = 1_000;
-/**
- * TLS handshakes the agent port runs at once. A connection past it is closed at once, and the agent
- * dials again after its jittered backoff. Without a limit a reconnect storm ran every handshake at
- * once: each shared the CPU with all the others, none finished within the 10 s handshake window on
- * a loaded machine, and every agent started again (0 of 500 back within 10 s).
- */
-export const HANDSHAKES_AT_ONCE_MAX = 64;
 /** What a refused upgrade is told to wait; slots free as sockets register or close. */
 const RETRY_AFTER_S = 5;
 
@@ -90,46 +83,6 @@ export class AgentAdmission {
     else this.unregisteredByAddress.set(address, left);
   }
 }
-
-/** The TCP side of a connection, as the gate sees it. */
-interface GateSocket {
-  readonly remoteAddress?: string | undefined;
-  readonly remotePort?: number | undefined;
-  once(event: "close", listener: () => void): unknown;
-  destroy(): void;
-}
-
-/**
- * Admits at most `max` TLS handshakes at once: `connected` is given each new TCP connection (and
- * closes one past the limit, answering false), `handshaken` each socket whose handshake finished.
- */
-export class HandshakeGate {
-  private readonly inFlight = new Set<string>();
-
-  constructor(readonly max: number) {}
-
-  get handshaking(): number {
-    return this.inFlight.size;
-  }
-
-  connected(socket: GateSocket): boolean {
-    if (this.inFlight.size >= this.max) {
-      socket.destroy();
-      return false;
-    }
-    const key = keyOf(socket);
-    this.inFlight.add(key);
-    socket.once("close", () => this.inFlight.delete(key));
-    return true;
-  }
-
-  handshaken(socket: Pick<GateSocket, "remoteAddress" | "remotePort">): void {
-    this.inFlight.delete(keyOf(socket));
-  }
-}
-
-const keyOf = (socket: Pick<GateSocket, "remoteAddress" | "remotePort">) =>
-  `${socket.remoteAddress ?? ""}|${socket.remotePort ?? 0}`;
 
 /**
  * Counts what an unregistered socket sends, ahead of the WebSocket parser, and calls `overBudget`

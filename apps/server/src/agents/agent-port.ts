@@ -142,7 +142,7 @@ export function startAgentPort(options: AgentPortOptions): Promise<AgentServer> 
           if (line.includes("refused")) metrics.refusedAgents.inc();
           log(line);
         },
-        // The RegisterAck waits for this write, so an acknowledged node is known to nodes.get.
+        // Written in a batch; the RegisterAck goes first, onRegistered after the write.
         saveRegistration: inventory.registered,
         onRegistered: (register) => {
           logSession(

@@ -6,7 +6,12 @@
 import { messageOf } from "@llmgw/domain";
 import type { IncomingMessage } from "node:http";
 import { createServer, type Server } from "node:https";
-import type { AddressInfo, Socket } from "node:net";
+import {
+  createServer as createTcpServer,
+  type AddressInfo,
+  type Server as TcpServer,
+  type Socket,
+} from "node:net";
 import type { TLSSocket } from "node:tls";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { frameBytes } from "./frame-bytes";
@@ -20,13 +25,12 @@ import {
 import {
   AgentAdmission,
   CLOSE_GRACE_MS,
-  HandshakeGate,
-  HANDSHAKES_AT_ONCE_MAX,
   meterPreRegister,
   PRE_REGISTER_BYTES_MAX,
   REGISTER_FRAME_BYTES_MAX,
   type PendingSocket,
 } from "./agent-admission";
+import { HandshakeGate, HANDSHAKES_AT_ONCE_MAX } from "./handshake-gate";
 import {
   handleAgentRequest,
   type AgentRoute,
@@ -47,7 +51,7 @@ export interface AgentServerOptions {
   maxFrameBytes: number;
   /** Sockets from one address that may be connected and not yet registered at once. */
   unregisteredPerAddressMax: number;
-  /** TLS handshakes run at once; more connections are closed at once (HANDSHAKES_AT_ONCE_MAX). */
+  /** TLS handshakes run at once; more connections wait their turn (HANDSHAKES_AT_ONCE_MAX). */
   handshakesAtOnceMax?: number;
   /** The server's key and certificate, and the cluster CA client certificates must chain to. */
   tls: { key: string; cert: string; ca: string };
@@ -103,14 +107,25 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
       handleAgentRequest({ ...options, overCap, admit, log: options.log }, req, res);
     },
   );
-  // A reconnect storm is let in a few handshakes at a time: the rest are closed before any TLS
-  // work and dial again after their backoff, so the handshakes let in finish in time.
-  const gate = new HandshakeGate(options.handshakesAtOnceMax ?? HANDSHAKES_AT_ONCE_MAX);
-  http.on("connection", (socket: Socket) => {
-    if (!gate.connected(socket))
+  // A reconnect storm is let in a few handshakes at a time: the TCP port is a plain server whose
+  // connections stay paused (no TLS work) until the gate hands them to the HTTPS server.
+  const gate = new HandshakeGate({
+    max: options.handshakesAtOnceMax ?? HANDSHAKES_AT_ONCE_MAX,
+    start: (socket) => {
+      http.emit("connection", socket);
+      (socket as Socket).resume();
+    },
+    nowMs: () => performance.now(),
+  });
+  // Every connection, so closing the port ends those still waiting or handshaking as well.
+  const sockets = new Set<Socket>();
+  const tcp = createTcpServer({ pauseOnConnect: true }, (socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+    if (gate.connected(socket) === "refused")
       options.onRefused(
         socket.remoteAddress ?? "",
-        `${gate.max} TLS handshakes were under way; dial again after a pause`,
+        `${gate.queued} connections were waiting for a TLS handshake; dial again after a pause`,
       );
   });
   http.on("secureConnection", (socket: TLSSocket) => {
@@ -153,15 +168,15 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
   // A connection error must never take the process down.
   wss.on("error", () => undefined);
   await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(options.port, options.host, () => resolve());
+    tcp.once("error", reject);
+    tcp.listen(options.port, options.host, () => resolve());
   });
   return {
-    port: (http.address() as AddressInfo).port,
+    port: (tcp.address() as AddressInfo).port,
     dropAgents: (reason) => {
       for (const ws of wss.clients) ws.close(CLOSE_NOT_LEADER, reason.slice(0, 120));
     },
-    close: () => closeAll(wss, http),
+    close: () => closeAll(wss, tcp, sockets),
   };
 }
 
@@ -269,8 +284,14 @@ function decodeFrame(bytes: Buffer, isBinary: boolean): Envelope | string {
   }
 }
 
-async function closeAll(wss: WebSocketServer, http: Server): Promise<void> {
+async function closeAll(
+  wss: WebSocketServer,
+  tcp: TcpServer,
+  sockets: ReadonlySet<Socket>,
+): Promise<void> {
   for (const client of wss.clients) client.terminate();
   await new Promise<void>((resolve) => wss.close(() => resolve()));
-  await new Promise<void>((resolve) => http.close(() => resolve()));
+  const closed = new Promise<void>((resolve) => tcp.close(() => resolve()));
+  for (const socket of sockets) socket.destroy();
+  await closed;
 }

@@ -141,7 +141,7 @@ describe("agent session", () => {
   });
 });
 
-describe("agent session: the RegisterAck waits for the registration to be written", () => {
+describe("agent session: acknowledged at once, the store's followers after the write", () => {
   const deferred = () => {
     let settle: { resolve(): void; reject(error: Error): void } = {
       resolve: () => undefined,
@@ -152,7 +152,7 @@ describe("agent session: the RegisterAck waits for the registration to be writte
   };
   const flush = () => new Promise((resolve) => setImmediate(resolve));
 
-  it("sends no RegisterAck until the node's registration is saved (nodes.get knows it by then)", async () => {
+  it("sends the RegisterAck before the registration is written; onRegistered waits for the write", async () => {
     const write = deferred();
     const saved: string[] = [];
     const h = harness("node-1", undefined, (r) => {
@@ -161,35 +161,35 @@ describe("agent session: the RegisterAck waits for the registration to be writte
     });
     h.session.onEnvelope(register());
     expect(saved).toEqual(["node-1"]);
-    // Live at once (heartbeats are recorded), but not acknowledged while the write is pending.
+    // Live and acknowledged at once; nodes-service shows it from the registry until written.
     expect(h.session.isRegistered()).toBe(true);
     expect(h.registry.get("node-1")?.isConnected).toBe(true);
+    expect(h.sent[0]).toMatchObject({ requestId: "r1", msg: { case: "registerAck" } });
     await flush();
-    expect(h.sent).toEqual([]);
+    // The reconciler and the engine build read the store: not told before the row is there.
     expect(h.registered).toEqual([]);
     write.resolve();
     await flush();
-    expect(h.sent[0]).toMatchObject({ requestId: "r1", msg: { case: "registerAck" } });
     expect(h.registered).toEqual(["node-1"]);
+    expect(h.sent).toHaveLength(1);
   });
 
-  it("acknowledges a node whose write failed (it is live; the writer logged the failure)", async () => {
+  it("tells onRegistered of a node whose write failed (it is live; the writer logged the failure)", async () => {
     const write = deferred();
     const h = harness("node-1", undefined, () => write.promise);
     h.session.onEnvelope(register());
     write.reject(new Error("store down"));
     await flush();
-    expect(h.sent[0]).toMatchObject({ msg: { case: "registerAck" } });
+    expect(h.registered).toEqual(["node-1"]);
   });
 
-  it("acknowledges nothing on a socket that closed while its registration was written", async () => {
+  it("tells onRegistered nothing of a socket that closed while its registration was written", async () => {
     const write = deferred();
     const h = harness("node-1", undefined, () => write.promise);
     h.session.onEnvelope(register());
     h.session.onClose();
     write.resolve();
     await flush();
-    expect(h.sent).toEqual([]);
     expect(h.registered).toEqual([]);
   });
 });

@@ -18,12 +18,12 @@ export interface SessionDeps {
   registry: FleetRegistry;
   nowMs(): number;
   /**
-   * Writes the node's registration to the store. The RegisterAck waits for it, so an acknowledged
-   * node is known to the API (`nodes.get`) at once; a failed write is logged by the writer, and the
-   * node is acknowledged all the same (it is live; the next registration writes it again).
+   * Writes the node's registration to the store (in a batch). The RegisterAck does not wait for it:
+   * the API shows a live node from its registration until it is written. A failed write is logged
+   * by the writer (the node is live; the next registration writes it again).
    */
   saveRegistration?(register: Register): Promise<void>;
-  /** After the RegisterAck: the node is live and acknowledged. */
+  /** Once the registration is written (or failed to be): the node is live and acknowledged. */
   onRegistered(register: Register): void;
   onDisconnected(nodeId: string): void;
   log(line: string): void;
@@ -69,26 +69,29 @@ export function createAgentSession(socket: AgentSocket, deps: SessionDeps): Agen
     deps.registry.connect(msg, sessionId, deps.nowMs());
     deps.registry.sources.accept(msg.nodeName, msg.sourceConfigs, deps.log);
     deps.links?.attach(nodeId, sessionId, socket);
-    const acknowledge = () => {
-      // The socket closed while the registration was written: nothing to acknowledge.
-      if (isClosed) return;
-      socket.send({
-        requestId: envelope.requestId,
-        msg: {
-          case: "registerAck",
-          value: {
-            nodeId: msg.nodeId,
-            heartbeatIntervalMs: deps.heartbeatIntervalMs,
-            serverVersion: deps.serverVersion,
-            agentUrls: [...(deps.agentUrls?.() ?? [])],
-          },
+    // Acknowledged at once: the node is live, and the API shows it from what it registered with
+    // until its batched write lands (nodes-service). Waiting for the write made every agent of a
+    // reconnect storm wait for the batches queued before its own (session 4: 106 of 500 back
+    // within 10 s, against 369 acknowledging first).
+    socket.send({
+      requestId: envelope.requestId,
+      msg: {
+        case: "registerAck",
+        value: {
+          nodeId: msg.nodeId,
+          heartbeatIntervalMs: deps.heartbeatIntervalMs,
+          serverVersion: deps.serverVersion,
+          agentUrls: [...(deps.agentUrls?.() ?? [])],
         },
-      });
-      deps.onRegistered(msg);
+      },
+    });
+    // What reads the node from the store (the reconciler, the engine build) waits for the write.
+    const written = () => {
+      if (!isClosed) deps.onRegistered(msg);
     };
     const saved = deps.saveRegistration?.(msg);
-    if (saved) void saved.then(acknowledge, acknowledge);
-    else acknowledge();
+    if (saved) void saved.then(written, written);
+    else written();
   };
 
   return {

@@ -11,6 +11,17 @@ const failingDb = {
   execute: () => Promise.reject(new Error("connection reset")),
 } as unknown as Database;
 
+/** The `(id, at)` rows in a Drizzle statement: its SQL pieces naming `::timestamptz)`. */
+function rowsIn(query: unknown): number {
+  const chunks = (query as { queryChunks?: unknown[] } | null)?.queryChunks;
+  if (!Array.isArray(chunks)) return 0;
+  return chunks.reduce<number>((sum, chunk) => {
+    const text = (chunk as { value?: unknown } | null)?.value;
+    const own = Array.isArray(text) && text.join("").includes("::timestamptz)") ? 1 : 0;
+    return sum + own + rowsIn(chunk);
+  }, 0);
+}
+
 describe("createInventoryWriter", () => {
   it("logs a failed save with the node and the reason instead of throwing", async () => {
     const lines: string[] = [];
@@ -31,5 +42,26 @@ describe("createInventoryWriter", () => {
       "could not save node n2: connection lost",
       "could not save the last-seen times of 2 nodes: connection reset",
     ]);
+  });
+
+  it("writes a 2,000-node fleet's last-seen times in statements of 250 rows, not one", async () => {
+    // PGlite runs each statement on the server's thread: an API read waits for the one before it.
+    const statements: number[] = [];
+    const countingDb = {
+      execute: (query: unknown) => {
+        statements.push(rowsIn(query));
+        return Promise.resolve();
+      },
+    } as unknown as Database;
+    const writer = createInventoryWriter(
+      countingDb,
+      { get: () => undefined },
+      () => 0,
+      () => {},
+    );
+    await writer.lastSeen(
+      Array.from({ length: 2_000 }, (_, i) => ({ nodeId: `n${i}`, at: new Date(0) })),
+    );
+    expect(statements).toEqual(Array.from({ length: 8 }, () => 250));
   });
 });

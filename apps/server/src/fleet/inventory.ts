@@ -10,7 +10,8 @@ import { createWriteBatch } from "./write-batch";
 /** Registrations saved in one transaction at most (8 cards each: 4,000 card rows). */
 const REGISTERS_PER_BATCH = 500;
 
-function nodeRow(register: Register, now: Date) {
+/** A node's row as its registration writes it (nodes-service shows it from this until written). */
+export function nodeRow(register: Register, now: Date) {
   const hw = register.hardware;
   return {
     id: register.nodeId,
@@ -53,7 +54,8 @@ async function saveRegistrations(
   await writeRegistrations(db, rows, [...cardsByUuid.values()]);
 }
 
-function gpuRow(nodeId: string, gpu: Gpu, now: Date) {
+/** A card's row as a registration writes it. */
+export function gpuRow(nodeId: string, gpu: Gpu, now: Date) {
   return {
     uuid: gpu.uuid,
     nodeId,
@@ -77,17 +79,23 @@ async function saveLastSeen(db: Database, nodeId: string, at: Date): Promise<voi
   await db.update(nodes).set({ lastSeenAt: at }).where(eq(nodes.id, nodeId));
 }
 
-/** Rows per UPDATE: two parameters each, well under PostgreSQL's 65,535 per statement. */
-const LAST_SEEN_BATCH = 5_000;
+/**
+ * Rows per UPDATE. PGlite runs each statement on the server's own thread, so one statement for a
+ * 2,000-node fleet held every API read behind it for about 250 ms each 15 s (a polled heartbeat
+ * showed that late); in statements of 250 rows an API read waits for one of about 30 ms.
+ */
+const LAST_SEEN_ROWS_PER_STATEMENT = 250;
+/** Disconnections written together at most. */
+const DISCONNECTIONS_PER_BATCH = 5_000;
 
-/** Many nodes' last-seen times in one UPDATE … FROM (VALUES …) per batch. */
+/** Many nodes' last-seen times, an UPDATE … FROM (VALUES …) per LAST_SEEN_ROWS_PER_STATEMENT. */
 async function saveLastSeenMany(
   db: Database,
   seen: ReadonlyArray<{ nodeId: string; at: Date }>,
 ): Promise<void> {
-  for (let start = 0; start < seen.length; start += LAST_SEEN_BATCH) {
+  for (let start = 0; start < seen.length; start += LAST_SEEN_ROWS_PER_STATEMENT) {
     const rows = seen
-      .slice(start, start + LAST_SEEN_BATCH)
+      .slice(start, start + LAST_SEEN_ROWS_PER_STATEMENT)
       .map(({ nodeId, at }) => sql`(${nodeId}::text, ${at.toISOString()}::timestamptz)`);
     await db.execute(
       sql`update ${nodes} set last_seen_at = seen.at from (values ${sql.join(rows, sql`, `)}) as seen(id, at) where ${nodes.id} = seen.id`,
@@ -136,7 +144,7 @@ export function createInventoryWriter(
     },
   });
   const disconnected = createWriteBatch<string>({
-    maxItems: LAST_SEEN_BATCH,
+    maxItems: DISCONNECTIONS_PER_BATCH,
     write: async (batch) => {
       const ids = [...new Set(batch)];
       if (ids.length === 1) return saveSeenOne(must(ids[0], "a node id"));

@@ -23,6 +23,7 @@ import { engineBuildView } from "./engine-builds";
 import { engineInstallViews, offeredEngines } from "./engine-installs";
 import { GPU_HISTORY_SAMPLES_MAX } from "./gpu-history";
 import type { FacilityOverlay } from "./facility-overlay";
+import { gpuRow, nodeRow } from "./inventory";
 import type { FleetRegistry, LiveNode } from "./registry";
 
 export function createNodesService(
@@ -52,13 +53,29 @@ export function createNodesService(
       ),
     );
   };
+  // A node is acknowledged as soon as it registers; its registration is written in a batch just
+  // after. Until then the API shows it from what it registered with, so it is known at once.
+  const unwritten = (live: LiveNode | undefined) => {
+    if (!live?.isConnected) return null;
+    const at = new Date(live.connectedAtMs);
+    const gpuRows = (live.register.hardware?.gpus ?? []).map((gpu) => gpuRow(live.nodeId, gpu, at));
+    return { row: { ...nodeRow(live.register, at), firstSeenAt: at }, gpuRows };
+  };
   const load = async (): Promise<NodeView[]> => {
     const [nodeRows, gpuRows, buildRows] = await Promise.all([
       db.select().from(nodes).orderBy(asc(nodes.name)),
       db.select().from(gpus).orderBy(asc(gpus.index)),
       db.select().from(nodeEngineBuilds),
     ]);
-    return views(nodeRows, gpuRows, buildRows);
+    const stored = new Set(nodeRows.map((row) => row.id));
+    const pending = registry.all().flatMap((live) => {
+      const node = stored.has(live.nodeId) ? null : unwritten(live);
+      return node ? [node] : [];
+    });
+    if (pending.length === 0) return views(nodeRows, gpuRows, buildRows);
+    const rows = [...nodeRows, ...pending.map((node) => node.row)];
+    rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return views(rows, [...gpuRows, ...pending.flatMap((node) => node.gpuRows)], buildRows);
   };
   // One node's rows only: at 2,000 nodes reading them all (16,000 cards) for one answer kept a
   // polled node's fresh heartbeat seconds away. Live samples come from the registry either way.
@@ -69,11 +86,15 @@ export function createNodesService(
       .where(or(eq(nodes.id, id), eq(nodes.name, id)))
       .orderBy(asc(nodes.name))
       .limit(1);
-    if (!row)
+    if (!row) {
+      const live = registry.get(id) ?? registry.all().find((node) => node.register.nodeName === id);
+      const node = unwritten(live);
+      if (node) return must(views([node.row], node.gpuRows, [])[0], "the node's view");
       throw new ServiceError("not_found", `node "${id}" is not known`, {
         code: "node.not_found",
         params: { node: id },
       });
+    }
     const [gpuRows, buildRows] = await Promise.all([
       db.select().from(gpus).where(eq(gpus.nodeId, row.id)).orderBy(asc(gpus.index)),
       db.select().from(nodeEngineBuilds).where(eq(nodeEngineBuilds.nodeId, row.id)),
