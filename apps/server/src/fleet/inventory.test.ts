@@ -19,6 +19,7 @@ describe("createInventoryWriter", () => {
       { get: () => undefined },
       () => 0,
       (line) => lines.push(line),
+      { changed: () => undefined },
     );
     await writer.registered(create(RegisterSchema, { nodeId: "n1" }));
     await writer.disconnected("n2");
@@ -31,5 +32,24 @@ describe("createInventoryWriter", () => {
       "could not save node n2: connection lost",
       "could not save the last-seen times of 2 nodes: connection reset",
     ]);
+  });
+
+  it("tells the node rows kept in memory after a registration or a disconnection, not a sweep", async () => {
+    const told: string[] = [];
+    let step = "";
+    const writer = createInventoryWriter(
+      failingDb,
+      { get: () => undefined },
+      () => 0,
+      () => undefined,
+      { changed: () => told.push(step) },
+    );
+    step = "registered";
+    await writer.registered(create(RegisterSchema, { nodeId: "n1" }));
+    step = "disconnected";
+    await writer.disconnected("n2");
+    step = "last seen";
+    await writer.lastSeen([{ nodeId: "n3", at: new Date(0) }]);
+    expect(told).toEqual(["registered", "disconnected"]);
   });
 });

@@ -24,9 +24,12 @@ import { engineInstallViews, offeredEngines } from "./engine-installs";
 import { GPU_HISTORY_SAMPLES_MAX } from "./gpu-history";
 import type { FacilityOverlay } from "./facility-overlay";
 import type { FleetRegistry, LiveNode } from "./registry";
+import type { StoredNodeRows } from "./stored-node-rows";
 
+/** The whole list reads the stored rows kept in memory (`stored`); one node reads its own rows. */
 export function createNodesService(
   db: Database,
+  stored: Pick<StoredNodeRows, "rows">,
   registry: FleetRegistry,
   policy: LivenessPolicy,
   nowMs: () => number,
@@ -53,11 +56,7 @@ export function createNodesService(
     );
   };
   const load = async (): Promise<NodeView[]> => {
-    const [nodeRows, gpuRows, buildRows] = await Promise.all([
-      db.select().from(nodes).orderBy(asc(nodes.name)),
-      db.select().from(gpus).orderBy(asc(gpus.index)),
-      db.select().from(nodeEngineBuilds),
-    ]);
+    const { nodeRows, gpuRows, buildRows } = await stored.rows();
     return views(nodeRows, gpuRows, buildRows);
   };
   // One node's rows only: at 2,000 nodes reading them all (16,000 cards) for one answer kept a
