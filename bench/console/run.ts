@@ -13,6 +13,7 @@ import { type Page } from "playwright-core";
 import { launchChromium } from "../chromium";
 import { ADMIN_PASSWORD } from "@llmgw/testing";
 import { CARDS_PER_NODE, startConsoleFleet, type ConsoleFleet } from "./fleet";
+import { directAnswersTable, timeDirectAnswers } from "./direct-answers";
 import { installConsoleProbe, recordAnswers, timeNavigation } from "./measure";
 import { consolePages, type ConsolePage } from "./pages";
 import { answersTable, consoleSection, pagesTable, type PageResult } from "./report";
@@ -61,8 +62,8 @@ async function measurePage(page: Page, fleet: ConsoleFleet, target: ConsolePage,
   return result;
 }
 
-async function openPages(fleet: ConsoleFleet, loads: number) {
-  const pages = consolePages(WEB);
+async function openPages(fleet: ConsoleFleet, loads: number, only: readonly string[]) {
+  const pages = consolePages(WEB).filter((p) => only.length === 0 || only.includes(p.route));
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -97,25 +98,37 @@ async function main(): Promise<number> {
     options: {
       smoke: { type: "boolean", default: false },
       "no-write": { type: "boolean", default: false },
+      // For looking into a few pages at a size of one's choosing; such a run is never written.
+      nodes: { type: "string" },
+      replicas: { type: "string" },
+      pages: { type: "string" },
     },
   });
   if (!existsSync(join(WEB, ".next", "BUILD_ID")))
     throw new Error("the console is not built: run `node scripts/ensure.mjs --web` first");
-  const size = values.smoke ? SMOKE : FULL;
+  const only = values.pages?.split(",").filter((route) => route !== "") ?? [];
+  const size = {
+    ...(values.smoke ? SMOKE : FULL),
+    ...(values.nodes === undefined ? {} : { nodes: Number(values.nodes) }),
+    ...(values.replicas === undefined ? {} : { replicas: Number(values.replicas) }),
+  };
+  const isPartial = only.length > 0 || values.nodes !== undefined || values.replicas !== undefined;
   const startedMs = Date.now();
   const fleet = await startConsoleFleet(size, (line) => console.error(line));
   const fleetReadyS = (Date.now() - startedMs) / 1000;
   try {
-    const { results, answers, errors, load } = await openPages(fleet, size.loads);
+    const { results, answers, errors, load } = await openPages(fleet, size.loads, only);
+    const direct = await timeDirectAnswers(fleet.apiUrl);
     console.log(pagesTable(results));
     console.log(answersTable(answers));
+    console.log(directAnswersTable(direct));
     const failures = results.filter((r) => r.failure !== undefined);
     for (const r of failures) console.error(`console bench: ${r.route}: ${r.failure ?? ""}`);
     if (errors.length > 0 || (values.smoke && failures.length > 0)) {
       console.error(`console bench: page errors: ${errors.join("; ")}`);
       return 1;
     }
-    if (!values.smoke && !values["no-write"]) {
+    if (!values.smoke && !values["no-write"] && !isPartial) {
       const info = {
         command: COMMAND,
         date: new Date().toISOString().slice(0, 10),
@@ -128,7 +141,7 @@ async function main(): Promise<number> {
       const existing = existsSync(DOCS) ? readFileSync(DOCS, "utf8") : undefined;
       writeFileSync(
         DOCS,
-        withBenchSection("console", existing, consoleSection(results, answers, info)),
+        withBenchSection("console", existing, consoleSection(results, answers, direct, info)),
       );
       console.error(`console bench: wrote ${DOCS}`);
     }
