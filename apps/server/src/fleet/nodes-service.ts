@@ -18,15 +18,20 @@ import {
   type NodeView,
   type NodesService,
 } from "@llmgw/api";
-import { assessPcieLink, must, nodeLiveness, type LivenessPolicy } from "@llmgw/domain";
+import { must, type LivenessPolicy } from "@llmgw/domain";
 import { engineBuildView } from "./engine-builds";
 import { engineInstallViews, offeredEngines } from "./engine-installs";
 import { GPU_HISTORY_SAMPLES_MAX } from "./gpu-history";
 import type { FacilityOverlay } from "./facility-overlay";
+import { fleetCards, nodeSummaries } from "./node-lists";
+import { nodeStateOf, pcieLinkView } from "./node-view-parts";
 import type { FleetRegistry, LiveNode } from "./registry";
 import type { StoredNodeRows } from "./stored-node-rows";
 
-/** The whole list reads the stored rows kept in memory (`stored`); one node reads its own rows. */
+/**
+ * The whole list and its light forms read the stored rows kept in memory (`stored`); one node
+ * reads its own rows from the store.
+ */
 export function createNodesService(
   db: Database,
   stored: Pick<StoredNodeRows, "rows">,
@@ -79,8 +84,11 @@ export function createNodesService(
     ]);
     return must(views([row], gpuRows, buildRows)[0], "the node's view");
   };
+  const lists = { registry, policy, nowMs };
   return {
     list: load,
+    summaries: async () => nodeSummaries(await stored.rows(), lists),
+    cards: async () => fleetCards(await stored.rows(), lists),
     get,
     history: async (id) => historyView(await get(id), registry, policy),
   };
@@ -118,15 +126,11 @@ function toView(
   nowMs: number,
 ): NodeView {
   const heartbeat = live?.heartbeat ?? null;
-  const lastSeenMs = live
-    ? Math.max(live.lastSeenMs, row.lastSeenAt.getTime())
-    : row.lastSeenAt.getTime();
+  const { state, lastSeenMs } = nodeStateOf(row, live, policy, nowMs);
   return {
     id: row.id,
     name: row.name,
-    state: live
-      ? nodeLiveness({ isConnected: live.isConnected, lastSeenMs }, nowMs, policy)
-      : "unreachable",
+    state,
     simulated: row.isSimulated,
     simulationProfile: row.simulationProfile,
     agentVersion: row.agentVersion,
@@ -188,18 +192,6 @@ function gpuView(card: GpuRow, live: LiveNode | undefined): GpuView {
     utilizationPercent: sample?.utilizationPercent ?? null,
     temperatureCelsius: sample?.temperatureCelsius ?? null,
     powerWatts: sample?.powerWatts ?? null,
-  };
-}
-
-/** The link judged by what it can carry as seated, never by the generation it idles at. */
-export function pcieLinkView(card: GpuRow): GpuView["pcieLink"] {
-  const link = assessPcieLink(card);
-  if (link === null) return null;
-  return {
-    carriedGBps: link.carried.bandwidthGBps,
-    possibleGBps: link.possible.bandwidthGBps,
-    isBelowCapability: link.isBelowCapability,
-    reason: link.reason,
   };
 }
 
