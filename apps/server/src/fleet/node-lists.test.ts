@@ -7,7 +7,7 @@ import { fleetCardsOf, nodeSummaryOf } from "@llmgw/api";
 import { DEFAULT_LIVENESS } from "@llmgw/domain";
 import { GpuSampleSchema, HeartbeatSchema, RegisterSchema } from "@llmgw/proto";
 import { describe, expect, it } from "vitest";
-import { fleetCards, nodeSummaries } from "./node-lists";
+import { facilityNodes, fleetCards, nodeSummaries } from "./node-lists";
 import { createNodesService } from "./nodes-service";
 import { FleetRegistry } from "./registry";
 import type { NodeRowSet } from "./stored-node-rows";
@@ -73,6 +73,16 @@ function fleet() {
   connect(registry, "gpu-a", [0]);
   connect(registry, "cpu-only", []);
   connect(registry, "gone", [0], NOW_MS - 20_000);
+  registry.heartbeat(
+    "id-gpu-a",
+    1,
+    create(HeartbeatSchema, {
+      gpus: [
+        create(GpuSampleSchema, { uuid: "GPU-gpu-a-0", utilizationPercent: 10, powerWatts: 350 }),
+      ],
+    }),
+    NOW_MS,
+  );
   registry.disconnect("id-gone", 1, NOW_MS - 19_000);
   registry.facility.setLabels("id-gpu-a", { "llmgw.io/rack": "r7" });
   registry.facility.setCordon("id-sim-b", "draining");
@@ -113,5 +123,24 @@ describe("the light node lists", () => {
     expect(second.cards.utilizationPercent).not.toBe(first.cards.utilizationPercent);
     const reread: NodeRowSet = { ...rows, gpuRows: [...rows.gpuRows, cardRow("gpu-a", 1)] };
     expect(fleetCards(reread, deps).cards.index).toEqual([0, 0, 1, 0, 1, 0]);
+  });
+
+  it("give the facility page each node's place, cards and their measured draw", async () => {
+    const { rows, deps, service } = fleet();
+    const full = await service.list();
+    const placed = facilityNodes(rows, deps);
+    expect(placed).toEqual(
+      full.map((node) => {
+        const draws = node.gpus.flatMap((gpu) => (gpu.powerWatts === null ? [] : [gpu.powerWatts]));
+        return {
+          ...{ name: node.name, labels: node.labels, cardCount: node.gpus.length },
+          powerWatts: draws.length === 0 ? null : draws.reduce((a, b) => a + b, 0),
+        };
+      }),
+    );
+    expect(placed.find((n) => n.name === "gpu-a")).toMatchObject({
+      labels: { zone: "a", "llmgw.io/rack": "r7" },
+      powerWatts: 350,
+    });
   });
 });

@@ -172,3 +172,32 @@ export function fleetCards(
     },
   };
 }
+
+/** What the facility page reads of a node: where it is, its cards and their measured draw. */
+export interface FacilityNode {
+  name: string;
+  labels: Record<string, string>;
+  cardCount: number;
+  /** The cards' measured draw summed; null when none reported one (or the session closed). */
+  powerWatts: number | null;
+}
+
+export function facilityNodes(
+  rows: NodeRowSet,
+  deps: Pick<NodeListsDeps, "registry">,
+): FacilityNode[] {
+  const { cardsOfNode } = staticsOf(rows);
+  const { facility } = deps.registry;
+  return rows.nodeRows.map((row) => {
+    const { cards } = cardsOfNode.get(row.id) ?? NO_CARDS;
+    const live = deps.registry.get(row.id);
+    const samples = live?.isConnected ? live.samplesByUuid : undefined;
+    let powerWatts: number | null = null;
+    for (const card of cards) {
+      const watts = samples?.get(card.uuid)?.powerWatts;
+      if (watts !== undefined) powerWatts = (powerWatts ?? 0) + watts;
+    }
+    const labels = facility.labelsOf(row.id, row.labels);
+    return { name: row.name, labels, cardCount: cards.length, powerWatts };
+  });
+}

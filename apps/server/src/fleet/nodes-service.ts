@@ -23,7 +23,7 @@ import { engineBuildView } from "./engine-builds";
 import { engineInstallViews, offeredEngines } from "./engine-installs";
 import { GPU_HISTORY_SAMPLES_MAX } from "./gpu-history";
 import type { FacilityOverlay } from "./facility-overlay";
-import { fleetCards, nodeSummaries } from "./node-lists";
+import { facilityNodes, fleetCards, nodeSummaries, type FacilityNode } from "./node-lists";
 import { nodeStateOf, pcieLinkView } from "./node-view-parts";
 import type { FleetRegistry, LiveNode } from "./registry";
 import type { StoredNodeRows } from "./stored-node-rows";
@@ -38,7 +38,9 @@ export function createNodesService(
   registry: FleetRegistry,
   policy: LivenessPolicy,
   nowMs: () => number,
-): Omit<NodesService, "remove" | "label" | "cordon" | "engineBuild"> {
+): Omit<NodesService, "remove" | "label" | "cordon" | "engineBuild"> & {
+  facilityNodes(): Promise<FacilityNode[]>;
+} {
   const views = (nodeRows: NodeRow[], gpuRows: GpuRow[], buildRows: NodeEngineBuildRow[]) => {
     const builds = new Map(buildRows.map((build) => [build.nodeId, build]));
     const cardsByNode = new Map<string, GpuRow[]>();
@@ -89,6 +91,7 @@ export function createNodesService(
     list: load,
     summaries: async () => nodeSummaries(await stored.rows(), lists),
     cards: async () => fleetCards(await stored.rows(), lists),
+    facilityNodes: async () => facilityNodes(await stored.rows(), lists),
     get,
     history: async (id) => historyView(await get(id), registry, policy),
   };

@@ -61,15 +61,12 @@ export class StoredNodeRows {
 }
 
 export function storedNodeRows(db: Database, nowMs: () => number): StoredNodeRows {
-  return new StoredNodeRows(
-    async () => {
-      const [nodeRows, gpuRows, buildRows] = await Promise.all([
-        db.select().from(nodes).orderBy(asc(nodes.name)),
-        db.select().from(gpus).orderBy(asc(gpus.index)),
-        db.select().from(nodeEngineBuilds),
-      ]);
-      return { nodeRows, gpuRows, buildRows };
-    },
-    nowMs,
-  );
+  return new StoredNodeRows(async () => {
+    const [nodeRows, gpuRows, buildRows] = await Promise.all([
+      db.select().from(nodes).orderBy(asc(nodes.name)),
+      db.select().from(gpus).orderBy(asc(gpus.index)),
+      db.select().from(nodeEngineBuilds),
+    ]);
+    return { nodeRows, gpuRows, buildRows };
+  }, nowMs);
 }
