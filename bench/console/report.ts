@@ -115,5 +115,8 @@ ${directAnswersTable(direct)}
 
 Run ${info.date} on ${info.machine}; the fleet took ${info.fleetReadyS.toFixed(0)} s to join and report every replica ready.
 Command: \`${info.command}\` (\`--smoke --no-write\` is the quick check \`npm test\` runs: 20 nodes, 40 replicas, one load a page).
+To look into a few pages: \`--pages /cluster,/nodes\` (only those), \`--nodes N --replicas M\` (another size),
+\`--profile /cluster\` (the JavaScript profile of the page's last load and its tRPC requests on the page's clock,
+printed); such runs are never written here.
 `;
 }
