@@ -24,7 +24,7 @@ export interface NodeRowSet {
  * Rows are read again after this long even when no writer said they changed: a write this process
  * did not make (another control plane that led before) is seen within it.
  */
-export const STORED_NODE_ROWS_MAX_AGE_MS = 30_000;
+const STORED_NODE_ROWS_MAX_AGE_MS = 30_000;
 
 export class StoredNodeRows {
   private cached: { readAtMs: number; rows: Promise<NodeRowSet> } | null = null;
