@@ -119,19 +119,28 @@ export function nodeSummaries(rows: NodeRowSet, deps: NodeListsDeps): NodeSummar
     const live = deps.registry.get(row.id);
     const { state, lastSeenMs } = nodeStateOf(row, live, deps.policy, nowMs);
     const bytesFree = live?.heartbeat?.diskBytesFree;
-    const { gpuGroups, gpuMemoryBytesTotal, pcieDegradedCount } =
-      cardsOfNode.get(row.id) ?? NO_CARDS;
+    const cards = cardsOfNode.get(row.id) ?? NO_CARDS;
+    // A plain literal: spreads of small literals were most of this loop's time.
     return {
-      ...{ id: row.id, name: row.name, state, simulated: row.isSimulated },
-      ...{ cordon: facility.cordonOf(row.id), agentVersion: row.agentVersion },
-      ...{ os: row.host.os, arch: row.host.arch, labels: facility.labelsOf(row.id, row.labels) },
-      ...{ lastSeenAt: new Date(lastSeenMs).toISOString(), cpuCores: row.host.cpuCores },
+      id: row.id,
+      name: row.name,
+      state,
+      simulated: row.isSimulated,
+      cordon: facility.cordonOf(row.id),
+      agentVersion: row.agentVersion,
+      os: row.host.os,
+      arch: row.host.arch,
+      labels: facility.labelsOf(row.id, row.labels),
+      lastSeenAt: new Date(lastSeenMs).toISOString(),
+      cpuCores: row.host.cpuCores,
       memoryBytesTotal: row.memoryBytesTotal,
       disk: {
         bytesTotal: row.diskBytesTotal,
         bytesFree: bytesFree === undefined ? null : Number(bytesFree),
       },
-      ...{ gpuGroups, gpuMemoryBytesTotal, pcieDegradedCount },
+      gpuGroups: cards.gpuGroups,
+      gpuMemoryBytesTotal: cards.gpuMemoryBytesTotal,
+      pcieDegradedCount: cards.pcieDegradedCount,
     };
   });
 }
