@@ -1,4 +1,5 @@
 // The console benchmark's results as markdown, in its own marked section of docs/benchmarks.md.
+import { directAnswersTable, type DirectAnswer } from "./direct-answers";
 import type { AnswerSize, PageTiming } from "./measure";
 
 /** P9: every page interactive within 1 s of navigation. */
@@ -78,6 +79,7 @@ export function answersTable(answers: readonly AnswerSize[]): string {
 export function consoleSection(
   results: readonly PageResult[],
   answers: readonly AnswerSize[],
+  direct: readonly DirectAnswer[],
   info: RunInfo,
 ): string {
   const slowest = slowestMedianMs(results);
@@ -105,7 +107,16 @@ The largest tRPC answers the pages received (through the console's proxy):
 
 ${answersTable(answers)}
 
+The whole-fleet answers asked of the server directly (\`bench/console/direct-answers.ts\`: each
+procedure alone, after the pages, with the fleet still reporting): what a poll costs the server
+itself, without the proxy or a page's batch.
+
+${directAnswersTable(direct)}
+
 Run ${info.date} on ${info.machine}; the fleet took ${info.fleetReadyS.toFixed(0)} s to join and report every replica ready.
 Command: \`${info.command}\` (\`--smoke --no-write\` is the quick check \`npm test\` runs: 20 nodes, 40 replicas, one load a page).
+To look into a few pages: \`--pages /cluster,/nodes\` (only those), \`--nodes N --replicas M\` (another size),
+\`--profile /cluster\` (the JavaScript profile of the page's last load and its tRPC requests on the page's clock,
+printed); such runs are never written here.
 `;
 }

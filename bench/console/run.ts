@@ -13,6 +13,8 @@ import { type Page } from "playwright-core";
 import { launchChromium } from "../chromium";
 import { ADMIN_PASSWORD } from "@llmgw/testing";
 import { CARDS_PER_NODE, startConsoleFleet, type ConsoleFleet } from "./fleet";
+import { directAnswersTable, timeDirectAnswers } from "./direct-answers";
+import { startProfile, stopProfile, trpcTimeline } from "./profile";
 import { installConsoleProbe, recordAnswers, timeNavigation } from "./measure";
 import { consolePages, type ConsolePage } from "./pages";
 import { answersTable, consoleSection, pagesTable, type PageResult } from "./report";
@@ -45,11 +47,21 @@ function urlOf(fleet: ConsoleFleet, route: string): string {
   return `${fleet.consoleUrl}${route.replace("[id]", nodeId)}`;
 }
 
-/** One warm-up load, then `loads` timed ones. "/" returns to the last page: /cluster is opened first. */
-async function measurePage(page: Page, fleet: ConsoleFleet, target: ConsolePage, loads: number) {
+/**
+ * One warm-up load, then `loads` timed ones. "/" returns to the last page: /cluster is opened
+ * first. With `profile`, the last load runs under the profiler and what it saw is printed.
+ */
+async function measurePage(
+  page: Page,
+  fleet: ConsoleFleet,
+  target: ConsolePage,
+  loads: number,
+  profile: boolean,
+) {
   const result: PageResult = { route: target.route, timings: [] };
   for (let i = -1; i < loads; i++) {
     if (target.route === "/") await page.goto(urlOf(fleet, "/cluster"));
+    const profiler = profile && i === loads - 1 ? await startProfile(page) : null;
     const timing = await timeNavigation(
       page,
       urlOf(fleet, target.route),
@@ -57,12 +69,22 @@ async function measurePage(page: Page, fleet: ConsoleFleet, target: ConsolePage,
       CLICK[target.route],
     );
     if (i >= 0) result.timings.push(timing);
+    if (profiler) {
+      const lines = [...(await trpcTimeline(page)), ...(await stopProfile(profiler))];
+      console.error(`console bench: profile of ${target.route} (${JSON.stringify(timing)})`);
+      for (const line of lines) console.error(`  ${line}`);
+    }
   }
   return result;
 }
 
-async function openPages(fleet: ConsoleFleet, loads: number) {
-  const pages = consolePages(WEB);
+async function openPages(
+  fleet: ConsoleFleet,
+  loads: number,
+  only: readonly string[],
+  profiled: readonly string[],
+) {
+  const pages = consolePages(WEB).filter((p) => only.length === 0 || only.includes(p.route));
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -74,7 +96,8 @@ async function openPages(fleet: ConsoleFleet, loads: number) {
     const load = loadavg()[0] ?? 0;
     const results: PageResult[] = [];
     for (const target of pages) {
-      const result = await measurePage(page, fleet, target, loads).catch(
+      const profile = profiled.includes(target.route);
+      const result = await measurePage(page, fleet, target, loads, profile).catch(
         (error: unknown): PageResult => {
           const seen = errors.length > 0 ? ` (page errors: ${errors.join("; ")})` : "";
           const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
@@ -97,25 +120,47 @@ async function main(): Promise<number> {
     options: {
       smoke: { type: "boolean", default: false },
       "no-write": { type: "boolean", default: false },
+      // For looking into a few pages at a size of one's choosing; such a run is never written.
+      nodes: { type: "string" },
+      replicas: { type: "string" },
+      pages: { type: "string" },
+      profile: { type: "string" },
     },
   });
   if (!existsSync(join(WEB, ".next", "BUILD_ID")))
     throw new Error("the console is not built: run `node scripts/ensure.mjs --web` first");
-  const size = values.smoke ? SMOKE : FULL;
+  const only = values.pages?.split(",").filter((route) => route !== "") ?? [];
+  const size = {
+    ...(values.smoke ? SMOKE : FULL),
+    ...(values.nodes === undefined ? {} : { nodes: Number(values.nodes) }),
+    ...(values.replicas === undefined ? {} : { replicas: Number(values.replicas) }),
+  };
+  const isPartial =
+    only.length > 0 ||
+    values.nodes !== undefined ||
+    values.replicas !== undefined ||
+    values.profile !== undefined;
   const startedMs = Date.now();
   const fleet = await startConsoleFleet(size, (line) => console.error(line));
   const fleetReadyS = (Date.now() - startedMs) / 1000;
   try {
-    const { results, answers, errors, load } = await openPages(fleet, size.loads);
+    const profiled = values.profile?.split(",") ?? [];
+    const { results, answers, errors, load } = await openPages(fleet, size.loads, only, profiled);
+    // The pages are what this run is for: a failure asking the server directly leaves them be.
+    const direct = await timeDirectAnswers(fleet.apiUrl).catch((error: unknown) => {
+      console.error(`console bench: the direct answers failed: ${String(error)}`);
+      return [];
+    });
     console.log(pagesTable(results));
     console.log(answersTable(answers));
+    console.log(directAnswersTable(direct));
     const failures = results.filter((r) => r.failure !== undefined);
     for (const r of failures) console.error(`console bench: ${r.route}: ${r.failure ?? ""}`);
     if (errors.length > 0 || (values.smoke && failures.length > 0)) {
       console.error(`console bench: page errors: ${errors.join("; ")}`);
       return 1;
     }
-    if (!values.smoke && !values["no-write"]) {
+    if (!values.smoke && !values["no-write"] && !isPartial) {
       const info = {
         command: COMMAND,
         date: new Date().toISOString().slice(0, 10),
@@ -128,7 +173,7 @@ async function main(): Promise<number> {
       const existing = existsSync(DOCS) ? readFileSync(DOCS, "utf8") : undefined;
       writeFileSync(
         DOCS,
-        withBenchSection("console", existing, consoleSection(results, answers, info)),
+        withBenchSection("console", existing, consoleSection(results, answers, direct, info)),
       );
       console.error(`console bench: wrote ${DOCS}`);
     }

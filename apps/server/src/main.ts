@@ -14,6 +14,7 @@ import { startControlPlane } from "./reconcile/control-plane";
 import { SealError } from "./seal/seal";
 import { loadFacility } from "./fleet/facility-store";
 import { FleetRegistry } from "./fleet/registry";
+import { storedNodeRows } from "./fleet/stored-node-rows";
 import { createInventoryWriter } from "./fleet/inventory";
 import { startLivenessSweep } from "./fleet/liveness-sweep";
 import { startApiPort } from "./http/api-port";
@@ -165,8 +166,9 @@ async function startLeading(
   });
   await federation.start();
   peerModels.known = (name) => federation.target(name) !== null;
+  const storedNodes = storedNodeRows(db, nowMs);
   const api = createApiServices({
-    ...{ ...shared, plane, cluster: { pki, joinTokens }, federation, mirrors },
+    ...{ ...shared, plane, cluster: { pki, joinTokens }, federation, mirrors, storedNodes },
     requestRestart: hooks.requestRestart,
     controlPlanes: createControlPlanesService({
       ...{ directory, self: elector.owner, nowMs },
@@ -194,7 +196,7 @@ async function startLeading(
     audit,
     events: events.waiting,
   });
-  const inventory = createInventoryWriter(db, registry, nowMs, log);
+  const inventory = createInventoryWriter(db, registry, nowMs, log, storedNodes);
   const isLeader = () => elector.isLeader();
   // Standbys pass /api here; it is answered by the API port's own handler once that has started.
   let apiHandler: RequestHandler | null = null;

@@ -49,6 +49,7 @@ const RULES: Record<string, Rule> = {
   "models.setContext": "admin",
   "models.setResources": "admin",
   "replicas.list": "viewer",
+  "replicas.cards": "viewer",
   "replicas.idle": "viewer",
   "replicas.benchAccess": "admin",
   "status.get": "viewer",

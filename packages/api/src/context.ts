@@ -12,6 +12,7 @@ import type {
 } from "./join-tokens/schemas";
 import type { CreatedKey, CreateKeyInput, KeyView } from "./keys/schemas";
 import type { LogsView } from "./logs/schemas";
+import type { FleetCardsView, NodeSummary } from "./nodes/summary";
 import type { DoctorView } from "./doctor/schemas";
 import type { FabricTestInput, FabricTestView } from "./fabric/schemas";
 import type {
@@ -186,6 +187,8 @@ export interface UpgradeService {
 
 export interface NodesService {
   list(): Promise<NodeView[]>;
+  summaries(): Promise<NodeSummary[]>;
+  cards(): Promise<FleetCardsView>;
   /** One node by id or name; throws ServiceError("not_found") for an unknown node. */
   get(id: string): Promise<NodeView>;
   /** The node's recent card samples (id or name); throws ServiceError("not_found") like `get`. */

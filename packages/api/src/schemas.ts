@@ -28,6 +28,7 @@ export * from "./reclaim/schemas";
 export * from "./releases/schemas";
 export * from "./control-planes/schemas";
 export * from "./upgrade/schemas";
+export * from "./replicas/cards";
 export * from "./replicas/schemas";
 export * from "./sign-in/schemas";
 export * from "./status/schemas";

@@ -12,6 +12,8 @@ import type {
   KeyView,
   LoginOutput,
   ModelView,
+  FleetCardsView,
+  NodeSummary,
   NodeView,
   PersonView,
   Role,
@@ -70,6 +72,15 @@ export function fakeServices() {
   return {
     nodes: {
       list: vi.fn(async (): Promise<NodeView[]> => []),
+      summaries: vi.fn(async (): Promise<NodeSummary[]> => []),
+      cards: vi.fn(async (): Promise<FleetCardsView> => ({
+        nodes: [],
+        cardNames: [],
+        cards: {
+          ...{ index: [], nameOfCard: [], memoryMiBTotal: [], memoryMiBUsed: [] },
+          ...{ utilizationPercent: [], temperatureCelsius: [] },
+        },
+      })),
       get: vi.fn(async (id: string): Promise<NodeView> => {
         throw unknownNode(id);
       }),

@@ -9,6 +9,7 @@ import { AGENT_FEATURE, type EngineBuildReport, type Register } from "@llmgw/pro
 import type { NodeLinks } from "../agents/node-links";
 import { recordAudit } from "../identity/audit";
 import type { FleetRegistry, LiveNode } from "./registry";
+import type { StoredNodeRows } from "./stored-node-rows";
 
 /** A node nobody chose for resolves its build by its driver. */
 const DEFAULT_CHOICE: EngineBuildChoice = "auto";
@@ -18,6 +19,8 @@ export interface EngineBuildDeps {
   nodes: Pick<NodesService, "get">;
   registry: Pick<FleetRegistry, "get">;
   links: Pick<NodeLinks, "send">;
+  /** The node rows kept in memory: told when a choice is written. */
+  stored: Pick<StoredNodeRows, "changed">;
 }
 
 export function nodeEngineBuilder(deps: EngineBuildDeps): NodesService["engineBuild"] {
@@ -40,6 +43,7 @@ export function nodeEngineBuilder(deps: EngineBuildDeps): NodesService["engineBu
         target: nodeEngineBuilds.nodeId,
         set: { build, setBy: actor.username, setAt },
       });
+    deps.stored.changed();
     await recordAudit(deps.db, {
       actor: actor.username,
       action: "node.engine_build",

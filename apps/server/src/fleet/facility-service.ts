@@ -7,7 +7,6 @@ import {
   type FacilityDomainView,
   type FacilityHoldView,
   type FacilityService,
-  type NodeView,
   type NodesService,
 } from "@llmgw/api";
 import { formatDomain, locationOf, must, parseDomain, type Domain } from "@llmgw/domain";
@@ -15,10 +14,12 @@ import type { EventRecorder } from "../events/event-recorder";
 import { recordAudit } from "../identity/audit";
 import { loadFacility, saveNodeFacility } from "./facility-store";
 import type { FacilityHold, FacilityOverlay } from "./facility-overlay";
+import type { FacilityNode } from "./node-lists";
 
 export interface FacilityDeps {
   db: Database;
-  nodes: Pick<NodesService, "get" | "list">;
+  /** `facilityNodes`: the light list the facility page is built from (node-lists.ts). */
+  nodes: Pick<NodesService, "get"> & { facilityNodes(): Promise<FacilityNode[]> };
   facility: FacilityOverlay;
   events: Pick<EventRecorder, "record">;
   facilityChanged(): void;
@@ -46,7 +47,7 @@ function holdView(hold: FacilityHold): FacilityHoldView {
 
 /** Every domain some node names, with its nodes, cards, measured power and hold. */
 function domainViews(
-  nodes: readonly NodeView[],
+  nodes: readonly FacilityNode[],
   holds: readonly FacilityHold[],
 ): FacilityDomainView[] {
   const byDomain = new Map<string, FacilityDomainView>();
@@ -67,9 +68,8 @@ function domainViews(
         byDomain.set(key, view);
       }
       view.nodes.push(node.name);
-      view.cards += node.gpus.length;
-      for (const gpu of node.gpus)
-        if (gpu.powerWatts !== null) view.powerWatts = (view.powerWatts ?? 0) + gpu.powerWatts;
+      view.cards += node.cardCount;
+      if (node.powerWatts !== null) view.powerWatts = (view.powerWatts ?? 0) + node.powerWatts;
     }
   return [...byDomain.values()].sort((a, b) => a.domain.localeCompare(b.domain, "en"));
 }
@@ -78,7 +78,8 @@ export function createFacilityService(deps: FacilityDeps): FacilityService {
   return {
     list: async () => {
       const holds = deps.facility.holds();
-      return { domains: domainViews(await deps.nodes.list(), holds), holds: holds.map(holdView) };
+      const nodes = await deps.nodes.facilityNodes();
+      return { domains: domainViews(nodes, holds), holds: holds.map(holdView) };
     },
     hold: async (text, drain, actor) => {
       const domain = domainFrom(text);

@@ -59,14 +59,15 @@ describe("holds and cordons in the store", () => {
       id: "n2",
       name: "gpu-2",
       labels: { "llmgw.io/rack": "r12" },
-      gpus: [{ powerWatts: 300 }, { powerWatts: null }],
     } as unknown as NodeView;
+    // Two cards, one of which reported its draw.
+    const placed = { name: node.name, labels: node.labels, cardCount: 2, powerWatts: 300 };
     const deps = {
       db,
       facility,
       nodes: {
         get: async () => ({ ...node, cordon: facility.cordonOf("n2") }),
-        list: async () => [node],
+        facilityNodes: async () => [placed],
       },
       events: {
         record: (kind: string, subject: string) => void recorded.push(`${kind} ${subject}`),

@@ -23,6 +23,7 @@ function writerOf(db: Parameters<typeof createInventoryWriter>[0], nowMs: number
     { get: () => undefined },
     () => nowMs,
     (line) => logged.push(line),
+    { changed: () => undefined },
   );
   return { writer, logged };
 }

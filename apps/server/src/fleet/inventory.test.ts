@@ -30,6 +30,7 @@ describe("createInventoryWriter", () => {
       { get: () => undefined },
       () => 0,
       (line) => lines.push(line),
+      { changed: () => undefined },
     );
     await writer.registered(create(RegisterSchema, { nodeId: "n1" }));
     await writer.disconnected("n2");
@@ -58,10 +59,30 @@ describe("createInventoryWriter", () => {
       { get: () => undefined },
       () => 0,
       () => {},
+      { changed: () => {} },
     );
     await writer.lastSeen(
       Array.from({ length: 2_000 }, (_, i) => ({ nodeId: `n${i}`, at: new Date(0) })),
     );
     expect(statements).toEqual(Array.from({ length: 8 }, () => 250));
+  });
+
+  it("tells the node rows kept in memory after a registration or a disconnection, not a sweep", async () => {
+    const told: string[] = [];
+    let step = "";
+    const writer = createInventoryWriter(
+      failingDb,
+      { get: () => undefined },
+      () => 0,
+      () => undefined,
+      { changed: () => told.push(step) },
+    );
+    step = "registered";
+    await writer.registered(create(RegisterSchema, { nodeId: "n1" }));
+    step = "disconnected";
+    await writer.disconnected("n2");
+    step = "last seen";
+    await writer.lastSeen([{ nodeId: "n3", at: new Date(0) }]);
+    expect(told).toEqual(["registered", "disconnected"]);
   });
 });

@@ -4,6 +4,7 @@ import { messageOf, must } from "@llmgw/domain";
 import { eq, nodes, sql, type Database } from "@llmgw/db";
 import type { Gpu, Register } from "@llmgw/proto";
 import type { FleetRegistry } from "./registry";
+import type { StoredNodeRows } from "./stored-node-rows";
 import { writeRegistrations } from "./registration-write";
 import { createWriteBatch } from "./write-batch";
 
@@ -121,9 +122,19 @@ export function createInventoryWriter(
   registry: Pick<FleetRegistry, "get">,
   nowMs: () => number,
   log: (line: string) => void,
+  stored: Pick<StoredNodeRows, "changed">,
 ): InventoryWriter {
   const persist = (what: string, work: Promise<void>) =>
     work.catch((error: unknown) => log(`could not save ${what}: ${messageOf(error)}`));
+  // The node rows kept in memory are read again after a registration or a disconnection. The
+  // liveness sweep's last-seen times are not: a node the registry holds shows its live time.
+  const saved = async (work: Promise<void>) => {
+    try {
+      await work;
+    } finally {
+      stored.changed();
+    }
+  };
   const saveOne = (register: Register) =>
     persist(`node ${register.nodeId}`, saveRegistrations(db, [register], new Date()));
   const lastSeenOf = (nodeId: string) => ({
@@ -154,8 +165,8 @@ export function createInventoryWriter(
     },
   });
   return {
-    registered,
-    disconnected,
+    registered: (register) => saved(registered(register)),
+    disconnected: (nodeId) => saved(disconnected(nodeId)),
     lastSeen: (seen) =>
       persist(`the last-seen times of ${seen.length} nodes`, saveLastSeenMany(db, seen)),
   };

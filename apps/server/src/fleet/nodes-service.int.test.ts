@@ -11,6 +11,7 @@ import { tempDir } from "@llmgw/testing";
 import { createInventoryWriter } from "./inventory";
 import { createNodesService } from "./nodes-service";
 import { FleetRegistry } from "./registry";
+import { storedNodeRows, type StoredNodeRows } from "./stored-node-rows";
 
 const NOW = Date.parse("2030-06-01T00:00:00Z");
 const register = (nodeId: string) =>
@@ -37,10 +38,12 @@ describe("nodes.get and nodes.list for a node acknowledged before its registrati
   let store: Store;
   const registry = new FleetRegistry();
   let service: ReturnType<typeof createNodesService>;
+  let stored: StoredNodeRows;
 
   beforeAll(async () => {
     store = await openStore({ kind: "pglite", dataDir: (await tempDir("nodes-service")).path });
-    service = createNodesService(store.db, registry, DEFAULT_LIVENESS, () => NOW);
+    stored = storedNodeRows(store.db, () => NOW);
+    service = createNodesService(store.db, stored, registry, DEFAULT_LIVENESS, () => NOW);
   });
   afterAll(async () => store?.close());
 
@@ -52,12 +55,18 @@ describe("nodes.get and nodes.list for a node acknowledged before its registrati
     expect(before.gpus.map((gpu) => gpu.uuid)).toEqual(["GPU-node-a-0", "GPU-node-a-1"]);
     expect((await service.get("node-a.lab")).id).toBe("node-a");
     expect((await service.list()).map((view) => view.id)).toEqual(["node-a"]);
+    // The console's light lists read the rows kept in memory, and know the node as well.
+    expect((await service.summaries()).map((summary) => summary.id)).toEqual(["node-a"]);
+    const cards = await service.cards();
+    expect(cards.nodes.map((entry) => [entry.id, entry.cardCount])).toEqual([["node-a", 2]]);
+    expect(cards.cards.index).toEqual([0, 1]);
 
     const writer = createInventoryWriter(
       store.db,
       registry,
       () => NOW,
       () => undefined,
+      stored,
     );
     await writer.registered(node);
     const after = await service.get("node-a");

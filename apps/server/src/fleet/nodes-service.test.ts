@@ -1,6 +1,6 @@
 import type { GpuRow } from "@llmgw/db";
 import { describe, expect, it } from "vitest";
-import { pcieLinkView } from "./nodes-service";
+import { pcieLinkView } from "./node-view-parts";
 
 function card(link: Partial<GpuRow>): GpuRow {
   return {

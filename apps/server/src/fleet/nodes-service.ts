@@ -18,20 +18,30 @@ import {
   type NodeView,
   type NodesService,
 } from "@llmgw/api";
-import { assessPcieLink, must, nodeLiveness, type LivenessPolicy } from "@llmgw/domain";
+import { must, type LivenessPolicy } from "@llmgw/domain";
 import { engineBuildView } from "./engine-builds";
 import { engineInstallViews, offeredEngines } from "./engine-installs";
 import { GPU_HISTORY_SAMPLES_MAX } from "./gpu-history";
 import type { FacilityOverlay } from "./facility-overlay";
 import { gpuRow, nodeRow } from "./inventory";
+import { facilityNodes, fleetCards, nodeSummaries, type FacilityNode } from "./node-lists";
+import { nodeStateOf, pcieLinkView } from "./node-view-parts";
 import type { FleetRegistry, LiveNode } from "./registry";
+import type { NodeRowSet, StoredNodeRows } from "./stored-node-rows";
 
+/**
+ * The whole list and its light forms read the stored rows kept in memory (`stored`); one node
+ * reads its own rows from the store.
+ */
 export function createNodesService(
   db: Database,
+  stored: Pick<StoredNodeRows, "rows">,
   registry: FleetRegistry,
   policy: LivenessPolicy,
   nowMs: () => number,
-): Omit<NodesService, "remove" | "label" | "cordon" | "engineBuild"> {
+): Omit<NodesService, "remove" | "label" | "cordon" | "engineBuild"> & {
+  facilityNodes(): Promise<FacilityNode[]>;
+} {
   const views = (nodeRows: NodeRow[], gpuRows: GpuRow[], buildRows: NodeEngineBuildRow[]) => {
     const builds = new Map(buildRows.map((build) => [build.nodeId, build]));
     const cardsByNode = new Map<string, GpuRow[]>();
@@ -61,21 +71,23 @@ export function createNodesService(
     const gpuRows = (live.register.hardware?.gpus ?? []).map((gpu) => gpuRow(live.nodeId, gpu, at));
     return { row: { ...nodeRow(live.register, at), firstSeenAt: at }, gpuRows };
   };
-  const load = async (): Promise<NodeView[]> => {
-    const [nodeRows, gpuRows, buildRows] = await Promise.all([
-      db.select().from(nodes).orderBy(asc(nodes.name)),
-      db.select().from(gpus).orderBy(asc(gpus.index)),
-      db.select().from(nodeEngineBuilds),
-    ]);
-    const stored = new Set(nodeRows.map((row) => row.id));
+  // The stored rows and, until their batched write lands, the nodes acknowledged since.
+  const rows = async (): Promise<NodeRowSet> => {
+    const set = await stored.rows();
+    const known = new Set(set.nodeRows.map((row) => row.id));
     const pending = registry.all().flatMap((live) => {
-      const node = stored.has(live.nodeId) ? null : unwritten(live);
+      const node = known.has(live.nodeId) ? null : unwritten(live);
       return node ? [node] : [];
     });
-    if (pending.length === 0) return views(nodeRows, gpuRows, buildRows);
-    const rows = [...nodeRows, ...pending.map((node) => node.row)];
-    rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return views(rows, [...gpuRows, ...pending.flatMap((node) => node.gpuRows)], buildRows);
+    if (pending.length === 0) return set;
+    const nodeRows = [...set.nodeRows, ...pending.map((node) => node.row)];
+    nodeRows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const gpuRows = [...set.gpuRows, ...pending.flatMap((node) => node.gpuRows)];
+    return { nodeRows, gpuRows, buildRows: set.buildRows };
+  };
+  const load = async (): Promise<NodeView[]> => {
+    const { nodeRows, gpuRows, buildRows } = await rows();
+    return views(nodeRows, gpuRows, buildRows);
   };
   // One node's rows only: at 2,000 nodes reading them all (16,000 cards) for one answer kept a
   // polled node's fresh heartbeat seconds away. Live samples come from the registry either way.
@@ -101,8 +113,12 @@ export function createNodesService(
     ]);
     return must(views([row], gpuRows, buildRows)[0], "the node's view");
   };
+  const lists = { registry, policy, nowMs };
   return {
     list: load,
+    summaries: async () => nodeSummaries(await rows(), lists),
+    cards: async () => fleetCards(await rows(), lists),
+    facilityNodes: async () => facilityNodes(await rows(), lists),
     get,
     history: async (id) => historyView(await get(id), registry, policy),
   };
@@ -140,15 +156,11 @@ function toView(
   nowMs: number,
 ): NodeView {
   const heartbeat = live?.heartbeat ?? null;
-  const lastSeenMs = live
-    ? Math.max(live.lastSeenMs, row.lastSeenAt.getTime())
-    : row.lastSeenAt.getTime();
+  const { state, lastSeenMs } = nodeStateOf(row, live, policy, nowMs);
   return {
     id: row.id,
     name: row.name,
-    state: live
-      ? nodeLiveness({ isConnected: live.isConnected, lastSeenMs }, nowMs, policy)
-      : "unreachable",
+    state,
     simulated: row.isSimulated,
     simulationProfile: row.simulationProfile,
     agentVersion: row.agentVersion,
@@ -210,18 +222,6 @@ function gpuView(card: GpuRow, live: LiveNode | undefined): GpuView {
     utilizationPercent: sample?.utilizationPercent ?? null,
     temperatureCelsius: sample?.temperatureCelsius ?? null,
     powerWatts: sample?.powerWatts ?? null,
-  };
-}
-
-/** The link judged by what it can carry as seated, never by the generation it idles at. */
-export function pcieLinkView(card: GpuRow): GpuView["pcieLink"] {
-  const link = assessPcieLink(card);
-  if (link === null) return null;
-  return {
-    carriedGBps: link.carried.bandwidthGBps,
-    possibleGBps: link.possible.bandwidthGBps,
-    isBelowCapability: link.isBelowCapability,
-    reason: link.reason,
   };
 }
 

@@ -15,6 +15,7 @@ import { nodeLabeler } from "../fleet/node-labels";
 import { nodeEngineBuilder } from "../fleet/engine-builds";
 import { createNodesService } from "../fleet/nodes-service";
 import { createStatusService } from "../fleet/status-service";
+import type { StoredNodeRows } from "../fleet/stored-node-rows";
 import { createUsageService } from "../gateway/usage-service";
 import { createAuditService, recordAudit } from "../identity/audit";
 import { createAuthService, userForSession } from "../identity/auth-service";
@@ -51,6 +52,8 @@ export interface ApiServicesOptions extends Omit<ControlPlaneOptions, "leadershi
     ControlPlane,
     "fleet" | "catalog" | "health" | "reconciler" | "apiKeyPepper" | "masterKey" | "replicaSecret"
   >;
+  /** The stored node inventory kept in memory; the inventory writer says when it changed. */
+  storedNodes: StoredNodeRows;
   /** The control planes on this store (the leader's directory). */
   controlPlanes: ApiServices["controlPlanes"];
   /** The node certificates (nodes.remove revokes them) and the join tokens. */
@@ -94,7 +97,7 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
   const { catalog, health, reconciler } = plane;
   const timeoutMs = config.agentRequestTimeoutMs;
   const releaseStore = new ReleaseStore(join(config.homeDir, "releases"));
-  const nodes = createNodesService(db, registry, options.liveness, nowMs);
+  const nodes = createNodesService(db, options.storedNodes, registry, options.liveness, nowMs);
   const certificates = options.cluster.pki.certificates;
   const replicas = createReplicasService(fleet, {
     replicaSecret: plane.replicaSecret,
@@ -110,7 +113,7 @@ export function createApiServices(options: ApiServicesOptions): ApiWiring {
       remove: nodeRemover({ db, nodes, certificates, links, events, log }),
       label: nodeLabeler(facilityDeps),
       cordon: nodeCordoner(facilityDeps),
-      engineBuild: nodeEngineBuilder({ db, nodes, registry, links }),
+      engineBuild: nodeEngineBuilder({ db, nodes, registry, links, stored: options.storedNodes }),
     },
     facility: createFacilityService(facilityDeps),
     auth: createAuthService(db, config.sessionTtlMs, nowMs, ldap, config.signInFreeFailures),

@@ -8,6 +8,7 @@ describe("travelsAlone", () => {
     expect(travelsAlone("nodes.cards")).toBe(true);
     expect(travelsAlone("nodes.summary")).toBe(true);
     expect(travelsAlone("replicas.list")).toBe(true);
+    expect(travelsAlone("replicas.cards")).toBe(true);
     expect(travelsAlone("nodes.get")).toBe(false);
     expect(travelsAlone("events.attention")).toBe(false);
     expect(travelsAlone("status.get")).toBe(false);

@@ -12,6 +12,7 @@ const UNBATCHED_PATHS: ReadonlySet<string> = new Set([
   "nodes.summary",
   "nodes.cards",
   "replicas.list",
+  "replicas.cards",
 ]);
 
 export function travelsAlone(path: string): boolean {

@@ -7,7 +7,7 @@ import {
   nodeViewSchema,
   removedNodeSchema,
 } from "./schemas";
-import { fleetCardsOf, fleetCardsSchema, nodeSummaryOf, nodeSummarySchema } from "./summary";
+import { fleetCardsSchema, nodeSummarySchema } from "./summary";
 import { nodeCordonInputSchema } from "../facility/schemas";
 import { adminProcedure, authedProcedure, listQuery, router } from "../trpc";
 
@@ -16,14 +16,10 @@ export const nodesRouter = router({
   list: listQuery(nodeViewSchema, (services) => services.nodes.list()),
 
   /** A summary per node: what the nodes table shows (P9: a tenth of `list` at 2,000 nodes). */
-  summary: listQuery(nodeSummarySchema, async (services) =>
-    (await services.nodes.list()).map(nodeSummaryOf),
-  ),
+  summary: listQuery(nodeSummarySchema, (services) => services.nodes.summaries()),
 
   /** Every card's figures as columns, for the heatmap. */
-  cards: authedProcedure
-    .output(fleetCardsSchema)
-    .query(async ({ ctx }) => fleetCardsOf(await ctx.services.nodes.list())),
+  cards: authedProcedure.output(fleetCardsSchema).query(({ ctx }) => ctx.services.nodes.cards()),
 
   get: authedProcedure
     .input(nodeIdInputSchema)

@@ -5,7 +5,7 @@ import { appRouter } from "../root";
 import { caught } from "../../test/caught";
 import { fakeContext } from "../../test/fake-context";
 import type { GpuView, NodeView } from "./schemas";
-import { fleetCardsOf, nodeSummaryOf } from "./summary";
+import { fleetCardsOf, nodeSummaryOf, type FleetCardsView, type NodeSummary } from "./summary";
 
 const GIB = 2 ** 30;
 
@@ -80,17 +80,44 @@ describe("fleetCardsOf", () => {
   });
 });
 
+const SUMMARY: NodeSummary = {
+  ...{ id: "id-gpu-1", name: "gpu-1", state: "ready", simulated: true, cordon: null },
+  ...{ agentVersion: "1.0.0", os: "Linux", arch: "x86_64", labels: { "llmgw.io/rack": "r1" } },
+  ...{ lastSeenAt: "2030-01-01T00:01:00.000Z", cpuCores: 64, memoryBytesTotal: 512 * GIB },
+  disk: { bytesTotal: 1000 * GIB, bytesFree: null },
+  gpuGroups: [{ name: "NVIDIA H100 80GB HBM3", count: 8 }],
+  ...{ gpuMemoryBytesTotal: 640 * GIB, pcieDegradedCount: 0 },
+};
+
+const CARDS: FleetCardsView = {
+  nodes: [{ id: "id-gpu-1", name: "gpu-1", simulated: true, cardCount: 1 }],
+  cardNames: ["NVIDIA H100 80GB HBM3"],
+  cards: {
+    ...{ index: [0], nameOfCard: [0], memoryMiBTotal: [81_920], memoryMiBUsed: [20_480] },
+    ...{ utilizationPercent: [40], temperatureCelsius: [null] },
+  },
+};
+
 describe("nodes.summary and nodes.cards", () => {
-  it("answer a signed-in user from the service's list, and refuse anyone signed out", async () => {
+  it("answer a signed-in user from the service's light lists, and refuse anyone signed out", async () => {
     const ctx = fakeContext("viewer");
-    const fleet = [node("gpu-1", [card(0)])];
-    ctx.services.nodes.list.mockResolvedValue(fleet);
+    ctx.services.nodes.summaries.mockResolvedValue([SUMMARY]);
+    ctx.services.nodes.cards.mockResolvedValue(CARDS);
     const caller = appRouter.createCaller(ctx);
-    expect(await caller.nodes.summary()).toEqual([nodeSummaryOf(fleet[0] as NodeView)]);
-    expect((await caller.nodes.cards()).cards.utilizationPercent).toEqual([40]);
+    expect(await caller.nodes.summary()).toEqual([SUMMARY]);
+    expect(await caller.nodes.cards()).toEqual(CARDS);
+    expect(ctx.services.nodes.list).not.toHaveBeenCalled();
     const signedOut = appRouter.createCaller(fakeContext(null));
     expect((await caught(signedOut.nodes.summary())).code).toBe("UNAUTHORIZED");
     expect((await caught(signedOut.nodes.cards())).code).toBe("UNAUTHORIZED");
+  });
+
+  it("refuse an answer that does not match the schema rather than pass it on", async () => {
+    const ctx = fakeContext("viewer");
+    ctx.services.nodes.cards.mockResolvedValue({ ...CARDS, cardNames: [7] } as never);
+    expect((await caught(appRouter.createCaller(ctx).nodes.cards())).code).toBe(
+      "INTERNAL_SERVER_ERROR",
+    );
   });
 
   it("is a small fraction of the full list at P9's size", () => {

@@ -1,6 +1,9 @@
 // The light forms of the node list the console pages poll (P9): a summary per node for the nodes
 // table, and every card's figures as columns for the heatmap. At 2,000 nodes and 16,000 cards the
 // full list (`nodes.list`, kept for the CLI) is about 7 MB; these carry only what the pages show.
+// The server builds them from its stored rows and live state without making the full list first
+// (apps/server/src/fleet/node-lists.ts, tested against the functions here); the console's fixtures
+// and the heatmap bench build them from full views with these.
 import { z } from "zod";
 import { nodeStateSchema, type NodeView } from "./schemas";
 

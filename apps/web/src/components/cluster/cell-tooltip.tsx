@@ -1,15 +1,10 @@
 "use client";
 // What the heatmap says about one card on hover: where it is, what runs on it and for whom, and
 // its readings (marked simulated on a simulated node).
-import type { ReplicaView } from "@llmgw/api";
 import { useTranslation } from "react-i18next";
 import type { FleetCells } from "../../lib/heatmap/cells";
+import type { CardOwnership } from "../../lib/heatmap/ownership";
 import { formatBytesPair, formatCelsius, formatPercent, upperForDisplay } from "../../lib/format";
-
-export interface CellOwnership {
-  replica: ReplicaView;
-  owner: string | null;
-}
 
 export function CellTooltip({
   cells,
@@ -18,7 +13,7 @@ export function CellTooltip({
 }: {
   cells: FleetCells;
   cell: number;
-  ownership: CellOwnership | undefined;
+  ownership: CardOwnership | undefined;
 }) {
   const { t, i18n } = useTranslation("cluster");
   const { t: tc } = useTranslation();
@@ -33,8 +28,8 @@ export function CellTooltip({
   const rows: [string, string][] = [
     [t("tooltip.node"), node.name],
     [t("tooltip.card"), `${cells.cardOfCell[cell] ?? ""} · ${name}`],
-    [t("tooltip.model"), ownership?.replica.model ?? t("tooltip.free")],
-    [t("tooltip.replica"), ownership?.replica.id ?? t("tooltip.noOwner")],
+    [t("tooltip.model"), ownership?.model ?? t("tooltip.free")],
+    [t("tooltip.replica"), ownership?.replicaId ?? t("tooltip.noOwner")],
     [t("tooltip.owner"), ownership?.owner ?? t("tooltip.noOwner")],
     [t("tooltip.utilization"), formatPercent(reading(cells.utilization), lang)],
     [

@@ -10,12 +10,13 @@ import { useTranslation } from "react-i18next";
 import { describeError } from "../../lib/errors";
 import { fleetCells } from "../../lib/heatmap/cells";
 import { isMetric, METRICS, type HeatmapMetric } from "../../lib/heatmap/colour";
+import { cardKey, cardOwnership } from "../../lib/heatmap/ownership";
 import { readStored, STORAGE_KEYS, writeStored } from "../../lib/preferences";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
 import { OpenInWindowButton } from "../ui/open-in-window-button";
 import { SplitPane } from "../split-pane";
-import { CellTooltip, type CellOwnership } from "./cell-tooltip";
+import { CellTooltip } from "./cell-tooltip";
 import { ClusterSide } from "./cluster-side";
 import { HeatmapCanvas } from "./heatmap-canvas";
 import { HeatmapLegend } from "./heatmap-legend";
@@ -74,7 +75,10 @@ function useClusterData() {
       }),
     ),
     replicas: useQuery(
-      trpc.replicas.list.queryOptions({}, { ...live, refetchInterval: SIDE_REFETCH_INTERVAL_MS }),
+      trpc.replicas.cards.queryOptions(undefined, {
+        ...live,
+        refetchInterval: SIDE_REFETCH_INTERVAL_MS,
+      }),
     ),
     models: useQuery(
       trpc.models.list.queryOptions(undefined, {
@@ -107,19 +111,7 @@ export function ClusterPage() {
   const cells = useMemo(() => fleetCells(nodes ?? EMPTY_FLEET), [nodes]);
   const ownership = useMemo(() => {
     const owners = new Map((data.models.data ?? []).map((model) => [model.name, model.owner]));
-    const byCard = new Map<string, CellOwnership>();
-    for (const replica of data.replicas.data ?? []) {
-      if (replica.phase === "stopped" || replica.phase === "failed") continue;
-      // A replica spanning nodes holds cards on each of its shards' nodes.
-      const places = replica.shards.length > 0 ? replica.shards : [replica];
-      for (const place of places)
-        for (const index of place.gpuIndexes)
-          byCard.set(`${place.nodeId}/${index}`, {
-            replica,
-            owner: owners.get(replica.model) ?? null,
-          });
-    }
-    return byCard;
+    return cardOwnership(data.replicas.data, owners);
   }, [data.replicas.data, data.models.data]);
   const onMetric = useCallback((next: HeatmapMetric) => {
     setMetric(next);
@@ -133,7 +125,7 @@ export function ClusterPage() {
     (cell: number) => {
       const nodeIndex = cells.nodeOfCell[cell];
       const node = nodeIndex === undefined ? undefined : cells.nodes[nodeIndex];
-      const key = `${node?.id}/${cells.cardOfCell[cell]}`;
+      const key = cardKey(node?.id ?? "", cells.cardOfCell[cell] ?? -1);
       return <CellTooltip cells={cells} cell={cell} ownership={ownership.get(key)} />;
     },
     [cells, ownership],

@@ -1,0 +1,33 @@
+// Parts of a node's view that the full list (nodes-service.ts) and the light lists (node-lists.ts)
+// both work out the same way: its state from its session or the store, and each card's link.
+import type { GpuRow, NodeRow } from "@llmgw/db";
+import type { GpuView, NodeView } from "@llmgw/api";
+import { assessPcieLink, nodeLiveness, type LivenessPolicy } from "@llmgw/domain";
+import type { LiveNode } from "./registry";
+
+/** A node's state and when it was last heard: from its session when it has one, else the store. */
+export function nodeStateOf(
+  row: NodeRow,
+  live: LiveNode | undefined,
+  policy: LivenessPolicy,
+  nowMs: number,
+): { state: NodeView["state"]; lastSeenMs: number } {
+  if (!live) return { state: "unreachable", lastSeenMs: row.lastSeenAt.getTime() };
+  const lastSeenMs = Math.max(live.lastSeenMs, row.lastSeenAt.getTime());
+  return {
+    state: nodeLiveness({ isConnected: live.isConnected, lastSeenMs }, nowMs, policy),
+    lastSeenMs,
+  };
+}
+
+/** The link judged by what it can carry as seated, never by the generation it idles at. */
+export function pcieLinkView(card: GpuRow): GpuView["pcieLink"] {
+  const link = assessPcieLink(card);
+  if (link === null) return null;
+  return {
+    carriedGBps: link.carried.bandwidthGBps,
+    possibleGBps: link.possible.bandwidthGBps,
+    isBelowCapability: link.isBelowCapability,
+    reason: link.reason,
+  };
+}

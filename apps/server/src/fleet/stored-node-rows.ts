@@ -1,0 +1,72 @@
+// The stored inventory the node views are built from (node rows, their cards, engine-build
+// choices), kept in memory between reads. The console polls the fleet every few seconds; at 2,000
+// nodes reading 16,000 card rows from the store for each poll was most of an answer's time, yet
+// those rows change only when a node registers or disconnects, or an operator picks an engine
+// build. The writers say so (`changed`); live readings come from the registry on every read anyway.
+import {
+  asc,
+  gpus,
+  nodeEngineBuilds,
+  nodes,
+  type Database,
+  type GpuRow,
+  type NodeEngineBuildRow,
+  type NodeRow,
+} from "@llmgw/db";
+
+export interface NodeRowSet {
+  nodeRows: NodeRow[];
+  gpuRows: GpuRow[];
+  buildRows: NodeEngineBuildRow[];
+}
+
+/**
+ * Rows are read again after this long even when no writer said they changed: a write this process
+ * did not make (another control plane that led before) is seen within it.
+ */
+const STORED_NODE_ROWS_MAX_AGE_MS = 30_000;
+
+export class StoredNodeRows {
+  private cached: { readAtMs: number; rows: Promise<NodeRowSet> } | null = null;
+  /** Reads of the store made, for tests. */
+  reads = 0;
+
+  constructor(
+    private readonly read: () => Promise<NodeRowSet>,
+    private readonly nowMs: () => number,
+    private readonly maxAgeMs = STORED_NODE_ROWS_MAX_AGE_MS,
+  ) {}
+
+  /** The rows, read from the store only when a writer changed them or they are too old. */
+  rows(): Promise<NodeRowSet> {
+    const nowMs = this.nowMs();
+    if (this.cached && nowMs - this.cached.readAtMs < this.maxAgeMs) return this.cached.rows;
+    this.reads += 1;
+    const entry = { readAtMs: nowMs, rows: this.read() };
+    this.cached = entry;
+    // A failed read is not kept: the next caller tries again.
+    entry.rows.catch(() => {
+      if (this.cached === entry) this.cached = null;
+    });
+    return entry.rows;
+  }
+
+  /**
+   * Called once a write to these rows has been committed. A read already under way may have
+   * started before the write, so its answer is not kept either.
+   */
+  changed(): void {
+    this.cached = null;
+  }
+}
+
+export function storedNodeRows(db: Database, nowMs: () => number): StoredNodeRows {
+  return new StoredNodeRows(async () => {
+    const [nodeRows, gpuRows, buildRows] = await Promise.all([
+      db.select().from(nodes).orderBy(asc(nodes.name)),
+      db.select().from(gpus).orderBy(asc(gpus.index)),
+      db.select().from(nodeEngineBuilds),
+    ]);
+    return { nodeRows, gpuRows, buildRows };
+  }, nowMs);
+}
