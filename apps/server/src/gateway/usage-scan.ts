@@ -30,7 +30,7 @@ export class UsageScanner {
     }
     this.tail.push(chunk);
     this.tailBytes += chunk.length;
-    for (let first = this.tail[0]; first && this.tailBytes - first.length >= TAIL_BYTES; ) {
+    for (let first = this.tail[0]; first && this.tailBytes - first.length >= TAIL_BYTES;) {
       this.tail.shift();
       this.tailBytes -= first.length;
       first = this.tail[0];
