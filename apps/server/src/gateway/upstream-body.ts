@@ -24,7 +24,7 @@ export interface UpstreamBody {
 const DUMP_BYTES_MAX = 128 * 1024;
 
 /** `dump` and `text` for any body that can be read. */
-export abstract class ReadableBody implements UpstreamBody {
+abstract class ReadableBody implements UpstreamBody {
   abstract read(onChunk: (chunk: Buffer) => boolean): Promise<void>;
   abstract resume(): void;
   abstract cancel(): void;
