@@ -57,6 +57,19 @@ describe("StoreQueue", () => {
     expect(lines[1]).toMatch(/test rows: the store takes them again/);
   });
 
+  it("lets other work run between the batches of one flush", async () => {
+    const store = flakyStore(0);
+    const { queue } = queueOver(store);
+    for (let row = 1; row <= 9; row++) queue.add(row);
+    const seen: number[] = [];
+    const writing = queue.flush();
+    setImmediate(() => seen.push(store.written.length));
+    await writing;
+    expect(store.written).toHaveLength(3);
+    // A request's turn came after the first batch, not after the whole flush.
+    expect(seen).toEqual([1]);
+  });
+
   it("drops new rows past the bound, keeps the older ones in order, and says so once", async () => {
     const store = flakyStore(1);
     const { queue, lines } = queueOver(store, { pendingMax: 4 });

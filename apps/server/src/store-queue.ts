@@ -88,6 +88,9 @@ export class StoreQueue<Row> {
       this.isFailing = false;
       this.isDropping = false;
       this.refusals = 0;
+      // A store on this thread (PGlite) runs each batch without yielding: the requests waiting
+      // for it get their turns between batches, not only after the last one.
+      if (this.pending.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 

@@ -10,6 +10,7 @@ import { GatewayError } from "../gateway/errors";
 import { withModel } from "../gateway/fallbacks";
 import { relay, type ForwardOutcome } from "../gateway/forward";
 import { UsageScanner } from "../gateway/usage-scan";
+import { StreamBody } from "../gateway/upstream-body";
 import { UsageChunkFilter } from "../gateway/usage-stream";
 import type { Federation, PeerTarget } from "./federation";
 import { hopsOnward } from "./hop";
@@ -110,7 +111,7 @@ export async function forwardToPeer(
     job.dropsUsageChunk && passed["content-type"]?.startsWith("text/event-stream")
       ? new UsageChunkFilter()
       : null;
-  const broke = await relay(answer.body, { scanner, filter }, res, job.signal);
+  const broke = await relay(new StreamBody(answer.body), { scanner, filter }, res, job.signal);
   if (broke && !job.signal.aborted) {
     deps.log(`request ${job.requestId}: the answer from peer ${name} broke off: ${broke.message}`);
     res.destroy();

@@ -9,6 +9,7 @@ import { GatewayError } from "./errors";
 import { UsageScanner, type TokenUsage } from "./usage-scan";
 import { UsageChunkFilter } from "./usage-stream";
 import type { StreamGuard } from "../guard/stream-guard";
+import { chunksOf, type UpstreamBody } from "./upstream-body";
 
 export type { ForwardDeps, ForwardJob } from "./attempts";
 
@@ -98,16 +99,17 @@ export async function forward(
 
 /** A whole answer read, then changed by the guard before any of it reaches the client. */
 async function rewritten(
-  body: AsyncIterable<Buffer>,
+  body: UpstreamBody,
   scanner: UsageScanner,
   rewrite: NonNullable<ForwardJob["rewriteAnswer"]>,
 ): Promise<{ body: Buffer; header: string | null }> {
   const chunks: Buffer[] = [];
   try {
-    for await (const chunk of body) {
+    await body.read((chunk) => {
       scanner.see(chunk);
       chunks.push(chunk);
-    }
+      return true;
+    });
   } catch {
     throw new GatewayError(
       502,
@@ -119,28 +121,74 @@ async function rewritten(
   return rewrite(Buffer.concat(chunks));
 }
 
+interface RelayThrough {
+  scanner: UsageScanner;
+  filter: UsageChunkFilter | null;
+  guard?: StreamGuard | null;
+}
+
 /**
- * Copies the answer to the client, waiting for it to drain; returns the error that cut it short.
- * The scanner reads the engine's bytes; the client gets them through the guard and the filter,
- * when there are. A guard that blocks the answer ends it with its error event; the rest of the
- * engine's answer is left unread (the connection to it closes).
+ * Copies the answer to the client, pausing the engine's body while the client drains; returns the
+ * error that cut it short. The scanner reads the engine's bytes; the client gets them through the
+ * guard and the filter, when there are. A guard that blocks the answer ends it with its error
+ * event; the rest of the engine's answer is left unread (the connection to it closes).
  */
-export async function relay(
-  body: AsyncIterable<Buffer>,
-  through: { scanner: UsageScanner; filter: UsageChunkFilter | null; guard?: StreamGuard | null },
+export function relay(
+  body: UpstreamBody,
+  through: RelayThrough,
+  res: ServerResponse,
+  signal: AbortSignal,
+): Promise<Error | null> {
+  const { scanner, filter, guard } = through;
+  if (guard) return relayGuarded(body, { scanner, filter, guard }, res, signal);
+  // Each chunk is written on the turn it arrives, with no promise per chunk.
+  let isWaiting = false;
+  const onDrain = () => {
+    if (!isWaiting) return;
+    isWaiting = false;
+    body.resume();
+  };
+  res.on("drain", onDrain);
+  return body
+    .read((chunk) => {
+      scanner.see(chunk);
+      const out = filter ? filter.push(chunk) : chunk;
+      if (out.length === 0 || res.write(out)) return true;
+      isWaiting = true;
+      return false;
+    })
+    .then(
+      () => {
+        res.off("drain", onDrain);
+        const rest = filter?.end();
+        if (rest && rest.length > 0) res.end(rest);
+        else res.end();
+        return null;
+      },
+      (error: unknown) => {
+        res.off("drain", onDrain);
+        return error as Error;
+      },
+    );
+}
+
+/** The relay with the guard reading each chunk (it may wait on a judge) before the client. */
+async function relayGuarded(
+  body: UpstreamBody,
+  through: RelayThrough & { guard: StreamGuard },
   res: ServerResponse,
   signal: AbortSignal,
 ): Promise<Error | null> {
   const { scanner, filter, guard } = through;
   const toClient = (bytes: Buffer) => (filter ? filter.push(bytes) : bytes);
   try {
-    for await (const chunk of body) {
+    for await (const chunk of chunksOf(body)) {
       scanner.see(chunk);
-      const out = toClient(guard ? await guard.push(chunk) : chunk);
+      const out = toClient(await guard.push(chunk));
       if (out.length > 0 && !res.write(out)) await once(res, "drain", { signal });
-      if (guard?.isCut) break;
+      if (guard.isCut) break;
     }
-    const last = guard && !guard.isCut ? toClient(await guard.end()) : null;
+    const last = guard.isCut ? null : toClient(await guard.end());
     res.end(filter ? Buffer.concat([last ?? Buffer.alloc(0), filter.end()]) : last);
     return null;
   } catch (error) {

@@ -2,7 +2,9 @@
 // Authorization is replaced by the replica's key; the request id (vLLM takes it as its own and logs
 // it) and, when tracing, the attempt's traceparent travel along.
 import { messageOf } from "@llmgw/domain";
-import { Agent, request, type Dispatcher } from "undici";
+import type { IncomingHttpHeaders } from "node:http";
+import { Agent, type Dispatcher } from "undici";
+import { DispatchedBody, type UpstreamBody } from "./upstream-body";
 
 export function createUpstreamAgent(): Agent {
   // Keep-alive connections per replica; bodies are streamed, so no body timeout cuts a long stream.
@@ -38,13 +40,17 @@ export type UpstreamResult =
        * sends it too, so a small answer goes out in one write rather than as chunks and an end.
        */
       length: string | undefined;
-      body: Dispatcher.ResponseData["body"];
+      body: UpstreamBody;
     }
   | { kind: "connection-error"; message: string; code: string | undefined };
 
 const PASSED_HEADERS = ["content-type", "cache-control", "retry-after"];
 
-export async function callUpstream(call: UpstreamCall): Promise<UpstreamResult> {
+/**
+ * Sends the attempt with undici's `dispatch` and a handler of its own rather than `request`: no
+ * Readable per answer and no async resource, and the body's chunks go to the relay as they come.
+ */
+export function callUpstream(call: UpstreamCall): Promise<UpstreamResult> {
   const headers: Record<string, string> = {
     authorization: `Bearer ${call.replicaKey}`,
     "x-request-id": call.requestId,
@@ -52,34 +58,124 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamResult> 
   if (call.traceparent) headers.traceparent = call.traceparent;
   if (call.body) headers["content-type"] = "application/json";
   if (call.accept) headers.accept = call.accept;
-  try {
-    const answer = await request(call.url, {
-      dispatcher: call.agent,
-      method: call.method,
-      headers,
-      body: call.body,
-      signal: call.signal,
-    });
+  return new Promise((resolve) => {
+    const target = originAndPath(call.url);
+    if (!target.ok) {
+      resolve({ kind: "connection-error", message: target.why, code: undefined });
+      return;
+    }
+    const handler = new AttemptHandler(call.signal, resolve);
+    if (call.signal.aborted) {
+      handler.onResponseError(null, abortReason(call.signal));
+      return;
+    }
+    call.agent.dispatch(
+      { origin: target.origin, path: target.path, method: call.method, headers, body: call.body },
+      handler,
+    );
+  });
+}
+
+/** One attempt's answer: its head resolves callUpstream, its body is filled as it arrives. */
+class AttemptHandler implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | null = null;
+  private body: DispatchedBody | null = null;
+  private readonly onAbort = () => {
+    const reason = abortReason(this.signal);
+    if (this.controller) this.controller.abort(reason);
+    else this.onResponseError(null, reason);
+  };
+
+  constructor(
+    private readonly signal: AbortSignal,
+    private resolveHead: ((result: UpstreamResult) => void) | null,
+  ) {
+    signal.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.signal.aborted) controller.abort(abortReason(this.signal));
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+  ): void {
+    // A 1xx (100 Continue) comes before the answer's own head.
+    if (statusCode < 200 || !this.resolveHead) return;
     const passed: Record<string, string> = {};
     for (const name of PASSED_HEADERS) {
-      const value = answer.headers[name];
+      const value = headers[name];
       if (typeof value === "string") passed[name] = value;
     }
-    const length = answer.headers["content-length"];
-    return {
+    const length = headers["content-length"];
+    this.body = new DispatchedBody({
+      pause: () => controller.pause(),
+      resume: () => controller.resume(),
+      abort: (reason) => controller.abort(reason),
+    });
+    const resolve = this.resolveHead;
+    this.resolveHead = null;
+    resolve({
       kind: "response",
-      status: answer.statusCode,
+      status: statusCode,
       headers: passed,
       length: typeof length === "string" ? length : undefined,
-      body: answer.body,
-    };
-  } catch (error) {
+      body: this.body,
+    });
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.body?.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.signal.removeEventListener("abort", this.onAbort);
+    this.body?.end(null);
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | null, error: Error): void {
+    this.signal.removeEventListener("abort", this.onAbort);
+    if (this.body) {
+      this.body.end(error);
+      return;
+    }
+    const resolve = this.resolveHead;
+    this.resolveHead = null;
     const cause = (error as { cause?: { code?: unknown } }).cause;
     const code = (error as { code?: unknown }).code ?? cause?.code;
-    return {
+    resolve?.({
       kind: "connection-error",
       message: messageOf(error),
       code: typeof code === "string" ? code : undefined,
-    };
+    });
+  }
+}
+
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error("the request was aborted");
+}
+
+const ORIGIN = /^(https?:\/\/[^/?#@]+)(.*)$/i;
+
+/** `http://host:port/path?query` split for dispatch; an address it cannot split is refused. */
+export function originAndPath(
+  url: string,
+): { ok: true; origin: string; path: string } | { ok: false; why: string } {
+  const match = ORIGIN.exec(url);
+  if (match?.[1] !== undefined) {
+    const rest = match[2] ?? "";
+    return { ok: true, origin: match[1], path: rest.startsWith("/") ? rest : `/${rest}` };
+  }
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+      return { ok: false, why: `${parsed.protocol} is not http or https` };
+    return { ok: true, origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+  } catch {
+    return { ok: false, why: "the endpoint's address is not a URL" };
   }
 }

@@ -7,12 +7,22 @@ import { StoreQueue } from "../store-queue";
 import { insertUsageRecords } from "./usage-insert";
 
 const FLUSH_EVERY_MS = 1_000;
-const BATCH_MAX = 500;
+/**
+ * PGlite inserts a batch on the requests' own thread without yielding (about 25 µs a row): 200
+ * rows hold it for a few milliseconds, and the requests get their turns between batches.
+ */
+const BATCH_MAX = 200;
+/** A key's last use is noted at most this often: it is advisory, and each note is an UPDATE. */
+const TOUCH_EVERY_MS = 1_000;
+/** Past this many keys the notes' memory is cleared (the next batch of each key notes it again). */
+const TOUCHED_KEYS_MAX = 10_000;
 /** About 30 MB of rows: minutes of heavy traffic with the store away. */
 const USAGE_PENDING_MAX = 100_000;
 
 export class UsageRecorder {
   readonly queue: StoreQueue<NewUsageRecord>;
+  /** The last use noted for each key, so a busy key is not updated once a batch. */
+  private readonly touchedAtMs = new Map<string, number>();
 
   constructor(
     private readonly db: Database,
@@ -57,7 +67,12 @@ export class UsageRecorder {
       const seen = lastByKey.get(row.keyId);
       if (!seen || seen < row.at) lastByKey.set(row.keyId, row.at);
     }
-    for (const [keyId, at] of lastByKey)
+    if (this.touchedAtMs.size > TOUCHED_KEYS_MAX) this.touchedAtMs.clear();
+    for (const [keyId, at] of lastByKey) {
+      const touchedMs = this.touchedAtMs.get(keyId);
+      if (touchedMs !== undefined && at.getTime() - touchedMs < TOUCH_EVERY_MS) continue;
       await this.db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, keyId));
+      this.touchedAtMs.set(keyId, at.getTime());
+    }
   }
 }

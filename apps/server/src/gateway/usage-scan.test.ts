@@ -18,6 +18,20 @@ describe("usage scan", () => {
     expect(scanner.firstByteAtMs).toBe(42);
   });
 
+  it("reads usage at the head of a long answer whose tail says none, the tail kept to its last bytes", () => {
+    const scanner = new UsageScanner(() => 0);
+    scanner.see(Buffer.from('{"usage":{"prompt_tokens":5,"completion_tokens":6},"pad":"'));
+    for (let i = 0; i < 40; i += 1) scanner.see(Buffer.from("x".repeat(1_000)));
+    scanner.see(Buffer.from('","usage":null}'));
+    expect(scanner.usage()).toEqual({ promptTokens: 5, completionTokens: 6 });
+    const late = new UsageScanner(() => 0);
+    late.see(Buffer.from('{"usage":{"prompt_tokens":1,"completion_tokens":1},"pad":"'));
+    for (let i = 0; i < 40; i += 1) late.see(Buffer.from("y".repeat(1_000)));
+    // The tail is read first: its usage wins over the head's.
+    late.see(Buffer.from('","usage":{"prompt_tokens":9,"completion_tokens":8}}'));
+    expect(late.usage()).toEqual({ promptTokens: 9, completionTokens: 8 });
+  });
+
   it("reads embeddings usage without completion tokens, and nothing when absent", () => {
     expect(usageIn('{"data":[],"usage":{"prompt_tokens":3,"total_tokens":3}}')).toEqual({
       promptTokens: 3,

@@ -11,28 +11,41 @@ export interface TokenUsage {
 }
 
 export class UsageScanner {
-  private head = "";
-  private tail = "";
+  /** The first chunks, until they hold HEAD_BYTES. */
+  private readonly head: Buffer[] = [];
+  private headBytes = 0;
+  /** The last chunks, as few as hold TAIL_BYTES; read only when usage() is asked. */
+  private readonly tail: Buffer[] = [];
+  private tailBytes = 0;
   firstByteAtMs: number | null = null;
 
   constructor(private readonly nowMs: () => number) {}
 
+  /** Keeps the chunk, not a copy: a stream's chunks are decoded once, at its end, not each. */
   see(chunk: Buffer): void {
     if (this.firstByteAtMs === null) this.firstByteAtMs = this.nowMs();
-    const text = tailText(chunk);
-    if (this.head.length < HEAD_BYTES)
-      this.head += chunk.toString("latin1", 0, HEAD_BYTES - this.head.length);
-    this.tail = (this.tail + text).slice(-TAIL_BYTES);
+    if (this.headBytes < HEAD_BYTES) {
+      this.head.push(chunk);
+      this.headBytes += chunk.length;
+    }
+    this.tail.push(chunk);
+    this.tailBytes += chunk.length;
+    for (let first = this.tail[0]; first && this.tailBytes - first.length >= TAIL_BYTES;) {
+      this.tail.shift();
+      this.tailBytes -= first.length;
+      first = this.tail[0];
+    }
   }
 
   usage(): TokenUsage | null {
-    return usageIn(this.tail) ?? usageIn(this.head);
+    const tail = joined(this.tail, this.tailBytes);
+    const found = usageIn(tail.toString("latin1", Math.max(0, tail.length - TAIL_BYTES)));
+    return found ?? usageIn(joined(this.head, this.headBytes).toString("latin1", 0, HEAD_BYTES));
   }
 }
 
-/** Only the last TAIL_BYTES of a chunk can matter for the tail. */
-function tailText(chunk: Buffer): string {
-  return chunk.toString("latin1", Math.max(0, chunk.length - TAIL_BYTES));
+function joined(chunks: readonly Buffer[], bytes: number): Buffer {
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, bytes);
 }
 
 export function usageIn(text: string): TokenUsage | null {
