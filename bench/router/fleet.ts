@@ -87,6 +87,23 @@ async function listening(proc: SpawnedProcess): Promise<number> {
  * deadline that suits a machine busy with other work, and the server's own words if it fails.
  */
 async function startServer(checksOff: boolean, cpuProfDir?: string): Promise<ServerHandle> {
+  // Its ports are picked free and then bound by the server, and the benchmark starts other
+  // processes on ports of the kernel's choosing meanwhile: one of them may take a picked port
+  // first (EADDRINUSE). Then the server is started again on others, as startPostgres does.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startServerOnce(checksOff, cpuProfDir);
+    } catch (error) {
+      const taken = error instanceof Error && error.message.includes("EADDRINUSE");
+      if (!taken || attempt >= SERVER_START_ATTEMPTS_MAX) throw error;
+    }
+  }
+}
+
+/** Starts of a server whose port was taken before it could bind it, before giving up. */
+const SERVER_START_ATTEMPTS_MAX = 3;
+
+async function startServerOnce(checksOff: boolean, cpuProfDir?: string): Promise<ServerHandle> {
   const setup = await serverSetup();
   // V8 writes the profile when the server exits on the SIGTERM the benchmark ends with; Node
   // takes --cpu-prof on its command line only, not in NODE_OPTIONS.
@@ -105,7 +122,12 @@ async function startServer(checksOff: boolean, cpuProfDir?: string): Promise<Ser
       ...(checksOff ? { LLMGW_GATEWAY_CHECKS: "off" } : {}),
     },
   });
-  await process.waitForOutput(/server listening: /, SERVER_START_MS);
+  try {
+    await process.waitForOutput(/server listening: /, SERVER_START_MS);
+  } catch (error) {
+    await process.stop().catch(() => undefined);
+    throw error;
+  }
   const apiUrl = `http://127.0.0.1:${setup.httpPort}`;
   const caPem = readFileSync(join(setup.homeDir, "pki", "ca.crt"), "utf8");
   return {
