@@ -1,13 +1,7 @@
 // What an array statement builds before any store is reached; the statements themselves run
 // against PGlite and PostgreSQL in reconcile/replica-book.int.test.ts.
 import { describe, expect, it } from "vitest";
-import {
-  arrayLiteral,
-  arrayStatement,
-  columnNames,
-  selectColumns,
-  unnestRows,
-} from "./column-arrays";
+import { arrayLiteral, arrayStatement, insertRows, unnestRows } from "./column-arrays";
 
 const COLUMNS = [
   ["id", "text"],
@@ -17,12 +11,11 @@ const COLUMNS = [
 
 describe("column-arrays", () => {
   it("names the columns and types each parameter as an array of its column's type", () => {
-    expect(columnNames(COLUMNS)).toBe("id, rank, cards");
-    expect(unnestRows(COLUMNS)).toBe(
-      "unnest($1::text::text[], $2::text::integer[], $3::text::text[]) AS r(id, rank, cards)",
-    );
     // JSON values travel as text and are cast one by one (a jsonb[] was 20 × slower to read).
-    expect(selectColumns(COLUMNS)).toBe("id, rank, cards::jsonb");
+    expect(insertRows("t", COLUMNS)).toBe(
+      "INSERT INTO t (id, rank, cards) SELECT id, rank, cards::jsonb FROM " +
+        "unnest($1::text::text[], $2::text::integer[], $3::text::text[]) AS r(id, rank, cards)",
+    );
   });
 
   it("quotes text so the literal's own syntax stays text, and writes null and integers bare", () => {

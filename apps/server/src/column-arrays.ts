@@ -29,13 +29,17 @@ export const unnestRows = (columns: ArrayColumns) =>
     .join(", ")})`;
 
 /** What an `INSERT … SELECT` from `unnestRows` selects: every column, in order, as its type. */
-export const selectColumns = (columns: ArrayColumns) =>
+const selectColumns = (columns: ArrayColumns) =>
   columns
     .map(([column, type]) => (arrayType(type) === type ? column : `${column}::${type}`))
     .join(", ");
 
 /** The table's column names, in order: an `INSERT`'s column list. */
-export const columnNames = (columns: ArrayColumns) => columns.map(([column]) => column).join(", ");
+const columnNames = (columns: ArrayColumns) => columns.map(([column]) => column).join(", ");
+
+/** `INSERT INTO table (c1, …) SELECT c1, … FROM unnest(…)`: the rows of the parameters, typed. */
+export const insertRows = (table: string, columns: ArrayColumns) =>
+  `INSERT INTO ${table} (${columnNames(columns)}) SELECT ${selectColumns(columns)} FROM ${unnestRows(columns)}`;
 
 /**
  * One element of an array literal: text in double quotes with `"` and `\` escaped (so commas,

@@ -1,14 +1,7 @@
 // A replica record as a row of the `replicas` table and back, and the batched upsert the book
 // writes placements with.
 import type { Database, ReplicaRow } from "@llmgw/db";
-import {
-  arrayStatement,
-  columnNames,
-  selectColumns,
-  unnestRows,
-  type ArrayColumns,
-  type ArrayElement,
-} from "../column-arrays";
+import { arrayStatement, insertRows, type ArrayColumns, type ArrayElement } from "../column-arrays";
 import type { ReplicaRecord } from "./replica-book";
 
 /** How a replica stopped because its node was lost is told apart when read back. */
@@ -79,7 +72,7 @@ const REPLICA_COLUMNS = [
 // An upsert of many rows sets each conflicting row from its own new values (`excluded`), the
 // multi-row form of `set: toRow(record)`.
 const UPSERT = arrayStatement(
-  `INSERT INTO replicas (${columnNames(REPLICA_COLUMNS)}) SELECT ${selectColumns(REPLICA_COLUMNS)} FROM ${unnestRows(REPLICA_COLUMNS)} ` +
+  `${insertRows("replicas", REPLICA_COLUMNS)} ` +
     `ON CONFLICT (id) DO UPDATE SET ${REPLICA_COLUMNS.filter(([column]) => column !== "id")
       .map(([column]) => `${column} = excluded.${column}`)
       .join(", ")}`,

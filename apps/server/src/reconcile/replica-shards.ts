@@ -9,14 +9,7 @@ import {
   type Database,
   type ReplicaShardRow,
 } from "@llmgw/db";
-import {
-  arrayStatement,
-  columnNames,
-  selectColumns,
-  unnestRows,
-  type ArrayColumns,
-  type ArrayElement,
-} from "../column-arrays";
+import { arrayStatement, insertRows, type ArrayColumns, type ArrayElement } from "../column-arrays";
 
 export interface ShardRecord extends ObservedShard {
   gpuIndexes: number[];
@@ -90,8 +83,7 @@ const SHARD_COLUMNS = [
 ] as const satisfies ArrayColumns;
 
 const INSERT_SHARDS = arrayStatement(
-  `INSERT INTO replica_shards (${columnNames(SHARD_COLUMNS)}) SELECT ${selectColumns(SHARD_COLUMNS)} FROM ${unnestRows(SHARD_COLUMNS)} ` +
-    "ON CONFLICT DO NOTHING",
+  `${insertRows("replica_shards", SHARD_COLUMNS)} ` + "ON CONFLICT DO NOTHING",
   SHARD_COLUMNS.length,
 );
 
