@@ -45,6 +45,31 @@ describe("createInventoryWriter", () => {
     ]);
   });
 
+  it("logs a failed batch once, then each node's own failure as it is written alone", async () => {
+    const lines: string[] = [];
+    const writer = createInventoryWriter(
+      failingDb,
+      { get: () => undefined },
+      () => 0,
+      (line) => lines.push(line),
+      { changed: () => undefined },
+    );
+    await Promise.all([
+      writer.registered(create(RegisterSchema, { nodeId: "n1" })),
+      writer.registered(create(RegisterSchema, { nodeId: "n2" })),
+      writer.disconnected("n3"),
+      writer.disconnected("n4"),
+    ]);
+    expect(lines).toEqual([
+      "could not save the registrations of 2 nodes together (disk full); writing them one node at a time",
+      "could not save node n1: disk full",
+      "could not save node n2: disk full",
+      "could not save the last-seen times of 2 disconnected nodes together (connection reset); writing them one node at a time",
+      "could not save node n3: connection lost",
+      "could not save node n4: connection lost",
+    ]);
+  });
+
   it("writes a 2,000-node fleet's last-seen times in statements of 250 rows, not one", async () => {
     // PGlite runs each statement on the server's thread: an API read waits for the one before it.
     const statements: number[] = [];

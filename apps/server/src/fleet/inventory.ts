@@ -104,6 +104,10 @@ async function saveLastSeenMany(
   }
 }
 
+/** The line logged when a batch fails and its nodes are written again one at a time. */
+const batchFailed = (what: string, error: unknown) =>
+  `could not save the ${what} together (${messageOf(error)}); writing them one node at a time`;
+
 /**
  * Saves node inventory as agent sessions come and go; a failed write is logged, never thrown.
  * Registrations and disconnections that arrive together are written together.
@@ -149,7 +153,8 @@ export function createInventoryWriter(
     write: async (batch) => {
       const latest = [...new Map(batch.map((register) => [register.nodeId, register])).values()];
       if (latest.length === 1) return saveOne(must(latest[0], "a register"));
-      await saveRegistrations(db, latest, new Date()).catch(async () => {
+      await saveRegistrations(db, latest, new Date()).catch(async (error: unknown) => {
+        log(batchFailed(`registrations of ${latest.length} nodes`, error));
         for (const register of latest) await saveOne(register);
       });
     },
@@ -159,7 +164,8 @@ export function createInventoryWriter(
     write: async (batch) => {
       const ids = [...new Set(batch)];
       if (ids.length === 1) return saveSeenOne(must(ids[0], "a node id"));
-      await saveLastSeenMany(db, ids.map(lastSeenOf)).catch(async () => {
+      await saveLastSeenMany(db, ids.map(lastSeenOf)).catch(async (error: unknown) => {
+        log(batchFailed(`last-seen times of ${ids.length} disconnected nodes`, error));
         for (const nodeId of ids) await saveSeenOne(nodeId);
       });
     },
