@@ -2,6 +2,7 @@
 // replicas are placed, so one placement costs a look at the few nodes that could take it, never a
 // pass over every card of every replica again. Private to placement: callers see only the pure
 // functions built on it.
+import type { DomainCounts } from "./domain-counts";
 import type { ClassInfo, DomainMark, Fleet, HealthyCards, NodeUsage } from "./fleet-types";
 import { ModelCounts } from "./model-counts";
 import { reindexNode, unindexNode } from "./node-index";
@@ -13,7 +14,7 @@ import type { ExistingReplica, PlacementCard, PlacementNode } from "./types";
 // value instead of allocating their own, which at thousands of nodes is most of building the fleet.
 const NO_SOURCES: ReadonlySet<string> = new Set();
 const NO_CLASSES: readonly string[] = [];
-const NO_COUNTS: readonly Map<string, number>[] = [];
+const NO_COUNTS: readonly DomainCounts[] = [];
 const NO_MARKS: readonly DomainMark[] = [];
 
 function classesOf(cards: readonly PlacementCard[]): readonly string[] {
@@ -109,7 +110,7 @@ function addNode(fleet: Fleet, usage: NodeUsage): void {
   for (const source of usage.cachedSources) pushTo(fleet.nodesBySource, source, usage);
   for (const domain of usage.spreadDomains) pushTo(fleet.nodesByDomain, domain, usage);
   if (usage.spreadDomains.length > 0) {
-    const counts: Map<string, number>[] = [];
+    const counts: DomainCounts[] = [];
     const marks: DomainMark[] = [];
     for (const domain of usage.spreadDomains) {
       counts.push(domainCounts(fleet, domain));
@@ -198,7 +199,7 @@ export function clearFleet(fleet: Fleet): void {
   fleet.domainsNearModel.clear();
   // No domain holds a replica now: the next search marks its model's domains under a new serial.
   fleet.near.model = undefined;
-  // Emptied in place: each node's spreadCounts holds these very maps.
+  // Emptied in place, keeping their tables: each node's spreadCounts holds these very counts.
   for (const counts of fleet.domainModelCounts.values()) counts.clear();
   fleet.indexes.roleLabel = undefined;
   fleet.indexes.byClass.clear();
