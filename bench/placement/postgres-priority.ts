@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { messageOf } from "@llmgw/domain";
 
 /** The nice value of an autogroup as `/proc/<pid>/autogroup` reads (`/autogroup-12 nice -15`). */
-export function autogroupNice(text: string): number | undefined {
+function autogroupNice(text: string): number | undefined {
   const match = /\bnice\s+(-?\d+)\s*$/.exec(text.trim());
   return match ? Number(match[1]) : undefined;
 }
