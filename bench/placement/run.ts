@@ -26,6 +26,7 @@ import {
   summariseServerNodes,
   type ServerNodesSample,
 } from "./server-nodes";
+import { matchPostgresPriority } from "./postgres-priority";
 import { measurePersisted, type PersistMeasurement, type WriteMode } from "./persist";
 import {
   barsTable,
@@ -93,6 +94,7 @@ async function* stores(withPostgres: boolean): AsyncGenerator<{ name: string; st
     console.error(`placement bench: no PostgreSQL (${messageOf(error)}); PGlite only`);
     return;
   }
+  console.error(`placement bench: ${matchPostgresPriority(server.dataDir)}`);
   const postgres = await openStore({ kind: "postgres", url: server.url });
   try {
     yield { name: "PostgreSQL 15", store: postgres };

@@ -2,6 +2,7 @@
 // from them (Fleet), and the candidate lists ordered by score (CandidateIndexes). They live apart
 // from the code that builds and updates them so that fleet.ts, node-index.ts and sorted-nodes.ts
 // import them without importing each other in a circle.
+import type { DomainCounts } from "./domain-counts";
 import type { ModelCounts } from "./model-counts";
 import type { NodeRejection, PlacementNode } from "./types";
 
@@ -46,7 +47,7 @@ export interface NodeUsage {
    * those domains, shared by every node in them, so asking whether a node's rack or PDU holds a
    * model reads the node and one map, not the fleet's maps by the domain's name.
    */
-  spreadCounts: readonly Map<string, number>[];
+  spreadCounts: readonly DomainCounts[];
   /** The marks of `spreadDomains`, in the same order, shared like spreadCounts (see NearModel). */
   spreadMarks: readonly DomainMark[];
 }
@@ -107,7 +108,7 @@ export interface Fleet {
   /** Spread domain (`rack=r12`) → its nodes. */
   nodesByDomain: Map<string, NodeUsage[]>;
   /** Spread domain → replicas per model in it. */
-  domainModelCounts: Map<string, Map<string, number>>;
+  domainModelCounts: Map<string, DomainCounts>;
   /**
    * Model → the racks and PDUs holding a replica of it: their nodes score worse for it than the
    * index says. Domains, not their nodes: a replica marks two names, not every node of its rack.

@@ -2,6 +2,7 @@
 // replicas are placed, so one placement costs a look at the few nodes that could take it, never a
 // pass over every card of every replica again. Private to placement: callers see only the pure
 // functions built on it.
+import type { DomainCounts } from "./domain-counts";
 import type { ClassInfo, DomainMark, Fleet, HealthyCards, NodeUsage } from "./fleet-types";
 import { ModelCounts } from "./model-counts";
 import { reindexNode, unindexNode } from "./node-index";
@@ -13,7 +14,7 @@ import type { ExistingReplica, PlacementCard, PlacementNode } from "./types";
 // value instead of allocating their own, which at thousands of nodes is most of building the fleet.
 const NO_SOURCES: ReadonlySet<string> = new Set();
 const NO_CLASSES: readonly string[] = [];
-const NO_COUNTS: readonly Map<string, number>[] = [];
+const NO_COUNTS: readonly DomainCounts[] = [];
 const NO_MARKS: readonly DomainMark[] = [];
 
 function classesOf(cards: readonly PlacementCard[]): readonly string[] {
@@ -109,7 +110,7 @@ function addNode(fleet: Fleet, usage: NodeUsage): void {
   for (const source of usage.cachedSources) pushTo(fleet.nodesBySource, source, usage);
   for (const domain of usage.spreadDomains) pushTo(fleet.nodesByDomain, domain, usage);
   if (usage.spreadDomains.length > 0) {
-    const counts: Map<string, number>[] = [];
+    const counts: DomainCounts[] = [];
     const marks: DomainMark[] = [];
     for (const domain of usage.spreadDomains) {
       counts.push(domainCounts(fleet, domain));
@@ -198,7 +199,7 @@ export function clearFleet(fleet: Fleet): void {
   fleet.domainsNearModel.clear();
   // No domain holds a replica now: the next search marks its model's domains under a new serial.
   fleet.near.model = undefined;
-  // Emptied in place: each node's spreadCounts holds these very maps.
+  // Emptied in place, keeping their tables: each node's spreadCounts holds these very counts.
   for (const counts of fleet.domainModelCounts.values()) counts.clear();
   fleet.indexes.roleLabel = undefined;
   fleet.indexes.byClass.clear();
@@ -247,22 +248,37 @@ export function addReplica(fleet: Fleet, replica: ExistingReplica): void {
   noteSpread(fleet, replica);
 }
 
+// The free cards a search finds, gathered here and then copied at their final length: pushed onto
+// a new array, each shard's list got a backing store of 17 slots for its one or two cards.
+const freeScratch: number[] = [];
+
 /** The first `count` free healthy cards of a class on a node, lowest index first. */
 export function freeCardIndexes(usage: NodeUsage, gpuClass: string, count: number): number[] {
-  const indexes: number[] = [];
+  let found = 0;
   for (const card of usage.node.cards)
     if (card.gpuClass === gpuClass && card.isHealthy && usage.holders[card.index] === undefined)
-      indexes.push(card.index);
+      freeScratch[found++] = card.index;
   // Agents report cards in index order, but nothing guarantees it, and the lowest go first; the
-  // check spares the common case the sort's scratch array.
-  if (!isAscending(indexes)) indexes.sort((a, b) => a - b);
-  // Cut in place: a slice would copy the array it leaves behind.
-  if (indexes.length > count) indexes.length = count;
+  // check spares the common case the sort.
+  if (!isAscending(freeScratch, found)) sortPrefix(freeScratch, found);
+  const indexes = new Array<number>(Math.min(found, count));
+  for (let at = 0; at < indexes.length; at += 1) indexes[at] = freeScratch[at] as number;
   return indexes;
 }
 
-function isAscending(values: readonly number[]): boolean {
-  for (let at = 1; at < values.length; at += 1)
+/** Sorts the first `length` values in place (an insertion sort: a node has a handful of cards). */
+function sortPrefix(values: number[], length: number): void {
+  for (let at = 1; at < length; at += 1) {
+    const value = values[at] as number;
+    let to = at;
+    for (; to > 0 && (values[to - 1] as number) > value; to -= 1)
+      values[to] = values[to - 1] as number;
+    values[to] = value;
+  }
+}
+
+function isAscending(values: readonly number[], length: number): boolean {
+  for (let at = 1; at < length; at += 1)
     if ((values[at - 1] as number) > (values[at] as number)) return false;
   return true;
 }

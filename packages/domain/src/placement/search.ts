@@ -136,6 +136,12 @@ function offer(best: RankedFit[], wanted: number, fit: RankedFit): void {
 }
 
 const NO_NODES: readonly NodeUsage[] = [];
+/**
+ * The score weighEach computes each node's into: one for every search, as none runs inside
+ * another and a fit that enters the best keeps a copy. Made per search, it was an allocation per
+ * placement even when no node needed weighing.
+ */
+const SCRATCH: number[] = new Array<number>(SCORE_TERMS).fill(0);
 
 /**
  * Weighs each node `keep` lets through against the best kept so far. The score is computed into
@@ -197,7 +203,7 @@ export function bestFits(
   const check: NodeCheck = { request, usage: first, policy, classes, fleet };
   // The ordered lists give their best already in order; the nodes they cannot rank join after.
   const best = orderedFits(fleet, check, wanted);
-  const scratch = new Array<number>(SCORE_TERMS).fill(0);
+  const scratch = SCRATCH;
   if (request.gpu !== undefined)
     weighEach(fleet.multiClassNodes, check, fleet, withoutModelOrWeights, best, scratch);
   weighEach(fleet.nodesBySource.get(request.source), check, fleet, withoutModel, best, scratch);

@@ -3,6 +3,7 @@
 // prefers the node whose domains hold the fewest. The counts live in the fleet and change as
 // replicas are added, like the per-node counts.
 import { domainOf, type DomainKind } from "../facility/domains";
+import { DomainCounts } from "./domain-counts";
 import type { DomainMark, Fleet, NodeUsage } from "./fleet-types";
 import type { ExistingReplica, PlacementNode } from "./types";
 
@@ -27,9 +28,9 @@ export function sameSpreadDomains(a: PlacementNode, b: PlacementNode): boolean {
 }
 
 /** The replicas per model a spread domain holds, made on first use and shared by its nodes. */
-export function domainCounts(fleet: Fleet, domain: string): Map<string, number> {
+export function domainCounts(fleet: Fleet, domain: string): DomainCounts {
   let counts = fleet.domainModelCounts.get(domain);
-  if (!counts) fleet.domainModelCounts.set(domain, (counts = new Map()));
+  if (!counts) fleet.domainModelCounts.set(domain, (counts = new DomainCounts()));
   return counts;
 }
 
@@ -71,14 +72,12 @@ export function noteSpread(fleet: Fleet, replica: ExistingReplica): void {
 function noteDomain(
   fleet: Fleet,
   domain: string,
-  known: Map<string, number> | undefined,
+  known: DomainCounts | undefined,
   knownMark: DomainMark | undefined,
   model: string,
 ): void {
   const counts = known ?? domainCounts(fleet, domain);
-  const count = counts.get(model) ?? 0;
-  counts.set(model, count + 1);
-  if (count > 0) return;
+  if (counts.add(model) > 0) return;
   if (fleet.near.model === model)
     (knownMark ?? domainMark(fleet, domain)).stamp = fleet.near.serial;
   const near = fleet.domainsNearModel.get(model);
@@ -89,7 +88,7 @@ function noteDomain(
 /** Replicas of the model in the node's rack plus those in its PDU: the spread score term. */
 export function nearCount(usage: NodeUsage, model: string): number {
   let total = 0;
-  for (const counts of usage.spreadCounts) total += counts.get(model) ?? 0;
+  for (const counts of usage.spreadCounts) total += counts.countOf(model);
   return total;
 }
 
