@@ -30,7 +30,7 @@ import {
   REGISTER_FRAME_BYTES_MAX,
   type PendingSocket,
 } from "./agent-admission";
-import { HandshakeGate, HANDSHAKES_AT_ONCE_MAX } from "./handshake-gate";
+import { HANDSHAKE_CONTESTED_MS, HandshakeGate, HANDSHAKES_AT_ONCE_MAX } from "./handshake-gate";
 import {
   handleAgentRequest,
   type AgentRoute,
@@ -116,6 +116,11 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
       (socket as Socket).resume();
     },
     nowMs: () => performance.now(),
+    onCut: (address) =>
+      options.onRefused(
+        address,
+        `a TLS handshake from ${address} held its place over ${HANDSHAKE_CONTESTED_MS / 1000} s while another address waited; dial again`,
+      ),
   });
   // Every connection, so closing the port ends those still waiting or handshaking as well.
   const sockets = new Set<Socket>();
