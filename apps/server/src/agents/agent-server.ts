@@ -44,6 +44,13 @@ import type { AgentSessionHandler } from "./session";
 const MALFORMED_STREAK_MAX = 20;
 /** A TCP connection that has not finished its TLS handshake by then is cut. */
 const HANDSHAKE_TIMEOUT_MS = 10_000;
+/**
+ * Connections the kernel may hold for the port before the server accepts them. Node's default of
+ * 511 overflowed in loaded reconnect storms (TcpExtListenOverflows rose): a SYN dropped from a
+ * full queue is sent again only after 1, 3, 7 and 15 s. 4,096 holds a 2,000-node fleet's storm
+ * twice over; the kernel caps it at net.core.somaxconn (4,096 on current Linux, 128 on older).
+ */
+export const AGENT_PORT_BACKLOG = 4_096;
 
 export interface AgentServerOptions {
   host: string;
@@ -174,7 +181,9 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
   wss.on("error", () => undefined);
   await new Promise<void>((resolve, reject) => {
     tcp.once("error", reject);
-    tcp.listen(options.port, options.host, () => resolve());
+    tcp.listen({ port: options.port, host: options.host, backlog: AGENT_PORT_BACKLOG }, () =>
+      resolve(),
+    );
   });
   return {
     port: (tcp.address() as AddressInfo).port,
