@@ -20,7 +20,7 @@ import {
   steadyWindow,
   visibilityDelays,
 } from "./measure";
-import { groupUsage } from "./proc";
+import { groupUsage, listenOverflows } from "./proc";
 import { agentsSection, sizesTable, barsTable, type SizeResult } from "./report";
 import { SimAgent, type Target } from "./sim-agent";
 
@@ -51,6 +51,15 @@ function describeMachine(): string {
   const cores = cpus();
   const memoryGib = Math.round(totalmem() / 2 ** 30);
   return `${cores.length} × ${cores[0]?.model.trim() ?? "unknown CPU"}, ${memoryGib} GiB, Node ${process.version}, load average (1 / 5 / 15 min) ${load()} at the start`;
+}
+
+/** How many connections the kernel dropped from full listen queues since the call (the namespace's). */
+function overflowsSince(): () => string {
+  const before = listenOverflows();
+  return () => {
+    const after = listenOverflows();
+    return before === undefined || after === undefined ? "unknown" : String(after - before);
+  };
 }
 
 interface Options {
@@ -89,6 +98,7 @@ async function measureSize(
 
   log(`${options.agents} agents: llmgw, ${options.seconds} s window`);
   const connectStartMs = Date.now();
+  const connectOverflows = overflowsSince();
   loopDelay();
   // On a loaded machine a handshake can miss the agent port's 10 s window; a real agent dials again.
   problems.push(
@@ -97,7 +107,7 @@ async function measureSize(
     ),
   );
   log(
-    `${options.agents} agents: connected to llmgw in ${((Date.now() - connectStartMs) / 1000).toFixed(1)} s; ${dialSummary(agents)}; bench event loop delay ${loopDelay()}`,
+    `${options.agents} agents: connected to llmgw in ${((Date.now() - connectStartMs) / 1000).toFixed(1)} s; ${dialSummary(agents)}; listen queue overflows ${connectOverflows()}; bench event loop delay ${loopDelay()}`,
   );
   await new Promise((resolve) => setTimeout(resolve, warmUpMs));
   const llmgwWindow = await steadyWindow(agents, server.process.pid, options.seconds);
@@ -112,12 +122,13 @@ async function measureSize(
   log(
     `${options.agents} agents: reconnect storm; bench event loop delay while polling ${loopDelay()}`,
   );
+  const stormOverflows = overflowsSince();
   const storm = await reconnectStorm(agents, llmgwTarget, HEARTBEAT_INTERVAL_MS, api);
   log(
     `${options.agents} agents: storm: ${storm.registeredInDeadline} registered within 10 s, the last after ${(storm.lastRegisteredMs / 1000).toFixed(1)} s; ${storm.failedDials} dials failed${storm.failureReasons.length > 0 ? ` (${storm.failureReasons.join("; ")})` : ""}`,
   );
   log(
-    `${options.agents} agents: storm: ${dialSummary(agents)}; bench event loop delay ${loopDelay()}`,
+    `${options.agents} agents: storm: ${dialSummary(agents)}; listen queue overflows ${stormOverflows()}; bench event loop delay ${loopDelay()}`,
   );
   if (storm.registeredInTheEnd < storm.agents)
     problems.push(

@@ -1,5 +1,7 @@
 // The agent port's TCP front over real sockets: connections past the handshake limit wait their
 // turn and all get in, and a node's reconnect resumes its TLS session through the gate.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import type { createConnection } from "node:net";
 import { connect, type ConnectionOptions, type TLSSocket } from "node:tls";
 import {
@@ -12,7 +14,7 @@ import {
 import { AGENT_WS_PATH } from "@llmgw/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { startAgentServer, type AgentServer } from "./agent-server";
+import { AGENT_PORT_BACKLOG, startAgentServer, type AgentServer } from "./agent-server";
 
 let ca: KeyAndCertificate;
 let server: AgentServer;
@@ -101,5 +103,16 @@ describe("agent port: a storm past the handshake limit", () => {
     resumed.length = 0;
     await dial(tls, sessions);
     expect(resumed).toEqual([true]);
+  });
+});
+
+describe("agent port: the kernel's accept queue", () => {
+  it("listens with a backlog of 4,096, as far as net.core.somaxconn allows", () => {
+    // `ss` shows a listening socket's backlog in its Send-Q column.
+    const line = execFileSync("ss", ["-ltnH", `sport = :${server.port}`], { encoding: "utf8" });
+    const backlog = Number(line.trim().split(/\s+/)[2]);
+    const somaxconn = Number(readFileSync("/proc/sys/net/core/somaxconn", "utf8"));
+    expect(AGENT_PORT_BACKLOG).toBe(4_096);
+    expect(backlog).toBe(Math.min(AGENT_PORT_BACKLOG, somaxconn));
   });
 });

@@ -30,7 +30,7 @@ import {
   REGISTER_FRAME_BYTES_MAX,
   type PendingSocket,
 } from "./agent-admission";
-import { HandshakeGate, HANDSHAKES_AT_ONCE_MAX } from "./handshake-gate";
+import { HANDSHAKE_CONTESTED_MS, HandshakeGate, HANDSHAKES_AT_ONCE_MAX } from "./handshake-gate";
 import {
   handleAgentRequest,
   type AgentRoute,
@@ -44,6 +44,13 @@ import type { AgentSessionHandler } from "./session";
 const MALFORMED_STREAK_MAX = 20;
 /** A TCP connection that has not finished its TLS handshake by then is cut. */
 const HANDSHAKE_TIMEOUT_MS = 10_000;
+/**
+ * Connections the kernel may hold for the port before the server accepts them. Node's default of
+ * 511 overflowed in loaded reconnect storms (TcpExtListenOverflows rose): a SYN dropped from a
+ * full queue is sent again only after 1, 3, 7 and 15 s. 4,096 holds a 2,000-node fleet's storm
+ * twice over; the kernel caps it at net.core.somaxconn (4,096 on current Linux, 128 on older).
+ */
+export const AGENT_PORT_BACKLOG = 4_096;
 
 export interface AgentServerOptions {
   host: string;
@@ -116,6 +123,11 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
       (socket as Socket).resume();
     },
     nowMs: () => performance.now(),
+    onCut: (address) =>
+      options.onRefused(
+        address,
+        `a TLS handshake from ${address} held its place over ${HANDSHAKE_CONTESTED_MS / 1000} s while another address waited; dial again`,
+      ),
   });
   // Every connection, so closing the port ends those still waiting or handshaking as well.
   const sockets = new Set<Socket>();
@@ -169,7 +181,9 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
   wss.on("error", () => undefined);
   await new Promise<void>((resolve, reject) => {
     tcp.once("error", reject);
-    tcp.listen(options.port, options.host, () => resolve());
+    tcp.listen({ port: options.port, host: options.host, backlog: AGENT_PORT_BACKLOG }, () =>
+      resolve(),
+    );
   });
   return {
     port: (tcp.address() as AddressInfo).port,
