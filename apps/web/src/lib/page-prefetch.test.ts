@@ -6,7 +6,12 @@ import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import { describe, expect, it } from "vitest";
 import { deskKey, type DeskStore } from "./desk/desk-storage";
 import { isUnauthorized } from "./errors";
-import { EVENTS_PAGE_SIZE, pageRouteOf, prefetchPageQueries } from "./page-prefetch";
+import {
+  EVENTS_PAGE_SIZE,
+  pageRouteOf,
+  pageToPrefetch,
+  prefetchPageQueries,
+} from "./page-prefetch";
 
 interface Asked {
   path: string;
@@ -40,8 +45,6 @@ function mapStore(entries: Record<string, string> = {}): DeskStore {
   return { getItem: (key) => map.get(key) ?? null, setItem: (key, value) => map.set(key, value) };
 }
 
-const NOBODY = { lastUserId: null, store: mapStore() };
-
 describe("pageRouteOf", () => {
   it("names the route a path opens, with the node id decoded as the page decodes it", () => {
     expect(pageRouteOf("/cluster")).toEqual({ route: "/cluster" });
@@ -60,7 +63,7 @@ describe("pageRouteOf", () => {
 describe("prefetchPageQueries", () => {
   it("asks the cluster page's five queries, each under the key the page reads", async () => {
     const { asked, queryClient, trpc } = fakeConsole();
-    await prefetchPageQueries(trpc, queryClient, { pathname: "/cluster", search: "" }, NOBODY);
+    await prefetchPageQueries(trpc, queryClient, { pathname: "/cluster", search: "" });
     expect(asked.map((call) => call.path).sort()).toEqual([
       "models.list",
       "nodes.cards",
@@ -73,14 +76,9 @@ describe("prefetchPageQueries", () => {
 
   it("asks with the page's inputs: the node's id, the model filter, the events' first page", async () => {
     const { queryClient, trpc } = fakeConsole();
-    await prefetchPageQueries(trpc, queryClient, { pathname: "/nodes/n%201", search: "" }, NOBODY);
-    await prefetchPageQueries(
-      trpc,
-      queryClient,
-      { pathname: "/replicas", search: "?model=qwen" },
-      NOBODY,
-    );
-    await prefetchPageQueries(trpc, queryClient, { pathname: "/events", search: "" }, NOBODY);
+    await prefetchPageQueries(trpc, queryClient, { pathname: "/nodes/n%201", search: "" });
+    await prefetchPageQueries(trpc, queryClient, { pathname: "/replicas", search: "?model=qwen" });
+    await prefetchPageQueries(trpc, queryClient, { pathname: "/events", search: "" });
     expect(queryClient.getQueryState(trpc.nodes.get.queryKey({ id: "n 1" }))?.status).toBe(
       "success",
     );
@@ -91,45 +89,35 @@ describe("prefetchPageQueries", () => {
 
   it("asks nothing ahead for a filtered events list, whose input it would guess wrong", async () => {
     const { asked, queryClient, trpc } = fakeConsole();
-    await prefetchPageQueries(
-      trpc,
-      queryClient,
-      { pathname: "/events", search: "?kind=node.lost" },
-      NOBODY,
-    );
+    await prefetchPageQueries(trpc, queryClient, {
+      pathname: "/events",
+      search: "?kind=node.lost",
+    });
     expect(asked.map((call) => call.path)).toEqual(["events.attention"]);
   });
 
-  it("for / asks the page the last person here returns to, or the landing page", async () => {
-    const store = mapStore({ [deskKey("u1", "lastPage")]: JSON.stringify("/nodes") });
-    const returning = fakeConsole();
-    await prefetchPageQueries(
-      returning.trpc,
-      returning.queryClient,
-      { pathname: "/", search: "" },
-      { lastUserId: "u1", store },
-    );
-    expect(returning.asked.map((call) => call.path)).toEqual(["nodes.summary"]);
-
-    const stranger = fakeConsole();
-    await prefetchPageQueries(
-      stranger.trpc,
-      stranger.queryClient,
-      { pathname: "/", search: "" },
-      { lastUserId: null, store },
-    );
-    expect(stranger.asked.map((call) => call.path)).toContain("nodes.cards");
+  it("for / asks the page the last person here returns to, or the landing page", () => {
+    const store = mapStore({ [deskKey("u1", "lastPage")]: JSON.stringify("/replicas?model=m") });
+    const root = { pathname: "/", search: "" };
+    expect(pageToPrefetch(root, { lastUserId: "u1", store })).toEqual({
+      pathname: "/replicas",
+      search: "?model=m",
+    });
+    expect(pageToPrefetch(root, { lastUserId: null, store })).toEqual({
+      pathname: "/cluster",
+      search: "",
+    });
+    const nodes = { pathname: "/nodes/n1", search: "?x=1" };
+    expect(pageToPrefetch(nodes, { lastUserId: "u1", store })).toEqual(nodes);
   });
 
   it("a signed-out visit's refusal stays in the cache for the shell's sign-in redirect", async () => {
     const signedOut = fakeConsole("UNAUTHORIZED");
     await expect(
-      prefetchPageQueries(
-        signedOut.trpc,
-        signedOut.queryClient,
-        { pathname: "/nodes", search: "" },
-        NOBODY,
-      ),
+      prefetchPageQueries(signedOut.trpc, signedOut.queryClient, {
+        pathname: "/nodes",
+        search: "",
+      }),
     ).resolves.toBeUndefined();
     const state = signedOut.queryClient.getQueryState(signedOut.trpc.nodes.summary.queryKey());
     expect(state?.status).toBe("error");
@@ -139,7 +127,7 @@ describe("prefetchPageQueries", () => {
 
   it("asks nothing for a page it does not know", async () => {
     const { asked, queryClient, trpc } = fakeConsole();
-    await prefetchPageQueries(trpc, queryClient, { pathname: "/usage", search: "" }, NOBODY);
+    await prefetchPageQueries(trpc, queryClient, { pathname: "/usage", search: "" });
     expect(asked).toEqual([]);
   });
 });

@@ -119,29 +119,38 @@ const PAGE_QUERIES: Readonly<Record<string, Prefetches>> = {
   "/admin/mcp": (trpc, qc) => [qc.prefetchQuery(trpc.mcp.servers.list.queryOptions())],
 };
 
+interface PageUrl {
+  pathname: string;
+  search: string;
+}
+
 /**
- * Starts the first queries of the page at `url` (for "/", of the page it returns to on this
- * device, read from the desk of whoever last signed in here: a guess that costs at most a wasted
- * request). `desk.lastUserId` is that person's id, or null. Never throws: a failed prefetch leaves
- * its error in the cache, where the page (or the shell's sign-in redirect) deals with it.
+ * The page whose queries to ask ahead for `url`: itself, or for "/" the page it returns to on this
+ * device, read from the desk of whoever last signed in here (`desk.lastUserId`, or null): a guess
+ * that costs at most a wasted request, since "/" sends on only once auth.me has answered.
+ */
+export function pageToPrefetch(
+  url: PageUrl,
+  desk: { lastUserId: string | null; store?: DeskStore },
+): PageUrl {
+  if (pageRouteOf(url.pathname)?.route !== "/")
+    return { pathname: url.pathname, search: url.search };
+  const next = new URL(lastPageOrLanding(desk.store, desk.lastUserId), "http://console.invalid");
+  return { pathname: next.pathname, search: next.search };
+}
+
+/**
+ * Starts the first queries of the page at `url`. Never throws: a failed prefetch leaves its error
+ * in the cache, where the page (or the shell's sign-in redirect) deals with it.
  */
 export function prefetchPageQueries(
   trpc: Trpc,
   queryClient: QueryClient,
-  url: { pathname: string; search: string },
-  desk: { lastUserId: string | null; store?: DeskStore },
+  url: PageUrl,
 ): Promise<void> {
-  let pathname = url.pathname;
-  let search = url.search;
-  if (pageRouteOf(pathname)?.route === "/") {
-    const lastPage = lastPageOrLanding(desk.store, desk.lastUserId);
-    const next = new URL(lastPage, "http://console.invalid");
-    pathname = next.pathname;
-    search = next.search;
-  }
-  const page = pageRouteOf(pathname);
+  const page = pageRouteOf(url.pathname);
   const prefetches = page ? PAGE_QUERIES[page.route] : undefined;
   if (!page || !prefetches) return Promise.resolve();
-  const address = { id: page.id ?? "", search: new URLSearchParams(search) };
+  const address = { id: page.id ?? "", search: new URLSearchParams(url.search) };
   return Promise.all(prefetches(trpc, queryClient, address)).then(() => undefined);
 }
