@@ -38,6 +38,45 @@ for (const attack of [
     await expect(page).toHaveURL(`${consoleUrl}/cluster`);
   });
 
+// The attack: a signed-out visit to the fleet's pages, whose first queries the shell asks before
+// auth.me has said who is there (P9). The server refuses every one, and the visit must end at
+// sign-in with nothing of the console on screen on the way: no shell, no data, no error panel.
+const SHOWN_WHILE_SIGNED_OUT = `(() => {
+  const shown = new Set();
+  globalThis.llmgwShownSignedOut = shown;
+  new MutationObserver(() => {
+    for (const selector of [".shell", "[data-testid=error-panel]", "[data-testid=nodes-count]"])
+      if (document.querySelector(selector)) shown.add(selector);
+  }).observe(document, { childList: true, subtree: true });
+})();`;
+
+for (const path of ["/nodes", "/cluster"])
+  test(`a signed-out visit to ${path} asks the fleet, is refused, and ends at sign-in showing nothing`, async ({
+    page,
+  }) => {
+    const { consoleUrl } = devFacts();
+    await forgetSession(page);
+    const answers: { procedure: string; status: number }[] = [];
+    page.on("response", (response) => {
+      const url = new URL(response.url());
+      if (url.pathname.startsWith("/api/trpc/"))
+        answers.push({ procedure: url.pathname.slice(10), status: response.status() });
+    });
+    await page.addInitScript({ content: SHOWN_WHILE_SIGNED_OUT });
+    await page.goto(`${consoleUrl}${path}`);
+    await expect(page).toHaveURL(`${consoleUrl}/sign-in?next=${encodeURIComponent(path)}`);
+    await expect(page.getByTestId("signin-username")).toBeVisible();
+    const fleetCall = path === "/nodes" ? "nodes.summary" : "nodes.cards";
+    await expect.poll(() => answers.map((answer) => answer.procedure)).toContain(fleetCall);
+    // Every call of the console page was refused; the sign-in page's own (signIn.*) may answer.
+    const answered = answers.filter((a) => a.status !== 401 && !a.procedure.includes("signIn."));
+    expect(answered).toEqual([]);
+    const shown = await page.evaluate(() => [
+      ...((globalThis as { llmgwShownSignedOut?: Set<string> }).llmgwShownSignedOut ?? []),
+    ]);
+    expect(shown).toEqual([]);
+  });
+
 async function expectRealAddresses(page: Page, tag: "en" | "tr") {
   const { consoleUrl, apiUrl } = devFacts();
   await page.goto(`${consoleUrl}/admin/mcp`);

@@ -122,3 +122,22 @@ describe("upperForDisplay", () => {
     expect(upperForDisplay("hazır", "tr")).toBe("HAZIR");
   });
 });
+
+describe("kept formatters", () => {
+  it("keep each language's and each option's format apart when asked in turns", () => {
+    const turns = [
+      formatNumber(1234.5, "en", 1),
+      formatNumber(1234.5, "tr", 1),
+      formatNumber(1234.5, "en", 0),
+      formatNumber(1234.5, "en", 1),
+      formatSeconds(2.5, "tr"),
+      formatSeconds(2.5, "en"),
+      formatDateTime("2026-01-02T03:04:05Z", "en", "UTC"),
+      formatDateTime("2026-01-02T03:04:05Z", "en", "Europe/Istanbul"),
+    ];
+    expect(turns.slice(0, 4)).toEqual(["1,234.5", "1.234,5", "1,235", "1,234.5"]);
+    expect(turns[4]).not.toBe(turns[5]);
+    expect(turns[6]).toContain("3:04:05");
+    expect(turns[7]).toContain("6:04:05");
+  });
+});

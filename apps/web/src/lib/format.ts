@@ -9,8 +9,31 @@ const MIB = KIB * 1024;
 const GIB = MIB * 1024;
 const TIB = GIB * 1024;
 
+// Intl formatters are kept, one per language and options: building one costs a quarter of a
+// millisecond (a date-time one over a millisecond), so a table of 2,000 nodes or a page of events
+// that built one per cell kept the main thread busy after its data had arrived (P9).
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
+
+function kept<T>(formats: Map<string, T>, key: string, create: () => T): T {
+  const known = formats.get(key);
+  if (known !== undefined) return known;
+  const made = create();
+  formats.set(key, made);
+  return made;
+}
+
+function intlNumber(lang: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  return kept(
+    numberFormats,
+    `${lang}\0${JSON.stringify(options)}`,
+    () => new Intl.NumberFormat(lang, options),
+  );
+}
+
 function numberFormat(lang: string, fractionDigits: number): Intl.NumberFormat {
-  return new Intl.NumberFormat(lang, {
+  return intlNumber(lang, {
     minimumFractionDigits: fractionDigits,
     maximumFractionDigits: fractionDigits,
   });
@@ -71,7 +94,7 @@ export function formatByteRate(bytesPerSecond: number | null | undefined, lang: 
       : bytesPerSecond >= 1e6
         ? ["megabyte-per-second", 1e6]
         : ["kilobyte-per-second", 1e3];
-  return new Intl.NumberFormat(lang, { style: "unit", unit, maximumFractionDigits: 1 }).format(
+  return intlNumber(lang, { style: "unit", unit, maximumFractionDigits: 1 }).format(
     bytesPerSecond / size,
   );
 }
@@ -79,7 +102,7 @@ export function formatByteRate(bytesPerSecond: number | null | undefined, lang: 
 /** A short duration in seconds, one decimal (`2.5 sec`, Turkish `2,5 sn.`). */
 export function formatSeconds(seconds: number | null | undefined, lang: string): string {
   if (seconds == null || !Number.isFinite(seconds)) return ABSENT;
-  return new Intl.NumberFormat(lang, {
+  return intlNumber(lang, {
     style: "unit",
     unit: "second",
     maximumFractionDigits: 1,
@@ -89,14 +112,12 @@ export function formatSeconds(seconds: number | null | undefined, lang: string):
 /** Percent from a 0–100 value. Intl places the sign by locale: Turkish writes `%45`. */
 export function formatPercent(percent: number | null | undefined, lang: string): string {
   if (percent == null || !Number.isFinite(percent)) return ABSENT;
-  return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(
-    percent / 100,
-  );
+  return intlNumber(lang, { style: "percent", maximumFractionDigits: 0 }).format(percent / 100);
 }
 
 export function formatCelsius(celsius: number | null | undefined, lang: string): string {
   if (celsius == null || !Number.isFinite(celsius)) return ABSENT;
-  return new Intl.NumberFormat(lang, {
+  return intlNumber(lang, {
     style: "unit",
     unit: "celsius",
     maximumFractionDigits: 0,
@@ -118,11 +139,12 @@ export function formatDateTime(
   if (!iso) return ABSENT;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return ABSENT;
-  return new Intl.DateTimeFormat(lang, {
-    dateStyle: "medium",
-    timeStyle: "medium",
-    timeZone,
-  }).format(date);
+  const format = kept(
+    dateTimeFormats,
+    `${lang}\0${timeZone ?? ""}`,
+    () => new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium", timeZone }),
+  );
+  return format.format(date);
 }
 
 const RELATIVE_STEPS: Array<{ unit: Intl.RelativeTimeFormatUnit; seconds: number }> = [
@@ -142,7 +164,11 @@ export function formatRelativeTime(
   const thenMs = new Date(iso).getTime();
   if (Number.isNaN(thenMs)) return ABSENT;
   const deltaSeconds = Math.round((thenMs - nowMs) / 1000);
-  const format = new Intl.RelativeTimeFormat(lang, { numeric: "auto" });
+  const format = kept(
+    relativeFormats,
+    lang,
+    () => new Intl.RelativeTimeFormat(lang, { numeric: "auto" }),
+  );
   for (const step of RELATIVE_STEPS) {
     if (Math.abs(deltaSeconds) >= step.seconds) {
       return format.format(Math.trunc(deltaSeconds / step.seconds), step.unit);

@@ -2,6 +2,7 @@
 // definition editor's text becomes an object, how the tables order and filter rows.
 import type { ModelView } from "@llmgw/api";
 import { messageOf } from "@llmgw/domain";
+import { compareText } from "./sort";
 
 /** The engines a definition's profiles name, once each in profile order. */
 export function definitionEngines(definition: Record<string, unknown>): string[] {
@@ -60,7 +61,7 @@ export const DEFINITION_TEMPLATE = `${JSON.stringify(
 
 /** Models by name with numeric collation, so the order never shifts between refreshes. */
 export function sortModels(models: readonly ModelView[]): ModelView[] {
-  return [...models].sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
+  return [...models].sort((a, b) => compareText(a.name, b.name));
 }
 
 /** Whether the operator can act on the model now: a parked model waits for a retry. */

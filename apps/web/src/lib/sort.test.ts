@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ariaSortOf, toggleSort } from "./sort";
+import { ariaSortOf, compareText, toggleSort } from "./sort";
 
 describe("toggleSort", () => {
   it("turns the sorted column around and back", () => {
@@ -21,5 +21,13 @@ describe("ariaSortOf", () => {
     expect(ariaSortOf({ key: "name", direction: "asc" }, "name")).toBe("ascending");
     expect(ariaSortOf({ key: "name", direction: "desc" }, "name")).toBe("descending");
     expect(ariaSortOf({ key: "name", direction: "desc" }, "disk")).toBe("none");
+  });
+});
+
+describe("compareText", () => {
+  it("orders numbers inside names by value, as the tables show nodes", () => {
+    const names = ["node-10", "node-2", "node-1", "gpu-b", "gpu-a"];
+    expect([...names].sort(compareText)).toEqual(["gpu-a", "gpu-b", "node-1", "node-2", "node-10"]);
+    expect(compareText("node-2", "node-2")).toBe(0);
   });
 });

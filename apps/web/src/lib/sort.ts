@@ -34,10 +34,19 @@ export function ariaSortOf<Key extends string>(
   return sort.direction === "asc" ? "ascending" : "descending";
 }
 
-/** Numbers by value; text by numeric collation, which keeps node-2 before node-10. */
+// One collator for every sort: `a.localeCompare(b, undefined, { numeric: true })` builds a new
+// Intl.Collator on each call, which made sorting 2,000 nodes take about half a second (P9).
+const NUMERIC_COLLATOR = new Intl.Collator(undefined, { numeric: true });
+
+/** Text by numeric collation in the browser's locale, which keeps node-2 before node-10. */
+export function compareText(a: string, b: string): number {
+  return NUMERIC_COLLATOR.compare(a, b);
+}
+
+/** Numbers by value; text by numeric collation. */
 function compareValues(a: string | number, b: string | number): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
-  return String(a).localeCompare(String(b), undefined, { numeric: true });
+  return compareText(String(a), String(b));
 }
 
 /**

@@ -9,12 +9,11 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useCanWrite } from "../../hooks/use-can-write";
+import { EVENTS_PAGE_SIZE } from "../../lib/page-prefetch";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
 import { ATTENTION_REFETCH_INTERVAL_MS } from "./attention-badge";
 import { EventsTable } from "./events-table";
-
-const PAGE_SIZE = 50;
 
 function oneOf<T extends string>(value: string | null, allowed: readonly T[]): T | undefined {
   return value !== null && (allowed as readonly string[]).includes(value)
@@ -94,7 +93,7 @@ export function EventsPage() {
   const { filters, set, clear } = useFilters();
   const { attention, acknowledge } = useAcknowledge();
   const input = {
-    limit: PAGE_SIZE,
+    limit: EVENTS_PAGE_SIZE,
     ...(filters.severity ? { severities: [filters.severity] } : {}),
     ...(filters.kind ? { kinds: [filters.kind] } : {}),
     ...(filters.subjectType ? { subjectType: filters.subjectType } : {}),

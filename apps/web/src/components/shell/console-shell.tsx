@@ -1,7 +1,8 @@
 "use client";
 // The frame around every signed-in page. It owns the session check: until auth.me answers nothing
 // else renders, and any UNAUTHORIZED answer (expired or revoked session) sends the operator to
-// sign in instead of leaving a half-broken page on screen.
+// sign in instead of leaving a half-broken page on screen. The page's own first queries are
+// started beside auth.me (lib/page-prefetch.ts), so they are answered by the time it renders.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { usePathname, useRouter } from "next/navigation";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
@@ -13,6 +14,7 @@ import { useWindowTitle } from "../../hooks/use-window-title";
 import { setDeskUser } from "../../lib/desk/desk-storage";
 import { rememberLastPage } from "../../lib/desk/last-page";
 import { isUnauthorized, isUnreachable } from "../../lib/errors";
+import { pageToPrefetch, prefetchPageQueries } from "../../lib/page-prefetch";
 import { forgetLastUser, lastUser, rememberLastUser } from "../../lib/pwa/last-user";
 import { isSignInPath, signInHref } from "../../lib/return-path";
 import { useTRPC } from "../../trpc/react";
@@ -45,6 +47,22 @@ function useRedirectWhenSignedOut(): void {
   }, [queryClient, router]);
 }
 
+/**
+ * On the shell's first render, asks for the opened page's first queries in the same tick as
+ * auth.me: nothing of them shows before auth.me answers, and a refusal ends at sign-in above.
+ * At "/" it also loads the code of the page "/" will send the person on to.
+ */
+function usePagePrefetch(): void {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  useEffect(() => {
+    const page = pageToPrefetch(window.location, { lastUserId: lastUser()?.id ?? null });
+    if (page.pathname !== window.location.pathname) router.prefetch(page.pathname);
+    void prefetchPageQueries(trpc, queryClient, page);
+  }, [trpc, queryClient, router]);
+}
+
 /** Keeps the page open now as the person's last one ("/" itself only sends them on). */
 function useLastPage(isSignedIn: boolean): void {
   const pathname = usePathname();
@@ -61,6 +79,7 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
   const [isHelpOpen, setHelpOpen] = useState(false);
   const [isPaletteOpen, setPaletteOpen] = useState(false);
   const me = useQuery(trpc.auth.me.queryOptions(undefined, { staleTime: 30_000 }));
+  usePagePrefetch();
   useRedirectWhenSignedOut();
   useServerLocale(me.data?.locale ?? null);
   useWindowTitle();

@@ -1,0 +1,133 @@
+import type { AppRouter } from "@llmgw/api";
+import { QueryClient } from "@tanstack/react-query";
+import { createTRPCClient, TRPCClientError, type TRPCLink } from "@trpc/client";
+import { observable } from "@trpc/server/observable";
+import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
+import { describe, expect, it } from "vitest";
+import { deskKey, type DeskStore } from "./desk/desk-storage";
+import { isUnauthorized } from "./errors";
+import {
+  EVENTS_PAGE_SIZE,
+  pageRouteOf,
+  pageToPrefetch,
+  prefetchPageQueries,
+} from "./page-prefetch";
+
+interface Asked {
+  path: string;
+  input: unknown;
+}
+
+/** A tRPC client whose every call is recorded and answered `{}`, or refused with `refusalCode`. */
+function fakeConsole(refusalCode?: string) {
+  const asked: Asked[] = [];
+  const link: TRPCLink<AppRouter> =
+    () =>
+    ({ op }) =>
+      observable((observer) => {
+        asked.push({ path: op.path, input: op.input });
+        if (refusalCode) {
+          const error = { message: "refused", code: -32001, data: { code: refusalCode } };
+          observer.error(TRPCClientError.from({ error }));
+        } else {
+          observer.next({ result: { type: "data", data: {} } });
+          observer.complete();
+        }
+      });
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const client = createTRPCClient<AppRouter>({ links: [link] });
+  const trpc = createTRPCOptionsProxy<AppRouter>({ client, queryClient });
+  return { asked, queryClient, trpc };
+}
+
+function mapStore(entries: Record<string, string> = {}): DeskStore {
+  const map = new Map(Object.entries(entries));
+  return { getItem: (key) => map.get(key) ?? null, setItem: (key, value) => map.set(key, value) };
+}
+
+describe("pageRouteOf", () => {
+  it("names the route a path opens, with the node id decoded as the page decodes it", () => {
+    expect(pageRouteOf("/cluster")).toEqual({ route: "/cluster" });
+    expect(pageRouteOf("/nodes/")).toEqual({ route: "/nodes" });
+    expect(pageRouteOf("/nodes/gpu%2F7")).toEqual({ route: "/nodes/[id]", id: "gpu/7" });
+    expect(pageRouteOf("/nodes/n1/logs")).toEqual({ route: "/nodes/[id]/logs", id: "n1" });
+  });
+
+  it("has nothing for pages without prefetches, unknown paths and broken escapes", () => {
+    expect(pageRouteOf("/usage")).toBeNull();
+    expect(pageRouteOf("/nodes/n1/other")).toBeNull();
+    expect(pageRouteOf("/nodes/%E0%A4%A")).toBeNull();
+  });
+});
+
+describe("prefetchPageQueries", () => {
+  it("asks the cluster page's five queries, each under the key the page reads", async () => {
+    const { asked, queryClient, trpc } = fakeConsole();
+    await prefetchPageQueries(trpc, queryClient, { pathname: "/cluster", search: "" });
+    expect(asked.map((call) => call.path).sort()).toEqual([
+      "models.list",
+      "nodes.cards",
+      "replicas.cards",
+      "replicas.idle",
+      "status.get",
+    ]);
+    expect(queryClient.getQueryData(trpc.nodes.cards.queryKey())).toEqual({});
+  });
+
+  it("asks with the page's inputs: the node's id, the model filter, the events' first page", async () => {
+    const { queryClient, trpc } = fakeConsole();
+    await prefetchPageQueries(trpc, queryClient, { pathname: "/nodes/n%201", search: "" });
+    await prefetchPageQueries(trpc, queryClient, { pathname: "/replicas", search: "?model=qwen" });
+    await prefetchPageQueries(trpc, queryClient, { pathname: "/events", search: "" });
+    expect(queryClient.getQueryState(trpc.nodes.get.queryKey({ id: "n 1" }))?.status).toBe(
+      "success",
+    );
+    expect(queryClient.getQueryState(trpc.replicas.list.queryKey({ model: "qwen" }))).toBeDefined();
+    const eventsKey = trpc.events.list.infiniteQueryKey({ limit: EVENTS_PAGE_SIZE });
+    expect(queryClient.getQueryState(eventsKey)?.status).toBe("success");
+  });
+
+  it("asks nothing ahead for a filtered events list, whose input it would guess wrong", async () => {
+    const { asked, queryClient, trpc } = fakeConsole();
+    await prefetchPageQueries(trpc, queryClient, {
+      pathname: "/events",
+      search: "?kind=node.lost",
+    });
+    expect(asked.map((call) => call.path)).toEqual(["events.attention"]);
+  });
+
+  it("for / asks the page the last person here returns to, or the landing page", () => {
+    const store = mapStore({ [deskKey("u1", "lastPage")]: JSON.stringify("/replicas?model=m") });
+    const root = { pathname: "/", search: "" };
+    expect(pageToPrefetch(root, { lastUserId: "u1", store })).toEqual({
+      pathname: "/replicas",
+      search: "?model=m",
+    });
+    expect(pageToPrefetch(root, { lastUserId: null, store })).toEqual({
+      pathname: "/cluster",
+      search: "",
+    });
+    const nodes = { pathname: "/nodes/n1", search: "?x=1" };
+    expect(pageToPrefetch(nodes, { lastUserId: "u1", store })).toEqual(nodes);
+  });
+
+  it("a signed-out visit's refusal stays in the cache for the shell's sign-in redirect", async () => {
+    const signedOut = fakeConsole("UNAUTHORIZED");
+    await expect(
+      prefetchPageQueries(signedOut.trpc, signedOut.queryClient, {
+        pathname: "/nodes",
+        search: "",
+      }),
+    ).resolves.toBeUndefined();
+    const state = signedOut.queryClient.getQueryState(signedOut.trpc.nodes.summary.queryKey());
+    expect(state?.status).toBe("error");
+    expect(isUnauthorized(state?.error)).toBe(true);
+    expect(state?.data).toBeUndefined();
+  });
+
+  it("asks nothing for a page it does not know", async () => {
+    const { asked, queryClient, trpc } = fakeConsole();
+    await prefetchPageQueries(trpc, queryClient, { pathname: "/usage", search: "" });
+    expect(asked).toEqual([]);
+  });
+});
