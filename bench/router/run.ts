@@ -338,7 +338,8 @@ async function main(): Promise<number> {
   const info: RunInfo = {
     command: COMMAND,
     date: new Date().toISOString().slice(0, 10),
-    machine,
+    // The load at the end (its one-minute average) says whether the run stayed quiet.
+    machine: `${machine} and ${loadavg()[0]?.toFixed(1) ?? "?"} at the end`,
     portkeyVersion: fleet.portkeyVersion,
     autocannonVersion: AUTOCANNON_VERSION,
   };
