@@ -106,8 +106,10 @@ export async function oneAtATime(
 
 export interface Load {
   rps: number;
-  /** How long the run took, start to last answer. */
+  /** How long the run took, its first request to the tick after its end. */
   elapsedMs: number;
+  /** Answers read to the end: the only ones counted in rps, latency and errors. */
+  answers: number;
   p50Ms: number;
   p99Ms: number;
   errors: number;
@@ -117,19 +119,22 @@ export interface Load {
 }
 
 /**
- * autocannon's clock ticks every `sampleInt`: a run whose last answer came mid-tick is finished
- * (and stamped) at the next tick. At its default of one second, a short run measured whole seconds;
- * at 100 ms, a 10 s run is timed to within 1 %.
+ * autocannon's clock ticks every `sampleInt`: a run is stopped (and stamped) at the first tick
+ * after its time. At its default of one second, a short run measured whole seconds; at 100 ms, a
+ * 10 s run is timed to within 1 %.
  */
 const SAMPLE_INTERVAL_MS = 100;
 
 /**
  * autocannon against one target: requests per second and latency under `connections` at once. A
- * run is a fixed number of requests (`amount`), so it ends with every answer read: a timed run cuts
- * the requests still in flight, and a gateway would rightly see those as disconnects. A sizing run
- * is timed instead (`durationS`), to learn how many requests fill a measured run's time. The load
- * is generated in a worker thread, apart from the benchmark's own event loop; a run is timed from
- * its first request to the tick after its last answer, so the worker's start is not counted.
+ * measured run lasts a set time (`durationS`), whatever the target's pace, so it cannot end early
+ * and needs no sizing. At its end autocannon closes every connection, cutting the request each one
+ * still has in flight (at most `connections`): those are not counted anywhere, neither as answers,
+ * nor in latency, nor as errors, so rps is answers read to the end over the run's time. The target
+ * sees them as clients gone away (llmgw records a 499) after the run's time; the caller pauses
+ * before the next run so that aftermath lands in no one's figures. The smoke runs a fixed number of
+ * requests instead (`amount`), every one read to the end. The load is generated in a worker
+ * thread, apart from the benchmark's own event loop.
  */
 export async function load(
   target: Target,
@@ -151,6 +156,7 @@ export async function load(
   return {
     rps: (result.requests.total * 1000) / Math.max(1, elapsedMs),
     elapsedMs,
+    answers: result.requests.total,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors,

@@ -71,7 +71,11 @@ export interface RouterResults {
   sizes: SizeResult[];
   rounds: number;
   durationS: number;
-  probeS: number;
+  warmupS: number;
+  /** A measured run with fewer answers per connection fails the benchmark. */
+  answersPerConnectionMin: number;
+  /** The pause after each timed run. */
+  settleMs: number;
   oneAtATimeCount: number;
   streamCount: number;
 }
@@ -305,7 +309,7 @@ export function routerSection(results: RouterResults, info: RunInfo): string {
     "loads, so every req/s figure is what the target leaves to the client on those cores, and ratios, taken",
     "round by round against direct, mean more than absolute numbers. One at a time: " +
       `${results.oneAtATimeCount.toLocaleString("en-US")} requests and ${results.streamCount.toLocaleString("en-US")} streams per target, the targets taking turns request by`,
-    `request. Under load: a first run of ${results.probeS} s (timed) warms each target up and sizes its later runs to last about ${results.durationS} s; then ${results.rounds} rounds, targets in turn, each run a fixed number of requests read to the end, timed from its first request to within 100 ms of its last answer (autocannon's sampling interval, 1 s by default, set to 100 ms); medians of the rounds. A run that ends in under half its sized time fails the benchmark.`,
+    `request. Under load: a first run of ${results.warmupS} s against each target warms it up and is not counted; then ${results.rounds} rounds, targets in turn, each run lasting ${results.durationS} s (stopped at the first tick of autocannon's 100 ms sampling interval after that). A run's end cuts the request each connection still has in flight: those are counted nowhere (not in req/s, latency or errors), so req/s is answers read to the end over the run's time, and a run with fewer than ${results.answersPerConnectionMin} answers per connection (the cut ones then over ${Math.round(100 / Math.max(1, results.answersPerConnectionMin))} % of its work) fails the benchmark (Portkey's is only noted in the log). The target finishes the cut requests (llmgw records them as 499, clients gone) in a pause of ${results.settleMs} ms before the next run. Medians of the rounds; ratios are the medians of each round's own ratio.`,
     "",
     oneAtATimeTable(results),
     "",

@@ -8,10 +8,18 @@ function fakeStore() {
   const state = {
     queries: 0,
     row: "v1" as string | undefined,
-    mode: "answers" as "answers" | "refuses" | "hangs" | "fails",
+    mode: "answers" as "answers" | "refuses" | "hangs" | "fails" | "held",
+    /** In "held" mode: answers the query in flight with the row as it was when it was asked. */
+    release: () => undefined as void,
   };
   const load = (): Promise<string | undefined> => {
     state.queries += 1;
+    if (state.mode === "held") {
+      const rowWhenAsked = state.row;
+      return new Promise((resolve) => {
+        state.release = () => resolve(rowWhenAsked);
+      });
+    }
     if (state.mode === "refuses") return Promise.reject(refused());
     if (state.mode === "fails") return Promise.reject(new Error("syntax error at or near"));
     if (state.mode === "hangs") return new Promise(() => undefined);
@@ -36,10 +44,61 @@ describe("KeyCache", () => {
     const { cache, clock } = cacheOver(store);
     expect(await cache.get("p")).toBe("v1");
     store.state.row = "revoked";
-    clock.ms += 4_999;
+    clock.ms += 3_999;
     expect(await cache.get("p")).toBe("v1");
     expect(store.state.queries).toBe(1);
+    clock.ms += 1_001;
+    expect(await cache.get("p")).toBe("revoked");
+  });
+
+  it("renews an answer in its last second in the background, while requests use it without waiting", async () => {
+    const store = fakeStore();
+    const { cache, clock } = cacheOver(store);
+    await cache.get("p");
+    clock.ms += 3_999;
+    expect(await cache.get("p")).toBe("v1");
+    expect(store.state.queries).toBe(1);
+    store.state.mode = "hangs";
     clock.ms += 1;
+    const waitedOn = await Promise.race([
+      cache.get("p"),
+      new Promise((resolve) => setTimeout(() => resolve("waited"), 10)),
+    ]);
+    expect(waitedOn).toBe("v1");
+    expect(await cache.get("p")).toBe("v1");
+    expect(store.state.queries).toBe(2);
+  });
+
+  it("refuses a key revoked by another control plane within 5 s of the revoke, renewals or not", async () => {
+    const store = fakeStore();
+    const { cache, clock } = cacheOver(store);
+    await cache.get("p");
+    clock.ms += 4_000;
+    // A renewal asked before the revoke and answered after it: its answer is as old as the asking.
+    store.state.mode = "held";
+    expect(await cache.get("p")).toBe("v1");
+    clock.ms += 500;
+    store.state.row = "revoked";
+    clock.ms += 300;
+    store.state.release();
+    store.state.mode = "answers";
+    await new Promise((resolve) => setImmediate(resolve));
+    clock.ms += 4_200;
+    expect(await cache.get("p")).toBe("revoked");
+  });
+
+  it("does not let a renewal that read the row before a revoke here bring the key back", async () => {
+    const store = fakeStore();
+    const { cache, clock } = cacheOver(store);
+    await cache.get("p");
+    clock.ms += 4_500;
+    store.state.mode = "held";
+    expect(await cache.get("p")).toBe("v1");
+    store.state.row = "revoked";
+    cache.drop("p");
+    store.state.release();
+    store.state.mode = "answers";
+    await new Promise((resolve) => setImmediate(resolve));
     expect(await cache.get("p")).toBe("revoked");
   });
 

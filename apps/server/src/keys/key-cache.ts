@@ -1,5 +1,7 @@
 // The /v1 key lookup's memory of the store's answers, by key prefix. A fresh answer (under 5 s) is
-// used as is. An older one sends a lookup to the store but waits for it only briefly: a store that
+// used as is; in its last second a request still uses it but sends a lookup to the store in the
+// background, so a key in steady use is renewed before it goes stale and no request waits on the
+// store for it. An older one sends a lookup to the store but waits for it only briefly: a store that
 // is restarting, failing over or slow must not hold every request, so past the short wait (or on an
 // unreachable store) the older answer stands, up to staleMaxMs after it came. A store that answers
 // in time always wins, so once it is reachable a revocation made anywhere takes effect within
@@ -9,6 +11,8 @@ import { isStoreAway } from "../store-queue";
 export interface KeyCacheOptions {
   /** An answer younger than this is used without asking the store. */
   freshMs: number;
+  /** A fresh answer older than this is renewed in the background while it is still used. */
+  renewAfterMs: number;
   /** While the store does not answer, an answer is trusted at most this long after it came. */
   staleMaxMs: number;
   /** How long a request with an older answer in hand waits for the store before using it. */
@@ -21,6 +25,7 @@ export interface KeyCacheOptions {
 
 export const KEY_CACHE_DEFAULTS: KeyCacheOptions = {
   freshMs: 5_000,
+  renewAfterMs: 4_000,
   staleMaxMs: 10 * 60_000,
   waitMs: 250,
   lookupMaxMs: 5_000,
@@ -41,6 +46,8 @@ export class KeyCache<Row> {
     string,
     { settled: Promise<Settled<Row>>; startedMs: number }
   >();
+  /** Counts drops: a lookup that was running when a prefix was dropped is not remembered. */
+  private drops = 0;
 
   constructor(
     private readonly load: (prefix: string) => Promise<Row | undefined>,
@@ -51,7 +58,10 @@ export class KeyCache<Row> {
   async get(prefix: string): Promise<Row | undefined> {
     const hit = this.entries.get(prefix);
     const ageMs = hit ? this.nowMs() - hit.loadedAtMs : Infinity;
-    if (hit && ageMs < this.options.freshMs) return hit.row;
+    if (hit && ageMs < this.options.freshMs) {
+      if (ageMs >= this.options.renewAfterMs) void this.lookup(prefix);
+      return hit.row;
+    }
     const usable = hit && ageMs < this.options.staleMaxMs ? hit : undefined;
     const waitMs = usable ? this.options.waitMs : this.options.lookupMaxMs;
     const settled = await Promise.race([
@@ -67,9 +77,14 @@ export class KeyCache<Row> {
     throw settled.error;
   }
 
-  /** Forgets a prefix's answer (a revocation made here). */
+  /**
+   * Forgets a prefix's answer (a revocation made here), and any lookup of it still running: that
+   * may have read the row before the change, and must not bring it back.
+   */
   drop(prefix: string): void {
     this.entries.delete(prefix);
+    this.loading.delete(prefix);
+    this.drops += 1;
   }
 
   private lookup(prefix: string): Promise<Settled<Row>> {
@@ -77,9 +92,12 @@ export class KeyCache<Row> {
     // A query the store never answered is not waited on for ever: past lookupMaxMs, a new one.
     if (running && Date.now() - running.startedMs < this.options.lookupMaxMs)
       return running.settled;
+    const dropsBefore = this.drops;
+    // An answer is as old as the question: the store may have changed while it was on its way.
+    const askedAtMs = this.nowMs();
     const started = this.load(prefix).then(
       (row): Settled<Row> => {
-        this.remember(prefix, row);
+        if (this.drops === dropsBefore) this.remember(prefix, row, askedAtMs);
         return { row };
       },
       (error: unknown): Settled<Row> => ({ error }),
@@ -91,9 +109,9 @@ export class KeyCache<Row> {
     return shared;
   }
 
-  private remember(prefix: string, row: Row | undefined): void {
+  private remember(prefix: string, row: Row | undefined, askedAtMs: number): void {
     this.entries.delete(prefix);
-    this.entries.set(prefix, { row, loadedAtMs: this.nowMs() });
+    this.entries.set(prefix, { row, loadedAtMs: askedAtMs });
     // Map order is insertion order: the first entry is the one loaded longest ago.
     const oldest = this.entries.keys().next();
     if (this.entries.size > this.options.entriesMax && !oldest.done)
