@@ -22,16 +22,22 @@ function rowsIn(query: unknown): number {
   }, 0);
 }
 
+/** A writer over the failing store, with the lines it logs. */
+function failingWriter() {
+  const lines: string[] = [];
+  const writer = createInventoryWriter(
+    failingDb,
+    { get: () => undefined },
+    () => 0,
+    (line) => lines.push(line),
+    { changed: () => undefined },
+  );
+  return { lines, writer };
+}
+
 describe("createInventoryWriter", () => {
   it("logs a failed save with the node and the reason instead of throwing", async () => {
-    const lines: string[] = [];
-    const writer = createInventoryWriter(
-      failingDb,
-      { get: () => undefined },
-      () => 0,
-      (line) => lines.push(line),
-      { changed: () => undefined },
-    );
+    const { lines, writer } = failingWriter();
     await writer.registered(create(RegisterSchema, { nodeId: "n1" }));
     await writer.disconnected("n2");
     await writer.lastSeen([
@@ -46,14 +52,7 @@ describe("createInventoryWriter", () => {
   });
 
   it("logs a failed batch once, then each node's own failure as it is written alone", async () => {
-    const lines: string[] = [];
-    const writer = createInventoryWriter(
-      failingDb,
-      { get: () => undefined },
-      () => 0,
-      (line) => lines.push(line),
-      { changed: () => undefined },
-    );
+    const { lines, writer } = failingWriter();
     await Promise.all([
       writer.registered(create(RegisterSchema, { nodeId: "n1" })),
       writer.registered(create(RegisterSchema, { nodeId: "n2" })),
