@@ -39,7 +39,7 @@ export const VERSION_RULE = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
  */
 const EXTERNALS = [{ name: "@electric-sql/pglite", from: "packages/db" }];
 
-const BIN_SCRIPT = `#!/bin/sh
+export const BIN_SCRIPT = `#!/bin/sh
 # llmgw from a release: runs lib/llmgw.mjs with the node found on PATH (Node.js 20 or newer).
 self=$0
 # Follow links (e.g. /usr/local/bin/llmgw -> /opt/llmgw-V/bin/llmgw) to the release itself.
@@ -56,6 +56,26 @@ if ! command -v node >/dev/null 2>&1; then
   echo "llmgw: Node.js 20 or newer is needed, and no \\\`node\\\` is on PATH ($PATH)" >&2
   exit 127
 fi
+# glibc's malloc keeps much of what a long-running server frees; jemalloc gives it back. Preloaded
+# when the system has it (Debian: libjemalloc2) unless LLMGW_MALLOC=system; llmgw takes it out of
+# LD_PRELOAD again at start, so the engines it launches keep their own allocator.
+case \${LLMGW_MALLOC:-jemalloc} in
+  jemalloc)
+    for lib in "/usr/lib/$(uname -m)-linux-gnu/libjemalloc.so.2" /usr/lib64/libjemalloc.so.2 /usr/lib/libjemalloc.so.2; do
+      if [ -r "$lib" ]; then
+        LD_PRELOAD=\${LD_PRELOAD:+$LD_PRELOAD:}$lib
+        LLMGW_MALLOC_LIB=$lib
+        export LD_PRELOAD LLMGW_MALLOC_LIB
+        break
+      fi
+    done
+    ;;
+  system) ;;
+  *)
+    echo "llmgw: LLMGW_MALLOC must be jemalloc or system, not \\"$LLMGW_MALLOC\\"" >&2
+    exit 2
+    ;;
+esac
 exec node "$LLMGW_RELEASE_DIR/lib/llmgw.mjs" "$@"
 `;
 

@@ -34,6 +34,11 @@ const SYSTEM_PACKAGES = [
   },
   { path: "/usr/sbin/ip", pkg: "iproute2", why: "Active Directory sign-in tests (Samba AD DC)" },
   { path: "/usr/bin/promtool", pkg: "prometheus", why: "checking and testing the alert rules" },
+  {
+    path: `/usr/lib/${process.arch === "arm64" ? "aarch64" : "x86_64"}-linux-gnu/libjemalloc.so.2`,
+    pkg: "libjemalloc2",
+    why: "the release launcher's allocator (release tests)",
+  },
 ];
 
 function ensureSystemPackages() {

@@ -4,6 +4,8 @@ import type { MemorySample } from "./sample";
 
 export interface StoreResult {
   store: "pglite" | "postgres";
+  /** What the server's listening line named: jemalloc or system. */
+  allocator: string;
   atRest: MemorySample;
   withAgents: MemorySample;
   withKeys: MemorySample;
@@ -39,7 +41,7 @@ function stagesTable(results: StoreResult[], info: Pick<RunInfo, "agents" | "key
     "| ----- | ----- | ------: | -----------: | ---------------: | -----------------------: | --------------------------: | ----------------: |",
   ];
   for (const r of results) {
-    const name = STORE_NAMES[r.store];
+    const name = `${STORE_NAMES[r.store]}, ${r.allocator}`;
     lines.push(row(name, "at rest, no nodes", r.atRest));
     lines.push(row(name, `${info.agents.toLocaleString("en")} agents beating`, r.withAgents));
     lines.push(row(name, `+ ${info.keys.toLocaleString("en")} keys used once`, r.withKeys));
@@ -54,10 +56,10 @@ function barsTable(results: StoreResult[], info: Pick<RunInfo, "agents" | "keys"
   for (const r of results) {
     const peak = Math.max(r.withKeys.rssBytes, ...r.minutes.map((m) => m.rssBytes)) / 2 ** 20;
     lines.push(
-      `| RSS ≤ ${P10_RSS_MIB} MiB with ${info.agents.toLocaleString("en")} nodes and ${info.keys.toLocaleString("en")} keys | ${STORE_NAMES[r.store]} | ${peak.toFixed(0)} MiB at most | ${peak <= P10_RSS_MIB ? "met" : "**not met**"} |`,
+      `| RSS ≤ ${P10_RSS_MIB} MiB with ${info.agents.toLocaleString("en")} nodes and ${info.keys.toLocaleString("en")} keys | ${STORE_NAMES[r.store]}, ${r.allocator} | ${peak.toFixed(0)} MiB at most | ${peak <= P10_RSS_MIB ? "met" : "**not met**"} |`,
     );
     lines.push(
-      `| no growth (slope of the minutes) | ${STORE_NAMES[r.store]} | ${r.slopeMibPerMin.toFixed(2)} MiB a minute over ${r.minutes.length} min | ${r.minutes.length >= 30 ? (r.slopeMibPerMin <= 0.5 ? "met" : "**not met**") : "too short to judge (30 min asked)"} |`,
+      `| no growth (slope of the minutes) | ${STORE_NAMES[r.store]}, ${r.allocator} | ${r.slopeMibPerMin.toFixed(2)} MiB a minute over ${r.minutes.length} min | ${r.minutes.length >= 30 ? (r.slopeMibPerMin <= 0.5 ? "met" : "**not met**") : "too short to judge (30 min asked)"} |`,
     );
   }
   return lines.join("\n");

@@ -99,6 +99,10 @@ async function measureStore(
     env,
     command: options.command,
   });
+  // The server names its allocator on its listening line (jemalloc when the release's launcher
+  // preloaded it; LLMGW_MALLOC=system in the bench's environment keeps glibc's).
+  const allocator = /memory allocator (\w+)/.exec(server.process.output())?.[1] ?? "unknown";
+  log(`${store}: the server runs on the ${allocator} allocator`);
   let inspector: Inspector | undefined;
   /** A reading (after a forced collection with --gc) and, with --snapshots, a heap snapshot. */
   const read = async (stage?: string) => {
@@ -166,6 +170,7 @@ async function measureStore(
     );
     return {
       store,
+      allocator,
       atRest,
       withAgents,
       withKeys,

@@ -39,6 +39,7 @@ import { hostname } from "node:os";
 import { ControlPlaneDirectory } from "./leader/control-planes";
 import { createControlPlanesService } from "./leader/control-planes-service";
 import { SERVER_VERSION } from "./version";
+import { allocatorInUse } from "@llmgw/release/launcher";
 import { recordAudit } from "./identity/audit";
 import type { MirrorAddress } from "@llmgw/domain";
 import { controlPlaneApiRoute, type RequestHandler } from "./standby/control-plane-api";
@@ -243,7 +244,7 @@ async function startLeading(
   void directory.beat();
   apiHandler = http.handle;
   log(
-    `listening: http://${config.httpHost}:${http.port} (API), wss://${config.agentHost}:${agents.port}/agent/v1 (agents, TLS), store ${store.kind}`,
+    `listening: http://${config.httpHost}:${http.port} (API), wss://${config.agentHost}:${agents.port}/agent/v1 (agents, TLS), store ${store.kind}, memory allocator ${allocatorInUse()}`,
   );
   const join = joinInfo();
   log(

@@ -38,12 +38,20 @@ describe("model sizing", () => {
     // together (one at a time, not all at once).
     let oneOfEach = false;
     let fewestServing = Number.POSITIVE_INFINITY;
+    // Each change of what the book shows, so a failure says which replica left "ready" and when.
+    const timeline: string[] = [];
+    const startedMs = Date.now();
     await waitFor(
       async () => {
         const live = (await api.replicas.list.query({ model: "sized" })).filter(
           (r) => r.phase !== "stopped",
         );
         const ready = live.filter((r) => r.phase === "ready");
+        const shown = live
+          .map((r) => `${r.id.slice(0, 8)}/${r.gpuIndexes.length}:${r.phase}`)
+          .join(" ");
+        if (timeline.at(-1)?.endsWith(shown) !== true)
+          timeline.push(`+${Date.now() - startedMs} ms ${shown}`);
         const oldReady = ready.filter((r) => r.gpuIndexes.length === 1).length;
         const newReady = ready.filter((r) => r.gpuIndexes.length === 2).length;
         fewestServing = Math.min(fewestServing, ready.length);
@@ -56,8 +64,8 @@ describe("model sizing", () => {
         intervalMs: 100,
       },
     );
-    expect(oneOfEach).toBe(true);
-    expect(fewestServing).toBeGreaterThanOrEqual(2);
+    expect(oneOfEach, timeline.join("\n")).toBe(true);
+    expect(fewestServing, timeline.join("\n")).toBeGreaterThanOrEqual(2);
   }, 120_000);
 
   it("sets the context in the catalog as a new revision", async () => {

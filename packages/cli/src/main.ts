@@ -2,6 +2,7 @@
 // runs, so `llmgw ctl` does not pay for the server's database driver; each parses its own flags,
 // so everything after the command's name is handed to it untouched.
 import { LLMGW_VERSION } from "@llmgw/domain";
+import { takeLauncherPreload } from "@llmgw/release/launcher";
 import { Command as Program } from "commander";
 import { parseOrExitCode, reportErrors } from "./commander-setup";
 import { TOP_COMMANDS, type TopCommandName } from "./top-commands";
@@ -57,6 +58,8 @@ function llmgwProgram(run: (name: TopCommandName, argv: string[]) => void): Prog
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // The allocator a release's launcher preloaded is this process's alone, not its children's.
+  takeLauncherPreload();
   let chosen: { name: TopCommandName; argv: string[] } | undefined;
   const program = llmgwProgram((name, rest) => {
     chosen = { name, argv: rest };

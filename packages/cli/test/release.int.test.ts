@@ -132,6 +132,35 @@ describe("an unpacked release, with Node.js alone", () => {
     expect(run.stderr.toString()).toContain("Node.js 20 or newer is needed");
   });
 
+  it("preloads the system's jemalloc unless LLMGW_MALLOC=system, and refuses another value", async () => {
+    // A stand-in for node that prints what the launcher handed it.
+    const fakeDir = (await tempDir("release-fake-node")).path;
+    writeFileSync(
+      join(fakeDir, "node"),
+      '#!/bin/sh\necho "preload=${LD_PRELOAD:-} lib=${LLMGW_MALLOC_LIB:-}"\n',
+      { mode: 0o755 },
+    );
+    const launch = (env: Record<string, string>) =>
+      spawnSync(bin, ["--version"], { env: { PATH: `${fakeDir}:/usr/bin:/bin`, ...env } });
+    const jemalloc = `/usr/lib/${process.arch === "arm64" ? "aarch64" : "x86_64"}-linux-gnu/libjemalloc.so.2`;
+    expect(existsSync(jemalloc), `${jemalloc} (Debian's libjemalloc2, installed by npm test)`).toBe(
+      true,
+    );
+
+    expect(launch({}).stdout.toString()).toBe(`preload=${jemalloc} lib=${jemalloc}\n`);
+    // An operator's own preload stays first.
+    expect(launch({ LD_PRELOAD: "/opt/mine.so" }).stdout.toString()).toBe(
+      `preload=/opt/mine.so:${jemalloc} lib=${jemalloc}\n`,
+    );
+    expect(launch({ LLMGW_MALLOC: "system" }).stdout.toString()).toBe("preload= lib=\n");
+    const refused = launch({ LLMGW_MALLOC: "tcmalloc" });
+    expect(refused.status).toBe(2);
+    expect(refused.stdout.toString()).toBe("");
+    expect(refused.stderr.toString()).toContain(
+      'LLMGW_MALLOC must be jemalloc or system, not "tcmalloc"',
+    );
+  });
+
   it("runs a server on PGlite that answers /healthz", async () => {
     const httpPort = await freePort();
     agentPort = await freePort();
@@ -153,6 +182,9 @@ describe("an unpacked release, with Node.js alone", () => {
       { what: "the release's server /healthz", timeoutMs: 60_000 },
     );
     expect(health).toEqual({ ok: true, version: VERSION });
+    // The launcher's jemalloc is really the server's allocator, and the server says so.
+    expect(readFileSync(`/proc/${server.pid}/maps`, "utf8")).toMatch(/\/libjemalloc\.so\.2$/m);
+    expect(server.output()).toMatch(/listening: .*, memory allocator jemalloc$/m);
   });
 
   it("runs an agent that registers with that server, which reports the release's version", async () => {

@@ -3,3 +3,20 @@ export function releaseDirFromEnv(env: NodeJS.ProcessEnv = process.env): string 
   const value = env.LLMGW_RELEASE_DIR?.trim();
   return value === "" ? undefined : value;
 }
+
+/**
+ * Takes the library the release's launcher preloaded (named in LLMGW_MALLOC_LIB) out of
+ * LD_PRELOAD, so processes llmgw starts do not inherit it; this process has it loaded already.
+ * Anything else in LD_PRELOAD stays, in its order. Answers the library's path, if there was one.
+ */
+export function takeLauncherPreload(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const library = env.LLMGW_MALLOC_LIB?.trim();
+  delete env.LLMGW_MALLOC_LIB;
+  if (!library) return undefined;
+  const rest = (env.LD_PRELOAD ?? "")
+    .split(/[:\s]+/)
+    .filter((entry) => entry !== "" && entry !== library);
+  if (rest.length > 0) env.LD_PRELOAD = rest.join(":");
+  else delete env.LD_PRELOAD;
+  return library;
+}
