@@ -98,15 +98,12 @@ export function placeModelReplicas(
         cpuCores,
         drawWattsPerCard,
       });
-      // Built field by field: a spread of the result was a slow copy per placement.
-      const placed: ModelPlacementResult = {
-        ok: true,
-        replicaId,
-        profile: profile.name,
-        shards: result.shards,
-      };
-      if (result.gpuClass !== undefined) placed.gpuClass = result.gpuClass;
-      return placed;
+      // Built whole in one of two shapes: a spread of the result was a slow copy per placement,
+      // and a class added afterwards moved the fields into a store of their own, another record.
+      const { shards, gpuClass } = result;
+      return gpuClass === undefined
+        ? { ok: true, replicaId, profile: profile.name, shards }
+        : { ok: true, replicaId, profile: profile.name, shards, gpuClass };
     }
     const profiles = refusals ?? [];
     const summary = profiles.map((refusal) => refusal.summary).join("; ");

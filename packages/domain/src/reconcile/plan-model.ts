@@ -206,18 +206,25 @@ function planPlacements(
       onRefused(model, result, state, actions, { outdated, atLimit: limited.atLimit });
       return;
     }
-    // The class set on the action, not spread from an object made for it, once per placement.
-    const place: ReconcileAction & { kind: "place" } = {
-      kind: "place",
-      model: name,
-      replicaId: result.replicaId,
-      profile: result.profile,
-      revision: model.revision,
-      shards: result.shards,
-    };
-    if (result.gpuClass !== undefined) place.gpuClass = result.gpuClass;
-    actions.push(place);
-    const profile = profileNamed(model, result.profile);
+    // Made whole in one of two shapes, neither spread from an object made for it nor given its
+    // class afterwards: a property added to a literal moved the action's fields out of the object
+    // into a store of their own, an allocation per placement.
+    const { replicaId, profile: profileName, shards, gpuClass } = result;
+    const { revision } = model;
+    actions.push(
+      gpuClass === undefined
+        ? { kind: "place", model: name, replicaId, profile: profileName, revision, shards }
+        : {
+            kind: "place",
+            model: name,
+            replicaId,
+            profile: profileName,
+            revision,
+            shards,
+            gpuClass,
+          },
+    );
+    const profile = profileNamed(model, profileName);
     existingOf(state).push({
       id: result.replicaId,
       model: name,
