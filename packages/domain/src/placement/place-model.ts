@@ -56,12 +56,21 @@ export function placeModelReplicas(
   if (asks.length === 0) return [];
   const policy = input.policy ?? DEFAULT_PLACEMENT_POLICY;
   fleet ??= buildFleet(input.nodes, input.replicas);
+  const requests: ProfileRequests = { model: undefined, role: undefined, byProfile: [] };
   return asks.map(({ model, replicaId, preferredRole }): ModelPlacementResult => {
     // Made at the first refusal: most asks are placed by their first profile and need none.
     let refusals: { profile: string; summary: string; rejections: NodeRejection[] }[] | undefined;
-    for (const profile of model.profiles) {
-      const asked = placementRequestFor(model, profile, replicaId);
-      const preferred = preferredRequest(asked, policy.roleLabel, preferredRole);
+    for (let at = 0; at < model.profiles.length; at += 1) {
+      const profile = model.profiles[at] as ModelProfile;
+      const { asked, preferred } = requestsFor(
+        requests,
+        model,
+        at,
+        policy.roleLabel,
+        preferredRole,
+      );
+      asked.replicaId = replicaId;
+      if (preferred !== null) preferred.replicaId = replicaId;
       // The preferred nodes first; no room there is no refusal: the profile's own try decides.
       const onPreferred = preferred === null ? null : placeOne(fleet, policy, preferred);
       const request = preferred !== null && onPreferred?.ok ? preferred : asked;
@@ -89,20 +98,50 @@ export function placeModelReplicas(
         cpuCores,
         drawWattsPerCard,
       });
-      // Built field by field: a spread of the result was a slow copy per placement.
-      const placed: ModelPlacementResult = {
-        ok: true,
-        replicaId,
-        profile: profile.name,
-        shards: result.shards,
-      };
-      if (result.gpuClass !== undefined) placed.gpuClass = result.gpuClass;
-      return placed;
+      // Built whole in one of two shapes: a spread of the result was a slow copy per placement,
+      // and a class added afterwards moved the fields into a store of their own, another record.
+      const { shards, gpuClass } = result;
+      return gpuClass === undefined
+        ? { ok: true, replicaId, profile: profile.name, shards }
+        : { ok: true, replicaId, profile: profile.name, shards, gpuClass };
     }
     const profiles = refusals ?? [];
     const summary = profiles.map((refusal) => refusal.summary).join("; ");
     return { ok: false, replicaId, summary, profiles };
   });
+}
+
+/**
+ * The requests of one model's profiles, made at an ask's first try of each and reused by the asks
+ * after it, which differ only in their replica id (set on the request before each try). A model's
+ * asks are placed one after another and nothing keeps a request past its placement, so one object
+ * serves them all: made per ask, the request was the largest record a pass allocated.
+ */
+interface ProfileRequests {
+  model: ModelDefinition | undefined;
+  role: string | undefined;
+  byProfile: ({ asked: PlacementRequest; preferred: PlacementRequest | null } | undefined)[];
+}
+
+function requestsFor(
+  requests: ProfileRequests,
+  model: ModelDefinition,
+  at: number,
+  roleLabel: string,
+  role: string | undefined,
+): { asked: PlacementRequest; preferred: PlacementRequest | null } {
+  if (requests.model !== model || requests.role !== role) {
+    requests.model = model;
+    requests.role = role;
+    requests.byProfile = [];
+  }
+  let known = requests.byProfile[at];
+  if (known === undefined) {
+    const asked = placementRequestFor(model, model.profiles[at] as ModelProfile, "");
+    known = { asked, preferred: preferredRequest(asked, roleLabel, role) };
+    requests.byProfile[at] = known;
+  }
+  return known;
 }
 
 /** The request narrowed to the preferred role's nodes, or null when it names a role itself. */

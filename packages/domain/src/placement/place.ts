@@ -141,7 +141,9 @@ export function placeOne(
       rejections: [...refusal.rejections],
     };
   }
-  const shards = fits.map((fit) => shardOn(fit, request.gpus));
+  // A loop into a list of the final length: `map` made a closure per placement for `gpus`.
+  const shards = new Array<ReplicaShard>(fits.length);
+  for (let at = 0; at < fits.length; at += 1) shards[at] = shardOn(fits[at] as Fit, request.gpus);
   const gpuClass = fits[0]?.gpuClass;
   return gpuClass === undefined
     ? { ok: true, replicaId: request.replicaId, shards }

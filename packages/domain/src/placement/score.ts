@@ -61,7 +61,7 @@ export function scoreNode(
   into?: number[],
 ): Score {
   const sameModel = usage.modelCounts?.get(request.model) ?? 0;
-  const near = usage.spreadDomains.length === 0 ? 0 : nearCount(usage, request.model);
+  const near = usage.spreadDomains.length === 0 ? 0 : nearCount(fleet, usage, request.model);
   const notCached = usage.cachedSources.has(request.source) ? 0 : 1;
   if (gpuClass === undefined)
     return terms(

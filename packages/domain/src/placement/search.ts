@@ -64,12 +64,25 @@ function isSetApart(fleet: Fleet, usage: NodeUsage, request: PlacementRequest): 
   );
 }
 
+/**
+ * The fits a search keeps, best first: the first `size` of `fits`. One list for every search, as
+ * none runs inside another, written over and never cut; the search returns a copy at its final
+ * length. A list made per search got a backing store of 17 slots at its first fit, for the one or
+ * two a search keeps: the largest record of a placement.
+ */
+interface KeptFits {
+  fits: RankedFit[];
+  size: number;
+}
+
+const KEPT: KeptFits = { fits: [], size: 0 };
+
 /** Reads one bucket front to back, adding the nodes that pass until `wanted` are found. */
 function takeFrom(
   list: SortedNodes | undefined,
   check: NodeCheck,
   rank: number,
-  found: RankedFit[],
+  found: KeptFits,
   fleet: Fleet,
   wanted: number,
 ): boolean {
@@ -78,32 +91,31 @@ function takeFrom(
     for (const usage of block) {
       if (isSetApart(fleet, usage, check.request)) continue;
       check.usage = usage;
-      if (nodeFits(check)) found.push(fitOf(check, fleet, rank));
-      if (found.length >= wanted) return true;
+      if (nodeFits(check)) found.fits[found.size++] = fitOf(check, fleet, rank);
+      if (found.size >= wanted) return true;
     }
   return false;
 }
 
-/** The best `wanted` nodes among those the ordered lists rank correctly, best first. */
-function orderedFits(fleet: Fleet, check: NodeCheck, wanted: number): RankedFit[] {
-  const found: RankedFit[] = [];
+/** The best `wanted` nodes among those the ordered lists rank correctly, best first, in `found`. */
+function orderedFits(fleet: Fleet, check: NodeCheck, wanted: number, found: KeptFits): void {
   const { roleLabel } = check.policy;
   const role = check.request.nodeSelector[roleLabel] ?? "";
   if (check.request.gpu === undefined) {
     // Nodes without cards first, each list by replica count: the order of the CPU score.
     const lists = cpuIndexes(fleet, roleLabel, role);
     for (const list of lists.withoutCards.buckets)
-      if (takeFrom(list, check, 0, found, fleet, wanted)) return found;
+      if (takeFrom(list, check, 0, found, fleet, wanted)) return;
     for (const list of cpuWithCards(fleet, lists, roleLabel, role).buckets)
-      if (takeFrom(list, check, 0, found, fleet, wanted)) return found;
-    return found;
+      if (takeFrom(list, check, 0, found, fleet, wanted)) return;
+    return;
   }
   // Fewest free cards first (packing), then the classes in the request's order, then position.
   if (check.classes.length === 1) {
     const index = classIndex(fleet, check.classes[0] as string, roleLabel, role);
     for (let free = check.request.gpus; free < index.buckets.length; free += 1)
       if (takeFrom(index.buckets[free], check, 0, found, fleet, wanted)) break;
-    return found;
+    return;
   }
   const indexes: OrderedNodes[] = check.classes.map((gpuClass) =>
     classIndex(fleet, gpuClass, roleLabel, role),
@@ -112,27 +124,24 @@ function orderedFits(fleet: Fleet, check: NodeCheck, wanted: number): RankedFit[
   for (const index of indexes) mostFree = Math.max(mostFree, index.buckets.length - 1);
   for (let free = check.request.gpus; free <= mostFree; free += 1)
     for (let rank = 0; rank < indexes.length; rank += 1)
-      if (takeFrom(indexes[rank]?.buckets[free], check, rank, found, fleet, wanted)) return found;
-  return found;
+      if (takeFrom(indexes[rank]?.buckets[free], check, rank, found, fleet, wanted)) return;
 }
 
 /** Whether a fit with this score and order would be among the best `wanted` kept so far. */
-function wouldEnter(
-  best: readonly RankedFit[],
-  wanted: number,
-  score: Score,
-  order: number,
-): boolean {
-  const worst = best.length < wanted ? undefined : best[wanted - 1];
+function wouldEnter(best: KeptFits, wanted: number, score: Score, order: number): boolean {
+  const worst = best.size < wanted ? undefined : best.fits[wanted - 1];
   return worst === undefined || (compareScores(score, worst.score) || order - worst.order) < 0;
 }
 
 /** Inserts a fit into `best` (kept best first) and drops whatever falls past `wanted`. */
-function offer(best: RankedFit[], wanted: number, fit: RankedFit): void {
-  let at = best.length;
-  while (at > 0 && byRank(best[at - 1] as RankedFit, fit) > 0) at -= 1;
-  best.splice(at, 0, fit);
-  if (best.length > wanted) best.length = wanted;
+function offer(best: KeptFits, wanted: number, fit: RankedFit): void {
+  let at = best.size;
+  while (at > 0 && byRank(best.fits[at - 1] as RankedFit, fit) > 0) at -= 1;
+  // Those after it move down one place; the one pushed past `wanted` falls off.
+  const size = Math.min(best.size + 1, wanted);
+  for (let to = size - 1; to > at; to -= 1) best.fits[to] = best.fits[to - 1] as RankedFit;
+  best.fits[at] = fit;
+  best.size = size;
 }
 
 const NO_NODES: readonly NodeUsage[] = [];
@@ -153,13 +162,13 @@ function weighEach(
   check: NodeCheck,
   fleet: Fleet,
   keep: (fleet: Fleet, usage: NodeUsage, request: PlacementRequest) => boolean,
-  best: RankedFit[],
+  best: KeptFits,
   scratch: number[],
 ): void {
   const { request, classes } = check;
   const wanted = request.nodes > 1 ? request.nodes : 1;
   for (const usage of nodes ?? NO_NODES) {
-    const worst = best.length < wanted ? undefined : best[wanted - 1];
+    const worst = best.size < wanted ? undefined : best.fits[wanted - 1];
     if (worst !== undefined && cannotBeat(usage, request, worst.score)) continue;
     if (!keep(fleet, usage, request) || !isCandidate(usage, check)) continue;
     const gpuClass =
@@ -202,18 +211,20 @@ export function bestFits(
   // One check object reused for every node, so reading the lists allocates nothing per node.
   const check: NodeCheck = { request, usage: first, policy, classes, fleet };
   // The ordered lists give their best already in order; the nodes they cannot rank join after.
-  const best = orderedFits(fleet, check, wanted);
+  const best = KEPT;
+  best.size = 0;
+  orderedFits(fleet, check, wanted, best);
   const scratch = SCRATCH;
   if (request.gpu !== undefined)
     weighEach(fleet.multiClassNodes, check, fleet, withoutModelOrWeights, best, scratch);
   weighEach(fleet.nodesBySource.get(request.source), check, fleet, withoutModel, best, scratch);
   // A node holding the model, or in a rack or PDU that does, loses to any that is neither, so those
   // are weighed only when too few fit; then both kinds, as either may beat the other.
-  if (best.length < wanted) {
+  if (best.size < wanted) {
     weighEach(nodesNearModel(fleet, request.model), check, fleet, anyNode, best, scratch);
     weighEach(fleet.nodesByModel.get(request.model), check, fleet, notNear, best, scratch);
   }
-  return best;
+  return best.fits.slice(0, best.size);
 }
 
 export function candidatesFor(

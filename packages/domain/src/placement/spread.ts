@@ -85,10 +85,18 @@ function noteDomain(
   else fleet.domainsNearModel.set(model, [domain]);
 }
 
-/** Replicas of the model in the node's rack plus those in its PDU: the spread score term. */
-export function nearCount(usage: NodeUsage, model: string): number {
+/**
+ * Replicas of the model in the node's rack plus those in its PDU: the spread score term. A domain
+ * whose mark says it holds none of the model (see NearModel) is not read: the score asks this of
+ * every node a search weighs, most hold none, and their counts' maps were the lookup that cost.
+ */
+export function nearCount(fleet: Fleet, usage: NodeUsage, model: string): number {
+  const marks = usage.spreadMarks;
+  const serial = markNear(fleet, model);
   let total = 0;
-  for (const counts of usage.spreadCounts) total += counts.countOf(model);
+  for (let at = 0; at < marks.length; at += 1)
+    if ((marks[at] as DomainMark).stamp === serial)
+      total += (usage.spreadCounts[at] as DomainCounts).countOf(model);
   return total;
 }
 

@@ -2,7 +2,12 @@
 // and what to place so the count is exact. Every decision carries a sentence for the operator.
 import { replaceNotBeforeMs } from "./failure-backoff";
 import { fleetFrom } from "../placement/fleet-cache";
-import { placeModelReplicas, type PlacementAdmission } from "../placement/place-model";
+import type { ModelProfile } from "../catalog/model-definition";
+import {
+  placeModelReplicas,
+  type ModelReplicaAsk,
+  type PlacementAdmission,
+} from "../placement/place-model";
 import { isNodeLost } from "./nodes";
 import { existingOf, placementNodesOf, type PassState } from "./pass-state";
 import { admitPlacement, noteStopped, type QuotaPass } from "./quota-pass";
@@ -165,6 +170,12 @@ function drainOf(replica: ObservedReplica, state: PassState): string | undefined
   return undefined;
 }
 
+/** The profile of that name, by a loop: a `find` made a closure for every placement of a pass. */
+function profileNamed(model: DesiredModel, name: string): ModelProfile | undefined {
+  for (const profile of model.definition.profiles) if (profile.name === name) return profile;
+  return undefined;
+}
+
 function planPlacements(
   model: DesiredModel,
   count: number,
@@ -173,11 +184,13 @@ function planPlacements(
   outdated: readonly ObservedReplica[],
 ): void {
   const name = model.definition.name;
-  const asks = Array.from({ length: count }, () => ({
-    model: model.definition,
-    replicaId: state.input.newReplicaId(name),
-    preferredRole: model.preferredRole,
-  }));
+  const asks: ModelReplicaAsk[] = [];
+  for (let at = 0; at < count; at += 1)
+    asks.push({
+      model: model.definition,
+      replicaId: state.input.newReplicaId(name),
+      preferredRole: model.preferredRole,
+    });
   const input = {
     nodes: placementNodesOf(state),
     replicas: existingOf(state),
@@ -193,18 +206,25 @@ function planPlacements(
       onRefused(model, result, state, actions, { outdated, atLimit: limited.atLimit });
       return;
     }
-    // The class set on the action, not spread from an object made for it, once per placement.
-    const place: ReconcileAction & { kind: "place" } = {
-      kind: "place",
-      model: name,
-      replicaId: result.replicaId,
-      profile: result.profile,
-      revision: model.revision,
-      shards: result.shards,
-    };
-    if (result.gpuClass !== undefined) place.gpuClass = result.gpuClass;
-    actions.push(place);
-    const profile = model.definition.profiles.find((p) => p.name === result.profile);
+    // Made whole in one of two shapes, neither spread from an object made for it nor given its
+    // class afterwards: a property added to a literal moved the action's fields out of the object
+    // into a store of their own, an allocation per placement.
+    const { replicaId, profile: profileName, shards, gpuClass } = result;
+    const { revision } = model;
+    actions.push(
+      gpuClass === undefined
+        ? { kind: "place", model: name, replicaId, profile: profileName, revision, shards }
+        : {
+            kind: "place",
+            model: name,
+            replicaId,
+            profile: profileName,
+            revision,
+            shards,
+            gpuClass,
+          },
+    );
+    const profile = profileNamed(model, profileName);
     existingOf(state).push({
       id: result.replicaId,
       model: name,
@@ -364,16 +384,17 @@ export function planModel(
     actions,
   );
   const desired = desiredReplicas(model, state.input.nowMs, state.input.policy.onDemandIdleMs);
-  const drains = new Map<ObservedReplica, string>();
+  // Made at the first draining replica: most models have none.
+  let drains: Map<ObservedReplica, string> | undefined;
   for (const r of counting) {
     const drain = drainOf(r, state);
-    if (drain !== undefined) drains.set(r, drain);
+    if (drain !== undefined) (drains ??= new Map()).set(r, drain);
   }
   const stops = chooseStops(model, counting, desired, drains);
   for (const [r, reason] of stops)
     actions.push({ kind: "stop", model: name, replicaId: r.id, nodeId: r.nodeId, reason });
   // Draining replicas not yet stopped serve on, outside the count and the max, until replaced.
-  const remaining = counting.filter((r) => !stops.has(r) && !drains.has(r));
+  const remaining = counting.filter((r) => !stops.has(r) && drains?.has(r) !== true);
   if (current.isParked) return actions;
   const missing = placementsWanted(model, remaining, desired, actions);
   if (missing <= 0) return actions;

@@ -34,12 +34,18 @@ function isInPlace(model: DesiredModel): boolean {
  * Replicas on draining nodes (`drains`, with why) are replaced like old ones, with surge: they
  * serve on outside the count and the max until enough replicas elsewhere are ready, then stop.
  */
+const NO_DRAINS: ReadonlyMap<ObservedReplica, string> = new Map();
+const NO_STOPS: ReadonlyMap<ObservedReplica, string> = new Map();
+
 export function chooseStops(
   model: DesiredModel,
   counting: ObservedReplica[],
   desired: number,
-  drains: ReadonlyMap<ObservedReplica, string> = new Map(),
-): Map<ObservedReplica, string> {
+  drains: ReadonlyMap<ObservedReplica, string> = NO_DRAINS,
+): ReadonlyMap<ObservedReplica, string> {
+  // Nothing to stop among no replicas: a model placed from empty, every model of a full pass,
+  // shares one empty answer rather than a map and a few lists made per model.
+  if (counting.length === 0 && drains.size === 0) return NO_STOPS;
   const { revision } = model;
   const stops = new Map<ObservedReplica, string>();
   const staying = drains.size === 0 ? counting : counting.filter((r) => !drains.has(r));
