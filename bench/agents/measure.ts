@@ -222,8 +222,8 @@ const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
 
 /**
- * Where the registered agents' last dials spent their time: dial to open (TCP, TLS, the upgrade)
- * and open to RegisterAck (the registration written), p50 / p90 / max in ms, and how many TLS
+ * Where the registered agents' last dials spent their time: dial to open (TCP, TLS, the upgrade,
+ * and each of these apart) and open to RegisterAck, p50 / p90 / max in ms, and how many TLS
  * sessions were resumed.
  */
 export function dialSummary(agents: readonly SimAgent[]): string {
@@ -234,7 +234,10 @@ export function dialSummary(agents: readonly SimAgent[]): string {
   };
   const resumed = dials.filter((dial) => dial.isResumed).length;
   return (
-    `dial to open ${spread(dials.map((dial) => dial.openMs))} ms, open to RegisterAck ` +
+    `dial to open ${spread(dials.map((dial) => dial.openMs))} ms (of it dial to TCP connected ` +
+    `${spread(dials.map((dial) => dial.tcpMs))}, TCP connected to TLS secured ` +
+    `${spread(dials.map((dial) => dial.tlsMs - dial.tcpMs))}, TLS secured to open ` +
+    `${spread(dials.map((dial) => dial.openMs - dial.tlsMs))}), open to RegisterAck ` +
     `${spread(dials.map((dial) => dial.ackMs))} ms (p50 / p90 / max), ${resumed} of ${dials.length} TLS sessions resumed`
   );
 }
