@@ -111,7 +111,12 @@ async function measureSize(
   );
   const step = Math.max(1, Math.floor(agents.length / VISIBILITY_SAMPLE));
   const sample = agents.filter((_, at) => at % step === 0).slice(0, VISIBILITY_SAMPLE);
-  const visibleMs = await visibilityDelays(sample, api, problems);
+  const visibilityNotes: string[] = [];
+  const visibleMs = await visibilityDelays(sample, api, problems, visibilityNotes);
+  const slowest = visibilityNotes.sort((a, b) => Number.parseInt(b) - Number.parseInt(a));
+  log(
+    `${options.agents} agents: the slowest heartbeats to show:\n  ${slowest.slice(0, 3).join("\n  ")}`,
+  );
 
   log(
     `${options.agents} agents: reconnect storm; bench event loop delay while polling ${loopDelay()}`,
