@@ -123,12 +123,14 @@ async function isKnown(api: TRPCClient<AppRouter>, nodeId: string): Promise<bool
  * Waits until nodes.get knows each sampled agent (its registration is written in a batch after the
  * RegisterAck), then marks its next heartbeat and polls nodes.get until card 0 shows the mark: the
  * delay from the frame leaving the agent to the API answering with it. An agent that is not
- * registered, or that the API does not know in time, is a problem named, not a crash.
+ * registered, or that the API does not know in time, is a problem named, not a crash. `notes`
+ * gets, for each delay, where it went (whereItWaited).
  */
 export async function visibilityDelays(
   agents: SimAgent[],
   api: TRPCClient<AppRouter>,
   problems: string[],
+  notes?: string[],
 ): Promise<number[]> {
   const delays: number[] = [];
   for (const [at, agent] of agents.entries()) {
@@ -150,17 +152,44 @@ export async function visibilityDelays(
     const mark = 1_000_000_000n + BigInt(at) * 4096n;
     const sentAt = agent.markNext(mark);
     const startedMs = Date.now();
-    let seenMs: number | undefined;
-    while (seenMs === undefined && Date.now() - startedMs < VISIBLE_TIMEOUT_MS) {
+    let seen: Read | undefined;
+    const reads: Read[] = [];
+    while (seen === undefined && Date.now() - startedMs < VISIBLE_TIMEOUT_MS) {
+      const read = { startMs: Date.now(), endMs: 0 };
       const node = await api.nodes.get.query({ id: agent.nodeId });
-      if (node.gpus[0]?.memoryBytesUsed === Number(mark)) seenMs = Date.now();
+      read.endMs = Date.now();
+      reads.push(read);
+      if (node.gpus[0]?.memoryBytesUsed === Number(mark)) seen = read;
       else await sleep(POLL_INTERVAL_MS);
     }
-    if (seenMs === undefined)
+    if (seen === undefined) {
       problems.push(`${agent.nodeId}: its marked heartbeat never showed in the API`);
-    else delays.push(Math.max(0, seenMs - (await sentAt)));
+      continue;
+    }
+    const sentMs = await sentAt;
+    delays.push(Math.max(0, seen.endMs - sentMs));
+    notes?.push(whereItWaited(seen.endMs - sentMs, sentMs, seen, reads));
   }
   return delays;
+}
+
+interface Read {
+  startMs: number;
+  endMs: number;
+}
+
+/**
+ * Where one marked heartbeat's delay went: reads begun after it was sent that did not show it yet
+ * (the frame not yet handled by the server), and how long the read that showed it took.
+ */
+function whereItWaited(delayMs: number, sentMs: number, seen: Read, reads: Read[]): string {
+  const missed = reads.filter((read) => read.startMs >= sentMs && read !== seen);
+  const lastMissed = missed.at(-1);
+  return (
+    `${delayMs} ms: ${missed.length} reads after sending did not show it` +
+    (lastMissed ? ` (the last began ${lastMissed.startMs - sentMs} ms after sending)` : "") +
+    `; the read that showed it began ${seen.startMs - sentMs} ms after sending and took ${seen.endMs - seen.startMs} ms`
+  );
 }
 
 export interface Storm {
@@ -222,8 +251,8 @@ const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
 
 /**
- * Where the registered agents' last dials spent their time: dial to open (TCP, TLS, the upgrade)
- * and open to RegisterAck (the registration written), p50 / p90 / max in ms, and how many TLS
+ * Where the registered agents' last dials spent their time: dial to open (TCP, TLS, the upgrade,
+ * and each of these apart) and open to RegisterAck, p50 / p90 / max in ms, and how many TLS
  * sessions were resumed.
  */
 export function dialSummary(agents: readonly SimAgent[]): string {
@@ -234,7 +263,10 @@ export function dialSummary(agents: readonly SimAgent[]): string {
   };
   const resumed = dials.filter((dial) => dial.isResumed).length;
   return (
-    `dial to open ${spread(dials.map((dial) => dial.openMs))} ms, open to RegisterAck ` +
+    `dial to open ${spread(dials.map((dial) => dial.openMs))} ms (of it dial to TCP connected ` +
+    `${spread(dials.map((dial) => dial.tcpMs))}, TCP connected to TLS secured ` +
+    `${spread(dials.map((dial) => dial.tlsMs - dial.tcpMs))}, TLS secured to open ` +
+    `${spread(dials.map((dial) => dial.openMs - dial.tlsMs))}), open to RegisterAck ` +
     `${spread(dials.map((dial) => dial.ackMs))} ms (p50 / p90 / max), ${resumed} of ${dials.length} TLS sessions resumed`
   );
 }

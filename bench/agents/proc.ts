@@ -51,7 +51,7 @@ export function groupUsage(pgrp: number): { cpuMs: number; rssBytes: number } {
  * /proc/net/netstat), for the whole network namespace: the difference across a phase says whether
  * its dials waited for a SYN resent after 1, 3, 7 or 15 s. Undefined where the file cannot be read.
  */
-export function listenOverflows(): number | undefined {
+function listenOverflows(): number | undefined {
   try {
     const lines = readFileSync("/proc/net/netstat", "utf8").split("\n");
     const at = lines.findIndex((line) => line.startsWith("TcpExt:"));
@@ -62,4 +62,13 @@ export function listenOverflows(): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** How many connections the kernel dropped from full listen queues since the call (the namespace's). */
+export function overflowsSince(): () => string {
+  const before = listenOverflows();
+  return () => {
+    const after = listenOverflows();
+    return before === undefined || after === undefined ? "unknown" : String(after - before);
+  };
 }

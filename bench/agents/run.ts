@@ -3,6 +3,8 @@
 // frame on both, how soon a heartbeat shows in the API, a reconnect storm and the server's memory.
 // It writes its section of docs/benchmarks.md. `--smoke` runs 50 agents for a few seconds and
 // fails only on a wrong answer (an agent never registered, a heartbeat never seen, a node lost).
+// `--storm-only [--llmgw-command OTHER/packages/cli/bin/llmgw.mjs]` measures only the reconnect
+// storm, against this checkout's server or another's, and writes nothing (storm-only.ts).
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
@@ -20,9 +22,10 @@ import {
   steadyWindow,
   visibilityDelays,
 } from "./measure";
-import { groupUsage, listenOverflows } from "./proc";
+import { groupUsage, overflowsSince } from "./proc";
 import { agentsSection, sizesTable, barsTable, type SizeResult } from "./report";
 import { SimAgent, type Target } from "./sim-agent";
+import { stormOnly } from "./storm-only";
 
 const COMMAND = "node scripts/pnpm.mjs --filter @llmgw/bench exec tsx agents/run.ts";
 const DOCS = join(import.meta.dirname, "..", "..", "docs", "benchmarks.md");
@@ -51,15 +54,6 @@ function describeMachine(): string {
   const cores = cpus();
   const memoryGib = Math.round(totalmem() / 2 ** 30);
   return `${cores.length} × ${cores[0]?.model.trim() ?? "unknown CPU"}, ${memoryGib} GiB, Node ${process.version}, load average (1 / 5 / 15 min) ${load()} at the start`;
-}
-
-/** How many connections the kernel dropped from full listen queues since the call (the namespace's). */
-function overflowsSince(): () => string {
-  const before = listenOverflows();
-  return () => {
-    const after = listenOverflows();
-    return before === undefined || after === undefined ? "unknown" : String(after - before);
-  };
 }
 
 interface Options {
@@ -117,7 +111,12 @@ async function measureSize(
   );
   const step = Math.max(1, Math.floor(agents.length / VISIBILITY_SAMPLE));
   const sample = agents.filter((_, at) => at % step === 0).slice(0, VISIBILITY_SAMPLE);
-  const visibleMs = await visibilityDelays(sample, api, problems);
+  const visibilityNotes: string[] = [];
+  const visibleMs = await visibilityDelays(sample, api, problems, visibilityNotes);
+  const slowest = visibilityNotes.sort((a, b) => Number.parseInt(b) - Number.parseInt(a));
+  log(
+    `${options.agents} agents: the slowest heartbeats to show:\n  ${slowest.slice(0, 3).join("\n  ")}`,
+  );
 
   log(
     `${options.agents} agents: reconnect storm; bench event loop delay while polling ${loopDelay()}`,
@@ -157,6 +156,8 @@ async function main(): Promise<number> {
       "no-write": { type: "boolean", default: false },
       "cpu-prof-dir": { type: "string" },
       machine: { type: "string" },
+      "storm-only": { type: "boolean", default: false },
+      "llmgw-command": { type: "string" },
     },
   });
   const sizes = values.smoke ? [50] : values.agents.split(",").map(Number);
@@ -165,6 +166,17 @@ async function main(): Promise<number> {
     throw new Error(
       `--agents takes whole numbers (e.g. 500,1000,2000) and --seconds a positive number`,
     );
+  if (values["llmgw-command"] !== undefined && !values["storm-only"])
+    throw new Error(`--llmgw-command is for --storm-only runs, which write nothing to the docs`);
+  if (values["storm-only"]) {
+    log(`storm only; ${describeMachine()}`);
+    for (const agents of sizes) {
+      const storm = await stormOnly({ agents, llmgwCommand: values["llmgw-command"], log });
+      if (storm.registeredInTheEnd < storm.agents) return 1;
+    }
+    log(`load average ${load()} at the end`);
+    return 0;
+  }
   const machine = values.machine ? `${values.machine}; ${describeMachine()}` : describeMachine();
   const problems: string[] = [];
   const results: SizeResult[] = [];

@@ -1,8 +1,14 @@
 // One simulated agent session: the node's own certificate over mutual TLS, a Register built from
 // apps/agent's simulated hardware, then a Heartbeat every interval with samples that move as the
 // simulation steps. Thousands of these share the harness process; each holds one socket.
-import { createSimulation, TlsSessionCache, type Simulation } from "@llmgw/agent";
+import {
+  createSimulation,
+  TlsSessionCache,
+  type Simulation,
+  type TlsConnector,
+} from "@llmgw/agent";
 import { AGENT_WS_PATH, decodeEnvelope, encodeEnvelope, type EnvelopeInit } from "@llmgw/proto";
+import type { ConnectionOptions, TLSSocket } from "node:tls";
 import WebSocket from "ws";
 
 const PROFILE = "h100x8";
@@ -22,6 +28,16 @@ export interface Target {
 
 const ACK_TIMEOUT_MS = 30_000;
 
+export interface Dial {
+  openMs: number;
+  ackMs: number;
+  isResumed: boolean;
+  /** From dialing to the TCP connection established (the kernel's accept queue included). */
+  tcpMs: number;
+  /** From dialing to the TLS handshake finished (the server's handshake gate included). */
+  tlsMs: number;
+}
+
 export class SimAgent {
   readonly simulation: Simulation;
   private ws: WebSocket | undefined;
@@ -32,8 +48,11 @@ export class SimAgent {
   heartbeatsSent = 0;
   /** When the current socket was registered (acked, or opened for the bare server); unset while out. */
   registeredAtMs: number | undefined;
-  /** The last dial that registered: ms from dialing to the socket open (TCP, TLS, upgrade), then to the RegisterAck. */
-  lastDial: { openMs: number; ackMs: number; isResumed: boolean } | undefined;
+  /**
+   * The last dial that registered: ms from dialing to the socket open (TCP, TLS, upgrade), then to
+   * the RegisterAck; and within the open, from dialing to TCP connected and to TLS secured.
+   */
+  lastDial: Dial | undefined;
 
   constructor(
     readonly nodeId: string,
@@ -49,9 +68,10 @@ export class SimAgent {
     this.stop();
     this.registeredAtMs = undefined;
     const dialMs = performance.now();
+    const phases = { tcpMs: Number.NaN, tlsMs: Number.NaN };
     const ws = new WebSocket(`${target.url}${AGENT_WS_PATH}`, {
       ...this.tls,
-      createConnection: this.tlsSessions.connector(target.url, this.tls.cert),
+      createConnection: this.timedConnector(target.url, dialMs, phases),
       perMessageDeflate: false,
     });
     this.ws = ws;
@@ -70,12 +90,31 @@ export class SimAgent {
       openMs: openMs - dialMs,
       ackMs: performance.now() - openMs,
       isResumed: tcp?.isSessionReused?.() ?? false,
+      ...phases,
     };
     const beat = () => this.beat();
     this.timer = setTimeout(() => {
       beat();
       this.timer = setInterval(beat, this.intervalMs);
     }, firstBeatMs);
+  }
+
+  /** The agent's own connector, noting when TCP connected and when TLS finished into `phases`. */
+  private timedConnector(
+    url: string,
+    dialMs: number,
+    phases: { tcpMs: number; tlsMs: number },
+  ): TlsConnector {
+    const open = this.tlsSessions.connector(url, this.tls.cert) as unknown as (
+      options: ConnectionOptions,
+    ) => TLSSocket;
+    const timed = (options: ConnectionOptions) => {
+      const socket = open(options);
+      socket.once("connect", () => (phases.tcpMs = performance.now() - dialMs));
+      socket.once("secureConnect", () => (phases.tlsMs = performance.now() - dialMs));
+      return socket;
+    };
+    return timed as unknown as TlsConnector;
   }
 
   /** The next scheduled heartbeat carries `value` as card 0's used memory; resolves with its send time. */

@@ -444,3 +444,27 @@ describe("encodeEnvelope / decodeEnvelope", () => {
     expect(MAX_FRAME_BYTES).toBeLessThanOrEqual(16 * 1024 * 1024);
   });
 });
+
+describe("decodeEnvelope's allocations (the protobuf-es patch, pnpm-workspace.yaml)", () => {
+  it("builds one Map per decoded heartbeat (its list of cards), not three per message in it", () => {
+    const cards = Array.from({ length: 8 }, (_, at) => ({ uuid: `GPU-${at}`, powerWatts: 600 }));
+    const frame = encodeEnvelope({ msg: { case: "heartbeat", value: { gpus: cards } } });
+    decodeEnvelope(frame);
+    const RealMap = globalThis.Map;
+    let built = 0;
+    globalThis.Map = class CountedMap<K, V> extends RealMap<K, V> {
+      constructor(entries?: Iterable<readonly [K, V]> | null) {
+        super(entries);
+        built += 1;
+      }
+    };
+    try {
+      for (let at = 0; at < 100; at += 1) decodeEnvelope(frame);
+    } finally {
+      globalThis.Map = RealMap;
+    }
+    // Unpatched: a field map and two wrapper caches for the Envelope, the Heartbeat and each card
+    // (3 × 10 a frame); patched, only the wrapper cache of the one list that is read.
+    expect(built).toBe(100);
+  });
+});

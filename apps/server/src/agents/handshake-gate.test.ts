@@ -182,3 +182,39 @@ describe("HandshakeGate (one address cannot starve the others)", () => {
     expect(gate.connected(attacker(5))).toBe("refused");
   });
 });
+
+describe("HandshakeGate (a whole fleet's storm from one address)", () => {
+  /** A seeded generator, so the order in which handshakes finish is the same on every run. */
+  function seeded(seed: number) {
+    let state = seed;
+    return () => {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+      return state / 2 ** 31;
+    };
+  }
+
+  it("lets all 2,000 dials from 127.0.0.1 in, in the order they came, and closes none", () => {
+    const { gate, started, timers, advance } = gateOf(64);
+    const random = seeded(19);
+    const fleet = Array.from({ length: 2_000 }, (_, at) => tcp(40_000 + at, "127.0.0.1"));
+    let handshakingMax = 0;
+    for (const socket of fleet) gate.connected(socket);
+    // Handshakes finish in a shuffled order, a few milliseconds apart, some by their socket's
+    // close instead (a peer that went away): each freed place must go to the next in line.
+    const running = new Set<Tcp>();
+    let seen = 0;
+    while (gate.handshaking > 0) {
+      handshakingMax = Math.max(handshakingMax, gate.handshaking);
+      for (; seen < started.length; seen += 1) running.add(started[seen] as Tcp);
+      const done = [...running][Math.floor(random() * running.size)] as Tcp;
+      running.delete(done);
+      advance(1 + Math.floor(random() * 3));
+      if (random() < 0.1) done.emit("close");
+      else gate.handshaken(done);
+    }
+    expect(started).toEqual(fleet);
+    expect(handshakingMax).toBe(64);
+    expect(fleet.filter((socket) => socket.destroy.mock.calls.length > 0)).toEqual([]);
+    expect([gate.refused, gate.cut, gate.queued, timers.length]).toEqual([0, 0, 0, 0]);
+  });
+});
