@@ -64,10 +64,14 @@ export async function waitForReady(
         last =
           `${status.nodesReady} of ${target.nodes} nodes ready (${status.nodesUnreachable} unreachable), ` +
           `${status.replicasReady} of ${target.replicas} replicas ready (${status.replicasDesired} desired)` +
-          (waiting > 0 ? `, ${status.parked.length} models parked, ${status.unplaceable.length} unplaceable` : "");
+          (waiting > 0
+            ? `, ${status.parked.length} models parked, ${status.unplaceable.length} unplaceable`
+            : "");
         const stallMs = delay.max / 1e6;
         delay.reset();
-        log(`console bench: waiting for the fleet: ${last}; this process stalled ${stallMs.toFixed(0)} ms at most`);
+        log(
+          `console bench: waiting for the fleet: ${last}; this process stalled ${stallMs.toFixed(0)} ms at most`,
+        );
         return status.nodesReady >= target.nodes && status.replicasReady >= target.replicas;
       },
       {

@@ -33,7 +33,9 @@ export async function traceUpdates(
   session.on("Tracing.dataCollected", (data: { value: TraceEvent[] }) => {
     events.push(...data.value);
   });
-  const done = new Promise<void>((resolve) => session.once("Tracing.tracingComplete", () => resolve()));
+  const done = new Promise<void>((resolve) =>
+    session.once("Tracing.tracingComplete", () => resolve()),
+  );
   await session.send("Tracing.start", { categories: CATEGORIES, transferMode: "ReportEvents" });
   for (let i = 0; i < updates; i++) await work();
   await session.send("Tracing.end");

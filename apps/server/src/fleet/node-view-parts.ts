@@ -20,7 +20,10 @@ export function nodeStateOf(
   const storedMs = row.lastSeenAt.getTime();
   if (!live) return { state: "unreachable", lastSeenMs: storedMs };
   const heard = registry.heard(live);
-  const judged = { isConnected: heard.isConnected, lastSeenMs: Math.max(heard.lastSeenMs, storedMs) };
+  const judged = {
+    isConnected: heard.isConnected,
+    lastSeenMs: Math.max(heard.lastSeenMs, storedMs),
+  };
   return {
     state: nodeLiveness(judged, nowMs, policy),
     lastSeenMs: Math.max(live.lastSeenMs, storedMs),
