@@ -30,8 +30,9 @@ export async function traceUpdates(
 ): Promise<string[]> {
   const session = await page.context().newCDPSession(page);
   const events: TraceEvent[] = [];
-  session.on("Tracing.dataCollected", (data: { value: TraceEvent[] }) => {
-    events.push(...data.value);
+  session.on("Tracing.dataCollected", (data) => {
+    // The protocol's types give events as string maps; Chromium's are the trace format's.
+    events.push(...(data.value as unknown as TraceEvent[]));
   });
   const done = new Promise<void>((resolve) =>
     session.once("Tracing.tracingComplete", () => resolve()),
