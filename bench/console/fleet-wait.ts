@@ -20,7 +20,7 @@ const REASONS_SHOWN = 4;
 const LOOKS_PER_BOOK = 12;
 
 /** Replicas by phase and the commonest reasons given for stopping them, in one line. */
-export async function describeBook(api: Api): Promise<string> {
+async function describeBook(api: Api): Promise<string> {
   const replicas = await api.replicas.list.query({});
   const phases = new Map<string, number>();
   const reasons = new Map<string, number>();
