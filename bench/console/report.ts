@@ -88,7 +88,8 @@ export function consoleSection(
 Every console page (the routes under \`apps/web/app/(console)\`), opened by a full navigation in
 Debian's Chromium through Playwright, signed in as the admin, against a real \`llmgw server\` with
 ${info.nodes.toLocaleString("en")} simulated nodes (stand-in agents over the real agent protocol, labelled simulated),
-${info.cards.toLocaleString("en")} cards and ${info.replicas.toLocaleString("en")} ready replicas placed by the server's reconciler, and the console
+${info.cards.toLocaleString("en")} cards and ${info.replicas.toLocaleString("en")} ready replicas placed by the server's reconciler (their engine is
+one stub, whose \`/metrics\` the server reads once a minute), and the console
 served by \`llmgw web\` (the production build). Times run from the start of the navigation (the
 page's \`performance.timeOrigin\`). **Content ready**: the page's main content is rendered with its
 data (a selector per page in \`bench/console/pages.ts\` that matches only once the data has arrived:

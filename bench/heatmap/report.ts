@@ -90,8 +90,10 @@ through a pixel buffer, and only the band of its canvas inside the scroll area's
 of the cards in view whose colour bucket changed into a \`Uint32Array\`, puts the rectangle around them onto
 an offscreen canvas (one \`putImageData\`) and copies that onto the visible canvas (one \`drawImage\`, no
 smoothing). Cards out of view keep their last colour until a scroll brings them into view, when they are
-written the same way. At this size the cells are 4 px and the 1,100 × 640 px surface scrolls over a canvas
-about four times its height; both canvases hold every card, the baseline draws every one.
+written the same way. The visible canvas is only as tall as the view and stays in place while the layout
+scrolls under it (Chromium hands a changed canvas to its compositor whole, every frame). At this size the
+cells are 4 px and the 1,100 × 640 px surface scrolls over a layout about four times its height; the
+baseline's canvas is the whole layout and it draws every card.
 
 ${resultsTable(scenarios)}
 

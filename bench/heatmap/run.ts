@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { type Page } from "playwright-core";
 import { launchChromium } from "../chromium";
 import { freePort, waitFor } from "@llmgw/testing";
+import { traceUpdates } from "./trace";
 import { heatmapSection, hoverTable, P8, resultsTable, type Scenario } from "./report";
 
 /** What apps/web/src/components/bench/heatmap-bench.tsx puts on window (read inside the page). */
@@ -34,6 +35,7 @@ const EXPECTED_CELLS = 81_920;
 const SHARES = [1, 0.1];
 const FULL = { warmup: 10, updates: 60, hovers: 100 };
 const SMOKE = { warmup: 1, updates: 3, hovers: 3 };
+const TRACED_UPDATES = 20;
 
 function describeMachine(): string {
   const cores = cpus();
@@ -108,6 +110,8 @@ async function main(): Promise<number> {
     options: {
       smoke: { type: "boolean", default: false },
       "no-write": { type: "boolean", default: false },
+      // Prints where a component update's time goes (a timeline trace) and measures nothing.
+      trace: { type: "boolean", default: false },
     },
   });
   const sizes = values.smoke ? SMOKE : FULL;
@@ -138,6 +142,16 @@ async function main(): Promise<number> {
       if (!bench) throw new Error("the page has no llmgwHeatmapBench; is it /bench/heatmap?");
       return bench.domNodesInGrid();
     });
+    if (values.trace) {
+      for (const share of SHARES) {
+        const lines = await traceUpdates(page, TRACED_UPDATES, async () => {
+          await measure(page, "component", share);
+        });
+        console.log(`heatmap bench: component, ${share * 100} % of the cards changed:`);
+        for (const line of lines) console.log(`  ${line}`);
+      }
+      return errors.length > 0 ? 1 : 0;
+    }
     const scenarios: Scenario[] = [];
     for (const share of SHARES) scenarios.push(await runScenario(page, share, sizes));
     const hovers = await measureHovers(page, sizes.hovers);

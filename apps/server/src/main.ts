@@ -14,6 +14,7 @@ import { startControlPlane } from "./reconcile/control-plane";
 import { SealError } from "./seal/seal";
 import { loadFacility } from "./fleet/facility-store";
 import { FleetRegistry } from "./fleet/registry";
+import { startStallWatch } from "./fleet/stall-watch";
 import { storedNodeRows } from "./fleet/stored-node-rows";
 import { createInventoryWriter } from "./fleet/inventory";
 import { startLivenessSweep } from "./fleet/liveness-sweep";
@@ -126,7 +127,9 @@ async function startLeading(
   const joinTokens = createJoinTokens(db, nowMs, joinInfo);
   const events = createEventRecorder(db, nowMs, log);
   const audit = keepAuditWhileStoreAway(db, log);
-  const registry = new FleetRegistry();
+  // The server's own stalls are excused from its nodes' silence (fleet/stall-watch.ts).
+  const stalls = startStallWatch(nowMs);
+  const registry = new FleetRegistry(stalls);
   registry.facility.setBudgets(config.facilityBudgets);
   await loadFacility(db, registry.facility);
   const links = new NodeLinks();
@@ -255,6 +258,7 @@ async function startLeading(
     agentPort: agents.port,
     async stop() {
       sweep.stop();
+      stalls.stop();
       expiryWatch.stop();
       await Promise.all([http.close(), agents.close()]);
       await gateway.stop();

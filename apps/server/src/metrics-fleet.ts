@@ -94,7 +94,7 @@ function cardGauges(registry: Registry, fleet: FleetView): void {
         .all()
         .filter(
           (live) =>
-            nodeLiveness(live, fleet.nowMs(), fleet.liveness) === "ready" &&
+            nodeLiveness(fleet.registry.heard(live), fleet.nowMs(), fleet.liveness) === "ready" &&
             live.heartbeat !== null,
         )
         .flatMap((live) =>

@@ -18,7 +18,10 @@ export interface FleetView {
   readonly catalog: Pick<CatalogStore, "current" | "meta" | "externalKey">;
   readonly book: Pick<ReplicaBook, "get" | "all" | "active" | "onNode" | "ofModel" | "watch">;
   readonly health: Pick<ModelHealthBook, "get" | "all">;
-  readonly registry: Pick<FleetRegistry, "get" | "all" | "history" | "facility" | "sources">;
+  readonly registry: Pick<
+    FleetRegistry,
+    "get" | "all" | "history" | "facility" | "sources" | "heard"
+  >;
   /** Models placement last refused, with why. */
   readonly unplaceable: ReadonlyMap<string, Unplaceable>;
   readonly liveness: LivenessPolicy;

@@ -33,7 +33,7 @@ export function startLivenessSweep(deps: SweepDeps): { stop(): void } {
     const seen: Array<{ nodeId: string; at: Date }> = [];
     const lines = transitionLog(deps.log);
     for (const live of deps.registry.all()) {
-      const state = nodeLiveness(live, now, deps.policy);
+      const state = nodeLiveness(deps.registry.heard(live), now, deps.policy);
       if (lastState.get(live.nodeId) !== state) {
         if (lastState.has(live.nodeId) || state === "unreachable")
           lines.add(live.register.nodeName, state);

@@ -105,7 +105,7 @@ const NO_CARDS: NodeCards = {
 };
 
 export interface NodeListsDeps {
-  registry: Pick<FleetRegistry, "get" | "facility">;
+  registry: Pick<FleetRegistry, "get" | "facility" | "heard">;
   policy: LivenessPolicy;
   nowMs(): number;
 }
@@ -117,7 +117,7 @@ export function nodeSummaries(rows: NodeRowSet, deps: NodeListsDeps): NodeSummar
   const { facility } = deps.registry;
   return rows.nodeRows.map((row) => {
     const live = deps.registry.get(row.id);
-    const { state, lastSeenMs } = nodeStateOf(row, live, deps.policy, nowMs);
+    const { state, lastSeenMs } = nodeStateOf(row, live, deps.policy, nowMs, deps.registry);
     const bytesFree = live?.heartbeat?.diskBytesFree;
     const cards = cardsOfNode.get(row.id) ?? NO_CARDS;
     // A plain literal: spreads of small literals were most of this loop's time.

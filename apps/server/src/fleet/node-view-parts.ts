@@ -3,20 +3,30 @@
 import type { GpuRow, NodeRow } from "@llmgw/db";
 import type { GpuView, NodeView } from "@llmgw/api";
 import { assessPcieLink, nodeLiveness, type LivenessPolicy } from "@llmgw/domain";
-import type { LiveNode } from "./registry";
+import type { FleetRegistry, LiveNode } from "./registry";
 
-/** A node's state and when it was last heard: from its session when it has one, else the store. */
+/**
+ * A node's state and when it was last heard: from its session when it has one, else the store.
+ * The state is judged as the server's own stalls excuse (`FleetRegistry.heard`), the time shown is
+ * the last frame's.
+ */
 export function nodeStateOf(
   row: NodeRow,
   live: LiveNode | undefined,
   policy: LivenessPolicy,
   nowMs: number,
+  registry: Pick<FleetRegistry, "heard">,
 ): { state: NodeView["state"]; lastSeenMs: number } {
-  if (!live) return { state: "unreachable", lastSeenMs: row.lastSeenAt.getTime() };
-  const lastSeenMs = Math.max(live.lastSeenMs, row.lastSeenAt.getTime());
+  const storedMs = row.lastSeenAt.getTime();
+  if (!live) return { state: "unreachable", lastSeenMs: storedMs };
+  const heard = registry.heard(live);
+  const judged = {
+    isConnected: heard.isConnected,
+    lastSeenMs: Math.max(heard.lastSeenMs, storedMs),
+  };
   return {
-    state: nodeLiveness({ isConnected: live.isConnected, lastSeenMs }, nowMs, policy),
-    lastSeenMs,
+    state: nodeLiveness(judged, nowMs, policy),
+    lastSeenMs: Math.max(live.lastSeenMs, storedMs),
   };
 }
 

@@ -22,7 +22,6 @@ import { must, type LivenessPolicy } from "@llmgw/domain";
 import { engineBuildView } from "./engine-builds";
 import { engineInstallViews, offeredEngines } from "./engine-installs";
 import { GPU_HISTORY_SAMPLES_MAX } from "./gpu-history";
-import type { FacilityOverlay } from "./facility-overlay";
 import { gpuRow, nodeRow } from "./inventory";
 import { facilityNodes, fleetCards, nodeSummaries, type FacilityNode } from "./node-lists";
 import { nodeStateOf, pcieLinkView } from "./node-view-parts";
@@ -54,7 +53,7 @@ export function createNodesService(
     return nodeRows.map((row) =>
       toView(
         row,
-        registry.facility,
+        registry,
         cardsByNode.get(row.id) ?? [],
         builds.get(row.id),
         registry.get(row.id),
@@ -148,7 +147,7 @@ function historyView(
 
 function toView(
   row: NodeRow,
-  facility: FacilityOverlay,
+  registry: Pick<FleetRegistry, "facility" | "heard">,
   cards: GpuRow[],
   build: NodeEngineBuildRow | undefined,
   live: LiveNode | undefined,
@@ -156,7 +155,8 @@ function toView(
   nowMs: number,
 ): NodeView {
   const heartbeat = live?.heartbeat ?? null;
-  const { state, lastSeenMs } = nodeStateOf(row, live, policy, nowMs);
+  const { state, lastSeenMs } = nodeStateOf(row, live, policy, nowMs, registry);
+  const { facility } = registry;
   return {
     id: row.id,
     name: row.name,

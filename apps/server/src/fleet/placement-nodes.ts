@@ -20,7 +20,7 @@ import {
 import { engineInstallsOf, offeredEngines } from "./engine-installs";
 import type { FacilityOverlay } from "./facility-overlay";
 import type { KeptNodes } from "./kept-nodes";
-import type { FleetRegistry, LiveNode } from "./registry";
+import type { FleetRegistry, HeardNode, LiveNode } from "./registry";
 
 const GB = 1e9;
 
@@ -129,6 +129,7 @@ function drawOf(card: CardBase, measuredWatts: number | undefined): CountedDraw 
 /** Since when a node has not answered, or null while it answers. */
 function unreachableSince(
   live: LiveNode,
+  heard: HeardNode,
   nowMs: number,
   policy: LivenessPolicy,
   term: { startedAtMs: number; unseenSinceMs: number },
@@ -140,8 +141,9 @@ function unreachableSince(
     // of agents still on their way over from the old one.
     return since < term.startedAtMs ? Math.max(since, term.unseenSinceMs) : since;
   }
-  if (nodeLiveness(live, nowMs, policy) === "ready") return null;
-  return unreachableAfterMs(live.lastSeenMs, policy);
+  // Judged on when it was last heard as the server's own stalls excuse (FleetRegistry.heard).
+  if (nodeLiveness(heard, nowMs, policy) === "ready") return null;
+  return unreachableAfterMs(heard.lastSeenMs, policy);
 }
 
 /**
@@ -153,7 +155,7 @@ function unreachableSince(
  * made keeps that record instead of having a new one made.
  */
 export function reconcileNodes(
-  registry: Pick<FleetRegistry, "all" | "facility">,
+  registry: Pick<FleetRegistry, "all" | "facility" | "heard">,
   replicaNodeIds: Iterable<string>,
   nowMs: number,
   policy: LivenessPolicy,
@@ -167,7 +169,8 @@ export function reconcileNodes(
   const unseenSinceMs =
     startedAtMs + Math.max(0, restartGrace.restartGraceMs - restartGrace.lostAfterMs);
   const nodes = registry.all().map((live): ReconcileNode => {
-    const since = unreachableSince(live, nowMs, policy, { startedAtMs, unseenSinceMs });
+    const term = { startedAtMs, unseenSinceMs };
+    const since = unreachableSince(live, registry.heard(live), nowMs, policy, term);
     const isReachable = since === null;
     const make = () => placementNodeOf(live, isReachable, registry.facility);
     return {

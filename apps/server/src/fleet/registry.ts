@@ -5,6 +5,7 @@ import type { GpuSample, Heartbeat, Register } from "@llmgw/proto";
 import { FacilityOverlay } from "./facility-overlay";
 import { GpuHistory } from "./gpu-history";
 import { SourceDescriptions } from "./source-descriptions";
+import { NO_STALL_WATCH, type StallWatch } from "./stall-watch";
 
 export interface LiveNode {
   nodeId: string;
@@ -19,6 +20,14 @@ export interface LiveNode {
   /** When the last heartbeat arrived, on the server's clock; null before the first of a session. */
   heartbeatAtMs: number | null;
   samplesByUuid: Map<string, GpuSample>;
+  /** The server's stall time excused (StallWatch) when the node was last heard. */
+  excusedAtSeenMs: number;
+}
+
+/** What liveness reads of a node (`nodeLiveness`): its session, and when it was last heard. */
+export interface HeardNode {
+  isConnected: boolean;
+  lastSeenMs: number;
 }
 
 export class FleetRegistry {
@@ -29,6 +38,9 @@ export class FleetRegistry {
   readonly facility = new FacilityOverlay();
   /** Model descriptions from the config.json agents read in their sources, for sizing. */
   readonly sources = new SourceDescriptions();
+
+  /** `stalls` excuses the server's own stalls from its nodes' silence; none are without one. */
+  constructor(private readonly stalls: StallWatch = NO_STALL_WATCH) {}
 
   connect(register: Register, sessionId: number, nowMs: number): LiveNode {
     const live: LiveNode = {
@@ -42,6 +54,7 @@ export class FleetRegistry {
       heartbeat: null,
       heartbeatAtMs: null,
       samplesByUuid: new Map(),
+      excusedAtSeenMs: this.stalls.attend(),
     };
     this.nodes.set(register.nodeId, live);
     return live;
@@ -51,6 +64,7 @@ export class FleetRegistry {
     const live = this.nodes.get(nodeId);
     if (!live || live.sessionId !== sessionId) return false;
     live.lastSeenMs = nowMs;
+    live.excusedAtSeenMs = this.stalls.attend();
     live.heartbeat = heartbeat;
     live.heartbeatAtMs = nowMs;
     for (const sample of heartbeat.gpus) live.samplesByUuid.set(sample.uuid, sample);
@@ -60,7 +74,10 @@ export class FleetRegistry {
 
   touch(nodeId: string, sessionId: number, nowMs: number): void {
     const live = this.nodes.get(nodeId);
-    if (live && live.sessionId === sessionId) live.lastSeenMs = nowMs;
+    if (live && live.sessionId === sessionId) {
+      live.lastSeenMs = nowMs;
+      live.excusedAtSeenMs = this.stalls.attend();
+    }
   }
 
   /** Only the session that owns the entry may close it: a reconnect may already have replaced it. */
@@ -78,5 +95,15 @@ export class FleetRegistry {
 
   all(): LiveNode[] {
     return [...this.nodes.values()];
+  }
+
+  /**
+   * The node as liveness judges it: last heard at its last frame, moved on by the time the server
+   * itself stalled since (frames that arrived meanwhile may still wait unread). The API's "last
+   * seen" stays the frame's own time.
+   */
+  heard(live: LiveNode): HeardNode {
+    const excusedMs = this.stalls.attend() - live.excusedAtSeenMs;
+    return { isConnected: live.isConnected, lastSeenMs: live.lastSeenMs + excusedMs };
   }
 }

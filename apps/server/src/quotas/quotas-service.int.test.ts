@@ -43,6 +43,8 @@ function emptyFleet(): FleetView {
       history: new GpuHistory(),
       facility: new FacilityOverlay(),
       sources: new SourceDescriptions(),
+      // No node is live here, so nothing is ever asked when it was heard.
+      heard: (live) => live,
     },
     unplaceable: new Map(),
     liveness: DEFAULT_LIVENESS,

@@ -3,7 +3,9 @@
 // one hover outline and one tooltip): the cells are painted by HeatmapPainter into a pixel buffer
 // straight from typed arrays, and a refresh rewrites only the cards whose colour bucket changed. The layout is
 // recomputed only when the set of nodes or the available size changes, so the grid never jumps.
-// Only the cards in view are painted; a scroll paints those it brings into view.
+// Only the cards in view are painted; a scroll paints those it brings into view. The canvas is as
+// tall as the view and stays in place (sticky) while the stage under it scrolls: the browser copies
+// a changed canvas whole for every frame, so a canvas of the whole layout cost that copy in full.
 import {
   useCallback,
   useEffect,
@@ -86,6 +88,7 @@ function useThemeVersion(): number {
 function useCanvasSetup(
   canvas: HTMLCanvasElement | null,
   layout: HeatmapLayout | null,
+  viewHeightPx: number,
   labels: readonly string[],
   themeVersion: number,
 ): HeatmapPainter | null {
@@ -97,13 +100,15 @@ function useCanvasSetup(
   useLayoutEffect(() => {
     if (!canvas || !painter || !layout) return;
     const ratio = window.devicePixelRatio || 1;
+    // As tall as the view (the whole layout while the view is not measured yet).
+    const heightPx = viewHeightPx > 0 ? Math.min(layout.heightPx, viewHeightPx) : layout.heightPx;
     canvas.width = Math.max(1, Math.round(layout.widthPx * ratio));
-    canvas.height = Math.max(1, Math.round(layout.heightPx * ratio));
+    canvas.height = Math.max(1, Math.round(heightPx * ratio));
     canvas.style.width = `${layout.widthPx}px`;
-    canvas.style.height = `${layout.heightPx}px`;
+    canvas.style.height = `${heightPx}px`;
     canvas.getContext("2d")?.setTransform(ratio, 0, 0, ratio, 0, 0);
     painter.setLayout(layout, labels);
-  }, [canvas, painter, layout, labels]);
+  }, [canvas, painter, layout, viewHeightPx, labels]);
   useLayoutEffect(() => {
     painter?.setTheme({
       bucketPixels: bucketPixels(cssColourRgba(cssVariable("--heatmap-empty", "#555"))),
@@ -114,13 +119,26 @@ function useCanvasSetup(
   return painter;
 }
 
-/** The rows of the canvas inside its scroll area and the window: the painter writes only those. */
+/** The stage under the canvas: the layout's full size, whose rows the canvas shows a band of. */
+function stageOf(canvas: HTMLElement): HTMLElement {
+  return canvas.parentElement ?? canvas;
+}
+
+/**
+ * The rows of the layout inside the scroll area and the window (the painter writes only those),
+ * and the row at the canvas's top.
+ */
 function setViewport(painter: HeatmapPainter, canvas: HTMLElement, container: HTMLElement): void {
-  const box = canvas.getBoundingClientRect();
+  const box = stageOf(canvas).getBoundingClientRect();
   const view = container.getBoundingClientRect();
   const top = Math.max(view.top, 0) - box.top;
   const bottom = Math.min(view.bottom, window.innerHeight) - box.top;
-  painter.setViewport(top, bottom);
+  painter.setViewport(top, bottom, canvas.getBoundingClientRect().top - box.top);
+}
+
+/** How far down the stage the canvas sits now (it stays in view while the stage scrolls). */
+function canvasOffsetPx(canvas: HTMLElement): number {
+  return canvas.getBoundingClientRect().top - stageOf(canvas).getBoundingClientRect().top;
 }
 
 /** A scroll (of the area or any ancestor) paints the cards it brings into view, once a frame. */
@@ -168,7 +186,7 @@ export function HeatmapCanvas(props: HeatmapCanvasProps) {
     () => (size.width > 0 ? fitLayout(cardCounts, size.width, size.height) : null),
     [key, size.width, size.height],
   );
-  const painter = useCanvasSetup(canvas, layout, labels, themeVersion);
+  const painter = useCanvasSetup(canvas, layout, size.height, labels, themeVersion);
   const buckets = useRef<Uint8Array>(new Uint8Array(0));
 
   useLayoutEffect(() => {
@@ -183,22 +201,28 @@ export function HeatmapCanvas(props: HeatmapCanvasProps) {
   useEffect(() => {
     if (!canvas) return;
     const probe: HeatmapProbe = {
+      // Positions on the canvas element as it sits now, as a click on it is given.
       cellCenter(nodeId, cardIndex) {
         if (!layout) return null;
+        const offset = canvasOffsetPx(canvas);
         for (let cell = 0; cell < cells.nodeOfCell.length; cell++) {
           if (cells.nodes[cells.nodeOfCell[cell] ?? -1]?.id !== nodeId) continue;
           if (cells.cardOfCell[cell] !== cardIndex) continue;
           const half = layout.cellSizePx / 2;
-          return { x: (layout.cellX[cell] ?? 0) + half, y: (layout.cellY[cell] ?? 0) + half };
+          return {
+            x: (layout.cellX[cell] ?? 0) + half,
+            y: (layout.cellY[cell] ?? 0) + half - offset,
+          };
         }
         return null;
       },
       cellsIn(top, bottom) {
         if (!layout) return [];
+        const offset = canvasOffsetPx(canvas);
         const half = layout.cellSizePx / 2;
         const inside: number[] = [];
         for (let cell = 0; cell < layout.cellY.length; cell++) {
-          const y = layout.cellY[cell] ?? -1;
+          const y = (layout.cellY[cell] ?? -1) - offset;
           if (y >= top && y + layout.cellSizePx <= bottom) inside.push(cell);
         }
         const step = Math.max(1, Math.floor(inside.length / PROBE_CELLS_MAX));
@@ -207,7 +231,7 @@ export function HeatmapCanvas(props: HeatmapCanvasProps) {
           .map((cell) => ({
             cell,
             x: (layout.cellX[cell] ?? 0) + half,
-            y: (layout.cellY[cell] ?? 0) + half,
+            y: (layout.cellY[cell] ?? 0) + half - offset,
           }));
       },
     };
@@ -217,7 +241,8 @@ export function HeatmapCanvas(props: HeatmapCanvasProps) {
   const cellAt = useCallback(
     (event: React.PointerEvent<HTMLCanvasElement>) => {
       if (!layout) return -1;
-      const box = event.currentTarget.getBoundingClientRect();
+      // The canvas shows a band of the stage: the stage's corner is the layout's origin.
+      const box = stageOf(event.currentTarget).getBoundingClientRect();
       return hitTest(layout, event.clientX - box.left, event.clientY - box.top);
     },
     [layout],
@@ -238,7 +263,7 @@ export function HeatmapCanvas(props: HeatmapCanvasProps) {
   const hoveredCell = hovered && hovered.cell < cells.nodeOfCell.length ? hovered : null;
   return (
     <div className="heatmap-scroll" ref={setContainer}>
-      <div className="heatmap-stage">
+      <div className="heatmap-stage" style={layout ? { height: layout.heightPx } : undefined}>
         <canvas
           ref={setCanvas}
           className="heatmap-canvas"

@@ -9,6 +9,8 @@ import { must } from "@llmgw/domain";
 function recordingCanvas() {
   const calls: string[] = [];
   const puts: { x: number; y: number; width: number; height: number }[] = [];
+  /** Each drawImage's source rectangle and where on the canvas it went. */
+  const draws: number[][] = [];
   const stage: PixelStage = {
     source: {} as CanvasImageSource,
     allocate: (width, height) =>
@@ -24,10 +26,13 @@ function recordingCanvas() {
     textBaseline: "top",
     imageSmoothingEnabled: true,
     clearRect: () => calls.push("clear"),
-    drawImage: () => calls.push(`draw smoothing=${String(surface.imageSmoothingEnabled)}`),
+    drawImage: (...args: unknown[]) => {
+      calls.push(`draw smoothing=${String(surface.imageSmoothingEnabled)}`);
+      draws.push(args.slice(1).map(Number));
+    },
     fillText: (text: string) => calls.push(`text ${text}`),
   };
-  return { stage, surface: surface as unknown as PaintSurface, calls, puts };
+  return { stage, surface: surface as unknown as PaintSurface, calls, puts, draws };
 }
 
 const theme = {
@@ -134,6 +139,31 @@ describe("heatmap painter", () => {
     expect(painter.paint(bucketsFor(values, "utilization"))).toBe(1);
     painter.setViewport(200, 250);
     expect(painter.paint(bucketsFor(values, "utilization"))).toBe(1);
+  });
+
+  it("draws onto a canvas as tall as the view, and copies the whole view when it scrolls", () => {
+    const tall = computeLayout(new Array<number>(64).fill(4), 100, 10);
+    const { stage, surface, draws } = recordingCanvas();
+    const painter = new HeatmapPainter(surface, stage);
+    painter.setLayout(tall, []);
+    painter.setTheme(theme);
+    const values = new Float32Array(256).fill(40);
+    painter.setViewport(200, 250, 200);
+    painter.paint(bucketsFor(values, "utilization"));
+    // Rows 200-250 of the layout land at the canvas's top.
+    expect(draws.at(-1)).toEqual([0, 200, 100, 50, 0, 0, 100, 50]);
+    const cell = must(
+      tall.cellY.findIndex((y) => y >= 210),
+      "a card in view",
+    );
+    values[cell] = 95;
+    painter.paint(bucketsFor(values, "utilization"));
+    const [x, y] = cellCorner(tall, cell);
+    expect(draws.at(-1)).toEqual([x, y, 10, 10, x, y - 200, 10, 10]);
+    // Scrolled by 20 rows with nothing changed: the canvas shows other rows, so all are copied.
+    painter.setViewport(220, 270, 220);
+    painter.paint(bucketsFor(values, "utilization"));
+    expect(draws.at(-1)).toEqual([0, 220, 100, 50, 0, 0, 100, 50]);
   });
 
   it("draws node labels after the copy, so the buffer cannot cover them", () => {

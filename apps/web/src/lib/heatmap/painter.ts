@@ -8,6 +8,10 @@
 // Only the band of the canvas in view is written and copied (P9: at 81,920 cards the canvas is about
 // four times the height of its scroll area); cards out of view keep their old colour in
 // `painted` and are written when a scroll brings them into view (`setViewport`, then `paint`).
+// The visible canvas itself is only as tall as the view (it stays in place while the area scrolls,
+// `setViewport`'s origin says which row of the layout is at its top): the browser hands the whole
+// canvas to its compositor on every frame that changes it, and at 81,920 cards a canvas of the
+// layout's full height made that copy most of an update's time (bench:heatmap --trace).
 import type { HeatmapLayout } from "./layout";
 import { NO_READING } from "./colour";
 
@@ -49,8 +53,11 @@ export class HeatmapPainter {
   private labels: readonly string[] = [];
   private theme: PaintTheme | null = null;
   private painted = new Uint16Array(0);
-  /** The rows of the canvas in view, in CSS pixels; everything until told otherwise. */
+  /** The rows of the layout in view, in CSS pixels; everything until told otherwise. */
   private view = { top: 0, bottom: Infinity };
+  /** The row of the layout at the visible canvas's top, and the one the last paint drew at. */
+  private originY = 0;
+  private paintedOriginY = 0;
   private image: ImageData | null = null;
   private pixels = new Uint32Array(0);
   private stride = 0;
@@ -86,9 +93,14 @@ export class HeatmapPainter {
     this.needsFullPaint = true;
   }
 
-  /** The rows of the canvas in view (CSS pixels); the next paint writes the cards there. */
-  setViewport(top: number, bottom: number): void {
+  /**
+   * The rows of the layout in view (CSS pixels), and the row at the visible canvas's top
+   * (`originY`); the next paint writes the cards in view, and copies the whole view when the
+   * canvas now shows other rows.
+   */
+  setViewport(top: number, bottom: number, originY = 0): void {
     this.view = { top: Math.max(0, top), bottom: Math.max(top, bottom) };
+    this.originY = Math.max(0, originY);
   }
 
   /** The packed pixel at (x, y) of the buffer, in CSS pixels (tests read the picture with it). */
@@ -102,6 +114,8 @@ export class HeatmapPainter {
     if (!layout || !theme || !image || buckets.length !== this.painted.length) return 0;
     const isFull = this.needsFullPaint;
     this.needsFullPaint = false;
+    const isMoved = this.originY !== this.paintedOriginY;
+    this.paintedOriginY = this.originY;
     if (isFull) this.painted.fill(UNPAINTED);
     // Labels spill past their block, so a fleet with labels (large cells, few cards: a short
     // canvas) is written and recopied whole.
@@ -114,7 +128,7 @@ export class HeatmapPainter {
       width: image.width,
       height: Math.min(view.bottom, image.height) - top,
     };
-    const rect = isFull || (layout.hasLabels && dirty.changed > 0) ? whole : dirty.rect;
+    const rect = isFull || isMoved || (layout.hasLabels && dirty.changed > 0) ? whole : dirty.rect;
     this.lastDirty = rect;
     if (rect.width > 0 && rect.height > 0) this.copy(layout, theme, image, rect);
     return dirty.changed;
@@ -160,16 +174,18 @@ export class HeatmapPainter {
     const { x, y, width, height } = rect;
     this.stage.put(image, x, y, width, height);
     const surface = this.surface;
+    const atY = y - this.originY;
     surface.imageSmoothingEnabled = false;
-    surface.clearRect(x, y, width, height);
-    surface.drawImage(this.stage.source, x, y, width, height, x, y, width, height);
+    surface.clearRect(x, atY, width, height);
+    surface.drawImage(this.stage.source, x, y, width, height, x, atY, width, height);
     if (!layout.hasLabels) return;
     surface.fillStyle = theme.labelStyle;
     surface.font = theme.labelFont;
     surface.textBaseline = "top";
     layout.blocks.forEach((block, index) => {
       const label = this.labels[index];
-      if (label) surface.fillText(label, block.x, block.y, Math.max(block.width, 40));
+      if (label)
+        surface.fillText(label, block.x, block.y - this.originY, Math.max(block.width, 40));
     });
   }
 }
