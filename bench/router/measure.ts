@@ -112,7 +112,10 @@ export interface Load {
   answers: number;
   p50Ms: number;
   p99Ms: number;
+  /** Connection errors and timeouts (no answer within `timeout`), as autocannon counts them. */
   errors: number;
+  /** Of the errors, requests with no answer within autocannon's `timeout` (10 s). */
+  timeouts: number;
   non2xx: number;
   /** Status → count, for the answers that were not 2xx. */
   refusals: Record<string, number>;
@@ -160,6 +163,7 @@ export async function load(
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors,
+    timeouts: result.timeouts,
     non2xx: result.non2xx,
     refusals: Object.fromEntries(
       Object.entries(result.statusCodeStats ?? {})

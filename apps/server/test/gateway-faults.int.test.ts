@@ -147,7 +147,7 @@ describe("the /v1 gateway under engine faults", () => {
     expect(made).toBeLessThanOrEqual(1.2 * requests);
   });
 
-  it("never counts clients that hang up before the answer against the replica's breaker", async () => {
+  it("never counts clients that hang up before the answer against the replica's breaker, and records them as 499", async () => {
     const chat = { model: "sim-slow", messages: [{ role: "user", content: "hi" }] };
     const hangUps = Array.from({ length: 8 }, () =>
       fetch(`${v1}/chat/completions`, {
@@ -166,6 +166,17 @@ describe("the /v1 gateway under engine faults", () => {
     expect(answer.status).toBe(200);
     const metrics = await (await fetch(`${server.apiUrl}/metrics`)).text();
     expect(metrics).toMatch(/^llmgw_gateway_endpoint_breaker_open\{model="sim-slow",[^}]*\} 0$/m);
+    // Each hang-up is the client's leaving (499), not an unreachable upstream (502): a 502 in the
+    // usage rows and metrics would tell an operator the replica failed.
+    await waitFor(
+      async () =>
+        /^llmgw_gateway_requests_total\{model="sim-slow",status="499"\} 8$/m.test(
+          await (await fetch(`${server.apiUrl}/metrics`)).text(),
+        ),
+      { what: "eight 499s for sim-slow in the gateway's metrics", timeoutMs: 10_000 },
+    );
+    const after = await (await fetch(`${server.apiUrl}/metrics`)).text();
+    expect(after).not.toMatch(/^llmgw_gateway_requests_total\{model="sim-slow",status="502"\}/m);
   });
 
   it("does not retry a stream that breaks after its first bytes, and ends it with an explicit error", async () => {

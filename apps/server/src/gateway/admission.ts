@@ -3,7 +3,7 @@
 // queue's size and for at most the queue's wait. A full queue or a wait past the limit is a 429
 // with Retry-After naming the model, never a 5xx. A model with no endpoint is not queued here: the
 // gateway answers at once why it cannot serve.
-import { GatewayError } from "./errors";
+import { clientLeft, GatewayError } from "./errors";
 
 export interface AdmissionPolicy {
   /** Requests that may wait per model. */
@@ -77,9 +77,7 @@ export class AdmissionQueues {
       }, this.policy.maxWaitMs);
       const onAbort = () => {
         this.drop(queue, waiter);
-        waiter.refuse(
-          new GatewayError(499, "the client left", "invalid_request_error", "client_closed"),
-        );
+        waiter.refuse(clientLeft());
       };
       const cleanup = () => {
         clearTimeout(timer);

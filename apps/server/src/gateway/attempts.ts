@@ -6,7 +6,7 @@ import { checkOutboundUrl, isEndpointFailure, type RetryBudget } from "@llmgw/do
 import { deriveReplicaKey } from "@llmgw/engines";
 import type { Dispatcher } from "undici";
 import type { Endpoint, EndpointPool } from "./endpoints";
-import { GatewayError } from "./errors";
+import { clientLeft, GatewayError } from "./errors";
 import { externalKeyOf, type ExternalKeyDeps } from "./external";
 import { withModel } from "./fallbacks";
 import type { RequestTrace } from "./request-trace";
@@ -174,6 +174,10 @@ async function finalAnswer(
   noEndpoint: () => GatewayError,
   deps: ForwardDeps,
 ): Promise<Answer> {
+  if (job.signal.aborted) {
+    if (kept) await kept.result.body.dump().catch(() => undefined);
+    throw clientLeft();
+  }
   // A replica's 5xx, or the provider's own answer when the model has a single key, goes through.
   if (kept && (!kept.endpoint.external || kept.endpoint.external.keyCount === 1)) return kept;
   if (kept) await kept.result.body.dump().catch(() => undefined);

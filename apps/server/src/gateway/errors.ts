@@ -20,6 +20,14 @@ export class GatewayError extends Error {
   }
 }
 
+/**
+ * The client hung up before its answer began: recorded as 499, its own doing, never as a failure
+ * of the endpoint or the gateway (a 502 there would tell an operator the replica failed).
+ */
+export function clientLeft(): GatewayError {
+  return new GatewayError(499, "the client left", "invalid_request_error", "client_closed");
+}
+
 export function sendGatewayError(
   res: ServerResponse,
   error: GatewayError,

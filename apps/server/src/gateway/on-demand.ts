@@ -6,7 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { FleetView } from "../fleet/fleet-view";
 import type { DemandSink } from "../reconcile/demand";
 import type { EndpointPool } from "./endpoints";
-import { GatewayError } from "./errors";
+import { clientLeft, GatewayError } from "./errors";
 
 const POLL_MS = 200;
 
@@ -52,7 +52,7 @@ export async function awaitOnDemand(
       );
     }
     await sleep(Math.min(POLL_MS, deps.waitMs - waitedMs), undefined, { signal }).catch(() => {
-      throw new GatewayError(499, "the client left", "invalid_request_error", "client_closed");
+      throw clientLeft();
     });
     // The request is still asking: keep the demand fresh while it waits.
     deps.demand.record(model, deps.nowMs());
