@@ -54,6 +54,12 @@ export interface ConnectionOptions {
   register: () => RegisterInit;
   /** Samples what a heartbeat carries; sent_at_ms is filled in here. */
   heartbeat: () => Promise<HeartbeatContent>;
+  /**
+   * The replicas' level, read at the moment a heartbeat is sent, after its sampling's awaits: a
+   * level read before them could be older than a status sent meanwhile, and would set a replica
+   * the server already knows as ready back to starting until the next beat.
+   */
+  replicaLevel?: () => ReplicaStatusInit[];
   logger: Logger;
   random: RandomFn;
   nowMs: () => number;

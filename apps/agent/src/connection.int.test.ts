@@ -7,6 +7,7 @@ import {
   encodeEnvelope,
   type Envelope,
   type EnvelopeInit,
+  ReplicaPhase,
 } from "@llmgw/proto";
 import { must } from "@llmgw/domain";
 import { afterEach, describe, expect, it } from "vitest";
@@ -14,6 +15,7 @@ import WebSocket, { WebSocketServer } from "ws";
 import { AgentConnection } from "./connection";
 import { buildHeartbeat, buildRegister, simulatedInventory } from "./inventory";
 import { createLogger, LogRing } from "./log-ring";
+import type { ReplicaStatusInit } from "./replicas/replica-deps";
 
 /** Every frame the server received, per connection, in order. */
 interface ServerSide {
@@ -67,7 +69,10 @@ function send(socket: WebSocket, init: EnvelopeInit): void {
   socket.send(encodeEnvelope(init));
 }
 
-function startAgent(serverUrls: string[]) {
+function startAgent(
+  serverUrls: string[],
+  beat?: Pick<ConstructorParameters<typeof AgentConnection>[0], "heartbeat" | "replicaLevel">,
+) {
   const ring = new LogRing();
   const logger = createLogger({ ring, write: () => {}, nowMs: Date.now });
   const config = {
@@ -81,6 +86,7 @@ function startAgent(serverUrls: string[]) {
     serverUrls,
     register: () => buildRegister(config, "node-id-1", inventory),
     heartbeat: () => buildHeartbeat(inventory),
+    ...beat,
     logger,
     // Zero jitter: every backoff delay is 0 ms, so reconnects happen at once in the test.
     random: () => 0,
@@ -165,6 +171,36 @@ describe("AgentConnection against a real WebSocket server", () => {
       "socket closed on the server",
       () => side.sockets[3]?.readyState === WebSocket.CLOSED,
     );
+  });
+
+  it("sends the replicas' level as it is when the beat leaves, not as it was before its sampling", async () => {
+    const side = await startServer();
+    let level: ReplicaStatusInit[] = [{ replicaId: "r1", phase: ReplicaPhase.STARTING }];
+    let sampling: (() => void) | undefined;
+    const { connection } = startAgent([side.url], {
+      // The sampling (nvidia-smi on a real node) takes a while; the replica is ready meanwhile.
+      heartbeat: async () => {
+        await new Promise<void>((resolve) => (sampling = resolve));
+        return { gpus: [] };
+      },
+      replicaLevel: () => level,
+    });
+    const registerFrame = await waitFor("register", () => side.frames[0]?.[0]);
+    send(must(side.sockets[0], "socket"), {
+      requestId: registerFrame.requestId,
+      msg: { case: "registerAck", value: { nodeId: "node-id-1", heartbeatIntervalMs: 100 } },
+    });
+    await waitFor("a heartbeat sampling", () => sampling !== undefined);
+    level = [{ replicaId: "r1", phase: ReplicaPhase.READY }];
+    sampling?.();
+    const beat = await waitFor("the heartbeat", () =>
+      side.frames[0]?.find((frame) => frame.msg.case === "heartbeat"),
+    );
+    if (beat.msg.case !== "heartbeat") throw new Error("unreachable");
+    expect(beat.msg.value.replicas.map((r) => [r.replicaId, r.phase])).toEqual([
+      ["r1", ReplicaPhase.READY],
+    ]);
+    await connection.stop();
   });
 
   it("tries the addresses in turn when the first is down", async () => {

@@ -130,7 +130,8 @@ export async function runAgent(
       heartbeat: async () => ({
         ...(await buildHeartbeat(
           inventory,
-          runtime.supervisor.statuses(),
+          // The level is read when the beat is sent (replicaLevel), not before its samples.
+          [],
           memoryRead.current(),
           runtime.installs.reports(),
           runtime.weights.configs.takeFresh(),
@@ -138,6 +139,7 @@ export async function runAgent(
         ...(await networkRate()),
         engineBuild: engineBuild.report(),
       }),
+      replicaLevel: () => runtime.supervisor.statuses(),
       logger,
       random: deps.random,
       nowMs: deps.nowMs,
