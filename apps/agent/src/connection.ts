@@ -298,12 +298,10 @@ export class AgentConnection {
   private async sendHeartbeat(session: Session): Promise<void> {
     try {
       const heartbeat = await this.options.heartbeat();
-      // Nothing awaits between reading the level and sending it (see replicaLevel).
-      const level = this.options.replicaLevel;
-      const replicas = level ? { replicas: level() } : {};
+      const replicas = this.options.replicaLevel?.() ?? heartbeat.replicas;
       const sentAtMs = BigInt(this.options.nowMs());
       this.send(session, {
-        msg: { case: "heartbeat", value: { ...heartbeat, ...replicas, sentAtMs } },
+        msg: { case: "heartbeat", value: { ...heartbeat, replicas, sentAtMs } },
       });
     } catch (error) {
       this.options.logger.warn("heartbeat skipped", { why: messageOf(error) });
