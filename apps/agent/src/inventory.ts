@@ -159,15 +159,15 @@ export function buildRegister(
   };
 }
 
+/** The sampled part of a heartbeat; the replicas' level is added when it is sent (replicaLevel). */
 export async function buildHeartbeat(
   inventory: Inventory,
-  replicas: ReplicaStatusInit[] = [],
   memoryReadBytesPerSecond?: number,
   engineInstalls: EngineInstall[] = [],
   sourceConfigs: SourceConfigReport[] = [],
 ): Promise<HeartbeatContent> {
   const { gpus, host } = await inventory.sample();
-  return { gpus, ...host, replicas, memoryReadBytesPerSecond, engineInstalls, sourceConfigs };
+  return { gpus, ...host, memoryReadBytesPerSecond, engineInstalls, sourceConfigs };
 }
 
 function dropUndefined<T extends object>(value: T): T {

@@ -130,8 +130,6 @@ export async function runAgent(
       heartbeat: async () => ({
         ...(await buildHeartbeat(
           inventory,
-          // The level is read when the beat is sent (replicaLevel), not before its samples.
-          [],
           memoryRead.current(),
           runtime.installs.reports(),
           runtime.weights.configs.takeFresh(),

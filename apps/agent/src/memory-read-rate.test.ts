@@ -67,7 +67,7 @@ describe("buildHeartbeat", () => {
       engines: [],
       sample: async () => ({ gpus: [], host: {} }),
     };
-    expect((await buildHeartbeat(inventory, [], 5e10)).memoryReadBytesPerSecond).toBe(5e10);
+    expect((await buildHeartbeat(inventory, 5e10)).memoryReadBytesPerSecond).toBe(5e10);
     expect((await buildHeartbeat(inventory)).memoryReadBytesPerSecond).toBeUndefined();
   });
 });
