@@ -14,7 +14,7 @@ import { startControlPlane } from "./reconcile/control-plane";
 import { SealError } from "./seal/seal";
 import { loadFacility } from "./fleet/facility-store";
 import { FleetRegistry } from "./fleet/registry";
-import { startStallWatch } from "./fleet/stall-watch";
+import { registerStallMetrics, startStallWatch } from "./fleet/stall-watch";
 import { storedNodeRows } from "./fleet/stored-node-rows";
 import { createInventoryWriter } from "./fleet/inventory";
 import { startLivenessSweep } from "./fleet/liveness-sweep";
@@ -182,6 +182,7 @@ async function startLeading(
   const metrics = createMetrics(api.services.nodes, plane.fleet, api.services.quotas);
   registerCertificateMetrics(metrics.registry, pki);
   registerLeaderMetrics(metrics.registry, elector);
+  registerStallMetrics(metrics.registry, stalls);
   registerMirrorMetrics(metrics.registry, mirrors);
   const gateway = startGateway({
     ...{ db, fleet: plane.fleet, demand: plane.demand, replicaSecret: plane.replicaSecret },

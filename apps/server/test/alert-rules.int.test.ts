@@ -50,6 +50,7 @@ describe("the shipped alert rules", () => {
         "ModelQueueFull",
         "NodeCertificateExpiringSoon",
         "CapacityAtLimit",
+        "ControlPlaneStalling",
       ]),
     );
   });

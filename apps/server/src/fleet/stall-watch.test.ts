@@ -5,7 +5,8 @@ import { create, RegisterSchema } from "@llmgw/proto";
 import { DEFAULT_LIVENESS, nodeLiveness } from "@llmgw/domain";
 import { reconcileNodes } from "./placement-nodes";
 import { FleetRegistry } from "./registry";
-import { startStallWatch, type StallWatch } from "./stall-watch";
+import { Registry } from "prom-client";
+import { registerStallMetrics, startStallWatch, type StallWatch } from "./stall-watch";
 
 let clockMs = 0;
 let watch: StallWatch | undefined;
@@ -73,5 +74,21 @@ describe("stall watch", () => {
     const registry = new FleetRegistry();
     const live = registry.connect(create(RegisterSchema, { nodeId: "n", nodeName: "n" }), 1, 0);
     expect(registry.heard(live)).toEqual({ isConnected: true, lastSeenMs: 0 });
+  });
+
+  it("exports the excused time, so an operator sees liveness judged late", async () => {
+    const { runFor } = fleetWithWatch();
+    const metrics = new Registry();
+    if (watch) registerStallMetrics(metrics, watch);
+    const stalled = async () =>
+      (await metrics.getSingleMetric("llmgw_server_stalled_seconds_total")?.get())?.values[0]
+        ?.value;
+    runFor(2_000);
+    expect(await stalled()).toBe(0);
+    clockMs += 30_000;
+    expect(await stalled()).toBe(29.5);
+    runFor(1_000);
+    clockMs += 2_000;
+    expect(await stalled()).toBe(31);
   });
 });

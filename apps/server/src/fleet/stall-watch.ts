@@ -5,7 +5,9 @@
 // rebuilt every replica of the fleet elsewhere at once (bench:console at 2,000 nodes on a loaded
 // machine: 28,224 replicas in the book for 4,000 wanted), and the rebuilds loaded the server further.
 // A short timer notes how late it runs; the lateness beyond a tolerance is excused, and liveness
-// counts a node's silence only while the server was able to listen.
+// counts a node's silence only while the server was able to listen. The excused time is exported
+// (llmgw_server_stalled_seconds_total): while it grows, a node that really died is noticed late.
+import { Counter, type Registry } from "prom-client";
 
 /** How often the watch looks at the clock while nothing else asks it. */
 const TICK_MS = 100;
@@ -40,4 +42,17 @@ export function startStallWatch(nowMs: () => number): StallWatch {
   const timer = setInterval(attend, TICK_MS);
   timer.unref();
   return { attend, stop: () => clearInterval(timer) };
+}
+
+/** Exports the stall time excused so far, read from the watch when scraped. */
+export function registerStallMetrics(registry: Registry, watch: StallWatch): void {
+  new Counter({
+    name: "llmgw_server_stalled_seconds_total",
+    help: "Time this control plane could not run (gaps over 500 ms between its clock checks), excused from its nodes' silence while it lasted.",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(watch.attend() / 1_000);
+    },
+  });
 }
