@@ -4,7 +4,7 @@
 // import them without importing each other in a circle.
 import type { DomainCounts } from "./domain-counts";
 import type { ModelCounts } from "./model-counts";
-import type { NodeRejection, PlacementNode } from "./types";
+import type { NodeRejection, PlacementNode, PlacementRequest } from "./types";
 
 export interface NodeUsage {
   node: PlacementNode;
@@ -121,8 +121,30 @@ export interface Fleet {
   indexes: CandidateIndexes;
   /** Bumped by every change, so a cached refusal is reused only while nothing has moved. */
   version: number;
+  /** The model of the replica added last (see SearchResume). */
+  lastModel: string | undefined;
+  /** Where the last search through a class's ordered lists stopped; see search.ts. */
+  resume: SearchResume;
   /** Refusals already explained at `version`, by request shape. */
   refusals: { version: number; byShape: Map<string, Refusal> };
+}
+
+/**
+ * Where a search for one node through a class's ordered lists stopped: every node it passed
+ * before `at` (in bucket `free`) was refused or set apart. A model's asks come one after another
+ * with the same request, and what changes between them is a replica of that model added: its
+ * nodes then hold the model and its racks and PDUs are near it (set apart), and it only takes
+ * cards, memory, cores and watts. So nothing passed over can pass for the next ask, which starts
+ * here instead of at the front; at 10,000 nodes the front of the lists is the model's own racks.
+ */
+export interface SearchResume {
+  request: PlacementRequest | undefined;
+  index: OrderedNodes | undefined;
+  /** The fleet's version when the search ran. */
+  version: number;
+  free: number;
+  /** The node the search stopped at; undefined when it read every list to the end. */
+  at: NodeUsage | undefined;
 }
 
 /**

@@ -143,6 +143,8 @@ export function buildFleet(
     near: { model: undefined, serial: 0 },
     indexes: { byClass: new Map(), cpu: new Map() },
     version: 0,
+    lastModel: undefined,
+    resume: { request: undefined, index: undefined, version: 0, free: 0, at: undefined },
     refusals: { version: 0, byShape: new Map() },
   };
   nodes.forEach((node, position) => addNode(fleet, indexNode(node, position)));
@@ -205,6 +207,10 @@ export function clearFleet(fleet: Fleet): void {
   fleet.indexes.byClass.clear();
   fleet.indexes.cpu.clear();
   fleet.version = 0;
+  fleet.lastModel = undefined;
+  fleet.resume.request = undefined;
+  fleet.resume.index = undefined;
+  fleet.resume.at = undefined;
   fleet.refusals = { version: 0, byShape: new Map() };
 }
 
@@ -231,6 +237,7 @@ function noteModel(fleet: Fleet, usage: NodeUsage, model: string): void {
 /** Counts a replica against its nodes; shards on nodes the fleet does not know are ignored. */
 export function addReplica(fleet: Fleet, replica: ExistingReplica): void {
   fleet.version += 1;
+  fleet.lastModel = replica.model;
   for (const shard of replica.shards) {
     const usage = fleet.byId.get(shard.nodeId);
     if (!usage) continue;
