@@ -2,7 +2,7 @@
 // from them (Fleet), and the candidate lists ordered by score (CandidateIndexes). They live apart
 // from the code that builds and updates them so that fleet.ts, node-index.ts and sorted-nodes.ts
 // import them without importing each other in a circle.
-import type { DomainCounts } from "./domain-counts";
+import type { DomainCounts, DomainsByModel } from "./domain-counts";
 import type { ModelCounts } from "./model-counts";
 import type { NodeRejection, PlacementNode, PlacementRequest } from "./types";
 
@@ -55,6 +55,9 @@ export interface NodeUsage {
 /** A spread domain's mark: equal to NearModel.serial while it holds a replica of NearModel.model. */
 export interface DomainMark {
   stamp: number;
+  /** While marked: the domain's place in the model's lists (ModelDomains) and its count there. */
+  at: number;
+  count: number;
 }
 
 /**
@@ -107,11 +110,14 @@ export interface Fleet {
   drawWattsByDomain: Map<string, number>;
   /** Spread domain (`rack=r12`) → its nodes. */
   nodesByDomain: Map<string, NodeUsage[]>;
-  /** Spread domain → replicas per model in it. */
+  /** Spread domain → replicas per model in it: a view of domainsByModel. */
   domainModelCounts: Map<string, DomainCounts>;
+  /** Model → the racks and PDUs holding its replicas, with how many each: the spread counts. */
+  domainsByModel: DomainsByModel;
   /**
    * Model → the racks and PDUs holding a replica of it: their nodes score worse for it than the
    * index says. Domains, not their nodes: a replica marks two names, not every node of its rack.
+   * Each list is the one domainsByModel keeps for the model.
    */
   domainsNearModel: Map<string, string[]>;
   /** Spread domain → its mark, made with its counts and shared by its nodes. */

@@ -138,6 +138,7 @@ export function buildFleet(
     nodesByDomain: new Map(),
     drawWattsByDomain: new Map(),
     domainModelCounts: new Map(),
+    domainsByModel: new Map(),
     domainsNearModel: new Map(),
     domainMarks: new Map(),
     near: { model: undefined, serial: 0 },
@@ -201,8 +202,8 @@ export function clearFleet(fleet: Fleet): void {
   fleet.domainsNearModel.clear();
   // No domain holds a replica now: the next search marks its model's domains under a new serial.
   fleet.near.model = undefined;
-  // Emptied in place, keeping their tables: each node's spreadCounts holds these very counts.
-  for (const counts of fleet.domainModelCounts.values()) counts.clear();
+  // Each node's spreadCounts are views of these lists, so they read as empty too.
+  fleet.domainsByModel.clear();
   fleet.indexes.roleLabel = undefined;
   fleet.indexes.byClass.clear();
   fleet.indexes.cpu.clear();
