@@ -50,6 +50,8 @@ export interface NodeUsage {
   spreadCounts: readonly DomainCounts[];
   /** The marks of `spreadDomains`, in the same order, shared like spreadCounts (see NearModel). */
   spreadMarks: readonly DomainMark[];
+  /** Another node of the same id came later in the input: `byId` finds that one, not this. */
+  isShadowed: boolean;
 }
 
 /** A spread domain's mark: equal to NearModel.serial while it holds a replica of NearModel.model. */

@@ -3,13 +3,14 @@
 // refusal keeps every profile's reasons so explain-placement can show why none was used.
 import type { ModelDefinition, ModelProfile } from "../catalog/model-definition";
 import { addReplica, buildFleet } from "./fleet";
-import type { Fleet } from "./fleet-types";
-import { placeOne } from "./place";
+import type { Fleet, NodeUsage } from "./fleet-types";
+import { placeOne, type ChosenNodes } from "./place";
 import { placementRequestFor } from "./request";
 import {
   DEFAULT_PLACEMENT_POLICY,
   type NodeRejection,
   type PlacementInput,
+  type PlacementNode,
   type PlacementRequest,
   type ReplicaShard,
 } from "./types";
@@ -39,6 +40,11 @@ export type PlacementAdmission = (
   model: ModelDefinition,
   profile: ModelProfile,
   shards: readonly ReplicaShard[],
+  /**
+   * The shards' nodes, in shard order (the first `shards.length`), so none is looked up by id;
+   * undefined for a node whose id a later node of the input shares (look that one up).
+   */
+  nodes: readonly (PlacementNode | undefined)[],
 ) => string | null;
 
 /**
@@ -57,6 +63,9 @@ export function placeModelReplicas(
   const policy = input.policy ?? DEFAULT_PLACEMENT_POLICY;
   fleet ??= buildFleet(input.nodes, input.replicas);
   const requests: ProfileRequests = { model: undefined, role: undefined, byProfile: [] };
+  // The records each placement chose and their nodes, written over placement by placement.
+  const chosen: ChosenNodes = { usages: [], size: 0 };
+  const chosenNodes: (PlacementNode | undefined)[] = [];
   return asks.map(({ model, replicaId, preferredRole }): ModelPlacementResult => {
     // Made at the first refusal: most asks are placed by their first profile and need none.
     let refusals: { profile: string; summary: string; rejections: NodeRejection[] }[] | undefined;
@@ -72,9 +81,9 @@ export function placeModelReplicas(
       asked.replicaId = replicaId;
       if (preferred !== null) preferred.replicaId = replicaId;
       // The preferred nodes first; no room there is no refusal: the profile's own try decides.
-      const onPreferred = preferred === null ? null : placeOne(fleet, policy, preferred);
+      const onPreferred = preferred === null ? null : placeOne(fleet, policy, preferred, chosen);
       const request = preferred !== null && onPreferred?.ok ? preferred : asked;
-      const result = onPreferred?.ok ? onPreferred : placeOne(fleet, policy, asked);
+      const result = onPreferred?.ok ? onPreferred : placeOne(fleet, policy, asked, chosen);
       if (!result.ok) {
         (refusals ??= []).push({
           profile: profile.name,
@@ -83,21 +92,26 @@ export function placeModelReplicas(
         });
         continue;
       }
-      const refusal = admit?.(model, profile, result.shards) ?? null;
+      for (let shard = 0; shard < chosen.size; shard += 1) {
+        const usage = chosen.usages[shard] as NodeUsage;
+        chosenNodes[shard] = usage.isShadowed ? undefined : usage.node;
+      }
+      const refusal = admit?.(model, profile, result.shards, chosenNodes) ?? null;
       if (refusal !== null) {
         const summary = `model "${model.name}" profile "${profile.name}": ${refusal}`;
         (refusals ??= []).push({ profile: profile.name, summary, rejections: [] });
         continue;
       }
       const { memoryGb, cpuCores, drawWattsPerCard } = request;
-      addReplica(fleet, {
+      const placed = {
         id: replicaId,
         model: model.name,
         shards: result.shards,
         memoryGb,
         cpuCores,
         drawWattsPerCard,
-      });
+      };
+      addReplica(fleet, placed, chosen.usages);
       // Built whole in one of two shapes: a spread of the result was a slow copy per placement,
       // and a class added afterwards moved the fields into a store of their own, another record.
       const { shards, gpuClass } = result;

@@ -4,6 +4,7 @@
 // replicas are added, like the per-node counts.
 import { domainOf, type DomainKind } from "../facility/domains";
 import { countInDomain, DomainCounts } from "./domain-counts";
+import { isRecordOf } from "./node-index";
 import type { DomainMark, Fleet, NodeUsage } from "./fleet-types";
 import type { ExistingReplica, PlacementNode } from "./types";
 
@@ -47,11 +48,16 @@ export function domainMark(fleet: Fleet, domain: string): DomainMark {
  * set to count each domain once (a node names each kind once), and most replicas are on one node:
  * a set per placement was a large part of what noting one allocated.
  */
-export function noteSpread(fleet: Fleet, replica: ExistingReplica): void {
+export function noteSpread(
+  fleet: Fleet,
+  replica: ExistingReplica,
+  usages?: readonly NodeUsage[],
+): void {
   const only = replica.shards.length === 1 ? replica.shards[0] : undefined;
   if (only !== undefined) {
     // The node's own marks for its domains are the fleet's: no lookup by the domain's name.
-    const usage = fleet.byId.get(only.nodeId);
+    const known = usages?.[0];
+    const usage = isRecordOf(known, only.nodeId) ? known : fleet.byId.get(only.nodeId);
     if (usage === undefined) return;
     const domains = usage.spreadDomains;
     for (let at = 0; at < domains.length; at += 1)
