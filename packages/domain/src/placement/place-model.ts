@@ -8,6 +8,7 @@ import { placeOne, type ChosenNodes } from "./place";
 import { placementRequestFor } from "./request";
 import {
   DEFAULT_PLACEMENT_POLICY,
+  type ExistingReplica,
   type NodeRejection,
   type PlacementInput,
   type PlacementNode,
@@ -66,6 +67,15 @@ export function placeModelReplicas(
   // The records each placement chose and their nodes, written over placement by placement.
   const chosen: ChosenNodes = { usages: [], size: 0 };
   const chosenNodes: (PlacementNode | undefined)[] = [];
+  // What addReplica counts, written over for each placement: it keeps no record of it.
+  const placed: ExistingReplica = {
+    id: "",
+    model: "",
+    shards: [],
+    memoryGb: 0,
+    cpuCores: 0,
+    drawWattsPerCard: undefined,
+  };
   return asks.map(({ model, replicaId, preferredRole }): ModelPlacementResult => {
     // Made at the first refusal: most asks are placed by their first profile and need none.
     let refusals: { profile: string; summary: string; rejections: NodeRejection[] }[] | undefined;
@@ -102,15 +112,12 @@ export function placeModelReplicas(
         (refusals ??= []).push({ profile: profile.name, summary, rejections: [] });
         continue;
       }
-      const { memoryGb, cpuCores, drawWattsPerCard } = request;
-      const placed = {
-        id: replicaId,
-        model: model.name,
-        shards: result.shards,
-        memoryGb,
-        cpuCores,
-        drawWattsPerCard,
-      };
+      placed.id = replicaId;
+      placed.model = model.name;
+      placed.shards = result.shards;
+      placed.memoryGb = request.memoryGb;
+      placed.cpuCores = request.cpuCores;
+      placed.drawWattsPerCard = request.drawWattsPerCard;
       addReplica(fleet, placed, chosen.usages);
       // Built whole in one of two shapes: a spread of the result was a slow copy per placement,
       // and a class added afterwards moved the fields into a store of their own, another record.
