@@ -9,7 +9,7 @@
 import type { DomainMark } from "./fleet-types";
 
 /** One model's racks and PDUs: parallel lists, a domain's place fixed once it is added. */
-export interface ModelDomains {
+interface ModelDomains {
   domains: string[];
   counts: number[];
   /** Each domain's mark, so marking the model's domains looks up no names. */
