@@ -64,18 +64,7 @@ export function placeModelReplicas(
   const policy = input.policy ?? DEFAULT_PLACEMENT_POLICY;
   fleet ??= buildFleet(input.nodes, input.replicas);
   const requests: ProfileRequests = { model: undefined, role: undefined, byProfile: [] };
-  // The records each placement chose and their nodes, written over placement by placement.
-  const chosen: ChosenNodes = { usages: [], size: 0 };
-  const chosenNodes: (PlacementNode | undefined)[] = [];
-  // What addReplica counts, written over for each placement: it keeps no record of it.
-  const placed: ExistingReplica = {
-    id: "",
-    model: "",
-    shards: [],
-    memoryGb: 0,
-    cpuCores: 0,
-    drawWattsPerCard: undefined,
-  };
+  const scratch = newScratch();
   return asks.map(({ model, replicaId, preferredRole }): ModelPlacementResult => {
     // Made at the first refusal: most asks are placed by their first profile and need none.
     let refusals: { profile: string; summary: string; rejections: NodeRejection[] }[] | undefined;
@@ -91,9 +80,10 @@ export function placeModelReplicas(
       asked.replicaId = replicaId;
       if (preferred !== null) preferred.replicaId = replicaId;
       // The preferred nodes first; no room there is no refusal: the profile's own try decides.
-      const onPreferred = preferred === null ? null : placeOne(fleet, policy, preferred, chosen);
+      const onPreferred =
+        preferred === null ? null : placeOne(fleet, policy, preferred, scratch.chosen);
       const request = preferred !== null && onPreferred?.ok ? preferred : asked;
-      const result = onPreferred?.ok ? onPreferred : placeOne(fleet, policy, asked, chosen);
+      const result = onPreferred?.ok ? onPreferred : placeOne(fleet, policy, asked, scratch.chosen);
       if (!result.ok) {
         (refusals ??= []).push({
           profile: profile.name,
@@ -102,23 +92,13 @@ export function placeModelReplicas(
         });
         continue;
       }
-      for (let shard = 0; shard < chosen.size; shard += 1) {
-        const usage = chosen.usages[shard] as NodeUsage;
-        chosenNodes[shard] = usage.isShadowed ? undefined : usage.node;
-      }
-      const refusal = admit?.(model, profile, result.shards, chosenNodes) ?? null;
+      const refusal = admit?.(model, profile, result.shards, chosenNodesOf(scratch)) ?? null;
       if (refusal !== null) {
         const summary = `model "${model.name}" profile "${profile.name}": ${refusal}`;
         (refusals ??= []).push({ profile: profile.name, summary, rejections: [] });
         continue;
       }
-      placed.id = replicaId;
-      placed.model = model.name;
-      placed.shards = result.shards;
-      placed.memoryGb = request.memoryGb;
-      placed.cpuCores = request.cpuCores;
-      placed.drawWattsPerCard = request.drawWattsPerCard;
-      addReplica(fleet, placed, chosen.usages);
+      addPlaced(fleet, scratch, request, result.shards);
       // Built whole in one of two shapes: a spread of the result was a slow copy per placement,
       // and a class added afterwards moved the fields into a store of their own, another record.
       const { shards, gpuClass } = result;
@@ -130,6 +110,57 @@ export function placeModelReplicas(
     const summary = profiles.map((refusal) => refusal.summary).join("; ");
     return { ok: false, replicaId, summary, profiles };
   });
+}
+
+/** What one call writes over placement by placement, so a placement allocates none of it. */
+interface Scratch {
+  /** The node records the placement chose, one per shard. */
+  chosen: ChosenNodes;
+  /** Their nodes, for the admission; undefined for a record whose id a later node shares. */
+  nodes: (PlacementNode | undefined)[];
+  /** The replica addReplica counts: it keeps no record of it. */
+  placed: ExistingReplica;
+}
+
+function newScratch(): Scratch {
+  return {
+    chosen: { usages: [], size: 0 },
+    nodes: [],
+    placed: {
+      id: "",
+      model: "",
+      shards: [],
+      memoryGb: 0,
+      cpuCores: 0,
+      drawWattsPerCard: undefined,
+    },
+  };
+}
+
+function chosenNodesOf(scratch: Scratch): readonly (PlacementNode | undefined)[] {
+  const { chosen, nodes } = scratch;
+  for (let shard = 0; shard < chosen.size; shard += 1) {
+    const usage = chosen.usages[shard] as NodeUsage;
+    nodes[shard] = usage.isShadowed ? undefined : usage.node;
+  }
+  return nodes;
+}
+
+/** Counts the placement just made in the fleet, on the records it chose. */
+function addPlaced(
+  fleet: Fleet,
+  scratch: Scratch,
+  request: PlacementRequest,
+  shards: ReplicaShard[],
+): void {
+  const { placed } = scratch;
+  placed.id = request.replicaId;
+  placed.model = request.model;
+  placed.shards = shards;
+  placed.memoryGb = request.memoryGb;
+  placed.cpuCores = request.cpuCores;
+  placed.drawWattsPerCard = request.drawWattsPerCard;
+  addReplica(fleet, placed, scratch.chosen.usages);
 }
 
 /**
