@@ -52,8 +52,6 @@ export interface NodeUsage {
   spreadMarks: readonly DomainMark[];
   /** Another node of the same id came later in the input: `byId` finds that one, not this. */
   isShadowed: boolean;
-  /** Equal to NearModel.serial while the node holds a replica of NearModel.model. */
-  modelStamp: number;
 }
 
 /** A spread domain's mark: equal to NearModel.serial while it holds a replica of NearModel.model. */

@@ -70,7 +70,6 @@ function indexNode(node: PlacementNode, position: number): NodeUsage {
     spreadCounts: NO_COUNTS,
     spreadMarks: NO_MARKS,
     isShadowed: false,
-    modelStamp: 0,
   };
 }
 
@@ -235,8 +234,6 @@ function holdCard(usage: NodeUsage, cardIndex: number, replicaId: string): void 
 }
 
 function noteModel(fleet: Fleet, usage: NodeUsage, model: string): void {
-  // The node's stamp says it holds the marked model (see holdsModel); markNear stamps the rest.
-  if (fleet.near.model === model) usage.modelStamp = fleet.near.serial;
   usage.modelCounts ??= new ModelCounts();
   if (usage.modelCounts.add(model) === 0) pushTo(fleet.nodesByModel, model, usage);
 }

@@ -17,7 +17,7 @@ import {
   scoreNode,
   type Score,
 } from "./score";
-import { holdsModel, isNearModel, nodesNearModel } from "./spread";
+import { isNearModel, nodesNearModel } from "./spread";
 import type { PlacementPolicy, PlacementRequest } from "./types";
 
 export interface Fit {
@@ -59,7 +59,7 @@ function byRank(a: RankedFit, b: RankedFit): number {
 
 function isSetApart(fleet: Fleet, usage: NodeUsage, request: PlacementRequest): boolean {
   return (
-    holdsModel(fleet, usage, request.model) ||
+    usage.modelCounts?.has(request.model) === true ||
     usage.cachedSources.has(request.source) ||
     isNearModel(fleet, usage, request.model)
   );
@@ -253,7 +253,7 @@ function weighEach(
 // Each node is weighed by one pass only: a node near the model (its rack or PDU holds a replica)
 // by the near pass, one holding the model but in no such domain by the model pass.
 const withoutModel = (fleet: Fleet, usage: NodeUsage, request: PlacementRequest) =>
-  !holdsModel(fleet, usage, request.model) && !isNearModel(fleet, usage, request.model);
+  usage.modelCounts?.has(request.model) !== true && !isNearModel(fleet, usage, request.model);
 const withoutModelOrWeights = (fleet: Fleet, usage: NodeUsage, request: PlacementRequest) =>
   withoutModel(fleet, usage, request) && !usage.cachedSources.has(request.source);
 const notNear = (fleet: Fleet, usage: NodeUsage, request: PlacementRequest) =>

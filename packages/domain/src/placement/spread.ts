@@ -10,7 +10,6 @@ import type { ExistingReplica, PlacementNode } from "./types";
 
 const SPREAD_KINDS: readonly DomainKind[] = ["rack", "pdu"];
 const NO_DOMAINS: readonly string[] = [];
-const NO_NODES: readonly NodeUsage[] = [];
 
 /** The node's rack and PDU as `rack=r12`, `pdu=p7`; most nodes name none and share one value. */
 export function spreadDomainsOf(node: PlacementNode): readonly string[] {
@@ -99,7 +98,6 @@ function markNear(fleet: Fleet, model: string): number {
   if (near.model === model) return near.serial;
   near.model = model;
   near.serial += 1;
-  for (const usage of fleet.nodesByModel.get(model) ?? NO_NODES) usage.modelStamp = near.serial;
   const kept = fleet.domainsByModel.get(model);
   if (kept === undefined) return near.serial;
   for (let at = 0; at < kept.marks.length; at += 1) {
@@ -109,16 +107,6 @@ function markNear(fleet: Fleet, model: string): number {
     mark.count = kept.counts[at] as number;
   }
   return near.serial;
-}
-
-/**
- * Whether the node holds a replica of the model: a read of the node's own stamp, where asking its
- * counts read two more records elsewhere in memory for every node a search visits.
- */
-export function holdsModel(fleet: Fleet, usage: NodeUsage, model: string): boolean {
-  // Marked first: marking a newly asked model stamps its nodes.
-  const serial = markNear(fleet, model);
-  return usage.modelStamp === serial;
 }
 
 /** Whether the node's rack or PDU holds a replica of the model. */
