@@ -1,64 +1,98 @@
-// Replicas per model in one rack or PDU, kept from pass to pass. A Map emptied with `clear` gives
-// up its table, and the next pass's first replicas grow it again (4, 8, 16, 32 entries and more,
-// each step a call into the runtime), for every one of the fleet's racks and PDUs: at 10,000 nodes
-// that growth was most of counting a replica into its domains. Here the table keeps the models it
-// has seen, at zero once emptied, and a list of the models counted since the last emptying gives
-// the entries in the order they were first counted, as a new Map's would be. Read as a Map: a
-// model at zero is not there.
+// Replicas per model in each rack and PDU, kept by model: for each model, the domains holding one
+// of its replicas (in the order they got their first) and how many each holds. A pass places a
+// model's replicas one after another, so counting one in its rack and PDU reads the model's own
+// short lists, which the search for it has just read, and the domains' marks (see NearModel).
+// Kept per domain instead (a map of models for each of the fleet's racks and PDUs), every count
+// read a table no recent work had touched: at 10,000 nodes that one lookup was the largest line
+// of a full pass. Readers that ask by domain (explain-placement, the tests) get DomainCounts, a
+// view of the same lists.
+import type { DomainMark } from "./fleet-types";
 
-/** Models kept at zero beyond twice the last pass's, past this, are forgotten at the next emptying. */
-const STALE_MODELS_MAX = 16;
+/** One model's racks and PDUs: parallel lists, a domain's place fixed once it is added. */
+interface ModelDomains {
+  domains: string[];
+  counts: number[];
+  /** Each domain's mark, so marking the model's domains looks up no names. */
+  marks: DomainMark[];
+}
 
+/** Model → its domains; emptied when the fleet is. */
+export type DomainsByModel = Map<string, ModelDomains>;
+
+/**
+ * Adds one replica of `model` in `domain`; returns how many the domain held before. `mark` is the
+ * domain's: while `serial` marks the model's domains, a marked domain holds the model and its
+ * mark knows its place in the model's lists, so no list is searched. A model's first domain
+ * enters `domainsOf` too, as the very list the counts keep (model → its domains).
+ */
+export function countInDomain(
+  byModel: DomainsByModel,
+  domainsOf: Map<string, string[]>,
+  model: string,
+  domain: string,
+  mark: DomainMark,
+  serial: number | undefined,
+): number {
+  let kept = byModel.get(model);
+  if (serial !== undefined && mark.stamp === serial && kept !== undefined) {
+    mark.count += 1;
+    return (kept.counts[mark.at] as number)++;
+  }
+  const at = serial === undefined && kept !== undefined ? kept.domains.indexOf(domain) : -1;
+  if (kept !== undefined && at >= 0) return (kept.counts[at] as number)++;
+  if (kept === undefined) {
+    kept = { domains: [], counts: [], marks: [] };
+    byModel.set(model, kept);
+    domainsOf.set(model, kept.domains);
+  }
+  kept.domains.push(domain);
+  kept.counts.push(1);
+  kept.marks.push(mark);
+  if (serial !== undefined) {
+    mark.stamp = serial;
+    mark.at = kept.domains.length - 1;
+    mark.count = 1;
+  }
+  return 0;
+}
+
+/** The replicas of `model` in `domain`: 0 for none. */
+function countOf(byModel: DomainsByModel, model: string, domain: string): number {
+  const kept = byModel.get(model);
+  if (kept === undefined) return 0;
+  const at = kept.domains.indexOf(domain);
+  return at < 0 ? 0 : (kept.counts[at] as number);
+}
+
+/**
+ * One domain's replicas per model, read as a Map of the models it holds (in the order the fleet
+ * first counted each model). A view: it reads the lists by model, which are the counts.
+ */
 export class DomainCounts implements ReadonlyMap<string, number> {
-  private readonly counts = new Map<string, number>();
-  /** The models counted since the last emptying, in the order first counted; written over. */
-  private readonly counted: string[] = [];
-  private live = 0;
+  constructor(
+    private readonly domain: string,
+    private readonly byModel: DomainsByModel,
+  ) {}
 
   get size(): number {
-    return this.live;
+    let size = 0;
+    for (const _ of this.entries()) size += 1;
+    return size;
   }
 
   get(model: string): number | undefined {
-    const count = this.counts.get(model);
+    const count = countOf(this.byModel, model, this.domain);
     return count === 0 ? undefined : count;
   }
 
-  /** The model's count, 0 for none: what the spread score reads, for every node a search weighs. */
-  countOf(model: string): number {
-    return this.counts.get(model) ?? 0;
-  }
-
   has(model: string): boolean {
-    return (this.counts.get(model) ?? 0) > 0;
-  }
-
-  /** Adds one replica of the model; returns how many the domain held before. */
-  add(model: string): number {
-    const count = this.counts.get(model) ?? 0;
-    this.counts.set(model, count + 1);
-    if (count === 0) {
-      this.counted[this.live] = model;
-      this.live += 1;
-    }
-    return count;
-  }
-
-  /**
-   * Empties the counts, keeping the table: a pass counts mostly the models the last one did. A
-   * table holding many more models than were counted (the catalog changed) is dropped instead, so
-   * models no longer placed do not pile up.
-   */
-  clear(): void {
-    if (this.counts.size > 2 * this.live + STALE_MODELS_MAX) this.counts.clear();
-    else for (let at = 0; at < this.live; at += 1) this.counts.set(this.counted[at] as string, 0);
-    this.live = 0;
+    return countOf(this.byModel, model, this.domain) > 0;
   }
 
   *entries(): MapIterator<[string, number]> {
-    for (let at = 0; at < this.live; at += 1) {
-      const model = this.counted[at] as string;
-      yield [model, this.counts.get(model) as number];
+    for (const [model, kept] of this.byModel) {
+      const at = kept.domains.indexOf(this.domain);
+      if (at >= 0) yield [model, kept.counts[at] as number];
     }
   }
 

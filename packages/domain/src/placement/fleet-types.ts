@@ -2,9 +2,9 @@
 // from them (Fleet), and the candidate lists ordered by score (CandidateIndexes). They live apart
 // from the code that builds and updates them so that fleet.ts, node-index.ts and sorted-nodes.ts
 // import them without importing each other in a circle.
-import type { DomainCounts } from "./domain-counts";
+import type { DomainCounts, DomainsByModel } from "./domain-counts";
 import type { ModelCounts } from "./model-counts";
-import type { NodeRejection, PlacementNode } from "./types";
+import type { NodeRejection, PlacementNode, PlacementRequest } from "./types";
 
 export interface NodeUsage {
   node: PlacementNode;
@@ -50,11 +50,16 @@ export interface NodeUsage {
   spreadCounts: readonly DomainCounts[];
   /** The marks of `spreadDomains`, in the same order, shared like spreadCounts (see NearModel). */
   spreadMarks: readonly DomainMark[];
+  /** Another node of the same id came later in the input: `byId` finds that one, not this. */
+  isShadowed: boolean;
 }
 
 /** A spread domain's mark: equal to NearModel.serial while it holds a replica of NearModel.model. */
 export interface DomainMark {
   stamp: number;
+  /** While marked: the domain's place in the model's lists (ModelDomains) and its count there. */
+  at: number;
+  count: number;
 }
 
 /**
@@ -107,11 +112,14 @@ export interface Fleet {
   drawWattsByDomain: Map<string, number>;
   /** Spread domain (`rack=r12`) → its nodes. */
   nodesByDomain: Map<string, NodeUsage[]>;
-  /** Spread domain → replicas per model in it. */
+  /** Spread domain → replicas per model in it: a view of domainsByModel. */
   domainModelCounts: Map<string, DomainCounts>;
+  /** Model → the racks and PDUs holding its replicas, with how many each: the spread counts. */
+  domainsByModel: DomainsByModel;
   /**
    * Model → the racks and PDUs holding a replica of it: their nodes score worse for it than the
    * index says. Domains, not their nodes: a replica marks two names, not every node of its rack.
+   * Each list is the one domainsByModel keeps for the model.
    */
   domainsNearModel: Map<string, string[]>;
   /** Spread domain → its mark, made with its counts and shared by its nodes. */
@@ -121,8 +129,30 @@ export interface Fleet {
   indexes: CandidateIndexes;
   /** Bumped by every change, so a cached refusal is reused only while nothing has moved. */
   version: number;
+  /** The model of the replica added last (see SearchResume). */
+  lastModel: string | undefined;
+  /** Where the last search through a class's ordered lists stopped; see search.ts. */
+  resume: SearchResume;
   /** Refusals already explained at `version`, by request shape. */
   refusals: { version: number; byShape: Map<string, Refusal> };
+}
+
+/**
+ * Where a search for one node through a class's ordered lists stopped: every node it passed
+ * before `at` (in bucket `free`) was refused or set apart. A model's asks come one after another
+ * with the same request, and what changes between them is a replica of that model added: its
+ * nodes then hold the model and its racks and PDUs are near it (set apart), and it only takes
+ * cards, memory, cores and watts. So nothing passed over can pass for the next ask, which starts
+ * here instead of at the front; at 10,000 nodes the front of the lists is the model's own racks.
+ */
+export interface SearchResume {
+  request: PlacementRequest | undefined;
+  index: OrderedNodes | undefined;
+  /** The fleet's version when the search ran. */
+  version: number;
+  free: number;
+  /** The node the search stopped at; undefined when it read every list to the end. */
+  at: NodeUsage | undefined;
 }
 
 /**

@@ -5,10 +5,10 @@
 import type { DomainCounts } from "./domain-counts";
 import type { ClassInfo, DomainMark, Fleet, HealthyCards, NodeUsage } from "./fleet-types";
 import { ModelCounts } from "./model-counts";
-import { reindexNode, unindexNode } from "./node-index";
+import { isRecordOf, reindexNode, unindexNode } from "./node-index";
 import { noteDraw } from "./power";
 import { domainCounts, domainMark, noteSpread, spreadDomainsOf } from "./spread";
-import type { ExistingReplica, PlacementCard, PlacementNode } from "./types";
+import type { ExistingReplica, PlacementCard, PlacementNode, ReplicaShard } from "./types";
 
 // Most nodes cache nothing the catalog names and a CPU node has no classes; they share one empty
 // value instead of allocating their own, which at thousands of nodes is most of building the fleet.
@@ -69,6 +69,7 @@ function indexNode(node: PlacementNode, position: number): NodeUsage {
     spreadDomains: spreadDomainsOf(node),
     spreadCounts: NO_COUNTS,
     spreadMarks: NO_MARKS,
+    isShadowed: false,
   };
 }
 
@@ -98,6 +99,8 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 
 function addNode(fleet: Fleet, usage: NodeUsage): void {
   fleet.nodes.push(usage);
+  const before = fleet.byId.get(usage.node.id);
+  if (before !== undefined) before.isShadowed = true;
   fleet.byId.set(usage.node.id, usage);
   // A node's cards are mostly alike: one alike to the card before it changes no class's minimum.
   let previous: PlacementCard | undefined;
@@ -138,11 +141,14 @@ export function buildFleet(
     nodesByDomain: new Map(),
     drawWattsByDomain: new Map(),
     domainModelCounts: new Map(),
+    domainsByModel: new Map(),
     domainsNearModel: new Map(),
     domainMarks: new Map(),
     near: { model: undefined, serial: 0 },
     indexes: { byClass: new Map(), cpu: new Map() },
     version: 0,
+    lastModel: undefined,
+    resume: { request: undefined, index: undefined, version: 0, free: 0, at: undefined },
     refusals: { version: 0, byShape: new Map() },
   };
   nodes.forEach((node, position) => addNode(fleet, indexNode(node, position)));
@@ -199,12 +205,16 @@ export function clearFleet(fleet: Fleet): void {
   fleet.domainsNearModel.clear();
   // No domain holds a replica now: the next search marks its model's domains under a new serial.
   fleet.near.model = undefined;
-  // Emptied in place, keeping their tables: each node's spreadCounts holds these very counts.
-  for (const counts of fleet.domainModelCounts.values()) counts.clear();
+  // Each node's spreadCounts are views of these lists, so they read as empty too.
+  fleet.domainsByModel.clear();
   fleet.indexes.roleLabel = undefined;
   fleet.indexes.byClass.clear();
   fleet.indexes.cpu.clear();
   fleet.version = 0;
+  fleet.lastModel = undefined;
+  fleet.resume.request = undefined;
+  fleet.resume.index = undefined;
+  fleet.resume.at = undefined;
   fleet.refusals = { version: 0, byShape: new Map() };
 }
 
@@ -228,11 +238,22 @@ function noteModel(fleet: Fleet, usage: NodeUsage, model: string): void {
   if (usage.modelCounts.add(model) === 0) pushTo(fleet.nodesByModel, model, usage);
 }
 
-/** Counts a replica against its nodes; shards on nodes the fleet does not know are ignored. */
-export function addReplica(fleet: Fleet, replica: ExistingReplica): void {
+/**
+ * Counts a replica against its nodes; shards on nodes the fleet does not know are ignored. A
+ * caller that has the shards' records at hand (`usages`, in shard order) spares their lookups.
+ */
+export function addReplica(
+  fleet: Fleet,
+  replica: ExistingReplica,
+  usages?: readonly NodeUsage[],
+): void {
   fleet.version += 1;
-  for (const shard of replica.shards) {
-    const usage = fleet.byId.get(shard.nodeId);
+  fleet.lastModel = replica.model;
+  const { shards } = replica;
+  for (let at = 0; at < shards.length; at += 1) {
+    const shard = shards[at] as ReplicaShard;
+    const known = usages?.[at];
+    const usage = isRecordOf(known, shard.nodeId) ? known : fleet.byId.get(shard.nodeId);
     if (!usage) continue;
     // Out of the ordered lists while its keys change, back in under the new ones.
     unindexNode(fleet.indexes, usage);
@@ -245,7 +266,7 @@ export function addReplica(fleet: Fleet, replica: ExistingReplica): void {
     noteModel(fleet, usage, replica.model);
     reindexNode(fleet.indexes, usage);
   }
-  noteSpread(fleet, replica);
+  noteSpread(fleet, replica, usages);
 }
 
 // The free cards a search finds, gathered here and then copied at their final length: pushed onto

@@ -6,6 +6,11 @@
 import type { CandidateIndexes, CpuLists, Fleet, NodeUsage, OrderedNodes } from "./fleet-types";
 import { insertNode, removeNode, sortedNodes } from "./sorted-nodes";
 
+/** Whether `usage` is the record the fleet finds by `nodeId`, known without looking it up. */
+export function isRecordOf(usage: NodeUsage | undefined, nodeId: string): usage is NodeUsage {
+  return usage !== undefined && !usage.isShadowed && usage.node.id === nodeId;
+}
+
 export function freeCardsTotal(usage: NodeUsage): number {
   return usage.freeTotal;
 }

@@ -3,13 +3,15 @@
 // refusal keeps every profile's reasons so explain-placement can show why none was used.
 import type { ModelDefinition, ModelProfile } from "../catalog/model-definition";
 import { addReplica, buildFleet } from "./fleet";
-import type { Fleet } from "./fleet-types";
-import { placeOne } from "./place";
+import type { Fleet, NodeUsage } from "./fleet-types";
+import { placeOne, type ChosenNodes } from "./place";
 import { placementRequestFor } from "./request";
 import {
   DEFAULT_PLACEMENT_POLICY,
+  type ExistingReplica,
   type NodeRejection,
   type PlacementInput,
+  type PlacementNode,
   type PlacementRequest,
   type ReplicaShard,
 } from "./types";
@@ -39,6 +41,11 @@ export type PlacementAdmission = (
   model: ModelDefinition,
   profile: ModelProfile,
   shards: readonly ReplicaShard[],
+  /**
+   * The shards' nodes, in shard order (the first `shards.length`), so none is looked up by id;
+   * undefined for a node whose id a later node of the input shares (look that one up).
+   */
+  nodes: readonly (PlacementNode | undefined)[],
 ) => string | null;
 
 /**
@@ -57,6 +64,7 @@ export function placeModelReplicas(
   const policy = input.policy ?? DEFAULT_PLACEMENT_POLICY;
   fleet ??= buildFleet(input.nodes, input.replicas);
   const requests: ProfileRequests = { model: undefined, role: undefined, byProfile: [] };
+  const scratch = newScratch();
   return asks.map(({ model, replicaId, preferredRole }): ModelPlacementResult => {
     // Made at the first refusal: most asks are placed by their first profile and need none.
     let refusals: { profile: string; summary: string; rejections: NodeRejection[] }[] | undefined;
@@ -72,9 +80,10 @@ export function placeModelReplicas(
       asked.replicaId = replicaId;
       if (preferred !== null) preferred.replicaId = replicaId;
       // The preferred nodes first; no room there is no refusal: the profile's own try decides.
-      const onPreferred = preferred === null ? null : placeOne(fleet, policy, preferred);
+      const onPreferred =
+        preferred === null ? null : placeOne(fleet, policy, preferred, scratch.chosen);
       const request = preferred !== null && onPreferred?.ok ? preferred : asked;
-      const result = onPreferred?.ok ? onPreferred : placeOne(fleet, policy, asked);
+      const result = onPreferred?.ok ? onPreferred : placeOne(fleet, policy, asked, scratch.chosen);
       if (!result.ok) {
         (refusals ??= []).push({
           profile: profile.name,
@@ -83,21 +92,13 @@ export function placeModelReplicas(
         });
         continue;
       }
-      const refusal = admit?.(model, profile, result.shards) ?? null;
+      const refusal = admit?.(model, profile, result.shards, chosenNodesOf(scratch)) ?? null;
       if (refusal !== null) {
         const summary = `model "${model.name}" profile "${profile.name}": ${refusal}`;
         (refusals ??= []).push({ profile: profile.name, summary, rejections: [] });
         continue;
       }
-      const { memoryGb, cpuCores, drawWattsPerCard } = request;
-      addReplica(fleet, {
-        id: replicaId,
-        model: model.name,
-        shards: result.shards,
-        memoryGb,
-        cpuCores,
-        drawWattsPerCard,
-      });
+      addPlaced(fleet, scratch, request, result.shards);
       // Built whole in one of two shapes: a spread of the result was a slow copy per placement,
       // and a class added afterwards moved the fields into a store of their own, another record.
       const { shards, gpuClass } = result;
@@ -109,6 +110,57 @@ export function placeModelReplicas(
     const summary = profiles.map((refusal) => refusal.summary).join("; ");
     return { ok: false, replicaId, summary, profiles };
   });
+}
+
+/** What one call writes over placement by placement, so a placement allocates none of it. */
+interface Scratch {
+  /** The node records the placement chose, one per shard. */
+  chosen: ChosenNodes;
+  /** Their nodes, for the admission; undefined for a record whose id a later node shares. */
+  nodes: (PlacementNode | undefined)[];
+  /** The replica addReplica counts: it keeps no record of it. */
+  placed: ExistingReplica;
+}
+
+function newScratch(): Scratch {
+  return {
+    chosen: { usages: [], size: 0 },
+    nodes: [],
+    placed: {
+      id: "",
+      model: "",
+      shards: [],
+      memoryGb: 0,
+      cpuCores: 0,
+      drawWattsPerCard: undefined,
+    },
+  };
+}
+
+function chosenNodesOf(scratch: Scratch): readonly (PlacementNode | undefined)[] {
+  const { chosen, nodes } = scratch;
+  for (let shard = 0; shard < chosen.size; shard += 1) {
+    const usage = chosen.usages[shard] as NodeUsage;
+    nodes[shard] = usage.isShadowed ? undefined : usage.node;
+  }
+  return nodes;
+}
+
+/** Counts the placement just made in the fleet, on the records it chose. */
+function addPlaced(
+  fleet: Fleet,
+  scratch: Scratch,
+  request: PlacementRequest,
+  shards: ReplicaShard[],
+): void {
+  const { placed } = scratch;
+  placed.id = request.replicaId;
+  placed.model = request.model;
+  placed.shards = shards;
+  placed.memoryGb = request.memoryGb;
+  placed.cpuCores = request.cpuCores;
+  placed.drawWattsPerCard = request.drawWattsPerCard;
+  addReplica(fleet, placed, scratch.chosen.usages);
 }
 
 /**

@@ -2,7 +2,7 @@
 // cards, or to the reasons each node refused. `placeReplicas` places many in one pass over an
 // index built once, which is what a reconcile pass over thousands of replicas needs.
 import { addReplica, buildFleet, freeCardIndexes } from "./fleet";
-import type { Fleet, Refusal } from "./fleet-types";
+import type { Fleet, NodeUsage, Refusal } from "./fleet-types";
 import { allFailures, classesFor, type NodeCheck } from "./predicates";
 import { keptWithinFits, keptWithinShortfall } from "./keep-within";
 import { bestFits, type Fit } from "./search";
@@ -122,10 +122,21 @@ function refusalFor(
   return refusal;
 }
 
+/** The node records a placement chose, one per shard, written over by each placement. */
+export interface ChosenNodes {
+  usages: NodeUsage[];
+  size: number;
+}
+
+/**
+ * Places one request on the fleet (without adding it). A caller passing `chosen` gets the records
+ * of the nodes chosen, one per shard, so adding the replica needs no lookup of them by id.
+ */
 export function placeOne(
   fleet: Fleet,
   policy: PlacementPolicy,
   request: PlacementRequest,
+  chosen?: ChosenNodes,
 ): PlacementResult {
   const fits = chooseFits(fleet, policy, request);
   if (fits.length < request.nodes) {
@@ -144,6 +155,10 @@ export function placeOne(
   // A loop into a list of the final length: `map` made a closure per placement for `gpus`.
   const shards = new Array<ReplicaShard>(fits.length);
   for (let at = 0; at < fits.length; at += 1) shards[at] = shardOn(fits[at] as Fit, request.gpus);
+  if (chosen !== undefined) {
+    for (let at = 0; at < fits.length; at += 1) chosen.usages[at] = (fits[at] as Fit).usage;
+    chosen.size = fits.length;
+  }
   const gpuClass = fits[0]?.gpuClass;
   return gpuClass === undefined
     ? { ok: true, replicaId: request.replicaId, shards }

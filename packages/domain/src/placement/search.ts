@@ -5,9 +5,10 @@
 // (they score better) and nodes already holding its model (they score worse). Ties go to the
 // node met first in the original candidate order, so the answer is exactly what scoring every
 // candidate would give; exhaustiveFits does that and the tests hold the two to each other.
-import type { Fleet, NodeUsage, OrderedNodes, SortedNodes } from "./fleet-types";
+import type { Fleet, NodeUsage, OrderedNodes, SearchResume, SortedNodes } from "./fleet-types";
 import { classIndex, cpuIndexes, cpuWithCards } from "./node-index";
 import { nodeFits, type NodeCheck } from "./predicates";
+import { blockOf, slotOf } from "./sorted-nodes";
 import {
   cannotBeat,
   classOnNode,
@@ -77,7 +78,10 @@ interface KeptFits {
 
 const KEPT: KeptFits = { fits: [], size: 0 };
 
-/** Reads one bucket front to back, adding the nodes that pass until `wanted` are found. */
+/**
+ * Reads one bucket front to back (from the first node not before `from`, when given), adding the
+ * nodes that pass until `wanted` are found.
+ */
 function takeFrom(
   list: SortedNodes | undefined,
   check: NodeCheck,
@@ -85,16 +89,74 @@ function takeFrom(
   found: KeptFits,
   fleet: Fleet,
   wanted: number,
+  from?: NodeUsage,
 ): boolean {
   if (list === undefined) return false;
-  for (const block of list.blocks)
-    for (const usage of block) {
+  const { blocks } = list;
+  let at = from === undefined ? 0 : blockOf(list, from);
+  let slot = from === undefined ? 0 : slotOf(list, blocks[at] ?? [], from);
+  for (; at < blocks.length; at += 1, slot = 0) {
+    const block = blocks[at] as NodeUsage[];
+    for (; slot < block.length; slot += 1) {
+      const usage = block[slot] as NodeUsage;
       if (isSetApart(fleet, usage, check.request)) continue;
       check.usage = usage;
       if (nodeFits(check)) found.fits[found.size++] = fitOf(check, fleet, rank);
       if (found.size >= wanted) return true;
     }
+  }
   return false;
+}
+
+/**
+ * Where to start reading a class's lists for one node: where the last search stopped, when it ran
+ * with this very request over this index and the fleet changed since by at most a replica of the
+ * request's model (see SearchResume); else undefined, and the search reads from the front.
+ */
+function resumeFor(
+  fleet: Fleet,
+  request: PlacementRequest,
+  index: OrderedNodes,
+): SearchResume | undefined {
+  const resume = fleet.resume;
+  if (resume.request !== request || resume.index !== index) return undefined;
+  const since = fleet.version - resume.version;
+  if (since === 0 || (since === 1 && fleet.lastModel === request.model)) return resume;
+  return undefined;
+}
+
+/** Reads a one-class request's lists, from where the last search for it stopped if it may. */
+function classFits(
+  fleet: Fleet,
+  check: NodeCheck,
+  index: OrderedNodes,
+  wanted: number,
+  found: KeptFits,
+): void {
+  const resume = wanted === 1 ? resumeFor(fleet, check.request, index) : undefined;
+  const start = resume === undefined ? check.request.gpus : resume.free;
+  const from = resume?.at;
+  let free = start;
+  for (; free < index.buckets.length; free += 1)
+    if (
+      takeFrom(
+        index.buckets[free],
+        check,
+        0,
+        found,
+        fleet,
+        wanted,
+        free === start ? from : undefined,
+      )
+    )
+      break;
+  if (wanted !== 1) return;
+  const kept = fleet.resume;
+  kept.request = check.request;
+  kept.index = index;
+  kept.version = fleet.version;
+  kept.free = free;
+  kept.at = found.size > 0 ? (found.fits[0] as RankedFit).usage : undefined;
 }
 
 /** The best `wanted` nodes among those the ordered lists rank correctly, best first, in `found`. */
@@ -112,9 +174,13 @@ function orderedFits(fleet: Fleet, check: NodeCheck, wanted: number, found: Kept
   }
   // Fewest free cards first (packing), then the classes in the request's order, then position.
   if (check.classes.length === 1) {
-    const index = classIndex(fleet, check.classes[0] as string, roleLabel, role);
-    for (let free = check.request.gpus; free < index.buckets.length; free += 1)
-      if (takeFrom(index.buckets[free], check, 0, found, fleet, wanted)) break;
+    classFits(
+      fleet,
+      check,
+      classIndex(fleet, check.classes[0] as string, roleLabel, role),
+      wanted,
+      found,
+    );
     return;
   }
   const indexes: OrderedNodes[] = check.classes.map((gpuClass) =>

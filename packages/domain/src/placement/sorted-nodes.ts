@@ -18,7 +18,7 @@ export function sortedNodes(
 }
 
 /** The first block whose last node does not sort before `usage`; the last block if none. */
-function blockOf(list: SortedNodes, usage: NodeUsage): number {
+export function blockOf(list: SortedNodes, usage: NodeUsage): number {
   let low = 0;
   let high = list.blocks.length - 1;
   while (low < high) {
@@ -30,7 +30,8 @@ function blockOf(list: SortedNodes, usage: NodeUsage): number {
   return low;
 }
 
-function slotOf(list: SortedNodes, block: readonly NodeUsage[], usage: NodeUsage): number {
+/** The first slot of `block` whose node does not sort before `usage`; its length if none. */
+export function slotOf(list: SortedNodes, block: readonly NodeUsage[], usage: NodeUsage): number {
   let low = 0;
   let high = block.length;
   while (low < high) {

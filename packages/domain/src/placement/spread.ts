@@ -3,7 +3,8 @@
 // prefers the node whose domains hold the fewest. The counts live in the fleet and change as
 // replicas are added, like the per-node counts.
 import { domainOf, type DomainKind } from "../facility/domains";
-import { DomainCounts } from "./domain-counts";
+import { countInDomain, DomainCounts } from "./domain-counts";
+import { isRecordOf } from "./node-index";
 import type { DomainMark, Fleet, NodeUsage } from "./fleet-types";
 import type { ExistingReplica, PlacementNode } from "./types";
 
@@ -27,17 +28,18 @@ export function sameSpreadDomains(a: PlacementNode, b: PlacementNode): boolean {
   return true;
 }
 
-/** The replicas per model a spread domain holds, made on first use and shared by its nodes. */
+/** The replicas per model a spread domain holds (a view), made on first use and shared by its nodes. */
 export function domainCounts(fleet: Fleet, domain: string): DomainCounts {
   let counts = fleet.domainModelCounts.get(domain);
-  if (!counts) fleet.domainModelCounts.set(domain, (counts = new DomainCounts()));
+  if (!counts)
+    fleet.domainModelCounts.set(domain, (counts = new DomainCounts(domain, fleet.domainsByModel)));
   return counts;
 }
 
 /** A spread domain's mark (see NearModel), made on first use and shared by its nodes. */
 export function domainMark(fleet: Fleet, domain: string): DomainMark {
   let mark = fleet.domainMarks.get(domain);
-  if (!mark) fleet.domainMarks.set(domain, (mark = { stamp: 0 }));
+  if (!mark) fleet.domainMarks.set(domain, (mark = { stamp: 0, at: 0, count: 0 }));
   return mark;
 }
 
@@ -46,43 +48,32 @@ export function domainMark(fleet: Fleet, domain: string): DomainMark {
  * set to count each domain once (a node names each kind once), and most replicas are on one node:
  * a set per placement was a large part of what noting one allocated.
  */
-export function noteSpread(fleet: Fleet, replica: ExistingReplica): void {
+export function noteSpread(
+  fleet: Fleet,
+  replica: ExistingReplica,
+  usages?: readonly NodeUsage[],
+): void {
   const only = replica.shards.length === 1 ? replica.shards[0] : undefined;
   if (only !== undefined) {
-    // The node's own counts for its domains are the fleet's: no lookup by the domain's name.
-    const usage = fleet.byId.get(only.nodeId);
-    const domains = usage?.spreadDomains ?? NO_DOMAINS;
+    // The node's own marks for its domains are the fleet's: no lookup by the domain's name.
+    const known = usages?.[0];
+    const usage = isRecordOf(known, only.nodeId) ? known : fleet.byId.get(only.nodeId);
+    if (usage === undefined) return;
+    const domains = usage.spreadDomains;
     for (let at = 0; at < domains.length; at += 1)
-      noteDomain(
-        fleet,
-        domains[at] as string,
-        usage?.spreadCounts[at],
-        usage?.spreadMarks[at],
-        replica.model,
-      );
+      noteDomain(fleet, domains[at] as string, usage.spreadMarks[at] as DomainMark, replica.model);
     return;
   }
   const domains = new Set<string>();
   for (const shard of replica.shards)
     for (const domain of fleet.byId.get(shard.nodeId)?.spreadDomains ?? NO_DOMAINS)
       domains.add(domain);
-  for (const domain of domains) noteDomain(fleet, domain, undefined, undefined, replica.model);
+  for (const domain of domains) noteDomain(fleet, domain, domainMark(fleet, domain), replica.model);
 }
 
-function noteDomain(
-  fleet: Fleet,
-  domain: string,
-  known: DomainCounts | undefined,
-  knownMark: DomainMark | undefined,
-  model: string,
-): void {
-  const counts = known ?? domainCounts(fleet, domain);
-  if (counts.add(model) > 0) return;
-  if (fleet.near.model === model)
-    (knownMark ?? domainMark(fleet, domain)).stamp = fleet.near.serial;
-  const near = fleet.domainsNearModel.get(model);
-  if (near) near.push(domain);
-  else fleet.domainsNearModel.set(model, [domain]);
+function noteDomain(fleet: Fleet, domain: string, mark: DomainMark, model: string): void {
+  const serial = fleet.near.model === model ? fleet.near.serial : undefined;
+  countInDomain(fleet.domainsByModel, fleet.domainsNearModel, model, domain, mark, serial);
 }
 
 /**
@@ -94,9 +85,10 @@ export function nearCount(fleet: Fleet, usage: NodeUsage, model: string): number
   const marks = usage.spreadMarks;
   const serial = markNear(fleet, model);
   let total = 0;
-  for (let at = 0; at < marks.length; at += 1)
-    if ((marks[at] as DomainMark).stamp === serial)
-      total += (usage.spreadCounts[at] as DomainCounts).countOf(model);
+  for (let at = 0; at < marks.length; at += 1) {
+    const mark = marks[at] as DomainMark;
+    if (mark.stamp === serial) total += mark.count;
+  }
   return total;
 }
 
@@ -106,8 +98,14 @@ function markNear(fleet: Fleet, model: string): number {
   if (near.model === model) return near.serial;
   near.model = model;
   near.serial += 1;
-  for (const domain of fleet.domainsNearModel.get(model) ?? NO_DOMAINS)
-    domainMark(fleet, domain).stamp = near.serial;
+  const kept = fleet.domainsByModel.get(model);
+  if (kept === undefined) return near.serial;
+  for (let at = 0; at < kept.marks.length; at += 1) {
+    const mark = kept.marks[at] as DomainMark;
+    mark.stamp = near.serial;
+    mark.at = at;
+    mark.count = kept.counts[at] as number;
+  }
   return near.serial;
 }
 

@@ -14,13 +14,16 @@ export interface PassState {
   /** The nodes as placement reads them; built at the pass's first placement (`placementNodesOf`). */
   placementNodes?: readonly PlacementNode[];
   /**
-   * Every replica holding resources, as placement reads it; grows as the pass places. Built at
-   * the pass's first placement (`existingOf`): a pass that places nothing never reads it.
+   * Every replica the pass started with that holds resources, as placement reads it: what the
+   * placement index is built from at the pass's first placement (`existingOf`; a pass that places
+   * nothing never reads it), and where making room finds its candidates' records. The replicas
+   * the pass places are counted in the index, not added here: nothing read them here, and their
+   * records were one more object per placement for the collector to copy.
    */
   existing?: ExistingReplica[];
   /**
    * The placement index over `placementNodes` and `existing`, built at the pass's first placement
-   * and kept up to date by it (placement adds what it places; `existing` only grows in a pass), so
+   * and kept up to date by it (placement adds what it places), so
    * a pass over many models indexes the fleet once rather than once per model.
    */
   fleet?: Fleet;

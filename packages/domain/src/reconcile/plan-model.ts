@@ -2,7 +2,6 @@
 // and what to place so the count is exact. Every decision carries a sentence for the operator.
 import { replaceNotBeforeMs } from "./failure-backoff";
 import { fleetFrom } from "../placement/fleet-cache";
-import type { ModelProfile } from "../catalog/model-definition";
 import {
   placeModelReplicas,
   type ModelReplicaAsk,
@@ -81,12 +80,6 @@ function planFailures(
   return current;
 }
 
-/** The profile of that name, by a loop: a `find` made a closure for every placement of a pass. */
-function profileNamed(model: DesiredModel, name: string): ModelProfile | undefined {
-  for (const profile of model.definition.profiles) if (profile.name === name) return profile;
-  return undefined;
-}
-
 function planPlacements(
   model: DesiredModel,
   count: number,
@@ -135,14 +128,6 @@ function planPlacements(
             gpuClass,
           },
     );
-    const profile = profileNamed(model, profileName);
-    existingOf(state).push({
-      id: result.replicaId,
-      model: name,
-      shards: result.shards,
-      memoryGb: profile?.memory_gb ?? 0,
-      cpuCores: profile?.cpu_cores ?? 0,
-    });
   }
 }
 
@@ -151,8 +136,8 @@ function planPlacements(
  * at once for the next ask.
  */
 function limitAdmission(quota: QuotaPass, limited: { atLimit: boolean }): PlacementAdmission {
-  return (model, profile, shards) => {
-    const refusal = admitPlacement(quota, model, profile, shards);
+  return (model, profile, shards, nodes) => {
+    const refusal = admitPlacement(quota, model, profile, shards, nodes);
     if (refusal !== null) limited.atLimit = true;
     return refusal;
   };

@@ -3,7 +3,7 @@
 // replicas (never per model), and only when the pass first asks: a settled fleet that places
 // nothing never pays for it, and with no quota at all there is no pass state.
 import type { ModelDefinition, ModelProfile } from "../catalog/model-definition";
-import type { ReplicaShard } from "../placement/types";
+import type { PlacementNode, ReplicaShard } from "../placement/types";
 import {
   addReplicaTo,
   cardClass,
@@ -113,19 +113,25 @@ function describeAmount(resource: QuotaResource, held: number, limit: number): s
   return `${held} of its limit of ${limit} ${resource.slice("gpus:".length)} cards`;
 }
 
-/** Counts what a replica of `profile` on these shards would hold, as askOf does, into `pass.ask`. */
+/**
+ * Counts what a replica of `profile` on these shards would hold, as askOf does, into `pass.ask`.
+ * `known` holds the shards' nodes where the caller has them (placement does), so each is not
+ * looked up among every node by id.
+ */
 function countAsk(
   pass: QuotaPass,
   profile: ModelProfile,
   shards: readonly ReplicaShard[],
+  known?: readonly (PlacementNode | undefined)[],
 ): PlacementAsk {
   // Not emptied by setting the lengths to 0: V8 drops an emptied array's storage, and the next
   // push allocates it again.
   const ask = (pass.ask ??= { size: 0, classes: [], cards: [], cores: 0, memoryGb: 0 });
   ask.size = 0;
-  const nodes = nodesOf(pass);
-  for (const shard of shards) {
-    const node = nodes.get(shard.nodeId)?.node;
+  for (let at = 0; at < shards.length; at += 1) {
+    const shard = shards[at] as ReplicaShard;
+    const given = known?.[at];
+    const node = given?.id === shard.nodeId ? given : nodesOf(pass).get(shard.nodeId)?.node;
     for (const index of shard.cardIndexes) {
       const gpuClass = cardClass(node, index, profile);
       let at = 0;
@@ -204,10 +210,11 @@ export function admitPlacement(
   model: ModelDefinition,
   profile: ModelProfile,
   shards: readonly ReplicaShard[],
+  nodes?: readonly (PlacementNode | undefined)[],
 ): string | null {
   const chain = chainOf(pass, model.name);
   if (chain.length === 0) return null;
-  const ask = countAsk(pass, profile, shards);
+  const ask = countAsk(pass, profile, shards, nodes);
   for (const scope of chain) {
     const limit = pass.quotaByScope.get(scope)?.limit;
     if (!limit) continue;
