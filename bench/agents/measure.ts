@@ -5,6 +5,7 @@ import { createBackoff, DEFAULT_BACKOFF } from "@llmgw/agent";
 import type { AppRouter } from "@llmgw/api";
 import { groupUsage } from "./proc";
 import type { SimAgent, Target } from "./sim-agent";
+import { StormTimeline, type DialPhase } from "./storm-timeline";
 import { eachAtOnce } from "../each-at-once";
 
 const CONNECTS_AT_ONCE = 64;
@@ -47,7 +48,12 @@ export async function connectWithRetries(
   target: Target,
   intervalMs: number,
   deadlineMs: number,
-  options: { atOnce?: number; agentBackoff?: boolean; onFailedDial?(why: string): void } = {},
+  options: {
+    atOnce?: number;
+    agentBackoff?: boolean;
+    onFailedDial?(why: string): void;
+    observe?(phase: DialPhase, afterTcp?: boolean): void;
+  } = {},
 ): Promise<string[]> {
   const atOnce = options.atOnce ?? CONNECTS_AT_ONCE;
   const startMs = Date.now();
@@ -59,7 +65,7 @@ export async function connectWithRetries(
     for (;;) {
       if (backoff) await sleep(backoff.nextDelayMs());
       try {
-        await agent.connect(target, Math.random() * intervalMs);
+        await agent.connect(target, Math.random() * intervalMs, options.observe);
         break;
       } catch (error) {
         const why = error instanceof Error ? error.message : String(error);
@@ -202,6 +208,8 @@ export interface Storm {
   failedDials: number;
   /** A few of their reasons, node id left out, with how often each was seen. */
   failureReasons: string[];
+  /** The storm second by second, the harness's and the server's view (StormTimeline). */
+  timeline: string[];
 }
 
 /**
@@ -213,9 +221,11 @@ export async function reconnectStorm(
   target: Target,
   intervalMs: number,
   api: TRPCClient<AppRouter>,
+  serverOutput: () => string = () => "",
 ): Promise<Storm> {
   for (const agent of agents) agent.drop();
   const startMs = Date.now();
+  const timeline = new StormTimeline(startMs);
   const reasons = new Map<string, number>();
   let failedDials = 0;
   await connectWithRetries(agents, target, intervalMs, STORM_DEADLINE_MS + STORM_RETRY_MS, {
@@ -226,7 +236,9 @@ export async function reconnectStorm(
       const reason = why.replace(/^sim-\d+: /, "");
       reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
     },
+    observe: (phase, afterTcp) => timeline.note(phase, afterTcp),
   });
+  timeline.stop();
   const times = agents.flatMap((agent) =>
     agent.registeredAtMs === undefined ? [] : [agent.registeredAtMs - startMs],
   );
@@ -244,6 +256,7 @@ export async function reconnectStorm(
       .sort((a, b) => b[1] - a[1])
       .slice(0, 3)
       .map(([reason, count]) => `${count} × ${reason}`),
+    timeline: timeline.lines(serverOutput()),
   };
 }
 

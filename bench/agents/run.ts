@@ -122,13 +122,16 @@ async function measureSize(
     `${options.agents} agents: reconnect storm; bench event loop delay while polling ${loopDelay()}`,
   );
   const stormOverflows = overflowsSince();
-  const storm = await reconnectStorm(agents, llmgwTarget, HEARTBEAT_INTERVAL_MS, api);
+  const storm = await reconnectStorm(agents, llmgwTarget, HEARTBEAT_INTERVAL_MS, api, () =>
+    server.process.output(),
+  );
   log(
     `${options.agents} agents: storm: ${storm.registeredInDeadline} registered within 10 s, the last after ${(storm.lastRegisteredMs / 1000).toFixed(1)} s; ${storm.failedDials} dials failed${storm.failureReasons.length > 0 ? ` (${storm.failureReasons.join("; ")})` : ""}`,
   );
   log(
     `${options.agents} agents: storm: ${dialSummary(agents)}; listen queue overflows ${stormOverflows()}; bench event loop delay ${loopDelay()}`,
   );
+  log(`${options.agents} agents: storm second by second:\n  ${storm.timeline.join("\n  ")}`);
   if (storm.registeredInTheEnd < storm.agents)
     problems.push(
       `storm: ${storm.agents - storm.registeredInTheEnd} agents never registered again`,
