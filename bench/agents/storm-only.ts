@@ -44,6 +44,8 @@ export interface StormOnlyOptions {
   agents: number;
   /** Another checkout's `packages/cli/bin/llmgw.mjs`, run as `COMMAND server`. */
   llmgwCommand?: string;
+  /** Dials begun per turn of the harness's event loop (dialPacer). */
+  dialsPerTurn: number;
   log(line: string): void;
 }
 
@@ -80,9 +82,10 @@ export async function stormOnly(options: StormOnlyOptions): Promise<Storm> {
     loop.enable();
     const health = pollHealth(server.apiUrl);
     const stormStartMs = Date.now();
-    const storm = await reconnectStorm(agents, target, HEARTBEAT_INTERVAL_MS, api, () =>
-      server.process.output(),
-    );
+    const storm = await reconnectStorm(agents, target, HEARTBEAT_INTERVAL_MS, api, {
+      serverOutput: () => server.process.output(),
+      dialsPerTurn: options.dialsPerTurn,
+    });
     loop.disable();
     const healthSummary = await health();
     const backBy = MARKS_S.map((markS) => {
