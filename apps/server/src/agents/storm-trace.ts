@@ -7,7 +7,7 @@
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 
 /** The gate's state read at each second's end. */
-export interface GateState {
+interface GateState {
   readonly queued: number;
   readonly handshaking: number;
 }
