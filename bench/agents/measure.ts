@@ -3,8 +3,10 @@
 import { TRPCClientError, type TRPCClient } from "@trpc/client";
 import { createBackoff, DEFAULT_BACKOFF } from "@llmgw/agent";
 import type { AppRouter } from "@llmgw/api";
+import { dialPacer } from "./dial-pacer";
 import { groupUsage } from "./proc";
 import type { SimAgent, Target } from "./sim-agent";
+import { StormTimeline, type DialPhase } from "./storm-timeline";
 import { eachAtOnce } from "../each-at-once";
 
 const CONNECTS_AT_ONCE = 64;
@@ -14,6 +16,8 @@ const STORM_DEADLINE_MS = 10_000;
 /** After the storm's deadline, agents still out keep retrying this long, as a real agent would. */
 const STORM_RETRY_MS = 30_000;
 const RETRY_PAUSE_MS = 500;
+/** A storm's dials begun per turn of the harness's event loop (dialPacer); 0: each when due. */
+export const DIALS_PER_TURN = 0;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -47,7 +51,14 @@ export async function connectWithRetries(
   target: Target,
   intervalMs: number,
   deadlineMs: number,
-  options: { atOnce?: number; agentBackoff?: boolean; onFailedDial?(why: string): void } = {},
+  options: {
+    atOnce?: number;
+    agentBackoff?: boolean;
+    onFailedDial?(why: string): void;
+    observe?(phase: DialPhase, afterTcp?: boolean): void;
+    /** Resolves when the agent may dial (dialPacer); by default at once. */
+    turn?(): Promise<void>;
+  } = {},
 ): Promise<string[]> {
   const atOnce = options.atOnce ?? CONNECTS_AT_ONCE;
   const startMs = Date.now();
@@ -58,8 +69,9 @@ export async function connectWithRetries(
       : undefined;
     for (;;) {
       if (backoff) await sleep(backoff.nextDelayMs());
+      await options.turn?.();
       try {
-        await agent.connect(target, Math.random() * intervalMs);
+        await agent.connect(target, Math.random() * intervalMs, options.observe);
         break;
       } catch (error) {
         const why = error instanceof Error ? error.message : String(error);
@@ -202,6 +214,8 @@ export interface Storm {
   failedDials: number;
   /** A few of their reasons, node id left out, with how often each was seen. */
   failureReasons: string[];
+  /** The storm second by second, the harness's and the server's view (StormTimeline). */
+  timeline: string[];
 }
 
 /**
@@ -213,9 +227,16 @@ export async function reconnectStorm(
   target: Target,
   intervalMs: number,
   api: TRPCClient<AppRouter>,
+  options: {
+    /** The server's log so far, for its storm-second lines. */
+    serverOutput?(): string;
+    /** Dials started per turn of the harness's event loop (dialPacer); 0 starts each when due. */
+    dialsPerTurn?: number;
+  } = {},
 ): Promise<Storm> {
   for (const agent of agents) agent.drop();
   const startMs = Date.now();
+  const timeline = new StormTimeline(startMs);
   const reasons = new Map<string, number>();
   let failedDials = 0;
   await connectWithRetries(agents, target, intervalMs, STORM_DEADLINE_MS + STORM_RETRY_MS, {
@@ -226,7 +247,10 @@ export async function reconnectStorm(
       const reason = why.replace(/^sim-\d+: /, "");
       reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
     },
+    observe: (phase, afterTcp) => timeline.note(phase, afterTcp),
+    turn: dialPacer(options.dialsPerTurn ?? DIALS_PER_TURN),
   });
+  timeline.stop();
   const times = agents.flatMap((agent) =>
     agent.registeredAtMs === undefined ? [] : [agent.registeredAtMs - startMs],
   );
@@ -244,6 +268,7 @@ export async function reconnectStorm(
       .sort((a, b) => b[1] - a[1])
       .slice(0, 3)
       .map(([reason, count]) => `${count} × ${reason}`),
+    timeline: timeline.lines(options.serverOutput?.()),
   };
 }
 

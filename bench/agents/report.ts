@@ -20,6 +20,8 @@ export interface RunInfo {
   machine: string;
   loadAtEnd: string;
   seconds: number;
+  /** A storm's dials begun per turn of the harness's event loop; 0: each when due. */
+  dialsPerTurn: number;
 }
 
 const fixed = (value: number, digits: number) =>
@@ -60,6 +62,12 @@ export function barsTable(largest: SizeResult): string {
   ].join("\n");
 }
 
+/** How the run paced its storm's dials (dial-pacer.ts), for the method paragraph. */
+function pacing(dialsPerTurn: number): string {
+  if (dialsPerTurn <= 0) return "in this run each storm dial started as soon as it came due";
+  return `a storm dial that comes due waits for its turn: at most ${dialsPerTurn} start per turn of its event loop, and the handshakes under way are answered between turns (\`--dials-per-turn\`; the storm's clock runs from the cut, so that wait counts against the result)`;
+}
+
 export function agentsSection(results: SizeResult[], info: RunInfo): string {
   const largest = results.reduce((a, b) => (b.agents > a.agents ? b : a));
   return `## Agents at fleet size (P7)
@@ -82,8 +90,11 @@ cut at once and every agent dials back as apps/agent does: after its jittered re
 0.5 s), and after a failed dial its backoff (full jitter, the ceiling doubling from 1 s); the agent
 port runs at most 64 TLS handshakes at once and further connections wait their turn (closed after
 6 s of waiting). Each agent keeps its TLS session and secure context as apps/agent does, so a
-reconnect resumes its handshake. The bench prints how many dials failed and why, and where the
-dials' time went (dial to open, open to RegisterAck). The per-address cap on unregistered sockets is raised to the fleet size, since
+reconnect resumes its handshake. All agents share the harness's one thread; ${pacing(info.dialsPerTurn)}. The bench prints how many dials failed and why,
+where the dials' time went (dial to open, open to RegisterAck), and the storm second by second:
+the harness's dials, connects, handshakes and registrations and its event loop's longest hold, beside
+the server's own \`storm second\` log lines (connections accepted, handshakes started and secured,
+in flight and waiting, its thread's longest hold and GC). The per-address cap on unregistered sockets is raised to the fleet size, since
 every simulated agent dials from 127.0.0.1.
 
 Command (from the repository root): \`${info.command}\` (\`--agents 500,1000,2000\` runs each size on a

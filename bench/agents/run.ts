@@ -5,6 +5,7 @@
 // fails only on a wrong answer (an agent never registered, a heartbeat never seen, a node lost).
 // `--storm-only [--llmgw-command OTHER/packages/cli/bin/llmgw.mjs]` measures only the reconnect
 // storm, against this checkout's server or another's, and writes nothing (storm-only.ts).
+// `--dials-per-turn N` (default 0: each dial when due) paces a storm's dials to the harness's event loop (dial-pacer.ts).
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
@@ -17,6 +18,7 @@ import { HEARTBEAT_INTERVAL_MS, joinNodes, startStand, type Stand } from "./flee
 import {
   connectAll,
   connectWithRetries,
+  DIALS_PER_TURN,
   dialSummary,
   reconnectStorm,
   steadyWindow,
@@ -59,6 +61,7 @@ function describeMachine(): string {
 interface Options {
   agents: number;
   seconds: number;
+  dialsPerTurn: number;
 }
 
 async function measureSize(
@@ -122,13 +125,17 @@ async function measureSize(
     `${options.agents} agents: reconnect storm; bench event loop delay while polling ${loopDelay()}`,
   );
   const stormOverflows = overflowsSince();
-  const storm = await reconnectStorm(agents, llmgwTarget, HEARTBEAT_INTERVAL_MS, api);
+  const storm = await reconnectStorm(agents, llmgwTarget, HEARTBEAT_INTERVAL_MS, api, {
+    serverOutput: () => server.process.output(),
+    dialsPerTurn: options.dialsPerTurn,
+  });
   log(
     `${options.agents} agents: storm: ${storm.registeredInDeadline} registered within 10 s, the last after ${(storm.lastRegisteredMs / 1000).toFixed(1)} s; ${storm.failedDials} dials failed${storm.failureReasons.length > 0 ? ` (${storm.failureReasons.join("; ")})` : ""}`,
   );
   log(
     `${options.agents} agents: storm: ${dialSummary(agents)}; listen queue overflows ${stormOverflows()}; bench event loop delay ${loopDelay()}`,
   );
+  log(`${options.agents} agents: storm second by second:\n  ${storm.timeline.join("\n  ")}`);
   if (storm.registeredInTheEnd < storm.agents)
     problems.push(
       `storm: ${storm.agents - storm.registeredInTheEnd} agents never registered again`,
@@ -158,20 +165,32 @@ async function main(): Promise<number> {
       machine: { type: "string" },
       "storm-only": { type: "boolean", default: false },
       "llmgw-command": { type: "string" },
+      "dials-per-turn": { type: "string", default: String(DIALS_PER_TURN) },
     },
   });
   const sizes = values.smoke ? [50] : values.agents.split(",").map(Number);
   const seconds = values.smoke ? 4 : Number(values.seconds);
-  if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !(seconds > 0))
+  const dialsPerTurn = Number(values["dials-per-turn"]);
+  if (
+    sizes.some((n) => !Number.isInteger(n) || n < 1) ||
+    !(seconds > 0) ||
+    !Number.isInteger(dialsPerTurn) ||
+    dialsPerTurn < 0
+  )
     throw new Error(
-      `--agents takes whole numbers (e.g. 500,1000,2000) and --seconds a positive number`,
+      `--agents takes whole numbers (e.g. 500,1000,2000), --seconds a positive number and --dials-per-turn a whole number (0: every dial when due)`,
     );
   if (values["llmgw-command"] !== undefined && !values["storm-only"])
     throw new Error(`--llmgw-command is for --storm-only runs, which write nothing to the docs`);
   if (values["storm-only"]) {
     log(`storm only; ${describeMachine()}`);
     for (const agents of sizes) {
-      const storm = await stormOnly({ agents, llmgwCommand: values["llmgw-command"], log });
+      const storm = await stormOnly({
+        agents,
+        llmgwCommand: values["llmgw-command"],
+        dialsPerTurn,
+        log,
+      });
       if (storm.registeredInTheEnd < storm.agents) return 1;
     }
     log(`load average ${load()} at the end`);
@@ -188,7 +207,7 @@ async function main(): Promise<number> {
     );
     const sizeProblems: string[] = [];
     try {
-      results.push(await measureSize(stand, { agents, seconds }, sizeProblems));
+      results.push(await measureSize(stand, { agents, seconds, dialsPerTurn }, sizeProblems));
     } finally {
       problems.push(...sizeProblems.map((problem) => `${agents} agents: ${problem}`));
       await stand.stop();
@@ -215,6 +234,7 @@ async function main(): Promise<number> {
       machine,
       loadAtEnd: load(),
       seconds,
+      dialsPerTurn,
     };
     writeFileSync(
       DOCS,

@@ -10,6 +10,7 @@ import {
 import { AGENT_WS_PATH, decodeEnvelope, encodeEnvelope, type EnvelopeInit } from "@llmgw/proto";
 import type { ConnectionOptions, TLSSocket } from "node:tls";
 import WebSocket from "ws";
+import type { DialPhase } from "./storm-timeline";
 
 const PROFILE = "h100x8";
 
@@ -63,15 +64,38 @@ export class SimAgent {
     this.simulation = createSimulation(PROFILE, nodeId, seed);
   }
 
-  /** Opens a socket, registers, and starts heartbeating after `firstBeatMs` (spreads the fleet). */
-  async connect(target: Target, firstBeatMs: number): Promise<void> {
+  /**
+   * Opens a socket, registers, and starts heartbeating after `firstBeatMs` (spreads the fleet).
+   * `observe` hears each phase the dial reaches (a storm's timeline).
+   */
+  async connect(
+    target: Target,
+    firstBeatMs: number,
+    observe?: (phase: DialPhase, afterTcp?: boolean) => void,
+  ): Promise<void> {
+    const phases = { tcpMs: Number.NaN, tlsMs: Number.NaN };
+    observe?.("dial");
+    try {
+      await this.dial(target, firstBeatMs, phases, observe);
+    } catch (error) {
+      observe?.("failed", !Number.isNaN(phases.tcpMs) && Number.isNaN(phases.tlsMs));
+      throw error;
+    }
+    observe?.("registered");
+  }
+
+  private async dial(
+    target: Target,
+    firstBeatMs: number,
+    phases: { tcpMs: number; tlsMs: number },
+    observe?: (phase: DialPhase) => void,
+  ): Promise<void> {
     this.stop();
     this.registeredAtMs = undefined;
     const dialMs = performance.now();
-    const phases = { tcpMs: Number.NaN, tlsMs: Number.NaN };
     const ws = new WebSocket(`${target.url}${AGENT_WS_PATH}`, {
       ...this.tls,
-      createConnection: this.timedConnector(target.url, dialMs, phases),
+      createConnection: this.timedConnector(target.url, dialMs, phases, observe),
       perMessageDeflate: false,
     });
     this.ws = ws;
@@ -104,14 +128,21 @@ export class SimAgent {
     url: string,
     dialMs: number,
     phases: { tcpMs: number; tlsMs: number },
+    observe?: (phase: DialPhase) => void,
   ): TlsConnector {
     const open = this.tlsSessions.connector(url, this.tls.cert) as unknown as (
       options: ConnectionOptions,
     ) => TLSSocket;
     const timed = (options: ConnectionOptions) => {
       const socket = open(options);
-      socket.once("connect", () => (phases.tcpMs = performance.now() - dialMs));
-      socket.once("secureConnect", () => (phases.tlsMs = performance.now() - dialMs));
+      socket.once("connect", () => {
+        phases.tcpMs = performance.now() - dialMs;
+        observe?.("tcp");
+      });
+      socket.once("secureConnect", () => {
+        phases.tlsMs = performance.now() - dialMs;
+        observe?.("tls");
+      });
       return socket;
     };
     return timed as unknown as TlsConnector;

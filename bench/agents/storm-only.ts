@@ -44,6 +44,8 @@ export interface StormOnlyOptions {
   agents: number;
   /** Another checkout's `packages/cli/bin/llmgw.mjs`, run as `COMMAND server`. */
   llmgwCommand?: string;
+  /** Dials begun per turn of the harness's event loop (dialPacer). */
+  dialsPerTurn: number;
   log(line: string): void;
 }
 
@@ -80,7 +82,10 @@ export async function stormOnly(options: StormOnlyOptions): Promise<Storm> {
     loop.enable();
     const health = pollHealth(server.apiUrl);
     const stormStartMs = Date.now();
-    const storm = await reconnectStorm(agents, target, HEARTBEAT_INTERVAL_MS, api);
+    const storm = await reconnectStorm(agents, target, HEARTBEAT_INTERVAL_MS, api, {
+      serverOutput: () => server.process.output(),
+      dialsPerTurn: options.dialsPerTurn,
+    });
     loop.disable();
     const healthSummary = await health();
     const backBy = MARKS_S.map((markS) => {
@@ -96,6 +101,7 @@ export async function stormOnly(options: StormOnlyOptions): Promise<Storm> {
     log(
       `${count} agents: storm: ${dialSummary(agents)}; ${healthSummary}; bench event loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(0)} / max ${(loop.max / 1e6).toFixed(0)} ms`,
     );
+    log(`${count} agents: storm second by second:\n  ${storm.timeline.join("\n  ")}`);
     for (const agent of agents) agent.drop();
     return storm;
   } finally {

@@ -31,6 +31,7 @@ import {
   type PendingSocket,
 } from "./agent-admission";
 import { HANDSHAKE_CONTESTED_MS, HandshakeGate, HANDSHAKES_AT_ONCE_MAX } from "./handshake-gate";
+import { StormTrace } from "./storm-trace";
 import {
   handleAgentRequest,
   type AgentRoute,
@@ -118,7 +119,8 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
   // connections stay paused (no TLS work) until the gate hands them to the HTTPS server.
   const gate = new HandshakeGate({
     max: options.handshakesAtOnceMax ?? HANDSHAKES_AT_ONCE_MAX,
-    start: (socket) => {
+    start: (socket, waitedMs) => {
+      trace.started(waitedMs);
       http.emit("connection", socket);
       (socket as Socket).resume();
     },
@@ -129,6 +131,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
         `a TLS handshake from ${address} held its place over ${HANDSHAKE_CONTESTED_MS / 1000} s while another address waited; dial again`,
       ),
   });
+  const trace = new StormTrace({ gate, log: options.log });
   // Every connection, so closing the port ends those still waiting or handshaking as well.
   const sockets = new Set<Socket>();
   const tcp = createTcpServer({ pauseOnConnect: true }, (socket) => {
@@ -139,9 +142,11 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
         socket.remoteAddress ?? "",
         `${gate.queued} connections were waiting for a TLS handshake; dial again after a pause`,
       );
+    trace.accepted();
   });
   http.on("secureConnection", (socket: TLSSocket) => {
     gate.handshaken(socket);
+    trace.secured();
     admission.accept(socket);
   });
   // A failed handshake (a plain ws:// client, a wrong CA) must never take the process down.
@@ -190,7 +195,10 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     dropAgents: (reason) => {
       for (const ws of wss.clients) ws.close(CLOSE_NOT_LEADER, reason.slice(0, 120));
     },
-    close: () => closeAll(wss, tcp, sockets),
+    close: () => {
+      trace.stop();
+      return closeAll(wss, tcp, sockets);
+    },
   };
 }
 

@@ -49,6 +49,18 @@ describe("HandshakeGate (a reconnect storm let in a few handshakes at a time)", 
     expect(gate.queued).toBe(1);
   });
 
+  it("tells `start` how long each connection waited for its place (the storm trace's longest wait)", () => {
+    const waits: number[] = [];
+    const { gate, advance } = gateOf(1, { start: (_socket, waitedMs) => waits.push(waitedMs) });
+    const [a, b] = [tcp(1), tcp(2)];
+    gate.connected(a);
+    advance(300);
+    gate.connected(b);
+    advance(1_200);
+    gate.handshaken(a);
+    expect(waits).toEqual([0, 1_200]);
+  });
+
   it("lets the longest-waiting connection in when a handshake finishes or its socket closes", () => {
     const { gate, started } = gateOf(1);
     const [a, b, c] = [tcp(1), tcp(2), tcp(3)];

@@ -46,8 +46,8 @@ export interface GateSocket {
 export interface HandshakeGateOptions {
   /** Handshakes at once (HANDSHAKES_AT_ONCE_MAX). */
   max: number;
-  /** Starts the TLS handshake of a connection let in. */
-  start(socket: GateSocket): void;
+  /** Starts the TLS handshake of a connection let in, `waitedMs` after it arrived. */
+  start(socket: GateSocket, waitedMs: number): void;
   queueMax?: number;
   queueWaitMs?: number;
   contestedMs?: number;
@@ -127,12 +127,13 @@ export class HandshakeGate {
     this.finish(keyOf(socket));
   }
 
-  private begin(socket: GateSocket, address: string): void {
+  private begin(socket: GateSocket, address: string, arrivedMs?: number): void {
     const key = keyOf(socket);
-    this.inFlight.set(key, { socket, address, startedMs: this.options.nowMs() });
+    const startedMs = this.options.nowMs();
+    this.inFlight.set(key, { socket, address, startedMs });
     this.count(address, +1);
     socket.once("close", () => this.finish(key));
-    this.options.start(socket);
+    this.options.start(socket, startedMs - (arrivedMs ?? startedMs));
   }
 
   private finish(key: string): void {
@@ -156,7 +157,7 @@ export class HandshakeGate {
         entry.socket.destroy();
         continue;
       }
-      this.begin(entry.socket, address);
+      this.begin(entry.socket, address, entry.sinceMs);
     }
   }
 

@@ -1,0 +1,87 @@
+// A reconnect storm second by second, from both ends: what the harness's agents saw (dials begun,
+// TCP connected, TLS secured, registered, failed; how many waited for TLS at the second's end; how
+// long the harness's own event loop was held) beside the server's "storm second" lines (what it
+// accepted, started, secured, queued, and how long its thread was held). Together they say whether
+// a dial's time went before the server's accept, in the gate's queue, in the handshake, or in the
+// harness itself.
+
+export type DialPhase = "dial" | "tcp" | "tls" | "registered" | "failed";
+
+interface Second {
+  dial: number;
+  tcp: number;
+  tls: number;
+  registered: number;
+  failed: number;
+  /** Agents past TCP connected and not yet TLS secured, at the second's end. */
+  awaitingTls: number;
+  loopMaxMs: number;
+}
+
+const LAG_TICK_MS = 50;
+const SERVER_LINE = /^(\S+) server agent port: (storm second .*)$/;
+
+export class StormTimeline {
+  private readonly seconds: Second[] = [];
+  private awaitingTls = 0;
+  private lastTickMs: number;
+  private readonly lagTimer: NodeJS.Timeout;
+
+  constructor(private readonly startMs = Date.now()) {
+    this.lastTickMs = performance.now();
+    this.lagTimer = setInterval(() => {
+      const nowMs = performance.now();
+      const second = this.current();
+      second.loopMaxMs = Math.max(second.loopMaxMs, nowMs - this.lastTickMs - LAG_TICK_MS);
+      this.lastTickMs = nowMs;
+    }, LAG_TICK_MS);
+  }
+
+  /** One agent's dial reached `phase`; `afterTcp` says whether a failed dial had connected. */
+  note(phase: DialPhase, afterTcp = false): void {
+    const second = this.current();
+    second[phase] += 1;
+    if (phase === "tcp") this.awaitingTls += 1;
+    if (phase === "tls" || (phase === "failed" && afterTcp)) this.awaitingTls -= 1;
+    second.awaitingTls = this.awaitingTls;
+  }
+
+  stop(): void {
+    clearInterval(this.lagTimer);
+  }
+
+  /**
+   * One line per harness second, and the server's storm lines found in `serverOutput` (its
+   * timestamped log) placed by the time they were written, in time order.
+   */
+  lines(serverOutput = ""): string[] {
+    const timed: Array<[number, string]> = this.seconds.map((second, at) => [
+      (at + 1) * 1000,
+      `+${at + 1} s harness: ${second.dial} dials, ${second.tcp} TCP connected, ${second.tls} TLS ` +
+        `secured, ${second.registered} registered, ${second.failed} failed; ${second.awaitingTls} ` +
+        `awaiting TLS; its loop held up to ${Math.max(0, second.loopMaxMs).toFixed(0)} ms`,
+    ]);
+    for (const line of serverOutput.split("\n")) {
+      const match = SERVER_LINE.exec(line);
+      const atMs = match ? Date.parse(match[1] ?? "") - this.startMs : Number.NaN;
+      if (match && atMs >= 0 && atMs <= this.seconds.length * 1000 + 2000)
+        timed.push([atMs, `+${(atMs / 1000).toFixed(1)} s server: ${match[2] ?? ""}`]);
+    }
+    return timed.sort((a, b) => a[0] - b[0]).map(([, line]) => line);
+  }
+
+  private current(): Second {
+    const at = Math.max(0, Math.floor((Date.now() - this.startMs) / 1000));
+    for (let next = this.seconds.length; next <= at; next += 1)
+      this.seconds.push({
+        dial: 0,
+        tcp: 0,
+        tls: 0,
+        registered: 0,
+        failed: 0,
+        awaitingTls: this.awaitingTls,
+        loopMaxMs: 0,
+      });
+    return this.seconds[at] as Second;
+  }
+}
