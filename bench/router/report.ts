@@ -14,6 +14,7 @@ const BARS = {
   addedP50MsMax: 0.5,
   addedP99MsMax: 1.5,
   addedVsPortkeyMax: 0.35,
+  addedVsBareProxyMax: 1.1,
   saturatedVsDirectMin: 0.3,
   saturatedVsPortkeyMin: 5,
   slowVsDirectMin: 0.9,
@@ -205,10 +206,12 @@ export function barsTable(results: RouterResults): string {
   const direct = byName(results, "direct");
   const llmgw = byName(results, "llmgw");
   const portkey = byName(results, "Portkey");
+  const bare = byName(results, "bare proxy");
   if (!direct || !llmgw) return "";
   const addedP50 = llmgw.latencyP50Ms - direct.latencyP50Ms;
   const addedP99 = llmgw.latencyP99Ms - direct.latencyP99Ms;
   const portkeyAdded = portkey ? portkey.latencyP50Ms - direct.latencyP50Ms : Number.NaN;
+  const bareAdded = bare ? bare.latencyP50Ms - direct.latencyP50Ms : Number.NaN;
   const ttftAdded = llmgw.ttftP50Ms - direct.ttftP50Ms;
   const saturatedVsPortkey =
     llmgw.saturated && portkey?.saturated
@@ -232,6 +235,13 @@ export function barsTable(results: RouterResults): string {
       `≤ ${BARS.addedP99MsMax} ms`,
       `${signedMs(addedP99)} ms`,
       addedP99 <= BARS.addedP99MsMax,
+    ],
+    [
+      "P1 added p50, × the bare proxy's added p50",
+      `≤ ${BARS.addedVsBareProxyMax} ×`,
+      times(addedP50 / bareAdded),
+      // A bare proxy that added nothing (or less than nothing) leaves no ratio to meet.
+      bareAdded > 0 && addedP50 / bareAdded <= BARS.addedVsBareProxyMax,
     ],
     [
       "P1 added p50, × Portkey's added p50",
