@@ -79,7 +79,11 @@ export function readBody(req: IncomingMessage, bytesMax = BODY_BYTES_MAX): Promi
       settle(null, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)),
     );
     req.on("error", (error) => settle(error));
-    req.on("close", () => settle(new Error("the request closed before its body ended")));
+    // Every request closes, most after their body was read: the Error (and its stack) is made only
+    // for one that closed first.
+    req.on("close", () => {
+      if (!settled) settle(new Error("the request closed before its body ended"));
+    });
   });
 }
 
