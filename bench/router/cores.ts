@@ -17,7 +17,7 @@ export interface CorePlan {
 }
 
 /** How a core count splits: the first half (rounded up) to the client and the engines. */
-export function splitCores(count: number): CorePlan | null {
+function splitCores(count: number): CorePlan | null {
   if (count < 2) return null;
   const clientCount = Math.ceil(count / 2);
   const list = (from: number, to: number) => (to - from === 1 ? `${from}` : `${from}-${to - 1}`);
