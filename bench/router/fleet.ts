@@ -21,6 +21,7 @@ import {
   type ServerHandle,
   type SpawnedProcess,
 } from "@llmgw/testing";
+import { onCores, type CorePlan } from "./cores";
 import { growFleet } from "./size";
 import { startStandInAgent, type StandInAgent } from "./stand-in-agent";
 import type { Target } from "./measure";
@@ -64,11 +65,15 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
-function node(script: string, args: string[], name: string): SpawnedProcess {
+function node(script: string, args: string[], name: string, cores: string | null): SpawnedProcess {
   // Portkey reads NODE_ENV=production to skip its log console; the others ignore it.
   return spawnProcess(
-    process.execPath,
-    ["--import", "tsx", join(BENCH_DIR, "router", script), ...args],
+    ...onCores(cores, process.execPath, [
+      "--import",
+      "tsx",
+      join(BENCH_DIR, "router", script),
+      ...args,
+    ]),
     {
       name,
       cwd: BENCH_DIR,
@@ -86,13 +91,17 @@ async function listening(proc: SpawnedProcess): Promise<number> {
  * `llmgw server` on free ports in a temp home, as @llmgw/testing starts it, but with a start-up
  * deadline that suits a machine busy with other work, and the server's own words if it fails.
  */
-async function startServer(checksOff: boolean, cpuProfDir?: string): Promise<ServerHandle> {
+async function startServer(
+  checksOff: boolean,
+  cores: string | null,
+  cpuProfDir?: string,
+): Promise<ServerHandle> {
   // Its ports are picked free and then bound by the server, and the benchmark starts other
   // processes on ports of the kernel's choosing meanwhile: one of them may take a picked port
   // first (EADDRINUSE). Then the server is started again on others, as startPostgres does.
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await startServerOnce(checksOff, cpuProfDir);
+      return await startServerOnce(checksOff, cores, cpuProfDir);
     } catch (error) {
       const taken = error instanceof Error && error.message.includes("EADDRINUSE");
       if (!taken || attempt >= SERVER_START_ATTEMPTS_MAX) throw error;
@@ -103,12 +112,16 @@ async function startServer(checksOff: boolean, cpuProfDir?: string): Promise<Ser
 /** Starts of a server whose port was taken before it could bind it, before giving up. */
 const SERVER_START_ATTEMPTS_MAX = 3;
 
-async function startServerOnce(checksOff: boolean, cpuProfDir?: string): Promise<ServerHandle> {
+async function startServerOnce(
+  checksOff: boolean,
+  cores: string | null,
+  cpuProfDir?: string,
+): Promise<ServerHandle> {
   const setup = await serverSetup();
   // V8 writes the profile when the server exits on the SIGTERM the benchmark ends with; Node
   // takes --cpu-prof on its command line only, not in NODE_OPTIONS.
   const profiling = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : [];
-  const process = spawnProcess(nodeBin, [...profiling, llmgwBin(), "server"], {
+  const process = spawnProcess(...onCores(cores, nodeBin, [...profiling, llmgwBin(), "server"]), {
     name: checksOff ? "llmgw (checks off)" : "llmgw",
     // Writing a profile of a whole run at exit takes a while on a busy machine.
     ...(cpuProfDir ? { stopGraceMs: 60_000 } : {}),
@@ -145,9 +158,10 @@ async function startServerOnce(checksOff: boolean, cpuProfDir?: string): Promise
 async function startLlmgw(
   enginePorts: ReadonlyMap<string, number>,
   checksOff: boolean,
+  cores: string | null,
   cpuProfDir?: string,
 ): Promise<{ server: ServerHandle; agent: StandInAgent; key: string; api: Api }> {
-  const server = await startServer(checksOff, cpuProfDir);
+  const server = await startServer(checksOff, cores, cpuProfDir);
   const nodeName = checksOff ? "bench-node-off" : "bench-node";
   const identity = await joinAs(server, `bench-${nodeName}`);
   const agent = await startStandInAgent({
@@ -205,8 +219,17 @@ async function startLlmgw(
 
 type Api = ReturnType<typeof createTRPCClient<AppRouter>>;
 
-/** `cpuProfDir`: where the llmgw with checks on writes a V8 CPU profile of its whole run. */
-export async function startFleet(log: (line: string) => void, cpuProfDir?: string): Promise<Fleet> {
+/**
+ * `cores`: where the client's side (engines, bare server) and the gateways run (cores.ts), or null.
+ * `cpuProfDir`: where the llmgw with checks on writes a V8 CPU profile of its whole run.
+ */
+export async function startFleet(
+  log: (line: string) => void,
+  cores: CorePlan | null,
+  cpuProfDir?: string,
+): Promise<Fleet> {
+  const clientCores = cores?.client ?? null;
+  const gatewayCores = cores?.gateways ?? null;
   const processes: SpawnedProcess[] = [];
   const agents: StandInAgent[] = [];
   const stop = async () => {
@@ -216,7 +239,7 @@ export async function startFleet(log: (line: string) => void, cpuProfDir?: strin
   try {
     const names = Object.keys(ENGINES) as EngineName[];
     const engines = names.map((name) =>
-      node("engine.ts", ["--delay-ms", String(ENGINES[name])], `engine ${name}`),
+      node("engine.ts", ["--delay-ms", String(ENGINES[name])], `engine ${name}`, clientCores),
     );
     processes.push(...engines);
     const enginePorts = await Promise.all(engines.map(listening));
@@ -229,6 +252,7 @@ export async function startFleet(log: (line: string) => void, cpuProfDir?: strin
         "bare-proxy.ts",
         ["--upstream", `http://127.0.0.1:${enginePort[name]}`],
         `bare proxy ${name}`,
+        gatewayCores,
       ),
     );
     processes.push(...bares);
@@ -237,16 +261,17 @@ export async function startFleet(log: (line: string) => void, cpuProfDir?: strin
       "portkey.ts",
       ["--server", PORTKEY, "--port", String(portkeyPort)],
       "portkey",
+      gatewayCores,
     );
     processes.push(portkey);
     // Replicas of other models (the size axis) answer here, apart from the measured engine.
-    const others = node("engine.ts", [], "engine for other models");
-    const bareServer = node("bare-server.ts", [], "bare server");
+    const others = node("engine.ts", [], "engine for other models", clientCores);
+    const bareServer = node("bare-server.ts", [], "bare server", clientCores);
     processes.push(others, bareServer);
     const modelPorts = new Map(names.map((name) => [MODEL[name], enginePort[name]]));
     const [on, off, barePorts, , othersPort, bareServerPort] = await Promise.all([
-      startLlmgw(modelPorts, false, cpuProfDir),
-      startLlmgw(modelPorts, true),
+      startLlmgw(modelPorts, false, gatewayCores, cpuProfDir),
+      startLlmgw(modelPorts, true, gatewayCores),
       Promise.all(bares.map(listening)),
       listening(portkey),
       listening(others),
@@ -263,22 +288,26 @@ export async function startFleet(log: (line: string) => void, cpuProfDir?: strin
     const target = (
       name: string,
       origin: string,
+      proc: SpawnedProcess,
       headers: Record<string, string> = {},
     ): Target => ({
       name,
       origin,
       path: CHAT,
       headers,
+      pid: proc.pid,
     });
+    const engineProcess = (engine: EngineName) => engines[names.indexOf(engine)] ?? others;
+    const bareProcess = (engine: EngineName) => bares[names.indexOf(engine)] ?? others;
     const targetsOf = (engine: EngineName): Target[] => [
-      target("direct", `http://127.0.0.1:${enginePort[engine]}`, {
+      target("direct", `http://127.0.0.1:${enginePort[engine]}`, engineProcess(engine), {
         authorization: "Bearer engine",
       }),
-      target("llmgw", on.server.apiUrl, { authorization: `Bearer ${on.key}` }),
-      target("bare proxy", `http://127.0.0.1:${barePort[engine]}`, {
+      target("llmgw", on.server.apiUrl, on.server.process, { authorization: `Bearer ${on.key}` }),
+      target("bare proxy", `http://127.0.0.1:${barePort[engine]}`, bareProcess(engine), {
         authorization: "Bearer engine",
       }),
-      target("Portkey", `http://127.0.0.1:${portkeyPort}`, {
+      target("Portkey", `http://127.0.0.1:${portkeyPort}`, portkey, {
         authorization: "Bearer engine",
         "x-portkey-provider": "openai",
         "x-portkey-custom-host": `http://127.0.0.1:${enginePort[engine]}/v1`,
@@ -287,10 +316,10 @@ export async function startFleet(log: (line: string) => void, cpuProfDir?: strin
     return {
       targets: { instant: targetsOf("instant"), slow: targetsOf("slow") },
       // No key: with the checks off, any bearer token is let in.
-      llmgwChecksOff: target("llmgw, checks off", off.server.apiUrl, {
+      llmgwChecksOff: target("llmgw, checks off", off.server.apiUrl, off.server.process, {
         authorization: "Bearer no-such-key",
       }),
-      bareServer: target("bare server", `http://127.0.0.1:${bareServerPort}`),
+      bareServer: target("bare server", `http://127.0.0.1:${bareServerPort}`, bareServer),
       async grow(count) {
         const grown = await growFleet(on.server, on.api, count, othersPort);
         agents.push(...grown.agents);

@@ -11,6 +11,8 @@ export interface Target {
   origin: string;
   path: string;
   headers: Record<string, string>;
+  /** The process a run's CPU time is read from: the gateway itself, or the engine for direct. */
+  pid?: number;
 }
 
 export const chatBody = (model: string, stream: boolean) =>
@@ -119,6 +121,8 @@ export interface Load {
   non2xx: number;
   /** Status → count, for the answers that were not 2xx. */
   refusals: Record<string, number>;
+  /** CPU the target's process spent per answer over the run and its settling pause; null: unread. */
+  cpuUsPerAnswer: number | null;
 }
 
 /**
@@ -170,5 +174,6 @@ export async function load(
         .filter(([status]) => !status.startsWith("2"))
         .map(([status, stats]) => [status, stats.count ?? 0]),
     ),
+    cpuUsPerAnswer: null,
   };
 }

@@ -5,6 +5,8 @@ import type { RunInfo as PlacementRunInfo } from "../placement/report";
 export interface RunInfo extends PlacementRunInfo {
   portkeyVersion: string;
   autocannonVersion: string;
+  /** Where the processes ran (cores.ts's describeCores). */
+  cores: string;
 }
 
 /** P1–P5 in docs/goals.md, as numbers. */
@@ -12,6 +14,7 @@ const BARS = {
   addedP50MsMax: 0.5,
   addedP99MsMax: 1.5,
   addedVsPortkeyMax: 0.35,
+  addedVsBareProxyMax: 1.1,
   saturatedVsDirectMin: 0.3,
   saturatedVsPortkeyMin: 5,
   slowVsDirectMin: 0.9,
@@ -43,6 +46,8 @@ export interface LoadSummary {
   p50Ms: number;
   p99Ms: number;
   errors: number;
+  /** The target process's CPU per answer, median of the rounds; null where it was not read. */
+  cpuUsPerAnswer: number | null;
 }
 
 /** One point of the size axis: one at a time against the instant engine, direct and llmgw. */
@@ -150,6 +155,29 @@ export function underLoadTable(results: RouterResults): string {
   ].join("\n");
 }
 
+/**
+ * CPU per answer of each target's own process under load (the engine's for direct): what the
+ * req/s ratios come from on a machine whose cores are shared, and steadier than they are.
+ */
+export function cpuTable(results: RouterResults): string {
+  const us = (load: LoadSummary | undefined) =>
+    load?.cpuUsPerAnswer === null || load?.cpuUsPerAnswer === undefined
+      ? "—"
+      : whole(load.cpuUsPerAnswer);
+  const rows = results.targets.map(
+    (t) => `| ${t.name} | ${us(t.saturated)} | ${us(t.slow)} | ${us(t.streams)} |`,
+  );
+  rows.push(
+    `| llmgw, checks off | ${us(results.checksOff)} | | |`,
+    `| bare server | ${us(results.bareServer)} | | |`,
+  );
+  return [
+    "| CPU per answer, µs (the target's own process; the engine's for direct) | instant engine, 50 conns | 20 ms engine, 50 conns | streams, 200 conns |",
+    "|---|---:|---:|---:|",
+    ...rows,
+  ].join("\n");
+}
+
 export function sizeTable(results: RouterResults): string {
   const rows = results.sizes.map((size) => {
     const cells = [
@@ -178,10 +206,12 @@ export function barsTable(results: RouterResults): string {
   const direct = byName(results, "direct");
   const llmgw = byName(results, "llmgw");
   const portkey = byName(results, "Portkey");
+  const bare = byName(results, "bare proxy");
   if (!direct || !llmgw) return "";
   const addedP50 = llmgw.latencyP50Ms - direct.latencyP50Ms;
   const addedP99 = llmgw.latencyP99Ms - direct.latencyP99Ms;
   const portkeyAdded = portkey ? portkey.latencyP50Ms - direct.latencyP50Ms : Number.NaN;
+  const bareAdded = bare ? bare.latencyP50Ms - direct.latencyP50Ms : Number.NaN;
   const ttftAdded = llmgw.ttftP50Ms - direct.ttftP50Ms;
   const saturatedVsPortkey =
     llmgw.saturated && portkey?.saturated
@@ -205,6 +235,13 @@ export function barsTable(results: RouterResults): string {
       `≤ ${BARS.addedP99MsMax} ms`,
       `${signedMs(addedP99)} ms`,
       addedP99 <= BARS.addedP99MsMax,
+    ],
+    [
+      "P1 added p50, × the bare proxy's added p50",
+      `≤ ${BARS.addedVsBareProxyMax} ×`,
+      times(addedP50 / bareAdded),
+      // A bare proxy that added nothing (or less than nothing) leaves no ratio to meet.
+      bareAdded > 0 && addedP50 / bareAdded <= BARS.addedVsBareProxyMax,
     ],
     [
       "P1 added p50, × Portkey's added p50",
@@ -309,8 +346,7 @@ export function routerSection(results: RouterResults, info: RunInfo): string {
     "`--no-write` leaves this file alone).",
     "",
     `Run on ${info.date}; ${info.machine}. The load generator (autocannon ${info.autocannonVersion}) runs in a worker`,
-    "thread of the benchmark's process, apart from its main thread but on the same cores as the target it",
-    "loads, so every req/s figure is what the target leaves to the client on those cores, and ratios, taken",
+    `thread of the benchmark's process, apart from its main thread. ${info.cores} Ratios, taken`,
     "round by round against direct, mean more than absolute numbers. One at a time: " +
       `${results.oneAtATimeCount.toLocaleString("en-US")} requests and ${results.streamCount.toLocaleString("en-US")} streams per target, the targets taking turns request by`,
     `request. Under load: a first run of ${results.warmupS} s against each target warms it up and is not counted; then ${results.rounds} rounds, targets in turn, each run lasting ${results.durationS} s (stopped at the first tick of autocannon's 100 ms sampling interval after that). A run's end cuts the request each connection still has in flight: those are counted nowhere (not in req/s, latency or errors), so req/s is answers read to the end over the run's time and reads low by at most connections ÷ answers. A ratio therefore reads high by at most its base's share: a run of direct (or of checks off, P5's base) with fewer than ${results.answersPerConnectionMin} answers per connection (the cut ones then over ${Math.round(100 / Math.max(1, results.answersPerConnectionMin))} % of its work) fails the benchmark; any other run that short is listed below the tables with how far it may read low, which can hide a met bar but not claim one (a short Portkey run flatters the ratios against it by as much). The target finishes the cut requests (llmgw records them as 499, clients gone) in a pause of ${results.settleMs} ms before the next run. Medians of the rounds; ratios are the medians of each round's own ratio.`,
@@ -318,6 +354,11 @@ export function routerSection(results: RouterResults, info: RunInfo): string {
     oneAtATimeTable(results),
     "",
     underLoadTable(results),
+    "",
+    "CPU time of each target's process (user and system, from `/proc/PID/stat`, clock ticks of 10 ms)",
+    "over each timed run and its settling pause, per answer counted; medians of the rounds.",
+    "",
+    cpuTable(results),
     "",
     "Size axis: the same instant engine behind the same llmgw, first with only the benchmark's replicas,",
     `then with ${(results.sizes[1]?.others ?? 0).toLocaleString("en-US")} ready replicas of other models (80 a model) placed by its reconciler on`,

@@ -11,12 +11,15 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { cleanupAll } from "@llmgw/testing";
+import { describeCores, pinBenchmark } from "./cores";
+import { cpuTimeMs } from "./cpu-time";
 import { MODEL, startFleet, type Fleet } from "./fleet";
 import { readLoopDelay } from "./size";
 import { judgeRun, roleOf } from "./judge";
 import { chatBody, load, median, oneAtATime, p50, p99, type Load, type Target } from "./measure";
 import {
   barsTable,
+  cpuTable,
   oneAtATimeTable,
   routerSection,
   sizeTable,
@@ -188,6 +191,7 @@ async function measure(
       p50Ms: median(runs.map((r) => r.p50Ms)),
       p99Ms: median(runs.map((r) => r.p99Ms)),
       errors: runs.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
+      cpuUsPerAnswer: cpuMedian(runs),
     };
   };
   const targets: TargetResult[] = instant.map((target) => {
@@ -227,6 +231,12 @@ async function measure(
   };
 }
 
+/** The median of the runs' CPU per answer, or null when no run could read it. */
+function cpuMedian(runs: readonly Load[]): number | null {
+  const read = runs.flatMap((r) => (r.cpuUsPerAnswer === null ? [] : [r.cpuUsPerAnswer]));
+  return read.length === 0 ? null : median(read);
+}
+
 /**
  * One run under load: timed when `durationS` is set, then a pause while the target finishes the
  * requests the run's end cut; else one request per connection (the smoke).
@@ -238,9 +248,15 @@ async function timedRun(
   durationS: number,
 ): Promise<Load> {
   if (durationS === 0) return load(target, body, { connections, amount: connections });
+  const cpuBeforeMs = cpuTimeMs(target.pid);
   const result = await load(target, body, { connections, durationS });
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-  return result;
+  const cpuAfterMs = cpuTimeMs(target.pid);
+  const cpuUsPerAnswer =
+    cpuBeforeMs === null || cpuAfterMs === null || result.answers === 0
+      ? null
+      : ((cpuAfterMs - cpuBeforeMs) * 1000) / result.answers;
+  return { ...result, cpuUsPerAnswer };
 }
 
 /**
@@ -323,7 +339,9 @@ async function main(): Promise<number> {
   const machine = values.machine ? `${values.machine}; ${describeMachine()}` : describeMachine();
   const problems: string[] = [];
   const loadErrors: LoadError[] = [];
-  const fleet = await startFleet(log, values["cpu-prof"]);
+  const cores = pinBenchmark();
+  log(describeCores(cores));
+  const fleet = await startFleet(log, cores, values["cpu-prof"]);
   let results: RouterResults;
   try {
     await checkTheSwitch(fleet, problems);
@@ -340,11 +358,13 @@ async function main(): Promise<number> {
     machine: `${machine} and ${loadavg()[0]?.toFixed(1) ?? "?"} at the end`,
     portkeyVersion: fleet.portkeyVersion,
     autocannonVersion: AUTOCANNON_VERSION,
+    cores: describeCores(cores),
   };
   console.log(
     [
       oneAtATimeTable(results),
       underLoadTable(results),
+      cpuTable(results),
       sizeTable(results),
       barsTable(results),
     ].join("\n\n"),

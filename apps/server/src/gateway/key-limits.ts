@@ -31,30 +31,28 @@ export class KeyLimits {
     this.sweep(nowMs);
     const c = this.of(key.id);
     const planes = Math.max(1, Math.floor(this.controlPlanes()));
-    const share = (limit: number | null) => (limit === null ? null : Math.ceil(limit / planes));
-    const of = (limit: number) => (planes === 1 ? "" : ` (this control plane's share of ${limit})`);
-    const concurrentMax = share(key.concurrentMax);
+    const concurrentMax = shareOf(key.concurrentMax, planes);
     if (concurrentMax !== null && c.inFlight >= concurrentMax) {
       throw limited(
-        `key ${key.prefix} already has ${c.inFlight} requests in flight (limit ${concurrentMax}${of(key.concurrentMax ?? 0)})`,
+        `key ${key.prefix} already has ${c.inFlight} requests in flight (limit ${concurrentMax}${sharedFrom(key.concurrentMax ?? 0, planes)})`,
         "concurrency_limit_exceeded",
         1,
       );
     }
-    const requestsMax = share(key.requestsPerMinute);
+    const requestsMax = shareOf(key.requestsPerMinute, planes);
     if (requestsMax !== null && c.requests.total(nowMs) >= requestsMax) {
       const wait = c.requests.retryAfterSeconds(nowMs, requestsMax);
       throw limited(
-        `key ${key.prefix} is over its limit of ${requestsMax} requests per minute${of(key.requestsPerMinute ?? 0)}`,
+        `key ${key.prefix} is over its limit of ${requestsMax} requests per minute${sharedFrom(key.requestsPerMinute ?? 0, planes)}`,
         "rate_limit_exceeded",
         wait,
       );
     }
-    const tokensMax = share(key.tokensPerMinute);
+    const tokensMax = shareOf(key.tokensPerMinute, planes);
     if (tokensMax !== null && c.tokens.total(nowMs) >= tokensMax) {
       const wait = c.tokens.retryAfterSeconds(nowMs, tokensMax);
       throw limited(
-        `key ${key.prefix} is over its limit of ${tokensMax} tokens per minute${of(key.tokensPerMinute ?? 0)}`,
+        `key ${key.prefix} is over its limit of ${tokensMax} tokens per minute${sharedFrom(key.tokensPerMinute ?? 0, planes)}`,
         "token_limit_exceeded",
         wait,
       );
@@ -92,6 +90,17 @@ export class KeyLimits {
     }
     return c;
   }
+}
+
+// Module functions, not closures made in `admit`: it runs on every request.
+/** This control plane's share of a limit (null: no limit). */
+function shareOf(limit: number | null, planes: number): number | null {
+  return limit === null ? null : Math.ceil(limit / planes);
+}
+
+/** What a refusal adds when the limit is shared. */
+function sharedFrom(limit: number, planes: number): string {
+  return planes === 1 ? "" : ` (this control plane's share of ${limit})`;
 }
 
 function limited(message: string, code: string, retryAfterSeconds: number): GatewayError {
