@@ -48,10 +48,12 @@ export async function waitForReady(
   api: Api,
   target: ReadyTarget,
   log: (line: string) => void,
+  standInStallMs: () => number,
 ): Promise<void> {
   let last = "no answer yet";
   let looks = 0;
-  // The stand-ins heartbeat from this process: a stall here is a heartbeat late at the server.
+  // The stand-ins heartbeat from their own thread (standInStallMs: a stall there is a heartbeat
+  // late at the server); this thread drives Chromium, where a stall delays the pages' clicks.
   const delay = monitorEventLoopDelay({ resolution: 20 });
   delay.enable();
   try {
@@ -70,7 +72,7 @@ export async function waitForReady(
         const stallMs = delay.max / 1e6;
         delay.reset();
         log(
-          `console bench: waiting for the fleet: ${last}; this process stalled ${stallMs.toFixed(0)} ms at most`,
+          `console bench: waiting for the fleet: ${last}; longest stall ${standInStallMs().toFixed(0)} ms in the stand-ins' thread, ${stallMs.toFixed(0)} ms in the main one`,
         );
         return status.nodesReady >= target.nodes && status.replicasReady >= target.replicas;
       },

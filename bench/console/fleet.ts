@@ -1,7 +1,7 @@
 // The fleet the console benchmark opens pages against: a real `llmgw server` (bench/agents'
 // startLlmgw, PGlite in a temp home) with N stand-in nodes of 8 simulated cards each (bench/router's
 // stand-in agent: real joins, mutual TLS, protobuf frames; registered as simulated, so the console
-// labels them so), models whose replicas the server's own reconciler places and the stand-ins report
+// labels them so; run on a thread of their own, stand-ins-thread.ts), models whose replicas the server's own reconciler places and the stand-ins report
 // ready at a small local HTTP listener, and the console itself (`llmgw web`) pointed at the server.
 import { createServer, type Server } from "node:http";
 import { writeFile } from "node:fs/promises";
@@ -9,9 +9,8 @@ import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { freePort, spawnLlmgw, tempDir, waitFor, type SpawnedProcess } from "@llmgw/testing";
 import { adminApi, joinNodes, startLlmgw } from "../agents/fleet";
-import { startStandInAgent, type StandInAgent } from "../router/stand-in-agent";
-import { eachAtOnce } from "../each-at-once";
 import { waitForReady } from "./fleet-wait";
+import { startStandInsThread, type StandInsThread } from "./stand-ins-thread";
 
 export const CARDS_PER_NODE = 8;
 const REPLICAS_PER_MODEL = 80;
@@ -50,29 +49,21 @@ async function connectStandIns(
   count: number,
   enginePort: number,
   log: (line: string) => void,
-): Promise<{ agents: StandInAgent[]; nodeIds: string[] }> {
+): Promise<{ standIns: StandInsThread; nodeIds: string[] }> {
   const names = Array.from(
     { length: count },
     (_, i) => `bench-console-${String(i).padStart(4, "0")}`,
   );
   const joined = await joinNodes(server, names);
   log(`console bench: ${joined.length} nodes joined`);
-  const agents: StandInAgent[] = [];
-  await eachAtOnce(joined, AGENTS_AT_ONCE, async (node) => {
-    agents.push(
-      await startStandInAgent({
-        agentUrl: server.agentUrl,
-        tls: node.tls,
-        // The stand-in registers as `bench-<nodeName>`, the identity its certificate was issued to.
-        nodeName: node.nodeId.replace(/^bench-/, ""),
-        engines: new Map(),
-        otherModelsPort: enginePort,
-        cardCount: CARDS_PER_NODE,
-      }),
-    );
-    if (agents.length % 250 === 0) log(`console bench: ${agents.length} stand-in agents connected`);
-  });
-  return { agents, nodeIds: joined.map((node) => node.nodeId) };
+  const standIns = await startStandInsThread(
+    {
+      ...{ agentUrl: server.agentUrl, nodes: joined, enginePort },
+      ...{ cardCount: CARDS_PER_NODE, atOnce: AGENTS_AT_ONCE },
+    },
+    log,
+  );
+  return { standIns, nodeIds: joined.map((node) => node.nodeId) };
 }
 
 async function addModels(api: ConsoleFleet["api"], replicas: number): Promise<void> {
@@ -119,10 +110,10 @@ export async function startConsoleFleet(
   const { server } = await startLlmgw(size.nodes, [], {
     env: { LLMGW_SCRAPE_INTERVAL_MS: String(SCRAPE_INTERVAL_MS) },
   });
-  const agents: StandInAgent[] = [];
+  let standIns: StandInsThread | undefined;
   let web: SpawnedProcess | undefined;
   const stop = async () => {
-    for (const agent of agents) agent.close();
+    await standIns?.close();
     engine.close();
     await Promise.all([server.process.stop(), web?.stop()]);
   };
@@ -130,9 +121,9 @@ export async function startConsoleFleet(
     const api = await adminApi(server.apiUrl);
     const enginePort = (engine.address() as AddressInfo).port;
     const fleet = await connectStandIns(server, size.nodes, enginePort, log);
-    agents.push(...fleet.agents);
+    standIns = fleet.standIns;
     await addModels(api, size.replicas);
-    await waitForReady(api, size, log);
+    await waitForReady(api, size, log, fleet.standIns.takeStallMs);
     const console = await startConsole(server.apiUrl);
     web = console.process;
     return { apiUrl: server.apiUrl, consoleUrl: console.url, nodeIds: fleet.nodeIds, api, stop };

@@ -46,6 +46,39 @@ export async function stopProfile(session: CDPSession, top = 25): Promise<string
     .map(([key, us]) => `${(us / 1000).toFixed(1).padStart(8)} ms  ${key}`);
 }
 
+/**
+ * The navigation's own milestones on the page's clock: when the document's first and last bytes
+ * came, when its scripts had run (DOMContentLoaded) and when the last script file arrived; what
+ * a page spends before its first tRPC request is boot, not data.
+ */
+export async function navigationTimeline(page: Page): Promise<string[]> {
+  const marks = await page.evaluate(() => {
+    // Node's types lack the DOM's "navigation" entry type: the entry, as Chromium gives it.
+    const [nav] = performance
+      .getEntries()
+      .filter((entry) => String(entry.entryType) === "navigation") as unknown as {
+      responseStart: number;
+      responseEnd: number;
+      domInteractive: number;
+      domContentLoadedEventEnd: number;
+      loadEventEnd: number;
+    }[];
+    const scripts = performance
+      .getEntriesByType("resource")
+      .filter((entry) => entry.name.endsWith(".js"))
+      .map((entry) => (entry as unknown as { responseEnd: number }).responseEnd);
+    return {
+      "document first byte": nav?.responseStart ?? NaN,
+      "document last byte": nav?.responseEnd ?? NaN,
+      "DOM interactive": nav?.domInteractive ?? NaN,
+      "DOMContentLoaded done": nav?.domContentLoadedEventEnd ?? NaN,
+      [`last of ${scripts.length} script files`]: Math.max(0, ...scripts),
+      "load done": nav?.loadEventEnd ?? NaN,
+    };
+  });
+  return Object.entries(marks).map(([what, ms]) => `${ms.toFixed(0).padStart(6)} ms  ${what}`);
+}
+
 /** The page's tRPC requests: start and end (response end) on the page's clock, and size. */
 export async function trpcTimeline(page: Page): Promise<string[]> {
   const entries = await page.evaluate(() =>

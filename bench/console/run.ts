@@ -14,7 +14,7 @@ import { launchChromium } from "../chromium";
 import { ADMIN_PASSWORD } from "@llmgw/testing";
 import { CARDS_PER_NODE, startConsoleFleet, type ConsoleFleet } from "./fleet";
 import { directAnswersTable, timeDirectAnswers } from "./direct-answers";
-import { startProfile, stopProfile, trpcTimeline } from "./profile";
+import { navigationTimeline, startProfile, stopProfile, trpcTimeline } from "./profile";
 import { installConsoleProbe, recordAnswers, timeNavigation } from "./measure";
 import { consolePages, type ConsolePage } from "./pages";
 import { answersTable, consoleSection, pagesTable, type PageResult } from "./report";
@@ -70,7 +70,11 @@ async function measurePage(
     );
     if (i >= 0) result.timings.push(timing);
     if (profiler) {
-      const lines = [...(await trpcTimeline(page)), ...(await stopProfile(profiler))];
+      const lines = [
+        ...(await navigationTimeline(page)),
+        ...(await trpcTimeline(page)),
+        ...(await stopProfile(profiler)),
+      ];
       console.error(`console bench: profile of ${target.route} (${JSON.stringify(timing)})`);
       for (const line of lines) console.error(`  ${line}`);
     }

@@ -3,14 +3,19 @@ import { QueryClient } from "@tanstack/react-query";
 import { createTRPCClient, TRPCClientError, type TRPCLink } from "@trpc/client";
 import { observable } from "@trpc/server/observable";
 import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
+import { readdirSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { deskKey, type DeskStore } from "./desk/desk-storage";
 import { isUnauthorized } from "./errors";
 import {
   EVENTS_PAGE_SIZE,
+  isConsolePath,
   pageRouteOf,
   pageToPrefetch,
   prefetchPageQueries,
+  startOpeningQueries,
+  takeStartedAtLoad,
 } from "./page-prefetch";
 
 interface Asked {
@@ -129,5 +134,75 @@ describe("prefetchPageQueries", () => {
     const { asked, queryClient, trpc } = fakeConsole();
     await prefetchPageQueries(trpc, queryClient, { pathname: "/usage", search: "" });
     expect(asked).toEqual([]);
+  });
+});
+
+/** Every page under app/(console), as a path one opens (a node id in place of `[id]`). */
+function consolePagePaths(): string[] {
+  const appDir = join(import.meta.dirname, "..", "..", "app", "(console)");
+  const pages = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory()
+        ? pages(join(dir, entry.name))
+        : entry.name === "page.tsx"
+          ? [relative(appDir, dir)]
+          : [],
+    );
+  return pages(appDir).map((dir) =>
+    `/${dir
+      .split(sep)
+      .filter((part) => part !== "")
+      .join("/")}`.replace("[id]", "node-1"),
+  );
+}
+
+describe("startOpeningQueries", () => {
+  it("knows every console page, and no page outside the console", () => {
+    const paths = consolePagePaths();
+    expect(paths.length).toBeGreaterThan(15);
+    expect(paths.filter((path) => !isConsolePath(path))).toEqual([]);
+    for (const path of ["/sign-in", "/auth/oidc/callback", "/bench/heatmap", "/nodes/n1/x"])
+      expect(isConsolePath(path)).toBe(false);
+  });
+
+  it("asks auth.me with the page's first queries, in one go, as the console loads", () => {
+    const { asked, queryClient, trpc } = fakeConsole();
+    startOpeningQueries(
+      trpc,
+      queryClient,
+      { pathname: "/nodes", search: "" },
+      { lastUserId: null },
+    );
+    // Asked synchronously: nothing waits for React to render.
+    expect(asked.map((call) => call.path).sort()).toEqual(["auth.me", "nodes.summary"]);
+    const usage = fakeConsole();
+    startOpeningQueries(
+      usage.trpc,
+      usage.queryClient,
+      { pathname: "/usage", search: "" },
+      {
+        lastUserId: null,
+      },
+    );
+    expect(usage.asked.map((call) => call.path)).toEqual(["auth.me"]);
+  });
+
+  it("asks nothing on the sign-in page, where no one is signed in yet", () => {
+    const { asked, queryClient, trpc } = fakeConsole();
+    startOpeningQueries(
+      trpc,
+      queryClient,
+      { pathname: "/sign-in", search: "" },
+      { lastUserId: null },
+    );
+    expect(asked).toEqual([]);
+    expect(takeStartedAtLoad(queryClient)).toBe(false);
+  });
+
+  it("tells the shell once that they left, so a later shell in the tab asks for itself", () => {
+    const { queryClient, trpc } = fakeConsole();
+    startOpeningQueries(trpc, queryClient, { pathname: "/", search: "" }, { lastUserId: null });
+    expect(takeStartedAtLoad(queryClient)).toBe(true);
+    expect(takeStartedAtLoad(queryClient)).toBe(false);
   });
 });

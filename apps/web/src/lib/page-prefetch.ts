@@ -1,6 +1,7 @@
-// The queries a console page asks first, started by the shell at the same moment as its auth.me,
-// so a full navigation (a reload, a link, the installed app) waits one round trip for both rather
-// than auth.me's and then the page's (P9). The shell still renders nothing of the page before
+// The queries a console page asks first, started with auth.me as the console's code loads (or by
+// the shell, when it mounts later in the tab), so a full navigation (a reload, a link, the
+// installed app) waits one round trip for both rather than auth.me's and then the page's, and
+// neither waits for React to hydrate and render the shell (P9). The shell still renders nothing of the page before
 // auth.me answers; a prefetched answer only waits in the query cache. A signed-out visit gets the
 // server's UNAUTHORIZED for these as for auth.me, which the shell turns into the trip to sign-in.
 // Each entry must ask with the very input its page uses, or the page asks again; the tests check
@@ -38,6 +39,20 @@ const STATIC_ROUTES: ReadonlySet<string> = new Set([
   "/admin/guard",
   "/admin/mcp",
 ]);
+
+/** The console's pages that ask nothing ahead beyond auth.me. */
+const ROUTES_WITHOUT_QUERIES: ReadonlySet<string> = new Set([
+  "/account",
+  "/audit",
+  "/usage",
+  "/explore",
+]);
+
+/** Whether a path opens a page of the signed-in console (not sign-in, relays or the bench page). */
+export function isConsolePath(pathname: string): boolean {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  return ROUTES_WITHOUT_QUERIES.has(path) || pageRouteOf(path) !== null;
+}
 
 /** The route a path opens, or null for one with nothing to prefetch. */
 export function pageRouteOf(pathname: string): PageRoute | null {
@@ -153,4 +168,32 @@ export function prefetchPageQueries(
   if (!page || !prefetches) return Promise.resolve();
   const address = { id: page.id ?? "", search: new URLSearchParams(url.search) };
   return Promise.all(prefetches(trpc, queryClient, address)).then(() => undefined);
+}
+
+/** Query caches whose opening queries left as the console loaded (startOpeningQueries). */
+const startedAtLoad = new WeakSet<QueryClient>();
+
+/**
+ * Called as the console's code loads, before React renders anything: on a console page, starts
+ * auth.me and the page's first queries (those of `pageToPrefetch`). Elsewhere (sign-in) it asks
+ * nothing. The shell, mounting later, asks again only when this did not run (takeStartedAtLoad).
+ */
+export function startOpeningQueries(
+  trpc: Trpc,
+  queryClient: QueryClient,
+  url: PageUrl,
+  desk: { lastUserId: string | null; store?: DeskStore },
+): void {
+  if (!isConsolePath(url.pathname)) return;
+  startedAtLoad.add(queryClient);
+  void queryClient.prefetchQuery(trpc.auth.me.queryOptions());
+  void prefetchPageQueries(trpc, queryClient, pageToPrefetch(url, desk));
+}
+
+/**
+ * Whether the opening queries already left for this cache as the console loaded; true once, so
+ * a shell mounted again later in the tab (signed out, then in) starts its page's queries itself.
+ */
+export function takeStartedAtLoad(queryClient: QueryClient): boolean {
+  return startedAtLoad.delete(queryClient);
 }

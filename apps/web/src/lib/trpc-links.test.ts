@@ -1,5 +1,5 @@
-// The whole-fleet lists travel alone (their size must not hold back a page's small answers); the
-// rest stay batched.
+// The whole-fleet lists travel alone (their size must not hold back a page's small answers), and
+// so does auth.me (the shell waits on it); the rest stay batched.
 import { describe, expect, it } from "vitest";
 import { consoleLinks, travelsAlone } from "./trpc-links";
 
@@ -13,5 +13,10 @@ describe("travelsAlone", () => {
     expect(travelsAlone("events.attention")).toBe(false);
     expect(travelsAlone("status.get")).toBe(false);
     expect(consoleLinks()).toHaveLength(1);
+  });
+
+  it("sends auth.me alone: the shell renders on its answer, not on the page's slowest call", () => {
+    expect(travelsAlone("auth.me")).toBe(true);
+    expect(travelsAlone("auth.logout")).toBe(false);
   });
 });

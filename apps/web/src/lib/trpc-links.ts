@@ -1,13 +1,16 @@
 // How the console's tRPC calls travel. Calls are batched into one request, except those whose
 // answers grow with the fleet: a batch answers only when its slowest call is done, so at 2,000 nodes
 // a page's small answers (a count, the status panel) waited on the fleet's cards (P9). Those go
-// alone, in parallel with the batch.
+// alone, in parallel with the batch. So does auth.me: the shell draws nothing of a page before it
+// answers, and in a batch it waited on the page's own calls (the cluster's status, 350 ms after
+// the cards at 500 nodes), holding back a page whose data had already come.
 import type { AppRouter } from "@llmgw/api";
 import { TRPC_BATCH_CALLS_MAX, TRPC_PATH } from "@llmgw/api/schemas";
 import { httpBatchLink, httpLink, splitLink, type TRPCLink } from "@trpc/client";
 
-/** Calls whose answer is a whole-fleet list: each travels in a request of its own. */
+/** Calls whose answer is a whole-fleet list, and auth.me: each travels in a request of its own. */
 const UNBATCHED_PATHS: ReadonlySet<string> = new Set([
+  "auth.me",
   "nodes.list",
   "nodes.summary",
   "nodes.cards",

@@ -14,7 +14,7 @@ import { useWindowTitle } from "../../hooks/use-window-title";
 import { setDeskUser } from "../../lib/desk/desk-storage";
 import { rememberLastPage } from "../../lib/desk/last-page";
 import { isUnauthorized, isUnreachable } from "../../lib/errors";
-import { pageToPrefetch, prefetchPageQueries } from "../../lib/page-prefetch";
+import { pageToPrefetch, prefetchPageQueries, takeStartedAtLoad } from "../../lib/page-prefetch";
 import { forgetLastUser, lastUser, rememberLastUser } from "../../lib/pwa/last-user";
 import { isSignInPath, signInHref } from "../../lib/return-path";
 import { useTRPC } from "../../trpc/react";
@@ -49,8 +49,9 @@ function useRedirectWhenSignedOut(): void {
 
 /**
  * On the shell's first render, asks for the opened page's first queries in the same tick as
- * auth.me: nothing of them shows before auth.me answers, and a refusal ends at sign-in above.
- * At "/" it also loads the code of the page "/" will send the person on to.
+ * auth.me, unless they left as the console loaded: nothing of them shows before auth.me answers,
+ * and a refusal ends at sign-in above. At "/" it also loads the code of the page "/" will send
+ * the person on to.
  */
 function usePagePrefetch(): void {
   const trpc = useTRPC();
@@ -59,7 +60,9 @@ function usePagePrefetch(): void {
   useEffect(() => {
     const page = pageToPrefetch(window.location, { lastUserId: lastUser()?.id ?? null });
     if (page.pathname !== window.location.pathname) router.prefetch(page.pathname);
-    void prefetchPageQueries(trpc, queryClient, page);
+    // Mostly already asked as the console's code loaded (components/providers.tsx); not when
+    // the shell mounts later in the tab, as after signing in.
+    if (!takeStartedAtLoad(queryClient)) void prefetchPageQueries(trpc, queryClient, page);
   }, [trpc, queryClient, router]);
 }
 
