@@ -1,12 +1,13 @@
 // Where the server's native memory goes, by stage: `tsx memory/jemalloc-stages.ts --release DIR
 // [--agents 300] [--store postgres|pglite] --out DIR [--malloc-conf OPTIONS] [--profile]
-// [--shim FILE.so]` starts a release's server (on jemalloc, as its launcher runs it) and, after a
-// forced collection at each stage (at rest; N nodes joined but not connected; N agents beating;
-// 30 s later), writes into DIR the server's /proc smaps and smaps_rollup, V8's own account per
-// space (`v8.getHeapSpaceStatistics()`, through the inspector) and jemalloc's totals
-// (`malloc_stats_print`, called through gdb), and prints one line a stage with the server's CPU
-// time. `--malloc-conf` adds jemalloc options (MALLOC_CONF). `--profile` turns on jemalloc's heap
-// profiler (Debian's libjemalloc2 is built with it) and dumps a profile a stage: compare two with
+// [--shim FILE.so] [--node-options FLAGS]` starts a release's server (on jemalloc, as its launcher
+// runs it) and, after a forced collection at each stage (at rest; N nodes joined but not
+// connected; N agents beating; 30 s later), writes into DIR the server's /proc smaps and
+// smaps_rollup, V8's own account per space (`v8.getHeapSpaceStatistics()`, through the inspector)
+// and jemalloc's totals (`malloc_stats_print`, called through gdb), and prints one line a stage
+// with the server's CPU time. `--malloc-conf` adds jemalloc options (MALLOC_CONF);
+// `--node-options` adds node flags. `--profile` turns on jemalloc's heap profiler (Debian's
+// libjemalloc2 is built with it) and dumps a profile a stage: compare two with
 // `jeprof --text --base=A.heap $(command -v node) B.heap` (jeprof: Debian's libjemalloc-dev).
 // `--shim` preloads new-arrays-shim.c's build and writes, a stage, the live `new[]` arrays by size
 // with their resident bytes.
@@ -46,6 +47,7 @@ async function main() {
       "malloc-conf": { type: "string", default: "" },
       profile: { type: "boolean", default: false },
       shim: { type: "string" },
+      "node-options": { type: "string", default: "" },
     },
   });
   if (!values.release || !values.out) throw new Error("--release DIR and --out DIR are needed");
@@ -53,7 +55,7 @@ async function main() {
   mkdirSync(out, { recursive: true });
   const count = Number(values.agents);
   const env: Record<string, string> = {
-    NODE_OPTIONS: INSPECT_FLAG,
+    NODE_OPTIONS: `${INSPECT_FLAG} ${values["node-options"]}`.trim(),
   };
   const conf = [
     values["malloc-conf"],
