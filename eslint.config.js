@@ -129,9 +129,10 @@ export default defineConfig([
     },
     languageOptions: {
       parserOptions: {
-        // Root-level TypeScript files (tool configs) belong to no package; they borrow the base options.
+        // Root-level TypeScript files (tool configs) and the scripts' type declarations belong to no
+        // package; they borrow the base options.
         projectService: {
-          allowDefaultProject: ["*.ts", "*.mts"],
+          allowDefaultProject: ["*.ts", "*.mts", "scripts/*.d.mts"],
           defaultProject: "tsconfig.base.json",
         },
         tsconfigRootDir: rootDir,

@@ -72,13 +72,15 @@ export class Inspector {
     }
   }
 
+  /** An expression's value in the process, by value (JSON-like). */
+  async evaluate(expression: string): Promise<unknown> {
+    const reply = await this.call("Runtime.evaluate", { expression, returnByValue: true });
+    return reply.result?.result?.value;
+  }
+
   /** The process's own `process.memoryUsage()` (call collectGarbage first for a settled one). */
   async memoryUsage(): Promise<NodeJS.MemoryUsage> {
-    const reply = await this.call("Runtime.evaluate", {
-      expression: "process.memoryUsage()",
-      returnByValue: true,
-    });
-    const value = reply.result?.result?.value;
+    const value = await this.evaluate("process.memoryUsage()");
     if (typeof value !== "object" || value === null)
       throw new Error("Runtime.evaluate answered no process.memoryUsage()");
     return value as NodeJS.MemoryUsage;

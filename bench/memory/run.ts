@@ -152,6 +152,7 @@ async function measureStore(
       problems.push(`${store}: ${refused} of ${keys.length} keys were refused on /v1/models`);
     await sleep(SETTLE_MS);
     const withKeys = await read("3-with-keys");
+    log(`${store}: with keys ${(withKeys.rssBytes / 2 ** 20).toFixed(0)} MiB; trickle`);
     const minutes: Array<{ atMin: number; sample: MemorySample }> = [];
     const trickleStart = Date.now();
     for (let minute = 1; minute <= options.minutes; minute++) {

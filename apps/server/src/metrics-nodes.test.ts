@@ -4,6 +4,7 @@ import { HeartbeatSchema, RegisterSchema } from "@llmgw/proto";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { FleetRegistry } from "./fleet/registry";
+import { gauge } from "./metrics-fleet";
 import { registerNodeMetrics } from "./metrics-nodes";
 
 const GIB = 2n ** 30n;
@@ -70,5 +71,22 @@ describe("node metrics", () => {
     expect(text).toContain('llmgw_node_heartbeat_age_seconds{node="node-a"} 30');
     expect(text).not.toMatch(/llmgw_node_cpu_utilization_percent\{/);
     expect(text).not.toMatch(/llmgw_node_agent_info\{/);
+  });
+
+  it("keeps no series between scrapes, and computes them again at the next one", async () => {
+    const prometheus = new Registry();
+    let nodes = ["node-a", "node-b"];
+    const perNode = gauge(prometheus, "llmgw_test_per_node", "A test gauge.", ["node"], () =>
+      nodes.map((node) => [{ node }, 1]),
+    );
+    // prom-client's own table of series (internal): what the server holds while nothing scrapes.
+    const held = () => Object.keys((perNode as unknown as { hashMap: object }).hashMap).length;
+    expect(await prometheus.metrics()).toContain('llmgw_test_per_node{node="node-b"} 1');
+    expect(held()).toBe(0);
+    nodes = ["node-a"];
+    const second = await prometheus.metrics();
+    expect(second).toContain('llmgw_test_per_node{node="node-a"} 1');
+    expect(second).not.toContain('node="node-b"');
+    expect(held()).toBe(0);
   });
 });

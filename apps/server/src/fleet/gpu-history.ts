@@ -1,9 +1,13 @@
 // A few minutes of GPU samples per node, in memory, for the console's charts and for spotting
 // idle replicas. Each node keeps a fixed-size ring of heartbeats, so memory stays bounded however
 // long the server runs; a restart starts empty. The ring is flat typed arrays (a slot per beat, a
-// column per card, NaN for a value the card did not report) and each card's uuid is stored once per
-// node, not once per sample: about 32 KiB for a node of 8 cards, where an object per sample
-// took about 296 KiB (measured by filling 200 nodes' rings; see docs/benchmarks.md).
+// column per card value) and each card's uuid is stored once per node, not once per sample. A
+// column holds its values narrow while each one fits exactly (utilisation and temperature in
+// tenths, two bytes; memory in whole MiB, four bytes) and turns into doubles for good at the first
+// value that does not, so every value reads back as it came. About 18 KiB for a node of 8 cards
+// reporting tenths and memory in bytes (as the simulated agent), 13 KiB with memory in whole MiB
+// (as nvidia-smi reports it), where doubles took 32 KiB and an object per sample about 296 KiB
+// (see docs/benchmarks.md).
 import type { GpuSample } from "@llmgw/proto";
 
 export const GPU_HISTORY_SAMPLES_MAX = 150;
@@ -25,15 +29,96 @@ export interface HistoryPoint {
 const orNaN = (value: number | undefined) => (value === undefined ? NaN : value);
 const orNull = (value: number) => (Number.isNaN(value) ? null : value);
 
+/** How a column stores its values while they fit: an integer array of `value × scale`. */
+interface Narrow {
+  make(length: number): Int16Array | Uint32Array;
+  scale: number;
+  /** The largest stored integer; the smallest is `min`; `missing` marks a value not reported. */
+  min: number;
+  max: number;
+  missing: number;
+}
+
+const TENTHS: Narrow = {
+  make: (length) => new Int16Array(length),
+  scale: 10,
+  min: -32_767,
+  max: 32_767,
+  missing: -32_768,
+};
+const MIB: Narrow = {
+  make: (length) => new Uint32Array(length),
+  scale: 2 ** -20,
+  min: 0,
+  max: 2 ** 32 - 2,
+  missing: 2 ** 32 - 1,
+};
+
+/**
+ * One value per card and slot, NaN for a value not reported. Integers of `value × scale` while
+ * every value stored so far reads back identical (an exact whole multiple in range, not -0), then
+ * doubles. It never narrows again: the ring's size stays what its values needed.
+ */
+class Column {
+  private narrow: Int16Array | Uint32Array | null;
+  private wide: Float64Array | null = null;
+
+  constructor(
+    length: number,
+    private readonly kind: Narrow,
+  ) {
+    this.narrow = kind.make(length);
+    this.narrow.fill(kind.missing);
+  }
+
+  get(at: number): number {
+    if (this.narrow === null) return this.wide?.[at] as number;
+    const stored = this.narrow[at] as number;
+    return stored === this.kind.missing ? NaN : stored / this.kind.scale;
+  }
+
+  set(at: number, value: number): void {
+    if (this.narrow !== null) {
+      if (Number.isNaN(value)) {
+        this.narrow[at] = this.kind.missing;
+        return;
+      }
+      const stored = Math.round(value * this.kind.scale);
+      if (
+        stored >= this.kind.min &&
+        stored <= this.kind.max &&
+        Object.is(stored / this.kind.scale, value)
+      ) {
+        this.narrow[at] = stored;
+        return;
+      }
+      this.widen();
+    }
+    (this.wide as Float64Array)[at] = value;
+  }
+
+  get byteLength(): number {
+    return (this.narrow ?? this.wide)?.byteLength ?? 0;
+  }
+
+  private widen(): void {
+    const narrow = this.narrow as Int16Array | Uint32Array;
+    const wide = new Float64Array(narrow.length);
+    for (let at = 0; at < narrow.length; at += 1) wide[at] = this.get(at);
+    this.wide = wide;
+    this.narrow = null;
+  }
+}
+
 class Ring {
   private readonly atMs: Float64Array;
   private readonly cardCount: Uint16Array;
   /** Cards per slot the columns have room for; grows when a beat carries more. */
   private width = 0;
   private card = new Uint16Array(0);
-  private utilization = new Float64Array(0);
-  private memory = new Float64Array(0);
-  private temperature = new Float64Array(0);
+  private utilization = new Column(0, TENTHS);
+  private memory = new Column(0, MIB);
+  private temperature = new Column(0, TENTHS);
   private uuids: string[] = [];
   private uuidIndex = new Map<string, number>();
   private next = 0;
@@ -54,10 +139,12 @@ class Ring {
     for (let i = 0; i < samples.length; i += 1) {
       const sample = samples[i] as GpuSample;
       this.card[base + i] = this.indexOf(sample.uuid);
-      this.utilization[base + i] = orNaN(sample.utilizationPercent);
-      this.memory[base + i] =
-        sample.memoryBytesUsed === undefined ? NaN : Number(sample.memoryBytesUsed);
-      this.temperature[base + i] = orNaN(sample.temperatureCelsius);
+      this.utilization.set(base + i, orNaN(sample.utilizationPercent));
+      this.memory.set(
+        base + i,
+        sample.memoryBytesUsed === undefined ? NaN : Number(sample.memoryBytesUsed),
+      );
+      this.temperature.set(base + i, orNaN(sample.temperatureCelsius));
       this.cardCount[slot] = i + 1;
     }
     this.next = (this.next + 1) % this.capacity;
@@ -81,9 +168,9 @@ class Ring {
         const at = slot * this.width + i;
         cards.push({
           uuid: this.uuids[this.card[at] as number] as string,
-          utilizationPercent: orNull(this.utilization[at] as number),
-          memoryBytesUsed: orNull(this.memory[at] as number),
-          temperatureCelsius: orNull(this.temperature[at] as number),
+          utilizationPercent: orNull(this.utilization.get(at)),
+          memoryBytesUsed: orNull(this.memory.get(at)),
+          temperatureCelsius: orNull(this.temperature.get(at)),
         });
       }
       out.push({ atMs: this.atMs[slot] as number, cards });
@@ -100,7 +187,7 @@ class Ring {
       for (let i = 0; i < (this.cardCount[slot] as number); i += 1) {
         const at = slot * this.width + i;
         if (this.card[at] !== index) continue;
-        const value = this.utilization[at] as number;
+        const value = this.utilization.get(at);
         if (!Number.isNaN(value)) {
           percent = Math.max(percent, value);
           samples += 1;
@@ -116,25 +203,35 @@ class Ring {
     return this.uuids.length;
   }
 
+  /** The bytes of the ring's arrays. */
+  get byteLength(): number {
+    return (
+      this.atMs.byteLength +
+      this.cardCount.byteLength +
+      this.card.byteLength +
+      this.columns().reduce((sum, column) => sum + column.byteLength, 0)
+    );
+  }
+
   private widen(width: number): void {
     const old = { width: this.width, card: this.card, columns: this.columns() };
     this.width = width;
     this.card = new Uint16Array(this.capacity * width);
-    this.utilization = new Float64Array(this.capacity * width);
-    this.memory = new Float64Array(this.capacity * width);
-    this.temperature = new Float64Array(this.capacity * width);
+    this.utilization = new Column(this.capacity * width, TENTHS);
+    this.memory = new Column(this.capacity * width, MIB);
+    this.temperature = new Column(this.capacity * width, TENTHS);
     const columns = this.columns();
     for (let slot = 0; slot < this.capacity; slot += 1) {
       for (let i = 0; i < old.width; i += 1) {
         const from = slot * old.width + i;
         const to = slot * width + i;
         this.card[to] = old.card[from] as number;
-        columns.forEach((column, c) => (column[to] = old.columns[c]?.[from] as number));
+        columns.forEach((column, c) => column.set(to, old.columns[c]?.get(from) ?? NaN));
       }
     }
   }
 
-  private columns(): Float64Array[] {
+  private columns(): Column[] {
     return [this.utilization, this.memory, this.temperature];
   }
 
@@ -203,5 +300,10 @@ export class GpuHistory {
   /** How many card uuids one node's ring remembers (bounded; for tests). */
   uuidCount(nodeId: string): number {
     return this.rings.get(nodeId)?.uuidCount ?? 0;
+  }
+
+  /** The bytes of one node's ring arrays (for tests). */
+  byteLength(nodeId: string): number {
+    return this.rings.get(nodeId)?.byteLength ?? 0;
   }
 }
