@@ -1,7 +1,8 @@
 // Starts what one run measures: llmgw (a real server process on PGlite in a temp home, as
 // @llmgw/testing starts it) and the bare `ws` server borrowing its TLS; joins N node identities
 // through the real join route (join token → CSR → certificate). All is registered for cleanup.
-import { readFileSync } from "node:fs";
+import { createWriteStream, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTRPCClient, httpLink, type TRPCClient } from "@trpc/client";
 import type { AppRouter } from "@llmgw/api";
@@ -31,6 +32,8 @@ export interface Stand {
   server: ServerHandle;
   bare: { process: SpawnedProcess; url: string };
   api: TRPCClient<AppRouter>;
+  /** The file holding all the server's output (its in-memory copy keeps only the last 1 MiB). */
+  serverLog: string;
   stop(): Promise<void>;
 }
 
@@ -43,7 +46,7 @@ export async function startLlmgw(
   agentCount: number,
   nodeArgs: string[],
   other: { env?: Record<string, string>; command?: string } = {},
-): Promise<{ server: ServerHandle; homeDir: string }> {
+): Promise<{ server: ServerHandle; homeDir: string; serverLog: string }> {
   const setup = await serverSetup();
   // `llmgw server` as spawnLlmgw runs it, with room for node flags NODE_OPTIONS refuses; or a
   // release's `bin/llmgw` when `other.command` names one.
@@ -65,6 +68,16 @@ export async function startLlmgw(
       LLMGW_AGENT_UNREGISTERED_PER_ADDRESS: String(Math.max(agentCount, 1)),
     },
   });
+  // All of the server's output, kept for reading after the run: the spawned process's own copy
+  // keeps only its last 1 MiB, which a 2,000-agent run's connect and storm can outgrow.
+  const serverLog = join(
+    tmpdir(),
+    `llmgw-agents-bench-${agentCount}-${new Date().toISOString().replace(/[:.]/g, "-")}.log`,
+  );
+  const logStream = createWriteStream(serverLog);
+  process.child.stdout?.on("data", (chunk: Buffer) => logStream.write(chunk));
+  process.child.stderr?.on("data", (chunk: Buffer) => logStream.write(chunk));
+  void process.exited.then(() => logStream.end());
   await process.waitForOutput(/server listening: /, SERVER_START_MS);
   const apiUrl = `http://127.0.0.1:${setup.httpPort}`;
   const caPem = readFileSync(join(setup.homeDir, "pki", "ca.crt"), "utf8");
@@ -78,7 +91,7 @@ export async function startLlmgw(
     httpPort: setup.httpPort,
     agentPort: setup.agentPort,
   };
-  return { server, homeDir: setup.homeDir };
+  return { server, homeDir: setup.homeDir, serverLog };
 }
 
 export async function adminApi(apiUrl: string): Promise<TRPCClient<AppRouter>> {
@@ -95,7 +108,7 @@ export async function adminApi(apiUrl: string): Promise<TRPCClient<AppRouter>> {
 }
 
 export async function startStand(agentCount: number, nodeArgs: string[] = []): Promise<Stand> {
-  const { server, homeDir } = await startLlmgw(agentCount, nodeArgs);
+  const { server, homeDir, serverLog } = await startLlmgw(agentCount, nodeArgs);
   const bareProcess = spawnProcess(
     process.execPath,
     ["--import", "tsx", join(BENCH_DIR, "agents", "bare-server.ts"), "--home", homeDir],
@@ -110,6 +123,7 @@ export async function startStand(agentCount: number, nodeArgs: string[] = []): P
       server,
       bare: { process: bareProcess, url: `wss://127.0.0.1:${match[1]}` },
       api: await adminApi(server.apiUrl),
+      serverLog,
       stop,
     };
   } catch (error) {

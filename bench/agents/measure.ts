@@ -3,6 +3,7 @@
 import { TRPCClientError, type TRPCClient } from "@trpc/client";
 import { createBackoff, DEFAULT_BACKOFF } from "@llmgw/agent";
 import type { AppRouter } from "@llmgw/api";
+import { sampleAcceptQueue } from "./accept-queue";
 import { dialPacer } from "./dial-pacer";
 import { groupUsage } from "./proc";
 import type { SimAgent, Target } from "./sim-agent";
@@ -237,6 +238,9 @@ export async function reconnectStorm(
   for (const agent of agents) agent.drop();
   const startMs = Date.now();
   const timeline = new StormTimeline(startMs);
+  const stopSampling = sampleAcceptQueue(Number(new URL(target.url).port), (sample) =>
+    timeline.noteAcceptQueue(sample.queued),
+  );
   const reasons = new Map<string, number>();
   let failedDials = 0;
   await connectWithRetries(agents, target, intervalMs, STORM_DEADLINE_MS + STORM_RETRY_MS, {
@@ -250,6 +254,7 @@ export async function reconnectStorm(
     observe: (phase, afterTcp) => timeline.note(phase, afterTcp),
     turn: dialPacer(options.dialsPerTurn ?? DIALS_PER_TURN),
   });
+  stopSampling();
   timeline.stop();
   const times = agents.flatMap((agent) =>
     agent.registeredAtMs === undefined ? [] : [agent.registeredAtMs - startMs],

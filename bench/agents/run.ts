@@ -74,7 +74,7 @@ async function measureSize(
     { length: options.agents },
     (_, at) => `sim-${String(at).padStart(5, "0")}`,
   );
-  log(`${options.agents} agents: joining`);
+  log(`${options.agents} agents: joining; the server's output goes to ${stand.serverLog}`);
   const nodes = await joinNodes(server, names);
   const agents = nodes.map(
     (node, at) => new SimAgent(node.nodeId, node.tls, HEARTBEAT_INTERVAL_MS, at + 1),
@@ -126,7 +126,7 @@ async function measureSize(
   );
   const stormOverflows = overflowsSince();
   const storm = await reconnectStorm(agents, llmgwTarget, HEARTBEAT_INTERVAL_MS, api, {
-    serverOutput: () => server.process.output(),
+    serverOutput: () => readFileSync(stand.serverLog, "utf8"),
     dialsPerTurn: options.dialsPerTurn,
   });
   log(

@@ -3,6 +3,7 @@
 // Two versions of the agent port are compared that way under the same harness and the same
 // machine minutes: issue 19's 2,000-agent storm went from 7 s to 91 s between two sessions, and
 // only an A/B run of the two servers says whether the code or the machine made the difference.
+import { readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { HEARTBEAT_INTERVAL_MS, adminApi, joinNodes, startLlmgw } from "./fleet";
 import { connectWithRetries, dialSummary, reconnectStorm, type Storm } from "./measure";
@@ -52,7 +53,7 @@ export interface StormOnlyOptions {
 /** Joins and connects `agents` nodes, cuts them all, and answers the storm; problems are logged. */
 export async function stormOnly(options: StormOnlyOptions): Promise<Storm> {
   const { agents: count, log } = options;
-  const { server } = await startLlmgw(
+  const { server, serverLog } = await startLlmgw(
     count,
     [],
     options.llmgwCommand ? { command: options.llmgwCommand } : {},
@@ -60,7 +61,9 @@ export async function stormOnly(options: StormOnlyOptions): Promise<Storm> {
   try {
     const api = await adminApi(server.apiUrl);
     const names = Array.from({ length: count }, (_, at) => `sim-${String(at).padStart(5, "0")}`);
-    log(`${count} agents: joining ${options.llmgwCommand ?? "this checkout's server"}`);
+    log(
+      `${count} agents: joining ${options.llmgwCommand ?? "this checkout's server"}; its output goes to ${serverLog}`,
+    );
     const nodes = await joinNodes(server, names);
     const agents = nodes.map(
       (node, at) => new SimAgent(node.nodeId, node.tls, HEARTBEAT_INTERVAL_MS, at + 1),
@@ -83,7 +86,7 @@ export async function stormOnly(options: StormOnlyOptions): Promise<Storm> {
     const health = pollHealth(server.apiUrl);
     const stormStartMs = Date.now();
     const storm = await reconnectStorm(agents, target, HEARTBEAT_INTERVAL_MS, api, {
-      serverOutput: () => server.process.output(),
+      serverOutput: () => readFileSync(serverLog, "utf8"),
       dialsPerTurn: options.dialsPerTurn,
     });
     loop.disable();

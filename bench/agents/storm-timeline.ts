@@ -1,6 +1,6 @@
 // A reconnect storm second by second, from both ends: what the harness's agents saw (dials begun,
 // TCP connected, TLS secured, registered, failed; how many waited for TLS at the second's end; how
-// long the harness's own event loop was held) beside the server's "storm second" lines (what it
+// long the harness's own event loop was held; the agent port's accept queue, sampled) beside the server's "storm second" lines (what it
 // accepted, started, secured, queued, and how long its thread was held). Together they say whether
 // a dial's time went before the server's accept, in the gate's queue, in the handshake, or in the
 // harness itself.
@@ -16,6 +16,9 @@ interface Second {
   /** Agents past TCP connected and not yet TLS secured, at the second's end. */
   awaitingTls: number;
   loopMaxMs: number;
+  /** The agent port's accept queue sampled in the second: the longest and the last (AcceptQueue). */
+  acceptQueueMax: number | undefined;
+  acceptQueueLast: number | undefined;
 }
 
 const LAG_TICK_MS = 50;
@@ -46,6 +49,13 @@ export class StormTimeline {
     second.awaitingTls = this.awaitingTls;
   }
 
+  /** A sample of the server's accept queue (connections the kernel completed, not yet accepted). */
+  noteAcceptQueue(queued: number): void {
+    const second = this.current();
+    second.acceptQueueMax = Math.max(second.acceptQueueMax ?? 0, queued);
+    second.acceptQueueLast = queued;
+  }
+
   stop(): void {
     clearInterval(this.lagTimer);
   }
@@ -59,7 +69,10 @@ export class StormTimeline {
       (at + 1) * 1000,
       `+${at + 1} s harness: ${second.dial} dials, ${second.tcp} TCP connected, ${second.tls} TLS ` +
         `secured, ${second.registered} registered, ${second.failed} failed; ${second.awaitingTls} ` +
-        `awaiting TLS; its loop held up to ${Math.max(0, second.loopMaxMs).toFixed(0)} ms`,
+        `awaiting TLS; its loop held up to ${Math.max(0, second.loopMaxMs).toFixed(0)} ms; ` +
+        (second.acceptQueueMax === undefined
+          ? `accept queue not sampled`
+          : `accept queue up to ${second.acceptQueueMax} (${second.acceptQueueLast ?? 0} at the last sample)`),
     ]);
     for (const line of serverOutput.split("\n")) {
       const match = SERVER_LINE.exec(line);
@@ -81,6 +94,8 @@ export class StormTimeline {
         failed: 0,
         awaitingTls: this.awaitingTls,
         loopMaxMs: 0,
+        acceptQueueMax: undefined,
+        acceptQueueLast: undefined,
       });
     return this.seconds[at] as Second;
   }
