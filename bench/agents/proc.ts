@@ -46,29 +46,50 @@ export function groupUsage(pgrp: number): { cpuMs: number; rssBytes: number } {
   return { cpuMs, rssBytes };
 }
 
-/**
- * The kernel's count of connections dropped from a full listen queue (TcpExtListenOverflows in
- * /proc/net/netstat), for the whole network namespace: the difference across a phase says whether
- * its dials waited for a SYN resent after 1, 3, 7 or 15 s. Undefined where the file cannot be read.
- */
-function listenOverflows(): number | undefined {
+/** TcpExt counters that say where a connection can wait or be dropped before the server accepts it. */
+const QUEUE_COUNTERS = [
+  "ListenDrops",
+  "TCPReqQFullDoCookies",
+  "TCPReqQFullDrop",
+  "SyncookiesSent",
+  "SyncookiesRecv",
+  "TCPBacklogDrop",
+] as const;
+
+/** The namespace's TcpExt counters from /proc/net/netstat; empty where the file cannot be read. */
+function tcpExt(): Map<string, number> {
   try {
     const lines = readFileSync("/proc/net/netstat", "utf8").split("\n");
     const at = lines.findIndex((line) => line.startsWith("TcpExt:"));
     const names = lines[at]?.split(" ") ?? [];
     const values = lines[at + 1]?.split(" ") ?? [];
-    const value = values[names.indexOf("ListenOverflows")];
-    return value === undefined ? undefined : Number(value);
+    return new Map(names.slice(1).map((name, index) => [name, Number(values[index + 1])]));
   } catch {
-    return undefined;
+    return new Map();
   }
 }
 
-/** How many connections the kernel dropped from full listen queues since the call (the namespace's). */
+/**
+ * The kernel's count of connections dropped from full listen queues since the call (the namespace's
+ * TcpExtListenOverflows difference: a SYN dropped from a full queue is sent again only after 1, 3,
+ * 7 or 15 s), followed by any other of QUEUE_COUNTERS that moved (SYN queue full, cookies sent).
+ */
 export function overflowsSince(): () => string {
-  const before = listenOverflows();
+  const before = tcpExt();
   return () => {
-    const after = listenOverflows();
-    return before === undefined || after === undefined ? "unknown" : String(after - before);
+    const after = tcpExt();
+    const since = (name: string) => {
+      const [was, is] = [before.get(name), after.get(name)];
+      return was === undefined || is === undefined ? undefined : is - was;
+    };
+    const overflows = since("ListenOverflows");
+    const moved = QUEUE_COUNTERS.flatMap((name) => {
+      const count = since(name);
+      return count ? [`${name} ${count}`] : [];
+    });
+    return (
+      (overflows === undefined ? "unknown" : String(overflows)) +
+      (moved.length > 0 ? ` (${moved.join(", ")})` : "")
+    );
   };
 }
