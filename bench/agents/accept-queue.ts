@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 
 const SAMPLE_MS = 250;
 
-export interface AcceptQueueSample {
+interface AcceptQueueSample {
   /** Connections waiting to be accepted. */
   queued: number;
   /** The queue's limit as the kernel granted it. */
@@ -15,7 +15,7 @@ export interface AcceptQueueSample {
 }
 
 /** Parses `ss -ltnH` output for one listening port; undefined when no line is there. */
-export function parseListenLine(text: string): AcceptQueueSample | undefined {
+function parseListenLine(text: string): AcceptQueueSample | undefined {
   for (const line of text.split("\n")) {
     const fields = line.trim().split(/\s+/);
     // State Recv-Q Send-Q Local Peer
