@@ -5,7 +5,7 @@ import { createBackoff, DEFAULT_BACKOFF } from "@llmgw/agent";
 import type { AppRouter } from "@llmgw/api";
 import { sampleAcceptQueue } from "./accept-queue";
 import { dialPacer } from "./dial-pacer";
-import { groupUsage } from "./proc";
+import { groupUsage, processCpuMs } from "./proc";
 import type { SimAgent, Target } from "./sim-agent";
 import { StormTimeline, type DialPhase } from "./storm-timeline";
 import { eachAtOnce } from "../each-at-once";
@@ -233,6 +233,8 @@ export async function reconnectStorm(
     serverOutput?(): string;
     /** Dials started per turn of the harness's event loop (dialPacer); 0 starts each when due. */
     dialsPerTurn?: number;
+    /** The server's pid, for its CPU second by second. */
+    serverPid?: number;
   } = {},
 ): Promise<Storm> {
   for (const agent of agents) agent.drop();
@@ -241,6 +243,14 @@ export async function reconnectStorm(
   const stopSampling = sampleAcceptQueue(Number(new URL(target.url).port), (sample) =>
     timeline.noteAcceptQueue(sample.queued),
   );
+  let serverCpuMs = options.serverPid === undefined ? undefined : processCpuMs(options.serverPid);
+  const cpuTimer = setInterval(() => {
+    if (options.serverPid === undefined || serverCpuMs === undefined) return;
+    const nowMs = processCpuMs(options.serverPid);
+    if (nowMs === undefined) return;
+    timeline.noteServerCpu(nowMs - serverCpuMs);
+    serverCpuMs = nowMs;
+  }, 250);
   const reasons = new Map<string, number>();
   let failedDials = 0;
   await connectWithRetries(agents, target, intervalMs, STORM_DEADLINE_MS + STORM_RETRY_MS, {
@@ -255,6 +265,7 @@ export async function reconnectStorm(
     turn: dialPacer(options.dialsPerTurn ?? DIALS_PER_TURN),
   });
   stopSampling();
+  clearInterval(cpuTimer);
   timeline.stop();
   const times = agents.flatMap((agent) =>
     agent.registeredAtMs === undefined ? [] : [agent.registeredAtMs - startMs],

@@ -32,6 +32,11 @@ function readStat(pid: string): Stat | undefined {
   }
 }
 
+/** CPU milliseconds of one process (all its threads) so far; undefined once it is gone. */
+export function processCpuMs(pid: number): number | undefined {
+  return readStat(String(pid))?.cpuMs;
+}
+
 /** CPU milliseconds and RSS bytes summed over the live members of `pgrp`. */
 export function groupUsage(pgrp: number): { cpuMs: number; rssBytes: number } {
   let cpuMs = 0;

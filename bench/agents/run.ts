@@ -128,6 +128,7 @@ async function measureSize(
   const storm = await reconnectStorm(agents, llmgwTarget, HEARTBEAT_INTERVAL_MS, api, {
     serverOutput: () => readFileSync(stand.serverLog, "utf8"),
     dialsPerTurn: options.dialsPerTurn,
+    serverPid: server.process.pid,
   });
   log(
     `${options.agents} agents: storm: ${storm.registeredInDeadline} registered within 10 s, the last after ${(storm.lastRegisteredMs / 1000).toFixed(1)} s; ${storm.failedDials} dials failed${storm.failureReasons.length > 0 ? ` (${storm.failureReasons.join("; ")})` : ""}`,

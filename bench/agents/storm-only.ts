@@ -88,6 +88,7 @@ export async function stormOnly(options: StormOnlyOptions): Promise<Storm> {
     const storm = await reconnectStorm(agents, target, HEARTBEAT_INTERVAL_MS, api, {
       serverOutput: () => readFileSync(serverLog, "utf8"),
       dialsPerTurn: options.dialsPerTurn,
+      serverPid: server.process.pid,
     });
     loop.disable();
     const healthSummary = await health();

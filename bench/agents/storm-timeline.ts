@@ -19,6 +19,8 @@ interface Second {
   /** The agent port's accept queue sampled in the second: the longest and the last (AcceptQueue). */
   acceptQueueMax: number | undefined;
   acceptQueueLast: number | undefined;
+  /** The server process's CPU (all its threads) in the second, from /proc; undefined when not read. */
+  serverCpuMs: number | undefined;
 }
 
 const LAG_TICK_MS = 50;
@@ -56,6 +58,12 @@ export class StormTimeline {
     second.acceptQueueLast = queued;
   }
 
+  /** CPU the server process spent since the previous call (summed into the current second). */
+  noteServerCpu(ms: number): void {
+    const second = this.current();
+    second.serverCpuMs = (second.serverCpuMs ?? 0) + ms;
+  }
+
   stop(): void {
     clearInterval(this.lagTimer);
   }
@@ -72,7 +80,10 @@ export class StormTimeline {
         `awaiting TLS; its loop held up to ${Math.max(0, second.loopMaxMs).toFixed(0)} ms; ` +
         (second.acceptQueueMax === undefined
           ? `accept queue not sampled`
-          : `accept queue up to ${second.acceptQueueMax} (${second.acceptQueueLast ?? 0} at the last sample)`),
+          : `accept queue up to ${second.acceptQueueMax} (${second.acceptQueueLast ?? 0} at the last sample)`) +
+        (second.serverCpuMs === undefined
+          ? ""
+          : `; server CPU ${second.serverCpuMs.toFixed(0)} ms`),
     ]);
     for (const line of serverOutput.split("\n")) {
       const match = SERVER_LINE.exec(line);
@@ -96,6 +107,7 @@ export class StormTimeline {
         loopMaxMs: 0,
         acceptQueueMax: undefined,
         acceptQueueLast: undefined,
+        serverCpuMs: undefined,
       });
     return this.seconds[at] as Second;
   }
