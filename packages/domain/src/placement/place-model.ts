@@ -12,6 +12,7 @@ import {
   type NodeRejection,
   type PlacementInput,
   type PlacementNode,
+  type PlacementPolicy,
   type PlacementRequest,
   type ReplicaShard,
 } from "./types";
@@ -64,7 +65,25 @@ export function placeModelReplicas(
   const policy = input.policy ?? DEFAULT_PLACEMENT_POLICY;
   fleet ??= buildFleet(input.nodes, input.replicas);
   const requests: ProfileRequests = { model: undefined, role: undefined, byProfile: [] };
-  const scratch = newScratch();
+  // The scratch of the last call, when no call is using it (none runs inside another in a pass).
+  const scratch = SCRATCH.inUse ? newScratch() : SCRATCH;
+  scratch.inUse = true;
+  try {
+    return placeAsks(fleet, policy, asks, scratch, requests, admit);
+  } finally {
+    scratch.inUse = false;
+    scratch.placed.shards = NO_SHARDS;
+  }
+}
+
+function placeAsks(
+  fleet: Fleet,
+  policy: PlacementPolicy,
+  asks: readonly ModelReplicaAsk[],
+  scratch: Scratch,
+  requests: ProfileRequests,
+  admit: PlacementAdmission | undefined,
+): ModelPlacementResult[] {
   return asks.map(({ model, replicaId, preferredRole }): ModelPlacementResult => {
     // Made at the first refusal: most asks are placed by their first profile and need none.
     let refusals: { profile: string; summary: string; rejections: NodeRejection[] }[] | undefined;
@@ -120,6 +139,8 @@ interface Scratch {
   nodes: (PlacementNode | undefined)[];
   /** The replica addReplica counts: it keeps no record of it. */
   placed: ExistingReplica;
+  /** Whether a call is placing with it now. */
+  inUse: boolean;
 }
 
 function newScratch(): Scratch {
@@ -134,8 +155,18 @@ function newScratch(): Scratch {
       cpuCores: 0,
       drawWattsPerCard: undefined,
     },
+    inUse: false,
   };
 }
+
+const NO_SHARDS: ReplicaShard[] = [];
+
+/**
+ * One scratch for every call, as a pass places model after model: made per call it was three
+ * records and two lists per model. The last placement's shards are let go at the end of a call;
+ * its nodes' records stay, as the fleet index holding them does.
+ */
+const SCRATCH: Scratch = newScratch();
 
 function chosenNodesOf(scratch: Scratch): readonly (PlacementNode | undefined)[] {
   const { chosen, nodes } = scratch;

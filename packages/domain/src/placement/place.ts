@@ -5,7 +5,7 @@ import { addReplica, buildFleet, freeCardIndexes } from "./fleet";
 import type { Fleet, NodeUsage, Refusal } from "./fleet-types";
 import { allFailures, classesFor, type NodeCheck } from "./predicates";
 import { keptWithinFits, keptWithinShortfall } from "./keep-within";
-import { bestFits, type Fit } from "./search";
+import { bestFits, keptFits, type Fit, type KeptFits } from "./search";
 import {
   DEFAULT_PLACEMENT_POLICY,
   type NodeRejection,
@@ -78,20 +78,24 @@ function summarise(
   return `${subject}: ${need} (${groups})`;
 }
 
+const listOf = (fits: Fit[]): KeptFits => ({ fits, size: fits.length });
+
 // The shards of a multi-node replica must be alike, so its nodes are chosen one class at a time,
-// most fitting class first.
-function chooseFits(fleet: Fleet, policy: PlacementPolicy, request: PlacementRequest): Fit[] {
+// most fitting class first. The common case answers with the list the search writes over (see
+// KeptFits), which placeOne reads before any other search.
+function chooseFits(fleet: Fleet, policy: PlacementPolicy, request: PlacementRequest): KeptFits {
   const classes = classesFor(request, fleet);
   if (request.keepWithin !== undefined && request.nodes > 1)
-    return keptWithinFits(fleet, policy, request, classes, request.keepWithin);
-  if (request.nodes === 1 || classes.length <= 1) return bestFits(fleet, policy, request, classes);
+    return listOf(keptWithinFits(fleet, policy, request, classes, request.keepWithin));
+  if (request.nodes === 1 || classes.length <= 1) return keptFits(fleet, policy, request, classes);
   let most: Fit[] = [];
   for (const gpuClass of classes) {
+    // Copied: the best class so far is kept across the next class's search.
     const fits = bestFits(fleet, policy, request, [gpuClass]);
-    if (fits.length >= request.nodes) return fits;
+    if (fits.length >= request.nodes) return listOf(fits);
     if (fits.length > most.length) most = fits;
   }
-  return most;
+  return listOf(most);
 }
 
 /** Everything about a request but its replica id: what its refusal depends on besides the fleet. */
@@ -138,9 +142,9 @@ export function placeOne(
   request: PlacementRequest,
   chosen?: ChosenNodes,
 ): PlacementResult {
-  const fits = chooseFits(fleet, policy, request);
-  if (fits.length < request.nodes) {
-    const refusal = refusalFor(fleet, policy, request, fits.length);
+  const { fits, size } = chooseFits(fleet, policy, request);
+  if (size < request.nodes) {
+    const refusal = refusalFor(fleet, policy, request, size);
     const summary =
       request.keepWithin !== undefined && request.nodes > 1
         ? `model "${request.model}" profile "${request.profile}": ${keptWithinShortfall(fleet, policy, request, classesFor(request, fleet), request.keepWithin)}`
@@ -153,13 +157,13 @@ export function placeOne(
     };
   }
   // A loop into a list of the final length: `map` made a closure per placement for `gpus`.
-  const shards = new Array<ReplicaShard>(fits.length);
-  for (let at = 0; at < fits.length; at += 1) shards[at] = shardOn(fits[at] as Fit, request.gpus);
+  const shards = new Array<ReplicaShard>(size);
+  for (let at = 0; at < size; at += 1) shards[at] = shardOn(fits[at] as Fit, request.gpus);
   if (chosen !== undefined) {
-    for (let at = 0; at < fits.length; at += 1) chosen.usages[at] = (fits[at] as Fit).usage;
-    chosen.size = fits.length;
+    for (let at = 0; at < size; at += 1) chosen.usages[at] = (fits[at] as Fit).usage;
+    chosen.size = size;
   }
-  const gpuClass = fits[0]?.gpuClass;
+  const gpuClass = size > 0 ? (fits[0] as Fit).gpuClass : undefined;
   return gpuClass === undefined
     ? { ok: true, replicaId: request.replicaId, shards }
     : { ok: true, replicaId: request.replicaId, shards, gpuClass };

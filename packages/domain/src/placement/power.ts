@@ -25,7 +25,8 @@ function cardAt(usage: NodeUsage, index: number): PlacementCard | undefined {
 
 function shardWatts(usage: NodeUsage, cardIndexes: readonly number[], declared?: number): number {
   let watts = 0;
-  for (const index of cardIndexes) watts += cardDraw(cardAt(usage, index), declared).watts;
+  // The number alone (drawOf): cardDraw made a record per card of every placement.
+  for (const index of cardIndexes) watts += drawOf(cardAt(usage, index), declared);
   return watts;
 }
 
@@ -65,8 +66,8 @@ export function drawWithout(
 }
 
 /** A card's draw as a number: cardDraw without the object, for the checks run on every node. */
-function drawOf(card: PlacementCard, declaredWatts: number | undefined): number {
-  const own = card.drawWatts ?? 0;
+function drawOf(card: PlacementCard | undefined, declaredWatts: number | undefined): number {
+  const own = card?.drawWatts ?? 0;
   return declaredWatts !== undefined && declaredWatts >= own ? declaredWatts : own;
 }
 

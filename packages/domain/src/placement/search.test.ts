@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { must } from "../must";
 import { addReplica, buildFleet, freeCardIndexes } from "./fleet";
 import { classesFor } from "./predicates";
-import { bestFits, exhaustiveFits, type Fit } from "./search";
+import { bestFits, exhaustiveFits, keptFits, type Fit } from "./search";
 import { cards, node, request } from "./test-fixtures";
 import { DEFAULT_PLACEMENT_POLICY, type PlacementNode, type PlacementRequest } from "./types";
 
@@ -100,5 +100,37 @@ describe("bestFits", () => {
       });
     }
     expect(placed).toBeGreaterThan(30);
+  });
+});
+
+// keptFits answers in one list that every search writes over, its records included: a fit that
+// enters takes the free record past the end, or the one that falls off, and the records move
+// with their slots. Multi-node asks of up to five nodes make the weighing insert and drop often.
+describe("keptFits", () => {
+  it.each([1, 2, 3, 4])("keeps a record per slot and the same answer, seed %i", (seed) => {
+    const random = prng(seed * 7919);
+    const fleet = buildFleet(
+      Array.from({ length: 60 }, (_, i) => randomNode(random, i)),
+      [],
+    );
+    let copied: { fits: Fit[]; expected: string[] } | undefined;
+    let multi = 0;
+    for (let serial = 0; serial < 200; serial += 1) {
+      const ask = randomRequest(random, serial);
+      if (ask.gpu !== undefined && random() < 0.5) ask.nodes = 2 + Math.floor(random() * 4);
+      const classes = classesFor(ask, fleet);
+      const kept = keptFits(fleet, DEFAULT_PLACEMENT_POLICY, ask, classes);
+      expect(new Set(kept.fits.slice(0, kept.size)).size, ask.replicaId).toBe(kept.size);
+      expect(new Set(kept.fits).size, ask.replicaId).toBe(kept.fits.length);
+      expect(summary(kept.fits.slice(0, kept.size)), ask.replicaId).toEqual(
+        summary(exhaustiveFits(fleet, DEFAULT_PLACEMENT_POLICY, ask, classes)),
+      );
+      if (kept.size > 1) multi += 1;
+      // What bestFits answered for the last ask is its own: this search wrote over nothing of it.
+      if (copied) expect(summary(copied.fits)).toEqual(copied.expected);
+      const fits = bestFits(fleet, DEFAULT_PLACEMENT_POLICY, ask, classes);
+      copied = { fits, expected: summary(fits) };
+    }
+    expect(multi).toBeGreaterThan(20);
   });
 });

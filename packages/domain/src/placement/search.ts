@@ -34,8 +34,10 @@ interface RankedFit extends Fit {
 /** A node's first class in the request's list, which is where the candidate union meets it. */
 function classRank(usage: NodeUsage, classes: readonly string[]): number {
   if (classes.length <= 1) return 0;
-  const rank = classes.findIndex((gpuClass) => usage.gpuClasses.includes(gpuClass));
-  return rank < 0 ? classes.length : rank;
+  // A loop rather than findIndex: its closure was made for every node weighed.
+  for (let rank = 0; rank < classes.length; rank += 1)
+    if (usage.gpuClasses.includes(classes[rank] as string)) return rank;
+  return classes.length;
 }
 
 function isCandidate(usage: NodeUsage, check: NodeCheck): boolean {
@@ -45,15 +47,34 @@ function isCandidate(usage: NodeUsage, check: NodeCheck): boolean {
   return false;
 }
 
-function fitOf(check: NodeCheck, fleet: Fleet, rank: number): RankedFit {
+/**
+ * The fit of the node `check` holds, written into the free record at `found`'s end: its score is
+ * computed into that record's own array, so a fit costs no allocation once the list has grown.
+ */
+function fitInto(check: NodeCheck, fleet: Fleet, rank: number, found: KeptList): void {
   const { request, usage, classes } = check;
   const gpuClass =
     request.gpu === undefined ? undefined : classOnNode(usage, classes, request.gpus);
-  const score = scoreNode(usage, request, gpuClass, fleet);
-  return { usage, gpuClass, score, order: rank * fleet.nodes.length + usage.position };
+  const fit = spareAt(found, found.size, usage);
+  fit.usage = usage;
+  fit.gpuClass = gpuClass;
+  scoreNode(usage, request, gpuClass, fleet, fit.score);
+  fit.order = rank * fleet.nodes.length + usage.position;
+  found.size += 1;
 }
 
-function byRank(a: RankedFit, b: RankedFit): number {
+/** The record at `at` of the kept list, made there the first time a search needs that many. */
+function spareAt(found: KeptList, at: number, usage: NodeUsage): KeptFit {
+  let fit = found.fits[at];
+  if (fit === undefined) {
+    const score = new Array<number>(SCORE_TERMS).fill(0);
+    fit = { usage, gpuClass: undefined, score, order: 0 };
+    found.fits[at] = fit;
+  }
+  return fit;
+}
+
+function byRank(a: KeptFit, b: KeptFit): number {
   return compareScores(a.score, b.score) || a.order - b.order;
 }
 
@@ -65,18 +86,36 @@ function isSetApart(fleet: Fleet, usage: NodeUsage, request: PlacementRequest): 
   );
 }
 
+/** A fit as a search keeps it: a record written over by later searches, its score included. */
+interface KeptFit extends RankedFit {
+  usage: NodeUsage;
+  gpuClass: string | undefined;
+  score: number[];
+  order: number;
+}
+
 /**
  * The fits a search keeps, best first: the first `size` of `fits`. One list for every search, as
- * none runs inside another, written over and never cut; the search returns a copy at its final
- * length. A list made per search got a backing store of 17 slots at its first fit, for the one or
- * two a search keeps: the largest record of a placement.
+ * none runs inside another, written over and never cut; its records past `size` are free for
+ * the next fit, and every slot holds a record of its own (a fit entering the list takes the free
+ * record in place, so no two slots share one). Made per search, the list, each fit and its score
+ * were most of what a placement allocated. `keptFits` hands the list itself to a caller that reads
+ * it before the next search; `bestFits` copies it out.
  */
-interface KeptFits {
-  fits: RankedFit[];
+export interface KeptFits {
+  readonly fits: readonly Fit[];
+  readonly size: number;
+}
+
+interface KeptList {
+  fits: KeptFit[];
   size: number;
 }
 
-const KEPT: KeptFits = { fits: [], size: 0 };
+const KEPT: KeptList = { fits: [], size: 0 };
+
+/** The check every search writes over, node by node: made at the first search. */
+let CHECK: NodeCheck | undefined;
 
 /**
  * Reads one bucket front to back (from the first node not before `from`, when given), adding the
@@ -86,7 +125,7 @@ function takeFrom(
   list: SortedNodes | undefined,
   check: NodeCheck,
   rank: number,
-  found: KeptFits,
+  found: KeptList,
   fleet: Fleet,
   wanted: number,
   from?: NodeUsage,
@@ -101,7 +140,7 @@ function takeFrom(
       const usage = block[slot] as NodeUsage;
       if (isSetApart(fleet, usage, check.request)) continue;
       check.usage = usage;
-      if (nodeFits(check)) found.fits[found.size++] = fitOf(check, fleet, rank);
+      if (nodeFits(check)) fitInto(check, fleet, rank, found);
       if (found.size >= wanted) return true;
     }
   }
@@ -131,7 +170,7 @@ function classFits(
   check: NodeCheck,
   index: OrderedNodes,
   wanted: number,
-  found: KeptFits,
+  found: KeptList,
 ): void {
   const resume = wanted === 1 ? resumeFor(fleet, check.request, index) : undefined;
   const start = resume === undefined ? check.request.gpus : resume.free;
@@ -156,11 +195,11 @@ function classFits(
   kept.index = index;
   kept.version = fleet.version;
   kept.free = free;
-  kept.at = found.size > 0 ? (found.fits[0] as RankedFit).usage : undefined;
+  kept.at = found.size > 0 ? (found.fits[0] as KeptFit).usage : undefined;
 }
 
 /** The best `wanted` nodes among those the ordered lists rank correctly, best first, in `found`. */
-function orderedFits(fleet: Fleet, check: NodeCheck, wanted: number, found: KeptFits): void {
+function orderedFits(fleet: Fleet, check: NodeCheck, wanted: number, found: KeptList): void {
   const { roleLabel } = check.policy;
   const role = check.request.nodeSelector[roleLabel] ?? "";
   if (check.request.gpu === undefined) {
@@ -194,20 +233,35 @@ function orderedFits(fleet: Fleet, check: NodeCheck, wanted: number, found: Kept
 }
 
 /** Whether a fit with this score and order would be among the best `wanted` kept so far. */
-function wouldEnter(best: KeptFits, wanted: number, score: Score, order: number): boolean {
+function wouldEnter(best: KeptList, wanted: number, score: Score, order: number): boolean {
   const worst = best.size < wanted ? undefined : best.fits[wanted - 1];
   return worst === undefined || (compareScores(score, worst.score) || order - worst.order) < 0;
 }
 
-/** Inserts a fit into `best` (kept best first) and drops whatever falls past `wanted`. */
-function offer(best: KeptFits, wanted: number, fit: RankedFit): void {
-  let at = best.size;
-  while (at > 0 && byRank(best.fits[at - 1] as RankedFit, fit) > 0) at -= 1;
-  // Those after it move down one place; the one pushed past `wanted` falls off.
-  const size = Math.min(best.size + 1, wanted);
-  for (let to = size - 1; to > at; to -= 1) best.fits[to] = best.fits[to - 1] as RankedFit;
+/**
+ * Enters a fit into `best` (kept best first), dropping whatever falls past `wanted`: written into
+ * the free record past the end, or into the one that falls off, which then moves to its place.
+ */
+function offer(
+  best: KeptList,
+  wanted: number,
+  usage: NodeUsage,
+  gpuClass: string | undefined,
+  score: readonly number[],
+  order: number,
+): void {
+  const free = best.size < wanted ? best.size : wanted - 1;
+  const fit = spareAt(best, free, usage);
+  fit.usage = usage;
+  fit.gpuClass = gpuClass;
+  for (let term = 0; term < SCORE_TERMS; term += 1) fit.score[term] = score[term] as number;
+  fit.order = order;
+  let at = free;
+  while (at > 0 && byRank(best.fits[at - 1] as KeptFit, fit) > 0) at -= 1;
+  // Those after it move down one place, into the slot its record came from.
+  for (let to = free; to > at; to -= 1) best.fits[to] = best.fits[to - 1] as KeptFit;
   best.fits[at] = fit;
-  best.size = size;
+  best.size = free + 1;
 }
 
 const NO_NODES: readonly NodeUsage[] = [];
@@ -228,7 +282,7 @@ function weighEach(
   check: NodeCheck,
   fleet: Fleet,
   keep: (fleet: Fleet, usage: NodeUsage, request: PlacementRequest) => boolean,
-  best: KeptFits,
+  best: KeptList,
   scratch: number[],
 ): void {
   const { request, classes } = check;
@@ -246,7 +300,7 @@ function weighEach(
       continue;
     check.usage = usage;
     if (!nodeFits(check)) continue;
-    offer(best, wanted, { usage, gpuClass, score: [...scratch], order });
+    offer(best, wanted, usage, gpuClass, scratch, order);
   }
 }
 
@@ -260,25 +314,35 @@ const notNear = (fleet: Fleet, usage: NodeUsage, request: PlacementRequest) =>
   !isNearModel(fleet, usage, request.model);
 const anyNode = () => true;
 
-/** The best nodes for a request: one, or `request.nodes` for a multi-node replica, best first. */
-export function bestFits(
+/**
+ * The best nodes for a request: one, or `request.nodes` for a multi-node replica, best first, in
+ * the list every search writes over (see KeptFits): read it before the next search.
+ */
+export function keptFits(
   fleet: Fleet,
   policy: PlacementPolicy,
   request: PlacementRequest,
   classes: readonly string[],
-): Fit[] {
-  const first = fleet.nodes[0];
-  if (first === undefined) return [];
-  // With no cards asked for, a node's chosen class need not be one it has, which the lists do
-  // not model; such requests are odd enough to score the old way.
-  if (request.gpu !== undefined && !(request.gpus >= 1))
-    return exhaustiveFits(fleet, policy, request, classes);
-  const wanted = request.nodes > 1 ? request.nodes : 1;
-  // One check object reused for every node, so reading the lists allocates nothing per node.
-  const check: NodeCheck = { request, usage: first, policy, classes, fleet };
-  // The ordered lists give their best already in order; the nodes they cannot rank join after.
+): KeptFits {
   const best = KEPT;
   best.size = 0;
+  const first = fleet.nodes[0];
+  if (first === undefined) return best;
+  // With no cards asked for, a node's chosen class need not be one it has, which the lists do
+  // not model; such requests are odd enough to score the old way.
+  if (request.gpu !== undefined && !(request.gpus >= 1)) {
+    const fits = exhaustiveFits(fleet, policy, request, classes);
+    return { fits, size: fits.length };
+  }
+  const wanted = request.nodes > 1 ? request.nodes : 1;
+  // One check object for every node and every search, so reading the lists allocates nothing.
+  const check = (CHECK ??= { request, usage: first, policy, classes, fleet });
+  check.request = request;
+  check.usage = first;
+  check.policy = policy;
+  check.classes = classes;
+  check.fleet = fleet;
+  // The ordered lists give their best already in order; the nodes they cannot rank join after.
   orderedFits(fleet, check, wanted, best);
   const scratch = SCRATCH;
   if (request.gpu !== undefined)
@@ -290,7 +354,23 @@ export function bestFits(
     weighEach(nodesNearModel(fleet, request.model), check, fleet, anyNode, best, scratch);
     weighEach(fleet.nodesByModel.get(request.model), check, fleet, notNear, best, scratch);
   }
-  return best.fits.slice(0, best.size);
+  return best;
+}
+
+/** The best nodes for a request, as keptFits finds them, in records of their own. */
+export function bestFits(
+  fleet: Fleet,
+  policy: PlacementPolicy,
+  request: PlacementRequest,
+  classes: readonly string[],
+): Fit[] {
+  const { fits, size } = keptFits(fleet, policy, request, classes);
+  const copies = new Array<Fit>(size);
+  for (let at = 0; at < size; at += 1) {
+    const { usage, gpuClass, score } = fits[at] as Fit;
+    copies[at] = { usage, gpuClass, score: [...score] };
+  }
+  return copies;
 }
 
 export function candidatesFor(
