@@ -32,3 +32,20 @@ export function cpuTimeMs(pid: number | undefined): number | null {
     return null;
   }
 }
+
+/**
+ * Nanoseconds the main thread of `pid` has run on a CPU and waited for one so far (the kernel's
+ * schedstat), or null where /proc cannot tell. Over a run, wall time less both is the time the
+ * thread slept: an event loop waiting on its sockets and timers, with nothing to do.
+ */
+export function mainThreadNs(pid: number | undefined): { runNs: number; waitNs: number } | null {
+  if (pid === undefined) return null;
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ");
+    const runNs = Number(run);
+    const waitNs = Number(wait);
+    return Number.isFinite(runNs) && Number.isFinite(waitNs) ? { runNs, waitNs } : null;
+  } catch {
+    return null;
+  }
+}

@@ -123,6 +123,20 @@ export interface Load {
   refusals: Record<string, number>;
   /** CPU the target's process spent per answer over the run and its settling pause; null: unread. */
   cpuUsPerAnswer: number | null;
+  /** The target's main thread over the same time (timed-run.ts); null: unread. */
+  mainThread: ThreadShares | null;
+  /**
+   * CPU the client's side spent per answer over the same time: the benchmark's process (the load
+   * generator's worker in it) and the scenario's engine; null: unread.
+   */
+  clientCpuUsPerAnswer: number | null;
+}
+
+/** Shares of a run's wall time a thread ran on a CPU, waited for one, and slept (sum 1). */
+export interface ThreadShares {
+  running: number;
+  waiting: number;
+  idle: number;
 }
 
 /**
@@ -175,5 +189,7 @@ export async function load(
         .map(([status, stats]) => [status, stats.count ?? 0]),
     ),
     cpuUsPerAnswer: null,
+    mainThread: null,
+    clientCpuUsPerAnswer: null,
   };
 }

@@ -1,6 +1,7 @@
 // The router benchmark's results as markdown: what one request at a time costs, what each target
 // sustains under load, and the P1–P5 bars beside what was measured in the same run.
 import type { RunInfo as PlacementRunInfo } from "../placement/report";
+import type { ThreadShares } from "./measure";
 
 export interface RunInfo extends PlacementRunInfo {
   portkeyVersion: string;
@@ -48,6 +49,10 @@ export interface LoadSummary {
   errors: number;
   /** The target process's CPU per answer, median of the rounds; null where it was not read. */
   cpuUsPerAnswer: number | null;
+  /** Where the target's main thread's wall time went, medians of the rounds; null: unread. */
+  mainThread: ThreadShares | null;
+  /** The client side's CPU per answer (load generator and engine), median of the rounds. */
+  clientCpuUsPerAnswer: number | null;
 }
 
 /** One point of the size axis: one at a time against the instant engine, direct and llmgw. */
@@ -175,6 +180,32 @@ export function cpuTable(results: RouterResults): string {
     "| CPU per answer, µs (the target's own process; the engine's for direct) | instant engine, 50 conns | 20 ms engine, 50 conns | streams, 200 conns |",
     "|---|---:|---:|---:|",
     ...rows,
+  ].join("\n");
+}
+
+/**
+ * Where each target's main thread spent the wall time of its runs under load, and what the
+ * client's side (load generator and engine, on the other core) spent per answer meanwhile.
+ */
+export function threadTable(results: RouterResults): string {
+  const pct = (share: number | undefined) =>
+    share === undefined ? "—" : `${Math.round(share * 100)} %`;
+  const cells = (load: LoadSummary | undefined) => [
+    pct(load?.mainThread?.running),
+    pct(load?.mainThread?.waiting),
+    pct(load?.mainThread?.idle),
+    load?.clientCpuUsPerAnswer === null || load?.clientCpuUsPerAnswer === undefined
+      ? "—"
+      : whole(load.clientCpuUsPerAnswer),
+  ];
+  const row = (name: string, saturated?: LoadSummary, slow?: LoadSummary) =>
+    `| ${[name, ...cells(saturated), ...cells(slow)].join(" | ")} |`;
+  return [
+    "| main thread of the target (the engine's for direct) | instant engine: running | waiting for a CPU | asleep | client side, CPU µs per answer | 20 ms engine: running | waiting for a CPU | asleep | client side, CPU µs per answer |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...results.targets.map((t) => row(t.name, t.saturated, t.slow)),
+    row("llmgw, checks off", results.checksOff),
+    row("bare server", results.bareServer),
   ].join("\n");
 }
 
@@ -359,6 +390,13 @@ export function routerSection(results: RouterResults, info: RunInfo): string {
     "over each timed run and its settling pause, per answer counted; medians of the rounds.",
     "",
     cpuTable(results),
+    "",
+    "Where each target's main thread spent the wall time of the same runs (its running and run-queue",
+    "time from `/proc/PID/task/PID/schedstat`; asleep is the rest: its event loop waiting on sockets and",
+    "timers with nothing to run), and the CPU the client's side (the benchmark's process with the load",
+    "generator, and the scenario's engine, both on the other core) spent per answer; medians of the rounds.",
+    "",
+    threadTable(results),
     "",
     "Size axis: the same instant engine behind the same llmgw, first with only the benchmark's replicas,",
     `then with ${(results.sizes[1]?.others ?? 0).toLocaleString("en-US")} ready replicas of other models (80 a model) placed by its reconciler on`,

@@ -12,17 +12,18 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { cleanupAll } from "@llmgw/testing";
 import { describeCores, pinBenchmark } from "./cores";
-import { cpuTimeMs } from "./cpu-time";
 import { MODEL, startFleet, type Fleet } from "./fleet";
 import { readLoopDelay } from "./size";
 import { judgeRun, roleOf } from "./judge";
-import { chatBody, load, median, oneAtATime, p50, p99, type Load, type Target } from "./measure";
+import { chatBody, median, oneAtATime, p50, p99, type Load, type Target } from "./measure";
+import { medianOf, threadMedians, timedRun } from "./timed-run";
 import {
   barsTable,
   cpuTable,
   oneAtATimeTable,
   routerSection,
   sizeTable,
+  threadTable,
   underLoadTable,
   type LoadSummary,
   type RouterResults,
@@ -80,6 +81,9 @@ const QUICK: typeof FULL = {
 /** After a timed run, the target finishes the requests it cut before the next run starts. */
 const SETTLE_MS = 300;
 const CONNECTIONS = { saturated: 50, slow: 50, streams: 200 };
+/** The client's side of a scenario: this process (the load generator) and its engine (direct's). */
+const clientPids = (targets: readonly Target[]) =>
+  [process.pid, targets[0]?.pid].flatMap((pid) => (pid === undefined ? [] : [pid]));
 
 function describeMachine(): string {
   const cores = cpus();
@@ -153,7 +157,8 @@ async function measure(
       const each = durationS === 0 ? "one request each" : `${durationS} s each`;
       log(`${at}: ${scenario}, ${connections} connections, ${each}`);
       for (const target of targets) {
-        const result = await timedRun(target, body, connections, durationS);
+        const pace = { connections, durationS, settleMs: SETTLE_MS };
+        const result = await timedRun(target, body, pace, clientPids(targets));
         const run = `${target.name} (${scenario}, ${at})`;
         const role = roleOf(target.name, fleet);
         const judged = round === "warm-up" ? null : judgeRun(result, connections, size, role);
@@ -191,7 +196,9 @@ async function measure(
       p50Ms: median(runs.map((r) => r.p50Ms)),
       p99Ms: median(runs.map((r) => r.p99Ms)),
       errors: runs.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
-      cpuUsPerAnswer: cpuMedian(runs),
+      cpuUsPerAnswer: medianOf(runs, (r) => r.cpuUsPerAnswer),
+      mainThread: threadMedians(runs),
+      clientCpuUsPerAnswer: medianOf(runs, (r) => r.clientCpuUsPerAnswer),
     };
   };
   const targets: TargetResult[] = instant.map((target) => {
@@ -229,34 +236,6 @@ async function measure(
     oneAtATimeCount: size.count,
     streamCount: size.streams,
   };
-}
-
-/** The median of the runs' CPU per answer, or null when no run could read it. */
-function cpuMedian(runs: readonly Load[]): number | null {
-  const read = runs.flatMap((r) => (r.cpuUsPerAnswer === null ? [] : [r.cpuUsPerAnswer]));
-  return read.length === 0 ? null : median(read);
-}
-
-/**
- * One run under load: timed when `durationS` is set, then a pause while the target finishes the
- * requests the run's end cut; else one request per connection (the smoke).
- */
-async function timedRun(
-  target: Target,
-  body: string,
-  connections: number,
-  durationS: number,
-): Promise<Load> {
-  if (durationS === 0) return load(target, body, { connections, amount: connections });
-  const cpuBeforeMs = cpuTimeMs(target.pid);
-  const result = await load(target, body, { connections, durationS });
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-  const cpuAfterMs = cpuTimeMs(target.pid);
-  const cpuUsPerAnswer =
-    cpuBeforeMs === null || cpuAfterMs === null || result.answers === 0
-      ? null
-      : ((cpuAfterMs - cpuBeforeMs) * 1000) / result.answers;
-  return { ...result, cpuUsPerAnswer };
 }
 
 /**
@@ -365,6 +344,7 @@ async function main(): Promise<number> {
       oneAtATimeTable(results),
       underLoadTable(results),
       cpuTable(results),
+      threadTable(results),
       sizeTable(results),
       barsTable(results),
     ].join("\n\n"),
