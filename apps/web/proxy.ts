@@ -3,6 +3,7 @@
 // request's Content-Security-Policy header to put on its scripts.
 import { NextResponse, type NextRequest } from "next/server";
 import { isDevelopmentBuild } from "./src/server-config";
+import { returnTarget } from "./src/lib/desk/return-cookie";
 import {
   API_CONTENT_SECURITY_POLICY,
   FRAMING_HEADERS,
@@ -12,7 +13,29 @@ import {
 
 const RELAYED_PREFIXES = ["/api/", "/auth/"];
 
+function withSecurityHeaders(response: NextResponse, policy: string): NextResponse {
+  response.headers.set("content-security-policy", policy);
+  for (const [name, value] of Object.entries(FRAMING_HEADERS)) response.headers.set(name, value);
+  return response;
+}
+
+/**
+ * "/" with the page this browser last had open (lib/desk/return-cookie.ts): a redirect there,
+ * so the console loads once, for that page, instead of for "/" and then again.
+ */
+function returnRedirect(request: NextRequest): NextResponse | null {
+  if (request.nextUrl.pathname !== "/" || !["GET", "HEAD"].includes(request.method)) return null;
+  const target = returnTarget(request.headers.get("cookie"));
+  if (target === null) return null;
+  const response = NextResponse.redirect(new URL(target, request.nextUrl), 307);
+  // Each person's answer differs by cookie; no cache may keep one for another.
+  response.headers.set("cache-control", "private, no-store");
+  return withSecurityHeaders(response, API_CONTENT_SECURITY_POLICY);
+}
+
 export function proxy(request: NextRequest): NextResponse {
+  const redirect = returnRedirect(request);
+  if (redirect) return redirect;
   const isRelayed = RELAYED_PREFIXES.some((p) => request.nextUrl.pathname.startsWith(p));
   const nonce = newNonce();
   const policy = isRelayed
@@ -24,9 +47,7 @@ export function proxy(request: NextRequest): NextResponse {
     requestHeaders.set("content-security-policy", policy);
   }
   const response = NextResponse.next({ request: { headers: requestHeaders } });
-  response.headers.set("content-security-policy", policy);
-  for (const [name, value] of Object.entries(FRAMING_HEADERS)) response.headers.set(name, value);
-  return response;
+  return withSecurityHeaders(response, policy);
 }
 
 export const config = {

@@ -62,12 +62,16 @@ export async function navigationTimeline(page: Page): Promise<string[]> {
       domInteractive: number;
       domContentLoadedEventEnd: number;
       loadEventEnd: number;
+      redirectCount: number;
+      redirectEnd: number;
     }[];
     const scripts = performance
       .getEntriesByType("resource")
       .filter((entry) => entry.name.endsWith(".js"))
       .map((entry) => (entry as unknown as { responseEnd: number }).responseEnd);
     return {
+      // "/" answered by the console's proxy with a redirect to the last page: when it ended.
+      [`${nav?.redirectCount ?? 0} redirect(s) done`]: nav?.redirectEnd ?? NaN,
       "document first byte": nav?.responseStart ?? NaN,
       "document last byte": nav?.responseEnd ?? NaN,
       "DOM interactive": nav?.domInteractive ?? NaN,

@@ -1,5 +1,10 @@
 // The console benchmark's results as markdown, in its own marked section of docs/benchmarks.md.
-import { directAnswersTable, type DirectAnswer } from "./direct-answers";
+import {
+  directAnswersTable,
+  togetherTable,
+  type DirectAnswer,
+  type TogetherAnswer,
+} from "./direct-answers";
 import type { AnswerSize, PageTiming } from "./measure";
 
 /** P9: every page interactive within 1 s of navigation. */
@@ -80,6 +85,7 @@ export function consoleSection(
   results: readonly PageResult[],
   answers: readonly AnswerSize[],
   direct: readonly DirectAnswer[],
+  together: readonly TogetherAnswer[],
   info: RunInfo,
 ): string {
   const slowest = slowestMedianMs(results);
@@ -110,9 +116,15 @@ ${answersTable(answers)}
 
 The whole-fleet answers asked of the server directly (\`bench/console/direct-answers.ts\`: each
 procedure alone, after the pages, with the fleet still reporting): what a poll costs the server
-itself, without the proxy or a page's batch.
+itself, without a page's batch; and the same asked through the console's proxy alone, compressed
+as a browser asks (what the relay adds).
 
 ${directAnswersTable(direct)}
+
+The cluster page's opening requests sent all at once, as the page sends them, by the benchmark
+(no browser), five rounds: what answering them together adds to each.
+
+${togetherTable(together)}
 
 Run ${info.date} on ${info.machine}; the fleet took ${info.fleetReadyS.toFixed(0)} s to join and report every replica ready.
 Command: \`${info.command}\` (\`--smoke --no-write\` is the quick check \`npm test\` runs: 20 nodes, 40 replicas, one load a page).

@@ -13,7 +13,12 @@ import { type Page } from "playwright-core";
 import { launchChromium } from "../chromium";
 import { ADMIN_PASSWORD } from "@llmgw/testing";
 import { CARDS_PER_NODE, startConsoleFleet, type ConsoleFleet } from "./fleet";
-import { directAnswersTable, timeDirectAnswers } from "./direct-answers";
+import {
+  directAnswersTable,
+  timeDirectAnswers,
+  timeTogether,
+  togetherTable,
+} from "./direct-answers";
 import { navigationTimeline, startProfile, stopProfile, trpcTimeline } from "./profile";
 import { installConsoleProbe, recordAnswers, timeNavigation } from "./measure";
 import { consolePages, type ConsolePage } from "./pages";
@@ -151,13 +156,20 @@ async function main(): Promise<number> {
     const profiled = values.profile?.split(",") ?? [];
     const { results, answers, errors, load } = await openPages(fleet, size.loads, only, profiled);
     // The pages are what this run is for: a failure asking the server directly leaves them be.
-    const direct = await timeDirectAnswers(fleet.apiUrl).catch((error: unknown) => {
-      console.error(`console bench: the direct answers failed: ${String(error)}`);
+    const direct = await timeDirectAnswers(fleet.apiUrl, fleet.consoleUrl).catch(
+      (error: unknown) => {
+        console.error(`console bench: the direct answers failed: ${String(error)}`);
+        return [];
+      },
+    );
+    const together = await timeTogether(fleet.apiUrl, fleet.consoleUrl).catch((error: unknown) => {
+      console.error(`console bench: the requests sent together failed: ${String(error)}`);
       return [];
     });
     console.log(pagesTable(results));
     console.log(answersTable(answers));
     console.log(directAnswersTable(direct));
+    console.log(togetherTable(together));
     const failures = results.filter((r) => r.failure !== undefined);
     for (const r of failures) console.error(`console bench: ${r.route}: ${r.failure ?? ""}`);
     if (errors.length > 0 || (values.smoke && failures.length > 0)) {
@@ -177,7 +189,11 @@ async function main(): Promise<number> {
       const existing = existsSync(DOCS) ? readFileSync(DOCS, "utf8") : undefined;
       writeFileSync(
         DOCS,
-        withBenchSection("console", existing, consoleSection(results, answers, direct, info)),
+        withBenchSection(
+          "console",
+          existing,
+          consoleSection(results, answers, direct, together, info),
+        ),
       );
       console.error(`console bench: wrote ${DOCS}`);
     }

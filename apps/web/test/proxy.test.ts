@@ -3,6 +3,7 @@
 import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
 import { proxy } from "../proxy";
+import { RETURN_COOKIE } from "../src/lib/desk/return-cookie";
 import { pageContentSecurityPolicy } from "../src/lib/security-headers";
 
 function answer(path: string) {
@@ -50,5 +51,44 @@ describe("console security headers", () => {
   it("allows eval only on a development server", () => {
     expect(pageContentSecurityPolicy("n", false)).not.toContain("unsafe-eval");
     expect(pageContentSecurityPolicy("n", true)).toContain("'unsafe-eval'");
+  });
+});
+
+describe('"/" and the page this browser last had open', () => {
+  function visit(path: string, cookie?: string, method = "GET") {
+    const headers = cookie === undefined ? undefined : { cookie };
+    return proxy(new NextRequest(`http://console.example${path}`, { method, headers }));
+  }
+
+  it("sends a visit to / straight to the kept page, with its query", () => {
+    const response = visit("/", `llmgw_session=s; ${RETURN_COOKIE}=%2Fnodes%2Fn%253A1%3Ftab%3Dx`);
+    expect(response.status).toBe(307);
+    expect(response.headers.get("location")).toBe("http://console.example/nodes/n%3A1?tab=x");
+    expect(response.headers.get("cache-control")).toContain("no-store");
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+  });
+
+  it("serves / itself without the cookie, and other pages whatever it holds", () => {
+    expect(visit("/").headers.get("location")).toBeNull();
+    expect(visit("/", "llmgw_session=s").headers.get("location")).toBeNull();
+    expect(visit("/cluster", `${RETURN_COOKIE}=%2Fnodes`).headers.get("location")).toBeNull();
+    expect(visit("/", `${RETURN_COOKIE}=%2Fnodes`, "POST").headers.get("location")).toBeNull();
+  });
+
+  // The attack: a cookie planted to turn the console's own "/" into a redirect to another site.
+  it.each([
+    ["another site", "https://evil.example/"],
+    ["a protocol-relative address", "//evil.example"],
+    ["a backslash read as a slash", "/\\evil.example"],
+    ["a tab the browser drops", "/\t/evil.example"],
+    ["the sign-in page (a loop)", "/sign-in"],
+    ["/ itself (a loop)", "/"],
+  ])("never follows a cookie naming %s", (_what, target) => {
+    const response = visit("/", `${RETURN_COOKIE}=${encodeURIComponent(target)}`);
+    expect(response.headers.get("location")).toBeNull();
+  });
+
+  it("ignores a cookie that is not percent-encoding", () => {
+    expect(visit("/", `${RETURN_COOKIE}=%E0%A4%A`).headers.get("location")).toBeNull();
   });
 });

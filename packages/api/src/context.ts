@@ -13,6 +13,7 @@ import type {
 import type { CreatedKey, CreateKeyInput, KeyView } from "./keys/schemas";
 import type { LogsView } from "./logs/schemas";
 import type { FleetCardsView, NodeSummary } from "./nodes/summary";
+import type { ReplicaCardsView } from "./replicas/cards";
 import type { DoctorView } from "./doctor/schemas";
 import type { FabricTestInput, FabricTestView } from "./fabric/schemas";
 import type {
@@ -118,6 +119,8 @@ export interface ModelsService {
 
 export interface ReplicasService {
   list(filter: { model?: string; node?: string }): Promise<ReplicaView[]>;
+  /** Which replica holds which card (`replicaCardsOf`), for the heatmap's tooltips. */
+  cards(): Promise<ReplicaCardsView>;
   /** Ready replicas on cards that stayed under 5 % busy for the whole sample window. */
   idle(): Promise<IdleReplicasView>;
   /** A ready replica's engine address and key; refuses a model without one (audited). */

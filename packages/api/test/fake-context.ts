@@ -3,6 +3,7 @@
 import { vi } from "vitest";
 import type { GuardPolicy } from "@llmgw/domain";
 import { ServiceError, type ApiContext, type ApiServices } from "../src/context";
+import type { ReplicaCardsView } from "../src/replicas/cards";
 import type {
   CreateKeyInput,
   GpuHistoryView,
@@ -185,6 +186,11 @@ export function fakeServices() {
     },
     replicas: {
       list: vi.fn(async () => []),
+      cards: vi.fn(async (): Promise<ReplicaCardsView> => ({
+        models: [],
+        nodeIds: [],
+        replicas: [],
+      })),
       idle: vi.fn(async () => ({ thresholdPercent: 5, windowMs: 60_000, replicas: [] })),
       benchAccess: vi.fn(async (_input: { model: string }, _actor: { username: string }) => ({
         ...{ replicaId: "chat-r1", model: "chat", engine: "vllm", nodeName: "sim-h100-a" },

@@ -1,6 +1,6 @@
 // What `ctl bench` is handed: a ready replica's engine address and its own key, recorded on the
 // audit log; a model without a ready replica, or a replica that is not the model's, is refused.
-import { ServiceError } from "@llmgw/api";
+import { replicaCardsOf, ServiceError } from "@llmgw/api";
 import { deriveReplicaKey } from "@llmgw/engines";
 import { describe, expect, it, vi } from "vitest";
 import type { FleetView } from "../fleet/fleet-view";
@@ -75,5 +75,47 @@ describe("bench access", () => {
     });
     const ghost = await refusal(replicas.benchAccess({ model: "ghost" }, ADMIN));
     expect(ghost.refusal.code).toBe("model.not_found");
+  });
+});
+
+describe("the light replica list (replicas.cards)", () => {
+  it("says from the book itself what the full list would: who holds which card", async () => {
+    const records = [
+      replica("chat-1", { nodeId: "n1", gpuIndexes: [0, 1] }),
+      replica("chat-2", { phase: "stopped", nodeId: "n2", gpuIndexes: [] }),
+      replica("code-1", {
+        ...{ model: "code", nodeId: "n2", gpuIndexes: [2] },
+        shards: [
+          {
+            rank: 0,
+            nodeId: "n2",
+            gpuIndexes: [2],
+            phase: "ready",
+            message: "",
+            phaseChangedAtMs: 0,
+            lastSentMs: 0,
+          },
+          {
+            rank: 1,
+            nodeId: "n3",
+            gpuIndexes: [0, 1],
+            phase: "ready",
+            message: "",
+            phaseChangedAtMs: 0,
+            lastSentMs: 0,
+          },
+        ],
+      }),
+    ];
+    const all = vi.fn(() => records);
+    const fleet = {
+      book: { all },
+      registry: { get: (id: string) => ({ register: { nodeName: `name-of-${id}` } }) },
+    } as unknown as FleetView;
+    const replicas = createReplicasService(fleet, { replicaSecret: SECRET, audit: vi.fn() });
+    const light = await replicas.cards();
+    expect(light).toEqual(replicaCardsOf(await replicas.list({})));
+    expect(light.replicas.map((r) => r.id).sort()).toEqual(["chat-1", "code-1"]);
+    expect(light.nodeIds).toEqual(["n1", "n2", "n3"]);
   });
 });

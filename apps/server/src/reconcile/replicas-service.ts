@@ -1,5 +1,6 @@
 // Replicas as the API shows them: every replica the control plane made, where and in what phase.
 import {
+  replicaCardsOf,
   ServiceError,
   type Actor,
   type BenchAccess,
@@ -142,6 +143,8 @@ export function createReplicasService(fleet: FleetView, deps: BenchAccessDeps): 
   return {
     idle: async () => idleReplicas(fleet),
     benchAccess: (input, actor) => benchAccess(fleet, deps, input, actor),
+    // From the records themselves: the full views (names, dates, sorted) would be thrown away.
+    cards: async () => replicaCardsOf(fleet.book.all()),
     async list(filter) {
       const views = fleet.book.all().map((record) => view(fleet, record));
       return views

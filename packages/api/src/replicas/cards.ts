@@ -1,8 +1,9 @@
 // Which replica holds which card: the light form of the replica list the cluster page's heatmap
 // polls for its tooltips (P9). At 4,000 replicas the full list (`replicas.list`, kept for the CLI
-// and the replicas page) was 1.25 MB; the tooltip shows only a card's replica and model.
+// and the replicas page) was 1.25 MB; the tooltip shows only a card's replica and model. The
+// server builds it straight from its replica records (`ReplicasService.cards`), not from the full
+// views with node names, dates and a sort, which it would only throw away.
 import { z } from "zod";
-import type { ReplicaView } from "./schemas";
 
 export const replicaCardsSchema = z.object({
   /** Distinct model names; a replica's `model` indexes into it. */
@@ -34,17 +35,31 @@ function interner(into: string[]): (value: string) => number {
   };
 }
 
-export function replicaCardsOf(replicas: readonly ReplicaView[]): ReplicaCardsView {
+/** What the light list reads of a replica: a full view, or the server's own record. */
+interface ReplicaPlaces {
+  id: string;
+  model: string;
+  phase: string;
+  nodeId: string;
+  gpuIndexes: readonly number[];
+  /** Every shard of a replica spanning nodes; empty or absent for one on a single node. */
+  shards?: readonly { nodeId: string; gpuIndexes: readonly number[] }[];
+}
+
+export function replicaCardsOf(replicas: Iterable<ReplicaPlaces>): ReplicaCardsView {
   const view: ReplicaCardsView = { models: [], nodeIds: [], replicas: [] };
   const model = interner(view.models);
   const node = interner(view.nodeIds);
   for (const replica of replicas) {
     if (replica.phase === "stopped" || replica.phase === "failed") continue;
-    const places = replica.shards.length > 0 ? replica.shards : [replica];
+    const places = replica.shards && replica.shards.length > 0 ? replica.shards : [replica];
     view.replicas.push({
       id: replica.id,
       model: model(replica.model),
-      places: places.map((place) => ({ node: node(place.nodeId), gpuIndexes: place.gpuIndexes })),
+      places: places.map((place) => ({
+        node: node(place.nodeId),
+        gpuIndexes: [...place.gpuIndexes],
+      })),
     });
   }
   return view;

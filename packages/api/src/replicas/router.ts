@@ -7,7 +7,7 @@ import {
   replicasListInputSchema,
   replicaViewSchema,
 } from "./schemas";
-import { replicaCardsOf, replicaCardsSchema } from "./cards";
+import { replicaCardsSchema } from "./cards";
 import { adminProcedure, authedProcedure, router } from "../trpc";
 
 export const replicasRouter = router({
@@ -18,7 +18,7 @@ export const replicasRouter = router({
   /** Which replica holds which card, for the heatmap's tooltips: a light form of `list`. */
   cards: authedProcedure
     .output(replicaCardsSchema)
-    .query(async ({ ctx }) => replicaCardsOf(await ctx.services.replicas.list({}))),
+    .query(({ ctx }) => ctx.services.replicas.cards()),
   idle: authedProcedure.output(idleReplicasSchema).query(({ ctx }) => ctx.services.replicas.idle()),
   /** A ready replica's address and engine key, for `ctl bench` to load it directly (audited). */
   benchAccess: adminProcedure

@@ -13,6 +13,7 @@ import { useServerLocale } from "../../hooks/use-server-locale";
 import { useWindowTitle } from "../../hooks/use-window-title";
 import { setDeskUser } from "../../lib/desk/desk-storage";
 import { rememberLastPage } from "../../lib/desk/last-page";
+import { keepReturnPath } from "../../lib/desk/return-cookie";
 import { isUnauthorized, isUnreachable } from "../../lib/errors";
 import { pageToPrefetch, prefetchPageQueries, takeStartedAtLoad } from "../../lib/page-prefetch";
 import { forgetLastUser, lastUser, rememberLastUser } from "../../lib/pwa/last-user";
@@ -70,7 +71,11 @@ function usePagePrefetch(): void {
 function useLastPage(isSignedIn: boolean): void {
   const pathname = usePathname();
   useEffect(() => {
-    if (isSignedIn) rememberLastPage(`${pathname}${window.location.search}`);
+    if (!isSignedIn) return;
+    const path = `${pathname}${window.location.search}`;
+    rememberLastPage(path);
+    // The same page for the console's proxy, which sends a visit to "/" straight there.
+    keepReturnPath(path);
   }, [isSignedIn, pathname]);
 }
 

@@ -3,6 +3,7 @@
 // control plane is down. It holds only what the person's own top bar shows; signing out or an
 // ended session removes it.
 import { userViewSchema, type UserView } from "@llmgw/api/schemas";
+import { forgetReturnPath } from "../desk/return-cookie";
 import { readStored, STORAGE_KEYS, writeStored } from "../preferences";
 
 export function rememberLastUser(user: UserView): void {
@@ -20,7 +21,9 @@ export function lastUser(): UserView | null {
   }
 }
 
+/** Signing out or an ended session: the browser no longer knows who, nor where "/" returns to. */
 export function forgetLastUser(): void {
+  forgetReturnPath();
   try {
     window.localStorage.removeItem(STORAGE_KEYS.lastUser);
   } catch {

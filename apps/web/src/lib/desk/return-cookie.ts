@@ -1,0 +1,43 @@
+// "/" sends a person back to the page they last had open on this device (last-page.ts). Done in
+// the page, that is a second navigation after the console has loaded once for "/" (P9: "/" took
+// 0.4 s longer than the page it opened). So the shell also keeps that page's path in a cookie, and
+// the console's proxy answers "/" with a redirect to it before anything loads; without the cookie
+// "/" loads and sends on as before. The cookie holds only a path, followed only by the rule that
+// sign-in's `?next=` follows; signing out or an ended session removes it.
+import { safeReturnPath } from "../return-path";
+
+export const RETURN_COOKIE = "llmgw_return";
+const MAX_AGE_S = 30 * 24 * 60 * 60;
+
+function isReturnPath(path: string): boolean {
+  return path !== "/" && safeReturnPath(path) === path;
+}
+
+/** Where a request for "/" carrying this Cookie header is sent on to, or null to serve "/". */
+export function returnTarget(cookieHeader: string | null): string | null {
+  if (!cookieHeader) return null;
+  for (const pair of cookieHeader.split(";")) {
+    const [name = "", ...value] = pair.split("=");
+    if (name.trim() !== RETURN_COOKIE) continue;
+    try {
+      const path = decodeURIComponent(value.join("=").trim());
+      return isReturnPath(path) ? path : null;
+    } catch {
+      // A broken escape: not a path of this console.
+      return null;
+    }
+  }
+  return null;
+}
+
+/** Keeps `path` (pathname and search) as where "/" sends this browser next. */
+export function keepReturnPath(path: string): void {
+  if (!isReturnPath(path)) return;
+  const secure = window.location.protocol === "https:" ? "; Secure" : "";
+  document.cookie = `${RETURN_COOKIE}=${encodeURIComponent(path)}; Path=/; SameSite=Lax; Max-Age=${MAX_AGE_S}${secure}`;
+}
+
+export function forgetReturnPath(): void {
+  if (typeof document === "undefined") return;
+  document.cookie = `${RETURN_COOKIE}=; Path=/; SameSite=Lax; Max-Age=0`;
+}
