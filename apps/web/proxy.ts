@@ -25,7 +25,7 @@ function withSecurityHeaders(response: NextResponse, policy: string): NextRespon
  */
 function returnRedirect(request: NextRequest): NextResponse | null {
   if (request.nextUrl.pathname !== "/" || !["GET", "HEAD"].includes(request.method)) return null;
-  const target = returnTarget(request.headers.get("cookie"));
+  const target = returnTarget(request.cookies);
   if (target === null) return null;
   const response = NextResponse.redirect(new URL(target, request.nextUrl), 307);
   // Each person's answer differs by cookie; no cache may keep one for another.

@@ -1,6 +1,7 @@
 // The cookie by which the console's proxy sends "/" straight to the person's last page: what the
 // shell writes is what the proxy reads back, only a page of this console is ever kept, and signing
 // out removes it.
+import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { forgetReturnPath, keepReturnPath, RETURN_COOKIE, returnTarget } from "./return-cookie";
 
@@ -16,6 +17,10 @@ function fakeBrowser(protocol = "http:") {
   return written;
 }
 
+/** The cookies of a request carrying this Cookie header, as the proxy reads them. */
+const cookiesOf = (header: string) =>
+  new NextRequest("http://console.test/", { headers: { cookie: header } }).cookies;
+
 /** The name=value part of a Set-Cookie-like string, as the browser later sends it. */
 const sent = (written: string) => written.split(";")[0] ?? "";
 
@@ -27,7 +32,7 @@ describe("the return cookie", () => {
     keepReturnPath("/nodes/node%3A1/logs?source=r1");
     expect(written).toHaveLength(1);
     expect(written[0]).toMatch(/; Path=\/; SameSite=Lax; Max-Age=\d+$/);
-    expect(returnTarget(`other=1; ${sent(written[0] ?? "")}`)).toBe(
+    expect(returnTarget(cookiesOf(`other=1; ${sent(written[0] ?? "")}`))).toBe(
       "/nodes/node%3A1/logs?source=r1",
     );
   });
@@ -52,7 +57,7 @@ describe("the return cookie", () => {
   });
 
   it("reads only its own cookie", () => {
-    expect(returnTarget("llmgw_returned=%2Fmodels; x_llmgw_return=%2Fkeys")).toBeNull();
-    expect(returnTarget(null)).toBeNull();
+    expect(returnTarget(cookiesOf("llmgw_returned=%2Fmodels; x_llmgw_return=%2Fkeys"))).toBeNull();
+    expect(returnTarget(cookiesOf(""))).toBeNull();
   });
 });

@@ -13,21 +13,15 @@ function isReturnPath(path: string): boolean {
   return path !== "/" && safeReturnPath(path) === path;
 }
 
-/** Where a request for "/" carrying this Cookie header is sent on to, or null to serve "/". */
-export function returnTarget(cookieHeader: string | null): string | null {
-  if (!cookieHeader) return null;
-  for (const pair of cookieHeader.split(";")) {
-    const [name = "", ...value] = pair.split("=");
-    if (name.trim() !== RETURN_COOKIE) continue;
-    try {
-      const path = decodeURIComponent(value.join("=").trim());
-      return isReturnPath(path) ? path : null;
-    } catch {
-      // A broken escape: not a path of this console.
-      return null;
-    }
-  }
-  return null;
+/** The cookies of a request, as Next's `request.cookies` reads them (values already decoded). */
+interface CookieReader {
+  get(name: string): { value: string } | undefined;
+}
+
+/** Where a request for "/" with these cookies is sent on to, or null to serve "/". */
+export function returnTarget(cookies: CookieReader): string | null {
+  const path = cookies.get(RETURN_COOKIE)?.value;
+  return path !== undefined && isReturnPath(path) ? path : null;
 }
 
 /** Keeps `path` (pathname and search) as where "/" sends this browser next. */
