@@ -262,6 +262,8 @@ async function startLeading(
       stalls.stop();
       expiryWatch.stop();
       await Promise.all([http.close(), agents.close()]);
+      // The closed sessions' last-seen times are written before the store closes.
+      await inventory.settled();
       await gateway.stop();
       await federation.stop();
       await mirrors.stop();

@@ -69,6 +69,36 @@ describe("createInventoryWriter", () => {
     ]);
   });
 
+  it("is settled only once every write asked for, and one asked for meanwhile, has ended", async () => {
+    // The server closes the store after this: a write still waiting would fail against it.
+    const releases: Array<() => void> = [];
+    const slow = () => new Promise<void>((resolve) => releases.push(resolve));
+    const heldDb = {
+      update: () => ({ set: () => ({ where: slow }) }),
+      execute: slow,
+    } as unknown as Database;
+    const writer = createInventoryWriter(
+      heldDb,
+      { get: () => undefined },
+      () => 0,
+      () => undefined,
+      { changed: () => undefined },
+    );
+    let isSettled = false;
+    void writer.disconnected("n1");
+    void writer.settled().then(() => (isSettled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(releases).toHaveLength(1);
+    void writer.lastSeen([{ nodeId: "n2", at: new Date(0) }]);
+    releases.shift()?.();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(isSettled).toBe(false);
+    releases.shift()?.();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(isSettled).toBe(true);
+  });
+
   it("writes a 2,000-node fleet's last-seen times in statements of 250 rows, not one", async () => {
     // PGlite runs each statement on the server's thread: an API read waits for the one before it.
     const statements: number[] = [];

@@ -119,6 +119,12 @@ export interface InventoryWriter {
   disconnected(nodeId: string): Promise<void>;
   /** The live nodes' last-seen times, written together. */
   lastSeen(seen: ReadonlyArray<{ nodeId: string; at: Date }>): Promise<void>;
+  /**
+   * Resolves once every write asked for so far (and any asked for meanwhile) has ended: the server
+   * waits for it after closing the agent port and before closing the store, or a fleet's
+   * disconnections would each fail against the closed store.
+   */
+  settled(): Promise<void>;
 }
 
 export function createInventoryWriter(
@@ -138,6 +144,12 @@ export function createInventoryWriter(
     } finally {
       stored.changed();
     }
+  };
+  const inFlight = new Set<Promise<void>>();
+  const tracked = (work: Promise<void>) => {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+    return work;
   };
   const saveOne = (register: Register) =>
     persist(`node ${register.nodeId}`, saveRegistrations(db, [register], new Date()));
@@ -171,9 +183,12 @@ export function createInventoryWriter(
     },
   });
   return {
-    registered: (register) => saved(registered(register)),
-    disconnected: (nodeId) => saved(disconnected(nodeId)),
+    registered: (register) => tracked(saved(registered(register))),
+    disconnected: (nodeId) => tracked(saved(disconnected(nodeId))),
     lastSeen: (seen) =>
-      persist(`the last-seen times of ${seen.length} nodes`, saveLastSeenMany(db, seen)),
+      tracked(persist(`the last-seen times of ${seen.length} nodes`, saveLastSeenMany(db, seen))),
+    async settled() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
   };
 }
