@@ -77,7 +77,13 @@ case \${LLMGW_MALLOC:-jemalloc} in
     exit 2
     ;;
 esac
-exec node "$LLMGW_RELEASE_DIR/lib/llmgw.mjs" "$@"
+# V8 lets its old generation grow to several times what survived the last full collection before
+# it collects again; a server holding each node's latest heartbeat promotes them and frees them
+# 2 s later, so that headroom fills with garbage (at 800 agents about 70 MiB of RSS on average).
+# Growing by at most half keeps it near what is live at no measurable CPU per heartbeat, where a
+# smaller young generation (--max-semi-space-size) saved as much but cost a fifth more CPU
+# (docs/benchmarks.md, P10, session 9).
+exec node --heap-growing-percent=50 "$LLMGW_RELEASE_DIR/lib/llmgw.mjs" "$@"
 `;
 
 // CommonJS dependencies inside an ES module bundle still call require() and read __dirname.
