@@ -77,12 +77,12 @@ case \${LLMGW_MALLOC:-jemalloc} in
     exit 2
     ;;
 esac
-# V8 lets its old generation grow to several times what survived the last full collection before
-# it collects again; a server holding each node's latest heartbeat promotes them and frees them
-# 2 s later, so that headroom fills with garbage (at 800 agents about 70 MiB of RSS on average).
-# Growing by at most half keeps it near what is live at no measurable CPU per heartbeat, where a
-# smaller young generation (--max-semi-space-size) saved as much but cost a fifth more CPU
-# (docs/benchmarks.md, P10, session 9).
+# V8 lets its old generation grow up to four times what survived the last full collection before
+# it collects again; a server holding each node's latest heartbeat promotes it and frees it 2 s
+# later, so that headroom fills with garbage (30 to 70 MiB of RSS at 800 agents). Growing by at
+# most half caps it at no CPU per heartbeat measured; a smaller young generation
+# (--max-semi-space-size) saved more but cost 15 to 30 % more CPU a heartbeat (docs/benchmarks.md,
+# P10, session 9).
 exec node --heap-growing-percent=50 "$LLMGW_RELEASE_DIR/lib/llmgw.mjs" "$@"
 `;
 
