@@ -77,7 +77,13 @@ case \${LLMGW_MALLOC:-jemalloc} in
     exit 2
     ;;
 esac
-exec node "$LLMGW_RELEASE_DIR/lib/llmgw.mjs" "$@"
+# V8 lets its old generation grow up to four times what survived the last full collection before
+# it collects again; a server holding each node's latest heartbeat promotes it and frees it 2 s
+# later, so that headroom fills with garbage (30 to 70 MiB of RSS at 800 agents). Growing by at
+# most half caps it at no CPU per heartbeat measured; a smaller young generation
+# (--max-semi-space-size) saved more but cost 15 to 30 % more CPU a heartbeat (docs/benchmarks.md,
+# P10, session 9).
+exec node --heap-growing-percent=50 "$LLMGW_RELEASE_DIR/lib/llmgw.mjs" "$@"
 `;
 
 // CommonJS dependencies inside an ES module bundle still call require() and read __dirname.

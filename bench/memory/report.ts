@@ -32,13 +32,14 @@ const STORE_NAMES = { pglite: "PGlite (embedded)", postgres: "PostgreSQL 15" };
 
 function row(store: string, stage: string, s: MemorySample): string {
   const other = s.rssBytes - s.heapTotalBytes - s.externalBytes;
-  return `| ${store} | ${stage} | ${mib(s.rssBytes)} | ${mib(s.heapUsedBytes)} | ${mib(s.heapTotalBytes)} | ${mib(s.externalBytes)} | ${mib(other)} | ${mib(s.groupRssBytes)} |`;
+  const running = s.rssBeforeGcBytes === undefined ? "–" : mib(s.rssBeforeGcBytes);
+  return `| ${store} | ${stage} | ${running} | ${mib(s.rssBytes)} | ${mib(s.heapUsedBytes)} | ${mib(s.heapTotalBytes)} | ${mib(s.externalBytes)} | ${mib(other)} | ${mib(s.groupRssBytes)} |`;
 }
 
 function stagesTable(results: StoreResult[], info: Pick<RunInfo, "agents" | "keys">) {
   const lines = [
-    "| store | stage | RSS MiB | V8 heap used | V8 heap reserved | external (buffers, wasm) | rest (code, native, stacks) | process group RSS |",
-    "| ----- | ----- | ------: | -----------: | ---------------: | -----------------------: | --------------------------: | ----------------: |",
+    "| store | stage | RSS MiB as running | RSS MiB | V8 heap used | V8 heap reserved | external (buffers, wasm) | rest (code, native, stacks) | process group RSS |",
+    "| ----- | ----- | -----------------: | ------: | -----------: | ---------------: | -----------------------: | --------------------------: | ----------------: |",
   ];
   for (const r of results) {
     const name = `${STORE_NAMES[r.store]}, ${r.allocator}`;
@@ -54,9 +55,15 @@ function stagesTable(results: StoreResult[], info: Pick<RunInfo, "agents" | "key
 function barsTable(results: StoreResult[], info: Pick<RunInfo, "agents" | "keys">) {
   const lines = ["| bar (P10) | store | measured | |", "| --------- | ----- | -------- | --- |"];
   for (const r of results) {
-    const peak = Math.max(r.withKeys.rssBytes, ...r.minutes.map((m) => m.rssBytes)) / 2 ** 20;
+    const read = [r.withKeys, ...r.minutes];
+    const peak = Math.max(...read.map((m) => m.rssBytes)) / 2 ** 20;
+    const running = Math.max(...read.map((m) => m.rssBeforeGcBytes ?? m.rssBytes)) / 2 ** 20;
+    const measured =
+      running > peak
+        ? `${running.toFixed(0)} MiB at most as running, ${peak.toFixed(0)} after forced collections`
+        : `${peak.toFixed(0)} MiB at most`;
     lines.push(
-      `| RSS ≤ ${P10_RSS_MIB} MiB with ${info.agents.toLocaleString("en")} nodes and ${info.keys.toLocaleString("en")} keys | ${STORE_NAMES[r.store]}, ${r.allocator} | ${peak.toFixed(0)} MiB at most | ${peak <= P10_RSS_MIB ? "met" : "**not met**"} |`,
+      `| RSS ≤ ${P10_RSS_MIB} MiB with ${info.agents.toLocaleString("en")} nodes and ${info.keys.toLocaleString("en")} keys | ${STORE_NAMES[r.store]}, ${r.allocator} | ${measured} | ${running <= P10_RSS_MIB ? "met" : "**not met**"} |`,
     );
     lines.push(
       `| no growth (slope of the minutes) | ${STORE_NAMES[r.store]}, ${r.allocator} | ${r.slopeMibPerMin.toFixed(2)} MiB a minute over ${r.minutes.length} min | ${r.minutes.length >= 30 ? (r.slopeMibPerMin <= 0.5 ? "met" : "**not met**") : "too short to judge (30 min asked)"} |`,
@@ -81,7 +88,7 @@ export function memorySection(results: StoreResult[], info: RunInfo): string {
       "PGlite's WebAssembly memory (an ArrayBuffer); _rest_ is RSS less V8's reserved heap and " +
       "external memory: compiled code, native allocations and thread stacks. " +
       (info.gc
-        ? "Each reading came after a full garbage collection forced through the server's inspector (`--gc`)."
+        ? "Each reading came after a full garbage collection forced through the server's inspector (`--gc`); _as running_ is the RSS read just before it, with the garbage V8 had not collected yet: what the server holds without the bench's nudge, and what the bar is judged on."
         : "The readings were taken without forcing a garbage collection, so V8's heap holds garbage not yet collected."),
     "",
     stagesTable(results, info),

@@ -26,7 +26,7 @@ import { memorySection, type StoreResult } from "./report";
 import { readHeapSnapshot } from "./heap-graph";
 import { summarize, summaryText } from "./heap-top";
 import { Inspector, INSPECT_FLAG, INSPECTOR_LISTENING } from "./inspector";
-import { sampleMemory, type MemorySample } from "./sample";
+import { sampleMemory, vmRssBytes, type MemorySample } from "./sample";
 import { eachAtOnce } from "../each-at-once";
 
 const COMMAND = "npm run bench:memory";
@@ -106,8 +106,10 @@ async function measureStore(
   let inspector: Inspector | undefined;
   /** A reading (after a forced collection with --gc) and, with --snapshots, a heap snapshot. */
   const read = async (stage?: string) => {
+    // What the server holds as it runs: V8 collects only when its heuristics say so.
+    const rssBeforeGcBytes = inspector ? vmRssBytes(server.process.pid) : undefined;
     await inspector?.collectGarbage();
-    const sample = await sampleMemory(server.apiUrl, server.process.pid);
+    const sample = { ...(await sampleMemory(server.apiUrl, server.process.pid)), rssBeforeGcBytes };
     if (stage && inspector && options.snapshotDir) {
       const path = join(options.snapshotDir, `${store}-${stage}.heapsnapshot`);
       await inspector.heapSnapshot(path);

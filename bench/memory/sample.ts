@@ -11,9 +11,11 @@ export interface MemorySample {
   heapUsedBytes: number;
   heapTotalBytes: number;
   externalBytes: number;
+  /** With `--gc`: the node process's RSS just before the forced collection, as the server held it. */
+  rssBeforeGcBytes?: number;
 }
 
-function vmRssBytes(pid: number): number {
+export function vmRssBytes(pid: number): number {
   const kib = /^VmRSS:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
   if (kib === undefined) throw new Error(`/proc/${pid}/status has no VmRSS line`);
   return Number(kib) * 1024;

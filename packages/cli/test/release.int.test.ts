@@ -4,7 +4,7 @@
 // registers with it, and the console.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { caFingerprint } from "@llmgw/pki";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -159,6 +159,20 @@ describe("an unpacked release, with Node.js alone", () => {
     expect(refused.stderr.toString()).toContain(
       'LLMGW_MALLOC must be jemalloc or system, not "tcmalloc"',
     );
+  });
+
+  it("starts node with V8's old generation held to half again its live size", async () => {
+    // A stand-in for node that prints the arguments the launcher gave it.
+    const fakeDir = (await tempDir("release-fake-node-args")).path;
+    writeFileSync(join(fakeDir, "node"), '#!/bin/sh\necho "$@"\n', { mode: 0o755 });
+    const run = spawnSync(bin, ["server", "--x"], {
+      env: { PATH: `${fakeDir}:/usr/bin:/bin`, LLMGW_MALLOC: "system" },
+    });
+    expect(run.stdout.toString()).toBe(
+      `--heap-growing-percent=50 ${join(realpathSync(releaseDir), "lib", "llmgw.mjs")} server --x\n`,
+    );
+    // The node on PATH accepts the flag: a flag it did not know would stop it before --version.
+    expect(spawnSync(bin, ["--version"], { env: BARE_ENV }).stdout.toString()).toBe(`${VERSION}\n`);
   });
 
   it("runs a server on PGlite that answers /healthz", async () => {
