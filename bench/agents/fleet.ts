@@ -17,7 +17,8 @@ import {
   type ServerHandle,
   type SpawnedProcess,
 } from "@llmgw/testing";
-import type { NodeTls } from "./sim-agent";
+import { connectWithRetries } from "./measure";
+import { SimAgent, type NodeTls } from "./sim-agent";
 import { eachAtOnce } from "../each-at-once";
 
 const BENCH_DIR = join(import.meta.dirname, "..");
@@ -152,6 +153,24 @@ async function joinWithRetries(server: ServerHandle, name: string): Promise<SimN
 export interface SimNode {
   nodeId: string;
   tls: NodeTls;
+}
+
+/**
+ * An agent for each joined node, added to `agents` first (so the caller's cleanup closes them all),
+ * then dialled until registered, failed dials retried for up to 30 s; the first failures printed.
+ */
+export async function connectJoined(
+  agents: SimAgent[],
+  server: ServerHandle,
+  nodes: readonly SimNode[],
+): Promise<void> {
+  const joined = nodes.map(
+    (node, at) => new SimAgent(node.nodeId, node.tls, HEARTBEAT_INTERVAL_MS, at + 1),
+  );
+  agents.push(...joined);
+  const target = { url: server.agentUrl, isAcked: true };
+  const problems = await connectWithRetries(joined, target, HEARTBEAT_INTERVAL_MS, 30_000);
+  if (problems.length > 0) console.error(problems.slice(0, 5).join("\n"));
 }
 
 /** Each node joins as a real agent does: its own key, a CSR, a certificate from the join route. */

@@ -16,9 +16,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { cleanupAll, startPostgres } from "@llmgw/testing";
-import { HEARTBEAT_INTERVAL_MS, joinNodes, startLlmgw } from "../agents/fleet";
-import { connectWithRetries } from "../agents/measure";
-import { SimAgent } from "../agents/sim-agent";
+import { connectJoined, joinNodes, startLlmgw } from "../agents/fleet";
+import type { SimAgent } from "../agents/sim-agent";
 import { Inspector, INSPECT_FLAG, INSPECTOR_LISTENING } from "./inspector";
 import { sampleMemory } from "./sample";
 
@@ -106,18 +105,7 @@ async function main() {
     );
     await sleep(5_000);
     await stage("2-joined");
-    agents.push(
-      ...nodes.map(
-        (node, at) => new SimAgent(node.nodeId, node.tls, HEARTBEAT_INTERVAL_MS, at + 1),
-      ),
-    );
-    const problems = await connectWithRetries(
-      agents,
-      { url: server.agentUrl, isAcked: true },
-      HEARTBEAT_INTERVAL_MS,
-      30_000,
-    );
-    if (problems.length > 0) console.error(problems.slice(0, 5).join("\n"));
+    await connectJoined(agents, server, nodes);
     await sleep(15_000);
     await stage("3-beating");
     await sleep(30_000);

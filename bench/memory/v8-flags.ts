@@ -10,9 +10,9 @@ import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { cleanupAll, startPostgres } from "@llmgw/testing";
-import { HEARTBEAT_INTERVAL_MS, joinNodes, startLlmgw } from "../agents/fleet";
-import { connectWithRetries, steadyWindow } from "../agents/measure";
-import { SimAgent } from "../agents/sim-agent";
+import { connectJoined, joinNodes, startLlmgw } from "../agents/fleet";
+import { steadyWindow } from "../agents/measure";
+import type { SimAgent } from "../agents/sim-agent";
 import { Inspector, INSPECT_FLAG, INSPECTOR_LISTENING } from "./inspector";
 
 const V8_ACCOUNT = `(() => {
@@ -126,18 +126,7 @@ async function runVariant(options: {
   try {
     const names = Array.from({ length: options.agents }, (_, at) => `vf-${at}`);
     const nodes = await joinNodes(server, names);
-    agents.push(
-      ...nodes.map(
-        (node, at) => new SimAgent(node.nodeId, node.tls, HEARTBEAT_INTERVAL_MS, at + 1),
-      ),
-    );
-    const problems = await connectWithRetries(
-      agents,
-      { url: server.agentUrl, isAcked: true },
-      HEARTBEAT_INTERVAL_MS,
-      30_000,
-    );
-    if (problems.length > 0) console.error(problems.slice(0, 5).join("\n"));
+    await connectJoined(agents, server, nodes);
     await sleep(20_000);
     await inspector.evaluate(WATCH_GC);
     const rssKib: number[] = [];
