@@ -87,7 +87,8 @@ a live node from its registration until its batched write lands, so \`nodes.get\
 acknowledged; one not known within 10 s is a named error) gets a marked card-memory value in its next heartbeat, and \`nodes.get\` is polled every
 10 ms until it shows it (the delay runs from the frame leaving the agent). *Storm*: every socket is
 cut at once and every agent dials back as apps/agent does: after its jittered reconnect delay (0 to
-0.5 s), and after a failed dial its backoff (full jitter, the ceiling doubling from 1 s); the agent
+0.5 s), giving up a dial whose opening handshake has not finished within 10 s, and after a failed
+dial its backoff (full jitter, the ceiling doubling from 1 s); the agent
 port runs at most 64 TLS handshakes at once and further connections wait their turn (closed after
 6 s of waiting). Each agent keeps its TLS session and secure context as apps/agent does, so a
 reconnect resumes its handshake. All agents share the harness's one thread; ${pacing(info.dialsPerTurn)}. The bench prints how many dials failed and why,

@@ -3,6 +3,7 @@
 // simulation steps. Thousands of these share the harness process; each holds one socket.
 import {
   createSimulation,
+  DIAL_HANDSHAKE_TIMEOUT_MS,
   TlsSessionCache,
   type Simulation,
   type TlsConnector,
@@ -97,6 +98,9 @@ export class SimAgent {
       ...this.tls,
       createConnection: this.timedConnector(target.url, dialMs, phases, observe),
       perMessageDeflate: false,
+      // As apps/agent does: a dial whose opening handshake has not finished in 10 s is given up
+      // and dialled again after the backoff (without it a storm's dials waited up to 81 s).
+      handshakeTimeout: DIAL_HANDSHAKE_TIMEOUT_MS,
     });
     this.ws = ws;
     ws.on("error", () => undefined);

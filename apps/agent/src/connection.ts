@@ -30,6 +30,8 @@ import { ServerRotation } from "./server-list";
 import { TlsSessionCache } from "./tls-sessions";
 
 const STOP_GRACE_MS = 2000;
+/** A dial whose TLS and WebSocket opening handshake has not finished by then is given up. */
+export const DIAL_HANDSHAKE_TIMEOUT_MS = 10_000;
 
 /** One socket and what belongs to it; a new connection gets a new session. */
 interface Session {
@@ -115,7 +117,7 @@ export class AgentConnection {
         ? { ...tls, createConnection: this.tlsSessions.connector(serverUrl, tls.cert) }
         : {}),
       maxPayload: MAX_FRAME_BYTES,
-      handshakeTimeout: this.options.handshakeTimeoutMs ?? 10_000,
+      handshakeTimeout: this.options.handshakeTimeoutMs ?? DIAL_HANDSHAKE_TIMEOUT_MS,
       perMessageDeflate: false,
     });
     const session: Session = {

@@ -12,7 +12,7 @@ export {
   doctorDataDir,
   type AgentConfig,
 } from "./config";
-export { AgentConnection } from "./connection";
+export { AgentConnection, DIAL_HANDSHAKE_TIMEOUT_MS } from "./connection";
 export {
   AUTH_CLOSE_CODES,
   DEFAULT_HEARTBEAT_INTERVAL_MS,
