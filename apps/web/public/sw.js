@@ -35,14 +35,27 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+// What a fetch keeps is stored while the page already has its answer: waiting for the cache first
+// held every page back until its whole body had been read and written, and a cache that refused to
+// store it (full) failed the page.
+function keeper(event) {
+  return (request, response) =>
+    event.waitUntil(
+      caches
+        .open(CACHE)
+        .then((cache) => cache.put(request, response))
+        .catch(() => undefined),
+    );
+}
+
 // Pages: the network first (a page carries a fresh CSP nonce), the copy last served when it fails.
-async function networkFirst(request) {
-  const cache = await caches.open(CACHE);
+async function networkFirst(request, keep) {
   try {
     const response = await fetch(request);
-    if (response.ok && response.type === "basic") await cache.put(request, response.clone());
+    if (response.ok && response.type === "basic") keep(request, response.clone());
     return response;
   } catch (error) {
+    const cache = await caches.open(CACHE);
     const cached =
       (await cache.match(request, { ignoreSearch: true })) || (await cache.match("/cluster"));
     if (cached) return cached;
@@ -51,12 +64,12 @@ async function networkFirst(request) {
 }
 
 // Next's /_next/static files are named by their content, so a cached copy is never stale.
-async function cacheFirst(request) {
+async function cacheFirst(request, keep) {
   const cache = await caches.open(CACHE);
   const cached = await cache.match(request);
   if (cached) return cached;
   const response = await fetch(request);
-  if (response.ok) await cache.put(request, response.clone());
+  if (response.ok) keep(request, response.clone());
   return response;
 }
 
@@ -66,9 +79,9 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (NEVER_CACHED.some((prefix) => url.pathname.startsWith(prefix))) return;
   if (request.mode === "navigate") {
-    event.respondWith(networkFirst(request));
+    event.respondWith(networkFirst(request, keeper(event)));
   } else if (url.pathname.startsWith("/_next/static/") || url.pathname.startsWith("/icons/")) {
-    event.respondWith(cacheFirst(request));
+    event.respondWith(cacheFirst(request, keeper(event)));
   }
 });
 
