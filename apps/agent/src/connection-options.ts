@@ -17,6 +17,9 @@ import type { RandomFn } from "./random";
 import type { ReplicaStatusInit } from "./replicas/replica-deps";
 import type { TlsSessionCache } from "./tls-sessions";
 
+/** A dial whose TLS and WebSocket opening handshake has not finished by then is given up. */
+export const DIAL_HANDSHAKE_TIMEOUT_MS = 10_000;
+
 export type RegisterInit = MessageInitShape<typeof RegisterSchema>;
 
 /** What a heartbeat carries apart from its timestamp. */
@@ -65,6 +68,7 @@ export interface ConnectionOptions {
   nowMs: () => number;
   timers?: Timers;
   backoff?: { baseMs: number; capMs: number };
+  /** Default DIAL_HANDSHAKE_TIMEOUT_MS. */
   handshakeTimeoutMs?: number;
   /** Silence before the agent pings the server (default 5 s). */
   idleMs?: number;

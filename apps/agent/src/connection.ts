@@ -18,6 +18,7 @@ import { createBackoff, DEFAULT_BACKOFF, type Backoff } from "./backoff";
 import { agentSocketUrl } from "./config";
 import {
   DEFAULT_HEARTBEAT_INTERVAL_MS,
+  DIAL_HANDSHAKE_TIMEOUT_MS,
   realTimers,
   REQUEST_CASES,
   AUTH_CLOSE_CODES,
@@ -30,8 +31,6 @@ import { ServerRotation } from "./server-list";
 import { TlsSessionCache } from "./tls-sessions";
 
 const STOP_GRACE_MS = 2000;
-/** A dial whose TLS and WebSocket opening handshake has not finished by then is given up. */
-export const DIAL_HANDSHAKE_TIMEOUT_MS = 10_000;
 
 /** One socket and what belongs to it; a new connection gets a new session. */
 interface Session {

@@ -12,10 +12,11 @@ export {
   doctorDataDir,
   type AgentConfig,
 } from "./config";
-export { AgentConnection, DIAL_HANDSHAKE_TIMEOUT_MS } from "./connection";
+export { AgentConnection } from "./connection";
 export {
   AUTH_CLOSE_CODES,
   DEFAULT_HEARTBEAT_INTERVAL_MS,
+  DIAL_HANDSHAKE_TIMEOUT_MS,
   type ConnectionOptions,
   type ConnectionState,
 } from "./connection-options";
