@@ -16,6 +16,7 @@ import {
 import WebSocket from "ws";
 import { createBackoff, DEFAULT_BACKOFF, type Backoff } from "./backoff";
 import { agentSocketUrl } from "./config";
+import { toBytes } from "./frame-bytes";
 import {
   DEFAULT_HEARTBEAT_INTERVAL_MS,
   DIAL_HANDSHAKE_TIMEOUT_MS,
@@ -392,10 +393,4 @@ export class AgentConnection {
     this.requestCounter++;
     return `${prefix}-${this.requestCounter}`;
   }
-}
-
-function toBytes(data: WebSocket.RawData): Uint8Array {
-  if (Array.isArray(data)) return new Uint8Array(Buffer.concat(data));
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 }
