@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { PNPM_SPEC, ROOT, ensureInstalled, ensureWebBuilt, pnpm } from "./ensure.mjs";
+import { playwrightFailures, vitestFailures } from "./test-report.mjs";
 
 const RESULTS = join(ROOT, "test-results");
 const SYSTEM_PACKAGES = [
@@ -162,8 +163,11 @@ const vitestOk = run(
   ],
   { allowFail: true },
 );
-if (existsSync(vitestReport)) add(countVitest(vitestReport));
-else if (!vitestOk) totals.failed += 1;
+const failures = [];
+if (existsSync(vitestReport)) {
+  add(countVitest(vitestReport));
+  failures.push(...vitestFailures(JSON.parse(readFileSync(vitestReport, "utf8")), ROOT));
+} else if (!vitestOk) totals.failed += 1;
 
 // Benchmarks never fail CI on timing; their smallest size runs as a smoke check of correctness.
 step("benchmark smoke (placement)", () =>
@@ -193,8 +197,15 @@ const e2eOk =
       npm_config_update_notifier: "false",
     },
   }).status === 0;
-if (existsSync(playwrightReport)) add(countPlaywright(playwrightReport));
-else if (!e2eOk) totals.failed += 1;
+if (existsSync(playwrightReport)) {
+  add(countPlaywright(playwrightReport));
+  failures.push(...playwrightFailures(JSON.parse(readFileSync(playwrightReport, "utf8"))));
+} else if (!e2eOk) totals.failed += 1;
+
+if (failures.length > 0) {
+  console.log("\nFailed:");
+  for (const failure of failures) console.log(`  ✘ ${failure}`);
+}
 
 console.log(
   `\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`,
