@@ -1,6 +1,7 @@
 // Wires the agent: config → node identity → inventory (discovered or simulated) → connection,
 // and back down again on SIGINT/SIGTERM (or an abort signal, for tests and for `llmgw dev`).
 import { messageOf } from "@llmgw/domain";
+import { listenForStopSignals } from "@llmgw/engines";
 import { loadConfig, loadEngineBaseEnv, type AgentConfig } from "./config";
 import { EngineBuildKeeper } from "./engine-build";
 import { createEngineRuntime } from "./engine-runtime";
@@ -77,7 +78,7 @@ export async function runAgent(
   const nodeId = await loadOrCreateNodeId(config.dataDir);
   const lifetimeMs = await ensureJoined(config, logger);
   const upgraded = new AbortController();
-  const stopped = waitForStop(deps.signal, upgraded.signal);
+  const stopped = waitForStop(deps.signal, upgraded.signal, logger);
   const stopRenewal = startRenewal(
     { dataDir: config.dataDir, serverUrls: () => config.serverUrls, logger, nowMs: deps.nowMs },
     lifetimeMs,
@@ -241,27 +242,32 @@ function logStart(logger: Logger, config: AgentConfig, nodeId: string, inventory
   });
 }
 
-/** Resolves with what stopped the agent; dispose() removes the signal handlers again. */
+/**
+ * Resolves with what stopped the agent; dispose() removes the signal handlers again. They stay
+ * for the whole stop, so a repeated SIGTERM (a process group's and then `llmgw dev`'s own) cannot
+ * kill the agent while it stops its engines.
+ */
 function waitForStop(
   signal: AbortSignal | undefined,
   upgraded: AbortSignal,
+  logger: Logger,
 ): {
   promise: Promise<string>;
   dispose: () => void;
 } {
+  const signals = listenForStopSignals((repeated) =>
+    logger.info("already stopping", { signal: repeated }),
+  );
   let dispose = () => {};
   const promise = new Promise<string>((resolve) => {
-    const onSignal = (name: NodeJS.Signals) => resolve(name);
     const onAbort = () => resolve("aborted");
-    process.once("SIGINT", onSignal);
-    process.once("SIGTERM", onSignal);
     const onUpgraded = () => resolve(UPGRADED);
+    void signals.received.then(resolve);
     signal?.addEventListener("abort", onAbort, { once: true });
     upgraded.addEventListener("abort", onUpgraded, { once: true });
     if (signal?.aborted) resolve("aborted");
     dispose = () => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
+      signals.dispose();
       signal?.removeEventListener("abort", onAbort);
       upgraded.removeEventListener("abort", onUpgraded);
     };

@@ -6,6 +6,7 @@ import { Federation } from "./federation/federation";
 import { registerMirrorMetrics } from "./mirrors/mirror-metrics";
 import { MirrorMonitor } from "./mirrors/mirror-monitor";
 import { PeersStore } from "./federation/peers-store";
+import { listenForStopSignals } from "@llmgw/engines";
 import { leaderLease, openStore, StoreInUseError, type Database, type Store } from "@llmgw/db";
 import { ConfigError, parseServerConfig, type ServerConfig } from "./config";
 import { startAgentPort } from "./agents/agent-port";
@@ -334,11 +335,13 @@ export async function runServer(argv: string[]): Promise<void> {
   // Listen for signals before anything starts: a supervisor may signal as soon as it reads the
   // "listening" line, and a stop during start-up must still close the store cleanly.
   let isRestart = false;
+  // The listeners stay until the stop has finished: a repeated SIGTERM (a process group's, then
+  // `llmgw dev`'s own) must not kill the server while it writes its last state.
   let requestStop = (): void => undefined;
+  const signals = listenForStopSignals((signal) => log(`already stopping (${signal})`));
   const stopRequested = new Promise<void>((resolve) => {
     requestStop = resolve;
-    process.once("SIGINT", () => resolve());
-    process.once("SIGTERM", () => resolve());
+    void signals.received.then(() => resolve());
   });
   const requestRestart = () => {
     isRestart = true;
@@ -348,6 +351,7 @@ export async function runServer(argv: string[]): Promise<void> {
   try {
     server = await startServer(config, { requestRestart });
   } catch (error) {
+    signals.dispose();
     // A sealed secret that does not open, or a PGlite store another process holds, must stop the
     // server with the reason, not a stack trace.
     if (error instanceof SealError || error instanceof StoreInUseError) {
@@ -359,7 +363,11 @@ export async function runServer(argv: string[]): Promise<void> {
   }
   await stopRequested;
   log(isRestart ? "stopping to restart on the new release (exit 75)" : "stopping");
-  await server.stop();
+  try {
+    await server.stop();
+  } finally {
+    signals.dispose();
+  }
   // 75 asks systemd (Restart=always) or `llmgw dev` to start the release `current` points at now.
   if (isRestart) process.exitCode = EXIT_RESTART;
 }

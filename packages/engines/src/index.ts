@@ -31,6 +31,7 @@ export {
 export { redactArgs, redactEnv, REDACTED } from "./redact";
 export { engineAdapters, getEngineAdapter, isEngineName } from "./registry";
 export { deriveReplicaKey } from "./replica-key";
+export { listenForStopSignals, type StopSignals } from "./stop-signals";
 export {
   ENGINE_NAMES,
   EngineLaunchError,

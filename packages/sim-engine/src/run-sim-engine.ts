@@ -1,6 +1,7 @@
 // `llmgw sim-engine`: parse flags, serve until SIGTERM/SIGINT (exit 0) or until a crash-after fault
 // fires (exit 1, connections cut as a dying engine would leave them).
 import { messageOf } from "@llmgw/domain";
+import { listenForStopSignals } from "@llmgw/engines";
 import {
   parseSimEngineArgs,
   SIM_ENGINE_USAGE,
@@ -85,21 +86,21 @@ function serveUntilStopped(
   return new Promise((resolve) => {
     const timers: NodeJS.Timeout[] = [];
     let isStopping = false;
+    // Kept until the engine has closed, so a repeated SIGTERM is not the default's kill.
+    const signals = listenForStopSignals();
     const stop = (code: number, why: string): void => {
       if (isStopping) return;
       isStopping = true;
-      process.off("SIGTERM", onTerm);
-      process.off("SIGINT", onInt);
       timers.forEach(clearTimeout);
       log(`sim-engine: ${why}`);
       group?.close();
-      void engine.close().then(() => resolve(code));
+      void engine.close().then(() => {
+        signals.dispose();
+        resolve(code);
+      });
     };
     onGroupLost((why) => stop(1, why));
-    const onTerm = (): void => stop(0, "stopping on SIGTERM");
-    const onInt = (): void => stop(0, "stopping on SIGINT");
-    process.once("SIGTERM", onTerm);
-    process.once("SIGINT", onInt);
+    void signals.received.then((signal) => stop(0, `stopping on ${signal}`));
     if (!config.faults.isNeverReady)
       timers.push(setTimeout(() => log("sim-engine: ready"), config.readyAfterMs));
     const { crashAfterMs } = config.faults;
