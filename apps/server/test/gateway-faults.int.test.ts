@@ -149,12 +149,15 @@ describe("the /v1 gateway under engine faults", () => {
 
   it("never counts clients that hang up before the answer against the replica's breaker, and records them as 499", async () => {
     const chat = { model: "sim-slow", messages: [{ role: "user", content: "hi" }] };
+    // Each client leaves 1.5 s in, long before sim-slow's first token (4 s), and late enough that
+    // its request has reached the gateway even on a loaded runner: one that gave up sooner than
+    // that (300 ms here once) may never reach the server, which then cannot count its 499.
     const hangUps = Array.from({ length: 8 }, () =>
       fetch(`${v1}/chat/completions`, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
         body: JSON.stringify(chat),
-        signal: AbortSignal.timeout(300),
+        signal: AbortSignal.timeout(1_500),
       }).then(
         () => "answered",
         (error: unknown) => (error as Error).name,
