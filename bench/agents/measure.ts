@@ -5,7 +5,7 @@ import { createBackoff, DEFAULT_BACKOFF } from "@llmgw/agent";
 import type { AppRouter } from "@llmgw/api";
 import { sampleAcceptQueue } from "./accept-queue";
 import { dialPacer } from "./dial-pacer";
-import { groupUsage, processCpuMs } from "./proc";
+import { groupUsage, mainThreadSchedMs, processCpuMs } from "./proc";
 import type { SimAgent, Target } from "./sim-agent";
 import { StormTimeline, type DialPhase } from "./storm-timeline";
 import { eachAtOnce } from "../each-at-once";
@@ -233,7 +233,7 @@ export async function reconnectStorm(
     serverOutput?(): string;
     /** Dials started per turn of the harness's event loop (dialPacer); 0 starts each when due. */
     dialsPerTurn?: number;
-    /** The server's pid, for its CPU second by second. */
+    /** The server's pid, for its CPU (and its thread's wait for a core) second by second. */
     serverPid?: number;
   } = {},
 ): Promise<Storm> {
@@ -243,13 +243,26 @@ export async function reconnectStorm(
   const stopSampling = sampleAcceptQueue(Number(new URL(target.url).port), (sample) =>
     timeline.noteAcceptQueue(sample.queued),
   );
-  let serverCpuMs = options.serverPid === undefined ? undefined : processCpuMs(options.serverPid);
+  const { serverPid } = options;
+  const cpuNow = () => {
+    const harness = process.cpuUsage();
+    return {
+      serverCpuMs: serverPid === undefined ? undefined : processCpuMs(serverPid),
+      serverWaitMs: serverPid === undefined ? undefined : mainThreadSchedMs(serverPid)?.waitMs,
+      harnessCpuMs: (harness.user + harness.system) / 1000,
+    };
+  };
+  let cpuBefore = cpuNow();
+  const since = (now?: number, before?: number) =>
+    now === undefined || before === undefined ? undefined : now - before;
   const cpuTimer = setInterval(() => {
-    if (options.serverPid === undefined || serverCpuMs === undefined) return;
-    const nowMs = processCpuMs(options.serverPid);
-    if (nowMs === undefined) return;
-    timeline.noteServerCpu(nowMs - serverCpuMs);
-    serverCpuMs = nowMs;
+    const now = cpuNow();
+    timeline.noteCpu({
+      serverCpuMs: since(now.serverCpuMs, cpuBefore.serverCpuMs),
+      serverWaitMs: since(now.serverWaitMs, cpuBefore.serverWaitMs),
+      harnessCpuMs: now.harnessCpuMs - cpuBefore.harnessCpuMs,
+    });
+    cpuBefore = now;
   }, 250);
   const reasons = new Map<string, number>();
   let failedDials = 0;

@@ -98,3 +98,19 @@ export function overflowsSince(): () => string {
     );
   };
 }
+
+/**
+ * How long the main thread of `pid` has run on a core and waited in a run queue for one, in ms
+ * (/proc/PID/schedstat: both in ns, then the count of slices). A thread that waits while it is
+ * runnable is starved of CPU by the rest of the machine, not held by its own work.
+ */
+export function mainThreadSchedMs(pid: number): { runMs: number; waitMs: number } | undefined {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ").map(Number);
+    return run === undefined || wait === undefined
+      ? undefined
+      : { runMs: run / 1e6, waitMs: wait / 1e6 };
+  } catch {
+    return undefined;
+  }
+}

@@ -37,7 +37,7 @@ function quantile(values: number[], q: number): number {
 export function sizesTable(results: SizeResult[]): string {
   const rows = results.map((r) => {
     const ratio = r.llmgw.cpuMsPerFrame / r.bare.cpuMsPerFrame;
-    return `| ${r.agents.toLocaleString("en-US")} | ${r.llmgw.frames.toLocaleString("en-US")} | ${fixed(r.llmgw.cpuMsPerFrame, 3)} | ${fixed(r.bare.cpuMsPerFrame, 3)} | ${fixed(ratio, 1)} × | ${fixed(quantile(r.visibleMs, 0.5), 0)} / ${fixed(quantile(r.visibleMs, 0.99), 0)} / ${fixed(Math.max(...r.visibleMs), 0)} | ${r.storm.registeredInDeadline} / ${r.storm.agents} in ${fixed(r.storm.lastRegisteredMs / 1000, 1)} s | ${r.storm.readyInApi} | ${mib(r.llmgw.rssBytes)} | ${mib(r.rssEndBytes)} |`;
+    return `| ${r.agents.toLocaleString("en-US")} | ${r.llmgw.frames.toLocaleString("en-US")} | ${fixed(r.llmgw.cpuMsPerFrame, 3)} | ${fixed(r.bare.cpuMsPerFrame, 3)} | ${fixed(ratio, 1)} × | ${fixed(quantile(r.visibleMs, 0.5), 0)} / ${fixed(quantile(r.visibleMs, 0.99), 0)} / ${fixed(Math.max(...r.visibleMs), 0)} | ${r.storm.registeredInDeadline} / ${r.storm.agents} in ${fixed(r.storm.lastRegisteredMs / 1000, 1)} s${r.storm.registeredInTheEnd < r.storm.agents ? ` (${r.storm.agents - r.storm.registeredInTheEnd} never)` : ""} | ${r.storm.readyInApi} | ${mib(r.llmgw.rssBytes)} | ${mib(r.rssEndBytes)} |`;
   });
   return [
     "| agents | heartbeats in window | llmgw CPU ms / frame | bare `ws` CPU ms / frame | ratio | visible in API ms (p50 / p99 / max) | registered again after the storm | ready in API after it | llmgw RSS MiB (steady) | (end) |",
@@ -93,9 +93,12 @@ port runs at most 64 TLS handshakes at once and further connections wait their t
 6 s of waiting). Each agent keeps its TLS session and secure context as apps/agent does, so a
 reconnect resumes its handshake. All agents share the harness's one thread; ${pacing(info.dialsPerTurn)}. The bench prints how many dials failed and why,
 where the dials' time went (dial to open, open to RegisterAck), and the storm second by second:
-the harness's dials, connects, handshakes and registrations and its event loop's longest hold, beside
-the server's own \`storm second\` log lines (connections accepted, handshakes started and secured,
-in flight and waiting, its thread's longest hold and GC). The per-address cap on unregistered sockets is raised to the fleet size, since
+the harness's dials, connects, handshakes and registrations, its event loop's longest hold and its
+CPU, the agent port's accept queue, the server's CPU and how long its main thread waited for a core,
+beside the server's own \`storm second\` log lines (connections accepted, handshakes started and
+secured, in flight and waiting, its thread's longest hold and GC). An agent not back when the
+storm's 40 s of dialing end counts as lost ("never" in the table). The servers run at the bench's
+own scheduling priority (its autogroup's nice value). The per-address cap on unregistered sockets is raised to the fleet size, since
 every simulated agent dials from 127.0.0.1.
 
 Command (from the repository root): \`${info.command}\` (\`--agents 500,1000,2000\` runs each size on a

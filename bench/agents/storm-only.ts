@@ -47,6 +47,8 @@ export interface StormOnlyOptions {
   llmgwCommand?: string;
   /** Dials begun per turn of the harness's event loop (dialPacer). */
   dialsPerTurn: number;
+  /** Node flags for this checkout's server (`--cpu-prof`, `--trace-gc`); none with llmgwCommand. */
+  nodeArgs?: string[];
   log(line: string): void;
 }
 
@@ -55,7 +57,7 @@ export async function stormOnly(options: StormOnlyOptions): Promise<Storm> {
   const { agents: count, log } = options;
   const { server, serverLog } = await startLlmgw(
     count,
-    [],
+    options.nodeArgs ?? [],
     options.llmgwCommand ? { command: options.llmgwCommand } : {},
   );
   try {

@@ -3,7 +3,9 @@
 // long the harness's own event loop was held; the agent port's accept queue, sampled) beside the server's "storm second" lines (what it
 // accepted, started, secured, queued, and how long its thread was held). Together they say whether
 // a dial's time went before the server's accept, in the gate's queue, in the handshake, or in the
-// harness itself.
+// harness itself. Each second also says how long the server's main thread waited in the run queue
+// for a core, and the harness's own CPU: a server starved by the machine waits there, one held by
+// its own work does not.
 
 export type DialPhase = "dial" | "tcp" | "tls" | "registered" | "failed";
 
@@ -21,6 +23,10 @@ interface Second {
   acceptQueueLast: number | undefined;
   /** The server process's CPU (all its threads) in the second, from /proc; undefined when not read. */
   serverCpuMs: number | undefined;
+  /** How long the server's main thread waited in the run queue for a core in the second. */
+  serverWaitMs: number | undefined;
+  /** The harness process's own CPU (all its threads) in the second. */
+  harnessCpuMs: number | undefined;
 }
 
 const LAG_TICK_MS = 50;
@@ -58,10 +64,17 @@ export class StormTimeline {
     second.acceptQueueLast = queued;
   }
 
-  /** CPU the server process spent since the previous call (summed into the current second). */
-  noteServerCpu(ms: number): void {
+  /**
+   * CPU the server process spent since the previous call, how long its main thread waited for a
+   * core meanwhile, and the harness's own CPU (each summed into the current second).
+   */
+  noteCpu(sample: { serverCpuMs?: number; serverWaitMs?: number; harnessCpuMs: number }): void {
     const second = this.current();
-    second.serverCpuMs = (second.serverCpuMs ?? 0) + ms;
+    if (sample.serverCpuMs !== undefined)
+      second.serverCpuMs = (second.serverCpuMs ?? 0) + sample.serverCpuMs;
+    if (sample.serverWaitMs !== undefined)
+      second.serverWaitMs = (second.serverWaitMs ?? 0) + sample.serverWaitMs;
+    second.harnessCpuMs = (second.harnessCpuMs ?? 0) + sample.harnessCpuMs;
   }
 
   stop(): void {
@@ -83,7 +96,13 @@ export class StormTimeline {
           : `accept queue up to ${second.acceptQueueMax} (${second.acceptQueueLast ?? 0} at the last sample)`) +
         (second.serverCpuMs === undefined
           ? ""
-          : `; server CPU ${second.serverCpuMs.toFixed(0)} ms`),
+          : `; server CPU ${second.serverCpuMs.toFixed(0)} ms`) +
+        (second.serverWaitMs === undefined
+          ? ""
+          : ` (its thread waited ${second.serverWaitMs.toFixed(0)} ms for a core)`) +
+        (second.harnessCpuMs === undefined
+          ? ""
+          : `; harness CPU ${second.harnessCpuMs.toFixed(0)} ms`),
     ]);
     for (const line of serverOutput.split("\n")) {
       const match = SERVER_LINE.exec(line);
@@ -108,6 +127,8 @@ export class StormTimeline {
         acceptQueueMax: undefined,
         acceptQueueLast: undefined,
         serverCpuMs: undefined,
+        serverWaitMs: undefined,
+        harnessCpuMs: undefined,
       });
     return this.seconds[at] as Second;
   }

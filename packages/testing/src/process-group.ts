@@ -1,7 +1,7 @@
 // Process-group inspection through /proc. Once a group leader has exited, its orphans are adopted
 // by PID 1, which in these sandboxes does not reap, so a zombie must count as gone or a stop would
 // wait forever for a process that is already dead.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 
 interface ProcStat {
   pid: number;
@@ -40,5 +40,31 @@ export function signalGroup(processGroupId: number, signal: NodeJS.Signals): boo
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
     throw error;
+  }
+}
+
+/**
+ * The nice value of the autogroup `pid` runs in (/proc/PID/autogroup, "/autogroup-N nice V");
+ * undefined where the kernel keeps no autogroups or the process is gone.
+ */
+export function autogroupNice(pid: number | "self"): number | undefined {
+  try {
+    const match = /nice (-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, "utf8"));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sets the nice value of `pid`'s autogroup; answers why not where the kernel refuses (a value
+ * below 0 needs CAP_SYS_NICE, and without CAP_SYS_ADMIN one change per 100 ms is allowed).
+ */
+export function setAutogroupNice(pid: number, nice: number): string | undefined {
+  try {
+    writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? String(error);
   }
 }

@@ -2,7 +2,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { registerCleanup } from "./cleanup-registry.ts";
 import { llmgwBin } from "./paths.ts";
-import { livingGroupMembers, signalGroup } from "./process-group.ts";
+import {
+  autogroupNice,
+  livingGroupMembers,
+  setAutogroupNice,
+  signalGroup,
+} from "./process-group.ts";
 import { waitFor } from "./wait-for.ts";
 
 const OUTPUT_CAP_BYTES = 1024 * 1024;
@@ -28,6 +33,13 @@ export interface SpawnProcessOptions {
   stdin?: "pipe" | "ignore";
   /** Copies output to this process's stderr, prefixed with the name (default: LLMGW_TEST_ECHO=1). */
   echo?: boolean;
+  /**
+   * The nice value of the child's autogroup (default: this process's own). The child leads a
+   * session of its own, and a new session starts a new autogroup at nice 0: without this a
+   * benchmark raised to -15 (or a test run lowered to 10) would run its server at 0, competing
+   * with every other session on the machine.
+   */
+  autogroupNice?: number;
 }
 
 export interface SpawnedProcess {
@@ -155,6 +167,17 @@ export function spawnProcess(
   const { pid } = child;
   if (pid === undefined) {
     throw new Error(`spawnProcess "${name}": could not start ${command} (is it on PATH?)`);
+  }
+  // spawn() returns once the child has exec'd, so its session (and autogroup) exists already.
+  const nice = options.autogroupNice ?? autogroupNice("self");
+  if (nice !== undefined && autogroupNice(pid) !== nice) {
+    const why = setAutogroupNice(pid, nice);
+    if (why !== undefined && options.autogroupNice !== undefined) {
+      signalGroup(pid, "SIGKILL");
+      throw new Error(
+        `spawnProcess "${name}": could not set its autogroup's nice to ${nice} (${why})`,
+      );
+    }
   }
   const output = new OutputBuffer();
   const listeners = new Set<() => void>();
