@@ -222,15 +222,37 @@ function orderedFits(fleet: Fleet, check: NodeCheck, wanted: number, found: Kept
     );
     return;
   }
-  const indexes: OrderedNodes[] = check.classes.map((gpuClass) =>
-    classIndex(fleet, gpuClass, roleLabel, role),
-  );
+  // One list for every search, written over: a `map` here made a list and a closure per search.
+  const indexes = CLASS_INDEXES;
+  const count = check.classes.length;
   let mostFree = 0;
-  for (const index of indexes) mostFree = Math.max(mostFree, index.buckets.length - 1);
+  for (let rank = 0; rank < count; rank += 1) {
+    const index = classIndex(fleet, check.classes[rank] as string, roleLabel, role);
+    indexes[rank] = index;
+    mostFree = Math.max(mostFree, index.buckets.length - 1);
+  }
+  takeByFree(fleet, indexes, count, mostFree, check, found, wanted);
+  // Let go, so the list keeps no fleet's index alive past its search.
+  indexes.fill(undefined, 0, count);
+}
+
+/** Reads several classes' lists together: fewest free cards first, then the classes in order. */
+function takeByFree(
+  fleet: Fleet,
+  indexes: readonly (OrderedNodes | undefined)[],
+  count: number,
+  mostFree: number,
+  check: NodeCheck,
+  found: KeptList,
+  wanted: number,
+): void {
   for (let free = check.request.gpus; free <= mostFree; free += 1)
-    for (let rank = 0; rank < indexes.length; rank += 1)
+    for (let rank = 0; rank < count; rank += 1)
       if (takeFrom(indexes[rank]?.buckets[free], check, rank, found, fleet, wanted)) return;
 }
+
+/** The class indexes of a request naming several classes, in its order: see orderedFits. */
+const CLASS_INDEXES: (OrderedNodes | undefined)[] = [];
 
 /** Whether a fit with this score and order would be among the best `wanted` kept so far. */
 function wouldEnter(best: KeptList, wanted: number, score: Score, order: number): boolean {
