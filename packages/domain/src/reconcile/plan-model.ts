@@ -2,11 +2,7 @@
 // and what to place so the count is exact. Every decision carries a sentence for the operator.
 import { replaceNotBeforeMs } from "./failure-backoff";
 import { fleetFrom } from "../placement/fleet-cache";
-import {
-  placeModelReplicas,
-  type ModelReplicaAsk,
-  type PlacementAdmission,
-} from "../placement/place-model";
+import { placeModelCopies, type PlacementAdmission } from "../placement/place-model";
 import { dropLost, drainOf, isOnLiveNode } from "./replica-nodes";
 import { existingOf, placementNodesOf, type PassState } from "./pass-state";
 import { admitPlacement, noteStopped, type QuotaPass } from "./quota-pass";
@@ -88,48 +84,44 @@ function planPlacements(
   outdated: readonly ObservedReplica[],
 ): void {
   const name = model.definition.name;
-  const asks: ModelReplicaAsk[] = [];
-  for (let at = 0; at < count; at += 1)
-    asks.push({
-      model: model.definition,
-      replicaId: state.input.newReplicaId(name),
-      preferredRole: model.preferredRole,
-    });
-  const input = {
-    nodes: placementNodesOf(state),
-    replicas: existingOf(state),
-    policy: state.input.policy.placement,
-  };
-  state.fleet ??= fleetFrom(state.input.cache?.fleet, input.nodes, input.replicas);
+  // Every id is named before placing, as the ids after a refusal were named before too.
+  const replicaIds = REPLICA_IDS;
+  for (let at = 0; at < count; at += 1) replicaIds[at] = state.input.newReplicaId(name);
+  const nodes = placementNodesOf(state);
+  state.fleet ??= fleetFrom(state.input.cache?.fleet, nodes, existingOf(state));
   const quota = state.quota;
   const limited = { atLimit: false };
-  const admit = quota && limitAdmission(quota, limited);
-  const results = placeModelReplicas(input, asks, state.fleet, admit);
-  for (const result of results) {
-    if (!result.ok) {
-      onRefused(model, result, state, actions, { outdated, atLimit: limited.atLimit });
-      return;
-    }
-    // Made whole in one of two shapes, neither spread from an object made for it nor given its
-    // class afterwards: a property added to a literal moved the action's fields out of the object
-    // into a store of their own, an allocation per placement.
-    const { replicaId, profile: profileName, shards, gpuClass } = result;
-    const { revision } = model;
-    actions.push(
-      gpuClass === undefined
-        ? { kind: "place", model: name, replicaId, profile: profileName, revision, shards }
-        : {
-            kind: "place",
-            model: name,
-            replicaId,
-            profile: profileName,
-            revision,
-            shards,
-            gpuClass,
-          },
-    );
-  }
+  const { revision } = model;
+  const refused = placeModelCopies(
+    {
+      model: model.definition,
+      replicaIds,
+      count,
+      preferredRole: model.preferredRole,
+      fleet: state.fleet,
+      policy: state.input.policy.placement,
+      admit: quota && limitAdmission(quota, limited),
+    },
+    (replicaId, profile, shards, gpuClass) => {
+      // Made whole in one of two shapes, never given its class afterwards: a property added to a
+      // literal moved the action's fields out of the object into a store of their own.
+      actions.push(
+        gpuClass === undefined
+          ? { kind: "place", model: name, replicaId, profile, revision, shards }
+          : { kind: "place", model: name, replicaId, profile, revision, shards, gpuClass },
+      );
+    },
+  );
+  replicaIds.fill("", 0, count);
+  if (refused !== undefined)
+    onRefused(model, refused, state, actions, { outdated, atLimit: limited.atLimit });
 }
+
+/**
+ * The ids of the model being placed, written over model by model: a list of asks made per model
+ * was a record per replica that the pass read once.
+ */
+const REPLICA_IDS: string[] = [];
 
 /**
  * Refuses what would pass a limit (and notes that it did); a placement it lets through is counted
