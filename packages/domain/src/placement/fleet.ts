@@ -2,7 +2,7 @@
 // replicas are placed, so one placement costs a look at the few nodes that could take it, never a
 // pass over every card of every replica again. Private to placement: callers see only the pure
 // functions built on it.
-import type { DomainCounts } from "./domain-counts";
+import { DomainsByModel, DomainsNearModel, type DomainCounts } from "./domain-counts";
 import type { ClassInfo, DomainMark, Fleet, HealthyCards, NodeUsage } from "./fleet-types";
 import { ModelCounts } from "./model-counts";
 import { isRecordOf, reindexNode, unindexNode } from "./node-index";
@@ -128,6 +128,7 @@ export function buildFleet(
   nodes: readonly PlacementNode[],
   replicas: readonly ExistingReplica[],
 ): Fleet {
+  const domainsByModel = new DomainsByModel();
   const fleet: Fleet = {
     nodes: [],
     byId: new Map(),
@@ -141,8 +142,8 @@ export function buildFleet(
     nodesByDomain: new Map(),
     drawWattsByDomain: new Map(),
     domainModelCounts: new Map(),
-    domainsByModel: new Map(),
-    domainsNearModel: new Map(),
+    domainsByModel,
+    domainsNearModel: new DomainsNearModel(domainsByModel),
     domainMarks: new Map(),
     near: { model: undefined, serial: 0 },
     indexes: { byClass: new Map(), cpu: new Map() },
@@ -202,7 +203,6 @@ export function clearFleet(fleet: Fleet): void {
   for (const usage of fleet.nodes) clearUsage(usage);
   fleet.nodesByModel.clear();
   fleet.drawWattsByDomain.clear();
-  fleet.domainsNearModel.clear();
   // No domain holds a replica now: the next search marks its model's domains under a new serial.
   fleet.near.model = undefined;
   // Each node's spreadCounts are views of these lists, so they read as empty too.
