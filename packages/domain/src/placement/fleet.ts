@@ -273,8 +273,16 @@ export function addReplica(
 // a new array, each shard's list got a backing store of 17 slots for its one or two cards.
 const freeScratch: number[] = [];
 
-/** The first `count` free healthy cards of a class on a node, lowest index first. */
-export function freeCardIndexes(usage: NodeUsage, gpuClass: string, count: number): number[] {
+/**
+ * The first `count` free healthy cards of a class on a node, lowest index first. A list of cards
+ * 0 to 7 (every card of an 8-card node) is one of the lists shared by every caller (see
+ * sharedCardList), which is why the list is read-only.
+ */
+export function freeCardIndexes(
+  usage: NodeUsage,
+  gpuClass: string,
+  count: number,
+): readonly number[] {
   let found = 0;
   for (const card of usage.node.cards)
     if (card.gpuClass === gpuClass && card.isHealthy && usage.holders[card.index] === undefined)
@@ -282,9 +290,44 @@ export function freeCardIndexes(usage: NodeUsage, gpuClass: string, count: numbe
   // Agents report cards in index order, but nothing guarantees it, and the lowest go first; the
   // check spares the common case the sort.
   if (!isAscending(freeScratch, found)) sortPrefix(freeScratch, found);
-  const indexes = new Array<number>(Math.min(found, count));
-  for (let at = 0; at < indexes.length; at += 1) indexes[at] = freeScratch[at] as number;
+  const length = Math.min(found, count);
+  const shared = sharedCardList(freeScratch, length);
+  if (shared !== undefined) return shared;
+  const indexes = new Array<number>(length);
+  for (let at = 0; at < length; at += 1) indexes[at] = freeScratch[at] as number;
   return indexes;
+}
+
+/**
+ * Frozen card lists by the set of cards they name (bit i for card i): a placement's list is the
+ * largest record it keeps after its action, and an 8-card node has only 256 such lists, so they
+ * are made once each and shared by every shard that takes the same cards.
+ */
+const SHARED_CARD_LISTS: (readonly number[] | undefined)[] = new Array<undefined>(256).fill(
+  undefined,
+);
+
+/**
+ * The shared list equal to the first `length` of `indexes` (ascending), or undefined when one of
+ * them is not a card 0 to 7 or comes twice (such lists are made per call, as before).
+ */
+function sharedCardList(indexes: readonly number[], length: number): readonly number[] | undefined {
+  let set = 0;
+  for (let at = 0; at < length; at += 1) {
+    const index = indexes[at] as number;
+    if (!(index >= 0 && index <= 7 && Number.isInteger(index))) return undefined;
+    const bit = 1 << index;
+    if ((set & bit) !== 0) return undefined;
+    set |= bit;
+  }
+  let list = SHARED_CARD_LISTS[set];
+  if (list === undefined) {
+    const cards: number[] = [];
+    for (let index = 0; index <= 7; index += 1) if ((set & (1 << index)) !== 0) cards.push(index);
+    list = Object.freeze(cards);
+    SHARED_CARD_LISTS[set] = list;
+  }
+  return list;
 }
 
 /** Sorts the first `length` values in place (an insertion sort: a node has a handful of cards). */

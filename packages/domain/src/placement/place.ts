@@ -30,9 +30,12 @@ const FAILURE_WORDS: Record<string, string> = {
   power: "over a power budget",
 };
 
+/** A CPU replica's cards: one list for all, read-only as the card lists placement hands out are. */
+const NO_CARDS: readonly number[] = Object.freeze([]);
+
 function shardOn(fit: Fit, gpus: number): ReplicaShard {
   const cardIndexes =
-    fit.gpuClass === undefined ? [] : freeCardIndexes(fit.usage, fit.gpuClass, gpus);
+    fit.gpuClass === undefined ? NO_CARDS : freeCardIndexes(fit.usage, fit.gpuClass, gpus);
   return { nodeId: fit.usage.node.id, cardIndexes };
 }
 
