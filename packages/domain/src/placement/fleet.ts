@@ -200,7 +200,9 @@ function clearUsage(usage: NodeUsage): void {
  * first use as a new fleet's are.
  */
 export function clearFleet(fleet: Fleet): void {
-  for (const usage of fleet.nodes) clearUsage(usage);
+  // By index: run once a pass, this is seldom optimised, and `for…of` unoptimised made a record
+  // per node.
+  for (let at = 0; at < fleet.nodes.length; at += 1) clearUsage(fleet.nodes[at] as NodeUsage);
   fleet.nodesByModel.clear();
   fleet.drawWattsByDomain.clear();
   // No domain holds a replica now: the next search marks its model's domains under a new serial.
@@ -276,7 +278,7 @@ const freeScratch: number[] = [];
 /**
  * The first `count` free healthy cards of a class on a node, lowest index first. A list of cards
  * 0 to 7 (every card of an 8-card node) is one of the lists shared by every caller (see
- * sharedCardList), which is why the list is read-only.
+ * SHARED_CARD_LISTS), which is why the list is read-only.
  */
 export function freeCardIndexes(
   usage: NodeUsage,
@@ -299,9 +301,11 @@ export function freeCardIndexes(
 }
 
 /**
- * Frozen card lists by the set of cards they name (bit i for card i): a placement's list is the
- * largest record it keeps after its action, and an 8-card node has only 256 such lists, so they
- * are made once each and shared by every shard that takes the same cards.
+ * Card lists by the set of cards they name (bit i for card i): a placement's list is the largest
+ * record it keeps after its action, and an 8-card node has only 256 such lists, so they are made
+ * once each and shared by every shard that takes the same cards. Shared, so read-only by type;
+ * not frozen, as V8 iterates a frozen array by the slow path (`for…of` over one made a record
+ * per card, more than the lists saved).
  */
 const SHARED_CARD_LISTS: (readonly number[] | undefined)[] = new Array<undefined>(256).fill(
   undefined,
@@ -324,7 +328,7 @@ function sharedCardList(indexes: readonly number[], length: number): readonly nu
   if (list === undefined) {
     const cards: number[] = [];
     for (let index = 0; index <= 7; index += 1) if ((set & (1 << index)) !== 0) cards.push(index);
-    list = Object.freeze(cards);
+    list = cards;
     SHARED_CARD_LISTS[set] = list;
   }
   return list;

@@ -54,7 +54,7 @@ function expectedCards(usage: NodeUsage, gpuClass: string, count: number): numbe
 }
 
 describe("freeCardIndexes' shared lists", () => {
-  it("hands the same read-only list to every shard that takes the same cards", () => {
+  it("hands the same list to every shard that takes the same cards", () => {
     const fleet = buildFleet(
       [node("n1", { cards: cards(8) }), node("n2", { cards: cards(8) })],
       [],
@@ -63,7 +63,6 @@ describe("freeCardIndexes' shared lists", () => {
     const first = freeCardIndexes(one, "H100-80G", 2);
     expect(first).toEqual([0, 1]);
     expect(freeCardIndexes(two, "H100-80G", 2)).toBe(first);
-    expect(Object.isFrozen(first)).toBe(true);
     expect(freeCardIndexes(one, "H100-80G", 3)).toEqual([0, 1, 2]);
     expect(freeCardIndexes(one, "H100-80G", 3)).not.toBe(first);
   });

@@ -31,7 +31,7 @@ const FAILURE_WORDS: Record<string, string> = {
 };
 
 /** A CPU replica's cards: one list for all, read-only as the card lists placement hands out are. */
-const NO_CARDS: readonly number[] = Object.freeze([]);
+const NO_CARDS: readonly number[] = [];
 
 function shardOn(fit: Fit, gpus: number): ReplicaShard {
   const cardIndexes =
