@@ -226,14 +226,19 @@ function placementsWanted(
   return step.kind === "place" ? 1 : 0;
 }
 
+/**
+ * Plans one model, adding its actions to `actions` (the pass's list: a list per model grew twice
+ * for a model placing ten replicas, and was copied into the pass's).
+ */
 export function planModel(
   name: string,
   model: DesiredModel | undefined,
   replicas: readonly ObservedReplica[],
   health: ModelHealth | undefined,
   state: PassState,
-): ReconcileAction[] {
-  const actions: ReconcileAction[] = [];
+  actions: ReconcileAction[],
+): void {
+  const start = actions.length;
   const live = replicas.filter(isLive);
   if (!model) {
     for (const r of live)
@@ -244,7 +249,7 @@ export function planModel(
         nodeId: r.nodeId,
         reason: "the model was removed from the catalog",
       });
-    return actions;
+    return;
   }
   if (model.definition.external) {
     // Served by its provider: nothing is placed, and replicas left from a local definition stop.
@@ -256,9 +261,9 @@ export function planModel(
         nodeId: r.nodeId,
         reason: "the model is now served by an external provider",
       });
-    return actions;
+    return;
   }
-  if (isSettled(model, live, health, state)) return actions;
+  if (isSettled(model, live, health, state)) return;
   const current = planFailures(
     model,
     health ?? freshHealth(name, model.revision),
@@ -283,17 +288,17 @@ export function planModel(
     actions.push({ kind: "stop", model: name, replicaId: r.id, nodeId: r.nodeId, reason });
   // Draining replicas not yet stopped serve on, outside the count and the max, until replaced.
   const remaining = counting.filter((r) => !stops.has(r) && drains?.has(r) !== true);
-  if (current.isParked) return actions;
+  if (current.isParked) return;
   const missing = placementsWanted(model, remaining, desired, actions);
-  if (missing <= 0) return actions;
+  if (missing <= 0) return;
   // A model whose replicas keep failing waits out its backoff before the next start.
   const notBeforeMs = replaceNotBeforeMs(current, state.input.policy.failureBackoff);
-  if (notBeforeMs !== null && state.input.nowMs < notBeforeMs) return actions;
+  if (notBeforeMs !== null && state.input.nowMs < notBeforeMs) return;
   // What this pass stops no longer counts, so a rebuild at a limit is not refused by its predecessor.
-  if (state.quota) noteStopped(state.quota, replicas, actions);
+  if (state.quota) noteStopped(state.quota, replicas, actions, start);
   const outdated = remaining
     .filter((r) => r.modelRevision !== model.revision)
     .sort(surplusOrder(model.revision));
   planPlacements(model, missing, state, actions, outdated);
-  return actions;
+  return;
 }
