@@ -5,7 +5,8 @@ import { addReplica, buildFleet, freeCardIndexes } from "./fleet";
 import type { Fleet, NodeUsage, Refusal } from "./fleet-types";
 import { allFailures, classesFor, type NodeCheck } from "./predicates";
 import { keptWithinFits, keptWithinShortfall } from "./keep-within";
-import { bestFits, keptFits, type Fit, type KeptFits } from "./search";
+import type { Fit, KeptFits } from "./kept-fits";
+import { bestFits, keptFits } from "./search";
 import {
   DEFAULT_PLACEMENT_POLICY,
   type NodeRejection,
