@@ -78,6 +78,12 @@ interface NearModel {
 export interface HealthyCards {
   perClass: readonly number[];
   total: number;
+  /**
+   * Per class, in `gpuClasses` order, the healthy cards as bits (bit i: card i), so the cards a
+   * placement takes are found without reading the card records; undefined when a card's index is
+   * not an integer 0 to 30 or is listed twice.
+   */
+  masks: readonly number[] | undefined;
   of: PlacementNode;
 }
 

@@ -165,14 +165,21 @@ export function buildFleet(
 function healthyOf(usage: NodeUsage): HealthyCards {
   if (usage.healthy?.of === usage.node) return usage.healthy;
   const perClass = usage.gpuClasses.map(() => 0);
+  let masks: number[] | undefined = usage.gpuClasses.map(() => 0);
+  let listed = 0;
   let total = 0;
   for (const card of usage.node.cards) {
+    const { index } = card;
+    const bit = index >= 0 && index <= 30 && Number.isInteger(index) ? 1 << index : 0;
+    if (bit === 0 || (listed & bit) !== 0) masks = undefined;
+    listed |= bit;
     if (!card.isHealthy) continue;
     const at = usage.gpuClasses.indexOf(card.gpuClass);
     perClass[at] = (perClass[at] as number) + 1;
+    if (masks !== undefined) masks[at] = (masks[at] as number) | bit;
     total += 1;
   }
-  const healthy: HealthyCards = { perClass, total, of: usage.node };
+  const healthy: HealthyCards = { perClass, total, masks, of: usage.node };
   usage.healthy = healthy;
   return healthy;
 }
@@ -285,6 +292,8 @@ export function freeCardIndexes(
   gpuClass: string,
   count: number,
 ): readonly number[] {
+  const { masks } = healthyOf(usage);
+  if (masks !== undefined) return freeByMask(usage, masks, gpuClass, count);
   let found = 0;
   for (const card of usage.node.cards)
     if (card.gpuClass === gpuClass && card.isHealthy && usage.holders[card.index] === undefined)
@@ -298,6 +307,46 @@ export function freeCardIndexes(
   const indexes = new Array<number>(length);
   for (let at = 0; at < length; at += 1) indexes[at] = freeScratch[at] as number;
   return indexes;
+}
+
+/**
+ * freeCardIndexes by the class's mask of healthy cards: the lowest bits whose cards nobody holds.
+ * It reads the holders but not the card records, which a placement would otherwise be the first
+ * to touch since the node was indexed.
+ */
+function freeByMask(
+  usage: NodeUsage,
+  masks: readonly number[],
+  gpuClass: string,
+  count: number,
+): readonly number[] {
+  const at = usage.gpuClasses.indexOf(gpuClass);
+  let healthy = at < 0 ? 0 : (masks[at] as number);
+  let set = 0;
+  let found = 0;
+  for (let index = 0; healthy !== 0 && found < count; index += 1, healthy >>>= 1) {
+    if ((healthy & 1) === 0 || usage.holders[index] !== undefined) continue;
+    set |= 1 << index;
+    found += 1;
+  }
+  return set < 256 ? sharedList(set) : listOfBits(set);
+}
+
+/** The cards a set of bits names, lowest first. */
+function listOfBits(set: number): number[] {
+  const cards: number[] = [];
+  for (let index = 0; index <= 30; index += 1) if ((set & (1 << index)) !== 0) cards.push(index);
+  return cards;
+}
+
+/** The shared list for a set of cards 0 to 7. */
+function sharedList(set: number): readonly number[] {
+  let list = SHARED_CARD_LISTS[set];
+  if (list === undefined) {
+    list = listOfBits(set);
+    SHARED_CARD_LISTS[set] = list;
+  }
+  return list;
 }
 
 /**
@@ -324,14 +373,7 @@ function sharedCardList(indexes: readonly number[], length: number): readonly nu
     if ((set & bit) !== 0) return undefined;
     set |= bit;
   }
-  let list = SHARED_CARD_LISTS[set];
-  if (list === undefined) {
-    const cards: number[] = [];
-    for (let index = 0; index <= 7; index += 1) if ((set & (1 << index)) !== 0) cards.push(index);
-    list = cards;
-    SHARED_CARD_LISTS[set] = list;
-  }
-  return list;
+  return sharedList(set);
 }
 
 /** Sorts the first `length` values in place (an insertion sort: a node has a handful of cards). */
