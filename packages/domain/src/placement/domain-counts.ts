@@ -8,26 +8,103 @@
 // view of the same lists.
 import type { DomainMark } from "./fleet-types";
 
-/** One model's racks and PDUs: parallel lists, a domain's place fixed once it is added. */
-interface ModelDomains {
+/**
+ * One model's racks and PDUs: parallel lists, a domain's place fixed once it is added; only the
+ * first `size` of each are the model's, the rest is left from an earlier pass (see DomainsByModel).
+ */
+export interface ModelDomains {
+  size: number;
   domains: string[];
   counts: number[];
   /** Each domain's mark, so marking the model's domains looks up no names. */
   marks: DomainMark[];
 }
 
-/** Model → its domains; emptied when the fleet is. */
-export type DomainsByModel = Map<string, ModelDomains>;
+/**
+ * Model → its domains. Emptying it keeps the records and their lists for the next pass's models:
+ * made anew per pass, a model's three lists grew twice each as its replicas arrived (a tenth of
+ * what a full pass at 10,000 nodes allocated), and the server's every pass that places counts
+ * every replica again. Models come back in the order they are counted, as in a new map.
+ */
+export class DomainsByModel {
+  readonly byModel = new Map<string, ModelDomains>();
+  private readonly free: ModelDomains[] = [];
+  private freeSize = 0;
+
+  /** The model's domains, or undefined when none holds a replica of it. */
+  get(model: string): ModelDomains | undefined {
+    return this.byModel.get(model);
+  }
+
+  /** The model's record, taken from the kept ones when it has none yet. */
+  add(model: string): ModelDomains {
+    let kept = this.freeSize > 0 ? this.free[(this.freeSize -= 1)] : undefined;
+    if (kept === undefined) kept = { size: 0, domains: [], counts: [], marks: [] };
+    kept.size = 0;
+    this.byModel.set(model, kept);
+    return kept;
+  }
+
+  clear(): void {
+    for (const kept of this.byModel.values()) this.free[(this.freeSize += 1) - 1] = kept;
+    this.byModel.clear();
+  }
+}
+
+/**
+ * Model → the racks and PDUs holding a replica of it (a view of DomainsByModel, read as a Map of
+ * lists): its nodes score worse for the model than the index says.
+ */
+export class DomainsNearModel implements ReadonlyMap<string, readonly string[]> {
+  constructor(private readonly kept: DomainsByModel) {}
+
+  get size(): number {
+    return this.kept.byModel.size;
+  }
+
+  get(model: string): readonly string[] | undefined {
+    const kept = this.kept.get(model);
+    return kept === undefined ? undefined : kept.domains.slice(0, kept.size);
+  }
+
+  has(model: string): boolean {
+    return this.kept.byModel.has(model);
+  }
+
+  *entries(): MapIterator<[string, readonly string[]]> {
+    for (const [model, kept] of this.kept.byModel) yield [model, kept.domains.slice(0, kept.size)];
+  }
+
+  *keys(): MapIterator<string> {
+    yield* this.kept.byModel.keys();
+  }
+
+  *values(): MapIterator<readonly string[]> {
+    for (const [, domains] of this.entries()) yield domains;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, readonly string[]]> {
+    return this.entries();
+  }
+
+  forEach(
+    each: (
+      domains: readonly string[],
+      model: string,
+      map: ReadonlyMap<string, readonly string[]>,
+    ) => void,
+  ): void {
+    for (const [model, domains] of this.entries()) each(domains, model, this);
+  }
+}
 
 /**
  * Adds one replica of `model` in `domain`; returns how many the domain held before. `mark` is the
  * domain's: while `serial` marks the model's domains, a marked domain holds the model and its
- * mark knows its place in the model's lists, so no list is searched. A model's first domain
- * enters `domainsOf` too, as the very list the counts keep (model → its domains).
+ * mark knows its place in the model's lists, so no list is searched.
  */
 export function countInDomain(
   byModel: DomainsByModel,
-  domainsOf: Map<string, string[]>,
   model: string,
   domain: string,
   mark: DomainMark,
@@ -38,29 +115,34 @@ export function countInDomain(
     mark.count += 1;
     return (kept.counts[mark.at] as number)++;
   }
-  const at = serial === undefined && kept !== undefined ? kept.domains.indexOf(domain) : -1;
+  const at = serial === undefined && kept !== undefined ? indexIn(kept, domain) : -1;
   if (kept !== undefined && at >= 0) return (kept.counts[at] as number)++;
-  if (kept === undefined) {
-    kept = { domains: [], counts: [], marks: [] };
-    byModel.set(model, kept);
-    domainsOf.set(model, kept.domains);
-  }
-  kept.domains.push(domain);
-  kept.counts.push(1);
-  kept.marks.push(mark);
+  kept ??= byModel.add(model);
+  const place = kept.size;
+  // Written over, not pushed: the lists keep their length from earlier passes.
+  kept.domains[place] = domain;
+  kept.counts[place] = 1;
+  kept.marks[place] = mark;
+  kept.size = place + 1;
   if (serial !== undefined) {
     mark.stamp = serial;
-    mark.at = kept.domains.length - 1;
+    mark.at = place;
     mark.count = 1;
   }
   return 0;
+}
+
+/** The domain's place among the model's, or -1. */
+function indexIn(kept: ModelDomains, domain: string): number {
+  for (let at = 0; at < kept.size; at += 1) if (kept.domains[at] === domain) return at;
+  return -1;
 }
 
 /** The replicas of `model` in `domain`: 0 for none. */
 function countOf(byModel: DomainsByModel, model: string, domain: string): number {
   const kept = byModel.get(model);
   if (kept === undefined) return 0;
-  const at = kept.domains.indexOf(domain);
+  const at = indexIn(kept, domain);
   return at < 0 ? 0 : (kept.counts[at] as number);
 }
 
@@ -90,8 +172,8 @@ export class DomainCounts implements ReadonlyMap<string, number> {
   }
 
   *entries(): MapIterator<[string, number]> {
-    for (const [model, kept] of this.byModel) {
-      const at = kept.domains.indexOf(this.domain);
+    for (const [model, kept] of this.byModel.byModel) {
+      const at = indexIn(kept, this.domain);
       if (at >= 0) yield [model, kept.counts[at] as number];
     }
   }

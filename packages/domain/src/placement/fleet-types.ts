@@ -2,7 +2,7 @@
 // from them (Fleet), and the candidate lists ordered by score (CandidateIndexes). They live apart
 // from the code that builds and updates them so that fleet.ts, node-index.ts and sorted-nodes.ts
 // import them without importing each other in a circle.
-import type { DomainCounts, DomainsByModel } from "./domain-counts";
+import type { DomainCounts, DomainsByModel, DomainsNearModel } from "./domain-counts";
 import type { ModelCounts } from "./model-counts";
 import type { NodeRejection, PlacementNode, PlacementRequest } from "./types";
 
@@ -78,6 +78,12 @@ interface NearModel {
 export interface HealthyCards {
   perClass: readonly number[];
   total: number;
+  /**
+   * Per class, in `gpuClasses` order, the healthy cards as bits (bit i: card i), so the cards a
+   * placement takes are found without reading the card records; undefined when a card's index is
+   * not an integer 0 to 30 or is listed twice.
+   */
+  masks: readonly number[] | undefined;
   of: PlacementNode;
 }
 
@@ -119,9 +125,9 @@ export interface Fleet {
   /**
    * Model → the racks and PDUs holding a replica of it: their nodes score worse for it than the
    * index says. Domains, not their nodes: a replica marks two names, not every node of its rack.
-   * Each list is the one domainsByModel keeps for the model.
+   * A view of domainsByModel's lists.
    */
-  domainsNearModel: Map<string, string[]>;
+  domainsNearModel: DomainsNearModel;
   /** Spread domain → its mark, made with its counts and shared by its nodes. */
   domainMarks: Map<string, DomainMark>;
   near: NearModel;

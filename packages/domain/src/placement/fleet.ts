@@ -2,7 +2,7 @@
 // replicas are placed, so one placement costs a look at the few nodes that could take it, never a
 // pass over every card of every replica again. Private to placement: callers see only the pure
 // functions built on it.
-import type { DomainCounts } from "./domain-counts";
+import { DomainsByModel, DomainsNearModel, type DomainCounts } from "./domain-counts";
 import type { ClassInfo, DomainMark, Fleet, HealthyCards, NodeUsage } from "./fleet-types";
 import { ModelCounts } from "./model-counts";
 import { isRecordOf, reindexNode, unindexNode } from "./node-index";
@@ -128,6 +128,7 @@ export function buildFleet(
   nodes: readonly PlacementNode[],
   replicas: readonly ExistingReplica[],
 ): Fleet {
+  const domainsByModel = new DomainsByModel();
   const fleet: Fleet = {
     nodes: [],
     byId: new Map(),
@@ -141,8 +142,8 @@ export function buildFleet(
     nodesByDomain: new Map(),
     drawWattsByDomain: new Map(),
     domainModelCounts: new Map(),
-    domainsByModel: new Map(),
-    domainsNearModel: new Map(),
+    domainsByModel,
+    domainsNearModel: new DomainsNearModel(domainsByModel),
     domainMarks: new Map(),
     near: { model: undefined, serial: 0 },
     indexes: { byClass: new Map(), cpu: new Map() },
@@ -164,14 +165,21 @@ export function buildFleet(
 function healthyOf(usage: NodeUsage): HealthyCards {
   if (usage.healthy?.of === usage.node) return usage.healthy;
   const perClass = usage.gpuClasses.map(() => 0);
+  let masks: number[] | undefined = usage.gpuClasses.map(() => 0);
+  let listed = 0;
   let total = 0;
   for (const card of usage.node.cards) {
+    const { index } = card;
+    const bit = index >= 0 && index <= 30 && Number.isInteger(index) ? 1 << index : 0;
+    if (bit === 0 || (listed & bit) !== 0) masks = undefined;
+    listed |= bit;
     if (!card.isHealthy) continue;
     const at = usage.gpuClasses.indexOf(card.gpuClass);
     perClass[at] = (perClass[at] as number) + 1;
+    if (masks !== undefined) masks[at] = (masks[at] as number) | bit;
     total += 1;
   }
-  const healthy: HealthyCards = { perClass, total, of: usage.node };
+  const healthy: HealthyCards = { perClass, total, masks, of: usage.node };
   usage.healthy = healthy;
   return healthy;
 }
@@ -199,10 +207,11 @@ function clearUsage(usage: NodeUsage): void {
  * first use as a new fleet's are.
  */
 export function clearFleet(fleet: Fleet): void {
-  for (const usage of fleet.nodes) clearUsage(usage);
+  // By index: run once a pass, this is seldom optimised, and `for…of` unoptimised made a record
+  // per node.
+  for (let at = 0; at < fleet.nodes.length; at += 1) clearUsage(fleet.nodes[at] as NodeUsage);
   fleet.nodesByModel.clear();
   fleet.drawWattsByDomain.clear();
-  fleet.domainsNearModel.clear();
   // No domain holds a replica now: the next search marks its model's domains under a new serial.
   fleet.near.model = undefined;
   // Each node's spreadCounts are views of these lists, so they read as empty too.
@@ -273,8 +282,18 @@ export function addReplica(
 // a new array, each shard's list got a backing store of 17 slots for its one or two cards.
 const freeScratch: number[] = [];
 
-/** The first `count` free healthy cards of a class on a node, lowest index first. */
-export function freeCardIndexes(usage: NodeUsage, gpuClass: string, count: number): number[] {
+/**
+ * The first `count` free healthy cards of a class on a node, lowest index first. A list of cards
+ * 0 to 7 (every card of an 8-card node) is one of the lists shared by every caller (see
+ * SHARED_CARD_LISTS), which is why the list is read-only.
+ */
+export function freeCardIndexes(
+  usage: NodeUsage,
+  gpuClass: string,
+  count: number,
+): readonly number[] {
+  const { masks } = healthyOf(usage);
+  if (masks !== undefined) return freeByMask(usage, masks, gpuClass, count);
   let found = 0;
   for (const card of usage.node.cards)
     if (card.gpuClass === gpuClass && card.isHealthy && usage.holders[card.index] === undefined)
@@ -282,9 +301,79 @@ export function freeCardIndexes(usage: NodeUsage, gpuClass: string, count: numbe
   // Agents report cards in index order, but nothing guarantees it, and the lowest go first; the
   // check spares the common case the sort.
   if (!isAscending(freeScratch, found)) sortPrefix(freeScratch, found);
-  const indexes = new Array<number>(Math.min(found, count));
-  for (let at = 0; at < indexes.length; at += 1) indexes[at] = freeScratch[at] as number;
+  const length = Math.min(found, count);
+  const shared = sharedCardList(freeScratch, length);
+  if (shared !== undefined) return shared;
+  const indexes = new Array<number>(length);
+  for (let at = 0; at < length; at += 1) indexes[at] = freeScratch[at] as number;
   return indexes;
+}
+
+/**
+ * freeCardIndexes by the class's mask of healthy cards: the lowest bits whose cards nobody holds.
+ * It reads the holders but not the card records, which a placement would otherwise be the first
+ * to touch since the node was indexed.
+ */
+function freeByMask(
+  usage: NodeUsage,
+  masks: readonly number[],
+  gpuClass: string,
+  count: number,
+): readonly number[] {
+  const at = usage.gpuClasses.indexOf(gpuClass);
+  let healthy = at < 0 ? 0 : (masks[at] as number);
+  let set = 0;
+  let found = 0;
+  for (let index = 0; healthy !== 0 && found < count; index += 1, healthy >>>= 1) {
+    if ((healthy & 1) === 0 || usage.holders[index] !== undefined) continue;
+    set |= 1 << index;
+    found += 1;
+  }
+  return set < 256 ? sharedList(set) : listOfBits(set);
+}
+
+/** The cards a set of bits names, lowest first. */
+function listOfBits(set: number): number[] {
+  const cards: number[] = [];
+  for (let index = 0; index <= 30; index += 1) if ((set & (1 << index)) !== 0) cards.push(index);
+  return cards;
+}
+
+/** The shared list for a set of cards 0 to 7. */
+function sharedList(set: number): readonly number[] {
+  let list = SHARED_CARD_LISTS[set];
+  if (list === undefined) {
+    list = listOfBits(set);
+    SHARED_CARD_LISTS[set] = list;
+  }
+  return list;
+}
+
+/**
+ * Card lists by the set of cards they name (bit i for card i): a placement's list is the largest
+ * record it keeps after its action, and an 8-card node has only 256 such lists, so they are made
+ * once each and shared by every shard that takes the same cards. Shared, so read-only by type;
+ * not frozen, as V8 iterates a frozen array by the slow path (`for…of` over one made a record
+ * per card, more than the lists saved).
+ */
+const SHARED_CARD_LISTS: (readonly number[] | undefined)[] = new Array<undefined>(256).fill(
+  undefined,
+);
+
+/**
+ * The shared list equal to the first `length` of `indexes` (ascending), or undefined when one of
+ * them is not a card 0 to 7 or comes twice (such lists are made per call, as before).
+ */
+function sharedCardList(indexes: readonly number[], length: number): readonly number[] | undefined {
+  let set = 0;
+  for (let at = 0; at < length; at += 1) {
+    const index = indexes[at] as number;
+    if (!(index >= 0 && index <= 7 && Number.isInteger(index))) return undefined;
+    const bit = 1 << index;
+    if ((set & bit) !== 0) return undefined;
+    set |= bit;
+  }
+  return sharedList(set);
 }
 
 /** Sorts the first `length` values in place (an insertion sort: a node has a handful of cards). */

@@ -4,7 +4,7 @@
 import type { ModelDefinition, ModelProfile } from "../catalog/model-definition";
 import { addReplica, buildFleet } from "./fleet";
 import type { Fleet, NodeUsage } from "./fleet-types";
-import { placeOne, type ChosenNodes } from "./place";
+import { placeShards, refusedResult, type ChosenNodes } from "./place";
 import { placementRequestFor } from "./request";
 import {
   DEFAULT_PLACEMENT_POLICY,
@@ -63,72 +63,149 @@ export function placeModelReplicas(
 ): ModelPlacementResult[] {
   if (asks.length === 0) return [];
   const policy = input.policy ?? DEFAULT_PLACEMENT_POLICY;
-  fleet ??= buildFleet(input.nodes, input.replicas);
-  const requests: ProfileRequests = { model: undefined, role: undefined, byProfile: [] };
-  // The scratch of the last call, when no call is using it (none runs inside another in a pass).
+  const placing = fleet ?? buildFleet(input.nodes, input.replicas);
+  return withScratch((scratch) =>
+    asks.map(({ model, replicaId, preferredRole }): ModelPlacementResult => {
+      const at = { model, preferredRole, fleet: placing, policy, admit };
+      if (!placeAsk(at, replicaId, scratch)) return refusedOf(replicaId, scratch);
+      const { shards, profile, gpuClass } = scratch;
+      // Built whole in one of two shapes: a class added afterwards moved the fields into a store
+      // of their own, another record.
+      return gpuClass === undefined
+        ? { ok: true, replicaId, profile, shards }
+        : { ok: true, replicaId, profile, shards, gpuClass };
+    }),
+  );
+}
+
+/** What placeModelCopies hands its caller for each replica placed. */
+export type OnPlaced = (
+  replicaId: string,
+  profile: string,
+  shards: ReplicaShard[],
+  gpuClass: string | undefined,
+) => void;
+
+/** Replicas of one model, as placeModelCopies places them. */
+export interface ModelCopies {
+  model: ModelDefinition;
+  /** One per replica wanted, in order: the first `count` of the list. */
+  replicaIds: readonly string[];
+  count: number;
+  preferredRole?: string | undefined;
+  fleet: Fleet;
+  policy?: PlacementPolicy | undefined;
+  admit?: PlacementAdmission | undefined;
+}
+
+/**
+ * placeModelReplicas for replicas of one model over a pass's fleet, as the reconciler places
+ * them: each placement is handed to `onPlaced` as it is made, and the first refusal ends the
+ * call and is returned (undefined: every replica placed). The asks after a refusal would get the
+ * same one, as nothing changed in between. No ask, result or list of results is made: they were
+ * records per placement that the pass read once and let go.
+ */
+export function placeModelCopies(
+  copies: ModelCopies,
+  onPlaced: OnPlaced,
+): (ModelPlacementResult & { ok: false }) | undefined {
+  if (copies.count <= 0) return undefined;
+  const { model, preferredRole, fleet, admit } = copies;
+  const at = {
+    model,
+    preferredRole,
+    fleet,
+    policy: copies.policy ?? DEFAULT_PLACEMENT_POLICY,
+    admit,
+  };
+  return withScratch((scratch) => {
+    for (let copy = 0; copy < copies.count; copy += 1) {
+      const replicaId = copies.replicaIds[copy] as string;
+      if (!placeAsk(at, replicaId, scratch)) return refusedOf(replicaId, scratch);
+      onPlaced(replicaId, scratch.profile, scratch.shards, scratch.gpuClass);
+    }
+    return undefined;
+  });
+}
+
+/** Runs `place` with the shared scratch, or a scratch of its own when a call is using it. */
+function withScratch<T>(place: (scratch: Scratch) => T): T {
+  // None runs inside another in a pass; the check keeps a caller that nests them correct.
   const scratch = SCRATCH.inUse ? newScratch() : SCRATCH;
   scratch.inUse = true;
+  // Requests are made afresh for every call, as the search's resume tells them apart by identity.
+  scratch.requests.model = undefined;
   try {
-    return placeAsks(fleet, policy, asks, scratch, requests, admit);
+    return place(scratch);
   } finally {
     scratch.inUse = false;
     scratch.placed.shards = NO_SHARDS;
+    scratch.shards = NO_SHARDS;
+    scratch.refusals = undefined;
   }
 }
 
-function placeAsks(
-  fleet: Fleet,
-  policy: PlacementPolicy,
-  asks: readonly ModelReplicaAsk[],
-  scratch: Scratch,
-  requests: ProfileRequests,
-  admit: PlacementAdmission | undefined,
-): ModelPlacementResult[] {
-  return asks.map(({ model, replicaId, preferredRole }): ModelPlacementResult => {
-    // Made at the first refusal: most asks are placed by their first profile and need none.
-    let refusals: { profile: string; summary: string; rejections: NodeRejection[] }[] | undefined;
-    for (let at = 0; at < model.profiles.length; at += 1) {
-      const profile = model.profiles[at] as ModelProfile;
-      const { asked, preferred } = requestsFor(
-        requests,
-        model,
-        at,
-        policy.roleLabel,
-        preferredRole,
-      );
-      asked.replicaId = replicaId;
-      if (preferred !== null) preferred.replicaId = replicaId;
-      // The preferred nodes first; no room there is no refusal: the profile's own try decides.
-      const onPreferred =
-        preferred === null ? null : placeOne(fleet, policy, preferred, scratch.chosen);
-      const request = preferred !== null && onPreferred?.ok ? preferred : asked;
-      const result = onPreferred?.ok ? onPreferred : placeOne(fleet, policy, asked, scratch.chosen);
-      if (!result.ok) {
-        (refusals ??= []).push({
-          profile: profile.name,
-          summary: result.summary,
-          rejections: result.rejections,
-        });
-        continue;
-      }
-      const refusal = admit?.(model, profile, result.shards, chosenNodesOf(scratch)) ?? null;
-      if (refusal !== null) {
-        const summary = `model "${model.name}" profile "${profile.name}": ${refusal}`;
-        (refusals ??= []).push({ profile: profile.name, summary, rejections: [] });
-        continue;
-      }
-      addPlaced(fleet, scratch, request, result.shards);
-      // Built whole in one of two shapes: a spread of the result was a slow copy per placement,
-      // and a class added afterwards moved the fields into a store of their own, another record.
-      const { shards, gpuClass } = result;
-      return gpuClass === undefined
-        ? { ok: true, replicaId, profile: profile.name, shards }
-        : { ok: true, replicaId, profile: profile.name, shards, gpuClass };
+/** One model's asks: what stays the same from ask to ask. */
+interface AskContext {
+  model: ModelDefinition;
+  preferredRole: string | undefined;
+  fleet: Fleet;
+  policy: PlacementPolicy;
+  admit: PlacementAdmission | undefined;
+}
+
+function refusedOf(replicaId: string, scratch: Scratch): ModelPlacementResult & { ok: false } {
+  const profiles = scratch.refusals ?? [];
+  const summary = profiles.map((refusal) => refusal.summary).join("; ");
+  return { ok: false, replicaId, summary, profiles };
+}
+
+/**
+ * Places one replica by the first profile that has room and is admitted, adding it to the fleet:
+ * true, with its shards, profile and class in the scratch; false, with every profile's refusal.
+ */
+function placeAsk(ask: AskContext, replicaId: string, scratch: Scratch): boolean {
+  const { model, fleet, policy } = ask;
+  // Made at the first refusal: most asks are placed by their first profile and need none.
+  scratch.refusals = undefined;
+  for (let at = 0; at < model.profiles.length; at += 1) {
+    const profile = model.profiles[at] as ModelProfile;
+    const { asked, preferred } = requestsFor(
+      scratch.requests,
+      model,
+      at,
+      policy.roleLabel,
+      ask.preferredRole,
+    );
+    asked.replicaId = replicaId;
+    if (preferred !== null) preferred.replicaId = replicaId;
+    // The preferred nodes first; no room there is no refusal: the profile's own try decides.
+    let request = preferred ?? asked;
+    let shards =
+      preferred === null ? undefined : placeShards(fleet, policy, preferred, scratch.chosen);
+    if (shards === undefined) {
+      request = asked;
+      shards = placeShards(fleet, policy, asked, scratch.chosen);
     }
-    const profiles = refusals ?? [];
-    const summary = profiles.map((refusal) => refusal.summary).join("; ");
-    return { ok: false, replicaId, summary, profiles };
-  });
+    if (shards === undefined) {
+      const result = refusedResult(fleet, policy, asked, scratch.chosen.size);
+      const { summary, rejections } = result;
+      (scratch.refusals ??= []).push({ profile: profile.name, summary, rejections });
+      continue;
+    }
+    const refusal = ask.admit?.(model, profile, shards, chosenNodesOf(scratch)) ?? null;
+    if (refusal !== null) {
+      const summary = `model "${model.name}" profile "${profile.name}": ${refusal}`;
+      (scratch.refusals ??= []).push({ profile: profile.name, summary, rejections: [] });
+      continue;
+    }
+    scratch.gpuClass = scratch.chosen.gpuClass;
+    addPlaced(fleet, scratch, request, shards);
+    scratch.shards = shards;
+    scratch.profile = profile.name;
+    return true;
+  }
+  return false;
 }
 
 /** What one call writes over placement by placement, so a placement allocates none of it. */
@@ -141,6 +218,14 @@ interface Scratch {
   placed: ExistingReplica;
   /** Whether a call is placing with it now. */
   inUse: boolean;
+  /** The requests of the model being placed: one call's, emptied at its start. */
+  requests: ProfileRequests;
+  /** The last placement's shards, profile and class (see placeAsk). */
+  shards: ReplicaShard[];
+  profile: string;
+  gpuClass: string | undefined;
+  /** The last ask's refusals, one per profile; undefined until its first. */
+  refusals: { profile: string; summary: string; rejections: NodeRejection[] }[] | undefined;
 }
 
 function newScratch(): Scratch {
@@ -156,6 +241,11 @@ function newScratch(): Scratch {
       drawWattsPerCard: undefined,
     },
     inUse: false,
+    requests: { model: undefined, role: undefined, byProfile: [] },
+    shards: NO_SHARDS,
+    profile: "",
+    gpuClass: undefined,
+    refusals: undefined,
   };
 }
 

@@ -5,7 +5,8 @@ import { addReplica, buildFleet, freeCardIndexes } from "./fleet";
 import type { Fleet, NodeUsage, Refusal } from "./fleet-types";
 import { allFailures, classesFor, type NodeCheck } from "./predicates";
 import { keptWithinFits, keptWithinShortfall } from "./keep-within";
-import { bestFits, keptFits, type Fit, type KeptFits } from "./search";
+import type { Fit, KeptFits } from "./kept-fits";
+import { bestFits, keptFits } from "./search";
 import {
   DEFAULT_PLACEMENT_POLICY,
   type NodeRejection,
@@ -30,9 +31,12 @@ const FAILURE_WORDS: Record<string, string> = {
   power: "over a power budget",
 };
 
+/** A CPU replica's cards: one list for all, read-only as the card lists placement hands out are. */
+const NO_CARDS: readonly number[] = [];
+
 function shardOn(fit: Fit, gpus: number): ReplicaShard {
   const cardIndexes =
-    fit.gpuClass === undefined ? [] : freeCardIndexes(fit.usage, fit.gpuClass, gpus);
+    fit.gpuClass === undefined ? NO_CARDS : freeCardIndexes(fit.usage, fit.gpuClass, gpus);
   return { nodeId: fit.usage.node.id, cardIndexes };
 }
 
@@ -129,8 +133,64 @@ function refusalFor(
 /** The node records a placement chose, one per shard, written over by each placement. */
 export interface ChosenNodes {
   usages: NodeUsage[];
+  /** How many shards were placed; on a refusal, how many nodes fit (fewer than asked). */
   size: number;
+  /** The class of the cards chosen; undefined for a CPU replica or a refusal. */
+  gpuClass?: string | undefined;
 }
+
+/**
+ * Places one request on the fleet (without adding it): its shards, with the records of the nodes
+ * chosen and the class in `chosen`, or undefined when too few nodes fit (`chosen.size` of them;
+ * `refusedResult` says why). No result record is made: the reconciler's pass makes its action
+ * from the shards, and a record per placement that nothing kept was garbage for the collector.
+ */
+export function placeShards(
+  fleet: Fleet,
+  policy: PlacementPolicy,
+  request: PlacementRequest,
+  chosen: ChosenNodes,
+): ReplicaShard[] | undefined {
+  const { fits, size } = chooseFits(fleet, policy, request);
+  chosen.size = size;
+  chosen.gpuClass = undefined;
+  if (size < request.nodes) return undefined;
+  // A loop into a list of the final length: `map` made a closure per placement for `gpus`.
+  const shards = new Array<ReplicaShard>(size);
+  for (let at = 0; at < size; at += 1) {
+    const fit = fits[at] as Fit;
+    shards[at] = shardOn(fit, request.gpus);
+    chosen.usages[at] = fit.usage;
+  }
+  if (size > 0) chosen.gpuClass = (fits[0] as Fit).gpuClass;
+  return shards;
+}
+
+/** Why a request placeShards could not place was refused, with every node's reasons. */
+export function refusedResult(
+  fleet: Fleet,
+  policy: PlacementPolicy,
+  request: PlacementRequest,
+  fitting: number,
+): PlacementResult & { ok: false } {
+  const refusal = refusalFor(fleet, policy, request, fitting);
+  const summary =
+    request.keepWithin !== undefined && request.nodes > 1
+      ? `model "${request.model}" profile "${request.profile}": ${keptWithinShortfall(fleet, policy, request, classesFor(request, fleet), request.keepWithin)}`
+      : refusal.summary;
+  return {
+    ok: false,
+    replicaId: request.replicaId,
+    summary,
+    rejections: [...refusal.rejections],
+  };
+}
+
+/**
+ * The records placeOne writes over when its caller wants none; it keeps the last placement's node
+ * records, as the fleet index holding them does.
+ */
+const OWN_CHOSEN: ChosenNodes = { usages: [], size: 0 };
 
 /**
  * Places one request on the fleet (without adding it). A caller passing `chosen` gets the records
@@ -140,30 +200,11 @@ export function placeOne(
   fleet: Fleet,
   policy: PlacementPolicy,
   request: PlacementRequest,
-  chosen?: ChosenNodes,
+  chosen: ChosenNodes = OWN_CHOSEN,
 ): PlacementResult {
-  const { fits, size } = chooseFits(fleet, policy, request);
-  if (size < request.nodes) {
-    const refusal = refusalFor(fleet, policy, request, size);
-    const summary =
-      request.keepWithin !== undefined && request.nodes > 1
-        ? `model "${request.model}" profile "${request.profile}": ${keptWithinShortfall(fleet, policy, request, classesFor(request, fleet), request.keepWithin)}`
-        : refusal.summary;
-    return {
-      ok: false,
-      replicaId: request.replicaId,
-      summary,
-      rejections: [...refusal.rejections],
-    };
-  }
-  // A loop into a list of the final length: `map` made a closure per placement for `gpus`.
-  const shards = new Array<ReplicaShard>(size);
-  for (let at = 0; at < size; at += 1) shards[at] = shardOn(fits[at] as Fit, request.gpus);
-  if (chosen !== undefined) {
-    for (let at = 0; at < size; at += 1) chosen.usages[at] = (fits[at] as Fit).usage;
-    chosen.size = size;
-  }
-  const gpuClass = size > 0 ? (fits[0] as Fit).gpuClass : undefined;
+  const shards = placeShards(fleet, policy, request, chosen);
+  if (shards === undefined) return refusedResult(fleet, policy, request, chosen.size);
+  const { gpuClass } = chosen;
   return gpuClass === undefined
     ? { ok: true, replicaId: request.replicaId, shards }
     : { ok: true, replicaId: request.replicaId, shards, gpuClass };

@@ -10,26 +10,20 @@ import { classIndex, cpuIndexes, cpuWithCards } from "./node-index";
 import { nodeFits, type NodeCheck } from "./predicates";
 import { blockOf, slotOf } from "./sorted-nodes";
 import {
-  cannotBeat,
-  classOnNode,
-  compareScores,
-  SCORE_TERMS,
-  scoreNode,
-  type Score,
-} from "./score";
+  KEPT,
+  offer,
+  spareAt,
+  wouldEnter,
+  type Fit,
+  type KeptFit,
+  type KeptFits,
+  type KeptList,
+} from "./kept-fits";
+import { cannotBeat, classOnNode, compareScores, SCORE_TERMS, scoreNode } from "./score";
 import { isNearModel, nodesNearModel } from "./spread";
 import type { PlacementPolicy, PlacementRequest } from "./types";
 
-export interface Fit {
-  usage: NodeUsage;
-  gpuClass: string | undefined;
-  score: Score;
-}
-
-interface RankedFit extends Fit {
-  /** The node's place among the candidates, as exhaustiveFits would meet it: the last tie-break. */
-  order: number;
-}
+export type { Fit } from "./kept-fits";
 
 /** A node's first class in the request's list, which is where the candidate union meets it. */
 function classRank(usage: NodeUsage, classes: readonly string[]): number {
@@ -63,21 +57,6 @@ function fitInto(check: NodeCheck, fleet: Fleet, rank: number, found: KeptList):
   found.size += 1;
 }
 
-/** The record at `at` of the kept list, made there the first time a search needs that many. */
-function spareAt(found: KeptList, at: number, usage: NodeUsage): KeptFit {
-  let fit = found.fits[at];
-  if (fit === undefined) {
-    const score = new Array<number>(SCORE_TERMS).fill(0);
-    fit = { usage, gpuClass: undefined, score, order: 0 };
-    found.fits[at] = fit;
-  }
-  return fit;
-}
-
-function byRank(a: KeptFit, b: KeptFit): number {
-  return compareScores(a.score, b.score) || a.order - b.order;
-}
-
 function isSetApart(fleet: Fleet, usage: NodeUsage, request: PlacementRequest): boolean {
   return (
     usage.modelCounts?.has(request.model) === true ||
@@ -85,34 +64,6 @@ function isSetApart(fleet: Fleet, usage: NodeUsage, request: PlacementRequest): 
     isNearModel(fleet, usage, request.model)
   );
 }
-
-/** A fit as a search keeps it: a record written over by later searches, its score included. */
-interface KeptFit extends RankedFit {
-  usage: NodeUsage;
-  gpuClass: string | undefined;
-  score: number[];
-  order: number;
-}
-
-/**
- * The fits a search keeps, best first: the first `size` of `fits`. One list for every search, as
- * none runs inside another, written over and never cut; its records past `size` are free for
- * the next fit, and every slot holds a record of its own (a fit entering the list takes the free
- * record in place, so no two slots share one). Made per search, the list, each fit and its score
- * were most of what a placement allocated. `keptFits` hands the list itself to a caller that reads
- * it before the next search; `bestFits` copies it out.
- */
-export interface KeptFits {
-  readonly fits: readonly Fit[];
-  readonly size: number;
-}
-
-interface KeptList {
-  fits: KeptFit[];
-  size: number;
-}
-
-const KEPT: KeptList = { fits: [], size: 0 };
 
 /** The check every search writes over, node by node: made at the first search. */
 let CHECK: NodeCheck | undefined;
@@ -222,47 +173,37 @@ function orderedFits(fleet: Fleet, check: NodeCheck, wanted: number, found: Kept
     );
     return;
   }
-  const indexes: OrderedNodes[] = check.classes.map((gpuClass) =>
-    classIndex(fleet, gpuClass, roleLabel, role),
-  );
+  // One list for every search, written over: a `map` here made a list and a closure per search.
+  const indexes = CLASS_INDEXES;
+  const count = check.classes.length;
   let mostFree = 0;
-  for (const index of indexes) mostFree = Math.max(mostFree, index.buckets.length - 1);
+  for (let rank = 0; rank < count; rank += 1) {
+    const index = classIndex(fleet, check.classes[rank] as string, roleLabel, role);
+    indexes[rank] = index;
+    mostFree = Math.max(mostFree, index.buckets.length - 1);
+  }
+  takeByFree(fleet, indexes, count, mostFree, check, found, wanted);
+  // Let go, so the list keeps no fleet's index alive past its search.
+  indexes.fill(undefined, 0, count);
+}
+
+/** Reads several classes' lists together: fewest free cards first, then the classes in order. */
+function takeByFree(
+  fleet: Fleet,
+  indexes: readonly (OrderedNodes | undefined)[],
+  count: number,
+  mostFree: number,
+  check: NodeCheck,
+  found: KeptList,
+  wanted: number,
+): void {
   for (let free = check.request.gpus; free <= mostFree; free += 1)
-    for (let rank = 0; rank < indexes.length; rank += 1)
+    for (let rank = 0; rank < count; rank += 1)
       if (takeFrom(indexes[rank]?.buckets[free], check, rank, found, fleet, wanted)) return;
 }
 
-/** Whether a fit with this score and order would be among the best `wanted` kept so far. */
-function wouldEnter(best: KeptList, wanted: number, score: Score, order: number): boolean {
-  const worst = best.size < wanted ? undefined : best.fits[wanted - 1];
-  return worst === undefined || (compareScores(score, worst.score) || order - worst.order) < 0;
-}
-
-/**
- * Enters a fit into `best` (kept best first), dropping whatever falls past `wanted`: written into
- * the free record past the end, or into the one that falls off, which then moves to its place.
- */
-function offer(
-  best: KeptList,
-  wanted: number,
-  usage: NodeUsage,
-  gpuClass: string | undefined,
-  score: readonly number[],
-  order: number,
-): void {
-  const free = best.size < wanted ? best.size : wanted - 1;
-  const fit = spareAt(best, free, usage);
-  fit.usage = usage;
-  fit.gpuClass = gpuClass;
-  for (let term = 0; term < SCORE_TERMS; term += 1) fit.score[term] = score[term] as number;
-  fit.order = order;
-  let at = free;
-  while (at > 0 && byRank(best.fits[at - 1] as KeptFit, fit) > 0) at -= 1;
-  // Those after it move down one place, into the slot its record came from.
-  for (let to = free; to > at; to -= 1) best.fits[to] = best.fits[to - 1] as KeptFit;
-  best.fits[at] = fit;
-  best.size = free + 1;
-}
+/** The class indexes of a request naming several classes, in its order: see orderedFits. */
+const CLASS_INDEXES: (OrderedNodes | undefined)[] = [];
 
 const NO_NODES: readonly NodeUsage[] = [];
 /**

@@ -73,7 +73,7 @@ export function noteSpread(
 
 function noteDomain(fleet: Fleet, domain: string, mark: DomainMark, model: string): void {
   const serial = fleet.near.model === model ? fleet.near.serial : undefined;
-  countInDomain(fleet.domainsByModel, fleet.domainsNearModel, model, domain, mark, serial);
+  countInDomain(fleet.domainsByModel, model, domain, mark, serial);
 }
 
 /**
@@ -100,7 +100,7 @@ function markNear(fleet: Fleet, model: string): number {
   near.serial += 1;
   const kept = fleet.domainsByModel.get(model);
   if (kept === undefined) return near.serial;
-  for (let at = 0; at < kept.marks.length; at += 1) {
+  for (let at = 0; at < kept.size; at += 1) {
     const mark = kept.marks[at] as DomainMark;
     mark.stamp = near.serial;
     mark.at = at;
@@ -121,11 +121,11 @@ export function isNearModel(fleet: Fleet, usage: NodeUsage, model: string): bool
 
 /** Every node in a rack or PDU holding the model, each once; none when no domain holds it. */
 export function nodesNearModel(fleet: Fleet, model: string): Set<NodeUsage> | undefined {
-  const domains = fleet.domainsNearModel.get(model);
-  if (!domains) return undefined;
+  const kept = fleet.domainsByModel.get(model);
+  if (!kept) return undefined;
   const nodes = new Set<NodeUsage>();
-  for (const domain of domains)
-    for (const usage of fleet.nodesByDomain.get(domain) ?? []) nodes.add(usage);
+  for (let at = 0; at < kept.size; at += 1)
+    for (const usage of fleet.nodesByDomain.get(kept.domains[at] as string) ?? []) nodes.add(usage);
   return nodes;
 }
 

@@ -2,11 +2,7 @@
 // and what to place so the count is exact. Every decision carries a sentence for the operator.
 import { replaceNotBeforeMs } from "./failure-backoff";
 import { fleetFrom } from "../placement/fleet-cache";
-import {
-  placeModelReplicas,
-  type ModelReplicaAsk,
-  type PlacementAdmission,
-} from "../placement/place-model";
+import { placeModelCopies, type PlacementAdmission } from "../placement/place-model";
 import { dropLost, drainOf, isOnLiveNode } from "./replica-nodes";
 import { existingOf, placementNodesOf, type PassState } from "./pass-state";
 import { admitPlacement, noteStopped, type QuotaPass } from "./quota-pass";
@@ -88,48 +84,44 @@ function planPlacements(
   outdated: readonly ObservedReplica[],
 ): void {
   const name = model.definition.name;
-  const asks: ModelReplicaAsk[] = [];
-  for (let at = 0; at < count; at += 1)
-    asks.push({
-      model: model.definition,
-      replicaId: state.input.newReplicaId(name),
-      preferredRole: model.preferredRole,
-    });
-  const input = {
-    nodes: placementNodesOf(state),
-    replicas: existingOf(state),
-    policy: state.input.policy.placement,
-  };
-  state.fleet ??= fleetFrom(state.input.cache?.fleet, input.nodes, input.replicas);
+  // Every id is named before placing, as the ids after a refusal were named before too.
+  const replicaIds = REPLICA_IDS;
+  for (let at = 0; at < count; at += 1) replicaIds[at] = state.input.newReplicaId(name);
+  const nodes = placementNodesOf(state);
+  state.fleet ??= fleetFrom(state.input.cache?.fleet, nodes, existingOf(state));
   const quota = state.quota;
   const limited = { atLimit: false };
-  const admit = quota && limitAdmission(quota, limited);
-  const results = placeModelReplicas(input, asks, state.fleet, admit);
-  for (const result of results) {
-    if (!result.ok) {
-      onRefused(model, result, state, actions, { outdated, atLimit: limited.atLimit });
-      return;
-    }
-    // Made whole in one of two shapes, neither spread from an object made for it nor given its
-    // class afterwards: a property added to a literal moved the action's fields out of the object
-    // into a store of their own, an allocation per placement.
-    const { replicaId, profile: profileName, shards, gpuClass } = result;
-    const { revision } = model;
-    actions.push(
-      gpuClass === undefined
-        ? { kind: "place", model: name, replicaId, profile: profileName, revision, shards }
-        : {
-            kind: "place",
-            model: name,
-            replicaId,
-            profile: profileName,
-            revision,
-            shards,
-            gpuClass,
-          },
-    );
-  }
+  const { revision } = model;
+  const refused = placeModelCopies(
+    {
+      model: model.definition,
+      replicaIds,
+      count,
+      preferredRole: model.preferredRole,
+      fleet: state.fleet,
+      policy: state.input.policy.placement,
+      admit: quota && limitAdmission(quota, limited),
+    },
+    (replicaId, profile, shards, gpuClass) => {
+      // Made whole in one of two shapes, never given its class afterwards: a property added to a
+      // literal moved the action's fields out of the object into a store of their own.
+      actions.push(
+        gpuClass === undefined
+          ? { kind: "place", model: name, replicaId, profile, revision, shards }
+          : { kind: "place", model: name, replicaId, profile, revision, shards, gpuClass },
+      );
+    },
+  );
+  replicaIds.fill("", 0, count);
+  if (refused !== undefined)
+    onRefused(model, refused, state, actions, { outdated, atLimit: limited.atLimit });
 }
+
+/**
+ * The ids of the model being placed, written over model by model: a list of asks made per model
+ * was a record per replica that the pass read once.
+ */
+const REPLICA_IDS: string[] = [];
 
 /**
  * Refuses what would pass a limit (and notes that it did); a placement it lets through is counted
@@ -234,14 +226,19 @@ function placementsWanted(
   return step.kind === "place" ? 1 : 0;
 }
 
+/**
+ * Plans one model, adding its actions to `actions` (the pass's list: a list per model grew twice
+ * for a model placing ten replicas, and was copied into the pass's).
+ */
 export function planModel(
   name: string,
   model: DesiredModel | undefined,
   replicas: readonly ObservedReplica[],
   health: ModelHealth | undefined,
   state: PassState,
-): ReconcileAction[] {
-  const actions: ReconcileAction[] = [];
+  actions: ReconcileAction[],
+): void {
+  const start = actions.length;
   const live = replicas.filter(isLive);
   if (!model) {
     for (const r of live)
@@ -252,7 +249,7 @@ export function planModel(
         nodeId: r.nodeId,
         reason: "the model was removed from the catalog",
       });
-    return actions;
+    return;
   }
   if (model.definition.external) {
     // Served by its provider: nothing is placed, and replicas left from a local definition stop.
@@ -264,9 +261,9 @@ export function planModel(
         nodeId: r.nodeId,
         reason: "the model is now served by an external provider",
       });
-    return actions;
+    return;
   }
-  if (isSettled(model, live, health, state)) return actions;
+  if (isSettled(model, live, health, state)) return;
   const current = planFailures(
     model,
     health ?? freshHealth(name, model.revision),
@@ -291,17 +288,17 @@ export function planModel(
     actions.push({ kind: "stop", model: name, replicaId: r.id, nodeId: r.nodeId, reason });
   // Draining replicas not yet stopped serve on, outside the count and the max, until replaced.
   const remaining = counting.filter((r) => !stops.has(r) && drains?.has(r) !== true);
-  if (current.isParked) return actions;
+  if (current.isParked) return;
   const missing = placementsWanted(model, remaining, desired, actions);
-  if (missing <= 0) return actions;
+  if (missing <= 0) return;
   // A model whose replicas keep failing waits out its backoff before the next start.
   const notBeforeMs = replaceNotBeforeMs(current, state.input.policy.failureBackoff);
-  if (notBeforeMs !== null && state.input.nowMs < notBeforeMs) return actions;
+  if (notBeforeMs !== null && state.input.nowMs < notBeforeMs) return;
   // What this pass stops no longer counts, so a rebuild at a limit is not refused by its predecessor.
-  if (state.quota) noteStopped(state.quota, replicas, actions);
+  if (state.quota) noteStopped(state.quota, replicas, actions, start);
   const outdated = remaining
     .filter((r) => r.modelRevision !== model.revision)
     .sort(surplusOrder(model.revision));
   planPlacements(model, missing, state, actions, outdated);
-  return actions;
+  return;
 }

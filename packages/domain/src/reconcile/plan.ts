@@ -68,10 +68,13 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
     const taken = state.room?.taken;
     const all = replicasByModel.get(name) ?? [];
     const replicas = taken ? all.filter((replica) => !taken.has(replica.id)) : all;
-    const planned = planModel(name, byName.get(name), replicas, healthByName.get(name), state);
-    if (state.quota) noteStopped(state.quota, replicas, planned);
-    for (const action of planned) if (action.kind === "stop") state.stopped.add(action.replicaId);
-    actions.push(...planned);
+    const start = actions.length;
+    planModel(name, byName.get(name), replicas, healthByName.get(name), state, actions);
+    if (state.quota) noteStopped(state.quota, replicas, actions, start);
+    for (let at = start; at < actions.length; at += 1) {
+      const action = actions[at] as ReconcileAction;
+      if (action.kind === "stop") state.stopped.add(action.replicaId);
+    }
   }
   return { actions };
 }

@@ -240,19 +240,25 @@ function countInto(pass: QuotaPass, chain: readonly string[], ask: PlacementAsk)
 }
 
 /**
- * Gives back what the replicas stopped by `actions` held: a stopped replica's room is
- * free for the rest of the pass as far as quotas go (its cards stay held for placement until the
- * node frees them), so a rebuild or a replacement at a limit is not refused by its predecessor.
+ * Gives back what the replicas stopped by `actions` (from `from` on) held: a stopped replica's
+ * room is free for the rest of the pass as far as quotas go (its cards stay held for placement
+ * until the node frees them), so a rebuild or a replacement at a limit is not refused by its
+ * predecessor.
  */
 export function noteStopped(
   pass: QuotaPass,
   replicas: readonly ObservedReplica[],
   actions: readonly ReconcileAction[],
+  from = 0,
 ): void {
   // Most models stop nothing in a pass: they pay for no index of their replicas.
-  if (!actions.some((action) => action.kind === "stop")) return;
+  let stops = false;
+  for (let at = from; at < actions.length && !stops; at += 1)
+    stops = (actions[at] as ReconcileAction).kind === "stop";
+  if (!stops) return;
   const byId = new Map(replicas.map((replica) => [replica.id, replica]));
-  for (const action of actions) {
+  for (let at = from; at < actions.length; at += 1) {
+    const action = actions[at] as ReconcileAction;
     const replica = action.kind === "stop" ? byId.get(action.replicaId) : undefined;
     if (replica) releaseStopped(pass, replica);
   }
