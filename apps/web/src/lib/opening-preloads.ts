@@ -32,7 +32,7 @@ function openingCalls(route: string, id: string, search: URLSearchParams): Openi
 }
 
 /** The URL tRPC's httpLink asks for a query called alone. */
-export function queryUrl(call: OpeningCall): string {
+function queryUrl(call: OpeningCall): string {
   const url = `${TRPC_PATH}/${call.path}`;
   return call.input === undefined
     ? url
