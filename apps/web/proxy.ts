@@ -3,7 +3,9 @@
 // request's Content-Security-Policy header to put on its scripts.
 import { NextResponse, type NextRequest } from "next/server";
 import { isDevelopmentBuild } from "./src/server-config";
+import { SESSION_COOKIE } from "@llmgw/api/schemas";
 import { returnTarget } from "./src/lib/desk/return-cookie";
+import { openingPreloadHeader } from "./src/lib/opening-preloads";
 import {
   API_CONTENT_SECURITY_POLICY,
   FRAMING_HEADERS,
@@ -47,7 +49,15 @@ export function proxy(request: NextRequest): NextResponse {
     requestHeaders.set("content-security-policy", policy);
   }
   const response = NextResponse.next({ request: { headers: requestHeaders } });
+  if (!isRelayed) preloadOpeningCalls(request, response);
   return withSecurityHeaders(response, policy);
+}
+
+/** A signed-in page's first calls start with the document (lib/opening-preloads.ts). */
+function preloadOpeningCalls(request: NextRequest, response: NextResponse): void {
+  if (request.method !== "GET" || !request.cookies.has(SESSION_COOKIE)) return;
+  const links = openingPreloadHeader(request.nextUrl.pathname, request.nextUrl.search);
+  if (links !== null) response.headers.set("link", links);
 }
 
 export const config = {

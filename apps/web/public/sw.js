@@ -11,27 +11,50 @@ const CACHE = `llmgw-shell-${BUILD}`;
 const PRECACHE = ["/manifest.webmanifest", "/icons/icon-192.png", "/icons/icon-512.png"];
 const NEVER_CACHED = ["/api/", "/auth/", "/sw.js"];
 
+// Requests this worker only declines go straight to the network, without waking it or waiting
+// for it (static routes, Chromium 123 and later): otherwise every tRPC call and poll of a page
+// queued behind the worker's thread just to be let through.
+const NETWORK_ROUTES = ["/api/*", "/auth/*"].map((pathname) => ({
+  condition: { urlPattern: { pathname } },
+  source: "network",
+}));
+
+// A browser without static routes, or one that refuses these, still gets a working worker.
+function addNetworkRoutes(event) {
+  if (typeof event.addRoutes !== "function") return Promise.resolve();
+  return Promise.resolve()
+    .then(() => event.addRoutes(NETWORK_ROUTES))
+    .catch(() => undefined);
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil(
-    caches
-      .open(CACHE)
-      .then((cache) => cache.addAll(PRECACHE))
-      .then(() => self.skipWaiting()),
+    Promise.all([
+      addNetworkRoutes(event),
+      caches.open(CACHE).then((cache) => cache.addAll(PRECACHE)),
+    ]).then(() => self.skipWaiting()),
   );
 });
 
+// Navigation preload: the browser asks the network for a page while the worker starts, instead of
+// only once the worker runs and asks itself.
+function enableNavigationPreload() {
+  const preload = self.registration && self.registration.navigationPreload;
+  return preload ? preload.enable().catch(() => undefined) : Promise.resolve();
+}
+
 self.addEventListener("activate", (event) => {
+  const dropOldCaches = caches
+    .keys()
+    .then((names) =>
+      Promise.all(
+        names
+          .filter((name) => name.startsWith("llmgw-shell-") && name !== CACHE)
+          .map((name) => caches.delete(name)),
+      ),
+    );
   event.waitUntil(
-    caches
-      .keys()
-      .then((names) =>
-        Promise.all(
-          names
-            .filter((name) => name.startsWith("llmgw-shell-") && name !== CACHE)
-            .map((name) => caches.delete(name)),
-        ),
-      )
-      .then(() => self.clients.claim()),
+    Promise.all([dropOldCaches, enableNavigationPreload()]).then(() => self.clients.claim()),
   );
 });
 
@@ -49,9 +72,10 @@ function keeper(event) {
 }
 
 // Pages: the network first (a page carries a fresh CSP nonce), the copy last served when it fails.
-async function networkFirst(request, keep) {
+// The network's answer is the preloaded one when the browser started it (see above).
+async function networkFirst(request, keep, preloaded) {
   try {
-    const response = await fetch(request);
+    const response = (await preloaded) || (await fetch(request));
     if (response.ok && response.type === "basic") keep(request, response.clone());
     return response;
   } catch (error) {
@@ -79,7 +103,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (NEVER_CACHED.some((prefix) => url.pathname.startsWith(prefix))) return;
   if (request.mode === "navigate") {
-    event.respondWith(networkFirst(request, keeper(event)));
+    event.respondWith(networkFirst(request, keeper(event), event.preloadResponse));
   } else if (url.pathname.startsWith("/_next/static/") || url.pathname.startsWith("/icons/")) {
     event.respondWith(cacheFirst(request, keeper(event)));
   }

@@ -92,3 +92,25 @@ describe('"/" and the page this browser last had open', () => {
     expect(visit("/", `${RETURN_COOKIE}=%E0%A4%A`).headers.get("location")).toBeNull();
   });
 });
+
+describe("a signed-in page's first calls, preloaded with the document", () => {
+  function page(path: string, cookie?: string, method = "GET") {
+    const headers = cookie === undefined ? undefined : { cookie };
+    return proxy(new NextRequest(`http://console.example${path}`, { method, headers }));
+  }
+
+  it("names auth.me and the page's fleet-sized list in the page's Link header", () => {
+    const link = page("/replicas?model=m1", "llmgw_session=s").headers.get("link") ?? "";
+    expect(link).toContain("</api/trpc/auth.me>; rel=preload; as=fetch; crossorigin");
+    expect(link).toContain(
+      `</api/trpc/replicas.list?input=${encodeURIComponent('{"model":"m1"}')}>; rel=preload`,
+    );
+  });
+
+  it("preloads nothing for a visitor without a session, a relayed call or a form post", () => {
+    expect(page("/cluster").headers.get("link")).toBeNull();
+    expect(page("/api/trpc/auth.me", "llmgw_session=s").headers.get("link")).toBeNull();
+    expect(page("/cluster", "llmgw_session=s", "POST").headers.get("link")).toBeNull();
+    expect(page("/sign-in", "llmgw_session=s").headers.get("link")).toBeNull();
+  });
+});

@@ -77,7 +77,8 @@ interface PageAddress {
   search: URLSearchParams;
 }
 
-function replicasInput(search: URLSearchParams): { model?: string } {
+/** The replicas list's input on a page whose URL may name a model (`?model=`). */
+export function replicasInput(search: URLSearchParams): { model?: string } {
   const model = search.get("model") ?? "";
   return model ? { model } : {};
 }
