@@ -6,7 +6,8 @@
 // `{"params": ["-c", "work_mem=1MB", …], "initialMemoryMib": 64}`: the `-c` settings are added
 // after PGlite's defaults and llmgw's own (as packages/db's openPglite gives them). Each reading
 // comes after a forced collection: the process's RSS, V8's external memory, the size of the
-// WebAssembly memory and how much of it is resident (its mapping in /proc/self/smaps).
+// WebAssembly memory and how much of it is resident (its mapping in /proc/self/smaps), and the
+// resident code V8 compiled. `"nodeFlags": [...]` runs the variant's process with node flags.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -21,6 +22,8 @@ const MIB = 2 ** 20;
 interface Variant {
   params?: string[];
   initialMemoryMib?: number;
+  /** Flags for the node process that runs PGlite (V8's WebAssembly compiler's among them). */
+  nodeFlags?: string[];
 }
 
 interface PgliteClient {
@@ -28,6 +31,18 @@ interface PgliteClient {
   exec(sql: string): Promise<unknown>;
   query(sql: string, params?: unknown[]): Promise<unknown>;
   close(): Promise<void>;
+}
+
+/** Resident KiB of executable mappings that map no file: code V8 compiled (JavaScript, wasm). */
+function compiledCodeKib(): number {
+  const blocks = readFileSync("/proc/self/smaps", "utf8").split(/\n(?=[0-9a-f]+-[0-9a-f]+ )/);
+  let rss = 0;
+  for (const block of blocks) {
+    const header = block.split("\n", 1)[0]?.trim().split(/\s+/) ?? [];
+    if (header.length <= 5 && header[1]?.includes("x"))
+      rss += Number(/^Rss:\s+(\d+)/m.exec(block)?.[1] ?? 0);
+  }
+  return rss;
 }
 
 /**
@@ -56,6 +71,7 @@ function reading(stage: string, client: PgliteClient) {
     externalMib: usage.external / MIB,
     wasmMib: wasmBytes / MIB,
     wasmResidentMib: wasmResidentKib(wasmBytes) / 1024,
+    codeMib: compiledCodeKib() / 1024,
   };
 }
 
@@ -136,9 +152,10 @@ function parent(variants: string[]): void {
   for (const text of variants) {
     const [name = "", ...rest] = text.split("=");
     const json = rest.join("=") || "{}";
+    const flags = (JSON.parse(json) as Variant).nodeFlags ?? [];
     const run = spawnSync(
       process.execPath,
-      ["--expose-gc", ...process.execArgv, import.meta.filename, "--child", json],
+      ["--expose-gc", ...flags, ...process.execArgv, import.meta.filename, "--child", json],
       { encoding: "utf8" },
     );
     if (run.status !== 0) throw new Error(`${name} failed:\n${run.stderr}`);
@@ -147,7 +164,7 @@ function parent(variants: string[]): void {
     >[];
     for (const row of readings)
       console.log(
-        `${name} ${json}: ${row.stage}: RSS ${row.rssMib.toFixed(0)} MiB, external ${row.externalMib.toFixed(0)}, WebAssembly memory ${row.wasmMib.toFixed(0)} (resident ${row.wasmResidentMib.toFixed(0)})`,
+        `${name} ${json}: ${row.stage}: RSS ${row.rssMib.toFixed(0)} MiB, external ${row.externalMib.toFixed(0)}, WebAssembly memory ${row.wasmMib.toFixed(0)} (resident ${row.wasmResidentMib.toFixed(0)}), compiled code resident ${row.codeMib.toFixed(0)}`,
       );
   }
 }
