@@ -1,3 +1,4 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { must } from "@llmgw/domain";
 import {
@@ -34,7 +35,7 @@ const install = (phase: EngineInstallPhase) => ({
   changedAtMs: 1_700_000_000_000n,
 });
 
-function beat(fields: Partial<Heartbeat>): Heartbeat {
+function beat(fields: MessageInitShape<typeof HeartbeatSchema>): Heartbeat {
   return create(HeartbeatSchema, fields);
 }
 
