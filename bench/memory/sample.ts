@@ -34,7 +34,7 @@ const WASM_KIB_MIN = 16 * 1024;
  * one anonymous read-write mapping followed at once by gigabytes of inaccessible guard region.
  * PGlite's is 128 MiB at least.
  */
-export function wasmMemory(pid: number): { bytes: number; residentBytes: number } {
+function wasmMemory(pid: number): { bytes: number; residentBytes: number } {
   const blocks = readFileSync(`/proc/${pid}/smaps`, "utf8").split(/\n(?=[0-9a-f]+-[0-9a-f]+ )/);
   const maps = blocks.map((block) => {
     const header = block.split("\n", 1)[0]?.trim().split(/\s+/) ?? [];
