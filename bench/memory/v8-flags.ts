@@ -2,10 +2,11 @@
 // `tsx memory/v8-flags.ts --release DIR [--agents 800] [--store postgres|pglite] [--window-s 60]
 // [--variant NAME=FLAGS]…` starts a release's server once per variant (its launcher's `exec node`
 // line given FLAGS, in a copy of bin/llmgw beside it), joins N simulated agents, lets them beat,
-// measures the server's CPU per heartbeat over a window (as bench:agents does), and then reads
-// RSS, V8's account per space and the resident 256 KiB anonymous mappings of /proc/PID/smaps
-// (where V8 keeps its pages) twice: as the heartbeats left it, and after a forced collection.
-// One line per reading on stderr; `--out FILE` also writes them as JSON.
+// measures the server's CPU per heartbeat over a window (as bench:agents does) with its RSS and
+// the old space's used size each second, and then reads RSS, V8's account per space and the
+// resident 256 KiB anonymous mappings of /proc/PID/smaps (where V8 keeps its pages) twice: as the
+// heartbeats left it, and after a forced collection. One line per reading on stderr; `--out FILE`
+// also writes them as JSON.
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -33,6 +34,8 @@ const WATCH_GC = `(() => {
   }).observe({ entryTypes: ["gc"] });
   return true;
 })()`;
+/** The old generation's live and dead objects together: what promoted garbage swells. */
+const OLD_SPACE_USED = `process.getBuiltinModule("v8").getHeapSpaceStatistics().find((space) => space.space_name === "old_space")?.space_used_size ?? 0`;
 const PAGE_KIB = 256;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
@@ -130,7 +133,11 @@ async function runVariant(options: {
     await sleep(20_000);
     await inspector.evaluate(WATCH_GC);
     const rssKib: number[] = [];
-    const sampler = setInterval(() => rssKib.push(vmRssKib(pid)), 1_000);
+    const oldBytes: number[] = [];
+    const sampler = setInterval(() => {
+      rssKib.push(vmRssKib(pid));
+      void inspector.evaluate(OLD_SPACE_USED).then((used) => oldBytes.push(Number(used)));
+    }, 1_000);
     const window = await steadyWindow(agents, pid, options.windowS);
     clearInterval(sampler);
     const gcPauses = (await inspector.evaluate("globalThis.__gcPauses")) as Record<
@@ -146,8 +153,13 @@ async function runVariant(options: {
       maxMib: mib(Math.max(...rssKib) * 1024),
       minMib: mib(Math.min(...rssKib) * 1024),
     };
+    const oldSpace = {
+      meanMib: mib(oldBytes.reduce((sum, bytes) => sum + bytes, 0) / Math.max(oldBytes.length, 1)),
+      maxMib: mib(Math.max(...oldBytes)),
+      minMib: mib(Math.min(...oldBytes)),
+    };
     console.error(
-      `${options.name} [${options.flags}]: ${window.frames} beats in ${window.seconds.toFixed(0)} s, server CPU ${window.cpuMsPerFrame.toFixed(3)} ms a beat; RSS each second min ${rss.minMib} mean ${rss.meanMib} max ${rss.maxMib} MiB; GC pauses ${gcText}`,
+      `${options.name} [${options.flags}]: ${window.frames} beats in ${window.seconds.toFixed(0)} s, server CPU ${window.cpuMsPerFrame.toFixed(3)} ms a beat; RSS each second min ${rss.minMib} mean ${rss.meanMib} max ${rss.maxMib} MiB; old space used each second min ${oldSpace.minMib} mean ${oldSpace.meanMib} max ${oldSpace.maxMib} MiB; GC pauses ${gcText}`,
     );
     const asIs = await reading(`${options.name} as beating`, pid, inspector);
     await inspector.collectGarbage();
@@ -158,6 +170,7 @@ async function runVariant(options: {
       flags: options.flags,
       cpuMsPerBeat: window.cpuMsPerFrame,
       rss,
+      oldSpace,
       gcPauses,
       asIs,
       collected,

@@ -10,39 +10,20 @@
 import type { PlacementNode, ReconcileNode } from "@llmgw/domain";
 import type { FacilityOverlay } from "./facility-overlay";
 import type { LiveNode } from "./registry";
+import { sameValue } from "./same-value";
 
 /**
- * What a node's record was made from. A session is a new `LiveNode`; a heartbeat is a new message
- * (the registry replaces it, with the card samples read from it, and changes it nowhere else);
- * the overlay counts its own changes. Reachability, which time alone changes, is asked each pass.
+ * What a node's record was made from. A session is a new `LiveNode`; the registry counts its
+ * heartbeats (the only thing that changes its figures and card samples); the overlay counts its
+ * own changes. Reachability, which time alone changes, is asked each pass.
  */
 interface Stamp {
   live: LiveNode;
-  heartbeat: LiveNode["heartbeat"];
+  heartbeats: number;
   facility: FacilityOverlay;
   facilityVersion: number;
   isReachable: boolean;
   node: PlacementNode;
-}
-
-/** Deep equality over plain records, arrays and primitives: what a node's record is made of. */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let at = 0; at < a.length; at += 1) if (!sameValue(a[at], b[at])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const [x, y] = [a as Record<string, unknown>, b as Record<string, unknown>];
-  let count = 0;
-  for (const key in x) {
-    if (!Object.hasOwn(x, key)) continue;
-    if (!Object.hasOwn(y, key) || !sameValue(x[key], y[key])) return false;
-    count += 1;
-  }
-  return count === Object.keys(y).length;
 }
 
 export class KeptNodes {
@@ -68,7 +49,7 @@ export class KeptNodes {
     if (
       was !== undefined &&
       was.live === live &&
-      was.heartbeat === live.heartbeat &&
+      was.heartbeats === live.heartbeats &&
       was.facility === facility &&
       was.facilityVersion === facility.version &&
       was.isReachable === isReachable
@@ -77,9 +58,16 @@ export class KeptNodes {
       return was.node;
     }
     const node = make();
-    const { heartbeat } = live;
+    const { heartbeats } = live;
     const facilityVersion = facility.version;
-    this.stamps.set(live.nodeId, { live, heartbeat, facility, facilityVersion, isReachable, node });
+    this.stamps.set(live.nodeId, {
+      live,
+      heartbeats,
+      facility,
+      facilityVersion,
+      isReachable,
+      node,
+    });
     return node;
   }
 

@@ -1,7 +1,9 @@
 // Live fleet state: which nodes have an open agent session, and their latest samples. It lives in
 // memory on purpose: heartbeats arrive every 2 s per node and only the inventory needs to survive
-// a restart (that is in the store).
-import type { GpuSample, Heartbeat, Register } from "@llmgw/proto";
+// a restart (that is in the store). A heartbeat's figures are copied into records kept per node
+// and card (beat-values.ts), never the decoded message, so that each message dies young.
+import type { Heartbeat, Register } from "@llmgw/proto";
+import { CardValues, NodeBeat } from "./beat-values";
 import { FacilityOverlay } from "./facility-overlay";
 import { GpuHistory } from "./gpu-history";
 import { SourceDescriptions } from "./source-descriptions";
@@ -16,10 +18,14 @@ export interface LiveNode {
   isConnected: boolean;
   /** When the session closed; null while it is open. */
   disconnectedAtMs: number | null;
-  heartbeat: Heartbeat | null;
+  /** The last heartbeat's figures, overwritten in place by each one; null before the first. */
+  heartbeat: NodeBeat | null;
+  /** Heartbeats this session has had: what tells a reader that the figures may have changed. */
+  heartbeats: number;
   /** When the last heartbeat arrived, on the server's clock; null before the first of a session. */
   heartbeatAtMs: number | null;
-  samplesByUuid: Map<string, GpuSample>;
+  /** Each card's latest sample, kept while a later heartbeat leaves the card out. */
+  samplesByUuid: Map<string, CardValues>;
   /** The server's stall time excused (StallWatch) when the node was last heard. */
   excusedAtSeenMs: number;
 }
@@ -52,6 +58,7 @@ export class FleetRegistry {
       isConnected: true,
       disconnectedAtMs: null,
       heartbeat: null,
+      heartbeats: 0,
       heartbeatAtMs: null,
       samplesByUuid: new Map(),
       excusedAtSeenMs: this.stalls.attend(),
@@ -65,9 +72,15 @@ export class FleetRegistry {
     if (!live || live.sessionId !== sessionId) return false;
     live.lastSeenMs = nowMs;
     live.excusedAtSeenMs = this.stalls.attend();
-    live.heartbeat = heartbeat;
+    live.heartbeat ??= new NodeBeat();
+    live.heartbeat.update(heartbeat);
+    live.heartbeats += 1;
     live.heartbeatAtMs = nowMs;
-    for (const sample of heartbeat.gpus) live.samplesByUuid.set(sample.uuid, sample);
+    for (const sample of heartbeat.gpus) {
+      let card = live.samplesByUuid.get(sample.uuid);
+      if (card === undefined) live.samplesByUuid.set(sample.uuid, (card = new CardValues()));
+      card.update(sample);
+    }
     this.history.record(nodeId, nowMs, heartbeat.gpus);
     return true;
   }
