@@ -7,17 +7,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitFor } from "@llmgw/testing";
+import { isProcessAlive, waitFor } from "@llmgw/testing";
 import { simGpuModel, simWeightsSource, startFleet, type Fleet } from "./harness";
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 function enginePids(dataDir: string): number[] {
   const state = JSON.parse(readFileSync(join(dataDir, "replicas.json"), "utf8")) as {
@@ -43,7 +34,7 @@ describe("a repeated stop signal", () => {
     const agent = fleet.agent("it-stop");
     const engines = enginePids(agent.dataDir);
     expect(engines).toHaveLength(1);
-    expect(engines.filter(isAlive)).toEqual(engines);
+    expect(engines.filter(isProcessAlive)).toEqual(engines);
 
     agent.process.kill("SIGTERM");
     await agent.process.waitForOutput(/ info stopping why=SIGTERM/);
@@ -53,10 +44,10 @@ describe("a repeated stop signal", () => {
     expect(exit, agent.process.output()).toEqual({ code: 0, signal: null });
     expect(agent.process.output()).toMatch(/ info already stopping signal=SIGTERM/);
     // The agent waits for its engines' groups before it exits; give a loaded machine a moment.
-    const alive = await waitFor(() => (engines.some(isAlive) ? undefined : []), {
+    const alive = await waitFor(() => (engines.some(isProcessAlive) ? undefined : []), {
       what: "the engine to be gone",
       timeoutMs: 10_000,
-    }).catch(() => engines.filter(isAlive));
+    }).catch(() => engines.filter(isProcessAlive));
     expect(alive).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   freePort,
+  isProcessAlive,
   registerCleanup,
   repoRoot,
   spawnProcess,
@@ -42,15 +43,6 @@ function engineRecords(home: string): EngineRecord[] {
       return [];
     }
   });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** npm, the server, three agents and their engines start together; a busy machine needs minutes. */
@@ -120,16 +112,16 @@ describe("npm start", () => {
         intervalMs: 500,
       }).catch(withOutput);
       const engines = engineRecords(home);
-      expect(engines.filter((r) => !isAlive(r.pid))).toEqual([]);
+      expect(engines.filter((r) => !isProcessAlive(r.pid))).toEqual([]);
       // npm only, not its group: what a service manager or `kill PID` sends.
       process.kill(dev.pid, "SIGTERM");
       const survivors = await waitFor(
-        () => (engines.some((r) => isAlive(r.pid)) ? undefined : []),
+        () => (engines.some((r) => isProcessAlive(r.pid)) ? undefined : []),
         {
           what: "every engine to stop after SIGTERM",
           timeoutMs: 20_000,
         },
-      ).catch(() => engines.filter((r) => isAlive(r.pid)));
+      ).catch(() => engines.filter((r) => isProcessAlive(r.pid)));
       expect(survivors.map((r) => `${r.model} pid ${r.pid} on ${r.agent}`)).toEqual([]);
     },
     START_MS + 40_000,

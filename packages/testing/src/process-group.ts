@@ -20,6 +20,12 @@ function readStat(pid: string): ProcStat | undefined {
   }
 }
 
+/** Whether the process exists and is not a zombie (which PID 1 here may never reap). */
+export function isProcessAlive(pid: number): boolean {
+  const stat = readStat(String(pid));
+  return stat !== undefined && stat.state !== "Z";
+}
+
 /** Pids of the living (not zombie) members of a process group. */
 export function livingGroupMembers(processGroupId: number): number[] {
   const members: number[] = [];

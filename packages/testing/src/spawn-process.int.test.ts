@@ -1,19 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { cleanupAll } from "./cleanup-registry.ts";
-import { autogroupNice, livingGroupMembers } from "./process-group.ts";
+import { autogroupNice, isProcessAlive, livingGroupMembers } from "./process-group.ts";
 import { spawnProcess } from "./spawn-process.ts";
 import { waitFor } from "./wait-for.ts";
-
-// Orphans are adopted by a PID 1 that may never reap them, so a zombie counts as gone.
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 function commandOf(pid: number): string {
   try {
@@ -44,7 +34,7 @@ describe("spawnProcess", () => {
     expect(members.length).toBeGreaterThanOrEqual(2);
     const exit = await spawned.stop();
     expect(exit.signal).toBe("SIGTERM");
-    for (const pid of members) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+    for (const pid of members) expect(isProcessAlive(pid), `pid ${pid}`).toBe(false);
   });
 
   it("escalates to SIGKILL when SIGTERM is ignored", async () => {
@@ -60,7 +50,7 @@ describe("spawnProcess", () => {
     const members = await sleepingGroup(spawned.pid);
     const exit = await spawned.stop();
     expect(exit.signal).toBe("SIGKILL");
-    for (const pid of members) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+    for (const pid of members) expect(isProcessAlive(pid), `pid ${pid}`).toBe(false);
   });
 
   it("captures stdout and stderr and matches output", async () => {
@@ -102,7 +92,7 @@ describe("spawnProcess", () => {
     const spawned = spawnProcess("bash", ["-c", "sleep 100 & sleep 100"], { name: "leftover" });
     const members = await sleepingGroup(spawned.pid);
     await cleanupAll();
-    for (const pid of members) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+    for (const pid of members) expect(isProcessAlive(pid), `pid ${pid}`).toBe(false);
   });
 
   // A benchmark raises its own session's priority (autogroup nice -15); a detached child starts a
