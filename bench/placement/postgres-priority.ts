@@ -4,15 +4,10 @@
 // load 16 to 20 on 2 cores the same write took 2.8 s in one run and 0.6 s in the next. When the
 // bench runs as root with a raised autogroup, the postmaster's autogroup (its backends share it)
 // is given the same value. Nothing else starts PostgreSQL this way: CI and the tests are untouched.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { messageOf } from "@llmgw/domain";
-
-/** The nice value of an autogroup as `/proc/<pid>/autogroup` reads (`/autogroup-12 nice -15`). */
-function autogroupNice(text: string): number | undefined {
-  const match = /\bnice\s+(-?\d+)\s*$/.exec(text.trim());
-  return match ? Number(match[1]) : undefined;
-}
+import { autogroupNice, setAutogroupNice } from "@llmgw/testing";
 
 /**
  * Raises the autogroup of the postmaster of `dataDir` to this process's when this one is raised
@@ -20,15 +15,15 @@ function autogroupNice(text: string): number | undefined {
  */
 export function matchPostgresPriority(dataDir: string): string {
   try {
-    const own = autogroupNice(readFileSync("/proc/self/autogroup", "utf8"));
+    const own = autogroupNice("self");
     if (own === undefined || own >= 0)
       return `PostgreSQL left at its own priority (bench at nice ${own ?? "?"})`;
     if (process.getuid?.() !== 0)
       return "PostgreSQL left at its own priority (the bench is not root)";
     const pid = Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
-    const file = `/proc/${pid}/autogroup`;
-    writeFileSync(file, String(own));
-    const now = autogroupNice(readFileSync(file, "utf8"));
+    const refused = setAutogroupNice(pid, own);
+    if (refused !== undefined) return `PostgreSQL left at its own priority (${refused})`;
+    const now = autogroupNice(pid);
     return `PostgreSQL's autogroup (postmaster ${pid}) raised to nice ${now ?? "?"}, as the bench's`;
   } catch (error) {
     return `PostgreSQL left at its own priority (${messageOf(error)})`;

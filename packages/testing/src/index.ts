@@ -33,7 +33,7 @@ export {
   LLAMACPP_ENGINE_DIR,
 } from "./llamacpp.ts";
 export { llmgwBin, repoRoot } from "./paths.ts";
-export { isProcessAlive } from "./process-group.ts";
+export { autogroupNice, isProcessAlive, setAutogroupNice } from "./process-group.ts";
 export {
   startPostgres,
   type PostgresServer,

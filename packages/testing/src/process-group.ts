@@ -50,13 +50,23 @@ export function signalGroup(processGroupId: number, signal: NodeJS.Signals): boo
 }
 
 /**
+ * Reads `/proc/PID/autogroup`. A process in the root task group (one that never started a session
+ * of its own, such as a container's first process and what it starts) reads as an empty file; that
+ * group weighs as nice 0 and cannot be reniced, so it reads as 0 here.
+ */
+export function parseAutogroupNice(text: string): number | undefined {
+  if (text.trim() === "") return 0;
+  const match = /nice (-?\d+)/.exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
  * The nice value of the autogroup `pid` runs in (/proc/PID/autogroup, "/autogroup-N nice V");
  * undefined where the kernel keeps no autogroups or the process is gone.
  */
 export function autogroupNice(pid: number | "self"): number | undefined {
   try {
-    const match = /nice (-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, "utf8"));
-    return match ? Number(match[1]) : undefined;
+    return parseAutogroupNice(readFileSync(`/proc/${pid}/autogroup`, "utf8"));
   } catch {
     return undefined;
   }
