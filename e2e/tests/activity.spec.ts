@@ -40,7 +40,10 @@ async function acknowledgeAll(page: Page, { askStore }: { askStore: boolean }) {
   const badge = page.getByTestId("events-attention");
   await expect(async () => {
     const acknowledge = page.getByTestId("events-acknowledge");
-    if (await acknowledge.isVisible()) await acknowledge.click();
+    // The button goes as soon as the console's count reaches 0, which may be between the look and
+    // the click: a click without a timeout then waits for it until the test's end. A short one
+    // that fails makes the loop try again.
+    if (await acknowledge.isVisible()) await acknowledge.click({ timeout: 2_000 });
     // Before the test, the store says so, not only the badge: a badge whose first poll has not
     // answered yet shows nothing either, and would let warnings from before the test through as
     // if they were new.
