@@ -3,7 +3,7 @@
 // code and migrations up to date, no breaking change to the released agent protocol, types, lint,
 // unit and integration tests (PGlite and a real PostgreSQL 15), and the browser end-to-end tests in
 // Debian's Chromium. Ends with one line: "N passed, N failed".
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { PNPM_SPEC, ROOT, ensureInstalled, ensureWebBuilt, pnpm } from "./ensure.mjs";
@@ -69,6 +69,54 @@ function step(title, fn) {
   console.log(`=== ${title}: ok (${((Date.now() - started) / 1000).toFixed(0)} s)`);
 }
 
+/** Runs one `pnpm` command, its output kept; resolves with its exit status, output and time. */
+function runCaptured(args) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn("npx", ["-y", PNPM_SPEC, ...args], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, npm_config_update_notifier: "false", NEXT_TELEMETRY_DISABLED: "1" },
+    });
+    const chunks = [];
+    child.stdout.on("data", (chunk) => chunks.push(chunk));
+    child.stderr.on("data", (chunk) => chunks.push(chunk));
+    child.on("error", (error) => chunks.push(Buffer.from(String(error))));
+    child.on("close", (code, signal) =>
+      resolve({
+        ok: code === 0,
+        exit: code ?? signal,
+        output: Buffer.concat(chunks).toString("utf8"),
+        seconds: (Date.now() - started) / 1000,
+      }),
+    );
+  });
+}
+
+/** A step of several commands, two running at a time in the order given. */
+async function stepTogether(title, commands, width = 2) {
+  const started = Date.now();
+  console.log(`\n=== ${title}`);
+  const queue = [...commands];
+  const failed = [];
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const result = await runCaptured(next.args);
+      process.stdout.write(`--- ${next.title} (${result.seconds.toFixed(0)} s)\n${result.output}`);
+      if (!result.ok) {
+        console.error(`llmgw test: \`pnpm ${next.args.join(" ")}\` failed (exit ${result.exit})`);
+        failed.push(next.title);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: width }, worker));
+  if (failed.length > 0) {
+    console.error(`=== ${title}: failed (${failed.join(", ")})`);
+    process.exit(1);
+  }
+  console.log(`=== ${title}: ok (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
+
 function countVitest(file) {
   const report = JSON.parse(readFileSync(file, "utf8"));
   return {
@@ -107,13 +155,25 @@ step("generated protobuf code, buf lint and buf breaking against the released pr
   pnpm(["--filter", "@llmgw/proto", "lint:proto"]);
   pnpm(["--filter", "@llmgw/proto", "check:breaking"]);
 });
-step("types", () => pnpm(["-r", "--workspace-concurrency=1", "typecheck"]));
-step("lint and format", () => {
-  pnpm(["exec", "eslint", "--max-warnings=0", "."]);
+// Types, lint, unused exports and format: each is one thread, so they run two at a time (the
+// machine's two cores) instead of one after another; each one's output is printed whole when it
+// ends, and the step fails if any of them does.
+await stepTogether("types, lint and format", [
+  {
+    title: "types",
+    args: ["-r", "--workspace-concurrency=1", "typecheck"],
+  },
+  { title: "lint", args: ["exec", "eslint", "--max-warnings=0", "."] },
   // Unused exports and types (knip.jsonc).
-  pnpm(["exec", "knip", "--include", "exports,types", "--no-progress"]);
-  pnpm(["exec", "prettier", "--check", "--log-level", "warn", "**/*.{ts,tsx,mjs,js,css}"]);
-});
+  {
+    title: "unused exports",
+    args: ["exec", "knip", "--include", "exports,types", "--no-progress"],
+  },
+  {
+    title: "format",
+    args: ["exec", "prettier", "--check", "--log-level", "warn", "**/*.{ts,tsx,mjs,js,css}"],
+  },
+]);
 
 // The shipped Prometheus files: the rules and the example configuration parse, and the rules'
 // unit tests (deploy/prometheus/llmgw-alerts.test.yml) fire each alert where they should.
@@ -169,21 +229,15 @@ if (existsSync(vitestReport)) {
   failures.push(...vitestFailures(JSON.parse(readFileSync(vitestReport, "utf8")), ROOT));
 } else if (!vitestOk) totals.failed += 1;
 
-// Benchmarks never fail CI on timing; their smallest size runs as a smoke check of correctness.
-step("benchmark smoke (placement)", () =>
-  pnpm(["--filter", "@llmgw/bench", "exec", "tsx", "placement/run.ts", "--smoke", "--no-write"]),
-);
-step("benchmark smoke (router)", () =>
-  pnpm(["--filter", "@llmgw/bench", "exec", "tsx", "router/run.ts", "--smoke", "--no-write"]),
-);
-step("benchmark smoke (release)", () =>
-  pnpm(["--filter", "@llmgw/bench", "exec", "tsx", "release/run.ts", "--smoke", "--no-write"]),
-);
-step("benchmark smoke (heatmap)", () =>
-  pnpm(["--filter", "@llmgw/bench", "exec", "tsx", "heatmap/run.ts", "--smoke", "--no-write"]),
-);
-step("benchmark smoke (console)", () =>
-  pnpm(["--filter", "@llmgw/bench", "exec", "tsx", "console/run.ts", "--smoke", "--no-write"]),
+// Benchmarks never fail CI on timing; their smallest size runs as a smoke check of correctness,
+// two at a time (each mostly waits on the processes it starts), the longest first.
+const smoke = (bench) => ({
+  title: bench,
+  args: ["--filter", "@llmgw/bench", "exec", "tsx", `${bench}/run.ts`, "--smoke", "--no-write"],
+});
+await stepTogether(
+  "benchmark smokes",
+  ["console", "router", "release", "placement", "heatmap"].map(smoke),
 );
 const playwrightReport = join(RESULTS, "playwright.json");
 console.log("\n=== browser end-to-end tests (Playwright, Debian Chromium)");
