@@ -2,7 +2,7 @@
 // the same rounds as run.ts (every size's placement passes, both reconcile sizes, the server's
 // node records), with every 10,000-node full pass printed with its wall and process CPU time, the
 // collections that started inside it and whether a full collection ran since the pass before.
-// Not part of the benchmark: `tsx placement/gc-probe.ts [rounds]` from bench/ (add `--trace-gc`
+// Not part of the benchmark: `tsx placement/gc-probe.ts [rounds] [--reconcile-only]` from bench/ (add `--trace-gc`
 // before the file for V8's own lines, the probe's "pass N" lines falling between them).
 import { PerformanceObserver, constants } from "node:perf_hooks";
 import { loadavg } from "node:os";
@@ -20,6 +20,8 @@ interface Collection {
 interface Pass {
   wallMs: number;
   cpuMs: number;
+  /** What the pass allocated, where no collection ran inside it (less what one freed, if one did). */
+  grownMb: number;
   startMs: number;
   endMs: number;
 }
@@ -39,14 +41,17 @@ new PerformanceObserver((list) => {
 /** The full pass as run.ts times it (timeMs settles the young generation first), with its CPU. */
 function timedFullPass(reconcile: ReconcilePrepared): Pass {
   let cpuMs = 0;
+  let grownMb = 0;
   const wallMs = timeMs(() => {
+    const heapBefore = process.memoryUsage().heapUsed;
     const cpu = process.cpuUsage();
     fullPass(reconcile.scenario);
     const used = process.cpuUsage(cpu);
     cpuMs = (used.user + used.system) / 1_000;
+    grownMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
   });
   const endMs = performance.now();
-  return { wallMs, cpuMs, startMs: endMs - wallMs, endMs };
+  return { wallMs, cpuMs, grownMb, startMs: endMs - wallMs, endMs };
 }
 
 function describe(pass: Pass, previousEndMs: number): string {
@@ -55,10 +60,13 @@ function describe(pass: Pass, previousEndMs: number): string {
     (c) => c.isMajor && c.startMs >= previousEndMs && c.startMs < pass.startMs,
   );
   const gcMs = inside.reduce((sum, c) => sum + c.durationMs, 0);
-  return `wall ${pass.wallMs.toFixed(1)} ms, CPU ${pass.cpuMs.toFixed(1)} ms, ${inside.length} collections inside (${gcMs.toFixed(1)} ms)${majorBefore ? ", after a full collection" : ""}`;
+  return `wall ${pass.wallMs.toFixed(1)} ms, CPU ${pass.cpuMs.toFixed(1)} ms, heap grown ${pass.grownMb.toFixed(1)} MB, ${inside.length} collections inside (${gcMs.toFixed(1)} ms)${majorBefore ? ", after a full collection" : ""}`;
 }
 
 const rounds = Number(process.argv[2] ?? 21);
+// Without the placement-only passes (placeReplicas at every size): whether they change the
+// reconcile pass by running the same search code on other shapes.
+const isReconcileOnly = process.argv.includes("--reconcile-only");
 const loadStart = loadavg()[0] ?? 0;
 const scenarios = [100, 500, 2_000, 10_000].map((gpuNodes) => buildScenario(gpuNodes));
 const prepared = scenarios.map((scenario) => prepare(scenario));
@@ -68,7 +76,7 @@ const largest = prepareReconcile(largestScenario);
 const server = prepareServerNodes(largestScenario);
 const passes: Pass[] = [];
 for (let round = 0; round < rounds; round += 1) {
-  for (const each of prepared) sample(each);
+  if (!isReconcileOnly) for (const each of prepared) sample(each);
   sampleReconcile(base);
   // sampleReconcile(largest), its full pass taken apart.
   const pass = timedFullPass(largest);
