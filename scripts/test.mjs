@@ -171,7 +171,7 @@ await stepTogether("types, lint and format", [
   },
   {
     title: "format",
-    args: ["exec", "prettier", "--check", "--log-level", "warn", "**/*.{ts,tsx,mjs,js,css}"],
+    args: ["exec", "prettier", "--check", "--log-level", "warn", "**/*.{ts,tsx,mjs,js,css,md}"],
   },
 ]);
 

@@ -264,7 +264,7 @@ async function main(): Promise<number> {
     };
     writeFileSync(
       DOCS,
-      withBenchSection("agents", readFileSync(DOCS, "utf8"), agentsSection(results, info)),
+      await withBenchSection("agents", readFileSync(DOCS, "utf8"), agentsSection(results, info)),
     );
     log(`wrote ${DOCS}`);
   }

@@ -189,7 +189,7 @@ async function main(): Promise<number> {
       const existing = existsSync(DOCS) ? readFileSync(DOCS, "utf8") : undefined;
       writeFileSync(
         DOCS,
-        withBenchSection(
+        await withBenchSection(
           "console",
           existing,
           consoleSection(results, answers, direct, together, info),

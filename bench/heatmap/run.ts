@@ -188,7 +188,7 @@ async function main(): Promise<number> {
       const existing = existsSync(DOCS) ? readFileSync(DOCS, "utf8") : undefined;
       writeFileSync(
         DOCS,
-        withBenchSection("heatmap", existing, heatmapSection(scenarios, hovers, info)),
+        await withBenchSection("heatmap", existing, heatmapSection(scenarios, hovers, info)),
       );
       console.error(`heatmap bench: wrote ${DOCS}`);
     }

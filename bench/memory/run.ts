@@ -265,7 +265,7 @@ async function main(): Promise<number> {
     return 1;
   }
   if (!values.smoke && !values["no-write"]) {
-    writeFileSync(DOCS, withBenchSection("memory", readFileSync(DOCS, "utf8"), section));
+    writeFileSync(DOCS, await withBenchSection("memory", readFileSync(DOCS, "utf8"), section));
     log(`wrote ${DOCS}`);
   }
   return 0;

@@ -184,7 +184,7 @@ async function main(): Promise<number> {
       { measurements, reconciled, server, persisted },
       { ...info, machine },
     );
-    writeFileSync(DOCS, withBenchSection("placement", existing, section));
+    writeFileSync(DOCS, await withBenchSection("placement", existing, section));
     console.error(`placement bench: wrote ${DOCS}`);
   }
   return 0;

@@ -122,7 +122,7 @@ async function main(): Promise<number> {
     const existing = existsSync(DOCS) ? readFileSync(DOCS, "utf8") : undefined;
     writeFileSync(
       DOCS,
-      withBenchSection("release", existing, releaseSection(measured, { ...info, ...built })),
+      await withBenchSection("release", existing, releaseSection(measured, { ...info, ...built })),
     );
     console.error(`release bench: wrote ${DOCS}`);
   }

@@ -362,7 +362,7 @@ async function main(): Promise<number> {
   if (!values.smoke && !values.quick && !values["no-write"]) {
     writeFileSync(
       DOCS,
-      withBenchSection("router", readFileSync(DOCS, "utf8"), routerSection(results, info)),
+      await withBenchSection("router", readFileSync(DOCS, "utf8"), routerSection(results, info)),
     );
     console.error(`router bench: wrote ${DOCS}`);
   }
