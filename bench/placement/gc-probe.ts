@@ -67,6 +67,11 @@ const rounds = Number(process.argv[2] ?? 21);
 // Without the placement-only passes (placeReplicas at every size): whether they change the
 // reconcile pass by running the same search code on other shapes.
 const isReconcileOnly = process.argv.includes("--reconcile-only");
+// Without the 2,000-node reconcile passes, the no-change pass or the server's node records between
+// the timed passes.
+const withoutBase = process.argv.includes("--no-base");
+const withoutNoChange = process.argv.includes("--no-no-change");
+const withoutServer = process.argv.includes("--no-server");
 const loadStart = loadavg()[0] ?? 0;
 const scenarios = [100, 500, 2_000, 10_000].map((gpuNodes) => buildScenario(gpuNodes));
 const prepared = scenarios.map((scenario) => prepare(scenario));
@@ -77,11 +82,11 @@ const server = prepareServerNodes(largestScenario);
 const passes: Pass[] = [];
 for (let round = 0; round < rounds; round += 1) {
   if (!isReconcileOnly) for (const each of prepared) sample(each);
-  sampleReconcile(base);
+  if (!withoutBase) sampleReconcile(base);
   // sampleReconcile(largest), its full pass taken apart.
   const pass = timedFullPass(largest);
-  timeMs(() => noChangePass(largest.scenario, largest.settled));
-  sampleServerNodes(server);
+  if (!withoutNoChange) timeMs(() => noChangePass(largest.scenario, largest.settled));
+  if (!withoutServer) sampleServerNodes(server);
   passes.push(pass);
 }
 // The observer reports after the fact: let it catch up before the passes are described.
