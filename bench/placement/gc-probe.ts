@@ -2,8 +2,11 @@
 // the same rounds as run.ts (every size's placement passes, both reconcile sizes, the server's
 // node records), with every 10,000-node full pass printed with its wall and process CPU time, the
 // collections that started inside it and whether a full collection ran since the pass before.
-// Not part of the benchmark: `tsx placement/gc-probe.ts [rounds] [--reconcile-only]` from bench/ (add `--trace-gc`
-// before the file for V8's own lines, the probe's "pass N" lines falling between them).
+// Not part of the benchmark: `tsx placement/gc-probe.ts [rounds] [--reconcile-only] [--no-base]
+// [--no-no-change] [--no-server]` from bench/ (add `--trace-gc` before the file for V8's own
+// lines, the probe's "pass N" lines falling between them; `--max-semi-space-size=128
+// --min-semi-space-size=128` keeps collections out of the passes, so "heap grown" is what a pass
+// allocated).
 import { PerformanceObserver, constants } from "node:perf_hooks";
 import { loadavg } from "node:os";
 import { buildScenario, type Scenario } from "./fleet";
