@@ -88,7 +88,8 @@ async function main() {
     const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
     const cpuS = (Number(stat[11]) + Number(stat[12])) / 100;
-    const line = `${name}: CPU ${cpuS.toFixed(1)} s, RSS ${mib(sample.rssBytes)} MiB, heap used ${mib(sample.heapUsedBytes)}, heap total ${mib(sample.heapTotalBytes)}, external ${mib(sample.externalBytes)}; jemalloc ${/Allocated:.*$/m.exec(stats)?.[0] ?? "?"}; profile ${dumped ?? "none"}`;
+    const threads = /^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    const line = `${name}: CPU ${cpuS.toFixed(1)} s, ${threads ?? "?"} threads, RSS ${mib(sample.rssBytes)} MiB, heap used ${mib(sample.heapUsedBytes)}, heap total ${mib(sample.heapTotalBytes)}, external ${mib(sample.externalBytes)}; jemalloc ${/Allocated:.*$/m.exec(stats)?.[0] ?? "?"}; profile ${dumped ?? "none"}`;
     console.error(line);
     lines.push(line);
     writeFileSync(join(out, `${name}.smaps_rollup`), rollup);

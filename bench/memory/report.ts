@@ -24,6 +24,8 @@ export interface RunInfo {
   from: string;
   /** Whether each reading came after a forced full garbage collection. */
   gc: boolean;
+  /** Whether the stores ran at the same time, one bench process each, rather than in turn. */
+  sideBySide: boolean;
 }
 
 const P10_RSS_MIB = 300;
@@ -75,6 +77,13 @@ function barsTable(results: StoreResult[], info: Pick<RunInfo, "agents" | "keys"
   return lines.join("\n");
 }
 
+function commandLine(info: RunInfo): string {
+  const args = `--agents ${info.agents} --keys ${info.keys} --minutes ${info.minutes}${info.gc ? " --gc" : ""}`;
+  if (!info.sideBySide)
+    return `Command: \`${info.command} -- ${args}\` (\`--smoke --no-write\` is the quick check).`;
+  return `Commands, at the same time: \`${info.command} -- --stores postgres ${args} --no-write --results A.json\` and the same with \`--stores pglite\` and \`B.json\`; then \`${info.command} -- --combine A.json,B.json\` wrote this section.`;
+}
+
 export function memorySection(results: StoreResult[], info: RunInfo): string {
   return [
     "## Server memory at fleet size (P10)",
@@ -83,7 +92,10 @@ export function memorySection(results: StoreResult[], info: RunInfo): string {
       (info.from === "release"
         ? "a release (`scripts/release.mjs`, one esbuild bundle run by node)"
         : "the checkout (TypeScript compiled at start by tsx)") +
-      ", on each store in turn. Readings: at rest with no nodes; with the bench's simulated agents " +
+      (info.sideBySide
+        ? ", on both stores at the same time, each in a bench process of its own (the two shared the machine's cores). Readings:"
+        : ", on each store in turn. Readings:") +
+      " at rest with no nodes; with the bench's simulated agents " +
       "joined through the join route and heartbeating every 2 s (as in the agents bench); after " +
       "that many API keys were made and each used once on `/v1/models`; then once a minute while " +
       "the agents beat and a trickle of requests uses random keys. RSS is the node process's " +
@@ -101,6 +113,6 @@ export function memorySection(results: StoreResult[], info: RunInfo): string {
     barsTable(results, info),
     "",
     `Run ${info.date} on ${info.machine}; ${info.loadAtEnd} at the end.`,
-    `Command: \`${info.command} -- --agents ${info.agents} --keys ${info.keys} --minutes ${info.minutes}${info.gc ? " --gc" : ""}\` (\`--smoke --no-write\` is the quick check).`,
+    commandLine(info),
   ].join("\n");
 }

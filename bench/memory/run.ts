@@ -1,5 +1,6 @@
 // The memory benchmark (P10): `tsx memory/run.ts [--agents 2000] [--keys 10000] [--minutes 30]
-// [--stores pglite,postgres] [--from release|checkout] [--release DIR] [--gc] [--snapshots DIR] [--smoke] [--no-write]` starts a control
+// [--stores pglite,postgres] [--from release|checkout] [--release DIR] [--gc] [--snapshots DIR] [--smoke] [--no-write]
+// [--results FILE] [--combine FILE,FILE]` starts a control
 // plane on each store in turn and reads its memory at rest, with N simulated agents heartbeating,
 // then with K API keys each used once on /v1 (so the key lookup has seen them all), and then once a
 // minute while the agents keep beating and a trickle of requests uses the keys at random; it
@@ -9,7 +10,9 @@
 // server's inspector (opened on loopback for the bench only); `--snapshots DIR` also writes a heap
 // snapshot at each stage into DIR and, once the run is over, what heap-top.ts makes of each (a
 // .txt beside it). `--smoke` runs 20 agents, 200 keys and one minute, and fails only when a
-// reading is missing or an agent or key never worked.
+// reading is missing or an agent or key never worked. `--results FILE` also keeps what the run
+// found as JSON; `--combine A,B` writes one section from such files, for one store a process run
+// side by side (each run's own write would replace the other's).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
@@ -22,7 +25,7 @@ import { adminApi, HEARTBEAT_INTERVAL_MS, joinNodes, startLlmgw } from "../agent
 import { connectWithRetries } from "../agents/measure";
 import { SimAgent } from "../agents/sim-agent";
 import { buildRelease } from "../release/build";
-import { memorySection, type StoreResult } from "./report";
+import { memorySection, type RunInfo, type StoreResult } from "./report";
 import { readHeapSnapshot } from "./heap-graph";
 import { summarize, summaryText } from "./heap-top";
 import { Inspector, INSPECT_FLAG, INSPECTOR_LISTENING } from "./inspector";
@@ -163,9 +166,12 @@ async function measureStore(
         await sleep(50);
       }
       const stage = minute === options.minutes ? "4-after-trickle" : undefined;
-      minutes.push({ atMin: minute, sample: await read(stage) });
+      const sample = await read(stage);
+      minutes.push({ atMin: minute, sample });
+      // Each minute in the log as well: a run stopped before its end still leaves its readings.
+      const running = sample.rssBeforeGcBytes ?? sample.rssBytes;
       log(
-        `${store}: minute ${minute}: ${((minutes.at(-1)?.sample.rssBytes ?? 0) / 2 ** 20).toFixed(0)} MiB`,
+        `${store}: minute ${minute}: ${(sample.rssBytes / 2 ** 20).toFixed(0)} MiB, ${(running / 2 ** 20).toFixed(0)} as running, V8 heap used ${(sample.heapUsedBytes / 2 ** 20).toFixed(0)}`,
       );
     }
     const slopeMibPerMin = rssSlope(
@@ -191,21 +197,14 @@ function nodeNames(count: number): string[] {
   return Array.from({ length: count }, (_, at) => `mem-${String(at).padStart(5, "0")}`);
 }
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      agents: { type: "string", default: "2000" },
-      keys: { type: "string", default: "10000" },
-      minutes: { type: "string", default: "30" },
-      stores: { type: "string", default: "pglite,postgres" },
-      from: { type: "string", default: "release" },
-      release: { type: "string" },
-      smoke: { type: "boolean", default: false },
-      gc: { type: "boolean", default: false },
-      snapshots: { type: "string" },
-      "no-write": { type: "boolean", default: false },
-    },
-  });
+interface Outcome {
+  info: RunInfo;
+  results: StoreResult[];
+  problems: string[];
+}
+
+/** Measures each store named, one after the other, in this process. */
+async function measureAll(values: Values): Promise<Outcome> {
   const agents = values.smoke ? 20 : Number(values.agents);
   const keyCount = values.smoke ? 200 : Number(values.keys);
   const minutes = values.smoke ? 1 : Number(values.minutes);
@@ -247,21 +246,68 @@ async function main(): Promise<number> {
     writeFileSync(path.replace(/\.heapsnapshot$/, ".txt"), `${text}\n`);
     log(`${path}:\n${text}`);
   }
-  const info = {
-    command: COMMAND,
-    date: new Date().toISOString().slice(0, 10),
-    machine,
-    loadAtEnd: load(),
-    agents,
-    keys: keyCount,
-    minutes,
-    from: values.from,
-    gc,
+  const date = new Date().toISOString().slice(0, 10);
+  const info = { command: COMMAND, date, machine, loadAtEnd: load(), agents, keys: keyCount };
+  return {
+    info: { ...info, minutes, from: values.from, gc, sideBySide: false },
+    results,
+    problems,
   };
-  const section = memorySection(results, info);
+}
+
+/**
+ * Two bench processes, one store each, run side by side (`--results FILE` each); this joins what
+ * they wrote into one section: the load at the start as the first file read it, at the end as the
+ * last file read it (name them in the order the runs started and ended).
+ */
+function combine(files: string[]): Outcome {
+  const outcomes = files.map((file) => JSON.parse(readFileSync(file, "utf8")) as Outcome);
+  const [first, ...others] = outcomes;
+  if (!first) throw new Error("--combine takes the files that --results wrote, comma-separated");
+  const settings = (info: RunInfo) =>
+    JSON.stringify([info.agents, info.keys, info.minutes, info.from, info.gc]);
+  const differing = others.find((other) => settings(other.info) !== settings(first.info));
+  if (differing)
+    throw new Error(
+      `--combine: the runs' settings differ (agents, keys, minutes, from, gc): ${settings(first.info)} and ${settings(differing.info)}`,
+    );
+  const last = outcomes.at(-1) ?? first;
+  return {
+    info: { ...first.info, loadAtEnd: last.info.loadAtEnd, sideBySide: outcomes.length > 1 },
+    results: outcomes.flatMap((o) => o.results),
+    problems: outcomes.flatMap((o) => o.problems),
+  };
+}
+
+type Values = ReturnType<typeof parseOptions>;
+
+function parseOptions() {
+  return parseArgs({
+    options: {
+      agents: { type: "string", default: "2000" },
+      keys: { type: "string", default: "10000" },
+      minutes: { type: "string", default: "30" },
+      stores: { type: "string", default: "pglite,postgres" },
+      from: { type: "string", default: "release" },
+      release: { type: "string" },
+      smoke: { type: "boolean", default: false },
+      gc: { type: "boolean", default: false },
+      snapshots: { type: "string" },
+      results: { type: "string" },
+      combine: { type: "string" },
+      "no-write": { type: "boolean", default: false },
+    },
+  }).values;
+}
+
+async function main(): Promise<number> {
+  const values = parseOptions();
+  const outcome = values.combine ? combine(values.combine.split(",")) : await measureAll(values);
+  if (values.results) writeFileSync(values.results, `${JSON.stringify(outcome)}\n`);
+  const section = memorySection(outcome.results, outcome.info);
   console.log(section);
-  if (problems.length > 0) {
-    console.error(`memory bench: errors:\n  ${problems.slice(0, 20).join("\n  ")}`);
+  if (outcome.problems.length > 0) {
+    console.error(`memory bench: errors:\n  ${outcome.problems.slice(0, 20).join("\n  ")}`);
     return 1;
   }
   if (!values.smoke && !values["no-write"]) {
