@@ -62,6 +62,13 @@ function ensureSystemPackages() {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+// The environment every `pnpm` command of the run gets: no update notices, no Next telemetry.
+const PNPM_ENV = {
+  ...process.env,
+  npm_config_update_notifier: "false",
+  NEXT_TELEMETRY_DISABLED: "1",
+};
+
 function step(title, fn) {
   const started = Date.now();
   console.log(`\n=== ${title}`);
@@ -76,7 +83,7 @@ function runCaptured(args) {
     const child = spawn("npx", ["-y", PNPM_SPEC, ...args], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, npm_config_update_notifier: "false", NEXT_TELEMETRY_DISABLED: "1" },
+      env: PNPM_ENV,
     });
     const chunks = [];
     child.stdout.on("data", (chunk) => chunks.push(chunk));
@@ -135,7 +142,7 @@ function run(args, { allowFail = false } = {}) {
   const result = spawnSync("npx", ["-y", PNPM_SPEC, ...args], {
     cwd: ROOT,
     stdio: "inherit",
-    env: { ...process.env, npm_config_update_notifier: "false", NEXT_TELEMETRY_DISABLED: "1" },
+    env: PNPM_ENV,
   });
   if (result.status !== 0 && !allowFail) {
     console.error(`llmgw test: \`pnpm ${args.join(" ")}\` failed`);
