@@ -131,7 +131,6 @@ async function startServerOnce(
       LLMGW_AGENT_PORT: String(setup.agentPort),
       LLMGW_AGENT_BIND: "127.0.0.1",
       LLMGW_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      LLMGW_RESYNC_INTERVAL_MS: "500",
       ...(checksOff ? { LLMGW_GATEWAY_CHECKS: "off" } : {}),
     },
   });
