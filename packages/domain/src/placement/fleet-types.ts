@@ -52,6 +52,8 @@ export interface NodeUsage {
   spreadMarks: readonly DomainMark[];
   /** Another node of the same id came later in the input: `byId` finds that one, not this. */
   isShadowed: boolean;
+  /** The last nodesNearModel call that listed the node (see spread.ts); 0 before any. */
+  nearVisit: number;
 }
 
 /** A spread domain's mark: equal to NearModel.serial while it holds a replica of NearModel.model. */

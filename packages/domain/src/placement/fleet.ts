@@ -70,6 +70,7 @@ function indexNode(node: PlacementNode, position: number): NodeUsage {
     spreadCounts: NO_COUNTS,
     spreadMarks: NO_MARKS,
     isShadowed: false,
+    nearVisit: 0,
   };
 }
 
