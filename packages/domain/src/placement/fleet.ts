@@ -136,6 +136,7 @@ export function buildFleet(
     nodesByClass: new Map(),
     classes: new Map(),
     classesByNeed: new Map(),
+    classesByNeedRecord: new WeakMap(),
     classLists: new Map(),
     multiClassNodes: [],
     nodesBySource: new Map(),

@@ -44,14 +44,20 @@ export function classesFor(request: PlacementRequest, fleet: Fleet): readonly st
     return classes;
   }
   const need = request.gpu;
+  const seen = fleet.classesByNeedRecord.get(need);
+  if (seen) return seen;
   const key = `${need.min_memory_gb ?? "-"}/${need.min_compute_capability ?? "-"}`;
   const known = fleet.classesByNeed.get(key);
-  if (known) return known;
+  if (known) {
+    fleet.classesByNeedRecord.set(need, known);
+    return known;
+  }
   const classes = [...fleet.classes.entries()]
     .filter(([, info]) => meetsGpuNeed(need, info))
     .sort(([nameA, a], [nameB, b]) => a.memoryGb - b.memoryGb || nameA.localeCompare(nameB, "en"))
     .map(([name]) => name);
   fleet.classesByNeed.set(key, classes);
+  fleet.classesByNeedRecord.set(need, classes);
   return classes;
 }
 
