@@ -262,12 +262,25 @@ export const PREDICATES: readonly Predicate[] = [
   power,
 ];
 
-/** Whether the node can take the replica; what the search asks, with no reasons built. */
+/**
+ * Whether the node can take the replica; what the search asks, with no reasons built. PREDICATES'
+ * checks in PREDICATES' order, each called by name: one call through the list's entries met
+ * eleven functions, so V8 inlined none of them (keep the two in step).
+ */
 export function nodeFits(input: NodeCheck): boolean {
-  for (const predicate of PREDICATES) {
-    if (!predicate.passes(input)) return false;
-  }
-  return true;
+  return (
+    reachable.passes(input) &&
+    held.passes(input) &&
+    engine.passes(input) &&
+    role.passes(input) &&
+    selector.passes(input) &&
+    domain.passes(input) &&
+    cards.passes(input) &&
+    memory.passes(input) &&
+    cpu.passes(input) &&
+    disk.passes(input) &&
+    power.passes(input)
+  );
 }
 
 /** Every failing check, in order, with its reason. */
