@@ -20,7 +20,7 @@ import {
   type KeptList,
 } from "./kept-fits";
 import { cannotBeat, classOnNode, compareScores, SCORE_TERMS, scoreNode } from "./score";
-import { isNearModel, nodesNearModel } from "./spread";
+import { isNearModel, letGoNear, nodesNearModel } from "./spread";
 import type { PlacementPolicy, PlacementRequest } from "./types";
 
 export type { Fit } from "./kept-fits";
@@ -219,7 +219,7 @@ const SCRATCH: number[] = new Array<number>(SCORE_TERMS).fill(0);
  * nodes that lose to a tightly packed one cost no allocation and no predicate chain.
  */
 function weighEach(
-  nodes: readonly NodeUsage[],
+  nodes: readonly (NodeUsage | undefined)[],
   size: number,
   check: NodeCheck,
   fleet: Fleet,
@@ -310,7 +310,10 @@ export function keptFits(
   // are weighed only when too few fit; then both kinds, as either may beat the other.
   if (best.size < wanted) {
     const near = nodesNearModel(fleet, request.model);
-    if (near !== undefined) weighEach(near.nodes, near.size, check, fleet, ANY_NODE, best, scratch);
+    if (near !== undefined) {
+      weighEach(near.nodes, near.size, check, fleet, ANY_NODE, best, scratch);
+      letGoNear(near);
+    }
     const holding = fleet.nodesByModel.get(request.model) ?? NO_NODES;
     weighEach(holding, holding.length, check, fleet, NOT_NEAR, best, scratch);
   }

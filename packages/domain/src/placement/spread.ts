@@ -125,7 +125,8 @@ export function isNearModel(fleet: Fleet, usage: NodeUsage, model: string): bool
  * either lists or Sets was one that V8 could not specialise, which made a record per node read.
  */
 export interface NearNodes {
-  nodes: NodeUsage[];
+  /** The first `size` are the nodes; the slots after, emptied by letGoNear. */
+  nodes: (NodeUsage | undefined)[];
   size: number;
 }
 
@@ -155,6 +156,12 @@ export function nodesNearModel(fleet: Fleet, model: string): NearNodes | undefin
     }
   }
   return near;
+}
+
+/** Empties the list once read, so it keeps no fleet's records alive past the search. */
+export function letGoNear(near: NearNodes): void {
+  near.nodes.fill(undefined, 0, near.size);
+  near.size = 0;
 }
 
 /** "rack r12 already holds 1 replica of m" for each of the node's domains holding the model. */
