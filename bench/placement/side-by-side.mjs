@@ -5,7 +5,11 @@
 // every node's record was remade as heartbeats remake them), round by round, so both see the same
 // load. Prints the median process CPU time per pass (it moves far
 // less with other work than the wall clock), the median and best wall time, and the load average.
-// Not part of the benchmark: a tool for measuring a change on a shared machine.
+// Not part of the benchmark: a tool for measuring a change on a shared machine. `--mix` (after the
+// other arguments) also runs, before every round, what run.ts runs between its 10,000-node full
+// passes (the placement passes of every size and the 2,000-node reconcile passes), each module on
+// its own fleets: the code then sees every shape the bench shows it, as under run.ts, where a loop
+// that had seen lists and Sets alike made a record per node it read.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -13,7 +17,10 @@ import { join } from "node:path";
 import { build } from "esbuild";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const [ref = "HEAD", size = "10000", rounds = "7"] = process.argv.slice(2);
+const isMixed = process.argv.includes("--mix");
+const [ref = "HEAD", size = "10000", rounds = "7"] = process.argv
+  .slice(2)
+  .filter((arg) => arg !== "--mix");
 const work = mkdtempSync(join(tmpdir(), "placement-side-by-side-"));
 execFileSync("sh", [
   "-c",
@@ -26,7 +33,8 @@ async function bundle(name, root) {
   writeFileSync(
     entry,
     `export { buildScenario } from ${JSON.stringify(join(root, "bench", "placement", "fleet.ts"))};\n` +
-      `export { fullPass, noChangePass, prepareReconcile } from ${JSON.stringify(pass)};\n`,
+      `export { fullPass, noChangePass, prepareReconcile } from ${JSON.stringify(pass)};\n` +
+      `export { prepare, sample, sampleReconcile } from ${JSON.stringify(join(root, "bench", "placement", "measure.ts"))};\n`,
   );
   const outfile = join(work, `${name}.mjs`);
   await build({
@@ -49,6 +57,18 @@ const prepared = {};
 for (const [name, m] of Object.entries(modules)) {
   prepared[name] = m.prepareReconcile(m.buildScenario(Number(size)));
   if (prepared[name].problems.length > 0) throw new Error(`${name}: ${prepared[name].problems}`);
+}
+/** What run.ts runs between its 10,000-node full passes, for `--mix`, per module. */
+const between = {};
+for (const [name, m] of Object.entries(modules)) {
+  if (!isMixed) break;
+  const scenarios = [100, 500, 2_000, 10_000].map((gpuNodes) => m.buildScenario(gpuNodes));
+  const placements = scenarios.map((scenario) => m.prepare(scenario));
+  const base = m.prepareReconcile(scenarios[2]);
+  between[name] = () => {
+    for (const each of placements) m.sample(each);
+    m.sampleReconcile(base);
+  };
 }
 const samples = {};
 /**
@@ -85,12 +105,16 @@ const kinds = ["full", "no-change", "full, beat"];
 for (const kind of kinds) for (const name of ["before", "after"]) pass(name, kind);
 for (const key of Object.keys(samples)) samples[key] = [];
 const loadStart = loadavg()[0];
-for (let round = 0; round < Number(rounds); round += 1)
+for (let round = 0; round < Number(rounds); round += 1) {
+  for (const name of ["before", "after"]) between[name]?.();
   for (const kind of kinds)
     for (const name of round % 2 === 0 ? ["before", "after"] : ["after", "before"])
       pass(name, kind);
+}
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
-console.log(`${size} GPU nodes, ${rounds} rounds, ${ref} (before) vs the working tree (after)`);
+console.log(
+  `${size} GPU nodes, ${rounds} rounds${isMixed ? " (mixed)" : ""}, ${ref} (before) vs the working tree (after)`,
+);
 for (const [key, runs] of Object.entries(samples))
   console.log(
     `${key.padEnd(22)} CPU ms ${median(runs.map((r) => r[0]))

@@ -77,7 +77,10 @@ function takeIn(cache: FleetCache, kept: Fleet, nodes: readonly PlacementNode[])
   const before = cache.nodes;
   if (before === undefined || before.length !== nodes.length) return false;
   for (let at = 0; at < nodes.length; at += 1) {
-    const [was, now] = [before[at] as PlacementNode, nodes[at] as PlacementNode];
+    // Two reads, not a destructured pair: run once a pass, this loop is seldom optimised, and
+    // the pair was a list and an iterator per node.
+    const was = before[at] as PlacementNode;
+    const now = nodes[at] as PlacementNode;
     if (was !== now && !sameIndexedFields(was, now)) return false;
   }
   for (let at = 0; at < nodes.length; at += 1) {

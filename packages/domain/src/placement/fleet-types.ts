@@ -2,6 +2,7 @@
 // from them (Fleet), and the candidate lists ordered by score (CandidateIndexes). They live apart
 // from the code that builds and updates them so that fleet.ts, node-index.ts and sorted-nodes.ts
 // import them without importing each other in a circle.
+import type { GpuNeed } from "../catalog/gpu-need";
 import type { DomainCounts, DomainsByModel, DomainsNearModel } from "./domain-counts";
 import type { ModelCounts } from "./model-counts";
 import type { NodeRejection, PlacementNode, PlacementRequest } from "./types";
@@ -52,6 +53,8 @@ export interface NodeUsage {
   spreadMarks: readonly DomainMark[];
   /** Another node of the same id came later in the input: `byId` finds that one, not this. */
   isShadowed: boolean;
+  /** The last nodesNearModel call that listed the node (see spread.ts); 0 before any. */
+  nearVisit: number;
 }
 
 /** A spread domain's mark: equal to NearModel.serial while it holds a replica of NearModel.model. */
@@ -106,6 +109,11 @@ export interface Fleet {
   classes: Map<string, ClassInfo>;
   /** A need (memory/capability) → the classes meeting it, most fitting first; filled on use. */
   classesByNeed: Map<string, readonly string[]>;
+  /**
+   * The same lists by the need's own record, which a profile keeps from pass to pass: found
+   * without making the key, a string per search.
+   */
+  classesByNeedRecord: WeakMap<GpuNeed, readonly string[]>;
   /** A class named by a request → the one-class list placement reads; filled on use. */
   classLists: Map<string, readonly string[]>;
   /** Nodes with cards of more than one class; rare, so the search weighs each one on its own. */

@@ -70,6 +70,7 @@ function indexNode(node: PlacementNode, position: number): NodeUsage {
     spreadCounts: NO_COUNTS,
     spreadMarks: NO_MARKS,
     isShadowed: false,
+    nearVisit: 0,
   };
 }
 
@@ -135,6 +136,7 @@ export function buildFleet(
     nodesByClass: new Map(),
     classes: new Map(),
     classesByNeed: new Map(),
+    classesByNeedRecord: new WeakMap(),
     classLists: new Map(),
     multiClassNodes: [],
     nodesBySource: new Map(),

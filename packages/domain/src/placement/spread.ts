@@ -119,14 +119,49 @@ export function isNearModel(fleet: Fleet, usage: NodeUsage, model: string): bool
   return false;
 }
 
-/** Every node in a rack or PDU holding the model, each once; none when no domain holds it. */
-export function nodesNearModel(fleet: Fleet, model: string): Set<NodeUsage> | undefined {
+/**
+ * The nodes nodesNearModel found, in a list every call writes over (read it before the next
+ * call): a Set per search was a record, a table and an iterator per search, and a loop over
+ * either lists or Sets was one that V8 could not specialise, which made a record per node read.
+ */
+export interface NearNodes {
+  /** The first `size` are the nodes; the slots after, emptied by letGoNear. */
+  nodes: (NodeUsage | undefined)[];
+  size: number;
+}
+
+const NEAR: NearNodes = { nodes: [], size: 0 };
+/** Which call last listed a node: the node is listed once however many of its domains hold the model. */
+let nearVisit = 0;
+
+/**
+ * Every node in a rack or PDU holding the model, each once, in the order the domains and their
+ * nodes come (the order a Set built from them iterates); none when no domain holds it.
+ */
+export function nodesNearModel(fleet: Fleet, model: string): NearNodes | undefined {
   const kept = fleet.domainsByModel.get(model);
   if (!kept) return undefined;
-  const nodes = new Set<NodeUsage>();
-  for (let at = 0; at < kept.size; at += 1)
-    for (const usage of fleet.nodesByDomain.get(kept.domains[at] as string) ?? []) nodes.add(usage);
-  return nodes;
+  nearVisit += 1;
+  const near = NEAR;
+  near.size = 0;
+  for (let at = 0; at < kept.size; at += 1) {
+    const members = fleet.nodesByDomain.get(kept.domains[at] as string);
+    if (members === undefined) continue;
+    for (let each = 0; each < members.length; each += 1) {
+      const usage = members[each] as NodeUsage;
+      if (usage.nearVisit === nearVisit) continue;
+      usage.nearVisit = nearVisit;
+      near.nodes[near.size] = usage;
+      near.size += 1;
+    }
+  }
+  return near;
+}
+
+/** Empties the list once read, so it keeps no fleet's records alive past the search. */
+export function letGoNear(near: NearNodes): void {
+  near.nodes.fill(undefined, 0, near.size);
+  near.size = 0;
 }
 
 /** "rack r12 already holds 1 replica of m" for each of the node's domains holding the model. */

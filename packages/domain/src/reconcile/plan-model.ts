@@ -11,6 +11,19 @@ import type { DesiredModel, ModelHealth, ObservedReplica, ReconcileAction } from
 import { chooseStops, rolloutStep, surplusOrder } from "./rollout";
 
 const isLive = (replica: ObservedReplica) => replica.phase !== "stopped";
+const isFailed = (replica: ObservedReplica) => replica.phase === "failed";
+const isNotFailed = (replica: ObservedReplica) => replica.phase !== "failed";
+
+/**
+ * The replicas `keep` lets through; an empty list is handed back as it is. Every model of a full
+ * pass has none, and filtering them made a list (and often a closure) per step per model.
+ */
+function kept(
+  replicas: readonly ObservedReplica[],
+  keep: (replica: ObservedReplica) => boolean,
+): readonly ObservedReplica[] {
+  return replicas.length === 0 ? replicas : replicas.filter(keep);
+}
 
 function freshHealth(name: string, revision: number): ModelHealth {
   return { name, consecutiveFailures: 0, isParked: false, lastError: null, revision };
@@ -35,7 +48,7 @@ function planFailures(
     });
     current = freshHealth(name, model.revision);
   }
-  const failed = replicas.filter((replica) => replica.phase === "failed");
+  const failed = kept(replicas, isFailed);
   const threshold = state.input.policy.failuresToPark;
   for (const replica of failed) {
     const error = replica.message || "the engine failed to start";
@@ -208,7 +221,7 @@ function placementsWanted(
   desired: number,
   actions: ReconcileAction[],
 ): number {
-  if (!remaining.some((r) => r.modelRevision !== model.revision)) {
+  if (remaining.length === 0 || !remaining.some((r) => r.modelRevision !== model.revision)) {
     const room = model.definition.replicas.max - remaining.length;
     return Math.min(desired - remaining.length, room);
   }
@@ -239,7 +252,7 @@ export function planModel(
   actions: ReconcileAction[],
 ): void {
   const start = actions.length;
-  const live = replicas.filter(isLive);
+  const live = kept(replicas, isLive);
   if (!model) {
     for (const r of live)
       actions.push({
@@ -271,11 +284,7 @@ export function planModel(
     state,
     actions,
   );
-  const counting = dropLost(
-    live.filter((r) => r.phase !== "failed"),
-    state,
-    actions,
-  );
+  const counting = dropLost(kept(live, isNotFailed), state, actions);
   const desired = desiredReplicas(model, state.input.nowMs, state.input.policy.onDemandIdleMs);
   // Made at the first draining replica: most models have none.
   let drains: Map<ObservedReplica, string> | undefined;
@@ -287,7 +296,10 @@ export function planModel(
   for (const [r, reason] of stops)
     actions.push({ kind: "stop", model: name, replicaId: r.id, nodeId: r.nodeId, reason });
   // Draining replicas not yet stopped serve on, outside the count and the max, until replaced.
-  const remaining = counting.filter((r) => !stops.has(r) && drains?.has(r) !== true);
+  const remaining =
+    counting.length === 0
+      ? counting
+      : counting.filter((r) => !stops.has(r) && drains?.has(r) !== true);
   if (current.isParked) return;
   const missing = placementsWanted(model, remaining, desired, actions);
   if (missing <= 0) return;
@@ -296,9 +308,12 @@ export function planModel(
   if (notBeforeMs !== null && state.input.nowMs < notBeforeMs) return;
   // What this pass stops no longer counts, so a rebuild at a limit is not refused by its predecessor.
   if (state.quota) noteStopped(state.quota, replicas, actions, start);
-  const outdated = remaining
-    .filter((r) => r.modelRevision !== model.revision)
-    .sort(surplusOrder(model.revision));
+  const outdated =
+    remaining.length === 0
+      ? remaining
+      : remaining
+          .filter((r) => r.modelRevision !== model.revision)
+          .sort(surplusOrder(model.revision));
   planPlacements(model, missing, state, actions, outdated);
   return;
 }

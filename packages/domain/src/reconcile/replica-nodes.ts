@@ -51,7 +51,9 @@ export function dropLost(
   replicas: readonly ObservedReplica[],
   state: PassState,
   actions: ReconcileAction[],
-): ObservedReplica[] {
+): readonly ObservedReplica[] {
+  // None to drop among none: handed back as it is, as every model of a full pass has none.
+  if (replicas.length === 0) return replicas;
   const { nowMs, policy } = state.input;
   const kept: ObservedReplica[] = [];
   for (const replica of replicas) {

@@ -39,7 +39,7 @@ const NO_STOPS: ReadonlyMap<ObservedReplica, string> = new Map();
 
 export function chooseStops(
   model: DesiredModel,
-  counting: ObservedReplica[],
+  counting: readonly ObservedReplica[],
   desired: number,
   drains: ReadonlyMap<ObservedReplica, string> = NO_DRAINS,
 ): ReadonlyMap<ObservedReplica, string> {
