@@ -13,8 +13,10 @@ const UNBATCHED_PATHS: ReadonlySet<string> = new Set([
   "auth.me",
   "nodes.list",
   "nodes.summary",
+  "nodes.page",
   "nodes.cards",
   "replicas.list",
+  "replicas.page",
   "replicas.cards",
 ]);
 
