@@ -117,6 +117,18 @@ describe("prefetchPageQueries", () => {
     ]);
   });
 
+  it("asks a node's log lines with the page's source and request id, beside the node", async () => {
+    const { asked, queryClient, trpc } = fakeConsole();
+    const logsPage = { pathname: "/nodes/n1/logs", search: "" };
+    await prefetchPageQueries(trpc, queryClient, logsPage);
+    await prefetchPageQueries(trpc, queryClient, { ...logsPage, search: "?source=r1&request=q9" });
+    expect(asked.filter((call) => call.path === "logs.get").map((call) => call.input)).toEqual([
+      { node: "n1", source: "agent", lines: 200 },
+      { node: "n1", source: "r1", lines: 200, requestId: "q9", everySource: true },
+    ]);
+    expect(asked.map((call) => call.path)).toContain("replicas.list");
+  });
+
   it("asks nothing ahead for a filtered events list, whose input it would guess wrong", async () => {
     const { asked, queryClient, trpc } = fakeConsole();
     await prefetchPageQueries(trpc, queryClient, {

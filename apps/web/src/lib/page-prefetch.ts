@@ -11,6 +11,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import type { TRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import type { DeskStore } from "./desk/desk-storage";
 import { lastPageOrLanding } from "./desk/last-page";
+import { logsInput } from "../components/logs/logs-options";
 import { openingNodesInput, openingReplicasInput, type DeskOf } from "./table-inputs";
 
 type Trpc = TRPCOptionsProxy<AppRouter>;
@@ -96,9 +97,11 @@ const PAGE_QUERIES: Readonly<Record<string, Prefetches>> = {
     qc.prefetchQuery(trpc.nodes.get.queryOptions({ id })),
     qc.prefetchQuery(trpc.nodes.history.queryOptions({ id })),
   ],
-  "/nodes/[id]/logs": (trpc, qc, { id }) => [
+  "/nodes/[id]/logs": (trpc, qc, { id, search }) => [
     qc.prefetchQuery(trpc.nodes.get.queryOptions({ id })),
     qc.prefetchQuery(trpc.replicas.list.queryOptions({ node: id })),
+    // The lines are the page's content: asked with the rest, not once the page has rendered.
+    qc.prefetchQuery(trpc.logs.get.queryOptions(logsInput(id, search))),
   ],
   "/replicas": (trpc, qc, { search, desk }) => [
     qc.prefetchQuery(trpc.models.list.queryOptions()),
