@@ -34,6 +34,7 @@ describe("openingPreloadUrls", () => {
     ["/replicas", ""],
     ["/replicas", "?model=qwen%2F7b%20chat"],
     ["/nodes/gpu%2F7/logs", ""],
+    ["/nodes/gpu-7/logs", "?source=r%2F1&request=q9"],
     ["/models", ""],
     ["/account", ""],
   ];

@@ -9,6 +9,7 @@
 import { TRPC_PATH } from "@llmgw/api/schemas";
 import { isConsolePath, pageRouteOf } from "./page-prefetch";
 import { openingNodesInput, openingReplicasInput } from "./table-inputs";
+import { logsInput } from "../components/logs/logs-options";
 import { travelsAlone } from "./trpc-links";
 
 interface OpeningCall {
@@ -30,7 +31,10 @@ function openingCalls(route: string, id: string, search: URLSearchParams): Openi
     case "/replicas":
       return [{ path: "replicas.page", input: openingReplicasInput(search, NO_DESK) }];
     case "/nodes/[id]/logs":
-      return [{ path: "replicas.list", input: { node: id } }];
+      return [
+        { path: "replicas.list", input: { node: id } },
+        { path: "logs.get", input: logsInput(id, search) },
+      ];
     default:
       return [];
   }
