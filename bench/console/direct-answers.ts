@@ -6,12 +6,17 @@
 // together adds): which of the three holds a page's answers.
 import { ADMIN_PASSWORD } from "@llmgw/testing";
 
+/** The first window of a table the console asks the server to sort (as the pages open it). */
+const FIRST_WINDOW = { offset: 0, limit: 200 };
+
 /** The procedures whose answers grow with the fleet or that the slow pages wait for, with inputs. */
 const FLEET_PROCEDURES: ReadonlyArray<[procedure: string, input?: unknown]> = [
   ["nodes.summary"],
+  ["nodes.page", { filter: "", sort: { key: "name", direction: "asc" }, ...FIRST_WINDOW }],
   ["nodes.cards"],
   ["replicas.cards"],
   ["replicas.list", {}],
+  ["replicas.page", { sort: { key: "model", direction: "asc" }, ...FIRST_WINDOW }],
   ["facility.list"],
   ["status.get"],
   ["replicas.idle"],

@@ -83,7 +83,10 @@ export async function navigationTimeline(page: Page): Promise<string[]> {
   return Object.entries(marks).map(([what, ms]) => `${ms.toFixed(0).padStart(6)} ms  ${what}`);
 }
 
-/** The page's tRPC requests: start and end (response end) on the page's clock, and size. */
+/**
+ * The page's tRPC requests: start and end (response end) on the page's clock, size, and what
+ * started each (`link`: the document's preload header; `fetch`: the page's own code).
+ */
 export async function trpcTimeline(page: Page): Promise<string[]> {
   const entries = await page.evaluate(() =>
     performance
@@ -91,17 +94,22 @@ export async function trpcTimeline(page: Page): Promise<string[]> {
       .filter((entry) => entry.name.includes("/api/trpc/"))
       .map((entry) => {
         // Node's types lack the DOM's PerformanceResourceTiming: its fields, as Chromium gives them.
-        const resource = entry as unknown as { responseEnd: number; encodedBodySize: number };
+        const resource = entry as unknown as {
+          responseEnd: number;
+          encodedBodySize: number;
+          initiatorType: string;
+        };
         return {
           name: decodeURIComponent(new URL(entry.name).pathname.split("/api/trpc/")[1] ?? ""),
           startMs: entry.startTime,
           endMs: resource.responseEnd,
           bytes: resource.encodedBodySize,
+          initiator: resource.initiatorType,
         };
       }),
   );
   return entries.map(
     (e) =>
-      `${e.startMs.toFixed(0).padStart(6)} → ${e.endMs.toFixed(0).padStart(6)} ms  ${(e.bytes / 1024).toFixed(1).padStart(8)} KiB  ${e.name}`,
+      `${e.startMs.toFixed(0).padStart(6)} → ${e.endMs.toFixed(0).padStart(6)} ms  ${(e.bytes / 1024).toFixed(1).padStart(8)} KiB  ${e.name} (${e.initiator})`,
   );
 }

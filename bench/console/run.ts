@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
 import { launchChromium } from "../chromium";
 import { ADMIN_PASSWORD } from "@llmgw/testing";
 import { CARDS_PER_NODE, startConsoleFleet, type ConsoleFleet } from "./fleet";
@@ -20,6 +20,7 @@ import {
   togetherTable,
 } from "./direct-answers";
 import { navigationTimeline, startProfile, stopProfile, trpcTimeline } from "./profile";
+import { startTrace, stopTrace } from "./trace";
 import { installConsoleProbe, recordAnswers, timeNavigation } from "./measure";
 import { consolePages, type ConsolePage } from "./pages";
 import { answersTable, consoleSection, pagesTable, type PageResult } from "./report";
@@ -52,21 +53,31 @@ function urlOf(fleet: ConsoleFleet, route: string): string {
   return `${fleet.consoleUrl}${route.replace("[id]", nodeId)}`;
 }
 
+/** What to look into on a page's last load: its JavaScript profile, its Chromium trace. */
+interface Looks {
+  profile: boolean;
+  /** The browser to trace with, when the page is traced. */
+  trace: Browser | null;
+}
+
 /**
  * One warm-up load, then `loads` timed ones. "/" returns to the last page: /cluster is opened
- * first. With `profile`, the last load runs under the profiler and what it saw is printed.
+ * first. With `looks`, the last load runs under the profiler or the tracer and what it saw is printed.
  */
 async function measurePage(
   page: Page,
   fleet: ConsoleFleet,
   target: ConsolePage,
   loads: number,
-  profile: boolean,
+  looks: Looks,
 ) {
   const result: PageResult = { route: target.route, timings: [] };
   for (let i = -1; i < loads; i++) {
     if (target.route === "/") await page.goto(urlOf(fleet, "/cluster"));
-    const profiler = profile && i === loads - 1 ? await startProfile(page) : null;
+    const isLast = i === loads - 1;
+    const profiler = looks.profile && isLast ? await startProfile(page) : null;
+    const tracer = isLast ? looks.trace : null;
+    if (tracer) await startTrace(tracer, page);
     const timing = await timeNavigation(
       page,
       urlOf(fleet, target.route),
@@ -74,6 +85,10 @@ async function measurePage(
       CLICK[target.route],
     );
     if (i >= 0) result.timings.push(timing);
+    if (tracer) {
+      console.error(`console bench: trace of ${target.route} (${JSON.stringify(timing)})`);
+      for (const line of await stopTrace(tracer)) console.error(`  ${line}`);
+    }
     if (profiler) {
       const lines = [
         ...(await navigationTimeline(page)),
@@ -92,6 +107,7 @@ async function openPages(
   loads: number,
   only: readonly string[],
   profiled: readonly string[],
+  traced: readonly string[],
 ) {
   const pages = consolePages(WEB).filter((p) => only.length === 0 || only.includes(p.route));
   const browser = await launchChromium();
@@ -105,8 +121,11 @@ async function openPages(
     const load = loadavg()[0] ?? 0;
     const results: PageResult[] = [];
     for (const target of pages) {
-      const profile = profiled.includes(target.route);
-      const result = await measurePage(page, fleet, target, loads, profile).catch(
+      const looks = {
+        profile: profiled.includes(target.route),
+        trace: traced.includes(target.route) ? browser : null,
+      };
+      const result = await measurePage(page, fleet, target, loads, looks).catch(
         (error: unknown): PageResult => {
           const seen = errors.length > 0 ? ` (page errors: ${errors.join("; ")})` : "";
           const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
@@ -134,6 +153,7 @@ async function main(): Promise<number> {
       replicas: { type: "string" },
       pages: { type: "string" },
       profile: { type: "string" },
+      trace: { type: "string" },
     },
   });
   if (!existsSync(join(WEB, ".next", "BUILD_ID")))
@@ -148,13 +168,21 @@ async function main(): Promise<number> {
     only.length > 0 ||
     values.nodes !== undefined ||
     values.replicas !== undefined ||
-    values.profile !== undefined;
+    values.profile !== undefined ||
+    values.trace !== undefined;
   const startedMs = Date.now();
   const fleet = await startConsoleFleet(size, (line) => console.error(line));
   const fleetReadyS = (Date.now() - startedMs) / 1000;
   try {
     const profiled = values.profile?.split(",") ?? [];
-    const { results, answers, errors, load } = await openPages(fleet, size.loads, only, profiled);
+    const traced = values.trace?.split(",") ?? [];
+    const { results, answers, errors, load } = await openPages(
+      fleet,
+      size.loads,
+      only,
+      profiled,
+      traced,
+    );
     // The pages are what this run is for: a failure asking the server directly leaves them be.
     const direct = await timeDirectAnswers(fleet.apiUrl, fleet.consoleUrl).catch(
       (error: unknown) => {

@@ -66,7 +66,7 @@ for (const path of ["/nodes", "/cluster"])
     await page.goto(`${consoleUrl}${path}`);
     await expect(page).toHaveURL(`${consoleUrl}/sign-in?next=${encodeURIComponent(path)}`);
     await expect(page.getByTestId("signin-username")).toBeVisible();
-    const fleetCall = path === "/nodes" ? "nodes.summary" : "nodes.cards";
+    const fleetCall = path === "/nodes" ? "nodes.page" : "nodes.cards";
     await expect.poll(() => answers.map((answer) => answer.procedure)).toContain(fleetCall);
     // Every call of the console page was refused; the sign-in page's own (signIn.*) may answer.
     const answered = answers.filter((a) => a.status !== 401 && !a.procedure.includes("signIn."));

@@ -103,7 +103,9 @@ describe("a signed-in page's first calls, preloaded with the document", () => {
     const link = page("/replicas?model=m1", "llmgw_session=s").headers.get("link") ?? "";
     expect(link).toContain("</api/trpc/auth.me>; rel=preload; as=fetch; crossorigin");
     expect(link).toContain(
-      `</api/trpc/replicas.list?input=${encodeURIComponent('{"model":"m1"}')}>; rel=preload`,
+      `</api/trpc/replicas.page?input=${encodeURIComponent(
+        '{"model":"m1","sort":{"key":"model","direction":"asc"},"offset":0,"limit":200}',
+      )}>; rel=preload`,
     );
   });
 

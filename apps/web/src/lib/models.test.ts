@@ -7,7 +7,8 @@ import {
   parseDefinitionText,
   sortModels,
 } from "./models";
-import { REPLICA_SORT_DEFAULT, sortReplicasBy } from "./table-order";
+import { REPLICA_SORT_DEFAULT } from "./table-order";
+import { sortReplicasBy } from "@llmgw/api/schemas";
 
 function model(overrides: Partial<ModelView>): ModelView {
   return {

@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { gpuFixture, NARROW_PCIE_LINK, nodeSummaryFixture } from "./fixtures";
-import {
-  gpuCount,
-  isPcieDegraded,
-  labelPairs,
-  matchesFilter,
-  nodeWarnings,
-  osLabel,
-  sortNodes,
-} from "./nodes";
+import { gpuCount, matchesFilter, sortNodes } from "@llmgw/api/schemas";
+import { isPcieDegraded, labelPairs, nodeWarnings, osLabel } from "./nodes";
 
 describe("gpuCount", () => {
   it("counts the cards of every model", () => {

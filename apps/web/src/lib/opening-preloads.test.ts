@@ -34,6 +34,7 @@ describe("openingPreloadUrls", () => {
     ["/replicas", ""],
     ["/replicas", "?model=qwen%2F7b%20chat"],
     ["/nodes/gpu%2F7/logs", ""],
+    ["/nodes/gpu-7/logs", "?source=r%2F1&request=q9"],
     ["/models", ""],
     ["/account", ""],
   ];
@@ -51,7 +52,9 @@ describe("openingPreloadUrls", () => {
     ]);
     expect(openingPreloadUrls("/replicas", "?model=m1")).toEqual([
       "/api/trpc/auth.me",
-      `/api/trpc/replicas.list?input=${encodeURIComponent('{"model":"m1"}')}`,
+      `/api/trpc/replicas.page?input=${encodeURIComponent(
+        '{"model":"m1","sort":{"key":"model","direction":"asc"},"offset":0,"limit":200}',
+      )}`,
     ]);
   });
 
@@ -66,7 +69,9 @@ describe("openingPreloadHeader", () => {
   it("asks for CORS fetches with the cookie, as the page's own fetch is made", () => {
     expect(openingPreloadHeader("/nodes", "")).toBe(
       "</api/trpc/auth.me>; rel=preload; as=fetch; crossorigin, " +
-        "</api/trpc/nodes.summary>; rel=preload; as=fetch; crossorigin",
+        `</api/trpc/nodes.page?input=${encodeURIComponent(
+          '{"filter":"","sort":{"key":"name","direction":"asc"},"offset":0,"limit":200}',
+        )}>; rel=preload; as=fetch; crossorigin`,
     );
     expect(openingPreloadHeader("/sign-in", "")).toBeNull();
   });

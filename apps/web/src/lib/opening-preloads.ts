@@ -7,7 +7,9 @@
 // must be the very one the console's tRPC client builds for the page's input, or the browser
 // fetches twice: the tests compare them with the client's own requests.
 import { TRPC_PATH } from "@llmgw/api/schemas";
-import { isConsolePath, pageRouteOf, replicasInput } from "./page-prefetch";
+import { isConsolePath, pageRouteOf } from "./page-prefetch";
+import { openingNodesInput, openingReplicasInput } from "./table-inputs";
+import { logsInput } from "../components/logs/logs-options";
 import { travelsAlone } from "./trpc-links";
 
 interface OpeningCall {
@@ -15,21 +17,31 @@ interface OpeningCall {
   input?: unknown;
 }
 
-/** The page's opening calls that travel alone, with the inputs its components ask them with. */
+/**
+ * The page's opening calls that travel alone, with the inputs its components ask them with. A
+ * table's first window is asked with its default sort and filter (the server cannot read the
+ * person's desk): one who changed them has the page ask again, for a window of a few dozen KiB.
+ */
 function openingCalls(route: string, id: string, search: URLSearchParams): OpeningCall[] {
   switch (route) {
     case "/cluster":
       return [{ path: "nodes.cards" }, { path: "replicas.cards" }];
     case "/nodes":
-      return [{ path: "nodes.summary" }];
+      return [{ path: "nodes.page", input: openingNodesInput(NO_DESK) }];
     case "/replicas":
-      return [{ path: "replicas.list", input: replicasInput(search) }];
+      return [{ path: "replicas.page", input: openingReplicasInput(search, NO_DESK) }];
     case "/nodes/[id]/logs":
-      return [{ path: "replicas.list", input: { node: id } }];
+      return [
+        { path: "replicas.list", input: { node: id } },
+        { path: "logs.get", input: logsInput(id, search) },
+      ];
     default:
       return [];
   }
 }
+
+/** Nobody's desk: the tables' defaults. */
+const NO_DESK = { lastUserId: null };
 
 /** The URL tRPC's httpLink asks for a query called alone. */
 function queryUrl(call: OpeningCall): string {

@@ -17,6 +17,7 @@ import {
   startOpeningQueries,
   takeStartedAtLoad,
 } from "./page-prefetch";
+import { openingNodesInput, openingReplicasInput } from "./table-inputs";
 
 interface Asked {
   path: string;
@@ -87,9 +88,45 @@ describe("prefetchPageQueries", () => {
     expect(queryClient.getQueryState(trpc.nodes.get.queryKey({ id: "n 1" }))?.status).toBe(
       "success",
     );
-    expect(queryClient.getQueryState(trpc.replicas.list.queryKey({ model: "qwen" }))).toBeDefined();
+    const replicasInput = {
+      model: "qwen",
+      sort: { key: "model", direction: "asc" },
+      offset: 0,
+      limit: 200,
+    } as const;
+    expect(openingReplicasInput(new URLSearchParams("?model=qwen"))).toEqual(replicasInput);
+    expect(queryClient.getQueryState(trpc.replicas.page.queryKey(replicasInput))).toBeDefined();
     const eventsKey = trpc.events.list.infiniteQueryKey({ limit: EVENTS_PAGE_SIZE });
     expect(queryClient.getQueryState(eventsKey)?.status).toBe("success");
+  });
+
+  it("asks a table's first window with the sort and filter on the last person's desk", async () => {
+    const { asked, queryClient, trpc } = fakeConsole();
+    const store = mapStore({
+      [deskKey("u1", "table.replicas.sort")]: JSON.stringify({ direction: "desc", key: "node" }),
+      [deskKey("u1", "table.nodes.sort")]: JSON.stringify({ key: "nope", direction: "asc" }),
+      [deskKey("u1", "table.nodes.filter")]: JSON.stringify("h100"),
+    });
+    const desk = { lastUserId: "u1", store };
+    await prefetchPageQueries(trpc, queryClient, { pathname: "/replicas", search: "" }, desk);
+    await prefetchPageQueries(trpc, queryClient, { pathname: "/nodes", search: "" }, desk);
+    expect(asked.filter((call) => call.path.endsWith(".page")).map((call) => call.input)).toEqual([
+      { sort: { key: "node", direction: "desc" }, offset: 0, limit: 200 },
+      // A sort the table does not know falls back to its default; the filter is kept.
+      { filter: "h100", sort: { key: "name", direction: "asc" }, offset: 0, limit: 200 },
+    ]);
+  });
+
+  it("asks a node's log lines with the page's source and request id, beside the node", async () => {
+    const { asked, queryClient, trpc } = fakeConsole();
+    const logsPage = { pathname: "/nodes/n1/logs", search: "" };
+    await prefetchPageQueries(trpc, queryClient, logsPage);
+    await prefetchPageQueries(trpc, queryClient, { ...logsPage, search: "?source=r1&request=q9" });
+    expect(asked.filter((call) => call.path === "logs.get").map((call) => call.input)).toEqual([
+      { node: "n1", source: "agent", lines: 200 },
+      { node: "n1", source: "r1", lines: 200, requestId: "q9", everySource: true },
+    ]);
+    expect(asked.map((call) => call.path)).toContain("replicas.list");
   });
 
   it("asks nothing ahead for a filtered events list, whose input it would guess wrong", async () => {
@@ -124,7 +161,9 @@ describe("prefetchPageQueries", () => {
         search: "",
       }),
     ).resolves.toBeUndefined();
-    const state = signedOut.queryClient.getQueryState(signedOut.trpc.nodes.summary.queryKey());
+    const state = signedOut.queryClient.getQueryState(
+      signedOut.trpc.nodes.page.queryKey(openingNodesInput()),
+    );
     expect(state?.status).toBe("error");
     expect(isUnauthorized(state?.error)).toBe(true);
     expect(state?.data).toBeUndefined();
@@ -174,7 +213,7 @@ describe("startOpeningQueries", () => {
       { lastUserId: null },
     );
     // Asked synchronously: nothing waits for React to render.
-    expect(asked.map((call) => call.path).sort()).toEqual(["auth.me", "nodes.summary"]);
+    expect(asked.map((call) => call.path).sort()).toEqual(["auth.me", "nodes.page"]);
     const usage = fakeConsole();
     startOpeningQueries(
       usage.trpc,

@@ -11,6 +11,8 @@ import type { QueryClient } from "@tanstack/react-query";
 import type { TRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import type { DeskStore } from "./desk/desk-storage";
 import { lastPageOrLanding } from "./desk/last-page";
+import { logsInput } from "../components/logs/logs-options";
+import { openingNodesInput, openingReplicasInput, type DeskOf } from "./table-inputs";
 
 type Trpc = TRPCOptionsProxy<AppRouter>;
 
@@ -75,12 +77,8 @@ type Prefetches = (trpc: Trpc, queryClient: QueryClient, page: PageAddress) => P
 interface PageAddress {
   id: string;
   search: URLSearchParams;
-}
-
-/** The replicas list's input on a page whose URL may name a model (`?model=`). */
-export function replicasInput(search: URLSearchParams): { model?: string } {
-  const model = search.get("model") ?? "";
-  return model ? { model } : {};
+  /** Whose desk holds the tables' sort and filter; absent: the signed-in person's. */
+  desk?: DeskOf;
 }
 
 /** Each route's first queries, with the inputs its page component asks them with. */
@@ -92,18 +90,22 @@ const PAGE_QUERIES: Readonly<Record<string, Prefetches>> = {
     qc.prefetchQuery(trpc.status.get.queryOptions()),
     qc.prefetchQuery(trpc.replicas.idle.queryOptions()),
   ],
-  "/nodes": (trpc, qc) => [qc.prefetchQuery(trpc.nodes.summary.queryOptions())],
+  "/nodes": (trpc, qc, { desk }) => [
+    qc.prefetchQuery(trpc.nodes.page.queryOptions(openingNodesInput(desk))),
+  ],
   "/nodes/[id]": (trpc, qc, { id }) => [
     qc.prefetchQuery(trpc.nodes.get.queryOptions({ id })),
     qc.prefetchQuery(trpc.nodes.history.queryOptions({ id })),
   ],
-  "/nodes/[id]/logs": (trpc, qc, { id }) => [
+  "/nodes/[id]/logs": (trpc, qc, { id, search }) => [
     qc.prefetchQuery(trpc.nodes.get.queryOptions({ id })),
     qc.prefetchQuery(trpc.replicas.list.queryOptions({ node: id })),
+    // The lines are the page's content: asked with the rest, not once the page has rendered.
+    qc.prefetchQuery(trpc.logs.get.queryOptions(logsInput(id, search))),
   ],
-  "/replicas": (trpc, qc, { search }) => [
+  "/replicas": (trpc, qc, { search, desk }) => [
     qc.prefetchQuery(trpc.models.list.queryOptions()),
-    qc.prefetchQuery(trpc.replicas.list.queryOptions(replicasInput(search))),
+    qc.prefetchQuery(trpc.replicas.page.queryOptions(openingReplicasInput(search, desk))),
   ],
   "/models": (trpc, qc) => [qc.prefetchQuery(trpc.models.list.queryOptions())],
   "/events": (trpc, qc, { search }) => [
@@ -163,11 +165,12 @@ export function prefetchPageQueries(
   trpc: Trpc,
   queryClient: QueryClient,
   url: PageUrl,
+  desk?: DeskOf,
 ): Promise<void> {
   const page = pageRouteOf(url.pathname);
   const prefetches = page ? PAGE_QUERIES[page.route] : undefined;
   if (!page || !prefetches) return Promise.resolve();
-  const address = { id: page.id ?? "", search: new URLSearchParams(url.search) };
+  const address = { id: page.id ?? "", search: new URLSearchParams(url.search), desk };
   return Promise.all(prefetches(trpc, queryClient, address)).then(() => undefined);
 }
 
@@ -188,7 +191,7 @@ export function startOpeningQueries(
   if (!isConsolePath(url.pathname)) return;
   startedAtLoad.add(queryClient);
   void queryClient.prefetchQuery(trpc.auth.me.queryOptions());
-  void prefetchPageQueries(trpc, queryClient, pageToPrefetch(url, desk));
+  void prefetchPageQueries(trpc, queryClient, pageToPrefetch(url, desk), desk);
 }
 
 /**

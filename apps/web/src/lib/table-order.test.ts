@@ -1,13 +1,8 @@
 import type { ModelView, ReplicaView } from "@llmgw/api";
 import { describe, expect, it } from "vitest";
 import { isSortKey as isNodeSortKey } from "./nodes";
-import {
-  isModelSortKey,
-  isReplicaSortKey,
-  matchesModelFilter,
-  sortModelsBy,
-  sortReplicasBy,
-} from "./table-order";
+import { isModelSortKey, isReplicaSortKey, matchesModelFilter, sortModelsBy } from "./table-order";
+import { sortReplicasBy } from "@llmgw/api/schemas";
 
 function model(overrides: Partial<ModelView>): ModelView {
   return {

@@ -1,6 +1,6 @@
 // How the models and replicas tables order and filter their rows: the columns each sorts by, and
 // the models table's text filter. Both are kept on the person's desk (see use-desk-state.ts).
-import type { ModelView, ReplicaView } from "@llmgw/api";
+import type { ModelView } from "@llmgw/api";
 import { definitionEngines } from "./models";
 import { sortRowsBy, type SortState } from "./sort";
 
@@ -36,30 +36,6 @@ export function matchesModelFilter(model: ModelView, filter: string): boolean {
   return words.every((word) => text.includes(word));
 }
 
-const REPLICA_SORT_VALUES = {
-  model: (replica: ReplicaView) => replica.model,
-  node: (replica: ReplicaView) => replica.nodeName,
-  engine: (replica: ReplicaView) => replica.engine,
-  phase: (replica: ReplicaView) => replica.phase,
-  phaseChanged: (replica: ReplicaView) => Date.parse(replica.phaseChangedAt),
-  lastUsed: (replica: ReplicaView) => (replica.lastUsedAt ? Date.parse(replica.lastUsedAt) : 0),
-} satisfies Record<string, (replica: ReplicaView) => string | number>;
-
-export type ReplicaSortKey = keyof typeof REPLICA_SORT_VALUES;
-/** By model, then node, then id: stable while phases change under the rows. */
-export const REPLICA_SORT_DEFAULT: SortState<ReplicaSortKey> = { key: "model", direction: "asc" };
-
-export function isReplicaSortKey(value: unknown): value is ReplicaSortKey {
-  return typeof value === "string" && Object.hasOwn(REPLICA_SORT_VALUES, value);
-}
-
-export function sortReplicasBy(
-  replicas: readonly ReplicaView[],
-  sort: SortState<ReplicaSortKey>,
-): ReplicaView[] {
-  return sortRowsBy(replicas, sort, REPLICA_SORT_VALUES, [
-    (replica) => replica.model,
-    (replica) => replica.nodeName,
-    (replica) => replica.id,
-  ]);
-}
+// The replicas table's order is the API's: the server sorts the window the page asks for
+// (`replicas.page`) as the page would.
+export { isReplicaSortKey, REPLICA_SORT_DEFAULT, type ReplicaSortKey } from "@llmgw/api/schemas";

@@ -13,9 +13,14 @@ const UNBATCHED_PATHS: ReadonlySet<string> = new Set([
   "auth.me",
   "nodes.list",
   "nodes.summary",
+  "nodes.page",
   "nodes.cards",
   "replicas.list",
+  "replicas.page",
   "replicas.cards",
+  // A node's log lines are its logs page's content: they travel alone, so the page's document
+  // can preload them (opening-preloads.ts) and no batch waits on the agent's read.
+  "logs.get",
 ]);
 
 export function travelsAlone(path: string): boolean {

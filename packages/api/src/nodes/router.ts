@@ -8,6 +8,7 @@ import {
   removedNodeSchema,
 } from "./schemas";
 import { fleetCardsSchema, nodeSummarySchema } from "./summary";
+import { nodesPageInputSchema, nodesPageOf, nodesPageSchema } from "./table";
 import { nodeCordonInputSchema } from "../facility/schemas";
 import { adminProcedure, authedProcedure, listQuery, router } from "../trpc";
 
@@ -17,6 +18,12 @@ export const nodesRouter = router({
 
   /** A summary per node: what the nodes table shows (P9: a tenth of `list` at 2,000 nodes). */
   summary: listQuery(nodeSummarySchema, (services) => services.nodes.summaries()),
+
+  /** A window of the summaries, filtered and sorted on the server: the console's nodes table. */
+  page: authedProcedure
+    .input(nodesPageInputSchema)
+    .output(nodesPageSchema)
+    .query(async ({ ctx, input }) => nodesPageOf(await ctx.services.nodes.summaries(), input)),
 
   /** Every card's figures as columns, for the heatmap. */
   cards: authedProcedure.output(fleetCardsSchema).query(({ ctx }) => ctx.services.nodes.cards()),

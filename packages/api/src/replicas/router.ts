@@ -8,6 +8,7 @@ import {
   replicaViewSchema,
 } from "./schemas";
 import { replicaCardsSchema } from "./cards";
+import { replicasPageInputSchema, replicasPageOf, replicasPageSchema } from "./table";
 import { adminProcedure, authedProcedure, router } from "../trpc";
 
 export const replicasRouter = router({
@@ -15,6 +16,16 @@ export const replicasRouter = router({
     .input(replicasListInputSchema)
     .output(z.array(replicaViewSchema))
     .query(({ ctx, input }) => ctx.services.replicas.list(input)),
+  /** A window of the list, sorted (and of one model) on the server: the console's replicas table. */
+  page: authedProcedure
+    .input(replicasPageInputSchema)
+    .output(replicasPageSchema)
+    .query(async ({ ctx, input }) =>
+      replicasPageOf(
+        await ctx.services.replicas.list(input.model === undefined ? {} : { model: input.model }),
+        input,
+      ),
+    ),
   /** Which replica holds which card, for the heatmap's tooltips: a light form of `list`. */
   cards: authedProcedure
     .output(replicaCardsSchema)

@@ -109,9 +109,17 @@ export function ClusterPage() {
   const data = useClusterData();
   const nodes = data.nodes.data;
   const cells = useMemo(() => fleetCells(nodes ?? EMPTY_FLEET), [nodes]);
-  const ownership = useMemo(() => {
-    const owners = new Map((data.models.data ?? []).map((model) => [model.name, model.owner]));
-    return cardOwnership(data.replicas.data, owners);
+  // Who holds each card is read only by a tooltip: the map (16,000 cards at P9's size) is built
+  // on the first hover after its answers change, not while the page is opening.
+  const ownershipOf = useMemo(() => {
+    let byCard: ReturnType<typeof cardOwnership> | null = null;
+    return (key: string) => {
+      if (!byCard) {
+        const models = data.models.data ?? [];
+        byCard = cardOwnership(data.replicas.data, new Map(models.map((m) => [m.name, m.owner])));
+      }
+      return byCard.get(key);
+    };
   }, [data.replicas.data, data.models.data]);
   const onMetric = useCallback((next: HeatmapMetric) => {
     setMetric(next);
@@ -126,9 +134,9 @@ export function ClusterPage() {
       const nodeIndex = cells.nodeOfCell[cell];
       const node = nodeIndex === undefined ? undefined : cells.nodes[nodeIndex];
       const key = cardKey(node?.id ?? "", cells.cardOfCell[cell] ?? -1);
-      return <CellTooltip cells={cells} cell={cell} ownership={ownership.get(key)} />;
+      return <CellTooltip cells={cells} cell={cell} ownership={ownershipOf(key)} />;
     },
-    [cells, ownership],
+    [cells, ownershipOf],
   );
   const cardCount = cells.nodeOfCell.length;
   const simulatedCount = cells.nodes.filter((node) => node.simulated).length;

@@ -13,7 +13,7 @@ import { formatDateTime } from "../../lib/format";
 import { countMatches, splitMatches } from "../../lib/highlight";
 import { useTRPC } from "../../trpc/react";
 import { ErrorPanel } from "../error-panel";
-import { AGENT_SOURCE } from "./logs-options";
+import { AGENT_SOURCE, LOG_LINES_DEFAULT, logsInput } from "./logs-options";
 import { OpenInWindowButton } from "../ui/open-in-window-button";
 import { LogsToolbar } from "./logs-toolbar";
 import { RequestSearch } from "./request-search";
@@ -73,9 +73,10 @@ export function LogsPage({ nodeId }: { nodeId: string }) {
   const { t, i18n } = useTranslation("logs");
   const { t: tc } = useTranslation();
   const trpc = useTRPC();
+  const searchParams = useSearchParams();
   const [source, setSource] = useParam("source", AGENT_SOURCE);
   const [requestId, setRequestId] = useParam("request", "");
-  const [lineCount, setLineCount] = useState<number>(200);
+  const [lineCount, setLineCount] = useState<number>(LOG_LINES_DEFAULT);
   const [isFollowing, setFollowing] = useState(true);
   const [search, setSearch] = useState("");
   const [copyState, setCopyState] = useState<"idle" | "copied" | "failed">("idle");
@@ -84,16 +85,11 @@ export function LogsPage({ nodeId }: { nodeId: string }) {
     trpc.replicas.list.queryOptions({ node: nodeId }, { staleTime: 5_000 }),
   );
   const logs = useQuery(
-    trpc.logs.get.queryOptions(
-      requestId === ""
-        ? { node: nodeId, source, lines: lineCount }
-        : { node: nodeId, source, lines: lineCount, requestId, everySource: true },
-      {
-        refetchInterval: isFollowing ? LOGS_FOLLOW_INTERVAL_MS : false,
-        placeholderData: keepPreviousData,
-        retry: false,
-      },
-    ),
+    trpc.logs.get.queryOptions(logsInput(nodeId, searchParams, lineCount), {
+      refetchInterval: isFollowing ? LOGS_FOLLOW_INTERVAL_MS : false,
+      placeholderData: keepPreviousData,
+      retry: false,
+    }),
   );
   const lines = useMemo(() => {
     const data = logs.data;

@@ -23,6 +23,7 @@ function render(language: Language, hiddenIds: string[] = []): string {
   const i18n = createI18n(language);
   const table = createElement(NodesTable, {
     nodes,
+    window: { total: nodes.length, offset: 0, onRange: () => undefined },
     sort: { key: "name", direction: "asc" },
     onSort: () => undefined,
     navigation: {

@@ -19,7 +19,7 @@ import {
   formatRelativeTime,
 } from "../../lib/format";
 import { labelPairs, nodeWarnings, type SortKey, type SortState } from "../../lib/nodes";
-import { DataGrid, type GridColumn, type RowAttributes } from "../ui/data-grid";
+import { DataGrid, type GridColumn, type RowAttributes, type RowWindow } from "../ui/data-grid";
 import type { ColumnChoice } from "../ui/column-chooser";
 import { openInWindowItem, RowMenu, type RowMenuItem } from "../ui/row-menu";
 import { LabelChips, SimulatedBadge, StateBadge } from "./node-badges";
@@ -183,7 +183,10 @@ const COLUMNS: Column[] = [
 ];
 
 interface NodesTableProps {
+  /** The rows of the window the server answered (filtered and sorted there). */
   nodes: NodeSummary[];
+  /** Where they fall among all the table's rows. */
+  window: RowWindow;
   sort: SortState;
   onSort(key: SortKey): void;
   navigation: RowNavigation;
@@ -193,7 +196,7 @@ interface NodesTableProps {
 }
 
 /** A fleet of thousands of nodes draws only the rows in view (P9); a row is about 27 px tall. */
-const NODE_ROWS_VIRTUAL = { rowHeightPx: 27 };
+const NODE_ROW_HEIGHT_PX = 27;
 
 function nodeRowProps(node: NodeSummary): RowAttributes {
   return { "data-testid": "node-row", "data-node-id": node.id, "data-node-name": node.name };
@@ -201,6 +204,7 @@ function nodeRowProps(node: NodeSummary): RowAttributes {
 
 export function NodesTable({
   nodes,
+  window: rowWindow,
   sort,
   onSort,
   navigation,
@@ -234,7 +238,7 @@ export function NodesTable({
       }}
       columnChoice={columnChoice}
       empty={empty}
-      virtualize={NODE_ROWS_VIRTUAL}
+      virtualize={{ rowHeightPx: NODE_ROW_HEIGHT_PX, window: rowWindow }}
     />
   );
 }

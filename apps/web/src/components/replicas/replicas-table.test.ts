@@ -37,6 +37,7 @@ function render(
       { i18n },
       createElement(ReplicasTable, {
         replicas,
+        window: { total: replicas.length, offset: 0, onRange: () => undefined },
         sorting: { sort: { key: "phase", direction: "asc" }, onSort: () => undefined },
         navigation,
         columnChoice,

@@ -13,7 +13,13 @@ import { useNow } from "../../hooks/use-now";
 import type { RowNavigation } from "../../hooks/use-row-navigation";
 import { ABSENT, formatNumber, formatPercent, upperForDisplay } from "../../lib/format";
 import type { ColumnChoice } from "../ui/column-chooser";
-import { DataGrid, DetailRow, type GridColumn, type RowAttributes } from "../ui/data-grid";
+import {
+  DataGrid,
+  DetailRow,
+  type GridColumn,
+  type RowAttributes,
+  type RowWindow,
+} from "../ui/data-grid";
 import { openInWindowItem, RowMenu } from "../ui/row-menu";
 import { momentColumn } from "../ui/moment-column";
 
@@ -214,16 +220,25 @@ export function replicaLogsPath(replica: Pick<ReplicaView, "id" | "nodeId">): st
 }
 
 interface ReplicasTableProps {
+  /** The rows of the window the server answered (sorted there). */
   replicas: ReplicaView[];
+  /** Where they fall among all the table's rows. */
+  window: RowWindow;
   sorting: { sort: SortState<ReplicaSortKey>; onSort(key: ReplicaSortKey): void };
   navigation: RowNavigation;
   columnChoice: ColumnChoice;
 }
 
 /** Thousands of replicas draw only the rows in view (P9); a row is about 27 px tall. */
-const REPLICA_ROWS_VIRTUAL = { rowHeightPx: 27 };
+const REPLICA_ROW_HEIGHT_PX = 27;
 
-export function ReplicasTable({ replicas, sorting, navigation, columnChoice }: ReplicasTableProps) {
+export function ReplicasTable({
+  replicas,
+  window: rowWindow,
+  sorting,
+  navigation,
+  columnChoice,
+}: ReplicasTableProps) {
   const { t } = useTranslation("replicas");
   return (
     <DataGrid
@@ -242,7 +257,7 @@ export function ReplicasTable({ replicas, sorting, navigation, columnChoice }: R
         onOpen: navigation.onOpen,
       }}
       columnChoice={columnChoice}
-      virtualize={REPLICA_ROWS_VIRTUAL}
+      virtualize={{ rowHeightPx: REPLICA_ROW_HEIGHT_PX, window: rowWindow }}
     />
   );
 }

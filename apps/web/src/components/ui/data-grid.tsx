@@ -71,9 +71,24 @@ export interface DataGridProps<Row, Key extends string = string> {
   /**
    * Draw only the rows near the viewport. The table's parent must be the box that scrolls (give it
    * a bounded height, as `.table-scroll-fill` does); `rowHeightPx` is a first guess at a row's height.
+   * With `window`, `rows` are only a window of the table, which the server sorts and filters.
    */
-  virtualize?: { rowHeightPx: number };
+  virtualize?: { rowHeightPx: number; window?: RowWindow };
 }
+
+/**
+ * A table the server sorts and windows (P9): `rows` are its rows from `offset` on, of `total` in
+ * all. The scrollbar spans every row; rows outside the window are drawn as empty rows of the
+ * same height until the page has asked for them, which `onRange` (the rows in view) tells it to.
+ */
+export interface RowWindow {
+  total: number;
+  offset: number;
+  onRange(first: number, last: number): void;
+}
+
+/** Keys of placeholder rows: never a row's own key (those are ids and names). */
+const PLACEHOLDER_KEY = "\u0000placeholder:";
 
 function classNames(...names: (string | false | undefined)[]): string | undefined {
   return [...new Set(names.filter(Boolean))].join(" ") || undefined;
@@ -189,6 +204,10 @@ export function DataGrid<Row, Key extends string = string>(allProps: DataGridPro
     );
   };
   const { rows, virtualize, selection } = props;
+  const rowWindow = virtualize?.window;
+  const offset = rowWindow?.offset ?? 0;
+  const rowCount = rowWindow?.total ?? rows.length;
+  const rowAt = (index: number): Row | undefined => rows[index - offset];
   return (
     <>
       {choice ? (
@@ -213,23 +232,67 @@ export function DataGrid<Row, Key extends string = string>(allProps: DataGridPro
           {virtualize ? (
             <VirtualBody
               table={table}
-              count={rows.length}
+              count={rowCount}
               rowHeightPx={virtualize.rowHeightPx}
               columnCount={props.columns.length}
               selectedKey={selection?.selectedKey ?? null}
-              indexOfKey={(key) => rows.findIndex((row) => props.rowKey(row) === key)}
-              rowKey={(index) => props.rowKey(must(rows[index], "a virtual row"))}
-              renderRow={(index, measureRef) =>
-                renderRow(must(rows[index], "a virtual row"), { index, measureRef })
-              }
+              indexOfKey={(key) => {
+                const at = rows.findIndex((row) => props.rowKey(row) === key);
+                return at < 0 ? -1 : at + offset;
+              }}
+              rowKey={(index) => {
+                const row = rowAt(index);
+                return row === undefined ? `${PLACEHOLDER_KEY}${index}` : props.rowKey(row);
+              }}
+              renderRow={(index, measureRef) => {
+                const row = rowWindow ? rowAt(index) : must(rows[index], "a virtual row");
+                return row === undefined ? (
+                  <PlaceholderRow
+                    key={`${PLACEHOLDER_KEY}${index}`}
+                    index={index}
+                    heightPx={virtualize.rowHeightPx}
+                    columnCount={props.columns.length}
+                    measureRef={measureRef}
+                  />
+                ) : (
+                  renderRow(row, { index, measureRef })
+                );
+              }}
+              onRange={rowWindow?.onRange}
             />
           ) : (
             rows.map((row) => renderRow(row))
           )}
         </tbody>
       </table>
-      {props.rows.length === 0 ? props.empty : null}
+      {rowCount === 0 ? props.empty : null}
     </>
+  );
+}
+
+/** Where a window's row is not fetched yet: an empty row of a row's height, kept in the layout. */
+function PlaceholderRow({
+  index,
+  heightPx,
+  columnCount,
+  measureRef,
+}: {
+  index: number;
+  heightPx: number;
+  columnCount: number;
+  measureRef(element: HTMLTableRowElement | null): void;
+}) {
+  return (
+    <tr
+      {...{ [ROW_INDEX_ATTRIBUTE]: index }}
+      ref={measureRef}
+      aria-busy="true"
+      className="grid-placeholder"
+      data-testid="grid-placeholder-row"
+      style={{ height: heightPx }}
+    >
+      <td colSpan={columnCount} />
+    </tr>
   );
 }
 

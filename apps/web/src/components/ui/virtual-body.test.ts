@@ -6,6 +6,7 @@ import { act, createElement, useState } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useRowKeyboard } from "../../hooks/use-row-keyboard";
+import { useTableWindow } from "../../hooks/use-table-window";
 import { DataGrid, type GridColumn } from "./data-grid";
 
 interface Item {
@@ -52,6 +53,31 @@ function Harness({ items }: { items: Item[] }) {
   });
 }
 
+/** Rows `loaded` of a table of ITEMS the server windows; with `follow`, it answers what is asked. */
+function WindowHarness({ follow, ranges }: { follow: boolean; ranges: number[][] }) {
+  const { range, onRange } = useTableWindow();
+  const offset = follow ? range.offset : 0;
+  const rows = ITEMS.slice(offset, offset + range.limit);
+  return createElement(DataGrid<Item>, {
+    columns: COLUMNS,
+    rows,
+    rowKey: (item) => item.id,
+    rowProps: (item) => ({ "data-testid": "row", "data-id": item.id }),
+    testId: "big-table",
+    virtualize: {
+      rowHeightPx: ROW_PX,
+      window: {
+        total: ITEMS.length,
+        offset,
+        onRange: (first, last) => {
+          ranges.push([first, last]);
+          onRange(first, last);
+        },
+      },
+    },
+  });
+}
+
 async function settle(): Promise<void> {
   // The virtualiser measures in effects and animation frames: let them run.
   for (let i = 0; i < 5; i++)
@@ -60,7 +86,10 @@ async function settle(): Promise<void> {
     });
 }
 
-async function render(items: Item[]): Promise<void> {
+async function render(
+  items: Item[],
+  harness: ReturnType<typeof createElement> = createElement(Harness, { items }),
+): Promise<void> {
   container = document.createElement("div");
   document.body.append(container);
   box = document.createElement("div");
@@ -81,7 +110,7 @@ async function render(items: Item[]): Promise<void> {
   container.append(box);
   act(() => {
     root = createRoot(box);
-    root.render(createElement(Harness, { items }));
+    root.render(harness);
   });
   await settle();
 }
@@ -149,5 +178,39 @@ describe("DataGrid virtualize", () => {
     await render(ITEMS.slice(0, 5));
     expect(drawnIds()).toEqual(["r0", "r1", "r2", "r3", "r4"]);
     expect(box.querySelector("tr[data-spacer]")).toBeNull();
+  });
+
+  it("draws a window's rows where they fall among all the rows, and stand-ins elsewhere", async () => {
+    const ranges: number[][] = [];
+    await render(ITEMS, createElement(WindowHarness, { follow: false, ranges }));
+    expect(drawnIds()[0]).toBe("r0");
+    expect(ranges[0]?.[0]).toBe(0);
+    await act(async () => {
+      box.scrollTop = 1000 * ROW_PX;
+      box.dispatchEvent(new Event("scroll"));
+    });
+    await settle();
+    // The window still holds rows 0–199: rows in view are placeholders of a row's height.
+    expect(drawnIds()).toEqual([]);
+    const placeholders = box.querySelectorAll('[data-testid="grid-placeholder-row"]');
+    expect(placeholders.length).toBeGreaterThanOrEqual(10);
+    expect(placeholders[0]?.getAttribute("aria-busy")).toBe("true");
+    // The scrollbar spans every row; the range in view was told to the page.
+    const last = ranges.at(-1) ?? [];
+    expect(last[0]).toBeGreaterThan(950);
+    expect(last[1]).toBeLessThan(1050);
+  });
+
+  it("draws the rows in view once the page has asked for their window", async () => {
+    await render(ITEMS, createElement(WindowHarness, { follow: true, ranges: [] }));
+    await act(async () => {
+      box.scrollTop = 1000 * ROW_PX;
+      box.dispatchEvent(new Event("scroll"));
+    });
+    await settle();
+    const ids = drawnIds();
+    expect(ids).toContain("r1000");
+    expect(ids).not.toContain("r0");
+    expect(box.querySelectorAll('[data-testid="grid-placeholder-row"]')).toHaveLength(0);
   });
 });

@@ -31,6 +31,8 @@ interface VirtualBodyProps {
   rowKey(index: number): string;
   /** Renders row `index`; its first <tr> must carry `ref` and ROW_INDEX_ATTRIBUTE={index}. */
   renderRow(index: number, ref: (element: HTMLTableRowElement | null) => void): ReactNode;
+  /** Told the first and last index drawn (overscan included) whenever they change. */
+  onRange?(first: number, last: number): void;
 }
 
 /** Before the box is measured (server rendering, the first frame): a screenful of rows. */
@@ -108,6 +110,12 @@ export function VirtualBody(props: VirtualBodyProps) {
   const items = virtualizer.getVirtualItems();
   const first = items[0];
   const last = items.at(-1);
+  const onRange = useLatest(props.onRange);
+  const firstIndex = first?.index ?? 0;
+  const lastIndex = last?.index ?? -1;
+  useEffect(() => {
+    if (lastIndex >= firstIndex) onRange.current?.(firstIndex, lastIndex);
+  }, [firstIndex, lastIndex, onRange]);
   const before = first ? first.start - offsets.bodyTop : 0;
   const after = last ? virtualizer.getTotalSize() - (last.end - offsets.bodyTop) : 0;
   return (
