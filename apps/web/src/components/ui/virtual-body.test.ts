@@ -115,6 +115,15 @@ async function render(
   await settle();
 }
 
+/** Scrolls the box as a person would, to put row `row` at its top, and lets the table follow. */
+async function scrollToRow(row: number): Promise<void> {
+  await act(async () => {
+    box.scrollTop = row * ROW_PX;
+    box.dispatchEvent(new Event("scroll"));
+  });
+  await settle();
+}
+
 function drawnIds(): string[] {
   return [...box.querySelectorAll('[data-testid="row"]')].map(
     (row) => row.getAttribute("data-id") ?? "",
@@ -145,11 +154,7 @@ describe("DataGrid virtualize", () => {
 
   it("draws other rows when the box is scrolled", async () => {
     await render(ITEMS);
-    await act(async () => {
-      box.scrollTop = 1000 * ROW_PX;
-      box.dispatchEvent(new Event("scroll"));
-    });
-    await settle();
+    await scrollToRow(1000);
     const ids = drawnIds();
     expect(ids).toContain("r1000");
     expect(ids).not.toContain("r0");
@@ -185,11 +190,7 @@ describe("DataGrid virtualize", () => {
     await render(ITEMS, createElement(WindowHarness, { follow: false, ranges }));
     expect(drawnIds()[0]).toBe("r0");
     expect(ranges[0]?.[0]).toBe(0);
-    await act(async () => {
-      box.scrollTop = 1000 * ROW_PX;
-      box.dispatchEvent(new Event("scroll"));
-    });
-    await settle();
+    await scrollToRow(1000);
     // The window still holds rows 0–199: rows in view are placeholders of a row's height.
     expect(drawnIds()).toEqual([]);
     const placeholders = box.querySelectorAll('[data-testid="grid-placeholder-row"]');
@@ -203,11 +204,7 @@ describe("DataGrid virtualize", () => {
 
   it("draws the rows in view once the page has asked for their window", async () => {
     await render(ITEMS, createElement(WindowHarness, { follow: true, ranges: [] }));
-    await act(async () => {
-      box.scrollTop = 1000 * ROW_PX;
-      box.dispatchEvent(new Event("scroll"));
-    });
-    await settle();
+    await scrollToRow(1000);
     const ids = drawnIds();
     expect(ids).toContain("r1000");
     expect(ids).not.toContain("r0");
