@@ -7,6 +7,7 @@ import {
   sortRowsBy,
   windowInputShape,
   windowOf,
+  windowSchema,
   type SortState,
 } from "../tables/window";
 import { nodeSummarySchema, type NodeSummary } from "./summary";
@@ -107,13 +108,9 @@ export const nodesPageInputSchema = z.object({
 });
 export type NodesPageInput = z.infer<typeof nodesPageInputSchema>;
 
-export const nodesPageSchema = z.object({
-  /** Nodes in the fleet. */
+/** `total`: the nodes the filter let through (the table's rows); `fleet`: the nodes in all. */
+export const nodesPageSchema = windowSchema(nodeSummarySchema).extend({
   fleet: z.number().int(),
-  /** Nodes the filter let through: the rows of the table. */
-  total: z.number().int(),
-  offset: z.number().int(),
-  rows: z.array(nodeSummarySchema),
 });
 export type NodesPage = z.infer<typeof nodesPageSchema>;
 

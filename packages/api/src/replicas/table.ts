@@ -7,6 +7,7 @@ import {
   sortRowsBy,
   windowInputShape,
   windowOf,
+  windowSchema,
   type SortState,
 } from "../tables/window";
 import { replicaViewSchema, type ReplicaView } from "./schemas";
@@ -47,12 +48,8 @@ export const replicasPageInputSchema = z.object({
 });
 export type ReplicasPageInput = z.infer<typeof replicasPageInputSchema>;
 
-export const replicasPageSchema = z.object({
-  /** Replicas in all (of the model, when one is named). */
-  total: z.number().int(),
-  offset: z.number().int(),
-  rows: z.array(replicaViewSchema),
-});
+/** `total`: the replicas in all (of the model, when one is named). */
+export const replicasPageSchema = windowSchema(replicaViewSchema);
 export type ReplicasPage = z.infer<typeof replicasPageSchema>;
 
 /** The window `input` asks for of `replicas`, sorted as it says. */

@@ -70,6 +70,11 @@ export const windowInputShape = {
     .max(TABLE_WINDOW_ROWS_MAX, `limit must be at most ${TABLE_WINDOW_ROWS_MAX}`),
 };
 
+/** What a window answers: `total` rows in all (after any filter), its offset, and its rows. */
+export function windowSchema<Row extends z.ZodType>(row: Row) {
+  return z.object({ total: z.number().int(), offset: z.number().int(), rows: z.array(row) });
+}
+
 /** A window's rows from `offset` on, of `total` rows in all (after any filter). */
 export function windowOf<Row>(
   sorted: readonly Row[],
