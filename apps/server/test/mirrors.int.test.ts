@@ -12,6 +12,8 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises"
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir, waitFor } from "@llmgw/testing";
 import { simGpuModel, startFleet, type Fleet } from "./harness";
@@ -54,14 +56,18 @@ async function startFileServer(root: string, slow: boolean): Promise<FileServer>
         response.writeHead(200, { "content-length": String(info.size) });
         if (request.method === "HEAD") return void response.end();
         gets.push(relative.slice(1));
-        // The throttled primary sends 64 KiB every 20 ms: about 2.5 s for the weights.
+        // The throttled primary sends 64 KiB and then waits 20 ms: about 2.6 s for the weights.
+        // (Pausing the file stream from a "data" listener does not throttle a pipe: the
+        // response's "drain" resumes it at once, and the weights left in about 0.1 s.)
         const stream = createReadStream(file, slow ? { highWaterMark: 64 * 1024 } : {});
-        if (slow)
-          stream.on("data", () => {
-            stream.pause();
-            setTimeout(() => stream.resume(), 20);
-          });
-        stream.pipe(response);
+        const paced = async function* (chunks: AsyncIterable<Buffer>) {
+          for await (const chunk of chunks) {
+            yield chunk;
+            if (slow) await sleep(20);
+          }
+        };
+        // A killed server cuts the response mid-way: that is the point, not a failure here.
+        pipeline(stream, paced, response).catch(() => undefined);
       },
       () => response.writeHead(request.url === "/" ? 200 : 404).end(),
     );
