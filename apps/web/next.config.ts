@@ -2,8 +2,9 @@
 // control plane through the tRPC proxy in app/api/trpc, so the configuration stays small.
 import { fileURLToPath } from "node:url";
 import type { NextConfig } from "next";
+import { PHASE_PRODUCTION_BUILD } from "next/constants";
 
-export const nextConfig: NextConfig = {
+const nextConfig: NextConfig = {
   // @llmgw/api ships TypeScript sources (its exports point at src/), and its browser-safe
   // @llmgw/api/schemas imports @llmgw/domain, which does too.
   transpilePackages: ["@llmgw/api", "@llmgw/domain"],
@@ -13,12 +14,18 @@ export const nextConfig: NextConfig = {
   // named by it, and an open console compares it with the running one's to announce an upgrade.
   env: { LLMGW_CONSOLE_BUILD: process.env.LLMGW_CONSOLE_BUILD ?? new Date().toISOString() },
   reactStrictMode: true,
-  // A release ships the console as Next's standalone server (server.js with only the files it
-  // traces), so it runs with Node alone; the trace starts at the workspace root because the
+  // The trace of what the standalone server needs starts at the workspace root because the
   // console imports workspace packages from outside apps/web.
-  output: "standalone",
   outputFileTracingRoot: fileURLToPath(new URL("../../", import.meta.url)),
 };
 
-// Next requires the configuration as the default export.
-export default nextConfig;
+/**
+ * Next requires the configuration as the default export; it asks with the phase it runs in. The
+ * build writes Next's standalone server as well (server.js with only the files it traces), which a
+ * release ships so the console runs with Node alone. Only the build is told: `next start`, which
+ * serves a checkout's console, warns that it "does not work" when it reads that setting, although
+ * the setting changes nothing it does.
+ */
+export default function config(phase: string): NextConfig {
+  return phase === PHASE_PRODUCTION_BUILD ? { ...nextConfig, output: "standalone" } : nextConfig;
+}
