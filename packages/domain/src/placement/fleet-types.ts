@@ -87,6 +87,14 @@ export interface HealthyCards {
    * not an integer 0 to 30 or is listed twice.
    */
   masks: readonly number[] | undefined;
+  /** Every card listed, healthy or not, as bits; 0 when `masks` is undefined. */
+  listed: number;
+  /**
+   * The draw every card has by its own figure (`drawWatts`, 0 for none) when all have the same
+   * and `masks` is defined; undefined otherwise. A placement's draw is then a product, its cards
+   * unread.
+   */
+  drawAlike: number | undefined;
   of: PlacementNode;
 }
 

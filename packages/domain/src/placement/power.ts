@@ -3,7 +3,8 @@
 // the highest of its declared (the catalog's per-card draw, or the card's power limit), derived
 // (its model's published board power) and measured draw; the server works out the card's own.
 import type { CountedDraw, DrawSource } from "../facility/board-power";
-import type { Fleet, NodeUsage } from "./fleet-types";
+import type { Fleet, HealthyCards, NodeUsage } from "./fleet-types";
+import { cardBit } from "./healthy-cards";
 import type { ExistingReplica, PlacementCard, PlacementRequest } from "./types";
 
 /** What a card counts for a replica declaring `declaredWatts` per card (the catalog's figure). */
@@ -23,8 +24,21 @@ function cardAt(usage: NodeUsage, index: number): PlacementCard | undefined {
   return undefined;
 }
 
-function shardWatts(usage: NodeUsage, cardIndexes: readonly number[], declared?: number): number {
+function shardWatts(
+  usage: NodeUsage,
+  cardIndexes: readonly number[],
+  declared?: number,
+  healthy?: HealthyCards,
+): number {
   let watts = 0;
+  const alike = healthy?.of === usage.node ? healthy.drawAlike : undefined;
+  if (alike !== undefined) {
+    // Every card draws `alike` and each has an index of its own: a card is listed or absent.
+    const { listed } = healthy as HealthyCards;
+    for (const index of cardIndexes)
+      watts += drawOfWatts((listed & cardBit(index)) !== 0 ? alike : 0, declared);
+    return watts;
+  }
   // The number alone (drawOf): cardDraw made a record per card of every placement.
   for (const index of cardIndexes) watts += drawOf(cardAt(usage, index), declared);
   return watts;
@@ -41,10 +55,15 @@ export function noteDraw(
   usage: NodeUsage,
   cardIndexes: readonly number[],
   declaredWatts?: number,
+  healthy?: HealthyCards,
 ): void {
   const budgets = usage.node.powerBudgets;
   if (budgets === undefined || budgets.length === 0) return;
-  addToBudgets(fleet.drawWattsByDomain, usage, shardWatts(usage, cardIndexes, declaredWatts));
+  addToBudgets(
+    fleet.drawWattsByDomain,
+    usage,
+    shardWatts(usage, cardIndexes, declaredWatts, healthy),
+  );
 }
 
 /**
@@ -67,7 +86,11 @@ export function drawWithout(
 
 /** A card's draw as a number: cardDraw without the object, for the checks run on every node. */
 function drawOf(card: PlacementCard | undefined, declaredWatts: number | undefined): number {
-  const own = card?.drawWatts ?? 0;
+  return drawOfWatts(card?.drawWatts ?? 0, declaredWatts);
+}
+
+/** drawOf from the card's own figure (0 for none). */
+function drawOfWatts(own: number, declaredWatts: number | undefined): number {
   return declaredWatts !== undefined && declaredWatts >= own ? declaredWatts : own;
 }
 
