@@ -5,7 +5,7 @@
 import type { GpuNeed } from "../catalog/gpu-need";
 import type { DomainCounts, DomainsByModel, DomainsNearModel } from "./domain-counts";
 import type { ModelCounts } from "./model-counts";
-import type { NodeRejection, PlacementNode, PlacementRequest } from "./types";
+import type { NodeRejection, PlacementNode, PlacementRequest, PowerBudget } from "./types";
 
 export interface NodeUsage {
   node: PlacementNode;
@@ -51,10 +51,25 @@ export interface NodeUsage {
   spreadCounts: readonly DomainCounts[];
   /** The marks of `spreadDomains`, in the same order, shared like spreadCounts (see NearModel). */
   spreadMarks: readonly DomainMark[];
+  /**
+   * The power budgets `budgetCell` was taken for (the node's own list, by identity): while the
+   * node names this list and it holds one budget, the power check reads the cell and
+   * `budgetWatts` instead of looking the domain up by name. Undefined until the check first asks.
+   */
+  budgetsOf: readonly PowerBudget[] | undefined;
+  /** The draw of the node's one budgeted domain; undefined for a node with none or several. */
+  budgetCell: DrawCell | undefined;
+  /** That budget's watts. */
+  budgetWatts: number;
   /** Another node of the same id came later in the input: `byId` finds that one, not this. */
   isShadowed: boolean;
   /** The last nodesNearModel call that listed the node (see spread.ts); 0 before any. */
   nearVisit: number;
+}
+
+/** A budgeted domain's draw in watts, shared by its nodes: equal to its `drawWattsByDomain` entry. */
+export interface DrawCell {
+  watts: number;
 }
 
 /** A spread domain's mark: equal to NearModel.serial while it holds a replica of NearModel.model. */
@@ -132,6 +147,12 @@ export interface Fleet {
   nodesByModel: Map<string, NodeUsage[]>;
   /** Budgeted domain (`rack=r12`) → the watts its held cards draw. */
   drawWattsByDomain: Map<string, number>;
+  /**
+   * The same draws as cells a node's record points at (see NodeUsage.budgetCell), kept in step
+   * with `of`, the fleet's own map, and zeroed rather than dropped when the fleet is emptied. A
+   * view whose map is not `of` (a what-if with other draws) is read by the domain's name.
+   */
+  drawCells: { of: Map<string, number>; byDomain: Map<string, DrawCell> };
   /** Spread domain (`rack=r12`) → its nodes. */
   nodesByDomain: Map<string, NodeUsage[]>;
   /** Spread domain → replicas per model in it: a view of domainsByModel. */

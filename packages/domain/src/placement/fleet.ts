@@ -3,7 +3,7 @@
 // pass over every card of every replica again. Private to placement: callers see only the pure
 // functions built on it.
 import { DomainsByModel, DomainsNearModel, type DomainCounts } from "./domain-counts";
-import type { ClassInfo, DomainMark, Fleet, NodeUsage } from "./fleet-types";
+import type { ClassInfo, DomainMark, DrawCell, Fleet, NodeUsage } from "./fleet-types";
 import { cardBit, healthyOf } from "./healthy-cards";
 import { ModelCounts } from "./model-counts";
 import { isRecordOf, reindexNode, unindexNode } from "./node-index";
@@ -70,6 +70,9 @@ function indexNode(node: PlacementNode, position: number): NodeUsage {
     spreadDomains: spreadDomainsOf(node),
     spreadCounts: NO_COUNTS,
     spreadMarks: NO_MARKS,
+    budgetsOf: undefined,
+    budgetCell: undefined,
+    budgetWatts: 0,
     isShadowed: false,
     nearVisit: 0,
   };
@@ -131,6 +134,7 @@ export function buildFleet(
   replicas: readonly ExistingReplica[],
 ): Fleet {
   const domainsByModel = new DomainsByModel();
+  const drawWattsByDomain = new Map<string, number>();
   const fleet: Fleet = {
     nodes: [],
     byId: new Map(),
@@ -143,7 +147,8 @@ export function buildFleet(
     nodesBySource: new Map(),
     nodesByModel: new Map(),
     nodesByDomain: new Map(),
-    drawWattsByDomain: new Map(),
+    drawWattsByDomain,
+    drawCells: { of: drawWattsByDomain, byDomain: new Map() },
     domainModelCounts: new Map(),
     domainsByModel,
     domainsNearModel: new DomainsNearModel(domainsByModel),
@@ -176,6 +181,10 @@ function clearUsage(usage: NodeUsage): void {
   usage.modelCounts?.clear();
 }
 
+function zeroCell(cell: DrawCell): void {
+  cell.watts = 0;
+}
+
 /**
  * Takes every replica out of a fleet, leaving it as `buildFleet` over the same nodes and no
  * replicas would: what depends on the nodes alone (their records, classes, domains, sources) is
@@ -188,6 +197,8 @@ export function clearFleet(fleet: Fleet): void {
   for (let at = 0; at < fleet.nodes.length; at += 1) clearUsage(fleet.nodes[at] as NodeUsage);
   fleet.nodesByModel.clear();
   fleet.drawWattsByDomain.clear();
+  // Zeroed, not dropped: the nodes' records point at them.
+  fleet.drawCells.byDomain.forEach(zeroCell);
   // No domain holds a replica now: the next search marks its model's domains under a new serial.
   fleet.near.model = undefined;
   // Each node's spreadCounts are views of these lists, so they read as empty too.
