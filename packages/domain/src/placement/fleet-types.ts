@@ -67,9 +67,23 @@ export interface NodeUsage {
   nearVisit: number;
 }
 
-/** A budgeted domain's draw in watts, shared by its nodes: equal to its `drawWattsByDomain` entry. */
+/** A budgeted domain's draw in watts, shared by its nodes (see draw-cells.ts). */
 export interface DrawCell {
+  domain: string;
   watts: number;
+  /** Changed since the map was last written: in DrawCells.pending. */
+  isPending: boolean;
+}
+
+/** The fleet's draws as cells, and the map by domain they write into when it is read. */
+export interface DrawCells {
+  of: Map<string, number>;
+  byDomain: Map<string, DrawCell>;
+  /** The cells changed since `of` was last written, in the order first changed; the first `size`. */
+  pending: DrawCell[];
+  size: number;
+  /** The fleet they are the draws of: a view spread from it, with other draws, is not. */
+  owner: Fleet | undefined;
 }
 
 /** A spread domain's mark: equal to NearModel.serial while it holds a replica of NearModel.model. */
@@ -145,14 +159,13 @@ export interface Fleet {
   nodesBySource: Map<string, NodeUsage[]>;
   /** Nodes holding a replica of a model, which score worse for it than the index says. */
   nodesByModel: Map<string, NodeUsage[]>;
-  /** Budgeted domain (`rack=r12`) → the watts its held cards draw. */
-  drawWattsByDomain: Map<string, number>;
   /**
-   * The same draws as cells a node's record points at (see NodeUsage.budgetCell), kept in step
-   * with `of`, the fleet's own map, and zeroed rather than dropped when the fleet is emptied. A
-   * view whose map is not `of` (a what-if with other draws) is read by the domain's name.
+   * Budgeted domain (`rack=r12`) → the watts its held cards draw: on a fleet buildFleet made, a
+   * getter bringing the map up to date from `drawCells`; a view may hold a map of its own.
    */
-  drawCells: { of: Map<string, number>; byDomain: Map<string, DrawCell> };
+  readonly drawWattsByDomain: Map<string, number>;
+  /** The fleet's own draws, as cells its nodes' records point at (see draw-cells.ts). */
+  drawCells: DrawCells;
   /** Spread domain (`rack=r12`) → its nodes. */
   nodesByDomain: Map<string, NodeUsage[]>;
   /** Spread domain → replicas per model in it: a view of domainsByModel. */

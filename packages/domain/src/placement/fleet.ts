@@ -3,7 +3,8 @@
 // pass over every card of every replica again. Private to placement: callers see only the pure
 // functions built on it.
 import { DomainsByModel, DomainsNearModel, type DomainCounts } from "./domain-counts";
-import type { ClassInfo, DomainMark, DrawCell, Fleet, NodeUsage } from "./fleet-types";
+import { clearDrawCells, createDrawCells, drawsOf } from "./draw-cells";
+import type { ClassInfo, DomainMark, Fleet, NodeUsage } from "./fleet-types";
 import { cardBit, healthyOf } from "./healthy-cards";
 import { ModelCounts } from "./model-counts";
 import { isRecordOf, reindexNode, unindexNode } from "./node-index";
@@ -134,7 +135,7 @@ export function buildFleet(
   replicas: readonly ExistingReplica[],
 ): Fleet {
   const domainsByModel = new DomainsByModel();
-  const drawWattsByDomain = new Map<string, number>();
+  const drawCells = createDrawCells();
   const fleet: Fleet = {
     nodes: [],
     byId: new Map(),
@@ -147,8 +148,10 @@ export function buildFleet(
     nodesBySource: new Map(),
     nodesByModel: new Map(),
     nodesByDomain: new Map(),
-    drawWattsByDomain,
-    drawCells: { of: drawWattsByDomain, byDomain: new Map() },
+    get drawWattsByDomain() {
+      return drawsOf(drawCells);
+    },
+    drawCells,
     domainModelCounts: new Map(),
     domainsByModel,
     domainsNearModel: new DomainsNearModel(domainsByModel),
@@ -160,6 +163,7 @@ export function buildFleet(
     resume: { request: undefined, index: undefined, version: 0, free: 0, at: undefined },
     refusals: { version: 0, byShape: new Map() },
   };
+  drawCells.owner = fleet;
   nodes.forEach((node, position) => addNode(fleet, indexNode(node, position)));
   for (const replica of replicas) addReplica(fleet, replica);
   return fleet;
@@ -181,10 +185,6 @@ function clearUsage(usage: NodeUsage): void {
   usage.modelCounts?.clear();
 }
 
-function zeroCell(cell: DrawCell): void {
-  cell.watts = 0;
-}
-
 /**
  * Takes every replica out of a fleet, leaving it as `buildFleet` over the same nodes and no
  * replicas would: what depends on the nodes alone (their records, classes, domains, sources) is
@@ -196,9 +196,7 @@ export function clearFleet(fleet: Fleet): void {
   // per node.
   for (let at = 0; at < fleet.nodes.length; at += 1) clearUsage(fleet.nodes[at] as NodeUsage);
   fleet.nodesByModel.clear();
-  fleet.drawWattsByDomain.clear();
-  // Zeroed, not dropped: the nodes' records point at them.
-  fleet.drawCells.byDomain.forEach(zeroCell);
+  clearDrawCells(fleet.drawCells);
   // No domain holds a replica now: the next search marks its model's domains under a new serial.
   fleet.near.model = undefined;
   // Each node's spreadCounts are views of these lists, so they read as empty too.

@@ -3,9 +3,10 @@
 // the highest of its declared (the catalog's per-card draw, or the card's power limit), derived
 // (its model's published board power) and measured draw; the server works out the card's own.
 import type { CountedDraw, DrawSource } from "../facility/board-power";
-import type { DrawCell, Fleet, HealthyCards, NodeUsage } from "./fleet-types";
+import { addToCell, soleBudgetCell, syncCell } from "./draw-cells";
+import type { DrawCells, Fleet, HealthyCards, NodeUsage } from "./fleet-types";
 import { cardBit } from "./healthy-cards";
-import type { ExistingReplica, PlacementCard, PlacementRequest, PowerBudget } from "./types";
+import type { ExistingReplica, PlacementCard, PlacementRequest } from "./types";
 
 /** What a card counts for a replica declaring `declaredWatts` per card (the catalog's figure). */
 function cardDraw(
@@ -48,45 +49,13 @@ function addToBudgets(
   draws: Map<string, number>,
   usage: NodeUsage,
   watts: number,
-  cells?: Map<string, DrawCell>,
+  cells?: DrawCells,
 ): void {
   for (const budget of usage.node.powerBudgets ?? []) {
     const after = (draws.get(budget.domain) ?? 0) + watts;
     draws.set(budget.domain, after);
-    const cell = cells?.get(budget.domain);
-    if (cell !== undefined) cell.watts = after;
+    if (cells !== undefined) syncCell(cells, budget.domain, after);
   }
-}
-
-/**
- * The cell of the node's one budget (see NodeUsage.budgetCell), taken when its list is first
- * asked about; undefined for a node with several budgets, and for a fleet whose draws are not its
- * own (a what-if view), which are read by the domain's name.
- */
-function soleBudgetCell(
-  fleet: Fleet,
-  usage: NodeUsage,
-  budgets: readonly PowerBudget[],
-): DrawCell | undefined {
-  if (fleet.drawCells.of !== fleet.drawWattsByDomain) return undefined;
-  if (usage.budgetsOf !== budgets) {
-    const only = budgets.length === 1 ? budgets[0] : undefined;
-    usage.budgetsOf = budgets;
-    usage.budgetCell = only === undefined ? undefined : cellOf(fleet, only.domain);
-    usage.budgetWatts = only === undefined ? 0 : only.watts;
-  }
-  return usage.budgetCell;
-}
-
-/** The domain's cell, made on first use with the draw the fleet's map holds for it. */
-function cellOf(fleet: Fleet, domain: string): DrawCell {
-  const { byDomain } = fleet.drawCells;
-  let cell = byDomain.get(domain);
-  if (cell === undefined) {
-    cell = { watts: fleet.drawWattsByDomain.get(domain) ?? 0 };
-    byDomain.set(domain, cell);
-  }
-  return cell;
 }
 
 /** Adds the draw of cards a replica now holds to every budgeted domain of their node. */
@@ -102,14 +71,13 @@ export function noteDraw(
   const watts = shardWatts(usage, cardIndexes, declaredWatts, healthy);
   const cell = soleBudgetCell(fleet, usage, budgets);
   if (cell === undefined) {
-    const { of, byDomain } = fleet.drawCells;
+    // Read first, so the map is up to date before it is written by name.
     const draws = fleet.drawWattsByDomain;
-    addToBudgets(draws, usage, watts, of === draws ? byDomain : undefined);
+    const isOwn = fleet.drawCells.owner === fleet;
+    addToBudgets(draws, usage, watts, isOwn ? fleet.drawCells : undefined);
     return;
   }
-  // The cell holds what the map does for the domain: one lookup by name, not two.
-  cell.watts += watts;
-  fleet.drawWattsByDomain.set((budgets[0] as PowerBudget).domain, cell.watts);
+  addToCell(fleet.drawCells, cell, watts);
 }
 
 /**
