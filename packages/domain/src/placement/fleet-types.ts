@@ -157,6 +157,13 @@ export interface Fleet {
   multiClassNodes: NodeUsage[];
   /** Nodes holding a source's weights, which score better for it than the ordered index says. */
   nodesBySource: Map<string, NodeUsage[]>;
+  /**
+   * For a list of classes (as classesFor hands it out, by identity), per source: the nodes of
+   * nodesBySource with a card of one of the classes, in the same order. A search weighs every node
+   * caching its weights; at fleet scale a third of them had no card of its class. Made on first
+   * use; it depends on the nodes alone, so it lasts as long as the fleet's other node lists.
+   */
+  cachedByClasses: WeakMap<readonly string[], Map<string, readonly NodeUsage[]>>;
   /** Nodes holding a replica of a model, which score worse for it than the index says. */
   nodesByModel: Map<string, NodeUsage[]>;
   /**

@@ -146,6 +146,7 @@ export function buildFleet(
     classLists: new Map(),
     multiClassNodes: [],
     nodesBySource: new Map(),
+    cachedByClasses: new WeakMap(),
     nodesByModel: new Map(),
     nodesByDomain: new Map(),
     get drawWattsByDomain() {
