@@ -5,7 +5,7 @@
 import type { GpuNeed } from "../catalog/gpu-need";
 import type { DomainCounts, DomainsByModel, DomainsNearModel } from "./domain-counts";
 import type { ModelCounts } from "./model-counts";
-import type { NodeRejection, PlacementNode, PlacementRequest } from "./types";
+import type { NodeRejection, PlacementNode, PlacementRequest, PowerBudget } from "./types";
 
 export interface NodeUsage {
   node: PlacementNode;
@@ -51,10 +51,39 @@ export interface NodeUsage {
   spreadCounts: readonly DomainCounts[];
   /** The marks of `spreadDomains`, in the same order, shared like spreadCounts (see NearModel). */
   spreadMarks: readonly DomainMark[];
+  /**
+   * The power budgets `budgetCell` was taken for (the node's own list, by identity): while the
+   * node names this list and it holds one budget, the power check reads the cell and
+   * `budgetWatts` instead of looking the domain up by name. Undefined until the check first asks.
+   */
+  budgetsOf: readonly PowerBudget[] | undefined;
+  /** The draw of the node's one budgeted domain; undefined for a node with none or several. */
+  budgetCell: DrawCell | undefined;
+  /** That budget's watts. */
+  budgetWatts: number;
   /** Another node of the same id came later in the input: `byId` finds that one, not this. */
   isShadowed: boolean;
   /** The last nodesNearModel call that listed the node (see spread.ts); 0 before any. */
   nearVisit: number;
+}
+
+/** A budgeted domain's draw in watts, shared by its nodes (see draw-cells.ts). */
+export interface DrawCell {
+  domain: string;
+  watts: number;
+  /** Changed since the map was last written: in DrawCells.pending. */
+  isPending: boolean;
+}
+
+/** The fleet's draws as cells, and the map by domain they write into when it is read. */
+export interface DrawCells {
+  of: Map<string, number>;
+  byDomain: Map<string, DrawCell>;
+  /** The cells changed since `of` was last written, in the order first changed; the first `size`. */
+  pending: DrawCell[];
+  size: number;
+  /** The fleet they are the draws of: a view spread from it, with other draws, is not. */
+  owner: Fleet | undefined;
 }
 
 /** A spread domain's mark: equal to NearModel.serial while it holds a replica of NearModel.model. */
@@ -87,6 +116,14 @@ export interface HealthyCards {
    * not an integer 0 to 30 or is listed twice.
    */
   masks: readonly number[] | undefined;
+  /** Every card listed, healthy or not, as bits; 0 when `masks` is undefined. */
+  listed: number;
+  /**
+   * The draw every card has by its own figure (`drawWatts`, 0 for none) when all have the same
+   * and `masks` is defined; undefined otherwise. A placement's draw is then a product, its cards
+   * unread.
+   */
+  drawAlike: number | undefined;
   of: PlacementNode;
 }
 
@@ -120,10 +157,22 @@ export interface Fleet {
   multiClassNodes: NodeUsage[];
   /** Nodes holding a source's weights, which score better for it than the ordered index says. */
   nodesBySource: Map<string, NodeUsage[]>;
+  /**
+   * For a list of classes (as classesFor hands it out, by identity), per source: the nodes of
+   * nodesBySource with a card of one of the classes, in the same order. A search weighs every node
+   * caching its weights; at fleet scale a third of them had no card of its class. Made on first
+   * use; it depends on the nodes alone, so it lasts as long as the fleet's other node lists.
+   */
+  cachedByClasses: WeakMap<readonly string[], Map<string, readonly NodeUsage[]>>;
   /** Nodes holding a replica of a model, which score worse for it than the index says. */
   nodesByModel: Map<string, NodeUsage[]>;
-  /** Budgeted domain (`rack=r12`) → the watts its held cards draw. */
-  drawWattsByDomain: Map<string, number>;
+  /**
+   * Budgeted domain (`rack=r12`) → the watts its held cards draw: on a fleet buildFleet made, a
+   * getter bringing the map up to date from `drawCells`; a view may hold a map of its own.
+   */
+  readonly drawWattsByDomain: Map<string, number>;
+  /** The fleet's own draws, as cells its nodes' records point at (see draw-cells.ts). */
+  drawCells: DrawCells;
   /** Spread domain (`rack=r12`) → its nodes. */
   nodesByDomain: Map<string, NodeUsage[]>;
   /** Spread domain → replicas per model in it: a view of domainsByModel. */

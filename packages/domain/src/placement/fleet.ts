@@ -3,7 +3,9 @@
 // pass over every card of every replica again. Private to placement: callers see only the pure
 // functions built on it.
 import { DomainsByModel, DomainsNearModel, type DomainCounts } from "./domain-counts";
-import type { ClassInfo, DomainMark, Fleet, HealthyCards, NodeUsage } from "./fleet-types";
+import { clearDrawCells, createDrawCells, drawsOf } from "./draw-cells";
+import type { ClassInfo, DomainMark, Fleet, NodeUsage } from "./fleet-types";
+import { cardBit, healthyOf } from "./healthy-cards";
 import { ModelCounts } from "./model-counts";
 import { isRecordOf, reindexNode, unindexNode } from "./node-index";
 import { noteDraw } from "./power";
@@ -69,6 +71,9 @@ function indexNode(node: PlacementNode, position: number): NodeUsage {
     spreadDomains: spreadDomainsOf(node),
     spreadCounts: NO_COUNTS,
     spreadMarks: NO_MARKS,
+    budgetsOf: undefined,
+    budgetCell: undefined,
+    budgetWatts: 0,
     isShadowed: false,
     nearVisit: 0,
   };
@@ -130,6 +135,7 @@ export function buildFleet(
   replicas: readonly ExistingReplica[],
 ): Fleet {
   const domainsByModel = new DomainsByModel();
+  const drawCells = createDrawCells();
   const fleet: Fleet = {
     nodes: [],
     byId: new Map(),
@@ -140,9 +146,13 @@ export function buildFleet(
     classLists: new Map(),
     multiClassNodes: [],
     nodesBySource: new Map(),
+    cachedByClasses: new WeakMap(),
     nodesByModel: new Map(),
     nodesByDomain: new Map(),
-    drawWattsByDomain: new Map(),
+    get drawWattsByDomain() {
+      return drawsOf(drawCells);
+    },
+    drawCells,
     domainModelCounts: new Map(),
     domainsByModel,
     domainsNearModel: new DomainsNearModel(domainsByModel),
@@ -154,36 +164,10 @@ export function buildFleet(
     resume: { request: undefined, index: undefined, version: 0, free: 0, at: undefined },
     refusals: { version: 0, byShape: new Map() },
   };
+  drawCells.owner = fleet;
   nodes.forEach((node, position) => addNode(fleet, indexNode(node, position)));
   for (const replica of replicas) addReplica(fleet, replica);
   return fleet;
-}
-
-/**
- * The node's healthy cards per class (in `gpuClasses` order) and in all, counted once per node
- * object: a record is never changed in place (the plan cache already takes the same object for
- * the same node), so a pass over nodes that are last pass's objects reads none of their cards.
- */
-function healthyOf(usage: NodeUsage): HealthyCards {
-  if (usage.healthy?.of === usage.node) return usage.healthy;
-  const perClass = usage.gpuClasses.map(() => 0);
-  let masks: number[] | undefined = usage.gpuClasses.map(() => 0);
-  let listed = 0;
-  let total = 0;
-  for (const card of usage.node.cards) {
-    const { index } = card;
-    const bit = index >= 0 && index <= 30 && Number.isInteger(index) ? 1 << index : 0;
-    if (bit === 0 || (listed & bit) !== 0) masks = undefined;
-    listed |= bit;
-    if (!card.isHealthy) continue;
-    const at = usage.gpuClasses.indexOf(card.gpuClass);
-    perClass[at] = (perClass[at] as number) + 1;
-    if (masks !== undefined) masks[at] = (masks[at] as number) | bit;
-    total += 1;
-  }
-  const healthy: HealthyCards = { perClass, total, masks, of: usage.node };
-  usage.healthy = healthy;
-  return healthy;
 }
 
 /** The node's usage as buildFleet makes it, before any replica: in place, keeping its maps. */
@@ -213,7 +197,7 @@ export function clearFleet(fleet: Fleet): void {
   // per node.
   for (let at = 0; at < fleet.nodes.length; at += 1) clearUsage(fleet.nodes[at] as NodeUsage);
   fleet.nodesByModel.clear();
-  fleet.drawWattsByDomain.clear();
+  clearDrawCells(fleet.drawCells);
   // No domain holds a replica now: the next search marks its model's domains under a new serial.
   fleet.near.model = undefined;
   // Each node's spreadCounts are views of these lists, so they read as empty too.
@@ -229,9 +213,26 @@ export function clearFleet(fleet: Fleet): void {
   fleet.refusals = { version: 0, byShape: new Map() };
 }
 
-function holdCard(usage: NodeUsage, cardIndex: number, replicaId: string): void {
+function holdCard(
+  usage: NodeUsage,
+  cardIndex: number,
+  replicaId: string,
+  masks: readonly number[] | undefined,
+): void {
   if (usage.holders[cardIndex] !== undefined) return;
   usage.holders[cardIndex] = replicaId;
+  if (masks !== undefined) {
+    // Every card's index is a distinct bit: the card with this one is healthy and of the class
+    // whose mask has it, or is not healthy (or not listed) when none has it.
+    const bit = cardBit(cardIndex);
+    for (let at = 0; bit !== 0 && at < masks.length; at += 1)
+      if (((masks[at] as number) & bit) !== 0) {
+        usage.freeCounts[at] = (usage.freeCounts[at] as number) - 1;
+        usage.freeTotal -= 1;
+        return;
+      }
+    return;
+  }
   // The first card with that index, as find would give, by a loop that allocates no closure.
   for (const card of usage.node.cards) {
     if (card.index !== cardIndex) continue;
@@ -268,8 +269,10 @@ export function addReplica(
     if (!usage) continue;
     // Out of the ordered lists while its keys change, back in under the new ones.
     unindexNode(fleet.indexes, usage);
-    for (const cardIndex of shard.cardIndexes) holdCard(usage, cardIndex, replica.id);
-    noteDraw(fleet, usage, shard.cardIndexes, replica.drawWattsPerCard);
+    const healthy = healthyOf(usage);
+    for (const cardIndex of shard.cardIndexes)
+      holdCard(usage, cardIndex, replica.id, healthy.masks);
+    noteDraw(fleet, usage, shard.cardIndexes, replica.drawWattsPerCard, healthy);
     usage.memoryGbUsed += replica.memoryGb;
     usage.memoryShare = shareOf(usage.memoryGbUsed, usage.node);
     usage.cpuCoresUsed += replica.cpuCores;

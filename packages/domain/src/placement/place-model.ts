@@ -47,6 +47,11 @@ export type PlacementAdmission = (
    * undefined for a node whose id a later node of the input shares (look that one up).
    */
   nodes: readonly (PlacementNode | undefined)[],
+  /**
+   * Per shard (the first `shards.length`), the class of every card it takes where placement knows
+   * it to be the class of the node's card with that index; undefined: read the node's cards.
+   */
+  cardClasses: readonly (string | undefined)[],
 ) => string | null;
 
 /**
@@ -193,7 +198,8 @@ function placeAsk(ask: AskContext, replicaId: string, scratch: Scratch): boolean
       (scratch.refusals ??= []).push({ profile: profile.name, summary, rejections });
       continue;
     }
-    const refusal = ask.admit?.(model, profile, shards, chosenNodesOf(scratch)) ?? null;
+    const refusal =
+      ask.admit?.(model, profile, shards, chosenNodesOf(scratch), scratch.cardClasses) ?? null;
     if (refusal !== null) {
       const summary = `model "${model.name}" profile "${profile.name}": ${refusal}`;
       (scratch.refusals ??= []).push({ profile: profile.name, summary, rejections: [] });
@@ -212,6 +218,8 @@ function placeAsk(ask: AskContext, replicaId: string, scratch: Scratch): boolean
 interface Scratch {
   /** The node records the placement chose, one per shard. */
   chosen: ChosenNodes;
+  /** The class of each shard's cards where placement knows it: `chosen`'s own list. */
+  cardClasses: (string | undefined)[];
   /** Their nodes, for the admission; undefined for a record whose id a later node shares. */
   nodes: (PlacementNode | undefined)[];
   /** The replica addReplica counts: it keeps no record of it. */
@@ -229,8 +237,10 @@ interface Scratch {
 }
 
 function newScratch(): Scratch {
+  const cardClasses: (string | undefined)[] = [];
   return {
-    chosen: { usages: [], size: 0 },
+    chosen: { usages: [], size: 0, cardClasses },
+    cardClasses,
     nodes: [],
     placed: {
       id: "",

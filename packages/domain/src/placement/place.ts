@@ -2,6 +2,7 @@
 // cards, or to the reasons each node refused. `placeReplicas` places many in one pass over an
 // index built once, which is what a reconcile pass over thousands of replicas needs.
 import { addReplica, buildFleet, freeCardIndexes } from "./fleet";
+import { healthyOf } from "./healthy-cards";
 import type { Fleet, NodeUsage, Refusal } from "./fleet-types";
 import { allFailures, classesFor, type NodeCheck } from "./predicates";
 import { keptWithinFits, keptWithinShortfall } from "./keep-within";
@@ -38,6 +39,13 @@ function shardOn(fit: Fit, gpus: number): ReplicaShard {
   const cardIndexes =
     fit.gpuClass === undefined ? NO_CARDS : freeCardIndexes(fit.usage, fit.gpuClass, gpus);
   return { nodeId: fit.usage.node.id, cardIndexes };
+}
+
+/** See ChosenNodes.cardClasses. */
+function cardClassOf(fit: Fit): string | undefined {
+  const { usage } = fit;
+  if (fit.gpuClass === undefined || usage.isShadowed) return undefined;
+  return healthyOf(usage).masks === undefined ? undefined : fit.gpuClass;
 }
 
 /** Every node's reasons, in input order; nodes that fit are left out. */
@@ -137,6 +145,13 @@ export interface ChosenNodes {
   size: number;
   /** The class of the cards chosen; undefined for a CPU replica or a refusal. */
   gpuClass?: string | undefined;
+  /**
+   * Where given, written per shard: the class of every card the shard takes, when that is the
+   * class of the node's only card with each of those indexes (its cards' indexes are distinct,
+   * see HealthyCards.masks, and no later node shares its id); undefined where the cards must be
+   * read to tell, and for a CPU shard.
+   */
+  cardClasses?: (string | undefined)[];
 }
 
 /**
@@ -161,6 +176,7 @@ export function placeShards(
     const fit = fits[at] as Fit;
     shards[at] = shardOn(fit, request.gpus);
     chosen.usages[at] = fit.usage;
+    if (chosen.cardClasses !== undefined) chosen.cardClasses[at] = cardClassOf(fit);
   }
   if (size > 0) chosen.gpuClass = (fits[0] as Fit).gpuClass;
   return shards;

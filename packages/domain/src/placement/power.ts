@@ -3,7 +3,9 @@
 // the highest of its declared (the catalog's per-card draw, or the card's power limit), derived
 // (its model's published board power) and measured draw; the server works out the card's own.
 import type { CountedDraw, DrawSource } from "../facility/board-power";
-import type { Fleet, NodeUsage } from "./fleet-types";
+import { addToCell, soleBudgetCell, syncCell } from "./draw-cells";
+import type { DrawCells, Fleet, HealthyCards, NodeUsage } from "./fleet-types";
+import { cardBit } from "./healthy-cards";
 import type { ExistingReplica, PlacementCard, PlacementRequest } from "./types";
 
 /** What a card counts for a replica declaring `declaredWatts` per card (the catalog's figure). */
@@ -23,16 +25,37 @@ function cardAt(usage: NodeUsage, index: number): PlacementCard | undefined {
   return undefined;
 }
 
-function shardWatts(usage: NodeUsage, cardIndexes: readonly number[], declared?: number): number {
+function shardWatts(
+  usage: NodeUsage,
+  cardIndexes: readonly number[],
+  declared?: number,
+  healthy?: HealthyCards,
+): number {
   let watts = 0;
+  const alike = healthy?.of === usage.node ? healthy.drawAlike : undefined;
+  if (alike !== undefined) {
+    // Every card draws `alike` and each has an index of its own: a card is listed or absent.
+    const { listed } = healthy as HealthyCards;
+    for (const index of cardIndexes)
+      watts += drawOfWatts((listed & cardBit(index)) !== 0 ? alike : 0, declared);
+    return watts;
+  }
   // The number alone (drawOf): cardDraw made a record per card of every placement.
   for (const index of cardIndexes) watts += drawOf(cardAt(usage, index), declared);
   return watts;
 }
 
-function addToBudgets(draws: Map<string, number>, usage: NodeUsage, watts: number): void {
-  for (const budget of usage.node.powerBudgets ?? [])
-    draws.set(budget.domain, (draws.get(budget.domain) ?? 0) + watts);
+function addToBudgets(
+  draws: Map<string, number>,
+  usage: NodeUsage,
+  watts: number,
+  cells?: DrawCells,
+): void {
+  for (const budget of usage.node.powerBudgets ?? []) {
+    const after = (draws.get(budget.domain) ?? 0) + watts;
+    draws.set(budget.domain, after);
+    if (cells !== undefined) syncCell(cells, budget.domain, after);
+  }
 }
 
 /** Adds the draw of cards a replica now holds to every budgeted domain of their node. */
@@ -41,10 +64,20 @@ export function noteDraw(
   usage: NodeUsage,
   cardIndexes: readonly number[],
   declaredWatts?: number,
+  healthy?: HealthyCards,
 ): void {
   const budgets = usage.node.powerBudgets;
   if (budgets === undefined || budgets.length === 0) return;
-  addToBudgets(fleet.drawWattsByDomain, usage, shardWatts(usage, cardIndexes, declaredWatts));
+  const watts = shardWatts(usage, cardIndexes, declaredWatts, healthy);
+  const cell = soleBudgetCell(fleet, usage, budgets);
+  if (cell === undefined) {
+    // Read first, so the map is up to date before it is written by name.
+    const draws = fleet.drawWattsByDomain;
+    const isOwn = fleet.drawCells.owner === fleet;
+    addToBudgets(draws, usage, watts, isOwn ? fleet.drawCells : undefined);
+    return;
+  }
+  addToCell(fleet.drawCells, cell, watts);
 }
 
 /**
@@ -67,7 +100,11 @@ export function drawWithout(
 
 /** A card's draw as a number: cardDraw without the object, for the checks run on every node. */
 function drawOf(card: PlacementCard | undefined, declaredWatts: number | undefined): number {
-  const own = card?.drawWatts ?? 0;
+  return drawOfWatts(card?.drawWatts ?? 0, declaredWatts);
+}
+
+/** drawOf from the card's own figure (0 for none). */
+function drawOfWatts(own: number, declaredWatts: number | undefined): number {
   return declaredWatts !== undefined && declaredWatts >= own ? declaredWatts : own;
 }
 
@@ -142,6 +179,13 @@ export function breaksBudget(
   // No card adds more than the most any card draws or the declared draw, whichever is higher: when
   // even that many fit every budget, the node passes without its cards being read.
   const most = request.gpus * Math.max(usage.mostCardWatts, request.drawWattsPerCard ?? 0);
+  const cell = soleBudgetCell(fleet, usage, budgets);
+  if (cell !== undefined) {
+    // The loop below for the one budget, its draw read from the cell rather than by its name.
+    const drawn = cell.watts;
+    if (drawn + most <= usage.budgetWatts) return false;
+    return drawn + addedWatts(usage, request, gpuClass) > usage.budgetWatts;
+  }
   let added = -1;
   for (const budget of budgets) {
     const drawn = fleet.drawWattsByDomain.get(budget.domain) ?? 0;

@@ -6,6 +6,7 @@
 // node met first in the original candidate order, so the answer is exactly what scoring every
 // candidate would give; exhaustiveFits does that and the tests hold the two to each other.
 import type { Fleet, NodeUsage, OrderedNodes, SearchResume, SortedNodes } from "./fleet-types";
+import { cachedCandidates } from "./cached-candidates";
 import { classIndex, cpuIndexes, cpuWithCards } from "./node-index";
 import { nodeFits, type NodeCheck } from "./predicates";
 import { blockOf, slotOf } from "./sorted-nodes";
@@ -304,7 +305,7 @@ export function keptFits(
     const multiClass = fleet.multiClassNodes;
     weighEach(multiClass, multiClass.length, check, fleet, WITHOUT_MODEL_OR_WEIGHTS, best, scratch);
   }
-  const cached = fleet.nodesBySource.get(request.source) ?? NO_NODES;
+  const cached = cachedCandidates(fleet, request, classes);
   weighEach(cached, cached.length, check, fleet, WITHOUT_MODEL, best, scratch);
   // A node holding the model, or in a rack or PDU that does, loses to any that is neither, so those
   // are weighed only when too few fit; then both kinds, as either may beat the other.

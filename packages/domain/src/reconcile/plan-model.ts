@@ -141,8 +141,8 @@ const REPLICA_IDS: string[] = [];
  * at once for the next ask.
  */
 function limitAdmission(quota: QuotaPass, limited: { atLimit: boolean }): PlacementAdmission {
-  return (model, profile, shards, nodes) => {
-    const refusal = admitPlacement(quota, model, profile, shards, nodes);
+  return (model, profile, shards, nodes, cardClasses) => {
+    const refusal = admitPlacement(quota, model, profile, shards, nodes, cardClasses);
     if (refusal !== null) limited.atLimit = true;
     return refusal;
   };

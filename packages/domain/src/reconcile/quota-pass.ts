@@ -123,6 +123,7 @@ function countAsk(
   profile: ModelProfile,
   shards: readonly ReplicaShard[],
   known?: readonly (PlacementNode | undefined)[],
+  cardClasses?: readonly (string | undefined)[],
 ): PlacementAsk {
   // Not emptied by setting the lengths to 0: V8 drops an emptied array's storage, and the next
   // push allocates it again.
@@ -131,9 +132,12 @@ function countAsk(
   for (let at = 0; at < shards.length; at += 1) {
     const shard = shards[at] as ReplicaShard;
     const given = known?.[at];
-    const node = given?.id === shard.nodeId ? given : nodesOf(pass).get(shard.nodeId)?.node;
+    const isGiven = given?.id === shard.nodeId;
+    // The class placement took the cards of, when it is each card's own: their records unread.
+    const taken = isGiven ? cardClasses?.[at] : undefined;
+    const node = isGiven ? given : nodesOf(pass).get(shard.nodeId)?.node;
     for (const index of shard.cardIndexes) {
-      const gpuClass = cardClass(node, index, profile);
+      const gpuClass = taken ?? cardClass(node, index, profile);
       let at = 0;
       while (at < ask.size && ask.classes[at] !== gpuClass) at += 1;
       if (at < ask.size) ask.cards[at] = (ask.cards[at] as number) + 1;
@@ -211,10 +215,11 @@ export function admitPlacement(
   profile: ModelProfile,
   shards: readonly ReplicaShard[],
   nodes?: readonly (PlacementNode | undefined)[],
+  cardClasses?: readonly (string | undefined)[],
 ): string | null {
   const chain = chainOf(pass, model.name);
   if (chain.length === 0) return null;
-  const ask = countAsk(pass, profile, shards, nodes);
+  const ask = countAsk(pass, profile, shards, nodes, cardClasses);
   for (const scope of chain) {
     const limit = pass.quotaByScope.get(scope)?.limit;
     if (!limit) continue;
