@@ -114,12 +114,13 @@ export interface Paired {
 
 /**
  * P1 and P4's one at a time: each gateway takes turns with direct alone, request by request, in
- * blocks of `block` pairs; the gateways' blocks follow each other round after round until each
- * has `count` pairs, so a busy moment of the machine spreads over all of them. The first
- * `blockWarmup` pairs of a block are not recorded: the gateway's first requests after the other
- * gateways' block, whose work its core just ran. Before the first round every gateway makes
- * `warmup` unrecorded pairs. `targets` is direct first, then the gateways; answers each gateway's
- * pairs by name, and all of direct's requests under "direct" (its `direct` the same).
+ * blocks of `block` pairs; the gateways' blocks follow each other round after round (each round
+ * starting one gateway further on) until each has `count` pairs, so a busy moment of the machine
+ * spreads over all of them. The first `blockWarmup` pairs of a block are not recorded: the
+ * gateway's first requests after the other gateways' block, whose work its core just ran. Before
+ * the first round every gateway makes `warmup` unrecorded pairs. `targets` is direct first, then
+ * the gateways; answers each gateway's pairs by name, and all of direct's requests under "direct"
+ * (its `direct` the same).
  */
 export async function inPairs(
   targets: readonly Target[],
@@ -146,9 +147,11 @@ export async function inPairs(
   try {
     for (const gateway of gateways)
       for (let at = 0; at < options.warmup; at += 1) await pair(gateway, false);
-    for (let done = 0; done < options.count && problems.length <= 20;) {
+    for (let done = 0, round = 0; done < options.count && problems.length <= 20; round += 1) {
       const recorded = Math.min(options.block, options.count - done);
-      for (const gateway of gateways) {
+      // Each round starts one gateway further on, so no gateway always follows the same one.
+      const from = round % gateways.length;
+      for (const gateway of [...gateways.slice(from), ...gateways.slice(0, from)]) {
         for (let at = 0; at < options.blockWarmup; at += 1) await pair(gateway, false);
         for (let at = 0; at < recorded; at += 1) await pair(gateway, true);
       }
