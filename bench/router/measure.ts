@@ -1,6 +1,7 @@
-// How each figure is taken. One at a time (P1 latency, P4 time to first token): the targets take
-// turns request by request over one kept-alive connection each, timed with the high-resolution
-// clock, so a busy moment on the machine lands on all of them alike. Under load (P2–P5):
+// How each figure is taken. One at a time (P1 latency, P4 time to first token): each gateway takes
+// turns with direct request by request over one kept-alive connection each, in blocks that the
+// gateways take in turn (inPairs), timed with the high-resolution clock, so a busy moment on the
+// machine lands on all of them alike. Under load (P2–P5):
 // autocannon against each target in turn, round after round; the medians of the rounds are kept.
 import autocannon from "autocannon";
 import { Pool } from "undici";
@@ -79,6 +80,8 @@ async function once(
     problems.push(`${target.name}: not a chat completion: ${text.slice(0, 300)}`);
 }
 
+const noneYet = (): OneAtATime => ({ latencyMs: [], firstByteMs: [], eventCounts: new Set() });
+
 /** `count` requests per target (after `warmup` unrecorded ones), the targets taking turns. */
 export async function oneAtATime(
   targets: readonly Target[],
@@ -87,14 +90,11 @@ export async function oneAtATime(
   problems: string[],
 ): Promise<Map<string, OneAtATime>> {
   const pools = targets.map((target) => new Pool(target.origin, { connections: 1 }));
-  const results = new Map<string, OneAtATime>(
-    targets.map((t) => [t.name, { latencyMs: [], firstByteMs: [], eventCounts: new Set() }]),
-  );
-  const scratch = (): OneAtATime => ({ latencyMs: [], firstByteMs: [], eventCounts: new Set() });
+  const results = new Map<string, OneAtATime>(targets.map((t) => [t.name, noneYet()]));
   try {
     for (let round = 0; round < options.warmup + options.count; round += 1) {
       for (const [at, target] of targets.entries()) {
-        const into = round < options.warmup ? scratch() : results.get(target.name);
+        const into = round < options.warmup ? noneYet() : results.get(target.name);
         const pool = pools[at];
         if (into && pool) await once(pool, target, body, options.stream, into, problems);
       }
@@ -104,6 +104,68 @@ export async function oneAtATime(
     await Promise.all(pools.map((pool) => pool.close()));
   }
   return results;
+}
+
+/** One gateway's requests and, taken in turn with them, direct's. */
+export interface Paired {
+  own: OneAtATime;
+  direct: OneAtATime;
+}
+
+/**
+ * P1 and P4's one at a time: each gateway takes turns with direct alone, request by request, in
+ * blocks of `block` pairs; the gateways' blocks follow each other round after round (each round
+ * starting one gateway further on) until each has `count` pairs, so a busy moment of the machine
+ * spreads over all of them. The first `blockWarmup` pairs of a block are not recorded: the
+ * gateway's first requests after the other gateways' block, whose work its core just ran. Before
+ * the first round every gateway makes `warmup` unrecorded pairs. `targets` is direct first, then
+ * the gateways; answers each gateway's pairs by name, and all of direct's requests under "direct"
+ * (its `direct` the same).
+ */
+export async function inPairs(
+  targets: readonly Target[],
+  body: string,
+  options: { count: number; warmup: number; stream: boolean; block: number; blockWarmup: number },
+  problems: string[],
+): Promise<Map<string, Paired>> {
+  const [direct, ...gateways] = targets;
+  if (!direct) return new Map();
+  const pools = new Map(targets.map((t) => [t, new Pool(t.origin, { connections: 1 })]));
+  const results = new Map<string, Paired>(
+    gateways.map((t) => [t.name, { own: noneYet(), direct: noneYet() }]),
+  );
+  const allDirect = noneYet();
+  const pair = async (gateway: Target, recorded: boolean) => {
+    const into = recorded ? results.get(gateway.name) : undefined;
+    const directPool = pools.get(direct);
+    const gatewayPool = pools.get(gateway);
+    if (!directPool || !gatewayPool) return;
+    const directInto = into?.direct ?? noneYet();
+    await once(directPool, direct, body, options.stream, directInto, problems);
+    await once(gatewayPool, gateway, body, options.stream, into?.own ?? noneYet(), problems);
+  };
+  try {
+    for (const gateway of gateways)
+      for (let at = 0; at < options.warmup; at += 1) await pair(gateway, false);
+    for (let done = 0, round = 0; done < options.count && problems.length <= 20; round += 1) {
+      const recorded = Math.min(options.block, options.count - done);
+      // Each round starts one gateway further on, so no gateway always follows the same one.
+      const from = round % gateways.length;
+      for (const gateway of [...gateways.slice(from), ...gateways.slice(0, from)]) {
+        for (let at = 0; at < options.blockWarmup; at += 1) await pair(gateway, false);
+        for (let at = 0; at < recorded; at += 1) await pair(gateway, true);
+      }
+      done += recorded;
+    }
+  } finally {
+    await Promise.all([...pools.values()].map((pool) => pool.close()));
+  }
+  for (const { direct: taken } of results.values()) {
+    allDirect.latencyMs.push(...taken.latencyMs);
+    allDirect.firstByteMs.push(...taken.firstByteMs);
+    for (const count of taken.eventCounts) allDirect.eventCounts.add(count);
+  }
+  return new Map([[direct.name, { own: allDirect, direct: allDirect }], ...results]);
 }
 
 export interface Load {

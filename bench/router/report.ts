@@ -42,10 +42,10 @@ export function oneAtATimeTable(results: RouterResults): string {
       t.name,
       ms(t.latencyP50Ms),
       ms(t.latencyP99Ms),
-      t === direct ? "" : signedMs(t.latencyP50Ms - (direct?.latencyP50Ms ?? Number.NaN)),
-      t === direct ? "" : signedMs(t.latencyP99Ms - (direct?.latencyP99Ms ?? Number.NaN)),
+      t === direct ? "" : signedMs(t.addedP50Ms),
+      t === direct ? "" : signedMs(t.addedP99Ms),
       ms(t.ttftP50Ms),
-      t === direct ? "" : signedMs(t.ttftP50Ms - (direct?.ttftP50Ms ?? Number.NaN)),
+      t === direct ? "" : signedMs(t.ttftAddedP50Ms),
       t.eventCounts.join(", "),
     ];
     return `| ${cells.join(" | ")} |`;
@@ -164,11 +164,11 @@ export function barsTable(results: RouterResults): string {
   const portkey = byName(results, "Portkey");
   const bare = byName(results, "bare proxy");
   if (!direct || !llmgw) return "";
-  const addedP50 = llmgw.latencyP50Ms - direct.latencyP50Ms;
-  const addedP99 = llmgw.latencyP99Ms - direct.latencyP99Ms;
-  const portkeyAdded = portkey ? portkey.latencyP50Ms - direct.latencyP50Ms : Number.NaN;
-  const bareAdded = bare ? bare.latencyP50Ms - direct.latencyP50Ms : Number.NaN;
-  const ttftAdded = llmgw.ttftP50Ms - direct.ttftP50Ms;
+  const addedP50 = llmgw.addedP50Ms;
+  const addedP99 = llmgw.addedP99Ms;
+  const portkeyAdded = portkey ? portkey.addedP50Ms : Number.NaN;
+  const bareAdded = bare ? bare.addedP50Ms : Number.NaN;
+  const ttftAdded = llmgw.ttftAddedP50Ms;
   const saturatedVsPortkey =
     llmgw.saturated && portkey?.saturated
       ? llmgw.saturated.rps / portkey.saturated.rps
@@ -304,8 +304,8 @@ export function routerSection(results: RouterResults, info: RunInfo): string {
     `Run on ${info.date}; ${info.machine}. The load generator (autocannon ${info.autocannonVersion}) runs in a worker`,
     `thread of the benchmark's process, apart from its main thread. ${info.cores} Ratios, taken`,
     "round by round against direct, mean more than absolute numbers. One at a time: " +
-      `${results.oneAtATimeCount.toLocaleString("en-US")} requests and ${results.streamCount.toLocaleString("en-US")} streams per target, the targets taking turns request by`,
-    `request. Under load: a first run of ${results.warmupS} s against each target warms it up and is not counted; then ${results.rounds} rounds, targets in turn, each run lasting ${results.durationS} s (stopped at the first tick of autocannon's 100 ms sampling interval after that). A run's end cuts the request each connection still has in flight: those are counted nowhere (not in req/s, latency or errors), so req/s is answers read to the end over the run's time and reads low by at most connections ÷ answers. A ratio therefore reads high by at most its base's share: a run of direct (or of checks off, P5's base) with fewer than ${results.answersPerConnectionMin} answers per connection (the cut ones then over ${Math.round(100 / Math.max(1, results.answersPerConnectionMin))} % of its work) fails the benchmark; any other run that short is listed below the tables with how far it may read low, which can hide a met bar but not claim one (a short Portkey run flatters the ratios against it by as much). The target finishes the cut requests (llmgw records them as 499, clients gone) in a pause of ${results.settleMs} ms before the next run. Medians of the rounds; ratios are the medians of each round's own ratio.`,
+      `${results.oneAtATimeCount.toLocaleString("en-US")} requests and ${results.streamCount.toLocaleString("en-US")} streams per gateway, each gateway taking turns with direct alone, request by request,`,
+    `in blocks of ${results.pairBlock} pairs that the gateways take in turn until each has its count (the first ${results.pairBlockWarmup} pairs of a block not recorded: the gateway's first requests after the others'); a gateway's added latency is over direct's requests in its own pairs, and direct's row is all of them. Between two of a gateway's requests only direct's turn passes, as in the size axis below; until session 13 all four took turns, so each gateway's core ran the two other gateways' requests (about 3 ms) between two of its own and each request then cost its gateway 1.2 to 1.6 × the CPU (session 13's sub-section below). Under load: a first run of ${results.warmupS} s against each target warms it up and is not counted; then ${results.rounds} rounds, targets in turn, each run lasting ${results.durationS} s (stopped at the first tick of autocannon's 100 ms sampling interval after that). A run's end cuts the request each connection still has in flight: those are counted nowhere (not in req/s, latency or errors), so req/s is answers read to the end over the run's time and reads low by at most connections ÷ answers. A ratio therefore reads high by at most its base's share: a run of direct (or of checks off, P5's base) with fewer than ${results.answersPerConnectionMin} answers per connection (the cut ones then over ${Math.round(100 / Math.max(1, results.answersPerConnectionMin))} % of its work) fails the benchmark; any other run that short is listed below the tables with how far it may read low, which can hide a met bar but not claim one (a short Portkey run flatters the ratios against it by as much). The target finishes the cut requests (llmgw records them as 499, clients gone) in a pause of ${results.settleMs} ms before the next run. Medians of the rounds; ratios are the medians of each round's own ratio.`,
     "",
     oneAtATimeTable(results),
     "",

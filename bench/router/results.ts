@@ -14,9 +14,14 @@ export interface TargetResult {
   /** One request at a time against the instant engine (P1). */
   latencyP50Ms: number;
   latencyP99Ms: number;
+  /** Over direct's requests taken in turn with this target's (NaN for direct itself). */
+  addedP50Ms: number;
+  addedP99Ms: number;
   /** One stream at a time (P4): to the first byte of the body. */
   ttftP50Ms: number;
   ttftP99Ms: number;
+  /** Over direct's first byte in the same pairs (NaN for direct itself). */
+  ttftAddedP50Ms: number;
   /** SSE events per stream, every distinct count seen. */
   eventCounts: number[];
   /** Medians over the rounds; ratios are medians of each round's ratio to direct. */
@@ -76,4 +81,7 @@ export interface RouterResults {
   settleMs: number;
   oneAtATimeCount: number;
   streamCount: number;
+  /** One at a time: recorded pairs (direct, then the gateway) per block, and unrecorded before them. */
+  pairBlock: number;
+  pairBlockWarmup: number;
 }

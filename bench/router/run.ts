@@ -15,7 +15,18 @@ import { describeCores, pinBenchmark } from "./cores";
 import { MODEL, startFleet, type Fleet } from "./fleet";
 import { readLoopDelay } from "./size";
 import { judgeRun, roleOf } from "./judge";
-import { chatBody, median, oneAtATime, p50, p99, type Load, type Target } from "./measure";
+import {
+  chatBody,
+  inPairs,
+  median,
+  oneAtATime,
+  p50,
+  p99,
+  type Load,
+  type OneAtATime,
+  type Paired,
+  type Target,
+} from "./measure";
 import { medianOf, threadMedians, timedRun } from "./timed-run";
 import {
   barsTable,
@@ -41,7 +52,9 @@ const AUTOCANNON_VERSION = (
 /**
  * `durationS`: how long each measured run under load lasts (0: one request per connection, read to
  * the end); before the rounds, each target is warmed up by an unrecorded run of `warmupS`.
- * `others`: replicas of other models the size axis adds behind the same engine. A timed run leaves
+ * `others`: replicas of other models the size axis adds behind the same engine. One at a time, each
+ * gateway takes turns with direct in blocks of `block` recorded pairs, after `blockWarmup` unrecorded
+ * ones (measure.ts's inPairs). A timed run leaves
  * uncounted the requests it cut at its end, at most one per connection: a run that others' ratios
  * are taken against with fewer than `answersPerConnectionMin` answers per connection fails the
  * benchmark (20: the cut requests are under 5 % of its work; see `judgeRun`).
@@ -55,6 +68,8 @@ const FULL = {
   warmupS: 1,
   answersPerConnectionMin: 20,
   others: 4_000,
+  block: 25,
+  blockWarmup: 5,
 };
 /** One run of one request per connection against each target, unsized. */
 const SMOKE: typeof FULL = {
@@ -66,6 +81,8 @@ const SMOKE: typeof FULL = {
   warmupS: 0,
   answersPerConnectionMin: 0,
   others: 10,
+  block: 10,
+  blockWarmup: 1,
 };
 /** The full method, briefly: for trying the benchmark itself, never for its figures. */
 const QUICK: typeof FULL = {
@@ -77,6 +94,8 @@ const QUICK: typeof FULL = {
   warmupS: 1,
   answersPerConnectionMin: 0,
   others: 200,
+  block: 25,
+  blockWarmup: 5,
 };
 /** After a timed run, the target finishes the requests it cut before the next run starts. */
 const SETTLE_MS = 300;
@@ -114,18 +133,19 @@ async function measure(
   const instant = fleet.targets.instant;
   const plain = chatBody(MODEL.instant, false);
   const stream = chatBody(MODEL.instant, true);
-  log(`one at a time: ${size.count} requests per target`);
-  const single = await oneAtATime(
+  const paced = { block: size.block, blockWarmup: size.blockWarmup };
+  log(`one at a time: ${size.count} requests per gateway, each taking turns with direct`);
+  const single = await inPairs(
     instant,
     plain,
-    { count: size.count, warmup: size.warmup, stream: false },
+    { count: size.count, warmup: size.warmup, stream: false, ...paced },
     problems,
   );
-  log(`one at a time: ${size.streams} streams per target`);
-  const streams = await oneAtATime(
+  log(`one at a time: ${size.streams} streams per gateway, each taking turns with direct`);
+  const streams = await inPairs(
     instant,
     stream,
-    { count: size.streams, warmup: Math.min(size.warmup, 50), stream: true },
+    { count: size.streams, warmup: Math.min(size.warmup, 50), stream: true, ...paced },
     problems,
   );
   const scenarios: Array<{
@@ -204,13 +224,27 @@ async function measure(
   const targets: TargetResult[] = instant.map((target) => {
     const one = single.get(target.name);
     const str = streams.get(target.name);
+    // Added: against direct's requests in the same pairs (none for direct itself).
+    const added = (
+      figure: (ms: readonly number[]) => number,
+      of: (taken: OneAtATime) => number[],
+      taken?: Paired,
+    ) =>
+      target.name === "direct" || !taken
+        ? Number.NaN
+        : figure(of(taken.own)) - figure(of(taken.direct));
+    const latency = (taken: OneAtATime) => taken.latencyMs;
+    const firstByte = (taken: OneAtATime) => taken.firstByteMs;
     return {
       name: target.name,
-      latencyP50Ms: p50(one?.latencyMs ?? []),
-      latencyP99Ms: p99(one?.latencyMs ?? []),
-      ttftP50Ms: p50(str?.firstByteMs ?? []),
-      ttftP99Ms: p99(str?.firstByteMs ?? []),
-      eventCounts: [...(str?.eventCounts ?? [])].sort((a, b) => a - b),
+      latencyP50Ms: p50(one?.own.latencyMs ?? []),
+      latencyP99Ms: p99(one?.own.latencyMs ?? []),
+      addedP50Ms: added(p50, latency, one),
+      addedP99Ms: added(p99, latency, one),
+      ttftP50Ms: p50(str?.own.firstByteMs ?? []),
+      ttftP99Ms: p99(str?.own.firstByteMs ?? []),
+      ttftAddedP50Ms: added(p50, firstByte, str),
+      eventCounts: [...(str?.own.eventCounts ?? [])].sort((a, b) => a - b),
       saturated: summary("saturated", target.name),
       slow: summary("slow", target.name),
       streams: summary("streams", target.name),
@@ -235,6 +269,8 @@ async function measure(
     settleMs: SETTLE_MS,
     oneAtATimeCount: size.count,
     streamCount: size.streams,
+    pairBlock: size.block,
+    pairBlockWarmup: size.blockWarmup,
   };
 }
 
