@@ -49,7 +49,31 @@ export async function serverSetup(databaseUrl?: string): Promise<ServerSetup> {
   };
 }
 
+/** How many times a server whose port another process took first is started on other ports. */
+const PORT_TAKEN_ATTEMPTS = 3;
+
+/**
+ * Starts the server on the setup's ports. Between `freePort` choosing a port and the server
+ * binding it (seconds, while tsx loads), a process of another test file can take the same port;
+ * this server then exits with EADDRINUSE, and the other one's /healthz must not pass for it. So
+ * the server counts as up only once its own output says it listens; one that found a port taken
+ * is started again on new ones (written into `setup`, so a restart uses them too).
+ */
 export async function startServer(setup: ServerSetup): Promise<ServerHandle> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startServerOnce(setup);
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt >= PORT_TAKEN_ATTEMPTS) throw error;
+      setup.httpPort = await freePort();
+      setup.agentPort = await freePort();
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startServerOnce(setup: ServerSetup): Promise<ServerHandle> {
   const process = spawnLlmgw(["server"], {
     name: "server",
     env: {
@@ -68,16 +92,17 @@ export async function startServer(setup: ServerSetup): Promise<ServerHandle> {
   // is only slow (a 2-core CI machine running two test files, each transpiling at start) gets 90 s.
   // (The race keeps a handler on `died`, so its rejection when the server is stopped later is handled.)
   const died = process.exited.then((exit) => {
-    throw new Error(
-      `the server exited (code ${String(exit.code)}, signal ${String(exit.signal)}) before answering /healthz; output:\n${process.output().slice(-4_000)}`,
-    );
+    const output = process.output();
+    const message = `the server exited (code ${String(exit.code)}, signal ${String(exit.signal)}) before answering /healthz; output:\n${output.slice(-4_000)}`;
+    throw output.includes("EADDRINUSE") ? new PortTakenError(message) : new Error(message);
   });
   await Promise.race([
     died,
-    waitFor(async () => (await fetch(`${apiUrl}/healthz`)).ok, {
-      what: "server /healthz",
-      timeoutMs: 90_000,
-    }),
+    waitFor(
+      async () =>
+        process.output().includes(" listening: http") && (await fetch(`${apiUrl}/healthz`)).ok,
+      { what: "server /healthz", timeoutMs: 90_000 },
+    ),
   ]);
   const caPem = readFileSync(join(setup.homeDir, "pki", "ca.crt"), "utf8");
   return {
