@@ -84,4 +84,6 @@ export interface RouterResults {
   /** One at a time: recorded pairs (direct, then the gateway) per block, and unrecorded before them. */
   pairBlock: number;
   pairBlockWarmup: number;
+  /** One at a time: unrecorded pairs each gateway makes with direct before its first block. */
+  pairWarmup: number;
 }

@@ -224,6 +224,7 @@ async function measure(
     streamCount: size.streams,
     pairBlock: size.block,
     pairBlockWarmup: size.blockWarmup,
+    pairWarmup: size.warmup,
   };
 }
 

@@ -4,7 +4,9 @@
  * the end); before the rounds, each target is warmed up by an unrecorded run of `warmupS`.
  * `others`: replicas of other models the size axis adds behind the same engine. One at a time, each
  * gateway takes turns with direct in blocks of `block` recorded pairs, after `blockWarmup` unrecorded
- * ones (measure.ts's inPairs). A timed run leaves
+ * ones (measure.ts's inPairs), after `warmup` unrecorded pairs each before the first block: a
+ * process's first few thousand requests run code V8 has not optimised yet (the client's and the
+ * engine's too), and those belong to its start, not to its added latency. A timed run leaves
  * uncounted the requests it cut at its end, at most one per connection: a run that others' ratios
  * are taken against with fewer than `answersPerConnectionMin` answers per connection fails the
  * benchmark (20: the cut requests are under 5 % of its work; see `judgeRun`).
@@ -12,7 +14,7 @@
 export const FULL = {
   count: 1_000,
   streams: 300,
-  warmup: 100,
+  warmup: 3_000,
   rounds: 3,
   durationS: 10,
   warmupS: 1,
