@@ -100,6 +100,13 @@ export class EndpointPool {
     return this.endpointsOf(model).some((endpoint) => endpoint.breaker.canTry(nowMs));
   }
 
+  /** How many of the model's endpoints would take a request now (counted, nothing allocated). */
+  triable(model: string, nowMs: number): number {
+    let count = 0;
+    for (const endpoint of this.endpointsOf(model)) if (endpoint.breaker.canTry(nowMs)) count += 1;
+    return count;
+  }
+
   /** The least loaded endpoint whose breaker admits a request, not already tried. */
   choose(model: string, tried: ReadonlySet<string>, nowMs: number): Endpoint | undefined {
     const candidates = this.endpointsOf(model).map((endpoint) => ({

@@ -1,17 +1,16 @@
 // Prometheus series for /v1: requests, tokens, latency and time to first byte per model, and each
 // endpoint's breaker and in-flight count, read from live state when scraped.
-import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import { Counter, Gauge, type Registry } from "prom-client";
 import type { NewUsageRecord } from "@llmgw/db";
 import type { AdmissionQueues } from "./admission";
 import type { EndpointPool } from "./endpoints";
+import { GatewayTallies, TalliedHistogram } from "./gateway-tallies";
 
 export interface GatewayMetrics {
   observe(row: NewUsageRecord): void;
   /** One request sent to one endpoint: a retry counts again, so attempts can be held against requests. */
   attempt(model: string, replicaId: string): void;
 }
-
-const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 export function registerGatewayMetrics(
   registry: Registry,
@@ -20,38 +19,63 @@ export function registerGatewayMetrics(
   nowMs: () => number,
 ): GatewayMetrics {
   const registers = [registry];
-  const requests = new Counter({
+  // Requests add to plain numbers (gateway-tallies.ts); these series are written from them when read.
+  const tallies = new GatewayTallies();
+  new Counter({
     name: "llmgw_gateway_requests_total",
     help: "/v1 requests by model and answer status.",
     labelNames: ["model", "status"],
     registers,
+    collect() {
+      this.reset();
+      for (const [model, tally] of tallies.entries())
+        for (const [status, count] of tally.requests)
+          this.inc({ model, status: String(status) }, count);
+    },
   });
-  const tokens = new Counter({
+  new Counter({
     name: "llmgw_gateway_tokens_total",
     help: "Tokens the engines reported, by model and kind.",
     labelNames: ["model", "kind"],
     registers,
+    collect() {
+      this.reset();
+      for (const [model, tally] of tallies.entries()) {
+        if (tally.promptTokens > 0) this.inc({ model, kind: "prompt" }, tally.promptTokens);
+        if (tally.completionTokens > 0)
+          this.inc({ model, kind: "completion" }, tally.completionTokens);
+      }
+    },
   });
-  const attempts = new Counter({
+  new Counter({
     name: "llmgw_gateway_upstream_attempts_total",
     help: "Requests sent to engines, retries included, by model and replica.",
     labelNames: ["model", "replica"],
     registers,
+    collect() {
+      this.reset();
+      for (const [model, tally] of tallies.entries())
+        for (const [replica, count] of tally.attempts) this.inc({ model, replica }, count);
+    },
   });
-  const latency = new Histogram({
-    name: "llmgw_gateway_request_duration_seconds",
-    help: "Time from admission to the end of the answer.",
-    labelNames: ["model"],
-    buckets: SECONDS_BUCKETS,
-    registers,
-  });
-  const ttft = new Histogram({
-    name: "llmgw_gateway_time_to_first_byte_seconds",
-    help: "Time from admission to the first byte from the engine.",
-    labelNames: ["model"],
-    buckets: SECONDS_BUCKETS,
-    registers,
-  });
+  new TalliedHistogram(
+    {
+      name: "llmgw_gateway_request_duration_seconds",
+      help: "Time from admission to the end of the answer.",
+      registry,
+    },
+    (tally) => tally.latency,
+    tallies,
+  );
+  new TalliedHistogram(
+    {
+      name: "llmgw_gateway_time_to_first_byte_seconds",
+      help: "Time from admission to the first byte from the engine.",
+      registry,
+    },
+    (tally) => tally.firstByte,
+    tallies,
+  );
   new Gauge({
     name: "llmgw_gateway_endpoint_breaker_open",
     help: "1 when the endpoint's breaker refuses requests (open), 0.5 half-open, 0 closed.",
@@ -110,45 +134,18 @@ export function registerGatewayMetrics(
       for (const r of queues.refusals()) this.inc({ model: r.model, reason: r.reason }, r.count);
     },
   });
-  // prom-client hashes a label object on every call; the labelled series are kept here instead,
-  // one per model (and status, kind, replica), as many as the series themselves.
-  const requestsOf = childrenOf((key: [string, string]) =>
-    requests.labels({ model: key[0], status: key[1] }),
-  );
-  const promptOf = childrenOf((key: [string]) => tokens.labels({ model: key[0], kind: "prompt" }));
-  const completionOf = childrenOf((key: [string]) =>
-    tokens.labels({ model: key[0], kind: "completion" }),
-  );
-  const attemptsOf = childrenOf((key: [string, string]) =>
-    attempts.labels({ model: key[0], replica: key[1] }),
-  );
-  const latencyOf = childrenOf((key: [string]) => latency.labels({ model: key[0] }));
-  const ttftOf = childrenOf((key: [string]) => ttft.labels({ model: key[0] }));
   return {
     attempt(model, replicaId) {
-      attemptsOf([model, replicaId]).inc();
+      const { attempts } = tallies.of(model);
+      attempts.set(replicaId, (attempts.get(replicaId) ?? 0) + 1);
     },
     observe(row) {
-      requestsOf([row.model, String(row.status)]).inc();
-      if (row.promptTokens) promptOf([row.model]).inc(row.promptTokens);
-      if (row.completionTokens) completionOf([row.model]).inc(row.completionTokens);
-      latencyOf([row.model]).observe(row.latencyMs / 1_000);
-      if (row.ttftMs !== null && row.ttftMs !== undefined)
-        ttftOf([row.model]).observe(row.ttftMs / 1_000);
+      const tally = tallies.of(row.model);
+      tally.requests.set(row.status, (tally.requests.get(row.status) ?? 0) + 1);
+      tally.promptTokens += row.promptTokens ?? 0;
+      tally.completionTokens += row.completionTokens ?? 0;
+      tally.latency.add(row.latencyMs / 1_000);
+      if (row.ttftMs !== null && row.ttftMs !== undefined) tally.firstByte.add(row.ttftMs / 1_000);
     },
-  };
-}
-
-/** One labelled series per distinct key, made on first use and kept. */
-function childrenOf<Key extends string[], Child>(make: (key: Key) => Child): (key: Key) => Child {
-  const made = new Map<string, Child>();
-  return (key) => {
-    const id = key.join("\u0000");
-    let child = made.get(id);
-    if (child === undefined) {
-      child = make(key);
-      made.set(id, child);
-    }
-    return child;
   };
 }

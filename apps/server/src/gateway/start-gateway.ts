@@ -89,9 +89,7 @@ export function startGateway(options: GatewayOptions): RunningGateway {
   });
   const queues = new AdmissionQueues(
     { queueSize: config.queueSize, maxWaitMs: config.queueWaitMs },
-    (model) =>
-      pool.endpointsOf(model).filter((e) => e.breaker.canTry(nowMs())).length *
-      config.endpointMaxInFlight,
+    (model) => pool.triable(model, nowMs()) * config.endpointMaxInFlight,
   );
   const budgets = new Map<string, RetryBudget>();
   const metrics = registerGatewayMetrics(options.registry, pool, queues, nowMs);

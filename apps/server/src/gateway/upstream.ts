@@ -111,11 +111,8 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
       if (typeof value === "string") passed[name] = value;
     }
     const length = headers["content-length"];
-    this.body = new DispatchedBody({
-      pause: () => controller.pause(),
-      resume: () => controller.resume(),
-      abort: (reason) => controller.abort(reason),
-    });
+    // The controller is the body's feed as it is (its pause, resume and abort): no closures per answer.
+    this.body = new DispatchedBody(controller);
     const resolve = this.resolveHead;
     this.resolveHead = null;
     resolve({
