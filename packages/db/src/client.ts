@@ -3,6 +3,7 @@
 // drizzle/) run on open, so both backends always carry the same schema.
 import { INSTALL } from "@llmgw/domain/install";
 import { mkdirSync } from "node:fs";
+import type { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { lockPgliteDir } from "./pglite-lock";
 import * as schema from "./schema/index";
@@ -20,6 +21,28 @@ export interface Store {
 }
 
 export const MIGRATIONS_DIR = INSTALL.migrationsDir;
+
+/** Each open PGlite store's own client, by its Drizzle handle (see pgliteCopyFrom). */
+const pgliteClients = new WeakMap<Database, PGlite>();
+
+/**
+ * `COPY table (columns) FROM` the CSV text `csv()` makes, straight through PGlite's client (its
+ * `/dev/blob`): no Drizzle and no parameter, the cheapest way into PGlite for many rows. Resolves
+ * false, having done nothing, when `db` is not an open PGlite store's own handle (PostgreSQL, a
+ * transaction's handle), for the caller to write its rows another way.
+ */
+export async function pgliteCopyFrom(
+  db: Database,
+  target: string,
+  csv: () => string,
+): Promise<boolean> {
+  const client = pgliteClients.get(db);
+  if (!client) return false;
+  await client.query(`COPY ${target} FROM '/dev/blob' WITH (FORMAT csv)`, [], {
+    blob: new Blob([csv()]),
+  });
+  return true;
+}
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   return options.kind === "pglite" ? openPglite(options.dataDir) : openPostgres(options);
@@ -45,7 +68,9 @@ async function openPglite(dataDir: string): Promise<Store> {
     });
     const db = drizzle(client, { schema });
     await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+    pgliteClients.set(db, client);
     const close = async () => {
+      pgliteClients.delete(db);
       await client.close();
       lock.release();
     };

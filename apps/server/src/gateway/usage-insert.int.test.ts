@@ -1,8 +1,16 @@
-// The usage batch insert on both stores: a batch written as one JSON parameter reads back exactly
-// as the same rows written by Drizzle's `.values()` (nulls, quotes, unicode, milliseconds), in the
-// batch's order; and its column list is the table's, so a column added later cannot be left out.
+// The usage batch insert on both stores (PGlite's COPY of CSV text, PostgreSQL's one JSON
+// parameter): a batch reads back exactly as the same rows written by Drizzle's `.values()` (nulls,
+// empty strings, quotes, commas, unicode, milliseconds), in the batch's order, each row once; and its
+// column list is the table's, so a column added later cannot be left out.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { asc, openStore, usageRecords, type NewUsageRecord, type Store } from "@llmgw/db";
+import {
+  asc,
+  openStore,
+  pgliteCopyFrom,
+  usageRecords,
+  type NewUsageRecord,
+  type Store,
+} from "@llmgw/db";
 import { startPostgres, tempDir } from "@llmgw/testing";
 import { USAGE_COLUMNS, insertUsageRecords } from "./usage-insert";
 
@@ -34,6 +42,12 @@ function rows(tag: string): [NewUsageRecord, ...NewUsageRecord[]] {
       ...{ completionTokens: 1, latencyMs: 1, status: 502, errorCode: "upstream_interrupted" },
       at: new Date("1999-12-31T23:59:59.000Z"),
     },
+    {
+      ...{ keyId: `key-${tag}`, owner: "", model: ' a,b;"c" \r\n\\N\t', endpoint: '"' },
+      ...{ replicaId: "\\N", requestId: `${tag}-4`, promptTokens: -1, completionTokens: 0 },
+      ...{ latencyMs: 2_147_483_647, ttftMs: 0, status: 0, errorCode: "" },
+      at: new Date("2030-06-01T12:00:00.001Z"),
+    },
   ];
 }
 
@@ -46,7 +60,7 @@ it("writes every column of usage_records but its id", () => {
   );
 });
 
-describe.each(STORES)("usage insert on %s", (_name, open) => {
+describe.each(STORES)("usage insert on %s", (name, open) => {
   let store: Store;
   beforeAll(async () => {
     store = await open();
@@ -70,10 +84,22 @@ describe.each(STORES)("usage insert on %s", (_name, open) => {
     await store.db.insert(usageRecords).values(rows("drizzle"));
     await insertUsageRecords(store.db, rows("json"));
     const json = await readBack("key-json");
-    expect(json).toHaveLength(3);
+    expect(json).toHaveLength(4);
     expect(json).toEqual(await readBack("key-drizzle"));
     expect(json[1]?.owner).toBe('o"wn\\er\n\u00fc\u{1F600}');
     expect(json[2]?.at.toISOString()).toBe("1999-12-31T23:59:59.000Z");
+    // Empty strings stay strings, not NULL; CSV's quotes and commas and COPY's \N are only text.
+    expect(json[3]).toMatchObject({ owner: "", errorCode: "", replicaId: "\\N", endpoint: '"' });
+    expect(json[3]?.model).toBe(' a,b;"c" \r\n\\N\t');
+  });
+
+  it("takes the COPY path on PGlite's own handle only", async () => {
+    const none = () => "";
+    expect(await pgliteCopyFrom(store.db, "usage_records (key_id)", none)).toBe(name === "PGlite");
+    const inTransaction = await store.db.transaction((tx) =>
+      pgliteCopyFrom(tx as unknown as typeof store.db, "usage_records (key_id)", none),
+    );
+    expect(inTransaction).toBe(false);
   });
 
   it("writes nothing for an empty batch, and a batch of 500 in one statement", async () => {
