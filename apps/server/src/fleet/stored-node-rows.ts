@@ -5,6 +5,7 @@
 // build. The writers say so (`changed`); live readings come from the registry on every read anyway.
 import {
   asc,
+  getTableColumns,
   gpus,
   nodeEngineBuilds,
   nodes,
@@ -13,10 +14,14 @@ import {
   type NodeEngineBuildRow,
   type NodeRow,
 } from "@llmgw/db";
+import { SharedStrings } from "../shared-strings";
+
+/** A card's stored row as the node views read it: all but its update time. */
+export type CardRow = Omit<GpuRow, "updatedAt">;
 
 export interface NodeRowSet {
   nodeRows: NodeRow[];
-  gpuRows: GpuRow[];
+  gpuRows: CardRow[];
   buildRows: NodeEngineBuildRow[];
 }
 
@@ -61,12 +66,13 @@ export class StoredNodeRows {
 }
 
 export function storedNodeRows(db: Database, nowMs: () => number): StoredNodeRows {
+  const { updatedAt: _updatedAt, ...cardColumns } = getTableColumns(gpus);
   return new StoredNodeRows(async () => {
     const [nodeRows, gpuRows, buildRows] = await Promise.all([
       db.select().from(nodes).orderBy(asc(nodes.name)),
-      db.select().from(gpus).orderBy(asc(gpus.index)),
+      db.select(cardColumns).from(gpus).orderBy(asc(gpus.index)),
       db.select().from(nodeEngineBuilds),
     ]);
-    return { nodeRows, gpuRows, buildRows };
+    return new SharedStrings().shareAll({ nodeRows, gpuRows, buildRows });
   }, nowMs);
 }

@@ -20,6 +20,20 @@ import { hashApiKey, hashesEqual, newApiKey } from "./key-hash";
 import { recordAudit } from "../identity/audit";
 import { KeyCache } from "./key-cache";
 import { VerifiedKeys } from "./verified-keys";
+import { SharedStrings } from "../shared-strings";
+
+/** Distinct owners, creators and model patterns kept for sharing among the cached key rows. */
+const KEY_STRINGS_MAX = 4_096;
+
+/** A cached row's values that many keys repeat (owner, creator, residency, models), shared. */
+function shareKeyRow(row: ApiKeyRow | undefined, strings: SharedStrings): ApiKeyRow | undefined {
+  if (!row) return row;
+  row.owner = strings.share(row.owner);
+  row.createdBy = strings.share(row.createdBy);
+  row.residency = strings.share(row.residency);
+  strings.shareAll(row.models);
+  return row;
+}
 
 type KeyCheck = { ok: true; key: ApiKeyRow } | { ok: false; why: string };
 
@@ -60,9 +74,10 @@ export function createKeysService(
   nowMs: () => number,
   events?: EventRecorder,
 ): GatewayKeys {
+  const strings = new SharedStrings(KEY_STRINGS_MAX);
   const cache = new KeyCache(
     async (prefix: string) =>
-      (await db.select().from(apiKeys).where(eq(apiKeys.prefix, prefix)))[0],
+      shareKeyRow((await db.select().from(apiKeys).where(eq(apiKeys.prefix, prefix)))[0], strings),
     nowMs,
   );
   const byPrefix = (prefix: string) => cache.get(prefix);
