@@ -63,6 +63,10 @@ function shareRegister(register: Register, strings: SharedStrings): void {
   }
 }
 
+function registeredUuid(register: Register, uuid: string): string {
+  return register.hardware?.gpus.find((gpu) => gpu.uuid === uuid)?.uuid ?? uuid;
+}
+
 export class FleetRegistry {
   private readonly nodes = new Map<string, LiveNode>();
   private readonly strings = new SharedStrings(REGISTER_STRINGS_MAX);
@@ -107,7 +111,12 @@ export class FleetRegistry {
     live.heartbeatAtMs = nowMs;
     for (const sample of heartbeat.gpus) {
       let card = live.samplesByUuid.get(sample.uuid);
-      if (card === undefined) live.samplesByUuid.set(sample.uuid, (card = new CardValues()));
+      if (card === undefined) {
+        // A card seen for the first time is keyed (here and in the history) by the Register's
+        // copy of its uuid, so the node keeps one string per card, not two.
+        sample.uuid = registeredUuid(live.register, sample.uuid);
+        live.samplesByUuid.set(sample.uuid, (card = new CardValues()));
+      }
       card.update(sample);
     }
     this.history.record(nodeId, nowMs, heartbeat.gpus);

@@ -3,6 +3,9 @@
 // nodes reading 16,000 card rows from the store for each poll was most of an answer's time, yet
 // those rows change only when a node registers or disconnects, or an operator picks an engine
 // build. The writers say so (`changed`); live readings come from the registry on every read anyway.
+// The rows are held lightly: a card row leaves out its update time (no reader uses it), and the
+// strings repeated across rows (each card's node id and model name, bus ids, host fields) are kept
+// once per read (shared-strings.ts).
 import {
   asc,
   getTableColumns,
