@@ -25,14 +25,30 @@ import { SharedStrings } from "../shared-strings";
 /** Distinct owners, creators and model patterns kept for sharing among the cached key rows. */
 const KEY_STRINGS_MAX = 4_096;
 
-/** A cached row's values that many keys repeat (owner, creator, residency, models), shared. */
-function shareKeyRow(row: ApiKeyRow | undefined, strings: SharedStrings): ApiKeyRow | undefined {
+/**
+ * The row the key cache keeps: made as one literal (the driver adds a row's fields one by one,
+ * which leaves most of them in a separate property array), with the values many keys repeat
+ * (owner, creator, residency, model patterns) shared.
+ */
+function cachedKeyRow(row: ApiKeyRow | undefined, strings: SharedStrings): ApiKeyRow | undefined {
   if (!row) return row;
-  row.owner = strings.share(row.owner);
-  row.createdBy = strings.share(row.createdBy);
-  row.residency = strings.share(row.residency);
-  strings.shareAll(row.models);
-  return row;
+  return {
+    id: row.id,
+    prefix: row.prefix,
+    keyHash: row.keyHash,
+    owner: strings.share(row.owner),
+    models: strings.shareAll(row.models),
+    requestsPerMinute: row.requestsPerMinute,
+    tokensPerMinute: row.tokensPerMinute,
+    concurrentMax: row.concurrentMax,
+    residency: strings.share(row.residency),
+    noStore: row.noStore,
+    expiresAt: row.expiresAt,
+    revokedAt: row.revokedAt,
+    createdBy: strings.share(row.createdBy),
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+  };
 }
 
 type KeyCheck = { ok: true; key: ApiKeyRow } | { ok: false; why: string };
@@ -77,7 +93,7 @@ export function createKeysService(
   const strings = new SharedStrings(KEY_STRINGS_MAX);
   const cache = new KeyCache(
     async (prefix: string) =>
-      shareKeyRow((await db.select().from(apiKeys).where(eq(apiKeys.prefix, prefix)))[0], strings),
+      cachedKeyRow((await db.select().from(apiKeys).where(eq(apiKeys.prefix, prefix)))[0], strings),
     nowMs,
   );
   const byPrefix = (prefix: string) => cache.get(prefix);
