@@ -8,6 +8,7 @@ export {
   asc,
   desc,
   eq,
+  getTableColumns,
   gt,
   gte,
   inArray,

@@ -39,10 +39,13 @@ export class AgentAdmission {
     const count = (this.unregisteredByAddress.get(address) ?? 0) + 1;
     this.unregisteredByAddress.set(address, count);
     let isCounted = true;
+    // Dropped once cleared: a registered socket's entry lives as long as the socket.
+    let timer: NodeJS.Timeout | undefined;
     const leave = () => {
       if (!isCounted) return;
       isCounted = false;
       clearTimeout(timer);
+      timer = undefined;
       this.release(address);
     };
     const entry: PendingSocket = {
@@ -51,7 +54,7 @@ export class AgentAdmission {
       onTimeout: () => socket.destroy(),
       admit: leave,
     };
-    const timer = setTimeout(() => entry.onTimeout(), REGISTER_TIMEOUT_MS);
+    timer = setTimeout(() => entry.onTimeout(), REGISTER_TIMEOUT_MS);
     timer.unref();
     socket.once("close", leave);
     this.pending.set(socket, entry);

@@ -231,11 +231,16 @@ function attach(
   };
   const handler = options.onConnection(socket);
   pending.onTimeout = () => refuse(CLOSE_UNAUTHENTICATED, "no Register frame in time");
-  const stopMeter = meterPreRegister(
+  // The meter and what it holds are let go once it stops: the session keeps this scope for its life.
+  let meter: (() => void) | null = meterPreRegister(
     tcp,
     () => refuse(1009, `sent more than ${PRE_REGISTER_BYTES_MAX} bytes before Register`),
     () => ws.terminate(),
   );
+  const stopMeter = () => {
+    meter?.();
+    meter = null;
+  };
   const firstFrame = (data: RawData, isBinary: boolean) => {
     if (!onFirstFrame(frameBytes(data), isBinary, { handler, socket, refuse, options })) return;
     stopMeter();

@@ -5,18 +5,18 @@
 // What comes from the stored rows alone (a node's cards grouped by model, their memory, degraded
 // links; the heatmap's order and fixed columns) is worked out once per read of the rows; a poll
 // adds only what is live: state, last seen, readings.
-import type { GpuRow, NodeRow } from "@llmgw/db";
+import type { NodeRow } from "@llmgw/db";
 import type { FleetCardsView, NodeSummary } from "@llmgw/api";
 import type { LivenessPolicy } from "@llmgw/domain";
 import { nodeStateOf, pcieLinkView } from "./node-view-parts";
 import type { FleetRegistry } from "./registry";
-import type { NodeRowSet } from "./stored-node-rows";
+import type { CardRow, NodeRowSet } from "./stored-node-rows";
 
 const MIB = 2 ** 20;
 
 interface NodeCards {
   /** By index. */
-  cards: GpuRow[];
+  cards: CardRow[];
   gpuGroups: NodeSummary["gpuGroups"];
   gpuMemoryBytesTotal: number;
   pcieDegradedCount: number;
@@ -27,7 +27,7 @@ interface FleetStatics {
   cardsOfNode: Map<string, NodeCards>;
   /** The heatmap's nodes (with cards, by name) and their cards' fixed columns, in its order. */
   heatmap: Pick<FleetCardsView, "nodes" | "cardNames"> & {
-    cardRows: GpuRow[];
+    cardRows: CardRow[];
     index: number[];
     nameOfCard: number[];
     memoryMiBTotal: number[];
@@ -36,7 +36,7 @@ interface FleetStatics {
 
 const staticsByRows = new WeakMap<NodeRowSet, FleetStatics>();
 
-function nodeCardsOf(cards: GpuRow[]): NodeCards {
+function nodeCardsOf(cards: CardRow[]): NodeCards {
   const groups = new Map<string, number>();
   let gpuMemoryBytesTotal = 0;
   let pcieDegradedCount = 0;
@@ -83,7 +83,7 @@ function heatmapOf(nodeRows: NodeRow[], cardsOfNode: Map<string, NodeCards>) {
 function staticsOf(rows: NodeRowSet): FleetStatics {
   const known = staticsByRows.get(rows);
   if (known) return known;
-  const byNode = new Map<string, GpuRow[]>();
+  const byNode = new Map<string, CardRow[]>();
   for (const card of rows.gpuRows) {
     const cards = byNode.get(card.nodeId);
     if (cards) cards.push(card);

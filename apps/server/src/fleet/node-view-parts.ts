@@ -1,6 +1,7 @@
 // Parts of a node's view that the full list (nodes-service.ts) and the light lists (node-lists.ts)
 // both work out the same way: its state from its session or the store, and each card's link.
-import type { GpuRow, NodeRow } from "@llmgw/db";
+import type { NodeRow } from "@llmgw/db";
+import type { CardRow } from "./stored-node-rows";
 import type { GpuView, NodeView } from "@llmgw/api";
 import { assessPcieLink, nodeLiveness, type LivenessPolicy } from "@llmgw/domain";
 import type { FleetRegistry, LiveNode } from "./registry";
@@ -31,7 +32,7 @@ export function nodeStateOf(
 }
 
 /** The link judged by what it can carry as seated, never by the generation it idles at. */
-export function pcieLinkView(card: GpuRow): GpuView["pcieLink"] {
+export function pcieLinkView(card: CardRow): GpuView["pcieLink"] {
   const link = assessPcieLink(card);
   if (link === null) return null;
   return {

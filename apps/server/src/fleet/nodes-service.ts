@@ -7,7 +7,6 @@ import {
   nodeEngineBuilds,
   nodes,
   type Database,
-  type GpuRow,
   type NodeEngineBuildRow,
   type NodeRow,
 } from "@llmgw/db";
@@ -26,7 +25,7 @@ import { gpuRow, nodeRow } from "./inventory";
 import { facilityNodes, fleetCards, nodeSummaries, type FacilityNode } from "./node-lists";
 import { nodeStateOf, pcieLinkView } from "./node-view-parts";
 import type { FleetRegistry, LiveNode } from "./registry";
-import type { NodeRowSet, StoredNodeRows } from "./stored-node-rows";
+import type { CardRow, NodeRowSet, StoredNodeRows } from "./stored-node-rows";
 
 /**
  * The whole list and its light forms read the stored rows kept in memory (`stored`); one node
@@ -41,9 +40,9 @@ export function createNodesService(
 ): Omit<NodesService, "remove" | "label" | "cordon" | "engineBuild"> & {
   facilityNodes(): Promise<FacilityNode[]>;
 } {
-  const views = (nodeRows: NodeRow[], gpuRows: GpuRow[], buildRows: NodeEngineBuildRow[]) => {
+  const views = (nodeRows: NodeRow[], gpuRows: CardRow[], buildRows: NodeEngineBuildRow[]) => {
     const builds = new Map(buildRows.map((build) => [build.nodeId, build]));
-    const cardsByNode = new Map<string, GpuRow[]>();
+    const cardsByNode = new Map<string, CardRow[]>();
     for (const card of gpuRows) {
       const cards = cardsByNode.get(card.nodeId);
       if (cards) cards.push(card);
@@ -148,7 +147,7 @@ function historyView(
 function toView(
   row: NodeRow,
   registry: Pick<FleetRegistry, "facility" | "heard">,
-  cards: GpuRow[],
+  cards: CardRow[],
   build: NodeEngineBuildRow | undefined,
   live: LiveNode | undefined,
   policy: LivenessPolicy,
@@ -202,7 +201,7 @@ function networkView(live: LiveNode | undefined): NodeView["network"] {
   };
 }
 
-function gpuView(card: GpuRow, live: LiveNode | undefined): GpuView {
+function gpuView(card: CardRow, live: LiveNode | undefined): GpuView {
   // Samples from a session that has ended are stale: show them as unknown rather than current.
   const sample = live?.isConnected ? live.samplesByUuid.get(card.uuid) : undefined;
   return {

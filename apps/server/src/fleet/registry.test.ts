@@ -133,3 +133,35 @@ describe("the registry's record of a node's last heartbeat", () => {
     expect(live.heartbeat?.engineInstalls).toEqual([]);
   });
 });
+
+describe("the registry's copy of a node's Register", () => {
+  it("keeps every value the node registered with", () => {
+    const fields = {
+      nodeId: "gpu-1",
+      nodeName: "gpu-1",
+      agentVersion: "1.2.3",
+      simulationProfile: "h100x8",
+      features: ["replicas"],
+      engines: ["vllm", "sim"],
+      labels: { rack: "r1", zone: "z" },
+      hardware: {
+        os: "linux",
+        arch: "x86_64",
+        driverVersion: "590.48.01",
+        cudaVersion: "13.1",
+        cpu: { model: "Intel(R) Xeon(R) Platinum 8480+", cores: 112 },
+        gpus: [0, 1].map((index) => ({
+          index,
+          uuid: `GPU-${index}`,
+          name: "NVIDIA H100 80GB HBM3",
+          computeCapability: "9.0",
+          pciBusId: `00000000:${index}8:00.0`,
+        })),
+      },
+    };
+    const registry = new FleetRegistry();
+    registry.connect(create(RegisterSchema, fields), 1, 1_000);
+    const kept = must(registry.get("gpu-1"), "the live node").register;
+    expect(kept).toEqual(create(RegisterSchema, fields));
+  });
+});

@@ -1,8 +1,11 @@
 // Live fleet state: which nodes have an open agent session, and their latest samples. It lives in
 // memory on purpose: heartbeats arrive every 2 s per node and only the inventory needs to survive
 // a restart (that is in the store). A heartbeat's figures are copied into records kept per node
-// and card (beat-values.ts), never the decoded message, so that each message dies young.
+// and card (beat-values.ts), never the decoded message, so that each message dies young. The
+// Register a node's session keeps holds its values repeated across the fleet (model names, bus
+// ids, versions) once each (shared-strings.ts).
 import type { Heartbeat, Register } from "@llmgw/proto";
+import { SharedStrings } from "../shared-strings";
 import { CardValues, NodeBeat } from "./beat-values";
 import { FacilityOverlay } from "./facility-overlay";
 import { GpuHistory } from "./gpu-history";
@@ -36,8 +39,37 @@ export interface HeardNode {
   lastSeenMs: number;
 }
 
+/** Distinct repeated values kept for sharing; a fleet has a few dozen (models, versions, OSes). */
+const REGISTER_STRINGS_MAX = 4_096;
+
+/** The Register's values that repeat from node to node, shared in place; ids and uuids are not. */
+function shareRegister(register: Register, strings: SharedStrings): void {
+  register.agentVersion = strings.share(register.agentVersion);
+  register.simulationProfile = strings.share(register.simulationProfile);
+  strings.shareAll(register.features);
+  strings.shareAll(register.engines);
+  strings.shareAll(register.labels);
+  const hardware = register.hardware;
+  if (!hardware) return;
+  hardware.os = strings.share(hardware.os);
+  hardware.arch = strings.share(hardware.arch);
+  hardware.driverVersion = strings.share(hardware.driverVersion);
+  hardware.cudaVersion = strings.share(hardware.cudaVersion);
+  if (hardware.cpu) hardware.cpu.model = strings.share(hardware.cpu.model);
+  for (const gpu of hardware.gpus) {
+    gpu.name = strings.share(gpu.name);
+    gpu.computeCapability = strings.share(gpu.computeCapability);
+    gpu.pciBusId = strings.share(gpu.pciBusId);
+  }
+}
+
+function registeredUuid(register: Register, uuid: string): string {
+  return register.hardware?.gpus.find((gpu) => gpu.uuid === uuid)?.uuid ?? uuid;
+}
+
 export class FleetRegistry {
   private readonly nodes = new Map<string, LiveNode>();
+  private readonly strings = new SharedStrings(REGISTER_STRINGS_MAX);
   /** The last few minutes of card samples per node, for charts and idle detection. */
   readonly history = new GpuHistory();
   /** Labels, cordons and holds operators set; placement reads them with the live state. */
@@ -49,6 +81,7 @@ export class FleetRegistry {
   constructor(private readonly stalls: StallWatch = NO_STALL_WATCH) {}
 
   connect(register: Register, sessionId: number, nowMs: number): LiveNode {
+    shareRegister(register, this.strings);
     const live: LiveNode = {
       nodeId: register.nodeId,
       register,
@@ -78,7 +111,12 @@ export class FleetRegistry {
     live.heartbeatAtMs = nowMs;
     for (const sample of heartbeat.gpus) {
       let card = live.samplesByUuid.get(sample.uuid);
-      if (card === undefined) live.samplesByUuid.set(sample.uuid, (card = new CardValues()));
+      if (card === undefined) {
+        // A card seen for the first time is keyed (here and in the history) by the Register's
+        // copy of its uuid, so the node keeps one string per card, not two.
+        sample.uuid = registeredUuid(live.register, sample.uuid);
+        live.samplesByUuid.set(sample.uuid, (card = new CardValues()));
+      }
       card.update(sample);
     }
     this.history.record(nodeId, nowMs, heartbeat.gpus);

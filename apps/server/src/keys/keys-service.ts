@@ -20,6 +20,36 @@ import { hashApiKey, hashesEqual, newApiKey } from "./key-hash";
 import { recordAudit } from "../identity/audit";
 import { KeyCache } from "./key-cache";
 import { VerifiedKeys } from "./verified-keys";
+import { SharedStrings } from "../shared-strings";
+
+/** Distinct owners, creators and model patterns kept for sharing among the cached key rows. */
+const KEY_STRINGS_MAX = 4_096;
+
+/**
+ * The row the key cache keeps: made as one literal (the driver adds a row's fields one by one,
+ * which leaves most of them in a separate property array), with the values many keys repeat
+ * (owner, creator, residency, model patterns) shared.
+ */
+function cachedKeyRow(row: ApiKeyRow | undefined, strings: SharedStrings): ApiKeyRow | undefined {
+  if (!row) return row;
+  return {
+    id: row.id,
+    prefix: row.prefix,
+    keyHash: row.keyHash,
+    owner: strings.share(row.owner),
+    models: strings.shareAll(row.models),
+    requestsPerMinute: row.requestsPerMinute,
+    tokensPerMinute: row.tokensPerMinute,
+    concurrentMax: row.concurrentMax,
+    residency: strings.share(row.residency),
+    noStore: row.noStore,
+    expiresAt: row.expiresAt,
+    revokedAt: row.revokedAt,
+    createdBy: strings.share(row.createdBy),
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+  };
+}
 
 type KeyCheck = { ok: true; key: ApiKeyRow } | { ok: false; why: string };
 
@@ -60,9 +90,10 @@ export function createKeysService(
   nowMs: () => number,
   events?: EventRecorder,
 ): GatewayKeys {
+  const strings = new SharedStrings(KEY_STRINGS_MAX);
   const cache = new KeyCache(
     async (prefix: string) =>
-      (await db.select().from(apiKeys).where(eq(apiKeys.prefix, prefix)))[0],
+      cachedKeyRow((await db.select().from(apiKeys).where(eq(apiKeys.prefix, prefix)))[0], strings),
     nowMs,
   );
   const byPrefix = (prefix: string) => cache.get(prefix);

@@ -26,6 +26,17 @@ describe("VerifiedKeys", () => {
     expect(keys.prefixOf("llmgw_guess")).toBeUndefined();
   });
 
+  it("knows a key taken from a request's header by its value, with non-ASCII bytes kept", () => {
+    const key = "llmgw_1234567890ab_çok-gizli-anahtar-0123456789";
+    const { calls, verify } = counting({ [key]: "h1" });
+    const keys = new VerifiedKeys(verify);
+    const header = `Bearer ${key}`;
+    expect(keys.matches(header.slice(7), "p", "h1")).toBe(true);
+    expect(keys.prefixOf(key)).toBe("p");
+    expect(keys.matches(`${key}`, "p", "h1")).toBe(true);
+    expect(calls).toEqual([key]);
+  });
+
   it("checks again against a stored hash that changed, and refuses the old key for it", () => {
     const valid: Record<string, string> = { llmgw_good: "h1" };
     const { verify } = counting(valid);

@@ -4,7 +4,8 @@
 // still reads revocation and expiry from the key's row on every request, and asks `matches` with
 // that row's current hash, so a row whose hash changed is checked afresh. Only keys that matched
 // are added (a guessed key never is), at most `entriesMax`, the oldest dropped first; `forget`
-// drops a hash's entries at a revoke.
+// drops a hash's entries at a revoke. A presented key is kept as a copy of its own: the one a request
+// hands in is a slice of its Authorization header, which would keep the whole header alive with it.
 type Verified = { prefix: string; keyHash: string };
 
 export class VerifiedKeys {
@@ -24,7 +25,7 @@ export class VerifiedKeys {
   matches(presented: string, prefix: string, keyHash: string): boolean {
     if (this.known.get(presented)?.keyHash === keyHash) return true;
     if (!this.verify(presented, keyHash)) return false;
-    this.known.set(presented, { prefix, keyHash });
+    this.known.set(Buffer.from(presented).toString(), { prefix, keyHash });
     if (this.known.size > this.entriesMax) {
       const oldest = this.known.keys().next();
       if (!oldest.done) this.known.delete(oldest.value);
