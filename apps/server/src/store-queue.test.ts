@@ -106,6 +106,41 @@ describe("StoreQueue", () => {
     await queue.flush();
     expect(store.written).toEqual([[1]]);
   });
+  it("drains a long outage's rows in order while new ones arrive and others are refused", async () => {
+    // 10,000 rows waited (past the point where written rows are compacted away); rows keep
+    // arriving during the drain, and one batch the store refuses five times is dropped whole.
+    const written: number[] = [];
+    let calls = 0;
+    let next = 1;
+    const queue = new StoreQueue<number>({
+      what: "test rows",
+      write: async (batch) => {
+        calls += 1;
+        if (calls === 1) throw away();
+        if (batch.includes(5_000)) throw new Error("insert failed: value too long");
+        await Promise.resolve();
+        written.push(...batch);
+        if (calls % 100 === 0) queue.add(next++);
+      },
+      retryEveryMs: 0,
+      batchMax: 7,
+      pendingMax: 20_000,
+      log: () => undefined,
+    });
+    while (next <= 10_000) queue.add(next++);
+    await queue.flush();
+    expect(queue.size()).toBe(10_000);
+    // A refused batch stops a flush; the fifth refusal running drops it and the drain goes on.
+    for (let round = 0; round < 6; round++) await queue.flush();
+    expect(queue.size()).toBe(0);
+    // The refused batch is the one holding row 5,000: rows 4,999 to 5,005 (batches of 7 from 1).
+    const refused = Array.from({ length: 7 }, (_, i) => 4_999 + i);
+    expect(queue.dropped()).toBe(7);
+    expect(written).toEqual(
+      Array.from({ length: next - 1 }, (_, i) => i + 1).filter((row) => !refused.includes(row)),
+    );
+    expect(next).toBeGreaterThan(10_010);
+  });
 });
 
 describe("isStoreAway", () => {

@@ -10,6 +10,8 @@ import { messageOf } from "@llmgw/domain";
 
 /** Refusals in a row (not outages) after which a batch can never be written and is dropped. */
 const REFUSALS_MAX = 5;
+/** Written rows kept at the array's front before it is compacted (and then only past half of it). */
+const COMPACT_AFTER = 4_096;
 
 export interface StoreQueueOptions<Row> {
   /** What the rows are, for the log: "usage records", "audit rows". */
@@ -24,7 +26,10 @@ export interface StoreQueueOptions<Row> {
 }
 
 export class StoreQueue<Row> {
+  // Rows before `head` are written: a batch moves the head instead of copying what waits behind it,
+  // which after a long outage (up to pendingMax rows) made draining quadratic.
   private pending: Row[] = [];
+  private head = 0;
   private writing: Promise<void> = Promise.resolve();
   private readonly timer: NodeJS.Timeout | null;
   private droppedTotal = 0;
@@ -40,7 +45,7 @@ export class StoreQueue<Row> {
 
   /** Queues a row; false when the queue is full and the row was dropped. */
   add(row: Row): boolean {
-    if (this.pending.length >= this.options.pendingMax) {
+    if (this.size() >= this.options.pendingMax) {
       this.droppedTotal += 1;
       if (!this.isDropping)
         this.options.log(
@@ -55,7 +60,7 @@ export class StoreQueue<Row> {
 
   /** Rows waiting for the store. */
   size(): number {
-    return this.pending.length;
+    return this.pending.length - this.head;
   }
 
   /** Rows dropped because the queue was full, since start. */
@@ -75,22 +80,34 @@ export class StoreQueue<Row> {
   }
 
   private async writeAll(): Promise<void> {
-    while (this.pending.length > 0) {
-      const batch = this.pending.slice(0, this.options.batchMax);
+    while (this.size() > 0) {
+      const batch = this.pending.slice(this.head, this.head + this.options.batchMax);
       try {
         await this.options.write(batch);
       } catch (error) {
         if (this.refusedOnce(error, batch.length)) continue;
         return;
       }
-      this.pending = this.pending.slice(batch.length);
+      this.taken(batch.length);
       if (this.isFailing) this.options.log(`${this.options.what}: the store takes them again`);
       this.isFailing = false;
       this.isDropping = false;
       this.refusals = 0;
       // A store on this thread (PGlite) runs each batch without yielding: the requests waiting
       // for it get their turns between batches, not only after the last one.
-      if (this.pending.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.size() > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** The first `count` waiting rows are done with (written or dropped). */
+  private taken(count: number): void {
+    this.head += count;
+    if (this.head === this.pending.length) {
+      this.pending = [];
+      this.head = 0;
+    } else if (this.head >= COMPACT_AFTER && this.head * 2 >= this.pending.length) {
+      this.pending = this.pending.slice(this.head);
+      this.head = 0;
     }
   }
 
@@ -106,14 +123,14 @@ export class StoreQueue<Row> {
       this.options.log(
         `dropped ${batchSize} ${this.options.what} the store refused ${REFUSALS_MAX} times: ${messageOf(error)}`,
       );
-      this.pending = this.pending.slice(batchSize);
+      this.taken(batchSize);
       this.droppedTotal += batchSize;
       this.refusals = 0;
       return true;
     }
     if (!this.isFailing)
       this.options.log(
-        `could not save ${this.pending.length} ${this.options.what} (kept, tried again until the store takes them): ${messageOf(error)}`,
+        `could not save ${this.size()} ${this.options.what} (kept, tried again until the store takes them): ${messageOf(error)}`,
       );
     this.isFailing = true;
     return false;
