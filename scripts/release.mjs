@@ -134,6 +134,12 @@ async function bundle(version, libDir) {
     external: EXTERNALS.map(({ name }) => name),
     logLevel: "warning",
     legalComments: "none",
+    // V8 keeps a module's whole source for as long as the process runs (functions are compiled
+    // lazily from it): without the indentation and line breaks it is about 2.4 MiB smaller in every
+    // llmgw process (server, agent, sim-engine). Names are kept, so stack traces still name the
+    // functions they pass through.
+    minifyWhitespace: true,
+    minifySyntax: true,
   });
   // One character outside Latin-1, even in a comment, doubles what the source costs each process.
   const outfile = join(libDir, "llmgw.mjs");
