@@ -10,7 +10,8 @@
 // libjemalloc2 is built with it) and dumps a profile a stage: compare two with
 // `jeprof --text --base=A.heap $(command -v node) B.heap` (jeprof: Debian's libjemalloc-dev).
 // `--shim` preloads new-arrays-shim.c's build and writes, a stage, the live `new[]` arrays by size
-// with their resident bytes.
+// with their resident bytes. `--stats-opts` picks what malloc_stats_print writes (its opts string;
+// "gmdablxe" by default: the totals only; "gdaxeh" adds the merged arenas' bins and large classes).
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,7 +20,7 @@ import { cleanupAll, startPostgres } from "@llmgw/testing";
 import { connectJoined, joinNodes, startLlmgw } from "../agents/fleet";
 import type { SimAgent } from "../agents/sim-agent";
 import { Inspector, INSPECT_FLAG, INSPECTOR_LISTENING } from "./inspector";
-import { sampleMemory } from "./sample";
+import { anonymousSplit, sampleMemory } from "./sample";
 
 /** V8's own account: each space's size, use and physical size, and what it mallocs. */
 const V8_SPACES = `(() => {
@@ -47,6 +48,7 @@ async function main() {
       profile: { type: "boolean", default: false },
       shim: { type: "string" },
       "node-options": { type: "string", default: "" },
+      "stats-opts": { type: "string", default: "gmdablxe" },
     },
   });
   if (!values.release || !values.out) throw new Error("--release DIR and --out DIR are needed");
@@ -72,14 +74,18 @@ async function main() {
   const inspector = await Inspector.connect(match[1] ?? "");
   const lines: string[] = [];
   const stage = async (name: string) => {
+    // As the server runs, before the forced collection: what V8 has committed and where RSS is.
+    const running = await sampleMemory(server.apiUrl, pid);
+    const runningSplit = anonymousSplit(pid);
     await inspector.collectGarbage();
     await sleep(2_000);
     const sample = await sampleMemory(server.apiUrl, pid);
+    const split = anonymousSplit(pid);
     const before = new Set(readdirSync(out));
     if (values.profile) gdbCall(pid, '(int)mallctl("prof.dump", (void*)0, (void*)0, (void*)0, 0)');
     const dumped = readdirSync(out).find((f) => !before.has(f) && f.endsWith(".heap"));
     const mark = server.process.output().length;
-    gdbCall(pid, '(void)malloc_stats_print((void*)0, (void*)0, "gmdablxe")');
+    gdbCall(pid, `(void)malloc_stats_print((void*)0, (void*)0, "${values["stats-opts"]}")`);
     await sleep(500);
     const stats = server.process.output().slice(mark);
     if (values.shim) gdbCall(pid, `(int)shim_report("${join(out, `${name}.new-arrays`)}")`);
@@ -89,7 +95,8 @@ async function main() {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
     const cpuS = (Number(stat[11]) + Number(stat[12])) / 100;
     const threads = /^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-    const line = `${name}: CPU ${cpuS.toFixed(1)} s, ${threads ?? "?"} threads, RSS ${mib(sample.rssBytes)} MiB, heap used ${mib(sample.heapUsedBytes)}, heap total ${mib(sample.heapTotalBytes)}, external ${mib(sample.externalBytes)}; jemalloc ${/Allocated:.*$/m.exec(stats)?.[0] ?? "?"}; profile ${dumped ?? "none"}`;
+    const asRunning = `as running: RSS ${mib(running.rssBytes)} MiB, heap total ${mib(running.heapTotalBytes)}, at V8's addresses ${mib(runningSplit.v8Kib * 1024)}, from the top ${mib(runningSplit.mmapKib * 1024)}`;
+    const line = `${name}: ${asRunning}; after a collection: CPU ${cpuS.toFixed(1)} s, ${threads ?? "?"} threads, RSS ${mib(sample.rssBytes)} MiB, heap used ${mib(sample.heapUsedBytes)}, heap total ${mib(sample.heapTotalBytes)}, external ${mib(sample.externalBytes)}; anonymous resident at V8's addresses ${mib(split.v8Kib * 1024)}, from the top ${mib(split.mmapKib * 1024)}; jemalloc ${/Allocated:.*$/m.exec(stats)?.[0] ?? "?"}; profile ${dumped ?? "none"}`;
     console.error(line);
     lines.push(line);
     writeFileSync(join(out, `${name}.smaps_rollup`), rollup);
