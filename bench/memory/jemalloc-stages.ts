@@ -1,5 +1,6 @@
 // Where the server's native memory goes, by stage: `tsx memory/jemalloc-stages.ts --release DIR
 // [--agents 300] [--store postgres|pglite] --out DIR [--malloc-conf OPTIONS] [--profile]
+// [--beat-seconds 30]
 // [--shim FILE.so] [--node-options FLAGS]` starts a release's server (on jemalloc, as its launcher
 // runs it) and, after a forced collection at each stage (at rest; N nodes joined but not
 // connected; N agents beating; 30 s later), writes into DIR the server's /proc smaps and
@@ -27,6 +28,11 @@ const V8_SPACES = `(() => {
   const v8 = process.getBuiltinModule("v8");
   return { heap: v8.getHeapStatistics(), spaces: v8.getHeapSpaceStatistics() };
 })()`;
+/** The process's user and system CPU time so far, in seconds. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(stat[11]) + Number(stat[12])) / 100;
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
@@ -49,6 +55,7 @@ async function main() {
       shim: { type: "string" },
       "node-options": { type: "string", default: "" },
       "stats-opts": { type: "string", default: "gmdablxe" },
+      "beat-seconds": { type: "string", default: "30" },
     },
   });
   if (!values.release || !values.out) throw new Error("--release DIR and --out DIR are needed");
@@ -92,8 +99,7 @@ async function main() {
     const v8 = await inspector.evaluate(V8_SPACES);
     writeFileSync(join(out, `${name}.v8.json`), `${JSON.stringify(v8, null, 1)}\n`);
     const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    const cpuS = (Number(stat[11]) + Number(stat[12])) / 100;
+    const cpuS = cpuSeconds(pid);
     const threads = /^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
     const asRunning = `as running: RSS ${mib(running.rssBytes)} MiB, heap total ${mib(running.heapTotalBytes)}, at V8's addresses ${mib(runningSplit.v8Kib * 1024)}, from the top ${mib(runningSplit.mmapKib * 1024)}`;
     const line = `${name}: ${asRunning}; after a collection: CPU ${cpuS.toFixed(1)} s, ${threads ?? "?"} threads, RSS ${mib(sample.rssBytes)} MiB, heap used ${mib(sample.heapUsedBytes)}, heap total ${mib(sample.heapTotalBytes)}, external ${mib(sample.externalBytes)}; anonymous resident at V8's addresses ${mib(split.v8Kib * 1024)}, from the top ${mib(split.mmapKib * 1024)}; jemalloc ${/Allocated:.*$/m.exec(stats)?.[0] ?? "?"}; profile ${dumped ?? "none"}`;
@@ -116,7 +122,13 @@ async function main() {
     await connectJoined(agents, server, nodes);
     await sleep(15_000);
     await stage("3-beating");
-    await sleep(30_000);
+    const beatSeconds = Number(values["beat-seconds"]);
+    const cpuBefore = cpuSeconds(pid);
+    await sleep(beatSeconds * 1000);
+    const cpuPerBeatUs = ((cpuSeconds(pid) - cpuBefore) / ((count * beatSeconds) / 2)) * 1e6;
+    const cpuLine = `between: ${beatSeconds} s of beating, server CPU ${cpuPerBeatUs.toFixed(1)} µs a heartbeat (every agent beats every 2 s)`;
+    console.error(cpuLine);
+    lines.push(cpuLine);
     await stage("4-beating-later");
     writeFileSync(join(out, "stages.txt"), `${lines.join("\n")}\n`);
   } finally {

@@ -17,7 +17,8 @@
 // `--decode` has the server child decode each frame as an Envelope. `--malloc jemalloc` runs the
 // server child on the system's jemalloc (LD_PRELOAD, as the release's launcher); `--malloc-conf`
 // passes jemalloc options (MALLOC_CONF); `--stats DIR` writes jemalloc's statistics with its bins
-// and large classes (malloc_stats_print through gdb) at both readings of each variant.
+// and large classes (malloc_stats_print through gdb) and the server child's smaps at both readings
+// of each variant.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
@@ -230,6 +231,10 @@ async function measure(
     mkdirSync(steps.statsDir, { recursive: true });
     const text = await jemallocStats(child.pid, stderr);
     writeFileSync(join(steps.statsDir, `${variant}-${name}.stats`), text);
+    writeFileSync(
+      join(steps.statsDir, `${variant}-${name}.smaps`),
+      readFileSync(`/proc/${child.pid}/smaps`, "utf8"),
+    );
   };
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async () => String((await lines.next()).value);
