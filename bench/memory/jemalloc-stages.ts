@@ -1,12 +1,13 @@
 // Where the server's native memory goes, by stage: `tsx memory/jemalloc-stages.ts --release DIR
 // [--agents 300] [--store postgres|pglite] --out DIR [--malloc-conf OPTIONS] [--profile]
-// [--beat-seconds 30]
-// [--shim FILE.so] [--node-options FLAGS]` starts a release's server (on jemalloc, as its launcher
-// runs it) and, after a forced collection at each stage (at rest; N nodes joined but not
-// connected; N agents beating; 30 s later), writes into DIR the server's /proc smaps and
+// [--beat-seconds 30] [--shim FILE.so] [--node-options FLAGS]` starts a release's server (on
+// jemalloc, as its launcher runs it) and, after a forced collection at each stage (at rest; N nodes
+// joined but not connected; N agents beating; --beat-seconds later, with the server's CPU time a
+// heartbeat over them), writes into DIR the server's /proc smaps and
 // smaps_rollup, V8's own account per space (`v8.getHeapSpaceStatistics()`, through the inspector)
 // and jemalloc's totals (`malloc_stats_print`, called through gdb), and prints one line a stage
-// with the server's CPU time. `--malloc-conf` adds jemalloc options (MALLOC_CONF);
+// with the server's CPU time, and the same reading as the server ran just before the collection.
+// `--malloc-conf` sets jemalloc's options (MALLOC_CONF, in place of the launcher's);
 // `--node-options` adds node flags. `--profile` turns on jemalloc's heap profiler (Debian's
 // libjemalloc2 is built with it) and dumps a profile a stage: compare two with
 // `jeprof --text --base=A.heap $(command -v node) B.heap` (jeprof: Debian's libjemalloc-dev).
