@@ -81,14 +81,23 @@ async function main() {
   const match = await server.process.waitForOutput(INSPECTOR_LISTENING, 10_000);
   const inspector = await Inspector.connect(match[1] ?? "");
   const lines: string[] = [];
+  const heapTotalNow = async () =>
+    Number(await inspector.evaluate("process.memoryUsage().heapTotal"));
   const stage = async (name: string) => {
     // As the server runs, before the forced collection: what V8 has committed and where RSS is.
+    // V8's heap reserved read through the inspector next to the smaps, before and after the
+    // /metrics scrape the reading makes (its own allocations come after its heap figures).
+    const runningHeapBefore = await heapTotalNow();
+    const runningSplitBefore = anonymousSplit(pid);
     const running = await sampleMemory(server.apiUrl, pid);
     const runningSplit = anonymousSplit(pid);
+    const runningHeap = await heapTotalNow();
     await inspector.collectGarbage();
     await sleep(2_000);
     const sample = await sampleMemory(server.apiUrl, pid);
     const split = anonymousSplit(pid);
+    const heapNow = await heapTotalNow();
+    const splitAgain = anonymousSplit(pid);
     const before = new Set(readdirSync(out));
     if (values.profile) gdbCall(pid, '(int)mallctl("prof.dump", (void*)0, (void*)0, (void*)0, 0)');
     const dumped = readdirSync(out).find((f) => !before.has(f) && f.endsWith(".heap"));
@@ -102,8 +111,9 @@ async function main() {
     const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
     const cpuS = cpuSeconds(pid);
     const threads = /^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-    const asRunning = `as running: RSS ${mib(running.rssBytes)} MiB, heap total ${mib(running.heapTotalBytes)}, at V8's addresses ${mib(runningSplit.v8Kib * 1024)}, from the top ${mib(runningSplit.mmapKib * 1024)}`;
-    const line = `${name}: ${asRunning}; after a collection: CPU ${cpuS.toFixed(1)} s, ${threads ?? "?"} threads, RSS ${mib(sample.rssBytes)} MiB, heap used ${mib(sample.heapUsedBytes)}, heap total ${mib(sample.heapTotalBytes)}, external ${mib(sample.externalBytes)}; anonymous resident at V8's addresses ${mib(split.v8Kib * 1024)}, from the top ${mib(split.mmapKib * 1024)}; jemalloc ${/Allocated:.*$/m.exec(stats)?.[0] ?? "?"}; profile ${dumped ?? "none"}`;
+    const asRunning = `as running, before /metrics: heap total ${mib(runningHeapBefore)}, at V8's addresses ${mib(runningSplitBefore.v8Kib * 1024)}, from the top ${mib(runningSplitBefore.mmapKib * 1024)}; /metrics: RSS ${mib(running.rssBytes)} MiB, heap total ${mib(running.heapTotalBytes)}; after it: heap total ${mib(runningHeap)}, at V8's addresses ${mib(runningSplit.v8Kib * 1024)}, from the top ${mib(runningSplit.mmapKib * 1024)}`;
+    const afterNoMetrics = `without /metrics: heap total ${mib(heapNow)}, at V8's addresses ${mib(splitAgain.v8Kib * 1024)}, from the top ${mib(splitAgain.mmapKib * 1024)}`;
+    const line = `${name}: ${asRunning}; after a collection: CPU ${cpuS.toFixed(1)} s, ${threads ?? "?"} threads, RSS ${mib(sample.rssBytes)} MiB, heap used ${mib(sample.heapUsedBytes)}, heap total ${mib(sample.heapTotalBytes)}, external ${mib(sample.externalBytes)}; anonymous resident at V8's addresses ${mib(split.v8Kib * 1024)}, from the top ${mib(split.mmapKib * 1024)}; ${afterNoMetrics}; jemalloc ${/Allocated:.*$/m.exec(stats)?.[0] ?? "?"}; profile ${dumped ?? "none"}`;
     console.error(line);
     lines.push(line);
     writeFileSync(join(out, `${name}.smaps_rollup`), rollup);
