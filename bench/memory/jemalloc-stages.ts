@@ -6,7 +6,9 @@
 // heartbeat over them), writes into DIR the server's /proc smaps and
 // smaps_rollup, V8's own account per space (`v8.getHeapSpaceStatistics()`, through the inspector)
 // and jemalloc's totals (`malloc_stats_print`, called through gdb), and prints one line a stage
-// with the server's CPU time, and the same reading as the server ran just before the collection.
+// with the server's CPU time, the same reading as the server ran just before the collection (V8's
+// heap also read through the inspector before and after that reading's /metrics scrape), and the
+// size of a /metrics answer.
 // `--malloc-conf` sets jemalloc's options (MALLOC_CONF, in place of the launcher's);
 // `--node-options` adds node flags. `--profile` turns on jemalloc's heap profiler (Debian's
 // libjemalloc2 is built with it) and dumps a profile a stage: compare two with
@@ -113,7 +115,10 @@ async function main() {
     const threads = /^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
     const asRunning = `as running, before /metrics: heap total ${mib(runningHeapBefore)}, at V8's addresses ${mib(runningSplitBefore.v8Kib * 1024)}, from the top ${mib(runningSplitBefore.mmapKib * 1024)}; /metrics: RSS ${mib(running.rssBytes)} MiB, heap total ${mib(running.heapTotalBytes)}; after it: heap total ${mib(runningHeap)}, at V8's addresses ${mib(runningSplit.v8Kib * 1024)}, from the top ${mib(runningSplit.mmapKib * 1024)}`;
     const afterNoMetrics = `without /metrics: heap total ${mib(heapNow)}, at V8's addresses ${mib(splitAgain.v8Kib * 1024)}, from the top ${mib(splitAgain.mmapKib * 1024)}`;
-    const line = `${name}: ${asRunning}; after a collection: CPU ${cpuS.toFixed(1)} s, ${threads ?? "?"} threads, RSS ${mib(sample.rssBytes)} MiB, heap used ${mib(sample.heapUsedBytes)}, heap total ${mib(sample.heapTotalBytes)}, external ${mib(sample.externalBytes)}; anonymous resident at V8's addresses ${mib(split.v8Kib * 1024)}, from the top ${mib(split.mmapKib * 1024)}; ${afterNoMetrics}; jemalloc ${/Allocated:.*$/m.exec(stats)?.[0] ?? "?"}; profile ${dumped ?? "none"}`;
+    const scrape = await (await fetch(`${server.apiUrl}/metrics`)).text();
+    const series = scrape.split("\n").filter((l) => l !== "" && !l.startsWith("#")).length;
+    const metricsLine = `/metrics answered ${mib(scrape.length)} MiB, ${series} series`;
+    const line = `${name}: ${asRunning}; ${metricsLine}; after a collection: CPU ${cpuS.toFixed(1)} s, ${threads ?? "?"} threads, RSS ${mib(sample.rssBytes)} MiB, heap used ${mib(sample.heapUsedBytes)}, heap total ${mib(sample.heapTotalBytes)}, external ${mib(sample.externalBytes)}; anonymous resident at V8's addresses ${mib(split.v8Kib * 1024)}, from the top ${mib(split.mmapKib * 1024)}; ${afterNoMetrics}; jemalloc ${/Allocated:.*$/m.exec(stats)?.[0] ?? "?"}; profile ${dumped ?? "none"}`;
     console.error(line);
     lines.push(line);
     writeFileSync(join(out, `${name}.smaps_rollup`), rollup);
