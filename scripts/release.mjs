@@ -60,6 +60,10 @@ fi
 # glibc's malloc keeps much of what a long-running server frees; jemalloc gives it back. Preloaded
 # when the system has it (Debian: libjemalloc2) unless LLMGW_MALLOC=system; llmgw takes it out of
 # LD_PRELOAD again at start, so the engines it launches keep their own allocator.
+# jemalloc keeps the pages it frees for 10 s by default before it gives them back; the agent port's
+# churn (every heartbeat's buffers, every handshake's) kept 50 to 60 MiB of them at 2,000 agents,
+# and giving them back at once cost no CPU per heartbeat measured (docs/benchmarks.md, P10, session
+# 15). An operator's own MALLOC_CONF is used instead; llmgw takes the launcher's out again at start.
 case \${LLMGW_MALLOC:-jemalloc} in
   jemalloc)
     for lib in "/usr/lib/$(uname -m)-linux-gnu/libjemalloc.so.2" /usr/lib64/libjemalloc.so.2 /usr/lib/libjemalloc.so.2; do
@@ -67,6 +71,11 @@ case \${LLMGW_MALLOC:-jemalloc} in
         LD_PRELOAD=\${LD_PRELOAD:+$LD_PRELOAD:}$lib
         LLMGW_MALLOC_LIB=$lib
         export LD_PRELOAD LLMGW_MALLOC_LIB
+        if [ -z "\${MALLOC_CONF:-}" ]; then
+          MALLOC_CONF=dirty_decay_ms:0,muzzy_decay_ms:0
+          LLMGW_MALLOC_CONF=$MALLOC_CONF
+          export MALLOC_CONF LLMGW_MALLOC_CONF
+        fi
         break
       fi
     done

@@ -6,9 +6,21 @@
 // native rest (glibc's main heap among it). Variants: `tcp` (plain sockets), `tls` (TLS with a
 // client certificate, as the agent port asks it, no WebSocket), `ws` (WebSocket, no TLS), `wss`
 // (https + ws with client certificates, as the agent port). A TLS variant ending in `-anon` asks
-// for no client certificate; one ending in `-tls12` stops at TLS 1.2.
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+// for no client certificate; one ending in `-tls12` stops at TLS 1.2. `wss-port` is `wss` reached
+// the agent port's way: a plain TCP server with `pauseOnConnect` hands each socket to the https
+// server by `emit("connection")` (apps/server/src/agents/agent-server.ts).
+// Steps toward the real server, for the wss variants: `--settle S` beats S seconds before the
+// reading (6 by default); `--join` first joins every connection as the bench's agents do (an HTTPS
+// POST of a CSR on a connection of its own, signed by the server child with the cluster CA), all
+// joins before the first WebSocket; `--frames sim` sends the simulated H100 ×8 node's real
+// Register and Heartbeat envelopes (apps/agent's simulation) instead of filler of their size;
+// `--decode` has the server child decode each frame as an Envelope. `--malloc jemalloc` runs the
+// server child on the system's jemalloc (LD_PRELOAD, as the release's launcher); `--malloc-conf`
+// passes jemalloc options (MALLOC_CONF); `--stats DIR` writes jemalloc's statistics with its bins
+// and large classes (malloc_stats_print through gdb) and the server child's smaps at both readings
+// of each variant.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { connect as netConnect, createServer as createNetServer, type Socket } from "node:net";
@@ -18,13 +30,15 @@ import { createInterface } from "node:readline";
 import { connect as tlsConnect, createServer as createTlsServer } from "node:tls";
 import { parseArgs } from "node:util";
 import { createKeyAndCsr, ensureServerPki, readServerCa, signNodeCsr } from "@llmgw/pki";
+import { decodeEnvelope } from "@llmgw/proto";
 import WebSocket, { WebSocketServer } from "ws";
+import { anonymousSplit } from "./sample";
+import { framesFor, joinOne, signJoin, type ClientTls, type Frames } from "./tls-sockets-steps";
 
-const REGISTER_BYTES = 3_000;
-const HEARTBEAT_BYTES = 700;
 const CONNECTS_AT_ONCE = 32;
-/** Connections heartbeat this long before a reading (three beats of 2 s). */
-const SETTLE_MS = 6_000;
+/** Connections heartbeat this long before a reading by default (three beats of 2 s). */
+const SETTLE_S_DEFAULT = 6;
+const JEMALLOC = "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2";
 const HEARTBEAT_INTERVAL_MS = 2_000;
 const ACK_BYTES = 100;
 
@@ -35,6 +49,9 @@ interface Reading {
   externalBytes: number;
   /** Resident bytes of glibc's main heap (`[heap]` in /proc/self/smaps). */
   mallocHeapBytes: number;
+  /** Anonymous resident bytes at V8's addresses and from the top (malloc's arenas): sample.ts. */
+  v8PagesBytes: number;
+  mmapPagesBytes: number;
 }
 
 function mallocHeapBytes(): number {
@@ -50,17 +67,20 @@ function reading(): Reading {
   gc?.();
   gc?.();
   const usage = process.memoryUsage();
+  const split = anonymousSplit("self");
   return {
     rssBytes: usage.rss,
     heapUsedBytes: usage.heapUsed,
     heapTotalBytes: usage.heapTotal,
     externalBytes: usage.external,
     mallocHeapBytes: mallocHeapBytes(),
+    v8PagesBytes: split.v8Kib * 1024,
+    mmapPagesBytes: split.mmapKib * 1024,
   };
 }
 
 /** The server side: listens, reads and discards, prints a reading for each "read" line on stdin. */
-function serve(variant: string, home: string): void {
+function serve(variant: string, home: string, decode: boolean): void {
   const pki = join(home, "pki");
   const tls = {
     ca: readFileSync(join(pki, "ca.crt")),
@@ -85,20 +105,29 @@ function serve(variant: string, home: string): void {
         ? createTlsServer(tls, discard)
         : variant === "ws"
           ? createHttpServer()
-          : createHttpsServer(tls);
+          : createHttpsServer(tls, (req, res) => void signJoin(home, req, res));
   if (variant.startsWith("ws")) {
     const wss = new WebSocketServer({
       server: server as ReturnType<typeof createHttpServer>,
       perMessageDeflate: false,
     });
+    const read = decode ? (data: Buffer) => void decodeEnvelope(data) : () => undefined;
     wss.on("connection", (ws) => {
       ws.once("message", () => ws.send(Buffer.alloc(ACK_BYTES, 3)));
-      ws.on("message", () => undefined);
+      ws.on("message", read);
       ws.on("error", () => undefined);
     });
   }
-  server.listen(0, "127.0.0.1", () => {
-    const address = server.address();
+  // The agent port's way in: connections stay paused until handed to the https server.
+  const listener =
+    variant === "wss-port"
+      ? createNetServer({ pauseOnConnect: true }, (socket) => {
+          server.emit("connection", socket);
+          socket.resume();
+        })
+      : server;
+  listener.listen(0, "127.0.0.1", () => {
+    const address = listener.address();
     console.log(`listening on ${typeof address === "object" && address ? address.port : 0}`);
   });
   createInterface({ input: process.stdin }).on("line", () => {
@@ -106,15 +135,12 @@ function serve(variant: string, home: string): void {
   });
 }
 
-interface ClientTls {
-  ca: string;
-  cert: string;
-  key: string;
-}
-
-async function openOne(variant: string, port: number, tls: ClientTls): Promise<() => void> {
-  const register = Buffer.alloc(REGISTER_BYTES, 1);
-  const heartbeat = Buffer.alloc(HEARTBEAT_BYTES, 2);
+async function openOne(
+  variant: string,
+  port: number,
+  tls: ClientTls,
+  frames: Frames,
+): Promise<() => void> {
   if (variant.startsWith("ws")) {
     const scheme = variant === "ws" ? "ws" : "wss";
     const ws = new WebSocket(`${scheme}://127.0.0.1:${port}/`, {
@@ -126,8 +152,8 @@ async function openOne(variant: string, port: number, tls: ClientTls): Promise<(
       ws.once("open", resolve);
       ws.once("error", reject);
     });
-    ws.send(register);
-    const timer = setInterval(() => ws.send(heartbeat), HEARTBEAT_INTERVAL_MS);
+    ws.send(frames.register());
+    const timer = setInterval(() => ws.send(frames.heartbeat()), HEARTBEAT_INTERVAL_MS);
     return () => {
       clearInterval(timer);
       ws.terminate();
@@ -142,20 +168,74 @@ async function openOne(variant: string, port: number, tls: ClientTls): Promise<(
     socket.once(variant === "tcp" ? "connect" : "secureConnect", () => resolve());
     socket.once("error", reject);
   });
-  socket.write(register);
-  const timer = setInterval(() => socket.write(heartbeat), HEARTBEAT_INTERVAL_MS);
+  socket.write(frames.register());
+  const timer = setInterval(() => socket.write(frames.heartbeat()), HEARTBEAT_INTERVAL_MS);
   return () => {
     clearInterval(timer);
     socket.destroy();
   };
 }
 
-async function measure(variant: string, home: string, sockets: number, tls: ClientTls) {
+interface Steps {
+  settleMs: number;
+  join: boolean;
+  frames: string;
+  decode: boolean;
+  env: Record<string, string>;
+  statsDir: string | undefined;
+}
+
+/** jemalloc's statistics of a process on it, as its malloc_stats_print writes them to stderr. */
+async function jemallocStats(pid: number, stderr: { text: string }): Promise<string> {
+  const mark = stderr.text.length;
+  spawnSync("gdb", [
+    "-p",
+    String(pid),
+    "-batch",
+    "-ex",
+    'call (void)malloc_stats_print((void*)0, (void*)0, "gdaxeh")',
+  ]);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  return stderr.text.slice(mark);
+}
+
+async function measure(
+  variant: string,
+  home: string,
+  sockets: number,
+  tls: ClientTls,
+  steps: Steps,
+) {
   const child = spawn(
     process.execPath,
-    ["--expose-gc", "--import", "tsx", import.meta.filename, "--serve", variant, "--home", home],
-    { stdio: ["pipe", "pipe", "inherit"] },
+    [
+      "--expose-gc",
+      "--import",
+      "tsx",
+      import.meta.filename,
+      "--serve",
+      variant,
+      "--home",
+      home,
+      ...(steps.decode ? ["--decode"] : []),
+    ],
+    { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...steps.env } },
   );
+  const stderr = { text: "" };
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr.text += chunk.toString("utf8");
+    if (!steps.statsDir) process.stderr.write(chunk);
+  });
+  const stats = async (name: string) => {
+    if (!steps.statsDir || child.pid === undefined) return;
+    mkdirSync(steps.statsDir, { recursive: true });
+    const text = await jemallocStats(child.pid, stderr);
+    writeFileSync(join(steps.statsDir, `${variant}-${name}.stats`), text);
+    writeFileSync(
+      join(steps.statsDir, `${variant}-${name}.smaps`),
+      readFileSync(`/proc/${child.pid}/smaps`, "utf8"),
+    );
+  };
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async () => String((await lines.next()).value);
   const port = Number(/listening on (\d+)/.exec(await next())?.[1]);
@@ -164,19 +244,26 @@ async function measure(variant: string, home: string, sockets: number, tls: Clie
     return JSON.parse(await next()) as Reading;
   };
   // A few connections first, so what is made once (TLS context, code) is not counted per socket.
-  const warm = await Promise.all(Array.from({ length: 16 }, () => openOne(variant, port, tls)));
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  const open = (at: number) => openOne(variant, port, tls, framesFor(steps.frames, at));
+  if (steps.join) await Promise.all(Array.from({ length: 16 }, () => joinOne(port, tls)));
+  const warm = await Promise.all(Array.from({ length: 16 }, (_, at) => open(sockets + at)));
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_S_DEFAULT * 1000));
   const before = await read();
+  await stats("before");
   const closers: Array<() => void> = [...warm];
-  let next2 = 0;
-  await Promise.all(
-    Array.from({ length: CONNECTS_AT_ONCE }, async () => {
-      for (let at = next2++; at < sockets; at = next2++)
-        closers.push(await openOne(variant, port, tls));
-    }),
-  );
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  const eachOnce = async (work: (at: number) => Promise<void>) => {
+    let next2 = 0;
+    await Promise.all(
+      Array.from({ length: CONNECTS_AT_ONCE }, async () => {
+        for (let at = next2++; at < sockets; at = next2++) await work(at);
+      }),
+    );
+  };
+  if (steps.join) await eachOnce(() => joinOne(port, tls));
+  await eachOnce(async (at) => void closers.push(await open(at)));
+  await new Promise((resolve) => setTimeout(resolve, steps.settleMs));
   const after = await read();
+  await stats("after");
   for (const close of closers) close();
   child.kill();
   const per = (key: keyof Reading) => (after[key] - before[key]) / sockets / 1024;
@@ -194,6 +281,8 @@ async function measure(variant: string, home: string, sockets: number, tls: Clie
     heapTotal: per("heapTotalBytes"),
     external: per("externalBytes"),
     mallocHeap: per("mallocHeapBytes"),
+    v8Pages: per("v8PagesBytes"),
+    mmapPages: per("mmapPagesBytes"),
     rest,
   };
 }
@@ -205,25 +294,45 @@ async function main() {
       home: { type: "string" },
       sockets: { type: "string", default: "2000" },
       variants: { type: "string", default: "tcp,tls,ws,wss" },
+      settle: { type: "string", default: String(SETTLE_S_DEFAULT) },
+      join: { type: "boolean", default: false },
+      frames: { type: "string", default: "filler" },
+      decode: { type: "boolean", default: false },
+      malloc: { type: "string", default: "system" },
+      "malloc-conf": { type: "string" },
+      stats: { type: "string" },
     },
   });
-  if (values.serve) return serve(values.serve, values.home ?? "");
+  if (values.serve) return serve(values.serve, values.home ?? "", values.decode);
   const home = mkdtempSync(join(tmpdir(), "llmgw-tls-sockets-"));
   await ensureServerPki(home);
   const ca = readServerCa(home);
   const client = await createKeyAndCsr("sim-tls-sockets");
   const signed = await signNodeCsr(ca, client.csrPem, { nodeId: "sim-tls-sockets", validDays: 1 });
-  const tls = { ca: ca.certPem, cert: signed.certPem, key: client.keyPem };
+  const tls = { ca: ca.certPem, cert: signed.certPem, key: client.keyPem, csrPem: client.csrPem };
   const sockets = Number(values.sockets);
+  const env: Record<string, string> = {};
+  if (values.malloc === "jemalloc") env.LD_PRELOAD = JEMALLOC;
+  if (values["malloc-conf"]) env.MALLOC_CONF = values["malloc-conf"];
+  const steps: Steps = {
+    settleMs: Number(values.settle) * 1000,
+    join: values.join,
+    frames: values.frames,
+    decode: values.decode,
+    env,
+    statsDir: values.stats,
+  };
+  if (steps.join && !values.variants.split(",").every((v) => v.startsWith("wss")))
+    throw new Error("--join needs wss variants (the join is an HTTPS request)");
   console.log(
-    "| variant | RSS KiB / socket | V8 heap used | V8 heap reserved | external | rest (native) | of which glibc [heap] |",
+    "| variant | RSS KiB / socket | V8 heap used | V8 heap reserved | external | rest (native) | of which glibc [heap] | anonymous at V8's addresses | anonymous from the top |",
   );
-  console.log("|---|---:|---:|---:|---:|---:|---:|");
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const variant of values.variants.split(",")) {
-    const r = await measure(variant, home, sockets, tls);
+    const r = await measure(variant, home, sockets, tls, steps);
     const f = (value: number) => value.toFixed(1);
     console.log(
-      `| ${r.variant} | ${f(r.rss)} | ${f(r.heapUsed)} | ${f(r.heapTotal)} | ${f(r.external)} | ${f(r.rest)} | ${f(r.mallocHeap)} |`,
+      `| ${r.variant} | ${f(r.rss)} | ${f(r.heapUsed)} | ${f(r.heapTotal)} | ${f(r.external)} | ${f(r.rest)} | ${f(r.mallocHeap)} | ${f(r.v8Pages)} | ${f(r.mmapPages)} |`,
     );
   }
 }

@@ -116,6 +116,11 @@ describe("simulated load", () => {
             within(sample.memoryBytesUsed, 0n, gpu.memoryBytesTotal),
             () => `memory ${where()}`,
           );
+          // As nvidia-smi reports it (memory.used [MiB]): whole MiB, never a part of one.
+          check(
+            sample.memoryBytesUsed !== undefined && sample.memoryBytesUsed % MIB === 0n,
+            () => `memory not in whole MiB ${where()}`,
+          );
           check(
             within(
               sample.temperatureCelsius,

@@ -272,11 +272,17 @@ function stepCard(
   return {
     uuid: gpu.uuid,
     utilizationPercent: round(state.utilizationPercent, 1),
-    memoryBytesUsed:
+    memoryBytesUsed: wholeMiB(
       (gpu.memoryBytesTotal * BigInt(Math.round(state.memoryFraction * 10_000))) / 10_000n,
+    ),
     temperatureCelsius: round(state.temperatureCelsius, 1),
     powerWatts: round(powerWatts, 2),
   };
+}
+
+/** nvidia-smi reports a card's memory in whole MiB (`memory.used [MiB]`), so the simulation does. */
+function wholeMiB(bytes: bigint): bigint {
+  return (bytes / MIB) * MIB;
 }
 
 function simulatedHostLoad(host: HostInfo, cpuUtilizationPercent: number): HostLoad {

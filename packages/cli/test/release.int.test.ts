@@ -132,12 +132,12 @@ describe("an unpacked release, with Node.js alone", () => {
     expect(run.stderr.toString()).toContain("Node.js 20 or newer is needed");
   });
 
-  it("preloads the system's jemalloc unless LLMGW_MALLOC=system, and refuses another value", async () => {
+  it("preloads the system's jemalloc with its options unless LLMGW_MALLOC=system, and refuses another value", async () => {
     // A stand-in for node that prints what the launcher handed it.
     const fakeDir = (await tempDir("release-fake-node")).path;
     writeFileSync(
       join(fakeDir, "node"),
-      '#!/bin/sh\necho "preload=${LD_PRELOAD:-} lib=${LLMGW_MALLOC_LIB:-}"\n',
+      '#!/bin/sh\necho "preload=${LD_PRELOAD:-} lib=${LLMGW_MALLOC_LIB:-} conf=${MALLOC_CONF:-}"\n',
       { mode: 0o755 },
     );
     const launch = (env: Record<string, string>) =>
@@ -147,12 +147,17 @@ describe("an unpacked release, with Node.js alone", () => {
       true,
     );
 
-    expect(launch({}).stdout.toString()).toBe(`preload=${jemalloc} lib=${jemalloc}\n`);
-    // An operator's own preload stays first.
+    // jemalloc gives freed pages back at once (its default keeps them 10 s).
+    const conf = "dirty_decay_ms:0,muzzy_decay_ms:0";
+    expect(launch({}).stdout.toString()).toBe(`preload=${jemalloc} lib=${jemalloc} conf=${conf}\n`);
+    // An operator's own preload stays first; an operator's own jemalloc options are used instead.
     expect(launch({ LD_PRELOAD: "/opt/mine.so" }).stdout.toString()).toBe(
-      `preload=/opt/mine.so:${jemalloc} lib=${jemalloc}\n`,
+      `preload=/opt/mine.so:${jemalloc} lib=${jemalloc} conf=${conf}\n`,
     );
-    expect(launch({ LLMGW_MALLOC: "system" }).stdout.toString()).toBe("preload= lib=\n");
+    expect(launch({ MALLOC_CONF: "narenas:1" }).stdout.toString()).toBe(
+      `preload=${jemalloc} lib=${jemalloc} conf=narenas:1\n`,
+    );
+    expect(launch({ LLMGW_MALLOC: "system" }).stdout.toString()).toBe("preload= lib= conf=\n");
     const refused = launch({ LLMGW_MALLOC: "tcmalloc" });
     expect(refused.status).toBe(2);
     expect(refused.stdout.toString()).toBe("");

@@ -3,7 +3,8 @@
 // (measured in docs/benchmarks.md, "Reading the memory run"); `LLMGW_MALLOC=system` keeps glibc's.
 // The launcher names the library it preloaded in LLMGW_MALLOC_LIB, and llmgw takes it back out of
 // LD_PRELOAD at start (takeLauncherPreload, in config.ts), so the engines and tools it starts run
-// on their own allocator.
+// on their own allocator. It also sets jemalloc's MALLOC_CONF (freed pages given back at once)
+// unless the operator set one, named in LLMGW_MALLOC_CONF and taken out the same way.
 import { readFileSync } from "node:fs";
 
 export type Allocator = "jemalloc" | "system";

@@ -26,6 +26,21 @@ describe("takeLauncherPreload", () => {
     expect(env).toEqual({ PATH: "/bin" });
   });
 
+  it("takes the launcher's jemalloc options out and leaves an operator's own", () => {
+    const conf = "dirty_decay_ms:0,muzzy_decay_ms:0";
+    const env: NodeJS.ProcessEnv = {
+      LD_PRELOAD: JEMALLOC,
+      LLMGW_MALLOC_LIB: JEMALLOC,
+      MALLOC_CONF: conf,
+      LLMGW_MALLOC_CONF: conf,
+    };
+    expect(takeLauncherPreload(env)).toBe(JEMALLOC);
+    expect(env).toEqual({});
+    const own: NodeJS.ProcessEnv = { LD_PRELOAD: JEMALLOC, MALLOC_CONF: "narenas:1" };
+    expect(takeLauncherPreload(own)).toBeUndefined();
+    expect(own).toEqual({ LD_PRELOAD: JEMALLOC, MALLOC_CONF: "narenas:1" });
+  });
+
   it("leaves an operator's LD_PRELOAD alone when the launcher preloaded nothing", () => {
     const env: NodeJS.ProcessEnv = { LD_PRELOAD: JEMALLOC };
     expect(takeLauncherPreload(env)).toBeUndefined();

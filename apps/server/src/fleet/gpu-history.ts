@@ -4,10 +4,10 @@
 // column per card value) and each card's uuid is stored once per node, not once per sample. A
 // column holds its values narrow while each one fits exactly (utilisation and temperature in
 // tenths, two bytes; memory in whole MiB, four bytes) and turns into doubles for good at the first
-// value that does not, so every value reads back as it came. About 18 KiB for a node of 8 cards
-// reporting tenths and memory in bytes (as the simulated agent), 13 KiB with memory in whole MiB
-// (as nvidia-smi reports it), where doubles took 32 KiB and an object per sample about 296 KiB
-// (see docs/benchmarks.md).
+// value that does not, so every value reads back as it came. About 13 KiB for a node of 8 cards
+// reporting tenths and memory in whole MiB (as nvidia-smi and the simulated agent report it), 18
+// KiB with memory in bytes, where doubles took 32 KiB and an object per sample about 296 KiB (see
+// docs/benchmarks.md).
 import type { GpuSample } from "@llmgw/proto";
 
 export const GPU_HISTORY_SAMPLES_MAX = 150;
