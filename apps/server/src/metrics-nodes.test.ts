@@ -1,10 +1,10 @@
 // The per node gauges as Prometheus reads them, from a real registry fed real protobuf frames.
 import { create } from "@bufbuild/protobuf";
 import { HeartbeatSchema, RegisterSchema } from "@llmgw/proto";
-import { Registry } from "prom-client";
+import { Gauge, Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { FleetRegistry } from "./fleet/registry";
-import { gauge } from "./metrics-fleet";
+import { gauge, ScrapeRegistry } from "./metrics-fleet";
 import { registerNodeMetrics } from "./metrics-nodes";
 
 const GIB = 2n ** 30n;
@@ -22,7 +22,7 @@ describe("node metrics", () => {
   it("exports host load, network, heartbeat age and agent version per node", async () => {
     let nowMs = 1_000_000;
     const fleet = new FleetRegistry();
-    const prometheus = new Registry();
+    const prometheus = new ScrapeRegistry();
     registerNodeMetrics(prometheus, { registry: fleet, nowMs: () => nowMs });
     fleet.connect(register("id-a", "node-a", "0.9.1"), 1, nowMs);
     fleet.connect(register("id-b", "node-b", "0.9.0"), 2, nowMs);
@@ -61,7 +61,7 @@ describe("node metrics", () => {
   it("drops a gone node's live figures but keeps its heartbeat age growing", async () => {
     let nowMs = 5_000;
     const fleet = new FleetRegistry();
-    const prometheus = new Registry();
+    const prometheus = new ScrapeRegistry();
     registerNodeMetrics(prometheus, { registry: fleet, nowMs: () => nowMs });
     fleet.connect(register("id-a", "node-a", "0.9.1"), 1, nowMs);
     fleet.heartbeat("id-a", 1, create(HeartbeatSchema, { cpuUtilizationPercent: 5 }), nowMs);
@@ -74,7 +74,7 @@ describe("node metrics", () => {
   });
 
   it("keeps no series between scrapes, and computes them again at the next one", async () => {
-    const prometheus = new Registry();
+    const prometheus = new ScrapeRegistry();
     let nodes = ["node-a", "node-b"];
     const perNode = gauge(prometheus, "llmgw_test_per_node", "A test gauge.", ["node"], () =>
       nodes.map((node) => [{ node }, 1]),
@@ -88,5 +88,41 @@ describe("node metrics", () => {
     expect(second).toContain('llmgw_test_per_node{node="node-a"} 1');
     expect(second).not.toContain('node="node-b"');
     expect(held()).toBe(0);
+  });
+
+  it("writes the same exposition text as prom-client's own Gauge for the same samples", async () => {
+    // Awkward label values (escaped), a label set given twice (first place, last value), and
+    // values that are left out (undefined, NaN, infinite).
+    const samples: Array<[Record<string, string>, number | undefined]> = [
+      [{ node: "plain", gpu: "0" }, 1.5],
+      [{ node: 'quote"d', gpu: "1" }, 0],
+      [{ node: "back\\slash", gpu: "2" }, -3],
+      [{ node: "new\nline", gpu: "3" }, 1e21],
+      [{ node: "plain", gpu: "1" }, undefined],
+      [{ node: "nan", gpu: "0" }, NaN],
+      [{ node: "inf", gpu: "0" }, Infinity],
+      [{ node: "twice", gpu: "0" }, 1],
+      [{ node: "after", gpu: "0" }, 7],
+      [{ node: "twice", gpu: "0" }, 2],
+      [{ node: "ünïcode", gpu: "4" }, 0.1 + 0.2],
+    ];
+    const ours = new ScrapeRegistry();
+    gauge(ours, "llmgw_test_cards", "A test gauge.", ["node", "gpu"], () => samples);
+    gauge(ours, "llmgw_test_unlabelled", "No labels.", [], () => [[{}, 42]]);
+    const theirs = new Registry();
+    const cards = new Gauge({
+      name: "llmgw_test_cards",
+      help: "A test gauge.",
+      labelNames: ["node", "gpu"],
+      registers: [theirs],
+    });
+    for (const [labels, value] of samples)
+      if (value !== undefined && Number.isFinite(value)) cards.set(labels, value);
+    new Gauge({ name: "llmgw_test_unlabelled", help: "No labels.", registers: [theirs] }).set(42);
+    const text = await ours.metrics();
+    expect(text).toBe(await theirs.metrics());
+    expect(text).toContain('llmgw_test_cards{node="quote\\"d",gpu="1"} 0');
+    expect(text).toContain('llmgw_test_cards{node="twice",gpu="0"} 2');
+    expect(text).toContain("llmgw_test_unlabelled 42");
   });
 });

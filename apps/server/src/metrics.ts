@@ -1,9 +1,9 @@
 // Prometheus metrics for the server. Fleet gauges are computed when scraped, from live state,
 // so nothing ticks between scrapes and nothing can drift.
-import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, type Registry, collectDefaultMetrics } from "prom-client";
 import type { NodesService, QuotasService } from "@llmgw/api";
 import { registerEngineInstallMetrics } from "./metrics-engine-installs";
-import { registerFleetMetrics } from "./metrics-fleet";
+import { ScrapeRegistry, registerFleetMetrics } from "./metrics-fleet";
 import { registerNodeMetrics } from "./metrics-nodes";
 import { registerQuotaMetrics } from "./metrics-quotas";
 import type { FleetView } from "./fleet/fleet-view";
@@ -19,7 +19,7 @@ export function createMetrics(
   fleet?: FleetView,
   quotas?: Pick<QuotasService, "list">,
 ): ServerMetrics {
-  const registry = new Registry();
+  const registry = new ScrapeRegistry();
   collectDefaultMetrics({ register: registry, prefix: "llmgw_process_" });
   const malformedFrames = new Counter({
     name: "llmgw_agent_frames_malformed_total",
