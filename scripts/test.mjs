@@ -238,9 +238,14 @@ if (existsSync(vitestReport)) {
 
 // Benchmarks never fail CI on timing; their smallest size runs as a smoke check of correctness,
 // two at a time (each mostly waits on the processes it starts), the longest first.
+// The router's runs llmgw from the checkout: from a release (its default) it would build one, as
+// the release smoke beside it does at the same time in the same checkout.
 const smoke = (bench) => ({
   title: bench,
-  args: ["--filter", "@llmgw/bench", "exec", "tsx", `${bench}/run.ts`, "--smoke", "--no-write"],
+  args: [
+    ...["--filter", "@llmgw/bench", "exec", "tsx", `${bench}/run.ts`, "--smoke", "--no-write"],
+    ...(bench === "router" ? ["--from", "checkout"] : []),
+  ],
 });
 await stepTogether(
   "benchmark smokes",

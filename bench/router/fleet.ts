@@ -13,7 +13,6 @@ import {
   freePort,
   createJoinToken,
   joinAs,
-  llmgwBin,
   serverSetup,
   spawnProcess,
   tempDir,
@@ -22,6 +21,7 @@ import {
   type SpawnedProcess,
 } from "@llmgw/testing";
 import { onCores, type CorePlan } from "./cores";
+import type { LlmgwCommand } from "./llmgw-command";
 import { growFleet } from "./size";
 import { startStandInAgent, type StandInAgent } from "./stand-in-agent";
 import type { Target } from "./measure";
@@ -39,7 +39,6 @@ const PORTKEY_VERSION = (
   JSON.parse(readFileSync(join(PORTKEY, "..", "..", "package.json"), "utf8")) as { version: string }
 ).version;
 const SERVER_START_MS = 180_000;
-const nodeBin = process.execPath;
 const CHAT = "/v1/chat/completions";
 
 /** The two engines: one that answers at once and one that takes 20 ms, like a short generation. */
@@ -60,6 +59,8 @@ export interface Fleet {
    */
   grow(others: number): Promise<number>;
   portkeyVersion: string;
+  /** The memory allocator each llmgw server named on its listening line (checks on, then off). */
+  llmgwAllocators: string[];
   /** The last lines each llmgw server printed, to show why it refused something. */
   llmgwOutput(): string;
   stop(): Promise<void>;
@@ -92,6 +93,7 @@ async function listening(proc: SpawnedProcess): Promise<number> {
  * deadline that suits a machine busy with other work, and the server's own words if it fails.
  */
 async function startServer(
+  llmgw: LlmgwCommand,
   checksOff: boolean,
   cores: string | null,
   cpuProfDir?: string,
@@ -101,7 +103,7 @@ async function startServer(
   // first (EADDRINUSE). Then the server is started again on others, as startPostgres does.
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await startServerOnce(checksOff, cores, cpuProfDir);
+      return await startServerOnce(llmgw, checksOff, cores, cpuProfDir);
     } catch (error) {
       const taken = error instanceof Error && error.message.includes("EADDRINUSE");
       if (!taken || attempt >= SERVER_START_ATTEMPTS_MAX) throw error;
@@ -113,19 +115,20 @@ async function startServer(
 const SERVER_START_ATTEMPTS_MAX = 3;
 
 async function startServerOnce(
+  llmgw: LlmgwCommand,
   checksOff: boolean,
   cores: string | null,
   cpuProfDir?: string,
 ): Promise<ServerHandle> {
   const setup = await serverSetup();
-  // V8 writes the profile when the server exits on the SIGTERM the benchmark ends with; Node
-  // takes --cpu-prof on its command line only, not in NODE_OPTIONS.
-  const profiling = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : [];
-  const process = spawnProcess(...onCores(cores, nodeBin, [...profiling, llmgwBin(), "server"]), {
+  // V8 writes the profile when the server exits on the SIGTERM the benchmark ends with.
+  const start = await llmgw.start(cpuProfDir);
+  const process = spawnProcess(...onCores(cores, start.command, [...start.args, "server"]), {
     name: checksOff ? "llmgw (checks off)" : "llmgw",
     // Writing a profile of a whole run at exit takes a while on a busy machine.
     ...(cpuProfDir ? { stopGraceMs: 60_000 } : {}),
     env: {
+      ...start.env,
       LLMGW_HOME: setup.homeDir,
       LLMGW_PORT: String(setup.httpPort),
       LLMGW_AGENT_PORT: String(setup.agentPort),
@@ -155,12 +158,13 @@ async function startServerOnce(
 }
 
 async function startLlmgw(
+  llmgw: LlmgwCommand,
   enginePorts: ReadonlyMap<string, number>,
   checksOff: boolean,
   cores: string | null,
   cpuProfDir?: string,
 ): Promise<{ server: ServerHandle; agent: StandInAgent; key: string; api: Api }> {
-  const server = await startServer(checksOff, cores, cpuProfDir);
+  const server = await startServer(llmgw, checksOff, cores, cpuProfDir);
   const nodeName = checksOff ? "bench-node-off" : "bench-node";
   const identity = await joinAs(server, `bench-${nodeName}`);
   const agent = await startStandInAgent({
@@ -220,11 +224,13 @@ type Api = ReturnType<typeof createTRPCClient<AppRouter>>;
 
 /**
  * `cores`: where the client's side (engines, bare server) and the gateways run (cores.ts), or null.
+ * `llmgw`: how both llmgw servers are started (a release or the checkout, llmgw-command.ts).
  * `cpuProfDir`: where the llmgw with checks on writes a V8 CPU profile of its whole run.
  */
 export async function startFleet(
   log: (line: string) => void,
   cores: CorePlan | null,
+  llmgw: LlmgwCommand,
   cpuProfDir?: string,
 ): Promise<Fleet> {
   const clientCores = cores?.client ?? null;
@@ -269,8 +275,8 @@ export async function startFleet(
     processes.push(others, bareServer);
     const modelPorts = new Map(names.map((name) => [MODEL[name], enginePort[name]]));
     const [on, off, barePorts, , othersPort, bareServerPort] = await Promise.all([
-      startLlmgw(modelPorts, false, gatewayCores, cpuProfDir),
-      startLlmgw(modelPorts, true, gatewayCores),
+      startLlmgw(llmgw, modelPorts, false, gatewayCores, cpuProfDir),
+      startLlmgw(llmgw, modelPorts, true, gatewayCores),
       Promise.all(bares.map(listening)),
       listening(portkey),
       listening(others),
@@ -282,7 +288,14 @@ export async function startFleet(
     >;
     processes.push(on.server.process, off.server.process);
     agents.push(on.agent, off.agent);
-    log(`llmgw on ${on.server.httpPort} (checks on) and ${off.server.httpPort} (checks off)`);
+    // The server names its allocator on its listening line (jemalloc when a release's launcher
+    // preloaded it).
+    const allocators = [on, off].map(
+      ({ server }) => /memory allocator (\w+)/.exec(server.process.output())?.[1] ?? "unknown",
+    );
+    log(
+      `llmgw from the ${llmgw.from} on ${on.server.httpPort} (checks on) and ${off.server.httpPort} (checks off), allocator ${allocators.join(" and ")}`,
+    );
     log(`Portkey ${PORTKEY_VERSION} on ${portkeyPort}`);
     const target = (
       name: string,
@@ -325,6 +338,7 @@ export async function startFleet(
         return grown.others;
       },
       portkeyVersion: PORTKEY_VERSION,
+      llmgwAllocators: allocators,
       llmgwOutput: () =>
         [on, off]
           .map(({ server }) => server.process.output().split("\n").slice(-30).join("\n"))

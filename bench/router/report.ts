@@ -299,9 +299,11 @@ export function routerSection(results: RouterResults, info: RunInfo): string {
     "whole method with 1–2 s runs and 200 other replicas, to try the benchmark, and writes nothing;",
     "`--others N` sets the size axis's replicas of other models, e.g. `--quick --others 4000`;",
     "`--cpu-prof DIR` has the llmgw with checks on write a V8 CPU profile of its whole run into DIR;",
+    "`--from release|checkout` starts both llmgw servers from a release built first (the default) or from",
+    "the checkout through tsx, `--release DIR` from an unpacked release already built;",
     "`--no-write` leaves this file alone).",
     "",
-    `Run on ${info.date}; ${info.machine}. The load generator (autocannon ${info.autocannonVersion}) runs in a worker`,
+    `Run on ${info.date}; ${info.machine}. ${info.llmgwFrom} The load generator (autocannon ${info.autocannonVersion}) runs in a worker`,
     `thread of the benchmark's process, apart from its main thread. ${info.cores} Ratios, taken`,
     "round by round against direct, mean more than absolute numbers. One at a time: " +
       `${results.oneAtATimeCount.toLocaleString("en-US")} requests and ${results.streamCount.toLocaleString("en-US")} streams per gateway, each gateway taking turns with direct alone, request by request,`,

@@ -7,6 +7,8 @@ export interface RunInfo extends PlacementRunInfo {
   autocannonVersion: string;
   /** Where the processes ran (cores.ts's describeCores). */
   cores: string;
+  /** How the llmgw servers were started: from a release or from the checkout (a sentence). */
+  llmgwFrom: string;
 }
 
 export interface TargetResult {

@@ -4,6 +4,8 @@
 // a wrong answer, never on a slow one. `--quick` runs the full method with 1-2 s runs and a small
 // size axis, to try a change to the benchmark without a quiet machine; it writes nothing.
 // `--cpu-prof DIR` has the llmgw with checks on write a V8 CPU profile of its run into DIR.
+// `--from release|checkout` (default release): both llmgw servers from a release built here, as
+// operators install it, or from the checkout through tsx; `--release DIR` reuses an unpacked one.
 import { withBenchSection } from "../section";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -13,6 +15,7 @@ import { parseArgs } from "node:util";
 import { cleanupAll } from "@llmgw/testing";
 import { describeCores, pinBenchmark } from "./cores";
 import { MODEL, startFleet, type Fleet } from "./fleet";
+import { llmgwCommand, parseFrom, type LlmgwCommand } from "./llmgw-command";
 import { readLoopDelay } from "./size";
 import { judgeRun, roleOf } from "./judge";
 import {
@@ -286,6 +289,14 @@ async function checkTheSwitch(fleet: Fleet, problems: string[]): Promise<void> {
     problems.push(`llmgw with checks off did not serve: ${open.status} ${open.text.slice(0, 200)}`);
 }
 
+/** The method paragraph's sentence on how the llmgw servers were started. */
+function describeFrom(llmgw: LlmgwCommand, allocators: readonly string[]): string {
+  const allocator = [...new Set(allocators)].join(" and ");
+  return llmgw.from === "release"
+    ? `Both llmgw servers ran from a release built from this checkout (\`scripts/release.mjs\`), as operators install it: its \`bin/llmgw\` launcher, one esbuild bundle, the launcher's V8 flags, on the ${allocator} allocator.`
+    : `Both llmgw servers ran from the checkout through tsx (TypeScript compiled at start, with esbuild's keepNames), on the ${allocator} allocator, not from a release.`;
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -295,6 +306,8 @@ async function main(): Promise<number> {
       machine: { type: "string" },
       "cpu-prof": { type: "string" },
       others: { type: "string" },
+      from: { type: "string", default: "release" },
+      release: { type: "string" },
     },
   });
   const chosen = values.smoke ? SMOKE : values.quick ? QUICK : FULL;
@@ -308,9 +321,13 @@ async function main(): Promise<number> {
   const machine = values.machine ? `${values.machine}; ${describeMachine()}` : describeMachine();
   const problems: string[] = [];
   const loadErrors: LoadError[] = [];
+  const from = parseFrom(values.from);
+  if (values.release !== undefined && from !== "release")
+    throw new Error("--release DIR names a release to run; it goes with --from release");
   const cores = pinBenchmark();
   log(describeCores(cores));
-  const fleet = await startFleet(log, cores, values["cpu-prof"]);
+  const llmgw = await llmgwCommand(from, values.release, log);
+  const fleet = await startFleet(log, cores, llmgw, values["cpu-prof"]);
   let results: RouterResults;
   try {
     await checkTheSwitch(fleet, problems);
@@ -328,6 +345,7 @@ async function main(): Promise<number> {
     portkeyVersion: fleet.portkeyVersion,
     autocannonVersion: AUTOCANNON_VERSION,
     cores: describeCores(cores),
+    llmgwFrom: describeFrom(llmgw, fleet.llmgwAllocators),
   };
   console.log(
     [

@@ -230,6 +230,9 @@ describe("gateway admission and routing", () => {
       "llmgw.request_id": requestId,
       "llmgw.stream": true,
     });
+    // The outcome's usage and endpoint reach the span too (the gateway hands them over by name).
+    expect(otlpAttributes(root.span)["gen_ai.usage.input_tokens"]).toMatch(/^[1-9]\d*$/);
+    expect(otlpAttributes(root.span)["llmgw.replica"]).toMatch(/\S/);
     // A setting that is not a number is left out, not guessed.
     expect(otlpAttributes(root.span)).not.toHaveProperty("gen_ai.request.top_p");
     expect(root.span.events?.map((e) => e.name)).toEqual(["llmgw.first_byte"]);

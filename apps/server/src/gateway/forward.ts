@@ -48,11 +48,10 @@ export async function forward(
     const read = await rewritten(result.body, scanner, job.rewriteAnswer).finally(() => {
       if (!answer.isSettled) settle(deps, endpoint, result.status);
     });
-    res.writeHead(result.status, {
-      ...result.headers,
-      "x-request-id": job.requestId,
-      ...(read.header ? { [GUARD_HEADER]: read.header } : {}),
-    });
+    const head = answerHead(result.headers);
+    head["x-request-id"] = job.requestId;
+    if (read.header) head[GUARD_HEADER] = read.header;
+    res.writeHead(result.status, head);
     res.end(read.body);
     return {
       status: 200,
@@ -66,17 +65,10 @@ export async function forward(
   const guard = isSse && result.status === 200 ? (job.guardStream?.() ?? null) : null;
   // A body passed on byte for byte keeps its length for the client too.
   const length = filter === null && guard === null ? result.length : undefined;
-  res.writeHead(result.status, {
-    ...result.headers,
-    ...(length !== undefined ? { "content-length": length } : {}),
-    "x-request-id": job.requestId,
-  });
-  const outcome = {
-    status: result.status,
-    replicaId: endpoint.id,
-    usage: null,
-    firstByteAtMs: null,
-  };
+  const head = answerHead(result.headers);
+  if (length !== undefined) head["content-length"] = length;
+  head["x-request-id"] = job.requestId;
+  res.writeHead(result.status, head);
   const upstream = job.trace?.open("llmgw.upstream", { "llmgw.endpoint": endpoint.id });
   const broke = await relay(result.body, { scanner, filter, guard }, res, job.signal);
   upstream?.end(broke ? "upstream_interrupted" : result.status);
@@ -89,12 +81,25 @@ export async function forward(
     endBroken(res, result.headers["content-type"], endpoint.id);
   }
   const errorCode = broke && !job.signal.aborted ? BROKEN_CODE : (guard?.cutCode ?? undefined);
-  return {
-    ...outcome,
+  const outcome: ForwardOutcome = {
+    status: result.status,
+    replicaId: endpoint.id,
     usage: scanner.usage(),
     firstByteAtMs: scanner.firstByteAtMs,
-    ...(errorCode ? { errorCode } : {}),
   };
+  if (errorCode) outcome.errorCode = errorCode;
+  return outcome;
+}
+
+/**
+ * A copy of the engine's headers that passed, to add the answer's own to. Copied name by name:
+ * V8 spreads an object built name by name (as the attempt builds them) through its runtime, about
+ * 1 µs an answer against a few ns.
+ */
+function answerHead(passed: Readonly<Record<string, string>>): Record<string, string> {
+  const head: Record<string, string> = {};
+  for (const name of Object.keys(passed)) head[name] = passed[name] ?? "";
+  return head;
 }
 
 /** A whole answer read, then changed by the guard before any of it reaches the client. */
