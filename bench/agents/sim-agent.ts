@@ -213,27 +213,34 @@ export class SimAgent {
   }
 
   private registerFrame(): EnvelopeInit {
-    const { gpus, host } = this.simulation;
-    const register = {
-      nodeId: this.nodeId,
-      nodeName: this.nodeId,
-      agentVersion: "bench",
-      features: ["replicas"],
-      engines: ["sim"],
-      simulated: true,
-      simulationProfile: PROFILE,
-      hardware: {
-        gpus,
-        cpu: { model: host.cpuModel, cores: host.cpuCores },
-        memoryBytesTotal: host.memoryBytesTotal,
-        diskBytesTotal: host.diskBytesTotal,
-        diskBytesFree: host.diskBytesFree,
-        os: host.os,
-        arch: host.arch,
-        driverVersion: host.driverVersion ?? "",
-        cudaVersion: host.cudaVersion ?? "",
-      },
+    return {
+      requestId: "register",
+      msg: { case: "register", value: simRegister(this.nodeId, this.simulation) },
     };
-    return { requestId: "register", msg: { case: "register", value: register } };
   }
+}
+
+/** The Register a simulated H100 ×8 node sends (the agents bench's and the memory harness's). */
+export function simRegister(nodeId: string, simulation: Pick<Simulation, "gpus" | "host">) {
+  const { gpus, host } = simulation;
+  return {
+    nodeId,
+    nodeName: nodeId,
+    agentVersion: "bench",
+    features: ["replicas"],
+    engines: ["sim"],
+    simulated: true,
+    simulationProfile: PROFILE,
+    hardware: {
+      gpus,
+      cpu: { model: host.cpuModel, cores: host.cpuCores },
+      memoryBytesTotal: host.memoryBytesTotal,
+      diskBytesTotal: host.diskBytesTotal,
+      diskBytesFree: host.diskBytesFree,
+      os: host.os,
+      arch: host.arch,
+      driverVersion: host.driverVersion ?? "",
+      cudaVersion: host.cudaVersion ?? "",
+    },
+  };
 }

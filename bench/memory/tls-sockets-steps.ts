@@ -4,6 +4,7 @@
 import { createSimulation } from "@llmgw/agent";
 import { readServerCa, signNodeCsr } from "@llmgw/pki";
 import { encodeEnvelope } from "@llmgw/proto";
+import { simRegister } from "../agents/sim-agent";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { request as httpsRequest } from "node:https";
 
@@ -74,7 +75,6 @@ export function framesFor(kind: string, at: number): Frames {
   }
   const nodeId = `sim-frames-${at}`;
   const simulation = createSimulation("h100x8", nodeId, at + 1);
-  const { gpus, host } = simulation;
   return {
     register: () =>
       Buffer.from(
@@ -82,26 +82,7 @@ export function framesFor(kind: string, at: number): Frames {
           requestId: "register",
           msg: {
             case: "register",
-            value: {
-              nodeId,
-              nodeName: nodeId,
-              agentVersion: "bench",
-              features: ["replicas"],
-              engines: ["sim"],
-              simulated: true,
-              simulationProfile: "h100x8",
-              hardware: {
-                gpus,
-                cpu: { model: host.cpuModel, cores: host.cpuCores },
-                memoryBytesTotal: host.memoryBytesTotal,
-                diskBytesTotal: host.diskBytesTotal,
-                diskBytesFree: host.diskBytesFree,
-                os: host.os,
-                arch: host.arch,
-                driverVersion: host.driverVersion ?? "",
-                cudaVersion: host.cudaVersion ?? "",
-              },
-            },
+            value: simRegister(nodeId, simulation),
           },
         }),
       ),
