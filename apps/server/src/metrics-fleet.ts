@@ -65,6 +65,8 @@ class ScrapedGauge extends Gauge {
   }
 }
 
+// prom-client's Registry writes each metric's text in getMetricsAsString, a method its typings
+// leave out (prom-client is pinned; metrics-nodes.test.ts compares the text with its own Gauge's).
 type RegistryInternals = { getMetricsAsString(metric: unknown): Promise<string> };
 const registryText = (Registry.prototype as unknown as RegistryInternals).getMetricsAsString;
 
