@@ -3,6 +3,7 @@
 // simulation steps. Thousands of these share the harness process; each holds one socket.
 import {
   createSimulation,
+  registerHardware,
   DIAL_HANDSHAKE_TIMEOUT_MS,
   TlsSessionCache,
   type Simulation,
@@ -231,16 +232,6 @@ export function simRegister(nodeId: string, simulation: Pick<Simulation, "gpus" 
     engines: ["sim"],
     simulated: true,
     simulationProfile: PROFILE,
-    hardware: {
-      gpus,
-      cpu: { model: host.cpuModel, cores: host.cpuCores },
-      memoryBytesTotal: host.memoryBytesTotal,
-      diskBytesTotal: host.diskBytesTotal,
-      diskBytesFree: host.diskBytesFree,
-      os: host.os,
-      arch: host.arch,
-      driverVersion: host.driverVersion ?? "",
-      cudaVersion: host.cudaVersion ?? "",
-    },
+    hardware: registerHardware(gpus, host),
   };
 }

@@ -52,7 +52,7 @@ export { LogRing, createLogger, LOG_RING_LINES, type Logger } from "./log-ring";
 export { loadOrCreateNodeId } from "./node-identity";
 export { loadNodeTls, type NodeTls } from "./node-tls";
 export { joinCluster, JoinError } from "./join";
-export { AGENT_VERSION } from "./inventory";
+export { AGENT_VERSION, registerHardware } from "./inventory";
 export { measureMemoryReadRate } from "./memory-read-rate";
 export { nodeDoctor } from "./doctor/node-doctor";
 export { worstStatus, type DoctorCheck, type CheckStatus } from "./doctor/check";

@@ -145,17 +145,25 @@ export function buildRegister(
     simulationProfile: inventory.simulationProfile ?? "",
     // Register.join_token is deprecated: the node certificate is the identity, and the token,
     // spent at join, is never sent again.
-    hardware: {
-      gpus: inventory.gpus,
-      cpu: { model: host.cpuModel, cores: host.cpuCores },
-      memoryBytesTotal: host.memoryBytesTotal,
-      diskBytesTotal: host.diskBytesTotal,
-      diskBytesFree: host.diskBytesFree,
-      os: host.os,
-      arch: host.arch,
-      driverVersion: host.driverVersion ?? "",
-      cudaVersion: host.cudaVersion ?? "",
-    },
+    hardware: registerHardware(inventory.gpus, host),
+  };
+}
+
+/** A Register's hardware: the node's cards and host as the agent found them. */
+export function registerHardware(
+  gpus: Inventory["gpus"],
+  host: Inventory["host"],
+): NonNullable<RegisterInit["hardware"]> {
+  return {
+    gpus,
+    cpu: { model: host.cpuModel, cores: host.cpuCores },
+    memoryBytesTotal: host.memoryBytesTotal,
+    diskBytesTotal: host.diskBytesTotal,
+    diskBytesFree: host.diskBytesFree,
+    os: host.os,
+    arch: host.arch,
+    driverVersion: host.driverVersion ?? "",
+    cudaVersion: host.cudaVersion ?? "",
   };
 }
 
